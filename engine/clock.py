@@ -1,0 +1,55 @@
+"""Game time: `advance(world, ticks)` runs the world forward one 15-minute tick at a time.
+
+Per tick: the clock moves on, command points regenerate, technology accrues, builds progress,
+due relation changes apply; every unit-update period (4 game hours) units regain mobility, heal
+and carry on their standing orders. Advancing N ticks at once is exactly N single ticks.
+"""
+
+from __future__ import annotations
+
+from . import economy
+from . import events as ev
+from .upkeep import unit_update
+from .world import World
+
+
+def tick_once(world: World) -> list[ev.Event]:
+    if world.ended:
+        return []
+    world.tick += 1
+    out: list[ev.Event] = []
+    economy.regenerate_command_points(world)
+    out.extend(economy.accrue_tech(world))
+    out.extend(economy.progress_builds(world))
+    out.extend(apply_pending_relations(world))
+    if world.tick % world.rules.ticks_per_unit_update == 0:
+        out.extend(unit_update(world))
+    return out
+
+
+def advance(world: World, ticks: int = 1) -> list[ev.Event]:
+    if ticks < 0:
+        raise ValueError("time only moves forward")
+    out: list[ev.Event] = []
+    for _ in range(ticks):
+        out.extend(tick_once(world))
+    return out
+
+
+def apply_pending_relations(world: World) -> list[ev.Event]:
+    """Relation changes given with notice take effect when their time comes."""
+    due = [p for p in world.pending if p.due_tick <= world.tick]
+    if not due:
+        return []
+    world.pending = [p for p in world.pending if p.due_tick > world.tick]
+    out: list[ev.Event] = []
+    for p in due:
+        nation = world.nations[p.nation]
+        previous = world.relation(p.nation, p.other)
+        nation.relations[p.other] = p.level
+        out.append(
+            ev.RelationChanged(
+                tick=world.tick, to=[p.nation, p.other], nation=p.nation, other=p.other, level=p.level, previous=previous
+            )
+        )
+    return out

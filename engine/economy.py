@@ -1,0 +1,176 @@
+"""The economy of a tick: command points, technology and city builds (with the power limit)."""
+
+from __future__ import annotations
+
+from . import events as ev
+from .rules.models import UnitType
+from .world import City, World
+
+
+# --- command points -----------------------------------------------------------------------
+
+
+def cp_regen(world: World, nation: str) -> int:
+    """Command points the nation gains this tick."""
+    rules = world.rules
+    regen = rules.command_points.regen
+    cities = bases = 0
+    for city in world.cities.values():
+        if city.owner == nation:
+            cities += 1
+            bases += rules.city[city.designation].counts_as_base
+    total = (
+        cities * regen.per_city
+        + bases * regen.per_base_extra
+        + world.capital_ships(nation) * regen.per_capital_ship
+    )
+    return max(regen.min, min(regen.max, total // regen.divisor))
+
+
+def regenerate_command_points(world: World) -> None:
+    cap = world.rules.command_points.max
+    for nation in world.nations.values():
+        if nation.out:
+            continue
+        nation.cp = min(cap, nation.cp + cp_regen(world, nation.id))
+
+
+# --- technology -------------------------------------------------------------------------------
+
+
+def tech_centres(world: World, nation: str) -> int:
+    rules = world.rules
+    count = 0
+    for city in world.cities.values():
+        if city.owner == nation:
+            weight = rules.city[city.designation].tech_weight
+            if weight and city.build and rules.unit[city.build].structure == "research":
+                weight *= 2
+            count += weight
+    return count
+
+
+def daily_tech_gain(world: World, nation: str, top: float) -> float:
+    """A day's tech gain: the tech-centre table plus the larger of the two leaks."""
+    rules = world.rules
+    me = world.nations[nation]
+    gain = rules.tech.gain_for(tech_centres(world, nation))
+    leak = (top - me.tech) / rules.tech.leak_top_divisor
+    for other in world.team(nation) - {nation}:
+        leak = max(leak, (world.nations[other].tech - me.tech) / rules.tech.leak_ally_divisor)
+    return gain + max(0.0, leak)
+
+
+def accrue_tech(world: World) -> list[ev.Event]:
+    """Add a tick's share of each nation's daily gain (all computed from the same snapshot)."""
+    rules = world.rules
+    alive = [n for n in world.nations.values() if not n.out]
+    if not alive:
+        return []
+    top = max(n.tech for n in alive)
+    gains = {n.id: daily_tech_gain(world, n.id, top) / rules.ticks_per_day for n in alive}
+    out: list[ev.Event] = []
+    for nation in alive:
+        before = nation.tech
+        nation.tech = min(rules.tech.max, nation.tech + gains[nation.id])
+        if int(nation.tech) > int(before):
+            out.append(ev.TechReached(tick=world.tick, to=[nation.id], nation=nation.id, level=int(nation.tech)))
+    return out
+
+
+# --- power ------------------------------------------------------------------------------------
+
+
+def power(world: World, nation: str, extra_hours: int = 0) -> int:
+    """Power in points: build hours of all units (those that count), in rounded tens."""
+    per = world.rules.power.hours_per_point
+    return (world.power_hours(nation) + extra_hours + per // 2) // per
+
+
+def power_limit(world: World, nation: str) -> int:
+    return world.rules.power.limit_per_city * sum(1 for c in world.cities.values() if c.owner == nation)
+
+
+# --- builds -----------------------------------------------------------------------------------
+
+
+def default_build(world: World, designation: str, tech: float) -> str | None:
+    """What a city of this designation builds by default: its first unit the tech allows."""
+    rules = world.rules
+    if not rules.city[designation].builds_units:
+        return None
+    for ut in rules.builds_of(designation):
+        if ut.tech <= tech and not ut.structure:
+            return ut.name
+    return None
+
+
+def set_build(world: World, city: City, unit: UnitType | None) -> None:
+    """Set the current build; the designation follows the unit; progress is lost."""
+    if unit is None:
+        city.build = None
+    else:
+        city.build = unit.name
+        city.designation = unit.built_in
+    city.progress = 0
+
+
+def progress_builds(world: World) -> list[ev.Event]:
+    rules = world.rules
+    tph = rules.ticks_per_hour
+    out: list[ev.Event] = []
+    for sq in sorted(world.cities):
+        city = world.cities[sq]
+        if city.owner is None or city.build is None:
+            continue
+        ut = rules.unit[city.build]
+        city.progress += 1
+        if city.progress < ut.cost_hours * tph:
+            continue
+        city.progress = 0
+        out.extend(_complete(world, city, ut))
+        out.extend(_switch_to_next(world, city))
+    return out
+
+
+def _complete(world: World, city: City, ut: UnitType) -> list[ev.Event]:
+    nation = city.owner
+    assert nation is not None
+    label = world.grid.label(city.sq)
+    if ut.becomes is not None:
+        city.designation = ut.becomes
+        city.build = default_build(world, ut.becomes, world.nations[nation].tech)
+        return [
+            ev.CityChanged(
+                tick=world.tick, to=[nation], nation=nation, city=label, designation=city.designation, build=city.build
+            )
+        ]
+    if ut.structure == "research":
+        return []
+    if ut.counts_for_power:
+        after = power(world, nation, ut.cost_hours)
+        limit = power_limit(world, nation)
+        if after > limit:
+            return [
+                ev.BuildSkipped(
+                    tick=world.tick, to=[nation], nation=nation, city=label, unit=ut.name, power=after, limit=limit
+                )
+            ]
+    unit = world.add_unit(ut.name, nation, city.sq)
+    return [ev.UnitBuilt(tick=world.tick, to=[nation], nation=nation, city=label, unit=ut.name, unit_id=unit.id)]
+
+
+def _switch_to_next(world: World, city: City) -> list[ev.Event]:
+    if city.next_build is None or city.owner is None:
+        return []
+    nxt = world.rules.unit[city.next_build]
+    if nxt.tech > world.nations[city.owner].tech:
+        return []  # keep building the current unit until the tech allows the next one
+    city.next_build = None
+    set_build(world, city, nxt)
+    return [
+        ev.CityChanged(
+            tick=world.tick, to=[city.owner], nation=city.owner, city=world.grid.label(city.sq),
+            designation=city.designation, build=city.build,
+        )
+    ]

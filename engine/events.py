@@ -1,0 +1,128 @@
+"""Typed events. Every event names the nations that may learn of it (`to`).
+
+The service stores events in an outbox in the same transaction as the change that caused
+them; the Discord notifier turns a nation's events into DMs.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+
+class Event(BaseModel):
+    model_config = ConfigDict(frozen=True)
+
+    kind: str
+    tick: int
+    to: list[str] = Field(description="nations that may learn of this event")
+
+
+class BuildSkipped(Event):
+    kind: Literal["BuildSkipped"] = "BuildSkipped"
+    nation: str
+    city: str  # "x,y"
+    unit: str
+    power: int
+    limit: int
+
+
+class UnitBuilt(Event):
+    kind: Literal["UnitBuilt"] = "UnitBuilt"
+    nation: str
+    city: str
+    unit: str
+    unit_id: int
+
+
+class CityChanged(Event):
+    """A city's designation changed by itself (a finished base) or its build switched to the
+    next build."""
+
+    kind: Literal["CityChanged"] = "CityChanged"
+    nation: str
+    city: str
+    designation: str
+    build: str | None
+
+
+class TechReached(Event):
+    kind: Literal["TechReached"] = "TechReached"
+    nation: str
+    level: int
+
+
+class UnitsMoved(Event):
+    kind: Literal["UnitsMoved"] = "UnitsMoved"
+    nation: str
+    units: list[int]
+    to_square: str
+    arrived: list[int]
+    ordered: list[int] = Field(description="units that keep a standing order to go on later")
+
+
+class OrderCompleted(Event):
+    kind: Literal["OrderCompleted"] = "OrderCompleted"
+    nation: str
+    unit: int
+    square: str
+
+
+class OrderCancelled(Event):
+    kind: Literal["OrderCancelled"] = "OrderCancelled"
+    nation: str
+    unit: int
+    square: str
+    reason: str
+
+
+class MoveBlocked(Event):
+    kind: Literal["MoveBlocked"] = "MoveBlocked"
+    nation: str
+    unit: int
+    square: str  # where the unit stopped
+    blocked_at: str
+
+
+class CityFounded(Event):
+    kind: Literal["CityFounded"] = "CityFounded"
+    nation: str
+    city: str
+
+
+class TerrainSwitched(Event):
+    kind: Literal["TerrainSwitched"] = "TerrainSwitched"
+    nation: str
+    square: str
+    terrain: str
+
+
+class RelationChanged(Event):
+    kind: Literal["RelationChanged"] = "RelationChanged"
+    nation: str
+    other: str
+    level: str
+    previous: str
+
+
+AnyEvent = Annotated[
+    BuildSkipped
+    | UnitBuilt
+    | CityChanged
+    | TechReached
+    | UnitsMoved
+    | OrderCompleted
+    | OrderCancelled
+    | MoveBlocked
+    | CityFounded
+    | TerrainSwitched
+    | RelationChanged,
+    Field(discriminator="kind"),
+]
+
+EVENT_ADAPTER: TypeAdapter[AnyEvent] = TypeAdapter(AnyEvent)
+
+
+def event_from_dict(data: dict) -> Event:
+    return EVENT_ADAPTER.validate_python(data)

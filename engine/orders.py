@@ -1,0 +1,318 @@
+"""`apply(world, nation, command) -> events`: validate a command completely, then carry it out.
+
+Every handler first checks everything (ownership, rules, command points) and raises
+`CommandError` with a reason the nation may read; only then does it change the world.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from . import commands as cmd
+from . import economy
+from . import events as ev
+from .errors import CommandError
+from .movement import MoveContext, is_ship, plan_move, walk
+from .rules.models import MovesOn, UnitType
+from .world import LAND, WATER, City, Unit, World
+
+
+def apply(world: World, nation: str, command: cmd.Command) -> list[ev.Event]:
+    if nation not in world.nations:
+        raise CommandError(f"there is no nation {nation!r} in this game")
+    if world.ended:
+        raise CommandError("the game is over")
+    if world.nations[nation].out:
+        raise CommandError("your nation is out of the game")
+    handler = _HANDLERS.get(type(command))
+    if handler is None:
+        raise CommandError(f"unknown command {command.kind!r}")
+    return handler(world, nation, command)
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+
+def _square(world: World, xy: tuple[int, int]) -> int:
+    x, y = xy
+    if not (0 <= x < world.width and 0 <= y < world.height):
+        raise CommandError(f"{x},{y} is off the map (x 0-{world.width - 1}, y 0-{world.height - 1})")
+    return world.grid.index(x, y)
+
+
+def _own_city(world: World, nation: str, xy: tuple[int, int]) -> City:
+    sq = _square(world, xy)
+    city = world.cities.get(sq)
+    if city is None or city.owner != nation:
+        raise CommandError(f"you have no city at {xy[0]},{xy[1]}")
+    return city
+
+
+def _own_unit(world: World, nation: str, uid: int) -> Unit:
+    unit = world.units.get(uid)
+    if unit is None or unit.owner != nation:
+        raise CommandError(f"you have no unit {uid}")
+    return unit
+
+
+def _unit_type(world: World, name: str) -> UnitType:
+    ut = world.rules.unit.get(name)
+    if ut is None:
+        known = ", ".join(u.name for u in world.rules.units)
+        raise CommandError(f"there is no unit type {name!r} in this ruleset ({known})")
+    return ut
+
+
+def _charge(world: World, nation: str, cost: int, what: str) -> None:
+    """Check that the nation can pay (call before changing anything)."""
+    have = world.nations[nation].cp
+    if have < cost:
+        raise CommandError(f"{what} costs {cost} command points; you have {have}")
+
+
+def _pay(world: World, nation: str, cost: int) -> None:
+    world.nations[nation].cp -= cost
+
+
+def _check_buildable(world: World, nation: str, city: City, ut: UnitType, *, tech_margin: int) -> None:
+    rules = world.rules
+    ct = rules.city[ut.built_in]
+    if not ct.builds_units:
+        raise CommandError(f"{ut.title} is not built in cities")
+    if ct.needs_coast and not world.is_coastal(city.sq):
+        raise CommandError(f"{ut.title} is built in a {ct.title.lower()}, and only a city next to water can be one")
+    tech = world.nations[nation].tech
+    if ut.tech > tech + tech_margin:
+        need = "now" if tech_margin == 0 else f"as a next build (your tech {tech:.2f} + {tech_margin})"
+        raise CommandError(f"{ut.title} needs tech {ut.tech}; you cannot build it {need} (your tech is {tech:.2f})")
+
+
+# --- city orders ------------------------------------------------------------------------------
+
+
+def _set_build(world: World, nation: str, c: cmd.SetBuild) -> list[ev.Event]:
+    city = _own_city(world, nation, c.city)
+    ut = _unit_type(world, c.unit)
+    _check_buildable(world, nation, city, ut, tech_margin=0)
+    if city.build == ut.name:
+        raise CommandError(f"this city is already building {ut.title}")
+    cost = world.rules.command_points.costs.city_orders
+    _charge(world, nation, cost, "a city order")
+    economy.set_build(world, city, ut)
+    _pay(world, nation, cost)
+    return [_city_changed(world, city)]
+
+
+def _set_next_build(world: World, nation: str, c: cmd.SetNextBuild) -> list[ev.Event]:
+    city = _own_city(world, nation, c.city)
+    if c.unit is not None:
+        ut = _unit_type(world, c.unit)
+        _check_buildable(world, nation, city, ut, tech_margin=world.rules.tech.next_build_margin)
+    cost = world.rules.command_points.costs.city_orders
+    _charge(world, nation, cost, "a city order")
+    city.next_build = c.unit
+    _pay(world, nation, cost)
+    return [_city_changed(world, city)]
+
+
+def _designate(world: World, nation: str, c: cmd.Designate) -> list[ev.Event]:
+    rules = world.rules
+    city = _own_city(world, nation, c.city)
+    ct = rules.city.get(c.designation)
+    if ct is None:
+        raise CommandError(f"a city can be {', '.join(n for n, t in rules.city.items() if t.designatable)}; not {c.designation!r}")
+    if not ct.designatable:
+        how = [u.title for u in rules.units if u.becomes == ct.name]
+        hint = f" (build {how[0]} to make one)" if how else ""
+        raise CommandError(f"a city cannot be designated {ct.title.lower()} directly{hint}")
+    if ct.needs_coast and not world.is_coastal(city.sq):
+        raise CommandError(f"only a city next to water can be a {ct.title.lower()}")
+    if city.designation == ct.name:
+        raise CommandError(f"this city is already a {ct.title.lower()}")
+    tech = world.nations[nation].tech
+    build = economy.default_build(world, ct.name, tech)
+    if ct.builds_units and build is None:
+        raise CommandError(f"you cannot build anything in a {ct.title.lower()} yet")
+    cost = rules.command_points.costs.city_orders
+    _charge(world, nation, cost, "a city order")
+    city.designation = ct.name
+    economy.set_build(world, city, rules.unit[build] if build else None)
+    _pay(world, nation, cost)
+    return [_city_changed(world, city)]
+
+
+def _city_changed(world: World, city: City) -> ev.Event:
+    assert city.owner is not None
+    return ev.CityChanged(
+        tick=world.tick, to=[city.owner], nation=city.owner, city=world.grid.label(city.sq),
+        designation=city.designation, build=city.build,
+    )
+
+
+# --- moves --------------------------------------------------------------------------------------
+
+
+def _move(world: World, nation: str, c: cmd.Move) -> list[ev.Event]:
+    goal = _square(world, c.to)
+    if len(set(c.units)) != len(c.units):
+        raise CommandError("a unit is listed twice")
+    units = [_own_unit(world, nation, uid) for uid in c.units]
+    rules = world.rules
+    ships = [u for u in units if is_ship(rules.unit[u.type])]
+    if ships and len(units) > 1:
+        raise CommandError("ships move one at a time (only one ship may be on a sea square)")
+    ctx = MoveContext(world, nation)
+    plans: list[tuple[Unit, list[int]]] = []
+    for unit in units:
+        ut = rules.unit[unit.type]
+        if ut.moves_on == MovesOn.NONE:
+            raise CommandError(f"unit {unit.id} ({ut.title}) does not move; it is launched")
+        if unit.carried_by is not None:
+            raise CommandError(f"unit {unit.id} ({ut.title}) is being carried")
+        if unit.sq == goal:
+            raise CommandError(f"unit {unit.id} ({ut.title}) is already at {c.to[0]},{c.to[1]}")
+        path = plan_move(world, ctx, unit, goal)
+        if path is None:
+            raise CommandError(_no_path_reason(world, unit, ut, goal, c.to))
+        plans.append((unit, path))
+    cost = rules.command_points.costs.move
+    _charge(world, nation, cost, "a move")
+    _pay(world, nation, cost)
+    out: list[ev.Event] = []
+    arrived: list[int] = []
+    ordered: list[int] = []
+    for unit, path in plans:
+        result = walk(world, ctx, unit, path)
+        out.extend(result.events)
+        ctx.invalidate()
+        if result.arrived:
+            unit.order = None
+            arrived.append(unit.id)
+        elif result.stopped:
+            unit.order = None
+        else:
+            unit.order = goal
+            ordered.append(unit.id)
+    out.insert(
+        0,
+        ev.UnitsMoved(
+            tick=world.tick, to=[nation], nation=nation, units=list(c.units),
+            to_square=world.grid.label(goal), arrived=arrived, ordered=ordered,
+        ),
+    )
+    return out
+
+
+def _no_path_reason(world: World, unit: Unit, ut: UnitType, goal: int, xy: tuple[int, int]) -> str:
+    where = f"{xy[0]},{xy[1]}"
+    name = f"unit {unit.id} ({ut.title})"
+    city = world.cities.get(goal)
+    if city is not None and city.owner not in world.team(unit.owner):
+        return f"{name} cannot move into the city at {where}; cities are taken by capture"
+    if ut.moves_on == MovesOn.SEA and world.is_land(goal) and city is None:
+        return f"{name} sails on water, and {where} is land"
+    if ut.moves_on == MovesOn.LAND and world.is_water(goal) and city is None:
+        return f"{name} moves on land, and {where} is water"
+    if ut.needs_fuel and world.grid.distance(unit.sq, goal) > unit.fuel:
+        return f"{name} has fuel for {unit.fuel} squares; {where} is {world.grid.distance(unit.sq, goal)} away"
+    return f"{name} has no way to {where}"
+
+
+def _cancel_orders(world: World, nation: str, c: cmd.CancelOrders) -> list[ev.Event]:
+    units = [_own_unit(world, nation, uid) for uid in c.units]
+    if not any(u.order is not None for u in units):
+        raise CommandError("none of these units has a standing order")
+    for unit in units:
+        unit.order = None
+    return []
+
+
+# --- engineers ------------------------------------------------------------------------------------
+
+
+def _engineer(world: World, nation: str, uid: int, flag: str, what: str) -> tuple[Unit, UnitType]:
+    unit = _own_unit(world, nation, uid)
+    ut = world.rules.unit[unit.type]
+    if not getattr(ut, flag):
+        raise CommandError(f"unit {unit.id} ({ut.title}) cannot {what}; engineers can")
+    if unit.carried_by is not None:
+        raise CommandError(f"unit {unit.id} ({ut.title}) is being carried")
+    return unit, ut
+
+
+def _build_city(world: World, nation: str, c: cmd.BuildCity) -> list[ev.Event]:
+    rules = world.rules
+    unit, ut = _engineer(world, nation, c.unit, "builds_cities", "build cities")
+    sq = unit.sq
+    where = world.grid.label(sq)
+    if sq in world.cities:
+        raise CommandError(f"there is already a city at {where}")
+    if world.is_water(sq):
+        if not rules.engineer.build_city_on_water:
+            raise CommandError("a new city must be founded on land")
+        if not any(world.terrain[n] == LAND or n in world.cities for n in world.grid.neighbours(sq)):
+            raise CommandError("a city on water must be next to land")
+    for n in world.grid.neighbours(sq):
+        other = world.cities.get(n)
+        if other is None or other.owner is None or other.owner == nation:
+            continue
+        if rules.engineer.city_blocked_by == "other_player" or world.relation(nation, other.owner) == rules.diplomacy.war:
+            who = "another nation's" if rules.engineer.city_blocked_by == "other_player" else "an enemy"
+            raise CommandError(f"a new city may not be next to {who} city ({world.grid.label(n)})")
+    need = rules.engineer.build_city_mobility
+    if unit.mobility < need:
+        raise CommandError(f"founding a city takes {need} mobility; unit {unit.id} has {unit.mobility}")
+    cost = rules.command_points.costs.build_city
+    _charge(world, nation, cost, "founding a city")
+    _pay(world, nation, cost)
+    unit.mobility -= need
+    world.terrain[sq] = LAND
+    designation = rules.capture.new_designation
+    world.cities[sq] = City(
+        sq=sq, owner=nation, designation=designation,
+        build=economy.default_build(world, designation, world.nations[nation].tech),
+    )
+    return [ev.CityFounded(tick=world.tick, to=[nation], nation=nation, city=where)]
+
+
+def _switch_terrain(world: World, nation: str, c: cmd.SwitchTerrain) -> list[ev.Event]:
+    rules = world.rules
+    unit, ut = _engineer(world, nation, c.unit, "switches_terrain", "switch terrain")
+    sq = unit.sq
+    where = world.grid.label(sq)
+    if sq in world.cities:
+        raise CommandError("a city's square cannot be switched")
+    others = [u for u in world.units_at(sq) if not rules.unit[u.type].switches_terrain]
+    if others:
+        raise CommandError(f"only engineers may be on a square being switched ({where})")
+    neighbours = world.grid.neighbours(sq)
+    if world.is_land(sq):
+        if not any(world.terrain[n] == WATER and n not in world.cities for n in neighbours):
+            raise CommandError("water can only be made next to water")
+        new, name = WATER, "water"
+    else:
+        if not any(world.terrain[n] == LAND for n in neighbours):
+            raise CommandError("land can only be made next to land")
+        new, name = LAND, "land"
+    need = rules.engineer.switch_terrain_mobility
+    if unit.mobility < need:
+        raise CommandError(f"switching terrain takes {need} mobility; unit {unit.id} has {unit.mobility}")
+    cost = rules.command_points.costs.switch_terrain
+    _charge(world, nation, cost, "switching terrain")
+    _pay(world, nation, cost)
+    unit.mobility -= need
+    world.terrain[sq] = new
+    return [ev.TerrainSwitched(tick=world.tick, to=[nation], nation=nation, square=where, terrain=name)]
+
+
+Handler = Callable[[World, str, cmd.Command], list[ev.Event]]
+
+_HANDLERS: dict[type, Handler] = {
+    cmd.SetBuild: _set_build,  # type: ignore[dict-item]
+    cmd.SetNextBuild: _set_next_build,  # type: ignore[dict-item]
+    cmd.Designate: _designate,  # type: ignore[dict-item]
+    cmd.Move: _move,  # type: ignore[dict-item]
+    cmd.CancelOrders: _cancel_orders,  # type: ignore[dict-item]
+    cmd.BuildCity: _build_city,  # type: ignore[dict-item]
+    cmd.SwitchTerrain: _switch_terrain,  # type: ignore[dict-item]
+}

@@ -1,0 +1,362 @@
+"""Pydantic models of a ruleset: every number of the game lives in data/rulesets/*.toml.
+
+Code holds mechanisms; these models hold the numbers and the switches that choose between
+mechanisms. Both rulesets load into the same models, so no code ever asks which ruleset it runs.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from functools import cached_property
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+
+class Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class UnitClass(StrEnum):
+    LAND = "land"
+    SEA = "sea"
+    AIR = "air"
+    TECH = "tech"
+
+
+class MovesOn(StrEnum):
+    LAND = "land"
+    SEA = "sea"
+    AIR = "air"
+    LAND_AND_SEA = "land_and_sea"
+    NONE = "none"  # launched, never moved (satellites, ICBMs)
+
+
+class RefuelPlace(StrEnum):
+    AIRPORT = "airport"
+    BASE = "base"
+    ANY_CITY = "any_city"
+    CARRIER = "carrier"
+    CAPITAL_SHIP = "capital_ship"
+
+
+class UnitType(Strict):
+    """One row of a seed's unit table plus the flags its notes column implies."""
+
+    name: str
+    title: str
+    unit_class: UnitClass
+    moves_on: MovesOn
+    built_in: str = Field(description="city designation that builds it")
+    tech: int = Field(ge=0)
+    cost_hours: int = Field(gt=0)
+    mobility: int = Field(ge=0)
+    sight: int | None = Field(default=None, ge=0, description="null: sees by radar")
+    attack: int | None = Field(default=None, ge=0, description="null: bombs or blasts instead")
+    bomb_percent: int | None = Field(default=None, ge=0, le=100)
+    ammo: int | None = Field(default=None, ge=0)
+    flak: int | None = Field(default=None, ge=0)
+    cannon: int | None = Field(default=None, ge=0)
+    hp: int = Field(gt=0)
+    capacity: int = Field(default=0, ge=0)
+    weight: int = Field(default=1, ge=0)
+    carries: list[str] = Field(default_factory=list, description="selectors of what it may carry")
+    tags: list[str] = Field(default_factory=list)
+    capital: bool = False
+    sees_subs: int = Field(default=0, ge=0, description="radius at which it sees subs; 0: never")
+    stealth: bool = False
+    light_air: bool = False
+    needs_supply: bool = True
+    needs_fuel: bool = False
+    fuel: int | None = Field(default=None, ge=0, description="full tank; null: the mobility stat")
+    refuel_at: list[RefuelPlace] = Field(default_factory=list)
+    counts_for_power: bool = True
+    supplies_land: bool = False
+    supplies_sea: bool = False
+    can_attack_land: bool = False
+    can_attack_sea: bool = False
+    launchable: bool = False
+    blast_radius: int | None = Field(default=None, ge=0)
+    satellite_sight: int | None = Field(default=None, ge=0)
+    builds_cities: bool = False
+    switches_terrain: bool = False
+    interdict_radius: int | None = Field(default=None, ge=0)
+    escort: bool = False
+    intercepts: bool = False
+    structure: str | None = Field(
+        default=None,
+        pattern="^(becomes|research)$",
+        description="a build option that is not a unit: what it does to its city",
+    )
+    becomes: str | None = Field(default=None, description="structure 'becomes': the new designation")
+    notes: str = ""
+
+    @property
+    def full_fuel(self) -> int:
+        return self.fuel if self.fuel is not None else self.mobility
+
+
+class Radar(Strict):
+    """radius = max(min, base + floor(tech) // tech_divisor)"""
+
+    base: int = Field(ge=0)
+    tech_divisor: int = Field(gt=0)
+    min: int = Field(ge=0)
+
+    def radius(self, tech: float) -> int:
+        return max(self.min, self.base + int(tech) // self.tech_divisor)
+
+
+class CityType(Strict):
+    name: str
+    title: str
+    flak: int | None = Field(default=None, ge=0)
+    cannon: int | None = Field(default=None, ge=0)
+    sight: int = Field(ge=0)
+    radar: Radar | None = Field(default=None, description="sight that grows with tech")
+    designatable: bool = Field(default=True, description="a player may choose it directly")
+    builds_units: bool = True
+    needs_coast: bool = False
+    supplies_land: bool = True
+    supplies_sea: bool = False
+    ship_passage: bool = False
+    halves_damage_to: list[str] = Field(default_factory=list, description="selectors of defenders")
+    tech_weight: int = Field(default=0, ge=0)
+    counts_as_base: bool = Field(default=False, description="counts in the regen formula's bases")
+
+    def sight_at(self, tech: float) -> int:
+        return max(self.sight, self.radar.radius(tech)) if self.radar else self.sight
+
+
+class RegenRule(Strict):
+    """Command points per tick = clamp((cities*per_city + bases*per_base_extra
+    + capital_ships*per_capital_ship) // divisor, min, max)."""
+
+    per_city: int = 1
+    per_base_extra: int = 2
+    per_capital_ship: int = 1
+    divisor: int = Field(default=1, gt=0)
+    min: int = Field(ge=0)
+    max: int = Field(ge=0)
+
+
+class CommandPointCosts(Strict):
+    move: int = Field(ge=0)
+    attack: int = Field(ge=0)
+    capture: int = Field(ge=0)
+    launch_satellite: int = Field(ge=0)
+    switch_terrain: int = Field(ge=0)
+    launch_icbm: int = Field(ge=0)
+    build_city: int = Field(ge=0)
+    city_orders: int = Field(ge=0)
+    diplomacy: int = Field(ge=0)
+
+
+class CommandPoints(Strict):
+    start: int = Field(ge=0)
+    max: int = Field(gt=0)
+    regen: RegenRule
+    costs: CommandPointCosts
+
+
+class Power(Strict):
+    hours_per_point: int = Field(gt=0, description="power is counted in units of this many build hours")
+    limit_per_city: int = Field(gt=0)
+
+
+class Tech(Strict):
+    max: float = Field(gt=0)
+    daily_gain: list[float] = Field(min_length=2, description="by number of tech centres; the last repeats")
+    leak_top_divisor: float = Field(gt=0)
+    leak_ally_divisor: float = Field(gt=0)
+    next_build_margin: int = Field(ge=0)
+
+    def gain_for(self, centres: int) -> float:
+        return self.daily_gain[min(centres, len(self.daily_gain) - 1)]
+
+
+class Supply(Strict):
+    radius: int = Field(ge=0)
+    out_of_supply_step_cost: int = Field(ge=1)
+
+
+class Healing(Strict):
+    in_city_percent: int = Field(ge=0, le=100)
+    in_supply_percent: int = Field(ge=0, le=100)
+    in_supply_cap_percent: int = Field(ge=0, le=100)
+
+
+class Mobility(Strict):
+    cap_multiple: int = Field(gt=0)
+    new_unit_multiple: int = Field(ge=0)
+
+
+class Time(Strict):
+    minutes_per_tick: int = Field(gt=0)
+    unit_update_hours: int = Field(gt=0, description="mobility and healing period")
+    default_length_days: int = Field(gt=0)
+
+
+class Sighting(Strict):
+    memory_hours: int = Field(ge=0)
+    sub_memory_hours: int = Field(ge=0)
+
+
+class Engineer(Strict):
+    build_city_mobility: int = Field(ge=0)
+    switch_terrain_mobility: int = Field(ge=0)
+    build_city_on_water: bool
+    city_blocked_by: str = Field(pattern="^(other_player|enemy)$")
+
+
+class Capture(Strict):
+    hp_loss: int = Field(ge=0)
+    new_designation: str
+
+
+class Multiplier(Strict):
+    attacker: str
+    defender: str
+    factor: int = Field(gt=0)
+    exclude: list[str] = Field(default_factory=list)
+
+
+class Combat(Strict):
+    damage_min_fraction: float = Field(gt=0, le=1)
+    minimal_attack: int = Field(ge=0)
+    minimal_attack_cases: list[str]
+    multipliers: list[Multiplier]
+    air_in_city_factor: int = Field(gt=0)
+    ship_in_port_factor: int = Field(gt=0)
+    fort_divisor: int = Field(gt=0)
+    bomb_rounding: str = Field(pattern="^(up|down)$")
+    naval_adjacent_counter: bool
+    interception_radius: int = Field(ge=0)
+    interception_targets: list[str]
+    interception_min_hp: int = Field(ge=0)
+    interdiction_min_hp: int = Field(ge=0)
+    interdiction_needs_supply: bool
+    battle_formation_radius: int | None = Field(default=None, ge=0)
+    escort_radius: int = Field(ge=0)
+    mad_threshold: int = Field(ge=0)
+    mad_city_score: int = Field(ge=0)
+    mad_relation_modifier: dict[str, int]
+
+
+class Diplomacy(Strict):
+    levels: list[str] = Field(min_length=2, description="lowest first")
+    start: str
+    war: str = "war"
+    max_allies: int | None = Field(default=None, ge=0)
+    notice_hours: dict[str, int] = Field(default_factory=dict, description="level -> notice to leave it")
+    shares_sightings: list[str] = Field(default_factory=list)
+    blocks_interception: list[str] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _known_levels(self) -> Diplomacy:
+        for name in [self.start, self.war, *self.notice_hours, *self.shares_sightings, *self.blocks_interception]:
+            if name not in self.levels:
+                raise ValueError(f"unknown diplomacy level {name!r}")
+        return self
+
+    def rank(self, level: str) -> int:
+        return self.levels.index(level)
+
+
+class StartPosition(Strict):
+    cities: list[str] = Field(min_length=1, description="designation of each starting city")
+    units: dict[str, int] = Field(default_factory=dict, description="unit type -> count, in the first city")
+    second_units: dict[str, int] = Field(default_factory=dict, description="in the second city")
+    neutral_cities_near_home: int = Field(ge=0)
+
+
+class Ruleset(Strict):
+    name: str
+    title: str
+    description: str = ""
+    time: Time
+    command_points: CommandPoints
+    power: Power
+    tech: Tech
+    supply: Supply
+    healing: Healing
+    mobility: Mobility
+    sighting: Sighting
+    engineer: Engineer
+    capture: Capture
+    combat: Combat
+    diplomacy: Diplomacy
+    start: StartPosition
+    cities: list[CityType]
+    units: list[UnitType]
+
+    @model_validator(mode="after")
+    def _consistent(self) -> Ruleset:
+        city_names = {c.name for c in self.cities}
+        unit_names = [u.name for u in self.units]
+        if len(set(unit_names)) != len(unit_names):
+            raise ValueError("duplicate unit names")
+        for u in self.units:
+            if u.built_in not in city_names:
+                raise ValueError(f"unit {u.name!r}: built_in {u.built_in!r} is not a city type")
+        for u in self.units:
+            if (u.structure == "becomes") != (u.becomes is not None):
+                raise ValueError(f"unit {u.name!r}: structure 'becomes' needs `becomes` (and only it)")
+            if u.becomes is not None and u.becomes not in city_names:
+                raise ValueError(f"unit {u.name!r}: becomes {u.becomes!r} is not a city type")
+        for d in self.start.cities:
+            if d not in city_names:
+                raise ValueError(f"start.cities: {d!r} is not a city type")
+        for name in [*self.start.units, *self.start.second_units]:
+            if name not in unit_names:
+                raise ValueError(f"start units: {name!r} is not a unit type")
+        if self.capture.new_designation not in city_names:
+            raise ValueError(f"capture.new_designation {self.capture.new_designation!r} unknown")
+        return self
+
+    # --- lookups -------------------------------------------------------------------------
+
+    @cached_property
+    def unit(self) -> dict[str, UnitType]:
+        return {u.name: u for u in self.units}
+
+    @cached_property
+    def city(self) -> dict[str, CityType]:
+        return {c.name: c for c in self.cities}
+
+    @property
+    def ticks_per_hour(self) -> int:
+        return 60 // self.time.minutes_per_tick
+
+    @property
+    def ticks_per_day(self) -> int:
+        return 24 * self.ticks_per_hour
+
+    @property
+    def ticks_per_unit_update(self) -> int:
+        return self.time.unit_update_hours * self.ticks_per_hour
+
+    def builds_of(self, designation: str) -> list[UnitType]:
+        return [u for u in self.units if u.built_in == designation]
+
+    def matches(self, unit: UnitType, selector: str) -> bool:
+        """A selector names a unit type, `class:<land|sea|air|tech>`, `tag:<tag>` or `capital`."""
+        if selector.startswith("class:"):
+            return unit.unit_class == selector[6:]
+        if selector.startswith("tag:"):
+            return selector[4:] in unit.tags
+        if selector == "capital":
+            return unit.capital
+        if selector == "light_air":
+            return unit.light_air
+        return unit.name == selector
+
+    def multiplier(self, attacker: UnitType, defender: UnitType) -> int:
+        factor = 1
+        for m in self.combat.multipliers:
+            if (
+                self.matches(attacker, m.attacker)
+                and self.matches(defender, m.defender)
+                and not any(self.matches(defender, e) for e in m.exclude)
+            ):
+                factor = max(factor, m.factor)
+        return factor

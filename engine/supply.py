@@ -1,0 +1,106 @@
+"""Supply: which units are in supply, per the ruleset's sources and radius.
+
+A land or sea unit is in supply when a source for its class is within the ruleset's radius
+(Chebyshev distance on the torus). Sources: cities of the nation and its mutual allies (every
+city supplies land units; ports and bases also ships), and the nation's own supplier units with
+at least one ammo. Units that need no supply are always in supply; air units are "in supply"
+where they can refuel.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .rules.models import RefuelPlace, UnitClass
+from .world import Unit, World
+
+
+def dilate(mask: np.ndarray, radius: int) -> np.ndarray:
+    """Every square within `radius` (Chebyshev, wrapping) of a True square."""
+    if radius <= 0 or not mask.any():
+        return mask.copy()
+    out = mask.copy()
+    for axis in (0, 1):
+        acc = out.copy()
+        size = out.shape[axis]
+        for d in range(1, min(radius, size // 2) + 1):
+            acc |= np.roll(out, d, axis=axis)
+            acc |= np.roll(out, -d, axis=axis)
+        out = acc
+    return out
+
+
+class SupplyMap:
+    """Lazily built supply grids of one nation (valid until the world changes)."""
+
+    def __init__(self, world: World, nation: str) -> None:
+        self.world = world
+        self.nation = nation
+        self._grids: dict[UnitClass, np.ndarray] = {}
+
+    def grid(self, unit_class: UnitClass) -> np.ndarray:
+        grid = self._grids.get(unit_class)
+        if grid is None:
+            grid = self._build(unit_class)
+            self._grids[unit_class] = grid
+        return grid
+
+    def _build(self, unit_class: UnitClass) -> np.ndarray:
+        world = self.world
+        rules = world.rules
+        w, h = world.width, world.height
+        mask = np.zeros(h * w, dtype=bool)
+        team = world.team(self.nation)
+        sea = unit_class == UnitClass.SEA
+        for city in world.cities.values():
+            if city.owner in team:
+                ct = rules.city[city.designation]
+                if ct.supplies_sea if sea else ct.supplies_land:
+                    mask[city.sq] = True
+        for unit in world.units.values():
+            if unit.owner != self.nation or unit.ammo < 1:
+                continue
+            ut = rules.unit[unit.type]
+            if ut.supplies_sea if sea else ut.supplies_land:
+                mask[unit.sq] = True
+        return dilate(mask.reshape(h, w), rules.supply.radius).reshape(-1)
+
+    def in_supply(self, unit: Unit) -> bool:
+        return in_supply(self.world, unit, self)
+
+    def square_supplied(self, unit_class: UnitClass, sq: int) -> bool:
+        return bool(self.grid(unit_class)[sq])
+
+
+def can_refuel_at(world: World, unit: Unit, sq: int) -> bool:
+    """Whether an air unit may refuel (and rearm) on a square."""
+    rules = world.rules
+    ut = rules.unit[unit.type]
+    team = world.team(unit.owner)
+    city = world.cities.get(sq)
+    places = ut.refuel_at
+    if city is not None and city.owner in team:
+        if RefuelPlace.ANY_CITY in places:
+            return True
+        if city.designation in places:  # "airport", "base"
+            return True
+    if RefuelPlace.CARRIER in places or RefuelPlace.CAPITAL_SHIP in places:
+        for other in world.units_at(sq):
+            if other.owner not in team or other.id == unit.id:
+                continue
+            ot = rules.unit[other.type]
+            if RefuelPlace.CAPITAL_SHIP in places and ot.capital and ot.unit_class == UnitClass.SEA:
+                return True
+            if RefuelPlace.CARRIER in places and ot.capacity and "light_air" in ot.carries:
+                return True
+    return False
+
+
+def in_supply(world: World, unit: Unit, supply: SupplyMap | None = None) -> bool:
+    ut = world.rules.unit[unit.type]
+    if not ut.needs_supply or ut.unit_class == UnitClass.TECH:
+        return True
+    if ut.unit_class == UnitClass.AIR:
+        return can_refuel_at(world, unit, unit.sq)
+    supply = supply or SupplyMap(world, unit.owner)
+    return supply.square_supplied(ut.unit_class, unit.sq)

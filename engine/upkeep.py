@@ -1,0 +1,85 @@
+"""The 4-hourly unit update: mobility, healing, then standing move orders (free of CP)."""
+
+from __future__ import annotations
+
+from . import events as ev
+from .movement import MoveContext, plan_move, refuel, walk
+from .rules.models import UnitClass
+from .supply import SupplyMap, can_refuel_at
+from .world import Unit, World
+
+
+def heal_amount(world: World, unit: Unit, supply: SupplyMap) -> int:
+    rules = world.rules
+    ut = rules.unit[unit.type]
+    healing = rules.healing
+    city = world.cities.get(unit.sq)
+    if city is not None and city.owner in world.team(unit.owner):
+        pct, cap = healing.in_city_percent, 100
+    else:
+        if ut.unit_class == UnitClass.AIR:
+            supplied = can_refuel_at(world, unit, unit.sq)
+        else:
+            supplied = not ut.needs_supply or ut.unit_class == UnitClass.TECH or supply.square_supplied(ut.unit_class, unit.sq)
+        if not supplied:
+            return 0
+        pct, cap = healing.in_supply_percent, healing.in_supply_cap_percent
+    ceiling = ut.hp * cap // 100
+    if unit.hp >= ceiling:
+        return 0
+    gain = max(1, ut.hp * pct // 100)
+    return min(gain, ceiling - unit.hp)
+
+
+def unit_update(world: World) -> list[ev.Event]:
+    rules = world.rules
+    cap = rules.mobility.cap_multiple
+    supplies: dict[str, SupplyMap] = {}
+    for unit in world.units.values():
+        ut = rules.unit[unit.type]
+        unit.mobility = min(ut.mobility * cap, unit.mobility + ut.mobility)
+        supply = supplies.get(unit.owner)
+        if supply is None:
+            supply = supplies[unit.owner] = SupplyMap(world, unit.owner)
+        gain = heal_amount(world, unit, supply)
+        if gain:
+            unit.hp += gain
+    return run_orders(world)
+
+
+def run_orders(world: World) -> list[ev.Event]:
+    out: list[ev.Event] = []
+    contexts: dict[str, MoveContext] = {}
+    for uid in sorted(u.id for u in world.units.values() if u.order is not None):
+        unit = world.units.get(uid)
+        if unit is None or unit.order is None:
+            continue
+        ctx = contexts.get(unit.owner)
+        if ctx is None:
+            ctx = contexts[unit.owner] = MoveContext(world, unit.owner)
+        target = unit.order
+        path = plan_move(world, ctx, unit, target)
+        label = world.grid.label(target)
+        if path is None:
+            unit.order = None
+            out.append(
+                ev.OrderCancelled(
+                    tick=world.tick, to=[unit.owner], nation=unit.owner, unit=unit.id, square=label,
+                    reason="no way there any more",
+                )
+            )
+            continue
+        result = walk(world, ctx, unit, path)
+        out.extend(result.events)
+        ctx.invalidate()
+        if result.arrived:
+            unit.order = None
+            out.append(ev.OrderCompleted(tick=world.tick, to=[unit.owner], nation=unit.owner, unit=unit.id, square=label))
+        elif result.stopped:
+            unit.order = None
+    return out
+
+
+def refuel_all(world: World) -> None:
+    for unit in world.units.values():
+        refuel(world, unit)

@@ -1,0 +1,340 @@
+"""The state of one game: map, cities, units, nations, clock and dice.
+
+Plain data with a few bookkeeping helpers (a square -> units index, per-nation counters).
+No rules live here; the systems in engine/ read and change this state.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from .geometry import Grid
+from .rng import Rng
+from .rules import Ruleset
+from .rules import load as load_ruleset
+
+WATER = 0
+LAND = 1
+
+
+@dataclass(slots=True)
+class Unit:
+    id: int
+    type: str
+    owner: str
+    sq: int
+    hp: int
+    mobility: int
+    ammo: int
+    fuel: int
+    built: int  # build sequence number: higher is more recently built
+    carried_by: int | None = None
+    order: int | None = None  # standing move order: target square
+
+    def to_row(self) -> list:
+        return [
+            self.id, self.type, self.owner, self.sq, self.hp, self.mobility, self.ammo,
+            self.fuel, self.built, self.carried_by, self.order,
+        ]
+
+    @classmethod
+    def from_row(cls, row: list) -> Unit:
+        return cls(*row)
+
+
+@dataclass(slots=True)
+class City:
+    sq: int
+    owner: str | None  # None: neutral
+    designation: str
+    build: str | None = None
+    progress: int = 0  # ticks spent on the current build
+    next_build: str | None = None
+    name: str = ""
+
+    def to_row(self) -> list:
+        return [self.sq, self.owner, self.designation, self.build, self.progress, self.next_build, self.name]
+
+    @classmethod
+    def from_row(cls, row: list) -> City:
+        return cls(*row)
+
+
+@dataclass(slots=True)
+class Nation:
+    id: str
+    name: str
+    colour: str
+    tech: float = 0.0
+    cp: int = 0
+    relations: dict[str, str] = field(default_factory=dict)  # my relation towards each other nation
+    player: str | None = None  # who plays it (a Discord user id, "ai", ...)
+    out: bool = False
+
+    def to_dict(self) -> dict:
+        return {
+            "id": self.id, "name": self.name, "colour": self.colour, "tech": self.tech,
+            "cp": self.cp, "relations": dict(sorted(self.relations.items())),
+            "player": self.player, "out": self.out,
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict) -> Nation:
+        return cls(**d)
+
+
+@dataclass(slots=True)
+class PendingRelation:
+    due_tick: int
+    nation: str
+    other: str
+    level: str
+
+
+class World:
+    """One game's complete state. `rules` is loaded from the ruleset name, never serialised."""
+
+    def __init__(
+        self,
+        ruleset: str | Ruleset,
+        width: int,
+        height: int,
+        *,
+        seed: int = 0,
+        terrain: bytearray | None = None,
+        length_days: int | None = None,
+    ) -> None:
+        self.rules: Ruleset = load_ruleset(ruleset) if isinstance(ruleset, str) else ruleset
+        self.grid = Grid(width, height)
+        self.terrain = terrain if terrain is not None else bytearray(width * height)
+        if len(self.terrain) != self.grid.size:
+            raise ValueError("terrain does not match the map size")
+        self.cities: dict[int, City] = {}
+        self.units: dict[int, Unit] = {}
+        self.nations: dict[str, Nation] = {}
+        self.pending: list[PendingRelation] = []
+        self.tick = 0
+        self.seed = seed
+        self.rng = Rng(seed)
+        self.next_unit_id = 1
+        self.next_built = 1
+        self.length_days = length_days or self.rules.time.default_length_days
+        self.ended = False
+        # derived indexes, rebuilt on load
+        self.at: dict[int, list[int]] = {}
+        self._capital: dict[str, int] = {}
+        self._power_hours: dict[str, int] = {}
+
+    # --- squares ---------------------------------------------------------------------------
+
+    @property
+    def width(self) -> int:
+        return self.grid.width
+
+    @property
+    def height(self) -> int:
+        return self.grid.height
+
+    def is_land(self, sq: int) -> bool:
+        return self.terrain[sq] == LAND
+
+    def is_water(self, sq: int) -> bool:
+        return self.terrain[sq] == WATER
+
+    def is_coastal(self, sq: int) -> bool:
+        return any(self.terrain[n] == WATER for n in self.grid.neighbours(sq))
+
+    def units_at(self, sq: int) -> list[Unit]:
+        """Units on a square, oldest id first (never the index's insertion order, which a
+        reload does not keep)."""
+        ids = self.at.get(sq)
+        if not ids:
+            return []
+        return [self.units[i] for i in sorted(ids)]
+
+    def owners_at(self, sq: int) -> set[str]:
+        ids = self.at.get(sq)
+        return {self.units[i].owner for i in ids} if ids else set()
+
+    # --- units -------------------------------------------------------------------------------
+
+    def add_unit(
+        self,
+        type_name: str,
+        owner: str,
+        sq: int,
+        *,
+        hp: int | None = None,
+        mobility: int | None = None,
+        ammo: int | None = None,
+        fuel: int | None = None,
+        carried_by: int | None = None,
+        unit_id: int | None = None,
+    ) -> Unit:
+        ut = self.rules.unit[type_name]
+        uid = unit_id if unit_id is not None else self.next_unit_id
+        if uid in self.units:
+            raise ValueError(f"unit id {uid} is taken")
+        self.next_unit_id = max(self.next_unit_id, uid + 1)
+        unit = Unit(
+            id=uid,
+            type=type_name,
+            owner=owner,
+            sq=sq,
+            hp=ut.hp if hp is None else hp,
+            mobility=ut.mobility * self.rules.mobility.new_unit_multiple if mobility is None else mobility,
+            ammo=(ut.ammo or 0) if ammo is None else ammo,
+            fuel=(ut.full_fuel if ut.needs_fuel else 0) if fuel is None else fuel,
+            built=self.next_built,
+            carried_by=carried_by,
+        )
+        self.next_built += 1
+        self.units[uid] = unit
+        self.at.setdefault(sq, []).append(uid)
+        self._count(unit, +1)
+        return unit
+
+    def remove_unit(self, unit: Unit) -> None:
+        """Remove a unit; what it carried stays on the square, uncarried (callers decide
+        whether cargo dies with its carrier)."""
+        del self.units[unit.id]
+        ids = self.at[unit.sq]
+        ids.remove(unit.id)
+        if not ids:
+            del self.at[unit.sq]
+        self._count(unit, -1)
+        for cargo in self.cargo_of(unit):
+            cargo.carried_by = None
+
+    def move_unit(self, unit: Unit, sq: int) -> None:
+        """Move a unit (and everything it carries) to a square."""
+        if sq == unit.sq:
+            return
+        ids = self.at[unit.sq]
+        ids.remove(unit.id)
+        if not ids:
+            del self.at[unit.sq]
+        unit.sq = sq
+        self.at.setdefault(sq, []).append(unit.id)
+        for cargo in self.cargo_of(unit):
+            self.move_unit(cargo, sq)
+
+    def cargo_of(self, unit: Unit) -> list[Unit]:
+        return [u for u in self.units_at(unit.sq) if u.carried_by == unit.id]
+
+    def _count(self, unit: Unit, sign: int) -> None:
+        ut = self.rules.unit[unit.type]
+        if ut.capital:
+            self._capital[unit.owner] = self._capital.get(unit.owner, 0) + sign
+        if ut.counts_for_power:
+            self._power_hours[unit.owner] = self._power_hours.get(unit.owner, 0) + sign * ut.cost_hours
+
+    def capital_ships(self, nation: str) -> int:
+        return self._capital.get(nation, 0)
+
+    def power_hours(self, nation: str) -> int:
+        return self._power_hours.get(nation, 0)
+
+    # --- cities and nations ------------------------------------------------------------------
+
+    def cities_of(self, nation: str) -> list[City]:
+        return [c for c in self.cities.values() if c.owner == nation]
+
+    def units_of(self, nation: str) -> list[Unit]:
+        return [u for u in self.units.values() if u.owner == nation]
+
+    def relation(self, a: str, b: str) -> str:
+        """a's relation towards b ("me" for a nation towards itself)."""
+        if a == b:
+            return "me"
+        return self.nations[a].relations.get(b, self.rules.diplomacy.start)
+
+    def mutual(self, a: str, b: str, level: str) -> bool:
+        return self.relation(a, b) == level and self.relation(b, a) == level
+
+    def team(self, nation: str) -> set[str]:
+        """The nation and its mutual allies: they share supply, refuelling and squares."""
+        return {nation} | {o for o in self.nations if o != nation and self.mutual(nation, o, "allied")}
+
+    def add_nation(self, nation_id: str, name: str, colour: str, *, player: str | None = None) -> Nation:
+        if nation_id in self.nations:
+            raise ValueError(f"nation {nation_id!r} exists")
+        nation = Nation(id=nation_id, name=name, colour=colour, cp=self.rules.command_points.start, player=player)
+        self.nations[nation_id] = nation
+        return nation
+
+    # --- time ---------------------------------------------------------------------------------
+
+    @property
+    def ticks_per_hour(self) -> int:
+        return self.rules.ticks_per_hour
+
+    @property
+    def end_tick(self) -> int:
+        return self.length_days * self.rules.ticks_per_day
+
+    def clock(self, tick: int | None = None) -> str:
+        """Game time as 'day D hh:mm' (day 1 starts at tick 0)."""
+        t = self.tick if tick is None else tick
+        minutes = t * self.rules.time.minutes_per_tick
+        return f"day {minutes // 1440 + 1} {minutes % 1440 // 60:02d}:{minutes % 60:02d}"
+
+    # --- serialisation --------------------------------------------------------------------------
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "format": 1,
+            "ruleset": self.rules.name,
+            "width": self.width,
+            "height": self.height,
+            "terrain": self.terrain.hex(),
+            "tick": self.tick,
+            "seed": self.seed,
+            "rng": self.rng.state,
+            "next_unit_id": self.next_unit_id,
+            "next_built": self.next_built,
+            "length_days": self.length_days,
+            "ended": self.ended,
+            "nations": [n.to_dict() for n in self.nations.values()],
+            "cities": [c.to_row() for c in sorted(self.cities.values(), key=lambda c: c.sq)],
+            "units": [u.to_row() for u in sorted(self.units.values(), key=lambda u: u.id)],
+            "pending": [[p.due_tick, p.nation, p.other, p.level] for p in self.pending],
+        }
+
+    @classmethod
+    def from_dict(cls, d: dict[str, Any], rules: Ruleset | None = None) -> World:
+        world = cls(
+            rules or d["ruleset"],
+            d["width"],
+            d["height"],
+            seed=d["seed"],
+            terrain=bytearray.fromhex(d["terrain"]),
+            length_days=d["length_days"],
+        )
+        world.tick = d["tick"]
+        world.rng.state = d["rng"]
+        world.next_unit_id = d["next_unit_id"]
+        world.next_built = d["next_built"]
+        world.ended = d["ended"]
+        for nd in d["nations"]:
+            world.nations[nd["id"]] = Nation.from_dict(nd)
+        for row in d["cities"]:
+            city = City.from_row(row)
+            world.cities[city.sq] = city
+        for row in d["units"]:
+            unit = Unit.from_row(row)
+            world.units[unit.id] = unit
+            world.at.setdefault(unit.sq, []).append(unit.id)
+            world._count(unit, +1)
+        world.pending = [PendingRelation(*p) for p in d["pending"]]
+        return world
+
+    def to_json(self) -> str:
+        return json.dumps(self.to_dict(), separators=(",", ":"), sort_keys=True)
+
+    def hash(self) -> str:
+        """A digest of the whole state: equal worlds have equal hashes."""
+        return hashlib.sha256(self.to_json().encode()).hexdigest()
