@@ -14,7 +14,7 @@ from .world import World
 
 
 def tick_once(world: World) -> list[ev.Event]:
-    if world.ended:
+    if world.ended or not world.started:
         return []
     world.tick += 1
     out: list[ev.Event] = []

@@ -106,6 +106,26 @@ class RelationChanged(Event):
     previous: str
 
 
+class NationJoined(Event):
+    kind: Literal["NationJoined"] = "NationJoined"
+    nation: str
+    name: str
+    home: str
+
+
+class NationLeft(Event):
+    kind: Literal["NationLeft"] = "NationLeft"
+    nation: str
+    name: str
+    resigned: bool
+
+
+class GameStarted(Event):
+    kind: Literal["GameStarted"] = "GameStarted"
+    nations: list[str]
+    end_tick: int
+
+
 AnyEvent = Annotated[
     BuildSkipped
     | UnitBuilt
@@ -117,7 +137,10 @@ AnyEvent = Annotated[
     | MoveBlocked
     | CityFounded
     | TerrainSwitched
-    | RelationChanged,
+    | RelationChanged
+    | NationJoined
+    | NationLeft
+    | GameStarted,
     Field(discriminator="kind"),
 ]
 

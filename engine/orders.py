@@ -22,6 +22,8 @@ def apply(world: World, nation: str, command: cmd.Command) -> list[ev.Event]:
         raise CommandError(f"there is no nation {nation!r} in this game")
     if world.ended:
         raise CommandError("the game is over")
+    if not world.started:
+        raise CommandError("the game has not started yet")
     if world.nations[nation].out:
         raise CommandError("your nation is out of the game")
     handler = _HANDLERS.get(type(command))
@@ -129,10 +131,8 @@ def _designate(world: World, nation: str, c: cmd.Designate) -> list[ev.Event]:
         raise CommandError(f"only a city next to water can be a {ct.title.lower()}")
     if city.designation == ct.name:
         raise CommandError(f"this city is already a {ct.title.lower()}")
-    tech = world.nations[nation].tech
-    build = economy.default_build(world, ct.name, tech)
-    if ct.builds_units and build is None:
-        raise CommandError(f"you cannot build anything in a {ct.title.lower()} yet")
+    # With nothing the tech allows yet, the city holds the designation and builds nothing.
+    build = economy.default_build(world, ct.name, world.nations[nation].tech)
     cost = rules.command_points.costs.city_orders
     _charge(world, nation, cost, "a city order")
     city.designation = ct.name

@@ -123,6 +123,10 @@ class World:
         self.next_built = 1
         self.length_days = length_days or self.rules.time.default_length_days
         self.ended = False
+        self.started = False
+        # home positions from the map generator: each slot's home city squares, and who holds it
+        self.slots: list[list[int]] = []
+        self.slot_owner: list[str | None] = []
         # derived indexes, rebuilt on load
         self.at: dict[int, list[int]] = {}
         self._capital: dict[str, int] = {}
@@ -298,6 +302,9 @@ class World:
             "next_built": self.next_built,
             "length_days": self.length_days,
             "ended": self.ended,
+            "started": self.started,
+            "slots": self.slots,
+            "slot_owner": self.slot_owner,
             "nations": [n.to_dict() for n in self.nations.values()],
             "cities": [c.to_row() for c in sorted(self.cities.values(), key=lambda c: c.sq)],
             "units": [u.to_row() for u in sorted(self.units.values(), key=lambda u: u.id)],
@@ -319,6 +326,9 @@ class World:
         world.next_unit_id = d["next_unit_id"]
         world.next_built = d["next_built"]
         world.ended = d["ended"]
+        world.started = d["started"]
+        world.slots = [list(s) for s in d["slots"]]
+        world.slot_owner = list(d["slot_owner"])
         for nd in d["nations"]:
             world.nations[nd["id"]] = Nation.from_dict(nd)
         for row in d["cities"]:

@@ -1,0 +1,102 @@
+"""Game lifecycle as pure changes of the world: join, leave, start, resign.
+
+They are logged like commands, so a replay rebuilds the lobby exactly.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import events as ev
+from .errors import GameError
+from .world import World
+
+NATION_ID = re.compile(r"^[a-z0-9_-]{1,24}$")
+
+
+def nation_id_for(world: World, name: str) -> str:
+    """A short stable id made from a nation's name, unique in the game."""
+    base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:20] or "nation"
+    candidate, n = base, 2
+    while candidate in world.nations:
+        candidate = f"{base}-{n}"
+        n += 1
+    return candidate
+
+
+def join(world: World, nation_id: str, name: str, colour: str, player: str | None) -> list[ev.Event]:
+    from .mapgen import claim_slot  # the generator owns home positions
+
+    if world.ended:
+        raise GameError("the game is over")
+    if not NATION_ID.match(nation_id):
+        raise GameError("a nation id is 1-24 lowercase letters, digits, '-' or '_'")
+    if nation_id in world.nations:
+        raise GameError(f"there is already a nation {nation_id!r}")
+    if any(n.name.lower() == name.lower() for n in world.nations.values()):
+        raise GameError(f"the name {name!r} is taken in this game")
+    if player is not None and any(n.player == player and not n.out for n in world.nations.values()):
+        raise GameError("you already play a nation in this game")
+    free = [i for i, owner in enumerate(world.slot_owner) if owner is None]
+    if not free:
+        raise GameError("the game is full")
+    nation = world.add_nation(nation_id, name, colour, player=player)
+    for other in world.nations:
+        if other != nation_id:
+            nation.relations[other] = world.rules.diplomacy.start
+            world.nations[other].relations[nation_id] = world.rules.diplomacy.start
+    claim_slot(world, free[0], nation_id)
+    home = world.grid.label(world.slots[free[0]][0])
+    return [ev.NationJoined(tick=world.tick, to=list(world.nations), nation=nation_id, name=name, home=home)]
+
+
+def leave(world: World, nation_id: str) -> list[ev.Event]:
+    """Leave before the start: the nation and everything it had disappear."""
+    if world.started:
+        raise GameError("the game has started; resign instead")
+    nation = _nation(world, nation_id)
+    _strip(world, nation_id)
+    slot = world.slot_owner.index(nation_id)
+    world.slot_owner[slot] = None
+    del world.nations[nation_id]
+    for other in world.nations.values():
+        other.relations.pop(nation_id, None)
+    return [ev.NationLeft(tick=world.tick, to=[nation_id, *world.nations], nation=nation_id, name=nation.name, resigned=False)]
+
+
+def resign(world: World, nation_id: str) -> list[ev.Event]:
+    """Give up: units are disbanded, cities become neutral, the nation is out."""
+    nation = _nation(world, nation_id)
+    if nation.out:
+        raise GameError(f"{nation.name} is already out")
+    _strip(world, nation_id)
+    nation.out = True
+    return [ev.NationLeft(tick=world.tick, to=list(world.nations), nation=nation_id, name=nation.name, resigned=True)]
+
+
+def start(world: World) -> list[ev.Event]:
+    if world.started:
+        raise GameError("the game has already started")
+    if len(world.nations) < 1:
+        raise GameError("nobody has joined yet")
+    world.started = True
+    return [ev.GameStarted(tick=world.tick, to=list(world.nations), nations=list(world.nations), end_tick=world.end_tick)]
+
+
+def _nation(world: World, nation_id: str):
+    nation = world.nations.get(nation_id)
+    if nation is None:
+        raise GameError(f"there is no nation {nation_id!r} in this game")
+    return nation
+
+
+def _strip(world: World, nation_id: str) -> None:
+    for unit in [u for u in world.units.values() if u.owner == nation_id]:
+        world.remove_unit(unit)
+    for city in world.cities.values():
+        if city.owner == nation_id:
+            city.owner = None
+            city.designation = world.rules.capture.new_designation
+            city.build = None
+            city.next_build = None
+            city.progress = 0

@@ -1,0 +1,365 @@
+"""The one way to act on a game. The Discord cogs, the sandbox, the AI and the scenario runner's
+service mode all call this.
+
+For every request: take the game's lock, validate and apply it on the in-memory world through
+the pure core, append it to the log (with its events in the outbox, and now and then a snapshot)
+in one transaction, COMMIT, and only then answer and tell subscribers. If anything fails after
+the world was touched, the in-memory world is thrown away and rebuilt from the store (latest
+snapshot + log replay), so memory never runs ahead of what was acknowledged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import os
+import math
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from . import events as ev
+from .commands import Command
+from .errors import CommandError, GameError
+from .mapgen import default_size, generate
+from .replay import apply_entry
+from .rules import DEFAULT_RULESET
+from .rules import load as load_rules
+from .store import GameRow, Store
+from .world import World
+
+log = logging.getLogger(__name__)
+
+REAL_TIME = 3600.0  # real seconds per game hour at normal speed
+
+Subscriber = Callable[[int, list[ev.Event]], Awaitable[None] | None]
+
+
+@dataclass
+class CommandResult:
+    game_id: int
+    seq: int
+    tick: int
+    events: list[ev.Event]
+
+    def for_nation(self, nation: str) -> list[ev.Event]:
+        return [e for e in self.events if nation in e.to]
+
+
+@dataclass
+class LiveGame:
+    row: GameRow
+    world: World
+    seq: int
+    snapshot_seq: int
+    snapshot_tick: int
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+
+
+class GameService:
+    def __init__(self, store: Store, *, snapshot_every: int = 64, advance_batch: int = 16) -> None:
+        self.store = store
+        self.snapshot_every = snapshot_every
+        self.advance_batch = advance_batch
+        self._games: dict[int, LiveGame] = {}
+        self._loading: dict[int, asyncio.Lock] = {}
+        self._subscribers: list[Subscriber] = []
+
+    @classmethod
+    async def open(cls, path: str, **kwargs: Any) -> GameService:
+        synchronous = kwargs.pop("synchronous", "FULL")
+        return cls(await Store.open(path, synchronous=synchronous), **kwargs)
+
+    async def close(self) -> None:
+        await self.store.close()
+
+    def subscribe(self, callback: Subscriber) -> None:
+        """`callback(game_id, events)` runs after each commit (for live notification; the
+        durable copy of every event is the store's outbox)."""
+        self._subscribers.append(callback)
+
+    # --- creating and loading games ---------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        name: str,
+        ruleset: str = DEFAULT_RULESET,
+        max_nations: int = 8,
+        width: int | None = None,
+        height: int | None = None,
+        seed: int | None = None,
+        length_days: int | None = None,
+        speed: float = REAL_TIME,
+        guild_id: str | None = None,
+        channel_id: str | None = None,
+        created_by: str | None = None,
+        world: World | None = None,
+    ) -> int:
+        """Create a game in the lobby. The map is generated now with `max_nations` home slots
+        (or `world` is taken as given, e.g. from a scenario)."""
+        if speed <= 0:
+            raise GameError("speed is real seconds per game hour and must be positive")
+        if world is None:
+            rules = load_rules(ruleset)
+            if not 2 <= max_nations <= 32:
+                raise GameError("a game has 2 to 32 nations")
+            if width is None or height is None:
+                width, height = default_size(max_nations)
+            if seed is None:
+                seed = int.from_bytes(os.urandom(4), "big")
+            try:
+                world = generate(rules, nations=max_nations, width=width, height=height, seed=seed, length_days=length_days)
+            except ValueError as exc:
+                raise GameError(str(exc)) from exc
+        settings = {
+            "max_nations": len(world.slots),
+            "width": world.width,
+            "height": world.height,
+            "seed": world.seed,
+            "length_days": world.length_days,
+        }
+        clock = {"speed": float(speed), "paused": False, "anchor_real": None, "anchor_tick": world.tick}
+        game_id = await self.store.create_game(
+            name=name, ruleset=world.rules.name, settings=settings, clock=clock, world_json=world.to_json(),
+            world_hash=world.hash(), guild_id=guild_id, channel_id=channel_id, created_by=created_by,
+        )
+        return game_id
+
+    async def _live(self, game_id: int) -> LiveGame:
+        game = self._games.get(game_id)
+        if game is not None:
+            return game
+        lock = self._loading.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            game = self._games.get(game_id)
+            if game is None:
+                game = await self._load(game_id)
+                self._games[game_id] = game
+        return game
+
+    async def _load(self, game_id: int) -> LiveGame:
+        row = await self.store.game(game_id)
+        if row is None:
+            raise GameError(f"there is no game {game_id}")
+        snap = await self.store.latest_snapshot(game_id)
+        if snap is None:
+            raise GameError(f"game {game_id} has no stored world")
+        snap_seq, world_json, _ = snap
+        world = World.from_dict(json.loads(world_json))
+        snap_tick = world.tick
+        seq = snap_seq
+        for seq, entry in await self.store.log_after(game_id, snap_seq):
+            apply_entry(world, entry)
+        return LiveGame(row=row, world=world, seq=seq, snapshot_seq=snap_seq, snapshot_tick=snap_tick)
+
+    def evict(self, game_id: int) -> None:
+        """Forget the in-memory world; the next request rebuilds it from the store."""
+        self._games.pop(game_id, None)
+
+    # --- reading ---------------------------------------------------------------------------------------
+
+    async def world(self, game_id: int) -> World:
+        """The live world, for read-only use by the view filter and tools. Never mutate it."""
+        return (await self._live(game_id)).world
+
+    async def game(self, game_id: int) -> GameRow:
+        return (await self._live(game_id)).row
+
+    async def games(self, *, status: list[str] | None = None, guild_id: str | None = None) -> list[GameRow]:
+        return await self.store.games(status=status, guild_id=guild_id)
+
+    # --- the one write path ------------------------------------------------------------------------------
+
+    async def _commit(
+        self,
+        game: LiveGame,
+        entry: dict[str, Any],
+        events: list[ev.Event],
+        *,
+        status: str | None = None,
+        clock: dict[str, Any] | None = None,
+        members: tuple[list[tuple[str, str]], list[str]] | None = None,
+    ) -> int:
+        world = game.world
+        seq = game.seq + 1
+        snapshot = None
+        if (
+            seq - game.snapshot_seq >= self.snapshot_every
+            or world.tick - game.snapshot_tick >= world.rules.ticks_per_day
+            or entry["kind"] == "lobby"
+        ):
+            snapshot = (world.to_json(), world.hash())
+        fanout = [(nation, e.model_dump(mode="json")) for e in events for nation in e.to]
+        await self.store.append(
+            game.row.id, seq, world.tick, entry, fanout, snapshot=snapshot, status=status, clock=clock, members=members
+        )
+        game.seq = seq
+        if snapshot is not None:
+            game.snapshot_seq = seq
+            game.snapshot_tick = world.tick
+        if status is not None or clock is not None:
+            refreshed = await self.store.game(game.row.id)
+            if refreshed is not None:
+                game.row = refreshed
+        return seq
+
+    async def _run(
+        self,
+        game_id: int,
+        entry: dict[str, Any],
+        *,
+        status_after: Callable[[World], str | None] | None = None,
+        clock: dict[str, Any] | None = None,
+        members: Callable[[World], tuple[list[tuple[str, str]], list[str]]] | None = None,
+    ) -> CommandResult:
+        game = await self._live(game_id)
+        async with game.lock:
+            if self._games.get(game_id) is not game:  # evicted while we waited
+                return await self._run(game_id, entry, status_after=status_after, clock=clock, members=members)
+            try:
+                events = apply_entry(game.world, entry)
+            except (CommandError, GameError):
+                raise  # validated before any change: the world is untouched
+            except BaseException:
+                self.evict(game_id)
+                raise
+            try:
+                status = status_after(game.world) if status_after else None
+                seq = await self._commit(
+                    game, entry, events, status=status, clock=clock,
+                    members=members(game.world) if members else None,
+                )
+            except BaseException:
+                self.evict(game_id)
+                raise
+        result = CommandResult(game_id=game_id, seq=seq, tick=game.world.tick, events=events)
+        await self._notify(game_id, events)
+        return result
+
+    async def _notify(self, game_id: int, events: list[ev.Event]) -> None:
+        if not events:
+            return
+        for callback in self._subscribers:
+            try:
+                outcome = callback(game_id, events)
+                if asyncio.iscoroutine(outcome):
+                    await outcome
+            except Exception:  # a subscriber never breaks the game
+                log.exception("event subscriber failed for game %s", game_id)
+
+    # --- players' commands -----------------------------------------------------------------------------
+
+    async def submit(self, game_id: int, nation: str, command: Command) -> CommandResult:
+        """Validate and apply a nation's command; returns after it is committed."""
+        row = await self.game(game_id)
+        if row.status != "running" and row.status != "paused":
+            raise CommandError("the game is not running" if row.status != "lobby" else "the game has not started yet")
+        entry = {"kind": "command", "nation": nation, "command": command.model_dump(mode="json")}
+        return await self._run(game_id, entry)
+
+    # --- lobby -------------------------------------------------------------------------------------------
+
+    async def join(self, game_id: int, *, name: str, colour: str, player: str | None, nation_id: str | None = None) -> str:
+        from .lobby import nation_id_for
+
+        game = await self._live(game_id)
+        if game.row.status == "ended":
+            raise GameError("the game is over")
+        name = name.strip()
+        if not 1 <= len(name) <= 32:
+            raise GameError("a nation's name is 1 to 32 characters")
+        nid = nation_id or nation_id_for(game.world, name)
+        entry = {"kind": "lobby", "action": "join", "nation": nid, "name": name, "colour": colour, "player": player}
+        added = [(nid, player)] if player else []
+        await self._run(game_id, entry, members=lambda w: (added, []))
+        if game.row.status == "lobby" and all(o is not None for o in (await self.world(game_id)).slot_owner):
+            await self.start(game_id)  # full: start at once
+        return nid
+
+    async def leave(self, game_id: int, nation: str) -> None:
+        await self._run(game_id, {"kind": "lobby", "action": "leave", "nation": nation}, members=lambda w: ([], [nation]))
+
+    async def resign(self, game_id: int, nation: str) -> None:
+        await self._run(game_id, {"kind": "lobby", "action": "resign", "nation": nation})
+
+    async def start(self, game_id: int, *, now: float | None = None) -> None:
+        game = await self._live(game_id)
+        now = time.time() if now is None else now
+        clock = dict(game.row.clock, anchor_real=now, anchor_tick=game.world.tick, paused=False)
+        await self._run(game_id, {"kind": "lobby", "action": "start"}, status_after=lambda w: "running", clock=clock)
+
+    # --- time ---------------------------------------------------------------------------------------------
+
+    async def advance(self, game_id: int, ticks: int) -> list[ev.Event]:
+        """Advance a game by `ticks`, in committed batches, yielding between batches."""
+        if ticks < 0:
+            raise GameError("time only moves forward")
+        out: list[ev.Event] = []
+        while ticks > 0:
+            game = await self._live(game_id)
+            if game.world.ended or not game.world.started:
+                break
+            n = min(ticks, self.advance_batch)
+            result = await self._run(
+                game_id, {"kind": "advance", "ticks": n}, status_after=lambda w: "ended" if w.ended else None
+            )
+            out.extend(result.events)
+            ticks -= n
+            await asyncio.sleep(0)
+        return out
+
+    async def due_ticks(self, game_id: int, now: float | None = None) -> int:
+        """How many ticks the game is behind its clock (0 when paused or not running)."""
+        game = await self._live(game_id)
+        clock = game.row.clock
+        if game.row.status != "running" or clock.get("paused") or clock.get("anchor_real") is None:
+            return 0
+        now = time.time() if now is None else now
+        tph = game.world.rules.ticks_per_hour
+        target = clock["anchor_tick"] + math.floor((now - clock["anchor_real"]) * tph / clock["speed"])
+        target = min(target, game.world.end_tick)
+        return max(0, target - game.world.tick)
+
+    async def catch_up(self, game_id: int, now: float | None = None, *, max_ticks: int | None = None) -> int:
+        """Advance a running game to where its clock says it should be; returns ticks done."""
+        due = await self.due_ticks(game_id, now)
+        if max_ticks is not None:
+            due = min(due, max_ticks)
+        if due:
+            await self.advance(game_id, due)
+        return due
+
+    async def _set_clock(self, game_id: int, now: float | None, **changes: Any) -> None:
+        game = await self._live(game_id)
+        async with game.lock:
+            now = time.time() if now is None else now
+            clock = dict(game.row.clock, **changes)
+            if game.row.status == "running":
+                clock["anchor_real"] = now
+                clock["anchor_tick"] = game.world.tick
+            await self.store.update_game(game_id, clock=clock)
+            refreshed = await self.store.game(game_id)
+            assert refreshed is not None
+            game.row = refreshed
+
+    async def set_speed(self, game_id: int, speed: float, *, now: float | None = None) -> None:
+        if speed <= 0:
+            raise GameError("speed is real seconds per game hour and must be positive")
+        await self.catch_up(game_id, now)
+        await self._set_clock(game_id, now, speed=float(speed))
+
+    async def pause(self, game_id: int, *, now: float | None = None) -> None:
+        await self.catch_up(game_id, now)
+        await self._set_clock(game_id, now, paused=True)
+
+    async def resume(self, game_id: int, *, now: float | None = None) -> None:
+        await self._set_clock(game_id, now, paused=False)
+
+    async def delete_game(self, game_id: int) -> None:
+        game = await self._live(game_id)
+        async with game.lock:
+            await self.store.delete_game(game_id)
+            self.evict(game_id)

@@ -1,0 +1,15 @@
+"""Every scenario file in tests/scenarios/ must hold."""
+
+from pathlib import Path
+
+import pytest
+
+from engine.scenario import run_file
+
+SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.yaml"))
+
+
+@pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
+def test_scenario(path: Path) -> None:
+    report = run_file(path)
+    assert report.ok, "\n".join([f"{path.name}: {report.name}", *report.failures])
