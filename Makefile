@@ -16,7 +16,7 @@ run: $(STAMP)
 	$(BIN)/si run
 
 test: $(STAMP)
-	$(BIN)/python -m pytest -n auto 2>/dev/null || $(BIN)/python -m pytest
+	$(BIN)/python -m pytest
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

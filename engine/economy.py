@@ -6,7 +6,6 @@ from . import events as ev
 from .rules.models import UnitType
 from .world import City, World
 
-
 # --- command points -----------------------------------------------------------------------
 
 

@@ -18,6 +18,7 @@ from pydantic import ValidationError
 from . import events as ev
 from .clock import advance
 from .commands import command_from_dict
+from .economy import power, power_limit
 from .errors import CommandError
 from .orders import apply
 from .world import LAND, WATER, City, World
@@ -258,6 +259,14 @@ def _describe(expected: Any) -> str:
     return repr(expected)
 
 
+DERIVED_NATION_FIELDS = {
+    "units": lambda world, nid: len(world.units_of(nid)),
+    "cities": lambda world, nid: len(world.cities_of(nid)),
+    "power": power,
+    "power_limit": power_limit,
+}
+
+
 def _check(world: World, body: dict[str, Any], letters: dict[str, int], since: list[ev.Event]) -> list[str]:
     failures: list[str] = []
     label = world.grid.label
@@ -315,15 +324,8 @@ def _check(world: World, body: dict[str, Any], letters: dict[str, int], since: l
                     if got != level:
                         failures.append(f"nation {nid} towards {other}: expected {level}, got {got}")
                 continue
-            if key in ("units", "cities", "power", "power_limit"):
-                from .economy import power, power_limit
-
-                got = {
-                    "units": lambda: len(world.units_of(nid)),
-                    "cities": lambda: len(world.cities_of(nid)),
-                    "power": lambda: power(world, nid),
-                    "power_limit": lambda: power_limit(world, nid),
-                }[key]()
+            if key in DERIVED_NATION_FIELDS:
+                got = DERIVED_NATION_FIELDS[key](world, nid)
             else:
                 if not hasattr(nation, key):
                     raise ScenarioError(f"nations have no field {key!r}")

@@ -13,8 +13,8 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
-import os
 import math
+import os
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
@@ -97,6 +97,7 @@ class GameService:
         channel_id: str | None = None,
         created_by: str | None = None,
         world: World | None = None,
+        now: float | None = None,
     ) -> int:
         """Create a game in the lobby. The map is generated now with `max_nations` home slots
         (or `world` is taken as given, e.g. from a scenario)."""
@@ -121,8 +122,15 @@ class GameService:
             "seed": world.seed,
             "length_days": world.length_days,
         }
-        clock = {"speed": float(speed), "paused": False, "anchor_real": None, "anchor_tick": world.tick}
+        started = world.started
+        clock = {
+            "speed": float(speed),
+            "paused": False,
+            "anchor_real": (time.time() if now is None else now) if started else None,
+            "anchor_tick": world.tick,
+        }
         game_id = await self.store.create_game(
+            status="running" if started else "lobby",
             name=name, ruleset=world.rules.name, settings=settings, clock=clock, world_json=world.to_json(),
             world_hash=world.hash(), guild_id=guild_id, channel_id=channel_id, created_by=created_by,
         )
@@ -151,8 +159,9 @@ class GameService:
         world = World.from_dict(json.loads(world_json))
         snap_tick = world.tick
         seq = snap_seq
-        for seq, entry in await self.store.log_after(game_id, snap_seq):
+        for entry_seq, entry in await self.store.log_after(game_id, snap_seq):
             apply_entry(world, entry)
+            seq = entry_seq
         return LiveGame(row=row, world=world, seq=seq, snapshot_seq=snap_seq, snapshot_tick=snap_tick)
 
     def evict(self, game_id: int) -> None:

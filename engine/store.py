@@ -162,14 +162,15 @@ class Store:
         guild_id: str | None = None,
         channel_id: str | None = None,
         created_by: str | None = None,
+        status: str = "lobby",
     ) -> int:
         now = time.time()
         await self.db.execute("BEGIN IMMEDIATE")
         try:
             cur = await self.db.execute(
                 "INSERT INTO games (name, ruleset, status, guild_id, channel_id, created_by, created_at, settings, clock)"
-                " VALUES (?, ?, 'lobby', ?, ?, ?, ?, ?, ?)",
-                (name, ruleset, guild_id, channel_id, created_by, now, _dumps(settings), _dumps(clock)),
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (name, ruleset, status, guild_id, channel_id, created_by, now, _dumps(settings), _dumps(clock)),
             )
             game_id = cur.lastrowid
             assert game_id is not None
@@ -265,7 +266,8 @@ class Store:
                     "INSERT INTO snapshots (game_id, seq, tick, world, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                     (game_id, seq, tick, zlib.compress(world_json.encode(), 1), world_hash, now),
                 )
-                await db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq < ?", (game_id, seq))
+                # keep the first world (seq 0: the whole history is it + the log) and the newest
+                await db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq > 0 AND seq < ?", (game_id, seq))
             if status is not None or clock is not None:
                 await self.update_game(game_id, status=status, clock=clock)
             if members is not None:

@@ -1,0 +1,151 @@
+"""The service: one write path, commit before answer, recovery from snapshot + log."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import commands as cmd
+from engine.errors import CommandError, GameError
+from engine.service import GameService
+from tests.worlds import strip_world
+
+
+@pytest.fixture
+async def service(tmp_path):
+    svc = await GameService.open(str(tmp_path / "games.db"), snapshot_every=8)
+    yield svc
+    await svc.close()
+
+
+async def test_accepted_command_is_logged_and_survives_a_restart(tmp_path):
+    path = str(tmp_path / "g.db")
+    svc = await GameService.open(path)
+    game = await svc.create_game(name="t", world=strip_world())
+    result = await svc.submit(game, "red", cmd.Move(units=[1, 2], to=(4, 2)))
+    assert result.seq == 1
+    moved = [e for e in result.events if e.kind == "UnitsMoved"]
+    assert moved and moved[0].arrived == [1, 2]
+    world = await svc.world(game)
+    before = world.hash()
+    assert world.grid.label(world.units[1].sq) == "4,2"
+    await svc.close()
+
+    again = await GameService.open(path)
+    world2 = await again.world(game)
+    assert world2.hash() == before
+    assert world2.grid.label(world2.units[2].sq) == "4,2"
+    await again.close()
+
+
+async def test_rejected_command_changes_nothing_and_is_not_logged(service):
+    game = await service.create_game(name="t", world=strip_world())
+    world = await service.world(game)
+    before = world.hash()
+    with pytest.raises(CommandError, match="no unit 4"):
+        await service.submit(game, "red", cmd.Move(units=[1, 4], to=(4, 2)))  # 4 is blue's
+    with pytest.raises(CommandError, match="is water"):
+        await service.submit(game, "red", cmd.Move(units=[1], to=(12, 1)))
+    assert (await service.world(game)).hash() == before
+    assert await service.store.last_seq(game) == 0
+
+
+async def test_events_reach_the_outbox_for_each_recipient(service):
+    game = await service.create_game(name="t", world=strip_world())
+    await service.advance(game, 8 * 4)  # 8 hours: an infantry in each fort
+    rows = await service.store.pending_events()
+    built = [(r.nation, r.event["unit"]) for r in rows if r.event["kind"] == "UnitBuilt"]
+    assert ("red", "infantry") in built and ("blue", "infantry") in built
+    assert all(r.nation in r.event["to"] for r in rows)
+    await service.store.mark_delivered([r.id for r in rows])
+    assert await service.store.pending_events() == []
+
+
+async def test_advance_is_batched_and_equals_single_ticks(tmp_path):
+    a = await GameService.open(str(tmp_path / "a.db"), advance_batch=16)
+    b = await GameService.open(str(tmp_path / "b.db"), advance_batch=1)
+    ga = await a.create_game(name="a", world=strip_world())
+    gb = await b.create_game(name="b", world=strip_world())
+    for svc, g in ((a, ga), (b, gb)):
+        await svc.submit(g, "red", cmd.Move(units=[1], to=(9, 1)))
+        await svc.advance(g, 50)
+    assert (await a.world(ga)).hash() == (await b.world(gb)).hash()
+    assert await a.store.last_seq(ga) == 1 + 4  # 16+16+16+2
+    assert await b.store.last_seq(gb) == 1 + 50
+    await a.close()
+    await b.close()
+
+
+async def test_recovery_replays_the_log_after_the_latest_snapshot(tmp_path):
+    path = str(tmp_path / "g.db")
+    svc = await GameService.open(path, snapshot_every=5, advance_batch=1)
+    game = await svc.create_game(name="t", world=strip_world())
+    for _ in range(13):
+        await svc.advance(game, 1)
+    await svc.submit(game, "blue", cmd.Move(units=[4], to=(17, 2)))
+    expected = (await svc.world(game)).hash()
+    snap = await svc.store.latest_snapshot(game)
+    assert snap is not None and 0 < snap[0] < 14  # a snapshot was taken, with log after it
+    await svc.close()
+    again = await GameService.open(path)
+    assert (await again.world(game)).hash() == expected
+    await again.close()
+
+
+async def test_a_failed_commit_leaves_memory_as_the_store_has_it(service, monkeypatch):
+    game = await service.create_game(name="t", world=strip_world())
+    before = (await service.world(game)).hash()
+
+    async def broken(*args, **kwargs):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(service.store, "append", broken)
+    with pytest.raises(OSError):
+        await service.submit(game, "red", cmd.Move(units=[1], to=(4, 2)))
+    monkeypatch.undo()
+    assert (await service.world(game)).hash() == before  # rebuilt from the store
+
+
+async def test_clock_speed_pause_and_catch_up(service):
+    # 1 game hour a real minute; the scenario world is already running from t=1000
+    game = await service.create_game(name="t", world=strip_world(), speed=60.0, now=1000.0)
+    assert await service.due_ticks(game, now=1000.0) == 0
+    assert await service.due_ticks(game, now=1059.0) == 3
+    assert await service.catch_up(game, now=1120.0) == 8
+    assert (await service.world(game)).tick == 8
+    await service.pause(game, now=1180.0)
+    assert (await service.world(game)).tick == 12
+    assert await service.due_ticks(game, now=5000.0) == 0  # paused
+    await service.resume(game, now=5000.0)
+    assert await service.due_ticks(game, now=5015.0) == 1
+    await service.set_speed(game, 3600.0, now=5030.0)  # back to real time
+    assert (await service.world(game)).tick == 14
+    assert await service.due_ticks(game, now=5030.0 + 3600.0) == 4
+
+
+async def test_lobby_join_start_and_commands_before_start(service):
+    game = await service.create_game(name="lobby", max_nations=2, width=40, height=40, seed=5)
+    red = await service.join(game, name="Red", colour="#c0392b", player="100")
+    world = await service.world(game)
+    assert red == "red" and len(world.cities_of("red")) == len(world.rules.start.cities)
+    with pytest.raises(CommandError, match="not started"):
+        await service.submit(game, "red", cmd.Move(units=[1], to=(0, 0)))
+    with pytest.raises(GameError, match="already play"):
+        await service.join(game, name="Again", colour="#000000", player="100")
+    await service.join(game, name="Blue", colour="#2e86c1", player="200")
+    row = await service.game(game)
+    assert row.status == "running"  # full: started at once
+    assert await service.store.memberships("200") == [(game, "blue")]
+    with pytest.raises(GameError, match="full"):
+        await service.join(game, name="Late", colour="#000000", player="300")
+
+
+async def test_schema_is_migrated_once(tmp_path):
+    from engine.store import SCHEMA_VERSION, Store
+
+    path = tmp_path / "m.db"
+    store = await Store.open(path)
+    assert await store.schema_version() == SCHEMA_VERSION
+    await store.close()
+    store = await Store.open(path)  # a second start finds nothing to do
+    assert await store.schema_version() == SCHEMA_VERSION
+    await store.close()

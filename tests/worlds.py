@@ -1,0 +1,38 @@
+"""Small worlds for tests, built with the scenario format."""
+
+from __future__ import annotations
+
+from engine.scenario import build_world
+from engine.world import World
+
+STRIP = {
+    "ruleset": "standard",
+    "seed": 11,
+    "map": """
+        ~~~~~~~~~~~~~~~~~~~~~~~~
+        ~A.........~~.......B..~
+        ~..........~~..........~
+        ~..C.......~~......D...~
+        ~~~~~~~~~~~~~~~~~~~~~~~~
+        ~~~~~~~~~~~~~~~~~~~~~~~~
+    """,
+    "nations": {"red": {"player": "100"}, "blue": {"player": "200"}},
+    "cities": {
+        "A": {"owner": "red", "designation": "fort", "build": "infantry"},
+        "C": {"owner": "red", "designation": "port", "build": "transport"},
+        "B": {"owner": "blue", "designation": "fort", "build": "infantry"},
+        "D": {"owner": "blue", "designation": "tech", "build": "engineer"},
+    },
+    "units": [
+        {"id": 1, "owner": "red", "type": "infantry", "at": "1,1", "mobility": 6},
+        {"id": 2, "owner": "red", "type": "infantry", "at": "1,1", "mobility": 6},
+        {"id": 3, "owner": "red", "type": "transport", "at": "3,4"},
+        {"id": 4, "owner": "blue", "type": "infantry", "at": "20,1", "mobility": 6},
+        {"id": 5, "owner": "blue", "type": "engineer", "at": "19,3", "mobility": 9},
+    ],
+}
+
+
+def strip_world(**overrides) -> World:
+    world, _ = build_world({**STRIP, **overrides})
+    return world
