@@ -1,8 +1,8 @@
 """Game time: `advance(world, ticks)` runs the world forward one 15-minute tick at a time.
 
 Per tick: the clock moves on, command points regenerate, technology accrues, builds progress,
-due relation changes apply; every unit-update period (4 game hours) units regain mobility, heal
-and carry on their standing orders. Advancing N ticks at once is exactly N single ticks.
+due relation changes apply; then the units whose update is due (every 4 game hours counted from
+when each was built) regain mobility, heal and carry on their standing orders. Advancing N ticks at once is exactly N single ticks.
 """
 
 from __future__ import annotations
@@ -18,12 +18,12 @@ def tick_once(world: World) -> list[ev.Event]:
         return []
     world.tick += 1
     out: list[ev.Event] = []
-    economy.regenerate_command_points(world)
-    out.extend(economy.accrue_tech(world))
+    counts = economy.city_counts(world)
+    economy.regenerate_command_points(world, counts)
+    out.extend(economy.accrue_tech(world, counts))
     out.extend(economy.progress_builds(world))
     out.extend(apply_pending_relations(world))
-    if world.tick % world.rules.ticks_per_unit_update == 0:
-        out.extend(unit_update(world))
+    out.extend(unit_update(world))
     return out
 
 
@@ -44,9 +44,8 @@ def apply_pending_relations(world: World) -> list[ev.Event]:
     world.pending = [p for p in world.pending if p.due_tick > world.tick]
     out: list[ev.Event] = []
     for p in due:
-        nation = world.nations[p.nation]
         previous = world.relation(p.nation, p.other)
-        nation.relations[p.other] = p.level
+        world.set_relation(p.nation, p.other, p.level)
         out.append(
             ev.RelationChanged(
                 tick=world.tick, to=[p.nation, p.other], nation=p.nation, other=p.other, level=p.level, previous=previous

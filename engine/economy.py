@@ -2,72 +2,89 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from . import events as ev
 from .rules.models import UnitType
 from .world import City, World
 
+# --- per-nation city counts (one pass over the cities) ------------------------------------
+
+
+@dataclass
+class CityCounts:
+    cities: int = 0
+    bases: int = 0
+    tech_centres: int = 0
+
+
+def city_counts(world: World) -> dict[str, CityCounts]:
+    rules = world.rules
+    counts: dict[str, CityCounts] = {}
+    for city in world.cities.values():
+        if city.owner is None:
+            continue
+        c = counts.get(city.owner)
+        if c is None:
+            c = counts[city.owner] = CityCounts()
+        ct = rules.city[city.designation]
+        c.cities += 1
+        c.bases += ct.counts_as_base
+        if ct.tech_weight:
+            c.tech_centres += ct.tech_weight + (rules.unit[city.build].tech_bonus if city.build else 0)
+    return counts
+
+
 # --- command points -----------------------------------------------------------------------
 
 
-def cp_regen(world: World, nation: str) -> int:
+def cp_regen(world: World, nation: str, counts: CityCounts | None = None) -> int:
     """Command points the nation gains this tick."""
-    rules = world.rules
-    regen = rules.command_points.regen
-    cities = bases = 0
-    for city in world.cities.values():
-        if city.owner == nation:
-            cities += 1
-            bases += rules.city[city.designation].counts_as_base
-    total = (
-        cities * regen.per_city
-        + bases * regen.per_base_extra
-        + world.capital_ships(nation) * regen.per_capital_ship
-    )
+    regen = world.rules.command_points.regen
+    c = counts if counts is not None else city_counts(world).get(nation, CityCounts())
+    total = c.cities * regen.per_city + c.bases * regen.per_base_extra + world.capital_ships(nation) * regen.per_capital_ship
     return max(regen.min, min(regen.max, total // regen.divisor))
 
 
-def regenerate_command_points(world: World) -> None:
+def regenerate_command_points(world: World, counts: dict[str, CityCounts]) -> None:
     cap = world.rules.command_points.max
+    empty = CityCounts()
     for nation in world.nations.values():
         if nation.out:
             continue
-        nation.cp = min(cap, nation.cp + cp_regen(world, nation.id))
+        nation.cp = min(cap, nation.cp + cp_regen(world, nation.id, counts.get(nation.id, empty)))
 
 
 # --- technology -------------------------------------------------------------------------------
 
 
 def tech_centres(world: World, nation: str) -> int:
-    rules = world.rules
-    count = 0
-    for city in world.cities.values():
-        if city.owner == nation:
-            weight = rules.city[city.designation].tech_weight
-            if weight and city.build and rules.unit[city.build].structure == "research":
-                weight *= 2
-            count += weight
-    return count
+    return city_counts(world).get(nation, CityCounts()).tech_centres
 
 
-def daily_tech_gain(world: World, nation: str, top: float) -> float:
+def daily_tech_gain(world: World, nation: str, top: float, centres: int) -> float:
     """A day's tech gain: the tech-centre table plus the larger of the two leaks."""
     rules = world.rules
     me = world.nations[nation]
-    gain = rules.tech.gain_for(tech_centres(world, nation))
+    gain = rules.tech.gain_for(centres)
     leak = (top - me.tech) / rules.tech.leak_top_divisor
     for other in world.team(nation) - {nation}:
         leak = max(leak, (world.nations[other].tech - me.tech) / rules.tech.leak_ally_divisor)
     return gain + max(0.0, leak)
 
 
-def accrue_tech(world: World) -> list[ev.Event]:
+def accrue_tech(world: World, counts: dict[str, CityCounts]) -> list[ev.Event]:
     """Add a tick's share of each nation's daily gain (all computed from the same snapshot)."""
     rules = world.rules
     alive = [n for n in world.nations.values() if not n.out]
     if not alive:
         return []
     top = max(n.tech for n in alive)
-    gains = {n.id: daily_tech_gain(world, n.id, top) / rules.ticks_per_day for n in alive}
+    empty = CityCounts()
+    gains = {
+        n.id: daily_tech_gain(world, n.id, top, counts.get(n.id, empty).tech_centres) / rules.ticks_per_day
+        for n in alive
+    }
     out: list[ev.Event] = []
     for nation in alive:
         before = nation.tech
@@ -112,6 +129,7 @@ def set_build(world: World, city: City, unit: UnitType | None) -> None:
         city.build = unit.name
         city.designation = unit.built_in
     city.progress = 0
+    world.cities_changed(city.owner)
 
 
 def progress_builds(world: World) -> list[ev.Event]:
@@ -138,6 +156,7 @@ def _complete(world: World, city: City, ut: UnitType) -> list[ev.Event]:
     label = world.grid.label(city.sq)
     if ut.becomes is not None:
         city.designation = ut.becomes
+        world.cities_changed(city.owner)
         city.build = default_build(world, ut.becomes, world.nations[nation].tech)
         return [
             ev.CityChanged(

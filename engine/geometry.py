@@ -13,6 +13,11 @@ _OFFSETS = ((-1, -1), (0, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (0, 1), (1, 1)
 class Grid:
     __slots__ = ("width", "height", "size", "_neighbours")
 
+    @property
+    def neighbour_table(self) -> tuple[tuple[int, ...], ...]:
+        """neighbour_table[i]: the 8 neighbours of square i (for hot loops)."""
+        return self._neighbours
+
     def __init__(self, width: int, height: int) -> None:
         if width < 3 or height < 3:
             raise ValueError("a map is at least 3x3")

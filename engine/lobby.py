@@ -40,12 +40,13 @@ def join(world: World, nation_id: str, name: str, colour: str, player: str | Non
     free = [i for i, owner in enumerate(world.slot_owner) if owner is None]
     if not free:
         raise GameError("the game is full")
-    nation = world.add_nation(nation_id, name, colour, player=player)
-    for other in world.nations:
+    world.add_nation(nation_id, name, colour, player=player)
+    for other in list(world.nations):
         if other != nation_id:
-            nation.relations[other] = world.rules.diplomacy.start
-            world.nations[other].relations[nation_id] = world.rules.diplomacy.start
+            world.set_relation(nation_id, other, world.rules.diplomacy.start)
+            world.set_relation(other, nation_id, world.rules.diplomacy.start)
     claim_slot(world, free[0], nation_id)
+    world.cities_changed()
     home = world.grid.label(world.slots[free[0]][0])
     return [ev.NationJoined(tick=world.tick, to=list(world.nations), nation=nation_id, name=name, home=home)]
 
@@ -58,9 +59,7 @@ def leave(world: World, nation_id: str) -> list[ev.Event]:
     _strip(world, nation_id)
     slot = world.slot_owner.index(nation_id)
     world.slot_owner[slot] = None
-    del world.nations[nation_id]
-    for other in world.nations.values():
-        other.relations.pop(nation_id, None)
+    world.remove_nation(nation_id)
     return [ev.NationLeft(tick=world.tick, to=[nation_id, *world.nations], nation=nation_id, name=nation.name, resigned=False)]
 
 
@@ -100,3 +99,4 @@ def _strip(world: World, nation_id: str) -> None:
             city.build = None
             city.next_build = None
             city.progress = 0
+    world.cities_changed()

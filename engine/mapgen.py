@@ -1,44 +1,56 @@
 """Map generation: one home island per nation slot, neutral continents in the seas between.
 
 The map is a square torus (any width x height works; `default_size` proposes a square one).
-Everything random comes from a `Rng` seeded from the `seed` argument, and every floating-point
-step uses only element-wise IEEE operations (+ - * / sqrt) with reductions in a fixed order,
-so the same arguments always give the same world (same `World.hash()`).
+Everything random comes from a `Rng` seeded from the `seed` argument (its own stream: the
+world's dice start at `Rng(seed)` untouched), so the same arguments always give the same world
+(same `World.hash()`). The floating-point steps use only correctly rounded IEEE operations
+(+ - * / sqrt, no pow/exp) and sum in a fixed order rather than through numpy's SIMD
+reductions, so the result should not depend on the machine either.
 
 How a map is made
 -----------------
 1. **Home centres.** One random point per slot, relaxed by 1/d^2 "electron" repulsion on the
    torus (torus-shortest displacements plus the eight neighbouring images), so the points end up
-   close to an even, roughly hexagonal spread. A few candidate layouts are relaxed and the one
-   whose nearest-neighbour distances (Chebyshev, after rounding to squares) are most even wins.
-   Slots are then numbered in farthest-point order, so the first few slots to be claimed are
-   spread around the whole map.
-2. **Home islands.** The map is cut into the Voronoi cells of the centres; each home island
-   grows from its centre inside the interior of its own cell (a square whose eight neighbours
-   all lie in the same cell), so home islands never touch each other. Growth is a noisy
-   best-first flood (distance to the centre plus noise). Every home island gets exactly the same
-   number of squares: the target is `HOME_SHARE` of the area per nation, clamped to
-   [`HOME_MIN`, `HOME_MAX`]; where space is tight every island is cut back to the size the most
-   cramped one reached (a growth order's prefix is always connected).
-3. **Home cities.** `len(rules.start.cities)` per slot: inland squares (all eight neighbours
-   land) near the centre whenever the island has them, at least 2 apart. Then
-   `rules.start.neutral_cities_near_home` neutral cities on coastal squares of the same island,
-   within `NEAR_RADIUS` of the first home city, preferring shores on open water (not a lake),
-   all cities at least 2 apart. If an island's shape admits no such layout it is regrown with
-   less noise (the last try is a plain disc).
+   close to an even, roughly hexagonal spread. A few candidate layouts are relaxed, rounded to
+   squares, and the one whose nearest-neighbour distances (Chebyshev, the game's distance) are
+   most even wins (min/max, then the min); a hill-climb then moves single centres by one square
+   while that makes those distances more even still (rounding loses a little evenness).
+   Slots are numbered in farthest-point order, so the first slots to be claimed are spread over
+   the whole map.
+2. **Home islands.** The map is cut into the Voronoi cells of the centres. All home islands
+   grow together, one square each per round, each inside its own cell and never onto a square
+   touching another home island (so they stay separate islands and no island gets a shared
+   border first). Growth is best-first: the 3x3 block around the centre first (so the centre is
+   inland), then distance to the centre plus smooth noise. Every home island ends up with
+   exactly the same number of squares: the target is `HOME_SHARE` of the area per nation,
+   clamped to [`HOME_MIN`, `HOME_MAX`], and where space is tight every island is cut back to
+   the size the most cramped one reached (a growth order's prefix is always connected).
+3. **Home cities.** `len(rules.start.cities)` per slot, at least 2 apart: the first on the
+   centre itself, the others inland (all eight neighbours land) next to it whenever the island
+   has room. Then `rules.start.neutral_cities_near_home` neutral cities on coastal squares of
+   the same island within `NEAR_RADIUS` of the first home city, preferring shores on open water
+   (not a lake); all cities at least 2 apart. If an island's shape admits no such layout it is
+   regrown with less noise, down to a plain disc; only a 3x3 island (the smallest, on the most
+   crowded maps) has its first home city on a corner instead of the centre, the same corner on
+   every island. So the first home cities are exactly as evenly spread as the centres.
 4. **Neutral continents** are added one by one, seeded in the largest voids (Chebyshev distance
-   to the nearest land), until the water fraction reaches `WATER_TARGET`. Each is 3x the home
-   island size at most (at most 200 squares) and at least a fifth of that, grown from a few
-   anchor points with random spikiness, and keeps `CONTINENT_GAP` water squares from any other
-   island (1 when the map is too crowded for 2). 5-7% of a continent's squares (at least 1)
-   are neutral cities, the first preferably inland.
+   to the nearest land), until the water share is down to `WATER_TARGET`. Each has up to 3x the
+   home island size (at most `CONTINENT_MAX` squares) and at least a fifth of that, grows around
+   a few anchor points with smooth-noise coastlines, and keeps `CONTINENT_GAP` water squares from
+   any other island (1 when the map is too crowded for 2). 5-7% of a continent's squares (at
+   least 1) are neutral cities, the first preferably inland. On crowded maps where the home
+   islands alone nearly reach the target, small islets (one per four nations) are still added
+   while water stays inside `WATER_BAND` and there is room for them.
 
-Water ends up in the band `WATER_BAND` (70-85%) for every supported size; on very crowded
-maps (about 32 squares per nation) the home islands alone take close to 30% of the map.
+Water ends up inside `WATER_BAND` (70-85%, normally 78%) whenever each nation has at least
+32 squares of map (32 nations on 32x32: 9-square home islands, 70% water); below that the home
+islands alone can take more than 30% of the map.
 
 Sizes: any nation count >= 1 on maps from `MIN_SIDE` to `MAX_SIDE` squares a side, as long as
-every nation gets at least `MIN_AREA_PER_NATION` squares of map (32 nations fit on 32x32 with
-9-square home islands). Anything the generator cannot fit raises ValueError saying why.
+every nation gets at least `MIN_AREA_PER_NATION` squares of map and the layout admits the
+home islands with their cities (every combination of 2-32 nations on 32x32 to 256x256 does;
+32 nations fit down to 30x30). Anything the generator cannot fit raises ValueError saying why
+and which size would do.
 
 Slots, claiming and release
 ---------------------------
@@ -69,7 +81,7 @@ from .world import LAND, City, World
 
 MIN_SIDE = 16
 MAX_SIDE = 512
-MIN_AREA_PER_NATION = 24  # squares of map per nation below which nothing can fit
+MIN_AREA_PER_NATION = 25  # squares of map per nation below which nothing can fit
 HOME_SHARE = 0.10  # home island size as a share of the map area per nation ...
 HOME_MIN = 9  # ... but never below (a 3x3 island holds 4 cities 2 apart) ...
 HOME_MAX = 60  # ... nor above (the original game's player islands had about 60 squares)
@@ -81,6 +93,7 @@ CONTINENT_MAX = 200
 CONTINENT_CITY_SHARE = (0.05, 0.07)
 CENTRE_TRIALS = 4  # candidate centre layouts relaxed per attempt (the most even one wins)
 RELAX_STEPS = 160
+RELAX_DECAY = 0.966  # step shrink per relaxation step: 0.966**160 ~ 0.004 (a literal: no pow())
 ATTEMPTS = 5  # whole-map attempts before giving up
 
 # side length by nation count: linear in sqrt(nations) between these anchors
@@ -100,7 +113,7 @@ def default_size(nations: int) -> tuple[int, int]:
     The side grows linearly in sqrt(nations) through the anchors 1 -> 48, 2 -> 60, 4 -> 80,
     8 -> 116 and 32 -> 256 (close to the original game's 60/80/115 for 2/4/8 islands, i.e.
     about 1600-2000 squares of map per nation), rounded to an even number and clamped to
-    [32, 256]. For example 12 nations -> 148, 16 -> 174, 24 -> 219.
+    [32, 256]. For example 3 nations -> 70, 6 -> 100, 12 -> 148, 16 -> 174, 24 -> 218.
     """
     if nations < 1:
         raise ValueError("a map needs at least one nation")
@@ -133,13 +146,14 @@ def generate(
         if not MIN_SIDE <= side <= MAX_SIDE:
             raise ValueError(f"map {name} must be between {MIN_SIDE} and {MAX_SIDE}, not {side}")
     area = width * height
+    default = default_size(nations)[0]
     if area < nations * MIN_AREA_PER_NATION:
+        least = math.ceil(math.sqrt(nations * MIN_AREA_PER_NATION))
         raise ValueError(
-            f"{nations} nations do not fit on a {width}x{height} map: each nation needs at least "
-            f"{MIN_AREA_PER_NATION} squares of map for its home island and the sea around it "
-            f"(at least {math.ceil(math.sqrt(nations * MIN_AREA_PER_NATION))}x"
-            f"{math.ceil(math.sqrt(nations * MIN_AREA_PER_NATION))}; "
-            f"default_size({nations}) is {default_size(nations)[0]})"
+            f"{nations} nations do not fit on a {width}x{height} map ({area // nations} squares "
+            f"each): a nation needs at least {MIN_AREA_PER_NATION} squares of map for its home "
+            f"island and the sea around it, so at least about {least}x{least} "
+            f"(default_size({nations}) is {default}x{default})"
         )
     grid = Grid(width, height)
     rng = Rng(seed ^ 0x6D617067656E)  # "mapgen": a stream of its own, world.rng stays Rng(seed)
@@ -152,9 +166,11 @@ def generate(
             reason = str(exc)
             continue
         return builder.to_world(rules, seed, length_days)
+    roomy = max(max(width, height) + 2, math.ceil(math.sqrt(nations * 40)))
     raise ValueError(
-        f"could not fit {nations} home islands on a {width}x{height} map ({reason}); "
-        f"use a larger map, for example {default_size(nations)[0]}x{default_size(nations)[1]}"
+        f"could not fit {nations} home islands with their cities on a {width}x{height} map "
+        f"({reason}); try a larger map, for example {roomy}x{roomy} "
+        f"(default_size({nations}) is {default}x{default})"
     )
 
 
@@ -173,14 +189,20 @@ def claim_slot(world: World, slot: int, nation_id: str) -> None:
     if nation_id not in world.nations:
         raise ValueError(f"unknown nation {nation_id!r}")
     if nation_id in world.slot_owner:
-        raise ValueError(f"nation {nation_id!r} already holds slot {world.slot_owner.index(nation_id)}")
+        raise ValueError(
+            f"nation {nation_id!r} already holds slot {world.slot_owner.index(nation_id)}"
+        )
     squares = world.slots[slot]
     if len(squares) < len(rules.start.cities):
-        raise ValueError(f"slot {slot} has {len(squares)} home cities, the ruleset needs {len(rules.start.cities)}")
+        raise ValueError(
+            f"slot {slot} has {len(squares)} home cities, the ruleset needs {len(rules.start.cities)}"
+        )
     for sq in squares:
         city = world.cities.get(sq)
         if city is None or city.owner is not None:
-            raise ValueError(f"slot {slot}'s home city at {world.grid.label(sq)} is no longer neutral")
+            raise ValueError(
+                f"slot {slot}'s home city at {world.grid.label(sq)} is no longer neutral"
+            )
     nation = world.nations[nation_id]
     for sq, designation in zip(squares, rules.start.cities, strict=False):
         city = world.cities[sq]
@@ -197,6 +219,7 @@ def claim_slot(world: World, slot: int, nation_id: str) -> None:
             for _ in range(count):
                 world.add_unit(type_name, nation_id, where, mobility=mobility)
     world.slot_owner[slot] = nation_id
+    world.cities_changed(nation_id)
 
 
 def release_unclaimed(world: World) -> None:
@@ -238,7 +261,7 @@ def _relax(rng: Rng, n: int, w: int, h: int) -> tuple[np.ndarray, np.ndarray]:
         return xs, ys
     spacing = math.sqrt(w * h / n)
     step = 0.25 * spacing
-    decay = 0.004 ** (1.0 / RELAX_STEPS)
+    decay = RELAX_DECAY
     self_pair = np.eye(n, dtype=bool)
     for _ in range(RELAX_STEPS):
         dx = xs[:, None] - xs[None, :]  # from j to i: i is pushed along it
@@ -275,24 +298,55 @@ def _cheb_matrix(px: np.ndarray, py: np.ndarray, w: int, h: int) -> np.ndarray:
     return np.maximum(dx, dy)
 
 
+def _evenness(px: np.ndarray, py: np.ndarray, w: int, h: int) -> tuple[float, int, int, int]:
+    """How even the nearest-neighbour (Chebyshev) distances are, bigger is better: min/max,
+    then the min itself, then fewer points at the min, then fewer at the max."""
+    n = len(px)
+    if n < 2:
+        return (1.0, 0, 0, 0)
+    d = _cheb_matrix(px, py, w, h)
+    d[np.eye(n, dtype=bool)] = w + h
+    near = d.min(axis=1)
+    lo, hi = int(near.min()), int(near.max())
+    if hi == 0:
+        return (0.0, 0, 0, 0)
+    return (lo / hi, lo, -int((near == lo).sum()), -int((near == hi).sum()))
+
+
+def _polish(px: np.ndarray, py: np.ndarray, w: int, h: int, passes: int = 8) -> None:
+    """Hill-climb on whole squares: move single points one square while that makes the
+    nearest-neighbour distances more even (rounding the relaxed points loses some evenness)."""
+    best = _evenness(px, py, w, h)
+    for _ in range(passes):
+        improved = False
+        for i in range(len(px)):
+            x0, y0 = int(px[i]), int(py[i])
+            for dx, dy in ((1, 0), (-1, 0), (0, 1), (0, -1), (1, 1), (1, -1), (-1, 1), (-1, -1)):
+                px[i], py[i] = (x0 + dx) % w, (y0 + dy) % h
+                score = _evenness(px, py, w, h)
+                if score > best:
+                    best = score
+                    x0, y0 = int(px[i]), int(py[i])
+                    improved = True
+            px[i], py[i] = x0, y0
+        if not improved:
+            break
+
+
 def _spread_centres(rng: Rng, n: int, w: int, h: int) -> list[tuple[int, int]]:
-    """Relaxed centres rounded to squares, in farthest-point order."""
-    best: tuple[float, list[tuple[int, int]]] | None = None
+    """Relaxed centres rounded to squares and polished, in farthest-point order."""
+    best: tuple[tuple[float, int, int, int], np.ndarray, np.ndarray] | None = None
     for _ in range(CENTRE_TRIALS if n > 1 else 1):
         xs, ys = _relax(rng, n, w, h)
         px = np.floor(xs + 0.5).astype(np.int64) % w
         py = np.floor(ys + 0.5).astype(np.int64) % h
-        if n > 1:
-            d = _cheb_matrix(px, py, w, h)
-            d[np.eye(n, dtype=bool)] = w + h
-            near = d.min(axis=1)
-            score = float(near.min()) / float(near.max()) if near.max() > 0 else 0.0
-        else:
-            score = 1.0
+        score = _evenness(px, py, w, h)
         if best is None or score > best[0]:
-            best = (score, [(int(x), int(y)) for x, y in zip(px, py, strict=True)])
+            best = (score, px, py)
     assert best is not None
-    points = best[1]
+    _, bx, by = best
+    _polish(bx, by, w, h)
+    points = [(int(x), int(y)) for x, y in zip(bx, by, strict=True)]
     # farthest-point order: early slots are spread over the whole map
     px = np.array([p[0] for p in points])
     py = np.array([p[1] for p in points])
@@ -329,6 +383,8 @@ class _Builder:
         self.home_size = 0
         self.land_count = 0
         self.noise: list[float] = []
+        self.cell: list[int] = []  # home phase: the Voronoi cell of every square
+        self.owner: list[int] = []  # home phase: which home island holds a square (-1: none)
 
     # --- helpers ---
 
@@ -339,7 +395,9 @@ class _Builder:
         dy = min(dy, self.h - dy)
         return math.sqrt(dx * dx + dy * dy)
 
-    def _grow(self, start: int, target: int, allowed: bytes, key: Callable[[int], float]) -> list[int]:
+    def _grow(
+        self, start: int, target: int, allowed: Callable[[int], object], key: Callable[[int], float]
+    ) -> list[int]:
         """Best-first flood from `start` over allowed squares: the growth order (every prefix
         of it is 8-connected)."""
         nb = self.nb
@@ -351,7 +409,7 @@ class _Builder:
             s = heapq.heappop(heap)[2]
             order.append(s)
             for t in nb(s):
-                if t not in seen and allowed[t]:
+                if t not in seen and allowed(t):
                     seen.add(t)
                     heapq.heappush(heap, (key(t), count, t))
                     count += 1
@@ -424,8 +482,9 @@ class _Builder:
         self._home_islands(centres)
         self._continents()
 
-    def _voronoi_interiors(self, centres: list[tuple[int, int]]) -> np.ndarray:
-        """Cell index of every square, or -1 where a neighbour lies in another cell."""
+    def _voronoi(self, centres: list[tuple[int, int]]) -> list[int]:
+        """Index of the nearest centre (squared Euclidean on the torus, ties to the lower
+        index) for every square."""
         idx = np.arange(self.size)
         xs, ys = idx % self.w, idx // self.w
         best = np.full(self.size, np.iinfo(np.int64).max, dtype=np.int64)
@@ -439,58 +498,118 @@ class _Builder:
             closer = d2 < best
             best[closer] = d2[closer]
             cell[closer] = k
-        c2 = cell.reshape(self.h, self.w)
-        same = np.ones((self.h, self.w), dtype=bool)
-        for ax in (0, 1):
-            for shift in (1, -1):
-                same &= c2 == np.roll(c2, shift, ax)
-        for sy in (1, -1):
-            for sx in (1, -1):
-                same &= c2 == np.roll(np.roll(c2, sy, 0), sx, 1)
-        return np.where(same, c2, -1).reshape(-1)
+        return cell.tolist()
+
+    def _free_for(self, s: int, k: int) -> bool:
+        """May home island k take square s: in k's cell, not land, touching no other island?"""
+        owner = self.owner
+        if self.cell[s] != k or owner[s] != -1:
+            return False
+        return all(owner[t] == -1 or owner[t] == k for t in self.nb(s))
+
+    def _home_key(self, start: int, amp: float) -> Callable[[int], float]:
+        """Growth priority of a home island: its 3x3 core first (so the centre is inland),
+        then distance to the centre plus `amp` of smooth noise and a little jitter."""
+        core = {start, *self.nb(start)}
+        cx, cy = start % self.w, start // self.w
+        noise = self.noise
+        rng = self.rng
+
+        def key(s: int) -> float:
+            if s in core:
+                return -1.0
+            if not amp:
+                return self._edist(s, cx, cy)
+            return self._edist(s, cx, cy) + amp * noise[s] + 0.15 * amp * rng.random()
+
+        return key
+
+    def _grow_homes(
+        self, starts: list[int], target: int, keys: list[Callable[[int], float]]
+    ) -> list[list[int]]:
+        """Grow all home islands together, one square each per round, so that where two
+        cells meet neither island gets the border first. Returns each island's growth order."""
+        nb = self.nb
+        cell = self.cell
+        owner = self.owner
+        n = len(starts)
+        heaps = [[(keys[k](s), 0, s)] for k, s in enumerate(starts)]
+        seen = [{s} for s in starts]
+        count = 1
+        islands: list[list[int]] = [[] for _ in range(n)]
+        growing = True
+        while growing:
+            growing = False
+            for k in range(n):
+                if len(islands[k]) >= target:
+                    continue
+                heap = heaps[k]
+                while heap:
+                    s = heapq.heappop(heap)[2]
+                    if self._free_for(s, k):
+                        break
+                else:
+                    continue
+                growing = True
+                islands[k].append(s)
+                owner[s] = k
+                for t in nb(s):
+                    if t not in seen[k] and cell[t] == k:
+                        seen[k].add(t)
+                        heapq.heappush(heap, (keys[k](t), count, t))
+                        count += 1
+        return islands
 
     def _home_islands(self, centres: list[tuple[int, int]]) -> None:
         per_nation = self.size / self.n
         target = max(HOME_MIN, min(HOME_MAX, round(HOME_SHARE * per_nation)))
-        interior = self._voronoi_interiors(centres)
-        allowed = [(interior == k).tobytes() for k in range(self.n)]
+        self.cell = self._voronoi(centres)
+        self.owner = [-1] * self.size
         starts = [self.grid.index(cx, cy) for cx, cy in centres]
         needed = self.k_home + self.n_near + 1
-        for k, start in enumerate(starts):
-            if not allowed[k][start]:
-                raise _NoFit("two home centres came too close")
-        # first pass: how big can every island get? (all get the smallest size reached)
-        reach = [
-            len(self._grow(start, target, allowed[k], lambda s: 0.0))
-            for k, start in enumerate(starts)
-        ]
-        size = min(reach)
+        if len(set(starts)) < self.n:
+            raise _NoFit("two home centres fell on the same square")
+        # all islands grow together to the target; all are then cut back to the smallest size
+        # any of them reached (a growth order's prefix is always connected)
+        radius = math.sqrt(target / math.pi)
+        islands = self._grow_homes(starts, target, [self._home_key(s, radius) for s in starts])
+        size = min(len(island) for island in islands)
         if size < max(needed, 5):
             raise _NoFit(f"home islands would have only {size} squares")
+        for k, island in enumerate(islands):
+            for s in island[size:]:
+                self.owner[s] = -1
+            islands[k] = island[:size]
+            for s in islands[k]:
+                self.terrain[s] = LAND
+        self.land_count += size * self.n
         self.home_size = size
         radius = math.sqrt(size / math.pi)
+        # shapes to try: the noisy island grown above, less noise, then a plain disc; the first
+        # home city must be the centre (so home cities are exactly as evenly spread as the
+        # centres) except on the last try (a 3x3 island only has room on its corners)
+        shapes = ((None, True), (0.6, True), (0.3, True), (0.0, True), (0.0, False))
         for k, start in enumerate(starts):
-            cx, cy = centres[k]
-            for shape in (1.0, 0.6, 0.3, 0.0):
-                amp = shape * radius
-                rng = self.rng
-                noise = self.noise
-
-                def key(s: int, cx: int = cx, cy: int = cy, amp: float = amp) -> float:
-                    if not amp:
-                        return self._edist(s, cx, cy)
-                    return self._edist(s, cx, cy) + amp * noise[s] + 0.15 * amp * rng.random()
-
-                island = self._grow(start, size, allowed[k], key)
-                if len(island) != size:  # cannot happen: the flood above reached `size`
-                    raise _NoFit("a home island could not grow")
-                self._set_land(island)
-                placed = self._place_home_cities(island, cx, cy)
+            island = islands[k]
+            for shape, strict in shapes:
+                if shape is not None:  # regrow island k alone, the others stay as they are
+                    for s in island:
+                        self.owner[s] = -1
+                        self.terrain[s] = 0
+                    island = self._grow(
+                        start,
+                        size,
+                        lambda s, k=k: self._free_for(s, k),
+                        self._home_key(start, shape * radius),
+                    )
+                    if len(island) != size:  # cannot happen: the old island still fits
+                        raise _NoFit("a home island could not regrow")
+                    for s in island:
+                        self.owner[s] = k
+                        self.terrain[s] = LAND
+                placed = self._place_home_cities(island, *centres[k], start if strict else None)
                 if placed is not None:
                     break
-                for s in island:
-                    self.terrain[s] = 0
-                self.land_count -= len(island)
             else:
                 raise _NoFit(f"no room for {needed - 1} cities 2 apart on a {size}-square island")
             home, near = placed
@@ -498,7 +617,11 @@ class _Builder:
             self.city_squares.extend(home)
             self.city_squares.extend(near)
 
-    def _place_home_cities(self, island: list[int], cx: int, cy: int) -> tuple[list[int], list[int]] | None:
+    def _place_home_cities(
+        self, island: list[int], cx: int, cy: int, fixed: int | None
+    ) -> tuple[list[int], list[int]] | None:
+        """Home cities then near-home neutral cities on an island (None: no layout fits).
+        `fixed`, if given, is where the first home city must be."""
         grid = self.grid
         members = set(island)
         rank = {s: i for i, s in enumerate(island)}
@@ -517,13 +640,20 @@ class _Builder:
             return all(grid.distance(s, c) >= 2 for c in chosen)
 
         def home_stage(chosen: list[int]) -> list[int]:
+            if not chosen and fixed is not None:
+                return [fixed] if fixed in inland else []
             cands = [s for s in island if apart(s, chosen)]
             if not chosen:
                 return sorted(cands, key=lambda s: (s not in inland, dc[s], rank[s]))
             first = chosen[0]
             return sorted(
                 cands,
-                key=lambda s: (s not in inland, max(0, grid.distance(s, first) - 2), dc[s], rank[s]),
+                key=lambda s: (
+                    s not in inland,
+                    max(0, grid.distance(s, first) - 2),
+                    dc[s],
+                    rank[s],
+                ),
             )
 
         def near_stage(chosen: list[int]) -> list[int]:
@@ -560,16 +690,28 @@ class _Builder:
         return found[: self.k_home], found[self.k_home :]
 
     def _continents(self) -> None:
+        """Neutral continents until water is down to WATER_TARGET; on crowded maps, where the
+        home islands alone nearly reach that, still a few islets (one per four nations) as long
+        as water stays inside WATER_BAND."""
         rng = self.rng
         noise = self.noise
         target_land = math.ceil((1.0 - WATER_TARGET) * self.size)
+        max_land = math.floor((1.0 - WATER_BAND[0]) * self.size)
+        min_count = math.ceil(self.n / 4)
         hi = max(6, min(CONTINENT_MAX, 3 * self.home_size))
         lo = max(3, hi // 5)
         cap = 12
-        fails = 0
-        while self.land_count < target_land and fails < 6:
+        fails = placed = 0
+        while fails < 7:
+            if self.land_count >= target_land and placed >= min_count:
+                break
+            room = max_land - self.land_count
+            if room < 2:
+                break
             dist = self._land_distance(cap)
-            gap = CONTINENT_GAP
+            # keep CONTINENT_GAP water squares from other land; after a few misses (a crowded
+            # map) settle for one
+            gap = CONTINENT_GAP if fails < 3 else 1
             if not (dist > gap).any():
                 gap = 1
                 if not (dist > gap).any():
@@ -578,7 +720,9 @@ class _Builder:
             seeds = np.flatnonzero(dist >= max(gap + 1, (3 * top) // 4))
             seed = int(seeds[rng.randint(0, len(seeds) - 1)])
             want = rng.randint(lo, hi)
-            want = min(want, max(lo, target_land - self.land_count))
+            want = min(want, max(lo, target_land - self.land_count), room)
+            if self.land_count >= target_land:
+                want = min(want, 3)  # only the minimum count of islets is missing: keep them small
             reach = math.sqrt(want)
             sx, sy = seed % self.w, seed // self.w
             anchors = [(sx, sy)]
@@ -593,16 +737,20 @@ class _Builder:
             rough = 0.1 * reach
 
             def key(
-                s: int, anchors: list[tuple[int, int]] = anchors, spiky: float = spiky, rough: float = rough
+                s: int,
+                anchors: list[tuple[int, int]] = anchors,
+                spiky: float = spiky,
+                rough: float = rough,
             ) -> float:
                 near = min(self._edist(s, ax, ay) for ax, ay in anchors)
                 return near + spiky * noise[s] + rough * rng.random()
 
-            island = self._grow(seed, want, (dist > gap).tobytes(), key)
-            if len(island) < min(lo, 3):
+            island = self._grow(seed, want, (dist > gap).tobytes().__getitem__, key)
+            if len(island) < min(want, 3):
                 fails += 1
                 continue
             fails = 0
+            placed += 1
             self._set_land(island)
             self._continent_cities(island)
 
@@ -624,7 +772,12 @@ class _Builder:
 
     def to_world(self, rules: Ruleset, seed: int, length_days: int | None) -> World:
         world = World(
-            rules, self.w, self.h, seed=seed, terrain=bytearray(self.terrain), length_days=length_days
+            rules,
+            self.w,
+            self.h,
+            seed=seed,
+            terrain=bytearray(self.terrain),
+            length_days=length_days,
         )
         designation = rules.capture.new_designation
         for sq in sorted(self.city_squares):

@@ -13,11 +13,13 @@ import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from . import events as ev
 from .rules.models import MovesOn, UnitClass, UnitType
 from .sight import Sight
 from .supply import SupplyMap, can_refuel_at
-from .world import Unit, World
+from .world import LAND, WATER, Unit, World
 
 
 @dataclass
@@ -45,8 +47,9 @@ class MoveContext:
             self._sight = Sight(self.world, self.nation)
         return self._sight
 
-    def invalidate(self) -> None:
-        self._supply = None
+    def invalidate_sight(self) -> None:
+        """After a unit moved, what the nation sees may differ (supply grids invalidate
+        themselves in the world's cache)."""
         self._sight = None
 
 
@@ -92,7 +95,8 @@ def step_cost(world: World, ctx: MoveContext, ut: UnitType, from_sq: int) -> int
 def find_path(world: World, ctx: MoveContext, unit: Unit, goal: int, *, limit: int | None = None) -> list[int] | None:
     """Cheapest path from the unit's square to `goal` (excluded start, included goal), or None.
 
-    `limit` caps the path cost (air units: their fuel)."""
+    A* with the Chebyshev distance as heuristic (every step costs at least 1), ties broken
+    towards the deeper node. `limit` caps the path cost (air units: their fuel)."""
     grid = world.grid
     ut = world.rules.unit[unit.type]
     start = unit.sq
@@ -100,14 +104,25 @@ def find_path(world: World, ctx: MoveContext, unit: Unit, goal: int, *, limit: i
         return []
     if not can_enter(world, ctx, unit, ut, goal) or _known_foreign(world, ctx, goal):
         return None
-    dist = grid.distance
-    neighbours = grid.neighbours
-    best: dict[int, int] = {start: 0}
+    w, h = grid.width, grid.height
+    gx, gy = goal % w, goal // w
+    table = grid.neighbour_table
+    state = _entry_states(world, ut)
+    costs = _step_costs(world, ctx, ut)
+    infinity = 1 << 30
+    best = [infinity] * grid.size
+    best[start] = 0
     came: dict[int, int] = {}
-    heap: list[tuple[int, int, int]] = [(dist(start, goal), 0, start)]
-    enter_ok: dict[int, bool] = {}
+    # heap entries are single ints: f, then deeper first (G_MAX - g), then the square
+    heap: list[int] = [(grid.distance(start, goal) << _F_SHIFT) | (_G_MAX << _SQ_BITS) | start]
+    push, pop = heapq.heappush, heapq.heappop
+    cap = min(_G_MAX, infinity if limit is None else limit)
+    sq_mask = (1 << _SQ_BITS) - 1
+    g_mask = (1 << _G_BITS) - 1
     while heap:
-        _, g, sq = heapq.heappop(heap)
+        key = pop(heap)
+        sq = key & sq_mask
+        g = _G_MAX - ((key >> _SQ_BITS) & g_mask)
         if sq == goal:
             path = [sq]
             while sq in came:
@@ -116,25 +131,70 @@ def find_path(world: World, ctx: MoveContext, unit: Unit, goal: int, *, limit: i
             path.pop()
             path.reverse()
             return path
-        if g > best.get(sq, 1 << 30):
+        if g > best[sq]:
             continue
-        cost = step_cost(world, ctx, ut, sq)
-        ng = g + cost
-        if limit is not None and ng > limit:
+        ng = g + (costs[sq] if costs is not None else 1)
+        if ng > cap:
             continue
-        for nb in neighbours(sq):
-            if ng >= best.get(nb, 1 << 30):
+        deeper = (_G_MAX - ng) << _SQ_BITS
+        for nb in table[sq]:
+            if ng >= best[nb]:
                 continue
-            ok = enter_ok.get(nb)
-            if ok is None:
+            st = state[nb]
+            if st != _OPEN:
+                if st == _BLOCKED:
+                    continue
                 ok = can_enter(world, ctx, unit, ut, nb) and (nb == goal or not _known_foreign(world, ctx, nb))
-                enter_ok[nb] = ok
-            if not ok:
-                continue
+                state[nb] = _OPEN if ok else _BLOCKED
+                if not ok:
+                    continue
             best[nb] = ng
             came[nb] = sq
-            heapq.heappush(heap, (ng + dist(nb, goal), ng, nb))
+            dx = nb % w - gx
+            dy = nb // w - gy
+            if dx < 0:
+                dx = -dx
+            if dy < 0:
+                dy = -dy
+            if w - dx < dx:
+                dx = w - dx
+            if h - dy < dy:
+                dy = h - dy
+            push(heap, ((ng + (dx if dx > dy else dy)) << _F_SHIFT) | deeper | nb)
     return None
+
+
+_SQ_BITS = 20  # squares: maps up to 1,048,576 squares
+_G_BITS = 16
+_G_MAX = (1 << _G_BITS) - 1  # path costs beyond this are not searched
+_F_SHIFT = _SQ_BITS + _G_BITS
+_OPEN, _BLOCKED, _ASK = 1, 2, 0
+
+
+def _entry_states(world: World, ut: UnitType) -> bytearray:
+    """Per square: open by terrain alone, blocked by terrain, or to be asked (cities and
+    occupied squares, decided by can_enter and what the nation sees)."""
+    allowed = {
+        MovesOn.LAND: (LAND,),
+        MovesOn.SEA: (WATER,),
+        MovesOn.AIR: (LAND, WATER),
+        MovesOn.LAND_AND_SEA: (LAND, WATER),
+    }.get(ut.moves_on, ())
+    terrain = np.frombuffer(bytes(world.terrain), dtype=np.uint8)
+    state = np.full(terrain.shape, _BLOCKED, dtype=np.uint8)
+    for value in allowed:
+        state[terrain == value] = _OPEN
+    if world.cities:
+        state[np.fromiter(world.cities.keys(), dtype=np.int64, count=len(world.cities))] = _ASK
+    state[np.frombuffer(bytes(world.occupied), dtype=np.uint8) != 0] = _ASK
+    return bytearray(state.tobytes())
+
+
+def _step_costs(world: World, ctx: MoveContext, ut: UnitType) -> bytes | None:
+    """Cost of a step from each square (by supply there), or None when every step costs 1."""
+    if ut.unit_class == UnitClass.AIR or not ut.needs_supply or ut.unit_class == UnitClass.TECH:
+        return None
+    return ctx.supply.step_costs(ut.unit_class, world.rules.supply.out_of_supply_step_cost)
 
 
 def _known_foreign(world: World, ctx: MoveContext, sq: int) -> bool:

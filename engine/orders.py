@@ -184,7 +184,7 @@ def _move(world: World, nation: str, c: cmd.Move) -> list[ev.Event]:
     for unit, path in plans:
         result = walk(world, ctx, unit, path)
         out.extend(result.events)
-        ctx.invalidate()
+        ctx.invalidate_sight()
         if result.arrived:
             unit.order = None
             arrived.append(unit.id)
@@ -272,6 +272,7 @@ def _build_city(world: World, nation: str, c: cmd.BuildCity) -> list[ev.Event]:
         sq=sq, owner=nation, designation=designation,
         build=economy.default_build(world, designation, world.nations[nation].tech),
     )
+    world.cities_changed(nation)
     return [ev.CityFounded(tick=world.tick, to=[nation], nation=nation, city=where)]
 
 

@@ -84,19 +84,19 @@ def build_world(spec: dict[str, Any]) -> tuple[World, dict[str, int]]:
             nation.tech = float(nspec["tech"])
         if "cp" in nspec:
             nation.cp = int(nspec["cp"])
-    for a in world.nations.values():
+    for a in world.nations:
         for b in world.nations:
-            if b != a.id:
-                a.relations[b] = rules.diplomacy.start
+            if b != a:
+                world.set_relation(a, b, rules.diplomacy.start)
     for rel in spec.get("relations") or []:
         if len(rel) not in (3, 4):
             raise ScenarioError(f"a relation is [nation, other, level] or [nation, other, level, one_way]: {rel}")
         a, b, level = rel[0], rel[1], rel[2]
         if level not in rules.diplomacy.levels:
             raise ScenarioError(f"unknown relation level {level!r}")
-        world.nations[a].relations[b] = level
+        world.set_relation(a, b, level)
         if len(rel) == 3 or not rel[3]:
-            world.nations[b].relations[a] = level
+            world.set_relation(b, a, level)
     cities = spec.get("cities") or {}
     for letter, sq in letters.items():
         cspec = cities.get(letter) or {}
@@ -119,6 +119,7 @@ def build_world(spec: dict[str, Any]) -> tuple[World, dict[str, int]]:
             raise ScenarioError(f"city {extra!r} is not on the map")
     for uspec in spec.get("units") or []:
         _add_unit(world, uspec, letters)
+    world.cities_changed()
     return world, letters
 
 

@@ -11,6 +11,7 @@ snapshot + log replay), so memory never runs ahead of what was acknowledged.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import math
@@ -59,9 +60,12 @@ class LiveGame:
 
 
 class GameService:
-    def __init__(self, store: Store, *, snapshot_every: int = 64, advance_batch: int = 16) -> None:
+    def __init__(
+        self, store: Store, *, snapshot_every: int = 64, advance_batch: int = 16, command_snapshot_every: int = 1000
+    ) -> None:
         self.store = store
         self.snapshot_every = snapshot_every
+        self.command_snapshot_every = command_snapshot_every
         self.advance_batch = advance_batch
         self._games: dict[int, LiveGame] = {}
         self._loading: dict[int, asyncio.Lock] = {}
@@ -194,13 +198,21 @@ class GameService:
     ) -> int:
         world = game.world
         seq = game.seq + 1
+        # Snapshots are taken with time (advance entries), where nobody waits on a reply;
+        # players' commands only snapshot when a long run of them has no tick in between.
+        since = seq - game.snapshot_seq
+        if entry["kind"] == "command":
+            due = since >= self.command_snapshot_every
+        else:
+            due = (
+                since >= self.snapshot_every
+                or world.tick - game.snapshot_tick >= world.rules.ticks_per_day
+                or entry["kind"] == "lobby"
+            )
         snapshot = None
-        if (
-            seq - game.snapshot_seq >= self.snapshot_every
-            or world.tick - game.snapshot_tick >= world.rules.ticks_per_day
-            or entry["kind"] == "lobby"
-        ):
-            snapshot = (world.to_json(), world.hash())
+        if due:
+            world_json = world.to_json()
+            snapshot = (world_json, hashlib.sha256(world_json.encode()).hexdigest())
         fanout = [(nation, e.model_dump(mode="json")) for e in events for nation in e.to]
         await self.store.append(
             game.row.id, seq, world.tick, entry, fanout, snapshot=snapshot, status=status, clock=clock, members=members

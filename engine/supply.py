@@ -19,6 +19,28 @@ def dilate(mask: np.ndarray, radius: int) -> np.ndarray:
     """Every square within `radius` (Chebyshev, wrapping) of a True square."""
     if radius <= 0 or not mask.any():
         return mask.copy()
+    h, w = mask.shape
+    if 2 * radius + 1 >= min(h, w):
+        return _dilate_by_rolls(mask, radius)
+    # stamp a (2r+1)^2 window around each source on a padded array, then fold the edges back
+    r = radius
+    padded = np.zeros((h + 2 * r, w + 2 * r), dtype=bool)
+    ys, xs = np.nonzero(mask)
+    for y, x in zip(ys.tolist(), xs.tolist(), strict=True):
+        padded[y : y + 2 * r + 1, x : x + 2 * r + 1] = True
+    out = padded[r : r + h, r : r + w].copy()
+    out[:, :r] |= padded[r : r + h, w + r :]
+    out[:, w - r :] |= padded[r : r + h, :r]
+    out[:r, :] |= padded[h + r :, r : r + w]
+    out[h - r :, :] |= padded[:r, r : r + w]
+    out[:r, :r] |= padded[h + r :, w + r :]
+    out[:r, w - r :] |= padded[h + r :, :r]
+    out[h - r :, :r] |= padded[:r, w + r :]
+    out[h - r :, w - r :] |= padded[:r, :r]
+    return out
+
+
+def _dilate_by_rolls(mask: np.ndarray, radius: int) -> np.ndarray:
     out = mask.copy()
     for axis in (0, 1):
         acc = out.copy()
@@ -31,18 +53,19 @@ def dilate(mask: np.ndarray, radius: int) -> np.ndarray:
 
 
 class SupplyMap:
-    """Lazily built supply grids of one nation (valid until the world changes)."""
+    """A nation's supply grids, built on demand and cached in the world until something they
+    depend on changes (see World.unit_changed / cities_changed / set_relation)."""
 
     def __init__(self, world: World, nation: str) -> None:
         self.world = world
         self.nation = nation
-        self._grids: dict[UnitClass, np.ndarray] = {}
 
     def grid(self, unit_class: UnitClass) -> np.ndarray:
-        grid = self._grids.get(unit_class)
+        key = (self.nation, unit_class.value)
+        grid = self.world.supply_cache.get(key)
         if grid is None:
             grid = self._build(unit_class)
-            self._grids[unit_class] = grid
+            self.world.supply_cache[key] = grid
         return grid
 
     def _build(self, unit_class: UnitClass) -> np.ndarray:
@@ -57,13 +80,24 @@ class SupplyMap:
                 ct = rules.city[city.designation]
                 if ct.supplies_sea if sea else ct.supplies_land:
                     mask[city.sq] = True
-        for unit in world.units.values():
-            if unit.owner != self.nation or unit.ammo < 1:
+        for uid in world.suppliers.get(self.nation, ()):
+            unit = world.units[uid]
+            if unit.ammo < 1:
                 continue
             ut = rules.unit[unit.type]
             if ut.supplies_sea if sea else ut.supplies_land:
                 mask[unit.sq] = True
         return dilate(mask.reshape(h, w), rules.supply.radius).reshape(-1)
+
+    def step_costs(self, unit_class: UnitClass, out_of_supply: int) -> bytes:
+        """Mobility a step costs from each square: 1 in supply, else `out_of_supply`."""
+        key = (self.nation, f"{unit_class.value}-costs")
+        costs = self.world.supply_cache.get(key)
+        if costs is None:
+            grid = self.grid(unit_class)
+            costs = np.where(grid, 1, out_of_supply).astype(np.uint8).tobytes()
+            self.world.supply_cache[key] = costs
+        return costs
 
     def in_supply(self, unit: Unit) -> bool:
         return in_supply(self.world, unit, self)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import events as ev
-from .movement import MoveContext, plan_move, refuel, walk
+from .movement import MoveContext, plan_move, walk
 from .rules.models import UnitClass
 from .supply import SupplyMap, can_refuel_at
 from .world import Unit, World
@@ -31,11 +31,21 @@ def heal_amount(world: World, unit: Unit, supply: SupplyMap) -> int:
     return min(gain, ceiling - unit.hp)
 
 
+def due_units(world: World) -> list[Unit]:
+    """Units whose 4-hourly update falls on this tick: every period counted from when each was
+    built (as in the original game), which also spreads the work evenly over the ticks."""
+    bucket = world.phases.get(world.tick % world.rules.ticks_per_unit_update)
+    if not bucket:
+        return []
+    return [world.units[uid] for uid in sorted(bucket) if world.units[uid].born < world.tick]
+
+
 def unit_update(world: World) -> list[ev.Event]:
     rules = world.rules
     cap = rules.mobility.cap_multiple
     supplies: dict[str, SupplyMap] = {}
-    for unit in world.units.values():
+    due = due_units(world)
+    for unit in due:
         ut = rules.unit[unit.type]
         unit.mobility = min(ut.mobility * cap, unit.mobility + ut.mobility)
         supply = supplies.get(unit.owner)
@@ -44,13 +54,13 @@ def unit_update(world: World) -> list[ev.Event]:
         gain = heal_amount(world, unit, supply)
         if gain:
             unit.hp += gain
-    return run_orders(world)
+    return run_orders(world, [u.id for u in due if u.order is not None])
 
 
-def run_orders(world: World) -> list[ev.Event]:
+def run_orders(world: World, unit_ids: list[int]) -> list[ev.Event]:
     out: list[ev.Event] = []
     contexts: dict[str, MoveContext] = {}
-    for uid in sorted(u.id for u in world.units.values() if u.order is not None):
+    for uid in unit_ids:
         unit = world.units.get(uid)
         if unit is None or unit.order is None:
             continue
@@ -71,7 +81,7 @@ def run_orders(world: World) -> list[ev.Event]:
             continue
         result = walk(world, ctx, unit, path)
         out.extend(result.events)
-        ctx.invalidate()
+        ctx.invalidate_sight()
         if result.arrived:
             unit.order = None
             out.append(ev.OrderCompleted(tick=world.tick, to=[unit.owner], nation=unit.owner, unit=unit.id, square=label))
@@ -79,7 +89,3 @@ def run_orders(world: World) -> list[ev.Event]:
             unit.order = None
     return out
 
-
-def refuel_all(world: World) -> None:
-    for unit in world.units.values():
-        refuel(world, unit)

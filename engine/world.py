@@ -31,13 +31,14 @@ class Unit:
     ammo: int
     fuel: int
     built: int  # build sequence number: higher is more recently built
+    born: int  # tick it was built: its 4-hourly updates are counted from here
     carried_by: int | None = None
     order: int | None = None  # standing move order: target square
 
     def to_row(self) -> list:
         return [
             self.id, self.type, self.owner, self.sq, self.hp, self.mobility, self.ammo,
-            self.fuel, self.built, self.carried_by, self.order,
+            self.fuel, self.built, self.born, self.carried_by, self.order,
         ]
 
     @classmethod
@@ -127,10 +128,15 @@ class World:
         # home positions from the map generator: each slot's home city squares, and who holds it
         self.slots: list[list[int]] = []
         self.slot_owner: list[str | None] = []
-        # derived indexes, rebuilt on load
+        # derived indexes and caches, rebuilt on load
         self.at: dict[int, list[int]] = {}
+        self.occupied = bytearray(width * height)  # 1 where `at` has units (for hot loops)
+        self.phases: dict[int, set[int]] = {}  # born % update period -> unit ids
+        self.suppliers: dict[str, set[int]] = {}  # nation -> ids of its units that supply
         self._capital: dict[str, int] = {}
         self._power_hours: dict[str, int] = {}
+        self._teams: dict[str, frozenset[str]] = {}
+        self.supply_cache: dict[tuple[str, str], Any] = {}
 
     # --- squares ---------------------------------------------------------------------------
 
@@ -177,6 +183,7 @@ class World:
         fuel: int | None = None,
         carried_by: int | None = None,
         unit_id: int | None = None,
+        born: int | None = None,
     ) -> Unit:
         ut = self.rules.unit[type_name]
         uid = unit_id if unit_id is not None else self.next_unit_id
@@ -193,23 +200,32 @@ class World:
             ammo=(ut.ammo or 0) if ammo is None else ammo,
             fuel=(ut.full_fuel if ut.needs_fuel else 0) if fuel is None else fuel,
             built=self.next_built,
+            born=self.tick if born is None else born,
             carried_by=carried_by,
         )
         self.next_built += 1
-        self.units[uid] = unit
-        self.at.setdefault(sq, []).append(uid)
-        self._count(unit, +1)
+        self._index(unit)
         return unit
+
+    def _index(self, unit: Unit) -> None:
+        self.units[unit.id] = unit
+        self._place(unit.id, unit.sq)
+        self.phases.setdefault(unit.born % self.rules.ticks_per_unit_update, set()).add(unit.id)
+        ut = self.rules.unit[unit.type]
+        if ut.supplies_land or ut.supplies_sea:
+            self.suppliers.setdefault(unit.owner, set()).add(unit.id)
+        self._count(unit, +1)
+        self.unit_changed(unit)
 
     def remove_unit(self, unit: Unit) -> None:
         """Remove a unit; what it carried stays on the square, uncarried (callers decide
         whether cargo dies with its carrier)."""
         del self.units[unit.id]
-        ids = self.at[unit.sq]
-        ids.remove(unit.id)
-        if not ids:
-            del self.at[unit.sq]
+        self._unplace(unit.id, unit.sq)
+        self.phases[unit.born % self.rules.ticks_per_unit_update].discard(unit.id)
+        self.suppliers.get(unit.owner, set()).discard(unit.id)
         self._count(unit, -1)
+        self.unit_changed(unit)
         for cargo in self.cargo_of(unit):
             cargo.carried_by = None
 
@@ -217,14 +233,54 @@ class World:
         """Move a unit (and everything it carries) to a square."""
         if sq == unit.sq:
             return
-        ids = self.at[unit.sq]
-        ids.remove(unit.id)
-        if not ids:
-            del self.at[unit.sq]
+        self._unplace(unit.id, unit.sq)
         unit.sq = sq
-        self.at.setdefault(sq, []).append(unit.id)
+        self._place(unit.id, sq)
+        self.unit_changed(unit)
         for cargo in self.cargo_of(unit):
             self.move_unit(cargo, sq)
+
+    def _place(self, uid: int, sq: int) -> None:
+        ids = self.at.get(sq)
+        if ids is None:
+            self.at[sq] = [uid]
+            self.occupied[sq] = 1
+        else:
+            ids.append(uid)
+
+    def _unplace(self, uid: int, sq: int) -> None:
+        ids = self.at[sq]
+        ids.remove(uid)
+        if not ids:
+            del self.at[sq]
+            self.occupied[sq] = 0
+
+    # --- cache invalidation: call after changing what supply or teams depend on --------------
+
+    def unit_changed(self, unit: Unit) -> None:
+        """A unit appeared, vanished, moved or changed its ammo: its owner's supply may differ."""
+        ut = self.rules.unit[unit.type]
+        if (ut.supplies_land or ut.supplies_sea) and self.supply_cache:
+            for key in [k for k in self.supply_cache if k[0] == unit.owner]:
+                del self.supply_cache[key]
+
+    def cities_changed(self, *owners: str | None) -> None:
+        """Cities of these owners changed owner or designation (no owners given: any city):
+        the supply of those nations and their allies may differ."""
+        if not owners:
+            self.supply_cache.clear()
+            return
+        affected: set[str] = set()
+        for owner in owners:
+            if owner is not None and owner in self.nations:
+                affected |= self.team(owner)
+        for key in [k for k in self.supply_cache if k[0] in affected]:
+            del self.supply_cache[key]
+
+    def set_relation(self, nation: str, other: str, level: str) -> None:
+        self.nations[nation].relations[other] = level
+        self._teams.clear()
+        self.supply_cache.clear()
 
     def cargo_of(self, unit: Unit) -> list[Unit]:
         return [u for u in self.units_at(unit.sq) if u.carried_by == unit.id]
@@ -259,16 +315,28 @@ class World:
     def mutual(self, a: str, b: str, level: str) -> bool:
         return self.relation(a, b) == level and self.relation(b, a) == level
 
-    def team(self, nation: str) -> set[str]:
+    def team(self, nation: str) -> frozenset[str]:
         """The nation and its mutual allies: they share supply, refuelling and squares."""
-        return {nation} | {o for o in self.nations if o != nation and self.mutual(nation, o, "allied")}
+        team = self._teams.get(nation)
+        if team is None:
+            team = frozenset({nation} | {o for o in self.nations if o != nation and self.mutual(nation, o, "allied")})
+            self._teams[nation] = team
+        return team
 
     def add_nation(self, nation_id: str, name: str, colour: str, *, player: str | None = None) -> Nation:
         if nation_id in self.nations:
             raise ValueError(f"nation {nation_id!r} exists")
         nation = Nation(id=nation_id, name=name, colour=colour, cp=self.rules.command_points.start, player=player)
         self.nations[nation_id] = nation
+        self._teams.clear()
         return nation
+
+    def remove_nation(self, nation_id: str) -> None:
+        del self.nations[nation_id]
+        for other in self.nations.values():
+            other.relations.pop(nation_id, None)
+        self._teams.clear()
+        self.supply_cache.clear()
 
     # --- time ---------------------------------------------------------------------------------
 
@@ -335,10 +403,7 @@ class World:
             city = City.from_row(row)
             world.cities[city.sq] = city
         for row in d["units"]:
-            unit = Unit.from_row(row)
-            world.units[unit.id] = unit
-            world.at.setdefault(unit.sq, []).append(unit.id)
-            world._count(unit, +1)
+            world._index(Unit.from_row(row))
         world.pending = [PendingRelation(*p) for p in d["pending"]]
         return world
 

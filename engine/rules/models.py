@@ -88,6 +88,7 @@ class UnitType(Strict):
         description="a build option that is not a unit: what it does to its city",
     )
     becomes: str | None = Field(default=None, description="structure 'becomes': the new designation")
+    tech_bonus: int = Field(default=0, ge=0, description="extra tech centres while a city builds it")
     notes: str = ""
 
     @property
