@@ -90,7 +90,7 @@ def _nation(world: World, nation_id: str):
 
 
 def _strip(world: World, nation_id: str) -> None:
-    for unit in [u for u in world.units.values() if u.owner == nation_id]:
+    for unit in world.units_of(nation_id):
         world.remove_unit(unit)
     for city in world.cities.values():
         if city.owner == nation_id:

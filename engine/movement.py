@@ -219,28 +219,29 @@ class WalkResult:
     arrived: bool
     stopped: bool  # stopped early (blocked, intercepted, ...): the order is dropped
     events: list[ev.Event]
+    walked: int = 0  # squares of the path walked
 
 
 def walk(world: World, ctx: MoveContext, unit: Unit, path: list[int], *, hooks: tuple[StepHook, ...] = ()) -> WalkResult:
     """Walk a path as far as mobility (and fuel) allow. Hooks run after each step and may
-    stop the walk by returning events with a truthy `stop` (interception, interdiction)."""
+    stop the walk by returning events (interception, interdiction)."""
     ut = world.rules.unit[unit.type]
     air = ut.unit_class == UnitClass.AIR
     out: list[ev.Event] = []
-    for sq in path:
+    for walked, sq in enumerate(path):
         cost = step_cost(world, ctx, ut, unit.sq)
         if unit.mobility < cost:
-            return WalkResult(False, False, out)
+            return WalkResult(False, False, out, walked)
         if air and ut.needs_fuel and unit.fuel < 1:
-            return WalkResult(False, True, out)
-        if _foreign_at(world, ctx, sq):
+            return WalkResult(False, True, out, walked)
+        if _foreign_at(world, ctx, sq) or not can_enter(world, ctx, unit, ut, sq):
             out.append(
                 ev.MoveBlocked(
                     tick=world.tick, to=[unit.owner], nation=unit.owner, unit=unit.id,
                     square=world.grid.label(unit.sq), blocked_at=world.grid.label(sq),
                 )
             )
-            return WalkResult(False, True, out)
+            return WalkResult(False, True, out, walked)
         unit.mobility -= cost
         if air and ut.needs_fuel:
             unit.fuel -= 1
@@ -249,10 +250,34 @@ def walk(world: World, ctx: MoveContext, unit: Unit, path: list[int], *, hooks: 
             stop = hook(world, unit, sq)
             if stop:
                 out.extend(stop)
-                return WalkResult(sq == path[-1], True, out)
+                return WalkResult(sq == path[-1], True, out, walked + 1)
     if air:
         refuel(world, unit)
-    return WalkResult(True, False, out)
+    return WalkResult(True, False, out, len(path))
+
+
+def follow(world: World, ctx: MoveContext, unit: Unit, goal: int, path: list[int]) -> WalkResult:
+    """Walk towards `goal` along `path`; keep or drop the unit's standing order accordingly."""
+    result = walk(world, ctx, unit, path)
+    if result.arrived or result.stopped:
+        unit.set_order(None)
+    else:
+        unit.set_order(goal, path[result.walked :])
+    return result
+
+
+def route_open(world: World, ctx: MoveContext, unit: Unit) -> bool:
+    """Whether a standing order's remembered route is still open (terrain, cities, ships and
+    foreign units the nation sees); if not, the route is planned anew."""
+    route = unit.route
+    if not route:
+        return False
+    ut = world.rules.unit[unit.type]
+    goal = route[-1]
+    for sq in route:
+        if not can_enter(world, ctx, unit, ut, sq) or (sq != goal and _known_foreign(world, ctx, sq)):
+            return False
+    return not (ut.unit_class == UnitClass.AIR and ut.needs_fuel and len(route) > unit.fuel)
 
 
 def refuel(world: World, unit: Unit) -> None:

@@ -12,7 +12,7 @@ from . import commands as cmd
 from . import economy
 from . import events as ev
 from .errors import CommandError
-from .movement import MoveContext, is_ship, plan_move, walk
+from .movement import MoveContext, follow, is_ship, plan_move
 from .rules.models import MovesOn, UnitType
 from .world import LAND, WATER, City, Unit, World
 
@@ -182,16 +182,12 @@ def _move(world: World, nation: str, c: cmd.Move) -> list[ev.Event]:
     arrived: list[int] = []
     ordered: list[int] = []
     for unit, path in plans:
-        result = walk(world, ctx, unit, path)
+        result = follow(world, ctx, unit, goal, path)
         out.extend(result.events)
         ctx.invalidate_sight()
         if result.arrived:
-            unit.order = None
             arrived.append(unit.id)
-        elif result.stopped:
-            unit.order = None
-        else:
-            unit.order = goal
+        elif unit.order is not None:
             ordered.append(unit.id)
     out.insert(
         0,
@@ -223,7 +219,7 @@ def _cancel_orders(world: World, nation: str, c: cmd.CancelOrders) -> list[ev.Ev
     if not any(u.order is not None for u in units):
         raise CommandError("none of these units has a standing order")
     for unit in units:
-        unit.order = None
+        unit.set_order(None)
     return []
 
 

@@ -18,8 +18,8 @@ class Sight:
         self.sharers = world.team(nation)
         rules = world.rules
         sources: list[tuple[int, int, int]] = []  # (square, radius, sub radius)
-        for unit in world.units.values():
-            if unit.owner in self.sharers:
+        for owner in sorted(self.sharers):
+            for unit in world.units_of(owner):
                 ut = rules.unit[unit.type]
                 radius = ut.sight if ut.sight is not None else self._radar(unit.owner)
                 sources.append((unit.sq, radius, ut.sees_subs))

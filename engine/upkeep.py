@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from . import events as ev
-from .movement import MoveContext, plan_move, walk
+from .movement import MoveContext, follow, plan_move, route_open
 from .rules.models import UnitClass
 from .supply import SupplyMap, can_refuel_at
 from .world import Unit, World
@@ -68,10 +68,10 @@ def run_orders(world: World, unit_ids: list[int]) -> list[ev.Event]:
         if ctx is None:
             ctx = contexts[unit.owner] = MoveContext(world, unit.owner)
         target = unit.order
-        path = plan_move(world, ctx, unit, target)
+        path = unit.route if route_open(world, ctx, unit) else plan_move(world, ctx, unit, target)
         label = world.grid.label(target)
         if path is None:
-            unit.order = None
+            unit.set_order(None)
             out.append(
                 ev.OrderCancelled(
                     tick=world.tick, to=[unit.owner], nation=unit.owner, unit=unit.id, square=label,
@@ -79,13 +79,10 @@ def run_orders(world: World, unit_ids: list[int]) -> list[ev.Event]:
                 )
             )
             continue
-        result = walk(world, ctx, unit, path)
+        result = follow(world, ctx, unit, target, path)
         out.extend(result.events)
         ctx.invalidate_sight()
         if result.arrived:
-            unit.order = None
             out.append(ev.OrderCompleted(tick=world.tick, to=[unit.owner], nation=unit.owner, unit=unit.id, square=label))
-        elif result.stopped:
-            unit.order = None
     return out
 

@@ -34,12 +34,17 @@ class Unit:
     born: int  # tick it was built: its 4-hourly updates are counted from here
     carried_by: int | None = None
     order: int | None = None  # standing move order: target square
+    route: list[int] | None = None  # the rest of the order's path, kept while it stays open
 
     def to_row(self) -> list:
         return [
             self.id, self.type, self.owner, self.sq, self.hp, self.mobility, self.ammo,
-            self.fuel, self.built, self.born, self.carried_by, self.order,
+            self.fuel, self.built, self.born, self.carried_by, self.order, self.route,
         ]
+
+    def set_order(self, goal: int | None, route: list[int] | None = None) -> None:
+        self.order = goal
+        self.route = route if goal is not None else None
 
     @classmethod
     def from_row(cls, row: list) -> Unit:
@@ -133,6 +138,7 @@ class World:
         self.occupied = bytearray(width * height)  # 1 where `at` has units (for hot loops)
         self.phases: dict[int, set[int]] = {}  # born % update period -> unit ids
         self.suppliers: dict[str, set[int]] = {}  # nation -> ids of its units that supply
+        self.owned: dict[str, set[int]] = {}  # nation -> ids of its units
         self._capital: dict[str, int] = {}
         self._power_hours: dict[str, int] = {}
         self._teams: dict[str, frozenset[str]] = {}
@@ -211,6 +217,7 @@ class World:
         self.units[unit.id] = unit
         self._place(unit.id, unit.sq)
         self.phases.setdefault(unit.born % self.rules.ticks_per_unit_update, set()).add(unit.id)
+        self.owned.setdefault(unit.owner, set()).add(unit.id)
         ut = self.rules.unit[unit.type]
         if ut.supplies_land or ut.supplies_sea:
             self.suppliers.setdefault(unit.owner, set()).add(unit.id)
@@ -224,6 +231,7 @@ class World:
         self._unplace(unit.id, unit.sq)
         self.phases[unit.born % self.rules.ticks_per_unit_update].discard(unit.id)
         self.suppliers.get(unit.owner, set()).discard(unit.id)
+        self.owned[unit.owner].discard(unit.id)
         self._count(unit, -1)
         self.unit_changed(unit)
         for cargo in self.cargo_of(unit):
@@ -304,7 +312,8 @@ class World:
         return [c for c in self.cities.values() if c.owner == nation]
 
     def units_of(self, nation: str) -> list[Unit]:
-        return [u for u in self.units.values() if u.owner == nation]
+        """The nation's units, oldest id first."""
+        return [self.units[i] for i in sorted(self.owned.get(nation, ()))]
 
     def relation(self, a: str, b: str) -> str:
         """a's relation towards b ("me" for a nation towards itself)."""

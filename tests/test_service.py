@@ -149,3 +149,34 @@ async def test_schema_is_migrated_once(tmp_path):
     store = await Store.open(path)  # a second start finds nothing to do
     assert await store.schema_version() == SCHEMA_VERSION
     await store.close()
+
+
+async def play_generated_game(path: str, *, restart_midway: bool) -> str:
+    svc = await GameService.open(path, snapshot_every=3)
+    game = await svc.create_game(name="det", max_nations=3, width=48, height=48, seed=42)
+    for name in ("Red", "Blue", "Green"):
+        await svc.join(game, name=name, colour="#123456", player=None)
+    for step in range(12):
+        world = await svc.world(game)
+        if step == 6 and restart_midway:
+            await svc.close()
+            svc = await GameService.open(path, snapshot_every=3)
+            world = await svc.world(game)
+        nation = ["red", "blue", "green"][step % 3]
+        units = sorted(u.id for u in world.units_of(nation) if u.type == "infantry")
+        city = world.cities_of(nation)[0]
+        x, y = world.grid.xy(city.sq)
+        try:
+            await svc.submit(game, nation, cmd.Move(units=units[:2], to=(x + 1, y)))
+        except CommandError:
+            pass
+        await svc.advance(game, 7)
+    digest = (await svc.world(game)).hash()
+    await svc.close()
+    return digest
+
+
+async def test_same_seed_and_commands_give_the_same_world_also_across_a_restart(tmp_path):
+    a = await play_generated_game(str(tmp_path / "a.db"), restart_midway=False)
+    b = await play_generated_game(str(tmp_path / "b.db"), restart_midway=True)
+    assert a == b
