@@ -43,4 +43,8 @@ def big_world(*, nations: int = 32, size: int = 256, units: int = 20_000, seed: 
             else:
                 world.add_unit(rng.choice(AIR_TYPES), nid, rng.choice(land or area), born=born)
             placed += 1
+    # a war is on: a fifth of the units are damaged and heal at their updates
+    for unit in world.units.values():
+        if rng.randint(0, 4) == 0:
+            unit.hp = rng.randint(1, world.rules.unit[unit.type].hp)
     return world

@@ -48,6 +48,8 @@ def unit_update(world: World) -> list[ev.Event]:
     for unit in due:
         ut = rules.unit[unit.type]
         unit.mobility = min(ut.mobility * cap, unit.mobility + ut.mobility)
+        if unit.hp >= ut.hp:
+            continue
         supply = supplies.get(unit.owner)
         if supply is None:
             supply = supplies[unit.owner] = SupplyMap(world, unit.owner)
