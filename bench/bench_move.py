@@ -79,13 +79,21 @@ async def bench_move(path: str, runs: int, synchronous: str, straight: bool) -> 
 
 async def bench_commits(path: str, n: int, synchronous: str) -> None:
     store = await Store.open(path, synchronous=synchronous)
-    game = await store.create_game(name="c", ruleset="standard", settings={}, clock={}, world_json="{}", world_hash="")
-    entry = {"kind": "command", "nation": "red", "command": {"kind": "move", "units": [1], "to": [3, 4]}}
+    game = await store.create_game(
+        name="c", ruleset="standard", settings={}, clock={}, world_json="{}", world_hash=""
+    )
+    entry = {
+        "kind": "command",
+        "nation": "red",
+        "command": {"kind": "move", "units": [1], "to": [3, 4]},
+    }
     t0 = time.perf_counter()
     for seq in range(1, n + 1):
         await store.append(game, seq, 0, entry, [("red", {"kind": "UnitsMoved"})])
     took = time.perf_counter() - t0
-    print(f"store commits, synchronous={synchronous}: {n / took:,.0f} per second ({took / n * 1000:.2f} ms each)")
+    print(
+        f"store commits, synchronous={synchronous}: {n / took:,.0f} per second ({took / n * 1000:.2f} ms each)"
+    )
     await store.close()
 
 

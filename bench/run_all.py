@@ -13,7 +13,9 @@ BENCHES = ["bench.bench_tick", "bench.bench_move", "bench.bench_mapgen"]
 
 
 def main() -> int:
-    print(f"{date.today()} on {platform.machine()} {platform.processor() or ''}, Python {platform.python_version()}")
+    print(
+        f"{date.today()} on {platform.machine()} {platform.processor() or ''}, Python {platform.python_version()}"
+    )
     status = 0
     for module in BENCHES:
         print(f"\n== {module}")

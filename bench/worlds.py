@@ -11,7 +11,14 @@ SEA_TYPES = ["destroyer", "transport", "supply_ship", "battleship", "submarine",
 AIR_TYPES = ["fighter", "heavy_bomber", "naval_bomber", "helicopter"]
 
 
-def big_world(*, nations: int = 32, size: int = 256, units: int = 20_000, seed: int = 1, ruleset: str = "standard") -> World:
+def big_world(
+    *,
+    nations: int = 32,
+    size: int = 256,
+    units: int = 20_000,
+    seed: int = 1,
+    ruleset: str = "standard",
+) -> World:
     world = generate(ruleset, nations=nations, width=size, height=size, seed=seed)
     for slot in range(nations):
         nid = f"n{slot:02d}"

@@ -1,9 +1,9 @@
 """`si`: the one command-line entry of the project.
 
-  si rules NAME [--json]        print a ruleset (as JSON with --json)
-  si scenario FILE... [--dump]  run scenario files; exit 0 when every expectation holds
-  si demo [--days N]            create a game, let it run a day, print a summary
-  si run                        what `make run` starts (the demo until the bot exists)
+si rules NAME [--json]        print a ruleset (as JSON with --json)
+si scenario FILE... [--dump]  run scenario files; exit 0 when every expectation holds
+si demo [--days N]            create a game, let it run a day, print a summary
+si run                        what `make run` starts (the demo until the bot exists)
 """
 
 from __future__ import annotations
@@ -74,10 +74,17 @@ async def _demo(days: int, db: str | None, ruleset: str, seed: int) -> None:
     service = await GameService.open(path, synchronous="NORMAL")
     try:
         game = await service.create_game(name="Demo", ruleset=ruleset, max_nations=4, seed=seed)
-        for name, colour in [("Red", "#c0392b"), ("Blue", "#2e86c1"), ("Green", "#27ae60"), ("Gold", "#d4ac0d")]:
+        for name, colour in [
+            ("Red", "#c0392b"),
+            ("Blue", "#2e86c1"),
+            ("Green", "#27ae60"),
+            ("Gold", "#d4ac0d"),
+        ]:
             await service.join(game, name=name, colour=colour, player=None)
         world = await service.world(game)
-        print(f"game {game}: {world.width}x{world.height} {world.rules.title} map, seed {seed}, database {path}")
+        print(
+            f"game {game}: {world.width}x{world.height} {world.rules.title} map, seed {seed}, database {path}"
+        )
         ticks = days * world.rules.ticks_per_day
         events = await service.advance(game, ticks)
         world = await service.world(game)
@@ -101,7 +108,9 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="si", description="Strategic Initiative: engine tools, bot and sandbox")
+    parser = argparse.ArgumentParser(
+        prog="si", description="Strategic Initiative: engine tools, bot and sandbox"
+    )
     sub = parser.add_subparsers(dest="command", required=True)
 
     p = sub.add_parser("rules", help="print a ruleset")

@@ -48,7 +48,12 @@ def apply_pending_relations(world: World) -> list[ev.Event]:
         world.set_relation(p.nation, p.other, p.level)
         out.append(
             ev.RelationChanged(
-                tick=world.tick, to=[p.nation, p.other], nation=p.nation, other=p.other, level=p.level, previous=previous
+                tick=world.tick,
+                to=[p.nation, p.other],
+                nation=p.nation,
+                other=p.other,
+                level=p.level,
+                previous=previous,
             )
         )
     return out

@@ -31,7 +31,9 @@ def city_counts(world: World) -> dict[str, CityCounts]:
         c.cities += 1
         c.bases += ct.counts_as_base
         if ct.tech_weight:
-            c.tech_centres += ct.tech_weight + (rules.unit[city.build].tech_bonus if city.build else 0)
+            c.tech_centres += ct.tech_weight + (
+                rules.unit[city.build].tech_bonus if city.build else 0
+            )
     return counts
 
 
@@ -42,7 +44,11 @@ def cp_regen(world: World, nation: str, counts: CityCounts | None = None) -> int
     """Command points the nation gains this tick."""
     regen = world.rules.command_points.regen
     c = counts if counts is not None else city_counts(world).get(nation, CityCounts())
-    total = c.cities * regen.per_city + c.bases * regen.per_base_extra + world.capital_ships(nation) * regen.per_capital_ship
+    total = (
+        c.cities * regen.per_city
+        + c.bases * regen.per_base_extra
+        + world.capital_ships(nation) * regen.per_capital_ship
+    )
     return max(regen.min, min(regen.max, total // regen.divisor))
 
 
@@ -82,7 +88,8 @@ def accrue_tech(world: World, counts: dict[str, CityCounts]) -> list[ev.Event]:
     top = max(n.tech for n in alive)
     empty = CityCounts()
     gains = {
-        n.id: daily_tech_gain(world, n.id, top, counts.get(n.id, empty).tech_centres) / rules.ticks_per_day
+        n.id: daily_tech_gain(world, n.id, top, counts.get(n.id, empty).tech_centres)
+        / rules.ticks_per_day
         for n in alive
     }
     out: list[ev.Event] = []
@@ -90,7 +97,11 @@ def accrue_tech(world: World, counts: dict[str, CityCounts]) -> list[ev.Event]:
         before = nation.tech
         nation.tech = min(rules.tech.max, nation.tech + gains[nation.id])
         if int(nation.tech) > int(before):
-            out.append(ev.TechReached(tick=world.tick, to=[nation.id], nation=nation.id, level=int(nation.tech)))
+            out.append(
+                ev.TechReached(
+                    tick=world.tick, to=[nation.id], nation=nation.id, level=int(nation.tech)
+                )
+            )
     return out
 
 
@@ -104,7 +115,9 @@ def power(world: World, nation: str, extra_hours: int = 0) -> int:
 
 
 def power_limit(world: World, nation: str) -> int:
-    return world.rules.power.limit_per_city * sum(1 for c in world.cities.values() if c.owner == nation)
+    return world.rules.power.limit_per_city * sum(
+        1 for c in world.cities.values() if c.owner == nation
+    )
 
 
 # --- builds -----------------------------------------------------------------------------------
@@ -160,7 +173,12 @@ def _complete(world: World, city: City, ut: UnitType) -> list[ev.Event]:
         city.build = default_build(world, ut.becomes, world.nations[nation].tech)
         return [
             ev.CityChanged(
-                tick=world.tick, to=[nation], nation=nation, city=label, designation=city.designation, build=city.build
+                tick=world.tick,
+                to=[nation],
+                nation=nation,
+                city=label,
+                designation=city.designation,
+                build=city.build,
             )
         ]
     if ut.structure == "research":
@@ -171,11 +189,21 @@ def _complete(world: World, city: City, ut: UnitType) -> list[ev.Event]:
         if after > limit:
             return [
                 ev.BuildSkipped(
-                    tick=world.tick, to=[nation], nation=nation, city=label, unit=ut.name, power=after, limit=limit
+                    tick=world.tick,
+                    to=[nation],
+                    nation=nation,
+                    city=label,
+                    unit=ut.name,
+                    power=after,
+                    limit=limit,
                 )
             ]
     unit = world.add_unit(ut.name, nation, city.sq)
-    return [ev.UnitBuilt(tick=world.tick, to=[nation], nation=nation, city=label, unit=ut.name, unit_id=unit.id)]
+    return [
+        ev.UnitBuilt(
+            tick=world.tick, to=[nation], nation=nation, city=label, unit=ut.name, unit_id=unit.id
+        )
+    ]
 
 
 def _switch_to_next(world: World, city: City) -> list[ev.Event]:
@@ -188,7 +216,11 @@ def _switch_to_next(world: World, city: City) -> list[ev.Event]:
     set_build(world, city, nxt)
     return [
         ev.CityChanged(
-            tick=world.tick, to=[city.owner], nation=city.owner, city=world.grid.label(city.sq),
-            designation=city.designation, build=city.build,
+            tick=world.tick,
+            to=[city.owner],
+            nation=city.owner,
+            city=world.grid.label(city.sq),
+            designation=city.designation,
+            build=city.build,
         )
     ]

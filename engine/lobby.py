@@ -24,7 +24,9 @@ def nation_id_for(world: World, name: str) -> str:
     return candidate
 
 
-def join(world: World, nation_id: str, name: str, colour: str, player: str | None) -> list[ev.Event]:
+def join(
+    world: World, nation_id: str, name: str, colour: str, player: str | None
+) -> list[ev.Event]:
     from .mapgen import claim_slot  # the generator owns home positions
 
     if world.ended:
@@ -48,7 +50,11 @@ def join(world: World, nation_id: str, name: str, colour: str, player: str | Non
     claim_slot(world, free[0], nation_id)
     world.cities_changed()
     home = world.grid.label(world.slots[free[0]][0])
-    return [ev.NationJoined(tick=world.tick, to=list(world.nations), nation=nation_id, name=name, home=home)]
+    return [
+        ev.NationJoined(
+            tick=world.tick, to=list(world.nations), nation=nation_id, name=name, home=home
+        )
+    ]
 
 
 def leave(world: World, nation_id: str) -> list[ev.Event]:
@@ -60,7 +66,15 @@ def leave(world: World, nation_id: str) -> list[ev.Event]:
     slot = world.slot_owner.index(nation_id)
     world.slot_owner[slot] = None
     world.remove_nation(nation_id)
-    return [ev.NationLeft(tick=world.tick, to=[nation_id, *world.nations], nation=nation_id, name=nation.name, resigned=False)]
+    return [
+        ev.NationLeft(
+            tick=world.tick,
+            to=[nation_id, *world.nations],
+            nation=nation_id,
+            name=nation.name,
+            resigned=False,
+        )
+    ]
 
 
 def resign(world: World, nation_id: str) -> list[ev.Event]:
@@ -70,7 +84,15 @@ def resign(world: World, nation_id: str) -> list[ev.Event]:
         raise GameError(f"{nation.name} is already out")
     _strip(world, nation_id)
     nation.out = True
-    return [ev.NationLeft(tick=world.tick, to=list(world.nations), nation=nation_id, name=nation.name, resigned=True)]
+    return [
+        ev.NationLeft(
+            tick=world.tick,
+            to=list(world.nations),
+            nation=nation_id,
+            name=nation.name,
+            resigned=True,
+        )
+    ]
 
 
 def start(world: World) -> list[ev.Event]:
@@ -79,7 +101,14 @@ def start(world: World) -> list[ev.Event]:
     if len(world.nations) < 1:
         raise GameError("nobody has joined yet")
     world.started = True
-    return [ev.GameStarted(tick=world.tick, to=list(world.nations), nations=list(world.nations), end_tick=world.end_tick)]
+    return [
+        ev.GameStarted(
+            tick=world.tick,
+            to=list(world.nations),
+            nations=list(world.nations),
+            end_tick=world.end_tick,
+        )
+    ]
 
 
 def _nation(world: World, nation_id: str):

@@ -92,7 +92,9 @@ def step_cost(world: World, ctx: MoveContext, ut: UnitType, from_sq: int) -> int
     return world.rules.supply.out_of_supply_step_cost
 
 
-def find_path(world: World, ctx: MoveContext, unit: Unit, goal: int, *, limit: int | None = None) -> list[int] | None:
+def find_path(
+    world: World, ctx: MoveContext, unit: Unit, goal: int, *, limit: int | None = None
+) -> list[int] | None:
     """Cheapest path from the unit's square to `goal` (excluded start, included goal), or None.
 
     A* with the Chebyshev distance as heuristic (every step costs at least 1), ties broken
@@ -144,7 +146,9 @@ def find_path(world: World, ctx: MoveContext, unit: Unit, goal: int, *, limit: i
             if st != _OPEN:
                 if st == _BLOCKED:
                     continue
-                ok = can_enter(world, ctx, unit, ut, nb) and (nb == goal or not _known_foreign(world, ctx, nb))
+                ok = can_enter(world, ctx, unit, ut, nb) and (
+                    nb == goal or not _known_foreign(world, ctx, nb)
+                )
                 state[nb] = _OPEN if ok else _BLOCKED
                 if not ok:
                     continue
@@ -222,7 +226,9 @@ class WalkResult:
     walked: int = 0  # squares of the path walked
 
 
-def walk(world: World, ctx: MoveContext, unit: Unit, path: list[int], *, hooks: tuple[StepHook, ...] = ()) -> WalkResult:
+def walk(
+    world: World, ctx: MoveContext, unit: Unit, path: list[int], *, hooks: tuple[StepHook, ...] = ()
+) -> WalkResult:
     """Walk a path as far as mobility (and fuel) allow. Hooks run after each step and may
     stop the walk by returning events (interception, interdiction)."""
     ut = world.rules.unit[unit.type]
@@ -237,8 +243,12 @@ def walk(world: World, ctx: MoveContext, unit: Unit, path: list[int], *, hooks: 
         if _foreign_at(world, ctx, sq) or not can_enter(world, ctx, unit, ut, sq):
             out.append(
                 ev.MoveBlocked(
-                    tick=world.tick, to=[unit.owner], nation=unit.owner, unit=unit.id,
-                    square=world.grid.label(unit.sq), blocked_at=world.grid.label(sq),
+                    tick=world.tick,
+                    to=[unit.owner],
+                    nation=unit.owner,
+                    unit=unit.id,
+                    square=world.grid.label(unit.sq),
+                    blocked_at=world.grid.label(sq),
                 )
             )
             return WalkResult(False, True, out, walked)
@@ -275,7 +285,9 @@ def route_open(world: World, ctx: MoveContext, unit: Unit) -> bool:
     ut = world.rules.unit[unit.type]
     goal = route[-1]
     for sq in route:
-        if not can_enter(world, ctx, unit, ut, sq) or (sq != goal and _known_foreign(world, ctx, sq)):
+        if not can_enter(world, ctx, unit, ut, sq) or (
+            sq != goal and _known_foreign(world, ctx, sq)
+        ):
             return False
     return not (ut.unit_class == UnitClass.AIR and ut.needs_fuel and len(route) > unit.fuel)
 

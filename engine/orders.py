@@ -38,7 +38,9 @@ def apply(world: World, nation: str, command: cmd.Command) -> list[ev.Event]:
 def _square(world: World, xy: tuple[int, int]) -> int:
     x, y = xy
     if not (0 <= x < world.width and 0 <= y < world.height):
-        raise CommandError(f"{x},{y} is off the map (x 0-{world.width - 1}, y 0-{world.height - 1})")
+        raise CommandError(
+            f"{x},{y} is off the map (x 0-{world.width - 1}, y 0-{world.height - 1})"
+        )
     return world.grid.index(x, y)
 
 
@@ -76,17 +78,25 @@ def _pay(world: World, nation: str, cost: int) -> None:
     world.nations[nation].cp -= cost
 
 
-def _check_buildable(world: World, nation: str, city: City, ut: UnitType, *, tech_margin: int) -> None:
+def _check_buildable(
+    world: World, nation: str, city: City, ut: UnitType, *, tech_margin: int
+) -> None:
     rules = world.rules
     ct = rules.city[ut.built_in]
     if not ct.builds_units:
         raise CommandError(f"{ut.title} is not built in cities")
     if ct.needs_coast and not world.is_coastal(city.sq):
-        raise CommandError(f"{ut.title} is built in a {ct.title.lower()}, and only a city next to water can be one")
+        raise CommandError(
+            f"{ut.title} is built in a {ct.title.lower()}, and only a city next to water can be one"
+        )
     tech = world.nations[nation].tech
     if ut.tech > tech + tech_margin:
-        need = "now" if tech_margin == 0 else f"as a next build (your tech {tech:.2f} + {tech_margin})"
-        raise CommandError(f"{ut.title} needs tech {ut.tech}; you cannot build it {need} (your tech is {tech:.2f})")
+        need = (
+            "now" if tech_margin == 0 else f"as a next build (your tech {tech:.2f} + {tech_margin})"
+        )
+        raise CommandError(
+            f"{ut.title} needs tech {ut.tech}; you cannot build it {need} (your tech is {tech:.2f})"
+        )
 
 
 # --- city orders ------------------------------------------------------------------------------
@@ -122,7 +132,9 @@ def _designate(world: World, nation: str, c: cmd.Designate) -> list[ev.Event]:
     city = _own_city(world, nation, c.city)
     ct = rules.city.get(c.designation)
     if ct is None:
-        raise CommandError(f"a city can be {', '.join(n for n, t in rules.city.items() if t.designatable)}; not {c.designation!r}")
+        raise CommandError(
+            f"a city can be {', '.join(n for n, t in rules.city.items() if t.designatable)}; not {c.designation!r}"
+        )
     if not ct.designatable:
         how = [u.title for u in rules.units if u.becomes == ct.name]
         hint = f" (build {how[0]} to make one)" if how else ""
@@ -144,8 +156,12 @@ def _designate(world: World, nation: str, c: cmd.Designate) -> list[ev.Event]:
 def _city_changed(world: World, city: City) -> ev.Event:
     assert city.owner is not None
     return ev.CityChanged(
-        tick=world.tick, to=[city.owner], nation=city.owner, city=world.grid.label(city.sq),
-        designation=city.designation, build=city.build,
+        tick=world.tick,
+        to=[city.owner],
+        nation=city.owner,
+        city=world.grid.label(city.sq),
+        designation=city.designation,
+        build=city.build,
     )
 
 
@@ -192,8 +208,13 @@ def _move(world: World, nation: str, c: cmd.Move) -> list[ev.Event]:
     out.insert(
         0,
         ev.UnitsMoved(
-            tick=world.tick, to=[nation], nation=nation, units=list(c.units),
-            to_square=world.grid.label(goal), arrived=arrived, ordered=ordered,
+            tick=world.tick,
+            to=[nation],
+            nation=nation,
+            units=list(c.units),
+            to_square=world.grid.label(goal),
+            arrived=arrived,
+            ordered=ordered,
         ),
     )
     return out
@@ -246,18 +267,29 @@ def _build_city(world: World, nation: str, c: cmd.BuildCity) -> list[ev.Event]:
     if world.is_water(sq):
         if not rules.engineer.build_city_on_water:
             raise CommandError("a new city must be founded on land")
-        if not any(world.terrain[n] == LAND or n in world.cities for n in world.grid.neighbours(sq)):
+        if not any(
+            world.terrain[n] == LAND or n in world.cities for n in world.grid.neighbours(sq)
+        ):
             raise CommandError("a city on water must be next to land")
     for n in world.grid.neighbours(sq):
         other = world.cities.get(n)
         if other is None or other.owner is None or other.owner == nation:
             continue
-        if rules.engineer.city_blocked_by == "other_player" or world.relation(nation, other.owner) == rules.diplomacy.war:
-            who = "another nation's" if rules.engineer.city_blocked_by == "other_player" else "an enemy"
+        if (
+            rules.engineer.city_blocked_by == "other_player"
+            or world.relation(nation, other.owner) == rules.diplomacy.war
+        ):
+            who = (
+                "another nation's"
+                if rules.engineer.city_blocked_by == "other_player"
+                else "an enemy"
+            )
             raise CommandError(f"a new city may not be next to {who} city ({world.grid.label(n)})")
     need = rules.engineer.build_city_mobility
     if unit.mobility < need:
-        raise CommandError(f"founding a city takes {need} mobility; unit {unit.id} has {unit.mobility}")
+        raise CommandError(
+            f"founding a city takes {need} mobility; unit {unit.id} has {unit.mobility}"
+        )
     cost = rules.command_points.costs.build_city
     _charge(world, nation, cost, "founding a city")
     _pay(world, nation, cost)
@@ -265,7 +297,9 @@ def _build_city(world: World, nation: str, c: cmd.BuildCity) -> list[ev.Event]:
     world.terrain[sq] = LAND
     designation = rules.capture.new_designation
     world.cities[sq] = City(
-        sq=sq, owner=nation, designation=designation,
+        sq=sq,
+        owner=nation,
+        designation=designation,
         build=economy.default_build(world, designation, world.nations[nation].tech),
     )
     world.cities_changed(nation)
@@ -293,13 +327,17 @@ def _switch_terrain(world: World, nation: str, c: cmd.SwitchTerrain) -> list[ev.
         new, name = LAND, "land"
     need = rules.engineer.switch_terrain_mobility
     if unit.mobility < need:
-        raise CommandError(f"switching terrain takes {need} mobility; unit {unit.id} has {unit.mobility}")
+        raise CommandError(
+            f"switching terrain takes {need} mobility; unit {unit.id} has {unit.mobility}"
+        )
     cost = rules.command_points.costs.switch_terrain
     _charge(world, nation, cost, "switching terrain")
     _pay(world, nation, cost)
     unit.mobility -= need
     world.terrain[sq] = new
-    return [ev.TerrainSwitched(tick=world.tick, to=[nation], nation=nation, square=where, terrain=name)]
+    return [
+        ev.TerrainSwitched(tick=world.tick, to=[nation], nation=nation, square=where, terrain=name)
+    ]
 
 
 Handler = Callable[[World, str, cmd.Command], list[ev.Event]]

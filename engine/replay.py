@@ -30,7 +30,9 @@ def apply_entry(world: World, entry: dict[str, Any]) -> list[ev.Event]:
     if kind == "lobby":
         action = entry["action"]
         if action == "join":
-            return lobby.join(world, entry["nation"], entry["name"], entry["colour"], entry.get("player"))
+            return lobby.join(
+                world, entry["nation"], entry["name"], entry["colour"], entry.get("player")
+            )
         if action == "leave":
             return lobby.leave(world, entry["nation"])
         if action == "resign":

@@ -56,8 +56,13 @@ def build_world(spec: dict[str, Any]) -> tuple[World, dict[str, int]]:
     if any(len(r) != width for r in rows):
         raise ScenarioError("every map row must have the same length")
     height = len(rows)
-    world = World(spec.get("ruleset", "standard"), width, height, seed=int(spec.get("seed", 0)),
-                  length_days=spec.get("length_days"))
+    world = World(
+        spec.get("ruleset", "standard"),
+        width,
+        height,
+        seed=int(spec.get("seed", 0)),
+        length_days=spec.get("length_days"),
+    )
     rules = world.rules
     world.started = True
     world.tick = int(spec.get("start_tick", 0))
@@ -75,11 +80,17 @@ def build_world(spec: dict[str, Any]) -> tuple[World, dict[str, int]]:
                     raise ScenarioError(f"city letter {ch!r} is used twice on the map")
                 letters[ch] = sq
             else:
-                raise ScenarioError(f"unknown map character {ch!r} at {x},{y} (use ~ water, . land, letters for cities)")
+                raise ScenarioError(
+                    f"unknown map character {ch!r} at {x},{y} (use ~ water, . land, letters for cities)"
+                )
     for nid, nspec in (spec.get("nations") or {}).items():
         nspec = nspec or {}
-        nation = world.add_nation(str(nid), nspec.get("name", str(nid).title()), nspec.get("colour", "#888888"),
-                                  player=nspec.get("player"))
+        nation = world.add_nation(
+            str(nid),
+            nspec.get("name", str(nid).title()),
+            nspec.get("colour", "#888888"),
+            player=nspec.get("player"),
+        )
         if "tech" in nspec:
             nation.tech = float(nspec["tech"])
         if "cp" in nspec:
@@ -90,7 +101,9 @@ def build_world(spec: dict[str, Any]) -> tuple[World, dict[str, int]]:
                 world.set_relation(a, b, rules.diplomacy.start)
     for rel in spec.get("relations") or []:
         if len(rel) not in (3, 4):
-            raise ScenarioError(f"a relation is [nation, other, level] or [nation, other, level, one_way]: {rel}")
+            raise ScenarioError(
+                f"a relation is [nation, other, level] or [nation, other, level, one_way]: {rel}"
+            )
         a, b, level = rel[0], rel[1], rel[2]
         if level not in rules.diplomacy.levels:
             raise ScenarioError(f"unknown relation level {level!r}")
@@ -103,7 +116,9 @@ def build_world(spec: dict[str, Any]) -> tuple[World, dict[str, int]]:
         owner = cspec.get("owner")
         if owner is not None and owner not in world.nations:
             raise ScenarioError(f"city {letter}: unknown owner {owner!r}")
-        designation = cspec.get("designation") or (rules.start.cities[0] if owner else rules.capture.new_designation)
+        designation = cspec.get("designation") or (
+            rules.start.cities[0] if owner else rules.capture.new_designation
+        )
         if designation not in rules.city:
             raise ScenarioError(f"city {letter}: unknown designation {designation!r}")
         build = cspec.get("build")
@@ -111,8 +126,13 @@ def build_world(spec: dict[str, Any]) -> tuple[World, dict[str, int]]:
             if cspec.get(key) is not None and cspec[key] not in rules.unit:
                 raise ScenarioError(f"city {letter}: unknown unit {cspec[key]!r}")
         world.cities[sq] = City(
-            sq=sq, owner=owner, designation=designation, build=build,
-            progress=_duration(world, cspec.get("progress", 0)), next_build=cspec.get("next"), name=letter,
+            sq=sq,
+            owner=owner,
+            designation=designation,
+            build=build,
+            progress=_duration(world, cspec.get("progress", 0)),
+            next_build=cspec.get("next"),
+            name=letter,
         )
     for extra in cities:
         if extra not in letters:
@@ -132,9 +152,15 @@ def _add_unit(world: World, uspec: dict[str, Any], letters: dict[str, int]) -> N
     if uspec["owner"] not in world.nations:
         raise ScenarioError(f"unit {uspec['id']}: unknown owner {uspec['owner']!r}")
     world.add_unit(
-        uspec["type"], uspec["owner"], _where(world, uspec["at"], letters),
-        hp=uspec.get("hp"), mobility=uspec.get("mobility"), ammo=uspec.get("ammo"), fuel=uspec.get("fuel"),
-        carried_by=uspec.get("carried_by"), unit_id=int(uspec["id"]),
+        uspec["type"],
+        uspec["owner"],
+        _where(world, uspec["at"], letters),
+        hp=uspec.get("hp"),
+        mobility=uspec.get("mobility"),
+        ammo=uspec.get("ammo"),
+        fuel=uspec.get("fuel"),
+        carried_by=uspec.get("carried_by"),
+        unit_id=int(uspec["id"]),
     )
 
 
@@ -194,7 +220,7 @@ def run(spec: dict[str, Any], *, path: str = "<scenario>") -> Report:
     for number, step in enumerate(spec.get("steps") or [], start=1):
         if not isinstance(step, dict) or len(step) != 1:
             raise ScenarioError(f"step {number}: a step is one of do, reject, advance, expect")
-        (action, body), = step.items()
+        ((action, body),) = step.items()
         where = f"step {number} ({action})"
         if action == "do":
             nation, command = _command(body, letters, world)
@@ -204,14 +230,20 @@ def run(spec: dict[str, Any], *, path: str = "<scenario>") -> Report:
                 report.failures.append(f"{where}: command rejected: {exc}")
         elif action == "reject":
             expected = str(body.get("error", ""))
-            nation, command = _command({k: v for k, v in body.items() if k != "error"}, letters, world)
+            nation, command = _command(
+                {k: v for k, v in body.items() if k != "error"}, letters, world
+            )
             before = world.hash()
             try:
                 apply(world, nation, command)
-                report.failures.append(f"{where}: expected the command to be rejected, but it was accepted")
+                report.failures.append(
+                    f"{where}: expected the command to be rejected, but it was accepted"
+                )
             except CommandError as exc:
                 if expected.lower() not in str(exc).lower():
-                    report.failures.append(f"{where}: rejected with {str(exc)!r}, expected a message containing {expected!r}")
+                    report.failures.append(
+                        f"{where}: rejected with {str(exc)!r}, expected a message containing {expected!r}"
+                    )
                 if world.hash() != before:
                     report.failures.append(f"{where}: a rejected command changed the world")
         elif action == "advance":
@@ -220,7 +252,9 @@ def run(spec: dict[str, Any], *, path: str = "<scenario>") -> Report:
             report.failures.extend(f"{where}: {f}" for f in _check(world, body, letters, since))
             since = []
         else:
-            raise ScenarioError(f"step {number}: unknown step {action!r} (do, reject, advance, expect)")
+            raise ScenarioError(
+                f"step {number}: unknown step {action!r} (do, reject, advance, expect)"
+            )
     return report
 
 
@@ -245,10 +279,18 @@ def _matches(expected: Any, actual: Any) -> bool:
     if isinstance(expected, dict) and "approx" in expected:
         tol = float(expected.get("tol", 1e-6))
         return actual is not None and abs(float(actual) - float(expected["approx"])) <= tol
-    if isinstance(expected, list) and len(expected) == 2 and all(isinstance(v, (int, float)) for v in expected):
+    if (
+        isinstance(expected, list)
+        and len(expected) == 2
+        and all(isinstance(v, (int, float)) for v in expected)
+    ):
         return actual is not None and expected[0] <= actual <= expected[1]
     if isinstance(expected, float) or isinstance(actual, float):
-        return actual is not None and expected is not None and math.isclose(float(actual), float(expected), abs_tol=1e-9)
+        return (
+            actual is not None
+            and expected is not None
+            and math.isclose(float(actual), float(expected), abs_tol=1e-9)
+        )
     return expected == actual
 
 
@@ -268,14 +310,18 @@ DERIVED_NATION_FIELDS = {
 }
 
 
-def _check(world: World, body: dict[str, Any], letters: dict[str, int], since: list[ev.Event]) -> list[str]:
+def _check(
+    world: World, body: dict[str, Any], letters: dict[str, int], since: list[ev.Event]
+) -> list[str]:
     failures: list[str] = []
     label = world.grid.label
     for uid, exp in (body.get("units") or {}).items():
         unit = world.units.get(int(uid))
         if exp == "gone":
             if unit is not None:
-                failures.append(f"unit {uid}: expected gone, still at {label(unit.sq)} with {unit.hp} hp")
+                failures.append(
+                    f"unit {uid}: expected gone, still at {label(unit.sq)} with {unit.hp} hp"
+                )
             continue
         if unit is None:
             failures.append(f"unit {uid}: expected to exist, but it is gone")
@@ -323,7 +369,9 @@ def _check(world: World, body: dict[str, Any], letters: dict[str, int], since: l
                 for other, level in want.items():
                     got = world.relation(nid, other)
                     if got != level:
-                        failures.append(f"nation {nid} towards {other}: expected {level}, got {got}")
+                        failures.append(
+                            f"nation {nid} towards {other}: expected {level}, got {got}"
+                        )
                 continue
             if key in DERIVED_NATION_FIELDS:
                 got = DERIVED_NATION_FIELDS[key](world, nid)
@@ -345,11 +393,19 @@ def _check(world: World, body: dict[str, Any], letters: dict[str, int], since: l
         spec = dict(spec)
         count = spec.pop("count", None)
         kind = spec.pop("kind")
-        found = [e for e in since if e.kind == kind and all(_matches(v, getattr(e, k, None)) for k, v in spec.items())]
+        found = [
+            e
+            for e in since
+            if e.kind == kind and all(_matches(v, getattr(e, k, None)) for k, v in spec.items())
+        ]
         if count is None and not found:
-            failures.append(f"expected an event {kind} {spec or ''} since the last expect; got {_summary(since)}")
+            failures.append(
+                f"expected an event {kind} {spec or ''} since the last expect; got {_summary(since)}"
+            )
         elif count is not None and not _matches(count, len(found)):
-            failures.append(f"expected {_describe(count)} events {kind} {spec or ''}, got {len(found)}")
+            failures.append(
+                f"expected {_describe(count)} events {kind} {spec or ''}, got {len(found)}"
+            )
     for kind in body.get("no_events") or []:
         found = [e for e in since if e.kind == kind]
         if found:

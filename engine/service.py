@@ -61,7 +61,12 @@ class LiveGame:
 
 class GameService:
     def __init__(
-        self, store: Store, *, snapshot_every: int = 64, advance_batch: int = 16, command_snapshot_every: int = 1000
+        self,
+        store: Store,
+        *,
+        snapshot_every: int = 64,
+        advance_batch: int = 16,
+        command_snapshot_every: int = 1000,
     ) -> None:
         self.store = store
         self.snapshot_every = snapshot_every
@@ -116,7 +121,14 @@ class GameService:
             if seed is None:
                 seed = int.from_bytes(os.urandom(4), "big")
             try:
-                world = generate(rules, nations=max_nations, width=width, height=height, seed=seed, length_days=length_days)
+                world = generate(
+                    rules,
+                    nations=max_nations,
+                    width=width,
+                    height=height,
+                    seed=seed,
+                    length_days=length_days,
+                )
             except ValueError as exc:
                 raise GameError(str(exc)) from exc
         settings = {
@@ -135,8 +147,15 @@ class GameService:
         }
         game_id = await self.store.create_game(
             status="running" if started else "lobby",
-            name=name, ruleset=world.rules.name, settings=settings, clock=clock, world_json=world.to_json(),
-            world_hash=world.hash(), guild_id=guild_id, channel_id=channel_id, created_by=created_by,
+            name=name,
+            ruleset=world.rules.name,
+            settings=settings,
+            clock=clock,
+            world_json=world.to_json(),
+            world_hash=world.hash(),
+            guild_id=guild_id,
+            channel_id=channel_id,
+            created_by=created_by,
         )
         return game_id
 
@@ -166,7 +185,9 @@ class GameService:
         for entry_seq, entry in await self.store.log_after(game_id, snap_seq):
             apply_entry(world, entry)
             seq = entry_seq
-        return LiveGame(row=row, world=world, seq=seq, snapshot_seq=snap_seq, snapshot_tick=snap_tick)
+        return LiveGame(
+            row=row, world=world, seq=seq, snapshot_seq=snap_seq, snapshot_tick=snap_tick
+        )
 
     def evict(self, game_id: int) -> None:
         """Forget the in-memory world; the next request rebuilds it from the store."""
@@ -181,7 +202,9 @@ class GameService:
     async def game(self, game_id: int) -> GameRow:
         return (await self._live(game_id)).row
 
-    async def games(self, *, status: list[str] | None = None, guild_id: str | None = None) -> list[GameRow]:
+    async def games(
+        self, *, status: list[str] | None = None, guild_id: str | None = None
+    ) -> list[GameRow]:
         return await self.store.games(status=status, guild_id=guild_id)
 
     # --- the one write path ------------------------------------------------------------------------------
@@ -215,7 +238,15 @@ class GameService:
             snapshot = (world_json, hashlib.sha256(world_json.encode()).hexdigest())
         fanout = [(nation, e.model_dump(mode="json")) for e in events for nation in e.to]
         await self.store.append(
-            game.row.id, seq, world.tick, entry, fanout, snapshot=snapshot, status=status, clock=clock, members=members
+            game.row.id,
+            seq,
+            world.tick,
+            entry,
+            fanout,
+            snapshot=snapshot,
+            status=status,
+            clock=clock,
+            members=members,
         )
         game.seq = seq
         if snapshot is not None:
@@ -239,7 +270,9 @@ class GameService:
         game = await self._live(game_id)
         async with game.lock:
             if self._games.get(game_id) is not game:  # evicted while we waited
-                return await self._run(game_id, entry, status_after=status_after, clock=clock, members=members)
+                return await self._run(
+                    game_id, entry, status_after=status_after, clock=clock, members=members
+                )
             try:
                 events = apply_entry(game.world, entry)
             except (CommandError, GameError):
@@ -250,7 +283,11 @@ class GameService:
             try:
                 status = status_after(game.world) if status_after else None
                 seq = await self._commit(
-                    game, entry, events, status=status, clock=clock,
+                    game,
+                    entry,
+                    events,
+                    status=status,
+                    clock=clock,
                     members=members(game.world) if members else None,
                 )
             except BaseException:
@@ -277,13 +314,25 @@ class GameService:
         """Validate and apply a nation's command; returns after it is committed."""
         row = await self.game(game_id)
         if row.status != "running" and row.status != "paused":
-            raise CommandError("the game is not running" if row.status != "lobby" else "the game has not started yet")
+            raise CommandError(
+                "the game is not running"
+                if row.status != "lobby"
+                else "the game has not started yet"
+            )
         entry = {"kind": "command", "nation": nation, "command": command.model_dump(mode="json")}
         return await self._run(game_id, entry)
 
     # --- lobby -------------------------------------------------------------------------------------------
 
-    async def join(self, game_id: int, *, name: str, colour: str, player: str | None, nation_id: str | None = None) -> str:
+    async def join(
+        self,
+        game_id: int,
+        *,
+        name: str,
+        colour: str,
+        player: str | None,
+        nation_id: str | None = None,
+    ) -> str:
         from .lobby import nation_id_for
 
         game = await self._live(game_id)
@@ -293,15 +342,28 @@ class GameService:
         if not 1 <= len(name) <= 32:
             raise GameError("a nation's name is 1 to 32 characters")
         nid = nation_id or nation_id_for(game.world, name)
-        entry = {"kind": "lobby", "action": "join", "nation": nid, "name": name, "colour": colour, "player": player}
+        entry = {
+            "kind": "lobby",
+            "action": "join",
+            "nation": nid,
+            "name": name,
+            "colour": colour,
+            "player": player,
+        }
         added = [(nid, player)] if player else []
         await self._run(game_id, entry, members=lambda w: (added, []))
-        if game.row.status == "lobby" and all(o is not None for o in (await self.world(game_id)).slot_owner):
+        if game.row.status == "lobby" and all(
+            o is not None for o in (await self.world(game_id)).slot_owner
+        ):
             await self.start(game_id)  # full: start at once
         return nid
 
     async def leave(self, game_id: int, nation: str) -> None:
-        await self._run(game_id, {"kind": "lobby", "action": "leave", "nation": nation}, members=lambda w: ([], [nation]))
+        await self._run(
+            game_id,
+            {"kind": "lobby", "action": "leave", "nation": nation},
+            members=lambda w: ([], [nation]),
+        )
 
     async def resign(self, game_id: int, nation: str) -> None:
         await self._run(game_id, {"kind": "lobby", "action": "resign", "nation": nation})
@@ -310,7 +372,12 @@ class GameService:
         game = await self._live(game_id)
         now = time.time() if now is None else now
         clock = dict(game.row.clock, anchor_real=now, anchor_tick=game.world.tick, paused=False)
-        await self._run(game_id, {"kind": "lobby", "action": "start"}, status_after=lambda w: "running", clock=clock)
+        await self._run(
+            game_id,
+            {"kind": "lobby", "action": "start"},
+            status_after=lambda w: "running",
+            clock=clock,
+        )
 
     # --- time ---------------------------------------------------------------------------------------------
 
@@ -325,7 +392,9 @@ class GameService:
                 break
             n = min(ticks, self.advance_batch)
             result = await self._run(
-                game_id, {"kind": "advance", "ticks": n}, status_after=lambda w: "ended" if w.ended else None
+                game_id,
+                {"kind": "advance", "ticks": n},
+                status_after=lambda w: "ended" if w.ended else None,
             )
             out.extend(result.events)
             ticks -= n
@@ -340,11 +409,15 @@ class GameService:
             return 0
         now = time.time() if now is None else now
         tph = game.world.rules.ticks_per_hour
-        target = clock["anchor_tick"] + math.floor((now - clock["anchor_real"]) * tph / clock["speed"])
+        target = clock["anchor_tick"] + math.floor(
+            (now - clock["anchor_real"]) * tph / clock["speed"]
+        )
         target = min(target, game.world.end_tick)
         return max(0, target - game.world.tick)
 
-    async def catch_up(self, game_id: int, now: float | None = None, *, max_ticks: int | None = None) -> int:
+    async def catch_up(
+        self, game_id: int, now: float | None = None, *, max_ticks: int | None = None
+    ) -> int:
         """Advance a running game to where its clock says it should be; returns ticks done."""
         due = await self.due_ticks(game_id, now)
         if max_ticks is not None:

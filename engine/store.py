@@ -136,7 +136,9 @@ class Store:
     async def migrate(self) -> None:
         version = await self.schema_version()
         if version > SCHEMA_VERSION:
-            raise RuntimeError(f"database schema {version} is newer than this program ({SCHEMA_VERSION})")
+            raise RuntimeError(
+                f"database schema {version} is newer than this program ({SCHEMA_VERSION})"
+            )
         for number in range(version, SCHEMA_VERSION):
             await self.db.execute("BEGIN IMMEDIATE")
             try:
@@ -170,7 +172,17 @@ class Store:
             cur = await self.db.execute(
                 "INSERT INTO games (name, ruleset, status, guild_id, channel_id, created_by, created_at, settings, clock)"
                 " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                (name, ruleset, status, guild_id, channel_id, created_by, now, _dumps(settings), _dumps(clock)),
+                (
+                    name,
+                    ruleset,
+                    status,
+                    guild_id,
+                    channel_id,
+                    created_by,
+                    now,
+                    _dumps(settings),
+                    _dumps(clock),
+                ),
             )
             game_id = cur.lastrowid
             assert game_id is not None
@@ -189,7 +201,9 @@ class Store:
             row = await cur.fetchone()
         return _game_row(row) if row else None
 
-    async def games(self, *, status: Iterable[str] | None = None, guild_id: str | None = None) -> list[GameRow]:
+    async def games(
+        self, *, status: Iterable[str] | None = None, guild_id: str | None = None
+    ) -> list[GameRow]:
         sql = "SELECT * FROM games WHERE 1=1"
         args: list[Any] = []
         if status is not None:
@@ -203,7 +217,14 @@ class Store:
             rows = await cur.fetchall()
         return [_game_row(r) for r in rows]
 
-    async def update_game(self, game_id: int, *, status: str | None = None, clock: dict | None = None, settings: dict | None = None) -> None:
+    async def update_game(
+        self,
+        game_id: int,
+        *,
+        status: str | None = None,
+        clock: dict | None = None,
+        settings: dict | None = None,
+    ) -> None:
         sets, args = [], []
         if status is not None:
             sets.append("status = ?")
@@ -258,7 +279,10 @@ class Store:
             if events:
                 await db.executemany(
                     "INSERT INTO outbox (game_id, seq, tick, nation, event, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    [(game_id, seq, tick, nation, _dumps(payload), now) for nation, payload in events],
+                    [
+                        (game_id, seq, tick, nation, _dumps(payload), now)
+                        for nation, payload in events
+                    ],
                 )
             if snapshot is not None:
                 world_json, world_hash = snapshot
@@ -267,16 +291,22 @@ class Store:
                     (game_id, seq, tick, zlib.compress(world_json.encode(), 1), world_hash, now),
                 )
                 # keep the first world (seq 0: the whole history is it + the log) and the newest
-                await db.execute("DELETE FROM snapshots WHERE game_id = ? AND seq > 0 AND seq < ?", (game_id, seq))
+                await db.execute(
+                    "DELETE FROM snapshots WHERE game_id = ? AND seq > 0 AND seq < ?",
+                    (game_id, seq),
+                )
             if status is not None or clock is not None:
                 await self.update_game(game_id, status=status, clock=clock)
             if members is not None:
                 added, removed = members
                 for nation in removed:
-                    await db.execute("DELETE FROM members WHERE game_id = ? AND nation = ?", (game_id, nation))
+                    await db.execute(
+                        "DELETE FROM members WHERE game_id = ? AND nation = ?", (game_id, nation)
+                    )
                 for nation, user in added:
                     await db.execute(
-                        "INSERT OR REPLACE INTO members (game_id, nation, user_id) VALUES (?, ?, ?)", (game_id, nation, user)
+                        "INSERT OR REPLACE INTO members (game_id, nation, user_id) VALUES (?, ?, ?)",
+                        (game_id, nation, user),
                     )
             await db.execute("COMMIT")
         except BaseException:
@@ -286,7 +316,8 @@ class Store:
     async def latest_snapshot(self, game_id: int) -> tuple[int, str, str] | None:
         """(seq, world json, hash) of the newest snapshot."""
         async with self.db.execute(
-            "SELECT seq, world, hash FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1", (game_id,)
+            "SELECT seq, world, hash FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
+            (game_id,),
         ) as cur:
             row = await cur.fetchone()
         if row is None:
@@ -301,19 +332,25 @@ class Store:
         return [(int(r[0]), json.loads(r[1])) for r in rows]
 
     async def last_seq(self, game_id: int) -> int:
-        async with self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM log WHERE game_id = ?", (game_id,)) as cur:
+        async with self.db.execute(
+            "SELECT COALESCE(MAX(seq), 0) FROM log WHERE game_id = ?", (game_id,)
+        ) as cur:
             row = await cur.fetchone()
         return int(row[0]) if row else 0
 
     # --- members -----------------------------------------------------------------------------------
 
     async def memberships(self, user_id: str) -> list[tuple[int, str]]:
-        async with self.db.execute("SELECT game_id, nation FROM members WHERE user_id = ? ORDER BY game_id", (user_id,)) as cur:
+        async with self.db.execute(
+            "SELECT game_id, nation FROM members WHERE user_id = ? ORDER BY game_id", (user_id,)
+        ) as cur:
             rows = await cur.fetchall()
         return [(int(r[0]), r[1]) for r in rows]
 
     async def members(self, game_id: int) -> dict[str, str]:
-        async with self.db.execute("SELECT nation, user_id FROM members WHERE game_id = ?", (game_id,)) as cur:
+        async with self.db.execute(
+            "SELECT nation, user_id FROM members WHERE game_id = ?", (game_id,)
+        ) as cur:
             rows = await cur.fetchall()
         return {r[0]: r[1] for r in rows}
 
@@ -326,18 +363,24 @@ class Store:
             (max_attempts, limit),
         ) as cur:
             rows = await cur.fetchall()
-        return [OutboxRow(int(r[0]), int(r[1]), int(r[2]), int(r[3]), r[4], json.loads(r[5]), int(r[6])) for r in rows]
+        return [
+            OutboxRow(int(r[0]), int(r[1]), int(r[2]), int(r[3]), r[4], json.loads(r[5]), int(r[6]))
+            for r in rows
+        ]
 
     async def mark_delivered(self, ids: Iterable[int]) -> None:
         ids = list(ids)
         if ids:
-            await self.db.executemany("UPDATE outbox SET delivered_at = ? WHERE id = ?", [(time.time(), i) for i in ids])
+            await self.db.executemany(
+                "UPDATE outbox SET delivered_at = ? WHERE id = ?", [(time.time(), i) for i in ids]
+            )
 
     async def mark_failed(self, ids: Iterable[int], error: str) -> None:
         ids = list(ids)
         if ids:
             await self.db.executemany(
-                "UPDATE outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?", [(error[:500], i) for i in ids]
+                "UPDATE outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?",
+                [(error[:500], i) for i in ids],
             )
 
 
@@ -347,6 +390,14 @@ def _statements(script: str) -> list[str]:
 
 def _game_row(row: Any) -> GameRow:
     return GameRow(
-        id=int(row[0]), name=row[1], ruleset=row[2], status=row[3], guild_id=row[4], channel_id=row[5],
-        created_by=row[6], created_at=float(row[7]), settings=json.loads(row[8]), clock=json.loads(row[9]),
+        id=int(row[0]),
+        name=row[1],
+        ruleset=row[2],
+        status=row[3],
+        guild_id=row[4],
+        channel_id=row[5],
+        created_by=row[6],
+        created_at=float(row[7]),
+        settings=json.loads(row[8]),
+        clock=json.loads(row[9]),
     )

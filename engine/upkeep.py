@@ -20,7 +20,11 @@ def heal_amount(world: World, unit: Unit, supply: SupplyMap) -> int:
         if ut.unit_class == UnitClass.AIR:
             supplied = can_refuel_at(world, unit, unit.sq)
         else:
-            supplied = not ut.needs_supply or ut.unit_class == UnitClass.TECH or supply.square_supplied(ut.unit_class, unit.sq)
+            supplied = (
+                not ut.needs_supply
+                or ut.unit_class == UnitClass.TECH
+                or supply.square_supplied(ut.unit_class, unit.sq)
+            )
         if not supplied:
             return 0
         pct, cap = healing.in_supply_percent, healing.in_supply_cap_percent
@@ -76,7 +80,11 @@ def run_orders(world: World, unit_ids: list[int]) -> list[ev.Event]:
             unit.set_order(None)
             out.append(
                 ev.OrderCancelled(
-                    tick=world.tick, to=[unit.owner], nation=unit.owner, unit=unit.id, square=label,
+                    tick=world.tick,
+                    to=[unit.owner],
+                    nation=unit.owner,
+                    unit=unit.id,
+                    square=label,
                     reason="no way there any more",
                 )
             )
@@ -85,6 +93,9 @@ def run_orders(world: World, unit_ids: list[int]) -> list[ev.Event]:
         out.extend(result.events)
         ctx.invalidate_sight()
         if result.arrived:
-            out.append(ev.OrderCompleted(tick=world.tick, to=[unit.owner], nation=unit.owner, unit=unit.id, square=label))
+            out.append(
+                ev.OrderCompleted(
+                    tick=world.tick, to=[unit.owner], nation=unit.owner, unit=unit.id, square=label
+                )
+            )
     return out
-

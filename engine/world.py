@@ -38,8 +38,19 @@ class Unit:
 
     def to_row(self) -> list:
         return [
-            self.id, self.type, self.owner, self.sq, self.hp, self.mobility, self.ammo,
-            self.fuel, self.built, self.born, self.carried_by, self.order, self.route,
+            self.id,
+            self.type,
+            self.owner,
+            self.sq,
+            self.hp,
+            self.mobility,
+            self.ammo,
+            self.fuel,
+            self.built,
+            self.born,
+            self.carried_by,
+            self.order,
+            self.route,
         ]
 
     def set_order(self, goal: int | None, route: list[int] | None = None) -> None:
@@ -62,7 +73,15 @@ class City:
     name: str = ""
 
     def to_row(self) -> list:
-        return [self.sq, self.owner, self.designation, self.build, self.progress, self.next_build, self.name]
+        return [
+            self.sq,
+            self.owner,
+            self.designation,
+            self.build,
+            self.progress,
+            self.next_build,
+            self.name,
+        ]
 
     @classmethod
     def from_row(cls, row: list) -> City:
@@ -82,9 +101,14 @@ class Nation:
 
     def to_dict(self) -> dict:
         return {
-            "id": self.id, "name": self.name, "colour": self.colour, "tech": self.tech,
-            "cp": self.cp, "relations": dict(sorted(self.relations.items())),
-            "player": self.player, "out": self.out,
+            "id": self.id,
+            "name": self.name,
+            "colour": self.colour,
+            "tech": self.tech,
+            "cp": self.cp,
+            "relations": dict(sorted(self.relations.items())),
+            "player": self.player,
+            "out": self.out,
         }
 
     @classmethod
@@ -202,7 +226,9 @@ class World:
             owner=owner,
             sq=sq,
             hp=ut.hp if hp is None else hp,
-            mobility=ut.mobility * self.rules.mobility.new_unit_multiple if mobility is None else mobility,
+            mobility=ut.mobility * self.rules.mobility.new_unit_multiple
+            if mobility is None
+            else mobility,
             ammo=(ut.ammo or 0) if ammo is None else ammo,
             fuel=(ut.full_fuel if ut.needs_fuel else 0) if fuel is None else fuel,
             built=self.next_built,
@@ -298,7 +324,9 @@ class World:
         if ut.capital:
             self._capital[unit.owner] = self._capital.get(unit.owner, 0) + sign
         if ut.counts_for_power:
-            self._power_hours[unit.owner] = self._power_hours.get(unit.owner, 0) + sign * ut.cost_hours
+            self._power_hours[unit.owner] = (
+                self._power_hours.get(unit.owner, 0) + sign * ut.cost_hours
+            )
 
     def capital_ships(self, nation: str) -> int:
         return self._capital.get(nation, 0)
@@ -328,14 +356,25 @@ class World:
         """The nation and its mutual allies: they share supply, refuelling and squares."""
         team = self._teams.get(nation)
         if team is None:
-            team = frozenset({nation} | {o for o in self.nations if o != nation and self.mutual(nation, o, "allied")})
+            team = frozenset(
+                {nation}
+                | {o for o in self.nations if o != nation and self.mutual(nation, o, "allied")}
+            )
             self._teams[nation] = team
         return team
 
-    def add_nation(self, nation_id: str, name: str, colour: str, *, player: str | None = None) -> Nation:
+    def add_nation(
+        self, nation_id: str, name: str, colour: str, *, player: str | None = None
+    ) -> Nation:
         if nation_id in self.nations:
             raise ValueError(f"nation {nation_id!r} exists")
-        nation = Nation(id=nation_id, name=name, colour=colour, cp=self.rules.command_points.start, player=player)
+        nation = Nation(
+            id=nation_id,
+            name=name,
+            colour=colour,
+            cp=self.rules.command_points.start,
+            player=player,
+        )
         self.nations[nation_id] = nation
         self._teams.clear()
         return nation

@@ -19,18 +19,26 @@ async def main(path: str, seed: int) -> None:
     game = await svc.create_game(name="crash", world=strip_world())
     print(f"GAME {game}", flush=True)
     rng = Rng(seed)
-    targets = [(x, y) for x in range(1, 11) for y in range(1, 4)] + [(x, y) for x in range(13, 23) for y in range(1, 4)]
+    targets = [(x, y) for x in range(1, 11) for y in range(1, 4)] + [
+        (x, y) for x in range(13, 23) for y in range(1, 4)
+    ]
     while True:
         world = await svc.world(game)
         if rng.randint(0, 2) == 0:
             await svc.advance(game, rng.randint(1, 5))
         else:
             nation = rng.choice(["red", "blue"])
-            units = sorted(u.id for u in world.units.values() if u.owner == nation and world.rules.unit[u.type].moves_on == "land")
+            units = sorted(
+                u.id
+                for u in world.units.values()
+                if u.owner == nation and world.rules.unit[u.type].moves_on == "land"
+            )
             if not units:
                 continue
             try:
-                await svc.submit(game, nation, cmd.Move(units=[rng.choice(units)], to=rng.choice(targets)))
+                await svc.submit(
+                    game, nation, cmd.Move(units=[rng.choice(units)], to=rng.choice(targets))
+                )
             except CommandError:
                 continue
         world = await svc.world(game)

@@ -17,11 +17,15 @@ W, H = 24, 6
 
 coords = st.tuples(st.integers(0, W - 1), st.integers(0, H - 1))
 unit_ids = st.lists(st.integers(1, 6), min_size=1, max_size=3)
-unit_types = st.sampled_from(["infantry", "tank", "engineer", "transport", "destroyer", "fighter", "zeppelin", "dragon"])
+unit_types = st.sampled_from(
+    ["infantry", "tank", "engineer", "transport", "destroyer", "fighter", "zeppelin", "dragon"]
+)
 city_squares = st.sampled_from([(1, 1), (3, 3), (20, 1), (19, 3), (5, 5)])
 
 # mostly sensible orders (own units, squares near the islands), some nonsense
-movers = st.sampled_from([("red", [1]), ("red", [1, 2]), ("red", [3]), ("blue", [4]), ("blue", [5]), ("blue", [4, 5])])
+movers = st.sampled_from(
+    [("red", [1]), ("red", [1, 2]), ("red", [3]), ("blue", [4]), ("blue", [5]), ("blue", [4, 5])]
+)
 near = st.tuples(st.integers(0, W - 1), st.integers(0, 4))
 moves = st.one_of(
     movers.flatmap(lambda m: st.tuples(st.just("move"), st.just(m[0]), st.just(m[1]), near)),
@@ -33,9 +37,15 @@ actions = st.one_of(
     moves,
     st.tuples(st.just("build"), st.sampled_from(["red", "blue"]), city_squares, unit_types),
     st.tuples(st.just("next"), st.sampled_from(["red", "blue"]), city_squares, unit_types),
-    st.tuples(st.just("designate"), st.sampled_from(["red", "blue"]), city_squares,
-              st.sampled_from(["fort", "port", "airport", "tech", "base", "castle"])),
-    st.tuples(st.just("engineer"), st.just("blue"), st.sampled_from([5, 5, 5, 4, 1]), st.booleans()),
+    st.tuples(
+        st.just("designate"),
+        st.sampled_from(["red", "blue"]),
+        city_squares,
+        st.sampled_from(["fort", "port", "airport", "tech", "base", "castle"]),
+    ),
+    st.tuples(
+        st.just("engineer"), st.just("blue"), st.sampled_from([5, 5, 5, 4, 1]), st.booleans()
+    ),
     st.tuples(st.just("advance"), st.integers(1, 40)),
 )
 
@@ -51,7 +61,9 @@ def to_command(action) -> tuple[str, cmd.Command] | None:
     if kind == "designate":
         return action[1], cmd.Designate(city=action[2], designation=action[3])
     if kind == "engineer":
-        return action[1], (cmd.BuildCity(unit=action[2]) if action[3] else cmd.SwitchTerrain(unit=action[2]))
+        return action[1], (
+            cmd.BuildCity(unit=action[2]) if action[3] else cmd.SwitchTerrain(unit=action[2])
+        )
     return None
 
 
@@ -90,7 +102,11 @@ def check_invariants(world: World) -> None:
         assert unit.fuel >= 0 and unit.ammo >= 0
         if unit.carried_by is not None:
             assert world.units[unit.carried_by].sq == unit.sq, "cargo left its carrier"
-        if ut.unit_class == UnitClass.SEA and world.is_water(unit.sq) and unit.sq not in world.cities:
+        if (
+            ut.unit_class == UnitClass.SEA
+            and world.is_water(unit.sq)
+            and unit.sq not in world.cities
+        ):
             assert unit.sq not in seen_ships, "two ships on one sea square"
             seen_ships.add(unit.sq)
         if ut.moves_on == "land":

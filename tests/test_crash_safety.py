@@ -26,7 +26,10 @@ ROOT = Path(__file__).resolve().parents[1]
 def run_and_kill(db: Path, seed: int, acks_before_kill: int) -> tuple[int, list[tuple[int, str]]]:
     proc = subprocess.Popen(
         [sys.executable, "-m", "tests.crash_child", str(db), str(seed)],
-        cwd=ROOT, stdout=subprocess.PIPE, text=True, env={**os.environ, "PYTHONPATH": str(ROOT)},
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "PYTHONPATH": str(ROOT)},
     )
     acks: list[tuple[int, str]] = []
     game = None
@@ -61,7 +64,9 @@ def test_sigkill_loses_nothing_acknowledged(tmp_path, seed, kill_after):
         acked_seq, acked_hash = acks[-1]
         assert last >= acked_seq, "an acknowledged request is missing from the log"
         # replay the whole log from the first snapshot: every acknowledged state is reproduced
-        async with store.db.execute("SELECT world FROM snapshots WHERE game_id = ? AND seq = 0", (game,)) as cur:
+        async with store.db.execute(
+            "SELECT world FROM snapshots WHERE game_id = ? AND seq = 0", (game,)
+        ) as cur:
             row = await cur.fetchone()
         first = None
         if row is not None:
@@ -79,7 +84,9 @@ def test_sigkill_loses_nothing_acknowledged(tmp_path, seed, kill_after):
             for seq, entry in entries:
                 apply_entry(first, entry)
                 if seq in by_seq:
-                    assert first.hash() == by_seq[seq], f"state after seq {seq} differs from what was acknowledged"
+                    assert first.hash() == by_seq[seq], (
+                        f"state after seq {seq} differs from what was acknowledged"
+                    )
             assert first.hash() == recovered.hash()
         await svc.close()
 

@@ -26,7 +26,9 @@ def test_distance_wraps_both_edges_and_is_symmetric(w, h, data):
     assert grid.distance(a, b) == grid.distance(b, a) == brute_distance(grid, a, b)
     assert all(grid.distance(a, n) <= 1 for n in grid.neighbours(a))
     r = data.draw(st.integers(0, 6))
-    assert sorted(grid.within(a, r)) == sorted(i for i in range(grid.size) if brute_distance(grid, a, i) <= r)
+    assert sorted(grid.within(a, r)) == sorted(
+        i for i in range(grid.size) if brute_distance(grid, a, i) <= r
+    )
 
 
 def test_corner_neighbours_wrap():

@@ -24,26 +24,37 @@ def test_a_wrong_expectation_is_reported_with_both_values():
 def test_ranges_events_and_gone():
     steps = [
         {"advance": "8h"},
-        {"expect": {
-            "nations": {"red": {"cp": [500, 600], "units": 2}},
-            "events": [{"kind": "UnitBuilt", "unit": "infantry", "count": 1}],
-            "units": {1: "gone"},
-        }},
+        {
+            "expect": {
+                "nations": {"red": {"cp": [500, 600], "units": 2}},
+                "events": [{"kind": "UnitBuilt", "unit": "infantry", "count": 1}],
+                "units": {1: "gone"},
+            }
+        },
     ]
     report = run({**BASE, "steps": steps})
     assert report.failures == ["step 2 (expect): unit 1: expected gone, still at 1,1 with 5 hp"]
 
 
 def test_an_accepted_command_that_should_fail_is_reported():
-    steps = [{"reject": {"nation": "red", "kind": "move", "units": [1], "to": "2,2", "error": "no way"}}]
+    steps = [
+        {"reject": {"nation": "red", "kind": "move", "units": [1], "to": "2,2", "error": "no way"}}
+    ]
     report = run({**BASE, "steps": steps})
-    assert report.failures == ["step 1 (reject): expected the command to be rejected, but it was accepted"]
+    assert report.failures == [
+        "step 1 (reject): expected the command to be rejected, but it was accepted"
+    ]
 
 
 def test_wrong_error_text_is_reported():
-    steps = [{"reject": {"nation": "red", "kind": "move", "units": [1], "to": "0,0", "error": "dragons"}}]
+    steps = [
+        {"reject": {"nation": "red", "kind": "move", "units": [1], "to": "0,0", "error": "dragons"}}
+    ]
     report = run({**BASE, "steps": steps})
-    assert len(report.failures) == 1 and "expected a message containing 'dragons'" in report.failures[0]
+    assert (
+        len(report.failures) == 1
+        and "expected a message containing 'dragons'" in report.failures[0]
+    )
 
 
 def test_si_scenario_exit_codes(tmp_path, capsys):

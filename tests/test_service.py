@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+
 import pytest
 
 from engine import commands as cmd
@@ -166,10 +168,8 @@ async def play_generated_game(path: str, *, restart_midway: bool) -> str:
         units = sorted(u.id for u in world.units_of(nation) if u.type == "infantry")
         city = world.cities_of(nation)[0]
         x, y = world.grid.xy(city.sq)
-        try:
+        with contextlib.suppress(CommandError):
             await svc.submit(game, nation, cmd.Move(units=units[:2], to=(x + 1, y)))
-        except CommandError:
-            pass
         await svc.advance(game, 7)
     digest = (await svc.world(game)).hash()
     await svc.close()

@@ -87,8 +87,12 @@ class UnitType(Strict):
         pattern="^(becomes|research)$",
         description="a build option that is not a unit: what it does to its city",
     )
-    becomes: str | None = Field(default=None, description="structure 'becomes': the new designation")
-    tech_bonus: int = Field(default=0, ge=0, description="extra tech centres while a city builds it")
+    becomes: str | None = Field(
+        default=None, description="structure 'becomes': the new designation"
+    )
+    tech_bonus: int = Field(
+        default=0, ge=0, description="extra tech centres while a city builds it"
+    )
     notes: str = ""
 
     @property
@@ -160,13 +164,17 @@ class CommandPoints(Strict):
 
 
 class Power(Strict):
-    hours_per_point: int = Field(gt=0, description="power is counted in units of this many build hours")
+    hours_per_point: int = Field(
+        gt=0, description="power is counted in units of this many build hours"
+    )
     limit_per_city: int = Field(gt=0)
 
 
 class Tech(Strict):
     max: float = Field(gt=0)
-    daily_gain: list[float] = Field(min_length=2, description="by number of tech centres; the last repeats")
+    daily_gain: list[float] = Field(
+        min_length=2, description="by number of tech centres; the last repeats"
+    )
     leak_top_divisor: float = Field(gt=0)
     leak_ally_divisor: float = Field(gt=0)
     next_build_margin: int = Field(ge=0)
@@ -248,13 +256,21 @@ class Diplomacy(Strict):
     start: str
     war: str = "war"
     max_allies: int | None = Field(default=None, ge=0)
-    notice_hours: dict[str, int] = Field(default_factory=dict, description="level -> notice to leave it")
+    notice_hours: dict[str, int] = Field(
+        default_factory=dict, description="level -> notice to leave it"
+    )
     shares_sightings: list[str] = Field(default_factory=list)
     blocks_interception: list[str] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _known_levels(self) -> Diplomacy:
-        for name in [self.start, self.war, *self.notice_hours, *self.shares_sightings, *self.blocks_interception]:
+        for name in [
+            self.start,
+            self.war,
+            *self.notice_hours,
+            *self.shares_sightings,
+            *self.blocks_interception,
+        ]:
             if name not in self.levels:
                 raise ValueError(f"unknown diplomacy level {name!r}")
         return self
@@ -265,7 +281,9 @@ class Diplomacy(Strict):
 
 class StartPosition(Strict):
     cities: list[str] = Field(min_length=1, description="designation of each starting city")
-    units: dict[str, int] = Field(default_factory=dict, description="unit type -> count, in the first city")
+    units: dict[str, int] = Field(
+        default_factory=dict, description="unit type -> count, in the first city"
+    )
     second_units: dict[str, int] = Field(default_factory=dict, description="in the second city")
     neutral_cities_near_home: int = Field(ge=0)
 
@@ -301,7 +319,9 @@ class Ruleset(Strict):
                 raise ValueError(f"unit {u.name!r}: built_in {u.built_in!r} is not a city type")
         for u in self.units:
             if (u.structure == "becomes") != (u.becomes is not None):
-                raise ValueError(f"unit {u.name!r}: structure 'becomes' needs `becomes` (and only it)")
+                raise ValueError(
+                    f"unit {u.name!r}: structure 'becomes' needs `becomes` (and only it)"
+                )
             if u.becomes is not None and u.becomes not in city_names:
                 raise ValueError(f"unit {u.name!r}: becomes {u.becomes!r} is not a city type")
         for d in self.start.cities:
