@@ -62,6 +62,15 @@ class Move(Command):
     to: Coord
 
 
+class Attack(Command):
+    """Units move next to the target square (if they are not already) and attack it; land
+    units attacking an empty enemy or neutral city capture it."""
+
+    kind: Literal["attack"] = "attack"
+    units: list[int] = Field(min_length=1, max_length=64)
+    target: Coord
+
+
 class CancelOrders(Command):
     kind: Literal["cancel_orders"] = "cancel_orders"
     units: list[int] = Field(min_length=1, max_length=64)
@@ -78,7 +87,7 @@ class SwitchTerrain(Command):
 
 
 AnyCommand = Annotated[
-    SetBuild | SetNextBuild | Designate | Move | CancelOrders | BuildCity | SwitchTerrain,
+    SetBuild | SetNextBuild | Designate | Move | Attack | CancelOrders | BuildCity | SwitchTerrain,
     Field(discriminator="kind"),
 ]
 

@@ -126,6 +126,53 @@ class GameStarted(Event):
     end_tick: int
 
 
+class Attacked(Event):
+    """One attack: the first fire of the square (flak or cannons), the hit, the counter-attack."""
+
+    kind: Literal["Attacked"] = "Attacked"
+    attacker: str
+    defender: str
+    square: str  # the attacked square
+    from_square: str
+    attacker_unit: int
+    attacker_type: str
+    defender_unit: int
+    defender_type: str
+    first_fire: int = 0  # damage the square's flak or cannons did to the attacker first
+    damage: int = 0
+    counter: int = 0
+    attacker_hp: int
+    defender_hp: int
+
+
+class Bombed(Event):
+    kind: Literal["Bombed"] = "Bombed"
+    attacker: str
+    square: str
+    bomber: int
+    bomber_type: str
+    first_fire: int = 0
+    hits: list[dict] = Field(default_factory=list)  # {unit, type, owner, damage, hp}
+    victims: list[str] = Field(default_factory=list)  # nations hit
+
+
+class UnitDestroyed(Event):
+    kind: Literal["UnitDestroyed"] = "UnitDestroyed"
+    nation: str  # the owner
+    unit: int
+    unit_type: str
+    square: str
+    by: str | None = None
+
+
+class CityCaptured(Event):
+    kind: Literal["CityCaptured"] = "CityCaptured"
+    nation: str
+    previous: str | None
+    city: str
+    unit: int
+
+
 AnyEvent = Annotated[
     BuildSkipped
     | UnitBuilt
@@ -140,7 +187,11 @@ AnyEvent = Annotated[
     | RelationChanged
     | NationJoined
     | NationLeft
-    | GameStarted,
+    | GameStarted
+    | Attacked
+    | Bombed
+    | UnitDestroyed
+    | CityCaptured,
     Field(discriminator="kind"),
 ]
 

@@ -93,19 +93,39 @@ def step_cost(world: World, ctx: MoveContext, ut: UnitType, from_sq: int) -> int
 
 
 def find_path(
-    world: World, ctx: MoveContext, unit: Unit, goal: int, *, limit: int | None = None
+    world: World,
+    ctx: MoveContext,
+    unit: Unit,
+    goal: int,
+    *,
+    limit: int | None = None,
+    approach: bool = False,
 ) -> list[int] | None:
     """Cheapest path from the unit's square to `goal` (excluded start, included goal), or None.
+    With `approach`, the cheapest path to any square next to `goal` (to attack it).
 
     A* with the Chebyshev distance as heuristic (every step costs at least 1), ties broken
     towards the deeper node. `limit` caps the path cost (air units: their fuel)."""
     grid = world.grid
     ut = world.rules.unit[unit.type]
     start = unit.sq
-    if start == goal:
-        return []
-    if not can_enter(world, ctx, unit, ut, goal) or _known_foreign(world, ctx, goal):
-        return None
+    if approach:
+        if grid.distance(start, goal) == 1:
+            return []
+        goals = {
+            n
+            for n in grid.neighbours(goal)
+            if n != start and can_enter(world, ctx, unit, ut, n) and not _known_foreign(world, ctx, n)
+        }
+        if not goals:
+            return None
+    else:
+        if start == goal:
+            return []
+        if not can_enter(world, ctx, unit, ut, goal) or _known_foreign(world, ctx, goal):
+            return None
+        goals = {goal}
+    reach = 1 if approach else 0
     w, h = grid.width, grid.height
     gx, gy = goal % w, goal // w
     table = grid.neighbour_table
@@ -125,7 +145,7 @@ def find_path(
         key = pop(heap)
         sq = key & sq_mask
         g = _G_MAX - ((key >> _SQ_BITS) & g_mask)
-        if sq == goal:
+        if sq in goals:
             path = [sq]
             while sq in came:
                 sq = came[sq]
@@ -147,7 +167,7 @@ def find_path(
                 if st == _BLOCKED:
                     continue
                 ok = can_enter(world, ctx, unit, ut, nb) and (
-                    nb == goal or not _known_foreign(world, ctx, nb)
+                    nb in goals or not _known_foreign(world, ctx, nb)
                 )
                 state[nb] = _OPEN if ok else _BLOCKED
                 if not ok:
@@ -164,7 +184,8 @@ def find_path(
                 dx = w - dx
             if h - dy < dy:
                 dy = h - dy
-            push(heap, ((ng + (dx if dx > dy else dy)) << _F_SHIFT) | deeper | nb)
+            estimate = (dx if dx > dy else dy) - reach
+            push(heap, ((ng + (estimate if estimate > 0 else 0)) << _F_SHIFT) | deeper | nb)
     return None
 
 
@@ -301,8 +322,9 @@ def refuel(world: World, unit: Unit) -> None:
             unit.ammo = ut.ammo
 
 
-def plan_move(world: World, ctx: MoveContext, unit: Unit, goal: int) -> list[int] | None:
-    """The path a unit would take towards `goal` now, or None if it cannot get there."""
+def plan_move(world: World, ctx: MoveContext, unit: Unit, goal: int, *, approach: bool = False) -> list[int] | None:
+    """The path a unit would take towards `goal` now (with `approach`: to a square next to
+    it), or None if it cannot get there."""
     ut = world.rules.unit[unit.type]
     limit = unit.fuel if (ut.unit_class == UnitClass.AIR and ut.needs_fuel) else None
-    return find_path(world, ctx, unit, goal, limit=limit)
+    return find_path(world, ctx, unit, goal, limit=limit, approach=approach)

@@ -8,12 +8,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
+from . import combat, economy
 from . import commands as cmd
-from . import economy
 from . import events as ev
 from .errors import CommandError
-from .movement import MoveContext, follow, is_ship, plan_move
-from .rules.models import MovesOn, UnitType
+from .movement import MoveContext, follow, is_ship, plan_move, step_cost, walk
+from .rules.models import MovesOn, UnitClass, UnitType
+from .sight import Sight
 from .world import LAND, WATER, City, Unit, World
 
 
@@ -235,6 +236,89 @@ def _no_path_reason(world: World, unit: Unit, ut: UnitType, goal: int, xy: tuple
     return f"{name} has no way to {where}"
 
 
+def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
+    rules = world.rules
+    target = _square(world, c.target)
+    where = f"{c.target[0]},{c.target[1]}"
+    if len(set(c.units)) != len(c.units):
+        raise CommandError("a unit is listed twice")
+    units = [_own_unit(world, nation, uid) for uid in c.units]
+    team = world.team(nation)
+    sight = Sight(world, nation)
+    seen = [u for u in world.units_at(target) if u.owner not in team and u.carried_by is None and sight.sees_unit(u)]
+    city = world.cities.get(target)
+    if seen:
+        hostile = [u for u in seen if combat.at_war(world, nation, u.owner)]
+        if not hostile:
+            other = world.nations[seen[0].owner].name
+            raise CommandError(f"you are not at war with {other}; declare war first")
+        capture = False
+        seen_types = [rules.unit[u.type] for u in hostile]
+    else:
+        if city is None or city.owner in team:
+            raise CommandError(f"you see nothing to attack at {where}")
+        if city.owner is not None and not combat.at_war(world, nation, city.owner):
+            raise CommandError(f"you are not at war with {world.nations[city.owner].name}; declare war first")
+        capture = True
+        seen_types = []
+    ctx = MoveContext(world, nation)
+    plans: list[tuple[Unit, list[int]]] = []
+    for unit in units:
+        ut = rules.unit[unit.type]
+        name = f"unit {unit.id} ({ut.title})"
+        if unit.carried_by is not None:
+            raise CommandError(f"{name} is being carried")
+        if ut.moves_on == MovesOn.NONE:
+            raise CommandError(f"{name} does not fight; it is launched")
+        if capture:
+            if ut.unit_class != UnitClass.LAND:
+                raise CommandError(f"{name} cannot take a city; only land units can")
+        else:
+            if not any(combat.can_hit(world, ut, target, dt) for dt in seen_types):
+                raise CommandError(f"{name} cannot attack what is at {where}")
+            if unit.ammo < 1:
+                raise CommandError(f"{name} has no ammunition")
+        path = plan_move(world, ctx, unit, target, approach=True)
+        if path is None:
+            raise CommandError(f"{name} has no way to get next to {where}")
+        need = _path_cost(world, ctx, unit, path) + 1
+        if unit.mobility < need:
+            raise CommandError(f"{name} needs {need} mobility to reach {where} and attack; it has {unit.mobility}")
+        plans.append((unit, path))
+    movers = [u for u, path in plans if path]
+    if len(movers) > 1 and any(is_ship(rules.unit[u.type]) for u in movers):
+        raise CommandError("ships move one at a time (only one ship may be on a sea square)")
+    cost = rules.command_points.costs.capture if capture else rules.command_points.costs.attack
+    _charge(world, nation, cost, "taking a city" if capture else "an attack")
+    _pay(world, nation, cost)
+    out: list[ev.Event] = []
+    for unit, path in plans:
+        if unit.id not in world.units:
+            continue
+        if capture and world.cities[target].owner == nation:
+            break  # taken already by an earlier unit of this command
+        if path:
+            result = walk(world, ctx, unit, path)
+            out.extend(result.events)
+            ctx.invalidate_sight()
+            unit.set_order(None)
+            if unit.id not in world.units or not result.arrived:
+                continue
+        if world.grid.distance(unit.sq, target) != 1:
+            continue
+        out.extend(combat.resolve_attack(world, unit, target, moved=bool(path)))
+    return out
+
+
+def _path_cost(world: World, ctx: MoveContext, unit: Unit, path: list[int]) -> int:
+    ut = world.rules.unit[unit.type]
+    total, here = 0, unit.sq
+    for sq in path:
+        total += step_cost(world, ctx, ut, here)
+        here = sq
+    return total
+
+
 def _cancel_orders(world: World, nation: str, c: cmd.CancelOrders) -> list[ev.Event]:
     units = [_own_unit(world, nation, uid) for uid in c.units]
     if not any(u.order is not None for u in units):
@@ -347,6 +431,7 @@ _HANDLERS: dict[type, Handler] = {
     cmd.SetNextBuild: _set_next_build,  # type: ignore[dict-item]
     cmd.Designate: _designate,  # type: ignore[dict-item]
     cmd.Move: _move,  # type: ignore[dict-item]
+    cmd.Attack: _attack,  # type: ignore[dict-item]
     cmd.CancelOrders: _cancel_orders,  # type: ignore[dict-item]
     cmd.BuildCity: _build_city,  # type: ignore[dict-item]
     cmd.SwitchTerrain: _switch_terrain,  # type: ignore[dict-item]

@@ -263,7 +263,7 @@ def _command(body: dict[str, Any], letters: dict[str, int], world: World):
     nation = body.pop("nation", None)
     if nation is None:
         raise ScenarioError("a command needs `nation`")
-    for key in ("city", "to"):
+    for key in ("city", "to", "target"):
         if isinstance(body.get(key), str) and body[key] in letters:
             body[key] = world.grid.label(letters[body[key]])
     try:

@@ -52,3 +52,52 @@ class Sight:
         return any(
             u.owner not in self.sharers and self.sees_unit(u) for u in self.world.units_at(sq)
         )
+
+
+def observers(world: World, sq: int) -> set[str]:
+    """Nations that see a square right now (through their own units and cities or those of
+    nations that share sight with them)."""
+    rules = world.rules
+    grid = world.grid
+    seers: set[str] = set()
+    radar_city = rules.city.get("tech")
+    max_tech = max((n.tech for n in world.nations.values()), default=0.0)
+    radar = radar_city.sight_at(max_tech) if radar_city else 1
+    reach = max([radar] + [ut.sight or 0 for ut in rules.units])
+    for near in grid.within(sq, reach):
+        ids = world.at.get(near)
+        if not ids:
+            continue
+        d = grid.distance(near, sq)
+        for uid in ids:
+            unit = world.units[uid]
+            if unit.owner in seers:
+                continue
+            ut = rules.unit[unit.type]
+            sight = ut.sight if ut.sight is not None else (
+                radar_city.sight_at(world.nations[unit.owner].tech) if radar_city else 1
+            )
+            if d <= sight:
+                seers.add(unit.owner)
+    for city in world.cities.values():
+        if city.owner is not None and city.owner not in seers:
+            ct = rules.city[city.designation]
+            if grid.distance(city.sq, sq) <= ct.sight_at(world.nations[city.owner].tech):
+                seers.add(city.owner)
+    return with_sharers(world, seers)
+
+
+def with_sharers(world: World, seers: set[str]) -> set[str]:
+    """Add the nations that learn what these nations see (allies; friends where the ruleset
+    shares sightings between friends)."""
+    share = world.rules.diplomacy.shares_sightings
+    out = set(seers)
+    for nation in world.nations:
+        if nation in out:
+            continue
+        for seer in seers:
+            level = world.relation(nation, seer)
+            if level in share and world.relation(seer, nation) == level:
+                out.add(nation)
+                break
+    return out
