@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from . import economy
 from . import events as ev
+from .diplomacy import change
 from .upkeep import unit_update
 from .world import World
 
@@ -44,16 +45,5 @@ def apply_pending_relations(world: World) -> list[ev.Event]:
     world.pending = [p for p in world.pending if p.due_tick > world.tick]
     out: list[ev.Event] = []
     for p in due:
-        previous = world.relation(p.nation, p.other)
-        world.set_relation(p.nation, p.other, p.level)
-        out.append(
-            ev.RelationChanged(
-                tick=world.tick,
-                to=[p.nation, p.other],
-                nation=p.nation,
-                other=p.other,
-                level=p.level,
-                previous=previous,
-            )
-        )
+        out.extend(change(world, p.nation, p.other, p.level))
     return out

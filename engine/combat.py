@@ -32,7 +32,9 @@ def at_war(world: World, a: str, b: str) -> bool:
 
 
 def defenders_at(world: World, nation: str, sq: int) -> list[Unit]:
-    return [u for u in world.units_at(sq) if u.carried_by is None and at_war(world, nation, u.owner)]
+    return [
+        u for u in world.units_at(sq) if u.carried_by is None and at_war(world, nation, u.owner)
+    ]
 
 
 def attack_value(ut: UnitType) -> int:
@@ -47,7 +49,14 @@ def at_sea(world: World, sq: int) -> bool:
     return world.is_water(sq) and sq not in world.cities
 
 
-def can_hit(world: World, attacker: UnitType, target_sq: int, defender: UnitType | None, *, counter: bool = False) -> bool:
+def can_hit(
+    world: World,
+    attacker: UnitType,
+    target_sq: int,
+    defender: UnitType | None,
+    *,
+    counter: bool = False,
+) -> bool:
     """Whether a unit of this type may fire at a unit (or an empty city) on a square."""
     if attack_value(attacker) <= 0:
         # units without an attack value bomb (bombers) or fire back at the minimal attack
@@ -101,7 +110,9 @@ def _minimal_case(
     )
 
 
-def effective_attack(world: World, attacker: UnitType, defender: UnitType, defender_sq: int, *, counter: bool) -> int:
+def effective_attack(
+    world: World, attacker: UnitType, defender: UnitType, defender_sq: int, *, counter: bool
+) -> int:
     if _minimal_case(world, attacker, defender, defender_sq, counter=counter):
         return world.rules.combat.minimal_attack
     return attack_value(attacker)
@@ -221,7 +232,15 @@ def destroy(world: World, unit: Unit, by: str | None, out: list[ev.Event]) -> No
     cargo = world.cargo_of(unit)
     world.remove_unit(unit)
     out.append(
-        ev.UnitDestroyed(tick=world.tick, to=sorted(seers), nation=unit.owner, unit=unit.id, unit_type=unit.type, square=label, by=by)
+        ev.UnitDestroyed(
+            tick=world.tick,
+            to=sorted(seers),
+            nation=unit.owner,
+            unit=unit.id,
+            unit_type=unit.type,
+            square=label,
+            by=by,
+        )
     )
     if unit.sq not in world.cities:
         for passenger in cargo:
@@ -262,10 +281,19 @@ def resolve_attack(world: World, attacker: Unit, target_sq: int, *, moved: bool)
         out.insert(
             0,
             ev.Attacked(
-                tick=world.tick, to=seers, attacker=nation, defender=target.owner,
-                square=world.grid.label(target_sq), from_square=from_label, attacker_unit=attacker.id,
-                attacker_type=attacker.type, defender_unit=target.id, defender_type=target.type,
-                first_fire=first, attacker_hp=0, defender_hp=target.hp,
+                tick=world.tick,
+                to=seers,
+                attacker=nation,
+                defender=target.owner,
+                square=world.grid.label(target_sq),
+                from_square=from_label,
+                attacker_unit=attacker.id,
+                attacker_type=attacker.type,
+                defender_unit=target.id,
+                defender_type=target.type,
+                first_fire=first,
+                attacker_hp=0,
+                defender_hp=target.hp,
             ),
         )
         return out
@@ -273,7 +301,9 @@ def resolve_attack(world: World, attacker: Unit, target_sq: int, *, moved: bool)
         return out + bomb(world, attacker, target_sq, defenders, first, seers)
     target = pick_defender(world, at, defenders)
     dt = rules.unit[target.type]
-    damage = damage_to(world, at, target, roll(world, effective_attack(world, at, dt, target_sq, counter=False)))
+    damage = damage_to(
+        world, at, target, roll(world, effective_attack(world, at, dt, target_sq, counter=False))
+    )
     spend_ammo(world, attacker)
     alive = hurt(world, target, damage, nation, out)
     counter = 0
@@ -285,10 +315,21 @@ def resolve_attack(world: World, attacker: Unit, target_sq: int, *, moved: bool)
     out.insert(
         0,
         ev.Attacked(
-            tick=world.tick, to=seers, attacker=nation, defender=target.owner, square=world.grid.label(target_sq),
-            from_square=from_label, attacker_unit=attacker.id, attacker_type=attacker.type, defender_unit=target.id,
-            defender_type=target.type, first_fire=first, damage=damage, counter=counter,
-            attacker_hp=max(0, attacker.hp - counter), defender_hp=max(0, target.hp),
+            tick=world.tick,
+            to=seers,
+            attacker=nation,
+            defender=target.owner,
+            square=world.grid.label(target_sq),
+            from_square=from_label,
+            attacker_unit=attacker.id,
+            attacker_type=attacker.type,
+            defender_unit=target.id,
+            defender_type=target.type,
+            first_fire=first,
+            damage=damage,
+            counter=counter,
+            attacker_hp=max(0, attacker.hp - counter),
+            defender_hp=max(0, target.hp),
         ),
     )
     if counter and not hurt(world, attacker, counter, target.owner, out):
@@ -317,15 +358,28 @@ def _adjacent_ships_fire(world: World, attacker: Unit, target_sq: int) -> list[e
                 or attack_value(st) <= 0
             ):
                 continue
-            damage = damage_to(world, st, attacker, roll(world, effective_attack(world, st, at, attacker.sq, counter=True)))
+            damage = damage_to(
+                world,
+                st,
+                attacker,
+                roll(world, effective_attack(world, st, at, attacker.sq, counter=True)),
+            )
             spend_ammo(world, ship)
             seers = sorted(observers(world, attacker.sq) | {ship.owner, attacker.owner})
             out.append(
                 ev.Attacked(
-                    tick=world.tick, to=seers, attacker=ship.owner, defender=attacker.owner,
-                    square=world.grid.label(attacker.sq), from_square=world.grid.label(ship.sq),
-                    attacker_unit=ship.id, attacker_type=ship.type, defender_unit=attacker.id,
-                    defender_type=attacker.type, damage=damage, attacker_hp=ship.hp,
+                    tick=world.tick,
+                    to=seers,
+                    attacker=ship.owner,
+                    defender=attacker.owner,
+                    square=world.grid.label(attacker.sq),
+                    from_square=world.grid.label(ship.sq),
+                    attacker_unit=ship.id,
+                    attacker_type=ship.type,
+                    defender_unit=attacker.id,
+                    defender_type=attacker.type,
+                    damage=damage,
+                    attacker_hp=ship.hp,
                     defender_hp=max(0, attacker.hp - damage),
                 )
             )
@@ -334,7 +388,9 @@ def _adjacent_ships_fire(world: World, attacker: Unit, target_sq: int) -> list[e
     return out
 
 
-def bomb(world: World, bomber: Unit, sq: int, victims: list[Unit], first: int, seers: list[str]) -> list[ev.Event]:
+def bomb(
+    world: World, bomber: Unit, sq: int, victims: list[Unit], first: int, seers: list[str]
+) -> list[ev.Event]:
     """Every unit on the square loses the bomb percentage of its remaining hp (rounded per the
     ruleset); no multipliers, no fort halving, no counter-attack."""
     rules = world.rules
@@ -346,14 +402,29 @@ def bomb(world: World, bomber: Unit, sq: int, victims: list[Unit], first: int, s
     rounding = math.ceil if rules.combat.bomb_rounding == "up" else math.floor
     for unit in sorted(victims, key=lambda u: u.id):
         damage = int(rounding(unit.hp * pct / 100))
-        hits.append({"unit": unit.id, "type": unit.type, "owner": unit.owner, "damage": damage, "hp": max(0, unit.hp - damage)})
+        hits.append(
+            {
+                "unit": unit.id,
+                "type": unit.type,
+                "owner": unit.owner,
+                "damage": damage,
+                "hp": max(0, unit.hp - damage),
+            }
+        )
         if damage:
             hurt(world, unit, damage, bomber.owner, out)
     out.insert(
         0,
         ev.Bombed(
-            tick=world.tick, to=seers, attacker=bomber.owner, square=world.grid.label(sq), bomber=bomber.id,
-            bomber_type=bomber.type, first_fire=first, hits=hits, victims=sorted({h["owner"] for h in hits}),
+            tick=world.tick,
+            to=seers,
+            attacker=bomber.owner,
+            square=world.grid.label(sq),
+            bomber=bomber.id,
+            bomber_type=bomber.type,
+            first_fire=first,
+            hits=hits,
+            victims=sorted({h["owner"] for h in hits}),
         ),
     )
     return out
@@ -375,9 +446,15 @@ def capture(world: World, unit: Unit, city: City) -> list[ev.Event]:
     if previous is None:
         world.cities_changed()
     out: list[ev.Event] = [
-        ev.CityCaptured(tick=world.tick, to=sorted(seers), nation=unit.owner, previous=previous, city=label, unit=unit.id)
+        ev.CityCaptured(
+            tick=world.tick,
+            to=sorted(seers),
+            nation=unit.owner,
+            previous=previous,
+            city=label,
+            unit=unit.id,
+        )
     ]
     if hurt(world, unit, rules.capture.hp_loss, None, out):
         world.move_unit(unit, city.sq)
     return out
-

@@ -71,6 +71,14 @@ class Attack(Command):
     target: Coord
 
 
+class SetRelation(Command):
+    """Set your relation towards another nation (war, neutral, ..., allied)."""
+
+    kind: Literal["relation"] = "relation"
+    other: str = Field(description="the other nation's id")
+    level: str
+
+
 class CancelOrders(Command):
     kind: Literal["cancel_orders"] = "cancel_orders"
     units: list[int] = Field(min_length=1, max_length=64)
@@ -87,7 +95,15 @@ class SwitchTerrain(Command):
 
 
 AnyCommand = Annotated[
-    SetBuild | SetNextBuild | Designate | Move | Attack | CancelOrders | BuildCity | SwitchTerrain,
+    SetBuild
+    | SetNextBuild
+    | Designate
+    | Move
+    | Attack
+    | SetRelation
+    | CancelOrders
+    | BuildCity
+    | SwitchTerrain,
     Field(discriminator="kind"),
 ]
 

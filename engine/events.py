@@ -99,11 +99,14 @@ class TerrainSwitched(Event):
 
 
 class RelationChanged(Event):
+    """`nation`'s relation towards `other` changed (or, with `due_tick`, will change then)."""
+
     kind: Literal["RelationChanged"] = "RelationChanged"
     nation: str
     other: str
     level: str
     previous: str
+    due_tick: int | None = None
 
 
 class NationJoined(Event):

@@ -115,7 +115,9 @@ def find_path(
         goals = {
             n
             for n in grid.neighbours(goal)
-            if n != start and can_enter(world, ctx, unit, ut, n) and not _known_foreign(world, ctx, n)
+            if n != start
+            and can_enter(world, ctx, unit, ut, n)
+            and not _known_foreign(world, ctx, n)
         }
         if not goals:
             return None
@@ -322,7 +324,9 @@ def refuel(world: World, unit: Unit) -> None:
             unit.ammo = ut.ammo
 
 
-def plan_move(world: World, ctx: MoveContext, unit: Unit, goal: int, *, approach: bool = False) -> list[int] | None:
+def plan_move(
+    world: World, ctx: MoveContext, unit: Unit, goal: int, *, approach: bool = False
+) -> list[int] | None:
     """The path a unit would take towards `goal` now (with `approach`: to a square next to
     it), or None if it cannot get there."""
     ut = world.rules.unit[unit.type]

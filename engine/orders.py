@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import combat, economy
+from . import combat, diplomacy, economy
 from . import commands as cmd
 from . import events as ev
 from .errors import CommandError
@@ -245,7 +245,11 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
     units = [_own_unit(world, nation, uid) for uid in c.units]
     team = world.team(nation)
     sight = Sight(world, nation)
-    seen = [u for u in world.units_at(target) if u.owner not in team and u.carried_by is None and sight.sees_unit(u)]
+    seen = [
+        u
+        for u in world.units_at(target)
+        if u.owner not in team and u.carried_by is None and sight.sees_unit(u)
+    ]
     city = world.cities.get(target)
     if seen:
         hostile = [u for u in seen if combat.at_war(world, nation, u.owner)]
@@ -258,7 +262,9 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
         if city is None or city.owner in team:
             raise CommandError(f"you see nothing to attack at {where}")
         if city.owner is not None and not combat.at_war(world, nation, city.owner):
-            raise CommandError(f"you are not at war with {world.nations[city.owner].name}; declare war first")
+            raise CommandError(
+                f"you are not at war with {world.nations[city.owner].name}; declare war first"
+            )
         capture = True
         seen_types = []
     ctx = MoveContext(world, nation)
@@ -283,7 +289,9 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
             raise CommandError(f"{name} has no way to get next to {where}")
         need = _path_cost(world, ctx, unit, path) + 1
         if unit.mobility < need:
-            raise CommandError(f"{name} needs {need} mobility to reach {where} and attack; it has {unit.mobility}")
+            raise CommandError(
+                f"{name} needs {need} mobility to reach {where} and attack; it has {unit.mobility}"
+            )
         plans.append((unit, path))
     movers = [u for u, path in plans if path]
     if len(movers) > 1 and any(is_ship(rules.unit[u.type]) for u in movers):
@@ -317,6 +325,14 @@ def _path_cost(world: World, ctx: MoveContext, unit: Unit, path: list[int]) -> i
         total += step_cost(world, ctx, ut, here)
         here = sq
     return total
+
+
+def _relation(world: World, nation: str, c: cmd.SetRelation) -> list[ev.Event]:
+    cost = world.rules.command_points.costs.diplomacy
+    _charge(world, nation, cost, "diplomacy")
+    out = diplomacy.set_relation(world, nation, c.other, c.level)
+    _pay(world, nation, cost)
+    return out
 
 
 def _cancel_orders(world: World, nation: str, c: cmd.CancelOrders) -> list[ev.Event]:
@@ -432,6 +448,7 @@ _HANDLERS: dict[type, Handler] = {
     cmd.Designate: _designate,  # type: ignore[dict-item]
     cmd.Move: _move,  # type: ignore[dict-item]
     cmd.Attack: _attack,  # type: ignore[dict-item]
+    cmd.SetRelation: _relation,  # type: ignore[dict-item]
     cmd.CancelOrders: _cancel_orders,  # type: ignore[dict-item]
     cmd.BuildCity: _build_city,  # type: ignore[dict-item]
     cmd.SwitchTerrain: _switch_terrain,  # type: ignore[dict-item]

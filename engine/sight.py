@@ -74,8 +74,10 @@ def observers(world: World, sq: int) -> set[str]:
             if unit.owner in seers:
                 continue
             ut = rules.unit[unit.type]
-            sight = ut.sight if ut.sight is not None else (
-                radar_city.sight_at(world.nations[unit.owner].tech) if radar_city else 1
+            sight = (
+                ut.sight
+                if ut.sight is not None
+                else (radar_city.sight_at(world.nations[unit.owner].tech) if radar_city else 1)
             )
             if d <= sight:
                 seers.add(unit.owner)

@@ -11,7 +11,7 @@ from engine.errors import CommandError
 from engine.orders import apply
 from engine.rules.models import UnitClass
 from engine.world import World
-from tests.worlds import strip_world
+from tests.worlds import STRIP, strip_world
 
 W, H = 24, 6
 
@@ -32,9 +32,17 @@ moves = st.one_of(
     st.tuples(st.just("move"), st.sampled_from(["red", "blue"]), unit_ids, coords),
 )
 
+attacks = st.one_of(
+    st.tuples(
+        st.just("attack"), st.just("red"), st.sampled_from([[1], [2], [1, 2]]), st.just((3, 2))
+    ),
+    st.tuples(st.just("attack"), st.just("blue"), st.sampled_from([[6], [4], [5]]), near),
+)
+
 actions = st.one_of(
     moves,
     moves,
+    attacks,
     st.tuples(st.just("build"), st.sampled_from(["red", "blue"]), city_squares, unit_types),
     st.tuples(st.just("next"), st.sampled_from(["red", "blue"]), city_squares, unit_types),
     st.tuples(
@@ -54,6 +62,8 @@ def to_command(action) -> tuple[str, cmd.Command] | None:
     kind = action[0]
     if kind == "move":
         return action[1], cmd.Move(units=action[2], to=action[3])
+    if kind == "attack":
+        return action[1], cmd.Attack(units=action[2], target=action[3])
     if kind == "build":
         return action[1], cmd.SetBuild(city=action[2], unit=action[3])
     if kind == "next":
@@ -119,8 +129,10 @@ def check_invariants(world: World) -> None:
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(actions, min_size=1, max_size=25), st.sampled_from(["standard", "classic"]))
 def test_random_commands_keep_invariants_and_are_deterministic(script, ruleset):
-    a = strip_world(ruleset=ruleset)
-    b = strip_world(ruleset=ruleset)
+    war = [["red", "blue", "war"]]
+    extra = [{"id": 6, "owner": "blue", "type": "infantry", "at": "3,2"}]  # in reach of red
+    a = strip_world(ruleset=ruleset, relations=war, units=STRIP["units"] + extra)
+    b = strip_world(ruleset=ruleset, relations=war, units=STRIP["units"] + extra)
     outcomes_a = play(a, script)
     outcomes_b = play(b, script)
     assert outcomes_a == outcomes_b
