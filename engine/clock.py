@@ -10,6 +10,7 @@ from __future__ import annotations
 from . import economy
 from . import events as ev
 from .diplomacy import change
+from .endgame import eliminate, end_if_due
 from .upkeep import unit_update
 from .world import World
 
@@ -25,6 +26,8 @@ def tick_once(world: World) -> list[ev.Event]:
     out.extend(economy.progress_builds(world))
     out.extend(apply_pending_relations(world))
     out.extend(unit_update(world))
+    out.extend(eliminate(world))
+    out.extend(end_if_due(world))
     return out
 
 

@@ -176,6 +176,18 @@ class CityCaptured(Event):
     unit: int
 
 
+class NationEliminated(Event):
+    kind: Literal["NationEliminated"] = "NationEliminated"
+    nation: str
+    name: str
+
+
+class GameEnded(Event):
+    kind: Literal["GameEnded"] = "GameEnded"
+    standings: list[dict] = Field(description="teams, best first: {nations, cities}")
+    winners: list[str]
+
+
 AnyEvent = Annotated[
     BuildSkipped
     | UnitBuilt
@@ -194,7 +206,9 @@ AnyEvent = Annotated[
     | Attacked
     | Bombed
     | UnitDestroyed
-    | CityCaptured,
+    | CityCaptured
+    | NationEliminated
+    | GameEnded,
     Field(discriminator="kind"),
 ]
 

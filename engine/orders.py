@@ -11,6 +11,7 @@ from collections.abc import Callable
 from . import combat, diplomacy, economy
 from . import commands as cmd
 from . import events as ev
+from .endgame import eliminate
 from .errors import CommandError
 from .movement import MoveContext, follow, is_ship, plan_move, step_cost, walk
 from .rules.models import MovesOn, UnitClass, UnitType
@@ -30,7 +31,8 @@ def apply(world: World, nation: str, command: cmd.Command) -> list[ev.Event]:
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise CommandError(f"unknown command {command.kind!r}")
-    return handler(world, nation, command)
+    events = handler(world, nation, command)
+    return events + eliminate(world)
 
 
 # --- helpers ------------------------------------------------------------------------------
