@@ -159,6 +159,23 @@ class Bombed(Event):
     victims: list[str] = Field(default_factory=list)  # nations hit
 
 
+class Intercepted(Event):
+    """A fighter scrambled and attacked a unit moving near it; the mover stopped there."""
+
+    kind: Literal["Intercepted"] = "Intercepted"
+    interceptor: str  # nation
+    mover: str  # nation
+    square: str
+    fighter: int
+    fighter_type: str
+    unit: int
+    unit_type: str
+    damage: int
+    counter: int
+    unit_hp: int
+    fighter_hp: int
+
+
 class UnitDestroyed(Event):
     kind: Literal["UnitDestroyed"] = "UnitDestroyed"
     nation: str  # the owner
@@ -204,6 +221,7 @@ AnyEvent = Annotated[
     | NationLeft
     | GameStarted
     | Attacked
+    | Intercepted
     | Bombed
     | UnitDestroyed
     | CityCaptured

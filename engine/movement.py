@@ -283,15 +283,17 @@ def walk(
             stop = hook(world, unit, sq)
             if stop:
                 out.extend(stop)
-                return WalkResult(sq == path[-1], True, out, walked + 1)
+                return WalkResult(False, True, out, walked + 1)
     if air:
         refuel(world, unit)
     return WalkResult(True, False, out, len(path))
 
 
-def follow(world: World, ctx: MoveContext, unit: Unit, goal: int, path: list[int]) -> WalkResult:
+def follow(
+    world: World, ctx: MoveContext, unit: Unit, goal: int, path: list[int], *, hooks: tuple[StepHook, ...] = ()
+) -> WalkResult:
     """Walk towards `goal` along `path`; keep or drop the unit's standing order accordingly."""
-    result = walk(world, ctx, unit, path)
+    result = walk(world, ctx, unit, path, hooks=hooks)
     if result.arrived or result.stopped:
         unit.set_order(None)
     else:

@@ -13,6 +13,7 @@ from . import commands as cmd
 from . import events as ev
 from .endgame import eliminate
 from .errors import CommandError
+from .interception import Interception
 from .movement import MoveContext, follow, is_ship, plan_move, step_cost, walk
 from .rules.models import MovesOn, UnitClass, UnitType
 from .sight import Sight
@@ -200,8 +201,11 @@ def _move(world: World, nation: str, c: cmd.Move) -> list[ev.Event]:
     out: list[ev.Event] = []
     arrived: list[int] = []
     ordered: list[int] = []
-    for unit, path in plans:
-        result = follow(world, ctx, unit, goal, path)
+    hooks = (Interception(world),)
+    for unit, path in _escorts_first(world, plans):
+        if unit.id not in world.units:
+            continue
+        result = follow(world, ctx, unit, goal, path, hooks=hooks)
         out.extend(result.events)
         ctx.invalidate_sight()
         if result.arrived:
@@ -221,6 +225,12 @@ def _move(world: World, nation: str, c: cmd.Move) -> list[ev.Event]:
         ),
     )
     return out
+
+
+def _escorts_first(world: World, plans: list[tuple[Unit, list[int]]]) -> list[tuple[Unit, list[int]]]:
+    """Fighters fly first, so they meet the interceptors before the bombers behind them."""
+    rules = world.rules
+    return sorted(plans, key=lambda p: not rules.unit[p[0].type].intercepts)
 
 
 def _no_path_reason(world: World, unit: Unit, ut: UnitType, goal: int, xy: tuple[int, int]) -> str:
@@ -302,13 +312,14 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
     _charge(world, nation, cost, "taking a city" if capture else "an attack")
     _pay(world, nation, cost)
     out: list[ev.Event] = []
-    for unit, path in plans:
+    hooks = (Interception(world),)
+    for unit, path in _escorts_first(world, plans):
         if unit.id not in world.units:
             continue
         if capture and world.cities[target].owner == nation:
             break  # taken already by an earlier unit of this command
         if path:
-            result = walk(world, ctx, unit, path)
+            result = walk(world, ctx, unit, path, hooks=hooks)
             out.extend(result.events)
             ctx.invalidate_sight()
             unit.set_order(None)

@@ -163,6 +163,7 @@ class World:
         self.phases: dict[int, set[int]] = {}  # born % update period -> unit ids
         self.suppliers: dict[str, set[int]] = {}  # nation -> ids of its units that supply
         self.owned: dict[str, set[int]] = {}  # nation -> ids of its units
+        self.interceptors: set[int] = set()  # ids of units that intercept (fighters)
         self._capital: dict[str, int] = {}
         self._power_hours: dict[str, int] = {}
         self._teams: dict[str, frozenset[str]] = {}
@@ -247,6 +248,8 @@ class World:
         ut = self.rules.unit[unit.type]
         if ut.supplies_land or ut.supplies_sea:
             self.suppliers.setdefault(unit.owner, set()).add(unit.id)
+        if ut.intercepts:
+            self.interceptors.add(unit.id)
         self._count(unit, +1)
         self.unit_changed(unit)
 
@@ -258,6 +261,7 @@ class World:
         self.phases[unit.born % self.rules.ticks_per_unit_update].discard(unit.id)
         self.suppliers.get(unit.owner, set()).discard(unit.id)
         self.owned[unit.owner].discard(unit.id)
+        self.interceptors.discard(unit.id)
         self._count(unit, -1)
         self.unit_changed(unit)
         for cargo in self.cargo_of(unit):
