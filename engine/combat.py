@@ -456,5 +456,6 @@ def capture(world: World, unit: Unit, city: City) -> list[ev.Event]:
         )
     ]
     if hurt(world, unit, rules.capture.hp_loss, None, out):
+        unit.carried_by = None  # a land unit may take an empty port straight from a transport
         world.move_unit(unit, city.sq)
     return out

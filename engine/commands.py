@@ -79,6 +79,14 @@ class SetRelation(Command):
     level: str
 
 
+class Board(Command):
+    """Units on the square of a ship or aircraft of yours go aboard it (in port, say)."""
+
+    kind: Literal["board"] = "board"
+    units: list[int] = Field(min_length=1, max_length=64)
+    carrier: int
+
+
 class CancelOrders(Command):
     kind: Literal["cancel_orders"] = "cancel_orders"
     units: list[int] = Field(min_length=1, max_length=64)
@@ -102,6 +110,7 @@ AnyCommand = Annotated[
     | Attack
     | SetRelation
     | CancelOrders
+    | Board
     | BuildCity
     | SwitchTerrain,
     Field(discriminator="kind"),

@@ -19,6 +19,7 @@ from . import events as ev
 from .rules.models import MovesOn, UnitClass, UnitType
 from .sight import Sight
 from .supply import SupplyMap, can_refuel_at
+from .transport import carrier_with_room, pick_up, settle
 from .world import LAND, WATER, Unit, World
 
 
@@ -75,6 +76,8 @@ def can_enter(world: World, ctx: MoveContext, unit: Unit, ut: UnitType, sq: int)
     # water without a city
     if mode == MovesOn.AIR:
         return True
+    if mode == MovesOn.LAND:
+        return carrier_with_room(world, unit, sq) is not None  # boarding a transport
     if mode in (MovesOn.SEA, MovesOn.LAND_AND_SEA):
         rules = world.rules
         return not any(
@@ -82,6 +85,11 @@ def can_enter(world: World, ctx: MoveContext, unit: Unit, ut: UnitType, sq: int)
             for o in world.units_at(sq)
         )
     return False
+
+
+def boards(world: World, ut: UnitType, sq: int) -> bool:
+    """A land unit stepping onto water boards a transport there: that ends its path."""
+    return ut.moves_on == MovesOn.LAND and world.is_water(sq) and sq not in world.cities
 
 
 def step_cost(world: World, ctx: MoveContext, ut: UnitType, from_sq: int) -> int:
@@ -168,8 +176,10 @@ def find_path(
             if st != _OPEN:
                 if st == _BLOCKED:
                     continue
-                ok = can_enter(world, ctx, unit, ut, nb) and (
-                    nb in goals or not _known_foreign(world, ctx, nb)
+                ok = (
+                    can_enter(world, ctx, unit, ut, nb)
+                    and (nb in goals or not _known_foreign(world, ctx, nb))
+                    and (nb in goals or not boards(world, ut, nb))
                 )
                 state[nb] = _OPEN if ok else _BLOCKED
                 if not ok:
@@ -257,6 +267,8 @@ def walk(
     ut = world.rules.unit[unit.type]
     air = ut.unit_class == UnitClass.AIR
     out: list[ev.Event] = []
+    if path:
+        pick_up(world, unit)
     for walked, sq in enumerate(path):
         cost = step_cost(world, ctx, ut, unit.sq)
         if unit.mobility < cost:
@@ -278,12 +290,17 @@ def walk(
         unit.mobility -= cost
         if air and ut.needs_fuel:
             unit.fuel -= 1
+        unit.carried_by = None  # stepping off whatever carried it
         world.move_unit(unit, sq)
         for hook in hooks:
             stop = hook(world, unit, sq)
             if stop:
                 out.extend(stop)
+                if unit.id in world.units:
+                    settle(world, unit)
                 return WalkResult(False, True, out, walked + 1)
+    if path:
+        settle(world, unit)
     if air:
         refuel(world, unit)
     return WalkResult(True, False, out, len(path))

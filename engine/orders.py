@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import combat, diplomacy, economy
+from . import combat, diplomacy, economy, transport
 from . import commands as cmd
 from . import events as ev
 from .endgame import eliminate
@@ -187,8 +187,6 @@ def _move(world: World, nation: str, c: cmd.Move) -> list[ev.Event]:
         ut = rules.unit[unit.type]
         if ut.moves_on == MovesOn.NONE:
             raise CommandError(f"unit {unit.id} ({ut.title}) does not move; it is launched")
-        if unit.carried_by is not None:
-            raise CommandError(f"unit {unit.id} ({ut.title}) is being carried")
         if unit.sq == goal:
             raise CommandError(f"unit {unit.id} ({ut.title}) is already at {c.to[0]},{c.to[1]}")
         path = plan_move(world, ctx, unit, goal)
@@ -284,8 +282,8 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
     for unit in units:
         ut = rules.unit[unit.type]
         name = f"unit {unit.id} ({ut.title})"
-        if unit.carried_by is not None:
-            raise CommandError(f"{name} is being carried")
+        if unit.carried_by is not None and not (capture and world.grid.distance(unit.sq, target) == 1):
+            raise CommandError(f"{name} is being carried (carried units only take an empty city next to them)")
         if ut.moves_on == MovesOn.NONE:
             raise CommandError(f"{name} does not fight; it is launched")
         if capture:
@@ -346,6 +344,33 @@ def _relation(world: World, nation: str, c: cmd.SetRelation) -> list[ev.Event]:
     out = diplomacy.set_relation(world, nation, c.other, c.level)
     _pay(world, nation, cost)
     return out
+
+
+def _board(world: World, nation: str, c: cmd.Board) -> list[ev.Event]:
+    carrier = _own_unit(world, nation, c.carrier)
+    rules = world.rules
+    ct = rules.unit[carrier.type]
+    if ct.capacity <= 0:
+        raise CommandError(f"unit {carrier.id} ({ct.title}) carries nothing")
+    if len(set(c.units)) != len(c.units) or carrier.id in c.units:
+        raise CommandError("list each unit once, and not the carrier itself")
+    units = [_own_unit(world, nation, uid) for uid in c.units]
+    weight = transport.load(world, carrier)
+    for unit in units:
+        ut = rules.unit[unit.type]
+        name = f"unit {unit.id} ({ut.title})"
+        if unit.sq != carrier.sq:
+            raise CommandError(f"{name} is not on the square of unit {carrier.id}")
+        if unit.carried_by is not None:
+            raise CommandError(f"{name} is already aboard unit {unit.carried_by}")
+        if not transport.can_carry(world, carrier, unit):
+            raise CommandError(f"a {ct.title} cannot carry a {ut.title}")
+        weight += ut.weight
+    if weight > ct.capacity:
+        raise CommandError(f"a {ct.title} carries {ct.capacity}; that would be {weight}")
+    for unit in units:
+        unit.carried_by = carrier.id
+    return []
 
 
 def _cancel_orders(world: World, nation: str, c: cmd.CancelOrders) -> list[ev.Event]:
@@ -463,6 +488,7 @@ _HANDLERS: dict[type, Handler] = {
     cmd.Attack: _attack,  # type: ignore[dict-item]
     cmd.SetRelation: _relation,  # type: ignore[dict-item]
     cmd.CancelOrders: _cancel_orders,  # type: ignore[dict-item]
+    cmd.Board: _board,  # type: ignore[dict-item]
     cmd.BuildCity: _build_city,  # type: ignore[dict-item]
     cmd.SwitchTerrain: _switch_terrain,  # type: ignore[dict-item]
 }

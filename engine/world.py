@@ -271,12 +271,13 @@ class World:
         """Move a unit (and everything it carries) to a square."""
         if sq == unit.sq:
             return
+        cargo = self.cargo_of(unit)
         self._unplace(unit.id, unit.sq)
         unit.sq = sq
         self._place(unit.id, sq)
         self.unit_changed(unit)
-        for cargo in self.cargo_of(unit):
-            self.move_unit(cargo, sq)
+        for passenger in cargo:
+            self.move_unit(passenger, sq)
 
     def _place(self, uid: int, sq: int) -> None:
         ids = self.at.get(sq)

@@ -60,6 +60,7 @@ class UnitType(Strict):
     capacity: int = Field(default=0, ge=0)
     weight: int = Field(default=1, ge=0)
     carries: list[str] = Field(default_factory=list, description="selectors of what it may carry")
+    picks_up: bool = Field(default=False, description="takes what it may carry from the square it leaves")
     tags: list[str] = Field(default_factory=list)
     capital: bool = False
     sees_subs: int = Field(default=0, ge=0, description="radius at which it sees subs; 0: never")
@@ -217,6 +218,10 @@ class Engineer(Strict):
     city_blocked_by: str = Field(pattern="^(other_player|enemy)$")
 
 
+class Transport(Strict):
+    pickup_min_hp: int = Field(ge=0, description="hurt infantry below this stays in a city")
+
+
 class Capture(Strict):
     hp_loss: int = Field(ge=0)
     new_designation: str
@@ -302,6 +307,7 @@ class Ruleset(Strict):
     sighting: Sighting
     engineer: Engineer
     capture: Capture
+    transport: Transport
     combat: Combat
     diplomacy: Diplomacy
     start: StartPosition
