@@ -40,6 +40,7 @@ SECTIONS = {
     "sighting",
     "engineer",
     "capture",
+    "transport",
     "combat",
     "diplomacy",
     "start",
