@@ -79,6 +79,14 @@ class SetRelation(Command):
     level: str
 
 
+class Launch(Command):
+    """Launch a satellite or an ICBM at a square within its range (its mobility)."""
+
+    kind: Literal["launch"] = "launch"
+    unit: int
+    target: Coord
+
+
 class Board(Command):
     """Units on the square of a ship or aircraft of yours go aboard it (in port, say)."""
 
@@ -111,6 +119,7 @@ AnyCommand = Annotated[
     | SetRelation
     | CancelOrders
     | Board
+    | Launch
     | BuildCity
     | SwitchTerrain,
     Field(discriminator="kind"),

@@ -17,7 +17,11 @@ def eliminate(world: World) -> list[ev.Event]:
         if nation.out or nation.id in with_cities or world.owned.get(nation.id):
             continue
         nation.out = True
-        out.append(ev.NationEliminated(tick=world.tick, to=list(world.nations), nation=nation.id, name=nation.name))
+        out.append(
+            ev.NationEliminated(
+                tick=world.tick, to=list(world.nations), nation=nation.id, name=nation.name
+            )
+        )
     return out
 
 

@@ -176,6 +176,24 @@ class Intercepted(Event):
     fighter_hp: int
 
 
+class SatelliteLaunched(Event):
+    kind: Literal["SatelliteLaunched"] = "SatelliteLaunched"
+    nation: str
+    square: str | None = Field(default=None, description="only in the owner's copy")
+
+
+class IcbmLaunched(Event):
+    kind: Literal["IcbmLaunched"] = "IcbmLaunched"
+    nation: str
+    unit_type: str
+    square: str
+    radius: int
+    counter: bool = Field(description="an automatic MAD counter-launch")
+    devastated: list[str] = Field(default_factory=list, description="cities destroyed")
+    destroyed: int = 0
+    war_with: list[str] = Field(default_factory=list)
+
+
 class UnitDestroyed(Event):
     kind: Literal["UnitDestroyed"] = "UnitDestroyed"
     nation: str  # the owner
@@ -222,6 +240,8 @@ AnyEvent = Annotated[
     | GameStarted
     | Attacked
     | Intercepted
+    | SatelliteLaunched
+    | IcbmLaunched
     | Bombed
     | UnitDestroyed
     | CityCaptured

@@ -109,9 +109,19 @@ def intercept(world: World, fighter: Unit, mover: Unit) -> list[ev.Event]:
             counter = combat.damage_to(world, mt, fighter, combat.roll(world, counter_value))
             combat.spend_ammo(world, mover)
     event = ev.Intercepted(
-        tick=world.tick, to=seers, interceptor=fighter.owner, mover=mover.owner, square=square,
-        fighter=fighter.id, fighter_type=fighter.type, unit=mover.id, unit_type=mover.type,
-        damage=damage, counter=counter, unit_hp=max(0, mover.hp), fighter_hp=max(0, fighter.hp - counter),
+        tick=world.tick,
+        to=seers,
+        interceptor=fighter.owner,
+        mover=mover.owner,
+        square=square,
+        fighter=fighter.id,
+        fighter_type=fighter.type,
+        unit=mover.id,
+        unit_type=mover.type,
+        damage=damage,
+        counter=counter,
+        unit_hp=max(0, mover.hp),
+        fighter_hp=max(0, fighter.hp - counter),
     )
     out.insert(0, event)
     if counter:

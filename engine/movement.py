@@ -20,7 +20,7 @@ from .rules.models import MovesOn, UnitClass, UnitType
 from .sight import Sight
 from .supply import SupplyMap, can_refuel_at
 from .transport import carrier_with_room, pick_up, settle
-from .world import LAND, WATER, Unit, World
+from .world import LAND, WASTE, WATER, Unit, World
 
 
 @dataclass
@@ -71,6 +71,8 @@ def can_enter(world: World, ctx: MoveContext, unit: Unit, ut: UnitType, sq: int)
             return True
         ct = world.rules.city[city.designation]
         return ct.ship_passage and world.is_coastal(sq)
+    if world.terrain[sq] == WASTE:
+        return False
     if world.is_land(sq):
         return mode in (MovesOn.LAND, MovesOn.AIR, MovesOn.LAND_AND_SEA)
     # water without a city
@@ -307,7 +309,13 @@ def walk(
 
 
 def follow(
-    world: World, ctx: MoveContext, unit: Unit, goal: int, path: list[int], *, hooks: tuple[StepHook, ...] = ()
+    world: World,
+    ctx: MoveContext,
+    unit: Unit,
+    goal: int,
+    path: list[int],
+    *,
+    hooks: tuple[StepHook, ...] = (),
 ) -> WalkResult:
     """Walk towards `goal` along `path`; keep or drop the unit's standing order accordingly."""
     result = walk(world, ctx, unit, path, hooks=hooks)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from . import combat, diplomacy, economy, transport
+from . import combat, diplomacy, economy, launch, transport
 from . import commands as cmd
 from . import events as ev
 from .endgame import eliminate
@@ -225,7 +225,9 @@ def _move(world: World, nation: str, c: cmd.Move) -> list[ev.Event]:
     return out
 
 
-def _escorts_first(world: World, plans: list[tuple[Unit, list[int]]]) -> list[tuple[Unit, list[int]]]:
+def _escorts_first(
+    world: World, plans: list[tuple[Unit, list[int]]]
+) -> list[tuple[Unit, list[int]]]:
     """Fighters fly first, so they meet the interceptors before the bombers behind them."""
     rules = world.rules
     return sorted(plans, key=lambda p: not rules.unit[p[0].type].intercepts)
@@ -282,8 +284,12 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
     for unit in units:
         ut = rules.unit[unit.type]
         name = f"unit {unit.id} ({ut.title})"
-        if unit.carried_by is not None and not (capture and world.grid.distance(unit.sq, target) == 1):
-            raise CommandError(f"{name} is being carried (carried units only take an empty city next to them)")
+        if unit.carried_by is not None and not (
+            capture and world.grid.distance(unit.sq, target) == 1
+        ):
+            raise CommandError(
+                f"{name} is being carried (carried units only take an empty city next to them)"
+            )
         if ut.moves_on == MovesOn.NONE:
             raise CommandError(f"{name} does not fight; it is launched")
         if capture:
@@ -344,6 +350,36 @@ def _relation(world: World, nation: str, c: cmd.SetRelation) -> list[ev.Event]:
     out = diplomacy.set_relation(world, nation, c.other, c.level)
     _pay(world, nation, cost)
     return out
+
+
+def _launch(world: World, nation: str, c: cmd.Launch) -> list[ev.Event]:
+    rules = world.rules
+    unit = _own_unit(world, nation, c.unit)
+    ut = rules.unit[unit.type]
+    target = _square(world, c.target)
+    name = f"unit {unit.id} ({ut.title})"
+    if not ut.launchable:
+        raise CommandError(f"{name} cannot be launched")
+    if not launch.can_launch_from(world, unit):
+        raise CommandError(
+            f"{name} is launched from a {rules.city[ut.built_in].title.lower()} of yours or from what carries it"
+        )
+    distance = world.grid.distance(unit.sq, target)
+    if distance > unit.mobility:
+        raise CommandError(
+            f"{name} reaches {unit.mobility} squares; {c.target[0]},{c.target[1]} is {distance} away"
+        )
+    icbm = ut.blast_radius is not None
+    cost = (
+        rules.command_points.costs.launch_icbm
+        if icbm
+        else rules.command_points.costs.launch_satellite
+    )
+    _charge(world, nation, cost, "launching an ICBM" if icbm else "launching a satellite")
+    _pay(world, nation, cost)
+    if icbm:
+        return launch.launch_icbm(world, unit, target)
+    return launch.launch_satellite(world, unit, target)
 
 
 def _board(world: World, nation: str, c: cmd.Board) -> list[ev.Event]:
@@ -489,6 +525,7 @@ _HANDLERS: dict[type, Handler] = {
     cmd.SetRelation: _relation,  # type: ignore[dict-item]
     cmd.CancelOrders: _cancel_orders,  # type: ignore[dict-item]
     cmd.Board: _board,  # type: ignore[dict-item]
+    cmd.Launch: _launch,  # type: ignore[dict-item]
     cmd.BuildCity: _build_city,  # type: ignore[dict-item]
     cmd.SwitchTerrain: _switch_terrain,  # type: ignore[dict-item]
 }

@@ -21,7 +21,7 @@ from .commands import command_from_dict
 from .economy import power, power_limit
 from .errors import CommandError
 from .orders import apply
-from .world import LAND, WATER, City, World
+from .world import LAND, WASTE, WATER, City, World
 
 WATER_CHARS = "~"
 LAND_CHARS = "."
@@ -386,7 +386,7 @@ def _check(
     if "terrain" in body:
         for key, want in body["terrain"].items():
             sq = _where(world, key, letters)
-            got = "land" if world.is_land(sq) else "water"
+            got = {WATER: "water", LAND: "land", WASTE: "waste"}[world.terrain[sq]]
             if got != want:
                 failures.append(f"terrain {label(sq)}: expected {want}, got {got}")
     for spec in body.get("events") or []:

@@ -27,7 +27,28 @@ class Sight:
             if city.owner in self.sharers:
                 ct = rules.city[city.designation]
                 sources.append((city.sq, ct.sight_at(world.nations[city.owner].tech), 0))
+        satellite_sight = max((u.satellite_sight or 0 for u in rules.units), default=0)
+        for owner, sq in world.satellites:
+            if owner in self.sharers:
+                sources.append((sq, satellite_sight, 0))
         self.sources = sources
+
+    def mask(self):
+        """Every square the nation sees now, as a flat numpy bool array."""
+        import numpy as np
+
+        from .supply import dilate
+
+        world = self.world
+        by_radius: dict[int, list[int]] = {}
+        for sq, radius, _ in self.sources:
+            by_radius.setdefault(radius, []).append(sq)
+        seen = np.zeros(world.grid.size, dtype=bool)
+        for radius, squares in by_radius.items():
+            m = np.zeros(world.grid.size, dtype=bool)
+            m[squares] = True
+            seen |= dilate(m.reshape(world.height, world.width), radius).reshape(-1)
+        return seen
 
     def _radar(self, owner: str) -> int:
         tech_city = self.world.rules.city.get("tech")

@@ -31,7 +31,10 @@ def load(world: World, carrier: Unit) -> int:
 
 def room_for(world: World, carrier: Unit, cargo: Unit) -> bool:
     ct = world.rules.unit[carrier.type]
-    return can_carry(world, carrier, cargo) and load(world, carrier) + world.rules.unit[cargo.type].weight <= ct.capacity
+    return (
+        can_carry(world, carrier, cargo)
+        and load(world, carrier) + world.rules.unit[cargo.type].weight <= ct.capacity
+    )
 
 
 def carrier_with_room(world: World, unit: Unit, sq: int) -> Unit | None:
@@ -63,10 +66,18 @@ def pick_up(world: World, carrier: Unit) -> None:
     min_hp = rules.transport.pickup_min_hp
     city = world.cities.get(carrier.sq)
     team_city = city is not None and city.owner in world.team(carrier.owner)
-    candidates = [u for u in world.units_at(carrier.sq) if u.carried_by is None and can_carry(world, carrier, u)]
+    candidates = [
+        u
+        for u in world.units_at(carrier.sq)
+        if u.carried_by is None and can_carry(world, carrier, u)
+    ]
     for unit in sorted(candidates, key=lambda u: -u.built):
         ut = rules.unit[unit.type]
-        if team_city and ut.unit_class == UnitClass.LAND and (unit.mobility == 0 or unit.hp < min_hp):
+        if (
+            team_city
+            and ut.unit_class == UnitClass.LAND
+            and (unit.mobility == 0 or unit.hp < min_hp)
+        ):
             continue
         if load(world, carrier) + ut.weight <= ct.capacity:
             unit.carried_by = carrier.id

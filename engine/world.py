@@ -18,6 +18,7 @@ from .rules import load as load_ruleset
 
 WATER = 0
 LAND = 1
+WASTE = 2  # a devastated city: nobody may enter, attack or take it
 
 
 @dataclass(slots=True)
@@ -146,6 +147,7 @@ class World:
         self.units: dict[int, Unit] = {}
         self.nations: dict[str, Nation] = {}
         self.pending: list[PendingRelation] = []
+        self.satellites: list[tuple[str, int]] = []  # launched: (owner, square)
         self.tick = 0
         self.seed = seed
         self.rng = Rng(seed)
@@ -430,6 +432,7 @@ class World:
             "cities": [c.to_row() for c in sorted(self.cities.values(), key=lambda c: c.sq)],
             "units": [u.to_row() for u in sorted(self.units.values(), key=lambda u: u.id)],
             "pending": [[p.due_tick, p.nation, p.other, p.level] for p in self.pending],
+            "satellites": [list(s) for s in self.satellites],
         }
 
     @classmethod
@@ -458,6 +461,7 @@ class World:
         for row in d["units"]:
             world._index(Unit.from_row(row))
         world.pending = [PendingRelation(*p) for p in d["pending"]]
+        world.satellites = [(owner, sq) for owner, sq in d["satellites"]]
         return world
 
     def to_json(self) -> str:

@@ -60,7 +60,9 @@ class UnitType(Strict):
     capacity: int = Field(default=0, ge=0)
     weight: int = Field(default=1, ge=0)
     carries: list[str] = Field(default_factory=list, description="selectors of what it may carry")
-    picks_up: bool = Field(default=False, description="takes what it may carry from the square it leaves")
+    picks_up: bool = Field(
+        default=False, description="takes what it may carry from the square it leaves"
+    )
     tags: list[str] = Field(default_factory=list)
     capital: bool = False
     sees_subs: int = Field(default=0, ge=0, description="radius at which it sees subs; 0: never")
