@@ -176,6 +176,22 @@ class Intercepted(Event):
     fighter_hp: int
 
 
+class Interdicted(Event):
+    """A unit closed in on a moving ship and fired once; the ship stopped there."""
+
+    kind: Literal["Interdicted"] = "Interdicted"
+    interdictor: str  # nation
+    mover: str  # nation
+    square: str
+    from_square: str
+    unit: int
+    unit_type: str
+    ship: int
+    ship_type: str
+    damage: int
+    ship_hp: int
+
+
 class SatelliteLaunched(Event):
     kind: Literal["SatelliteLaunched"] = "SatelliteLaunched"
     nation: str
@@ -240,6 +256,7 @@ AnyEvent = Annotated[
     | GameStarted
     | Attacked
     | Intercepted
+    | Interdicted
     | SatelliteLaunched
     | IcbmLaunched
     | Bombed

@@ -14,6 +14,7 @@ from . import events as ev
 from .endgame import eliminate
 from .errors import CommandError
 from .interception import Interception
+from .interdiction import Interdiction
 from .movement import MoveContext, follow, is_ship, plan_move, step_cost, walk
 from .rules.models import MovesOn, UnitClass, UnitType
 from .sight import Sight
@@ -199,7 +200,7 @@ def _move(world: World, nation: str, c: cmd.Move) -> list[ev.Event]:
     out: list[ev.Event] = []
     arrived: list[int] = []
     ordered: list[int] = []
-    hooks = (Interception(world),)
+    hooks = (Interception(world), Interdiction(world))
     for unit, path in _escorts_first(world, plans):
         if unit.id not in world.units:
             continue
@@ -316,7 +317,7 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
     _charge(world, nation, cost, "taking a city" if capture else "an attack")
     _pay(world, nation, cost)
     out: list[ev.Event] = []
-    hooks = (Interception(world),)
+    hooks = (Interception(world), Interdiction(world))
     for unit, path in _escorts_first(world, plans):
         if unit.id not in world.units:
             continue

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from . import events as ev
 from .interception import Interception
+from .interdiction import Interdiction
 from .movement import MoveContext, follow, plan_move, route_open
 from .rules.models import UnitClass
 from .supply import SupplyMap, can_refuel_at
@@ -90,7 +91,9 @@ def run_orders(world: World, unit_ids: list[int]) -> list[ev.Event]:
                 )
             )
             continue
-        result = follow(world, ctx, unit, target, path, hooks=(Interception(world),))
+        result = follow(
+            world, ctx, unit, target, path, hooks=(Interception(world), Interdiction(world))
+        )
         out.extend(result.events)
         ctx.invalidate_sight()
         if result.arrived:
