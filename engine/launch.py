@@ -68,7 +68,7 @@ def launch_icbm(world: World, unit: Unit, target: int, *, counter: bool = False)
             del world.cities[sq]
             world.terrain[sq] = WASTE
     if devastated:
-        world.cities_changed()
+        world.map_changed()
     war_with = sorted({n for n in losers if n != owner})
     for nation in war_with:
         out.extend(change(world, nation, owner, rules.diplomacy.war))

@@ -143,6 +143,13 @@ def find_path(
     table = grid.neighbour_table
     state = _entry_states(world, ut)
     costs = _step_costs(world, ctx, ut)
+    # Out of supply a step costs more. Every square closer to the goal than the goal's distance
+    # to the nearest supplied square is out of supply, so the last steps of any path cost at
+    # least that much: a consistent lower bound that keeps A* from flooding the open sea.
+    deep, surcharge = 0, 0
+    if costs is not None:
+        surcharge = world.rules.supply.out_of_supply_step_cost - 1
+        deep = max(0, ctx.supply.depth(ut.unit_class, goal) - 1 - reach)
     infinity = 1 << 30
     best = [infinity] * grid.size
     best[start] = 0
@@ -199,7 +206,11 @@ def find_path(
             if h - dy < dy:
                 dy = h - dy
             estimate = (dx if dx > dy else dy) - reach
-            push(heap, ((ng + (estimate if estimate > 0 else 0)) << _F_SHIFT) | deeper | nb)
+            if estimate > 0:
+                estimate += surcharge * (estimate if estimate < deep else deep)
+            else:
+                estimate = 0
+            push(heap, ((ng + estimate) << _F_SHIFT) | deeper | nb)
     return None
 
 
@@ -213,19 +224,25 @@ _OPEN, _BLOCKED, _ASK = 1, 2, 0
 def _entry_states(world: World, ut: UnitType) -> bytearray:
     """Per square: open by terrain alone, blocked by terrain, or to be asked (cities and
     occupied squares, decided by can_enter and what the nation sees)."""
-    allowed = {
-        MovesOn.LAND: (LAND,),
-        MovesOn.SEA: (WATER,),
-        MovesOn.AIR: (LAND, WATER),
-        MovesOn.LAND_AND_SEA: (LAND, WATER),
-    }.get(ut.moves_on, ())
-    terrain = np.frombuffer(bytes(world.terrain), dtype=np.uint8)
-    state = np.full(terrain.shape, _BLOCKED, dtype=np.uint8)
-    for value in allowed:
-        state[terrain == value] = _OPEN
-    if world.cities:
-        state[np.fromiter(world.cities.keys(), dtype=np.int64, count=len(world.cities))] = _ASK
-    state[np.frombuffer(bytes(world.occupied), dtype=np.uint8) != 0] = _ASK
+    key = (ut.moves_on.value, world.map_version)
+    base = world.path_cache.get(key)
+    if base is None:
+        allowed = {
+            MovesOn.LAND: (LAND,),
+            MovesOn.SEA: (WATER,),
+            MovesOn.AIR: (LAND, WATER),
+            MovesOn.LAND_AND_SEA: (LAND, WATER),
+        }.get(ut.moves_on, ())
+        terrain = np.frombuffer(bytes(world.terrain), dtype=np.uint8)
+        base = np.full(terrain.shape, _BLOCKED, dtype=np.uint8)
+        for value in allowed:
+            base[terrain == value] = _OPEN
+        if world.cities:
+            base[np.fromiter(world.cities.keys(), dtype=np.int64, count=len(world.cities))] = _ASK
+        world.path_cache = {k: v for k, v in world.path_cache.items() if k[1] == world.map_version}
+        world.path_cache[key] = base
+    state = base.copy()
+    state[np.frombuffer(world.occupied, dtype=np.uint8) != 0] = _ASK
     return bytearray(state.tobytes())
 
 

@@ -477,7 +477,7 @@ def _build_city(world: World, nation: str, c: cmd.BuildCity) -> list[ev.Event]:
         designation=designation,
         build=economy.default_build(world, designation, world.nations[nation].tech),
     )
-    world.cities_changed(nation)
+    world.map_changed()
     return [ev.CityFounded(tick=world.tick, to=[nation], nation=nation, city=where)]
 
 
@@ -510,6 +510,7 @@ def _switch_terrain(world: World, nation: str, c: cmd.SwitchTerrain) -> list[ev.
     _pay(world, nation, cost)
     unit.mobility -= need
     world.terrain[sq] = new
+    world.map_changed()
     return [
         ev.TerrainSwitched(tick=world.tick, to=[nation], nation=nation, square=where, terrain=name)
     ]

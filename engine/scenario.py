@@ -139,7 +139,7 @@ def build_world(spec: dict[str, Any]) -> tuple[World, dict[str, int]]:
             raise ScenarioError(f"city {extra!r} is not on the map")
     for uspec in spec.get("units") or []:
         _add_unit(world, uspec, letters)
-    world.cities_changed()
+    world.map_changed()
     return world, letters
 
 

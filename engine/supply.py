@@ -99,6 +99,26 @@ class SupplyMap:
             self.world.supply_cache[key] = costs
         return costs
 
+    def depth(self, unit_class: UnitClass, sq: int) -> int:
+        """Chebyshev distance from a square to the nearest supplied square (0 if supplied;
+        a number beyond any path if nothing is supplied)."""
+        grid = self.grid(unit_class)
+        if grid[sq]:
+            return 0
+        key = (self.nation, f"{unit_class.value}-supplied")
+        where = self.world.supply_cache.get(key)
+        if where is None:
+            where = np.flatnonzero(grid)
+            self.world.supply_cache[key] = where
+        if where.size == 0:
+            return 1 << 15
+        w, h = self.world.width, self.world.height
+        dx = np.abs(where % w - sq % w)
+        dy = np.abs(where // w - sq // w)
+        dx = np.minimum(dx, w - dx)
+        dy = np.minimum(dy, h - dy)
+        return int(np.maximum(dx, dy).min())
+
     def in_supply(self, unit: Unit) -> bool:
         return in_supply(self.world, unit, self)
 

@@ -170,6 +170,8 @@ class World:
         self._power_hours: dict[str, int] = {}
         self._teams: dict[str, frozenset[str]] = {}
         self.supply_cache: dict[tuple[str, str], Any] = {}
+        self.map_version = 0  # bumped whenever terrain or the set of city squares changes
+        self.path_cache: dict[tuple[str, int], Any] = {}
 
     # --- squares ---------------------------------------------------------------------------
 
@@ -317,6 +319,11 @@ class World:
                 affected |= self.team(owner)
         for key in [k for k in self.supply_cache if k[0] in affected]:
             del self.supply_cache[key]
+
+    def map_changed(self) -> None:
+        """Terrain or the set of city squares changed."""
+        self.map_version += 1
+        self.cities_changed()
 
     def set_relation(self, nation: str, other: str, level: str) -> None:
         self.nations[nation].relations[other] = level

@@ -1,0 +1,78 @@
+"""A* finds paths exactly as cheap as a plain Dijkstra search over the same moves."""
+
+from __future__ import annotations
+
+import heapq
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.movement import MoveContext, can_enter, find_path, step_cost
+from engine.world import LAND, WATER, City, World
+
+
+def dijkstra_cost(world: World, ctx: MoveContext, unit, goal: int) -> int | None:
+    ut = world.rules.unit[unit.type]
+    best = {unit.sq: 0}
+    heap = [(0, unit.sq)]
+    while heap:
+        g, sq = heapq.heappop(heap)
+        if sq == goal:
+            return g
+        if g > best[sq]:
+            continue
+        ng = g + step_cost(world, ctx, ut, sq)
+        for nb in world.grid.neighbours(sq):
+            if ng < best.get(nb, 1 << 30) and can_enter(world, ctx, unit, ut, nb):
+                best[nb] = ng
+                heapq.heappush(heap, (ng, nb))
+    return None
+
+
+def path_cost(world: World, ctx: MoveContext, unit, path: list[int]) -> int:
+    ut = world.rules.unit[unit.type]
+    total, here = 0, unit.sq
+    for sq in path:
+        total += step_cost(world, ctx, ut, here)
+        here = sq
+    return total
+
+
+@settings(max_examples=250, deadline=None)
+@given(
+    st.integers(6, 30),
+    st.integers(6, 30),
+    st.data(),
+    st.sampled_from(["infantry", "destroyer", "engineer", "fighter"]),
+    st.sampled_from(["standard", "classic"]),
+)
+def test_astar_is_as_cheap_as_dijkstra(w, h, data, unit_type, ruleset):
+    world = World(ruleset, w, h, seed=1)
+    world.started = True
+    world.add_nation("red", "Red", "#f00")
+    land = data.draw(st.lists(st.booleans(), min_size=w * h, max_size=w * h))
+    for i, is_land in enumerate(land):
+        world.terrain[i] = LAND if is_land else WATER
+    cities = data.draw(st.lists(st.integers(0, w * h - 1), max_size=3, unique=True))
+    for sq in cities:
+        world.terrain[sq] = LAND
+        world.cities[sq] = City(
+            sq=sq, owner="red", designation=data.draw(st.sampled_from(["fort", "port"]))
+        )
+    start = data.draw(st.integers(0, w * h - 1))
+    goal = data.draw(st.integers(0, w * h - 1))
+    unit = world.add_unit(unit_type, "red", start, mobility=0)
+    ctx = MoveContext(world, "red")
+    ut = world.rules.unit[unit_type]
+    if not can_enter(world, ctx, unit, ut, start) or start == goal:
+        return
+    want = dijkstra_cost(world, ctx, unit, goal)
+    path = find_path(world, ctx, unit, goal)
+    if want is None:
+        assert path is None
+    else:
+        assert path is not None and path[-1] == goal
+        assert all(
+            world.grid.distance(a, b) == 1 for a, b in zip([start, *path], path, strict=False)
+        )
+        assert path_cost(world, ctx, unit, path) == want
