@@ -26,6 +26,8 @@ def tick_once(world: World) -> list[ev.Event]:
     out.extend(economy.progress_builds(world))
     out.extend(apply_pending_relations(world))
     out.extend(unit_update(world))
+    if world.reveals:
+        world.reveals = {k: t for k, t in world.reveals.items() if t >= world.tick}
     out.extend(eliminate(world))
     out.extend(end_if_due(world))
     return out

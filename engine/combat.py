@@ -301,6 +301,8 @@ def resolve_attack(world: World, attacker: Unit, target_sq: int, *, moved: bool)
         return out + bomb(world, attacker, target_sq, defenders, first, seers)
     target = pick_defender(world, at, defenders)
     dt = rules.unit[target.type]
+    if at.stealth:
+        world.reveal(target.owner, attacker)  # a sub that attacks shows itself to its victim
     damage = damage_to(
         world, at, target, roll(world, effective_attack(world, at, dt, target_sq, counter=False))
     )

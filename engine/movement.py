@@ -295,6 +295,9 @@ def walk(
         if air and ut.needs_fuel and unit.fuel < 1:
             return WalkResult(False, True, out, walked)
         if _foreign_at(world, ctx, sq) or not can_enter(world, ctx, unit, ut, sq):
+            for other in world.units_at(sq):
+                if other.owner not in ctx.team:
+                    world.reveal(unit.owner, other)  # bumping into a unit shows it
             out.append(
                 ev.MoveBlocked(
                     tick=world.tick,

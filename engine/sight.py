@@ -62,6 +62,8 @@ class Sight:
     def sees_unit(self, unit: Unit) -> bool:
         if unit.owner in self.sharers:
             return True
+        if self.world.reveals.get((self.nation, unit.id), -1) >= self.world.tick:
+            return True
         ut = self.world.rules.unit[unit.type]
         dist = self.world.grid.distance
         if ut.stealth:

@@ -148,6 +148,8 @@ class World:
         self.nations: dict[str, Nation] = {}
         self.pending: list[PendingRelation] = []
         self.satellites: list[tuple[str, int]] = []  # launched: (owner, square)
+        # units shown to a nation beyond its sight: (nation, unit id) -> tick the reveal ends
+        self.reveals: dict[tuple[str, int], int] = {}
         self.tick = 0
         self.seed = seed
         self.rng = Rng(seed)
@@ -262,6 +264,9 @@ class World:
         whether cargo dies with its carrier)."""
         del self.units[unit.id]
         self._unplace(unit.id, unit.sq)
+        if self.reveals:
+            for key in [k for k in self.reveals if k[1] == unit.id]:
+                del self.reveals[key]
         self.phases[unit.born % self.rules.ticks_per_unit_update].discard(unit.id)
         self.suppliers.get(unit.owner, set()).discard(unit.id)
         self.owned[unit.owner].discard(unit.id)
@@ -319,6 +324,16 @@ class World:
                 affected |= self.team(owner)
         for key in [k for k in self.supply_cache if k[0] in affected]:
             del self.supply_cache[key]
+
+    def reveal(self, nation: str, unit: Unit) -> None:
+        """Show a unit to a nation for the ruleset's memory (subs: the shorter sub memory)."""
+        ut = self.rules.unit[unit.type]
+        hours = (
+            self.rules.sighting.sub_memory_hours if ut.stealth else self.rules.sighting.memory_hours
+        )
+        until = self.tick + hours * self.ticks_per_hour
+        key = (nation, unit.id)
+        self.reveals[key] = max(until, self.reveals.get(key, 0))
 
     def map_changed(self) -> None:
         """Terrain or the set of city squares changed."""
@@ -440,6 +455,7 @@ class World:
             "units": [u.to_row() for u in sorted(self.units.values(), key=lambda u: u.id)],
             "pending": [[p.due_tick, p.nation, p.other, p.level] for p in self.pending],
             "satellites": [list(s) for s in self.satellites],
+            "reveals": sorted([n, u, t] for (n, u), t in self.reveals.items()),
         }
 
     @classmethod
@@ -469,6 +485,7 @@ class World:
             world._index(Unit.from_row(row))
         world.pending = [PendingRelation(*p) for p in d["pending"]]
         world.satellites = [(owner, sq) for owner, sq in d["satellites"]]
+        world.reveals = {(n, u): t for n, u, t in d["reveals"]}
         return world
 
     def to_json(self) -> str:
