@@ -1,0 +1,58 @@
+"""A large battle turn through the service: 500 units fighting at once (250 attacks, each
+with its counter-attack, first fire and events), on the big 32-nation world."""
+
+from __future__ import annotations
+
+import asyncio
+import statistics
+import tempfile
+import time
+from pathlib import Path
+
+from bench.worlds import big_world
+from engine import commands as cmd
+from engine.service import GameService
+
+
+def front(world, attackers: str, defenders: str, pairs: int):
+    """Pairs of (attacker, defender square): land units of two nations made neighbours."""
+    grid = world.grid
+    free = [sq for sq in range(grid.size) if world.is_land(sq) and sq not in world.cities and not world.at.get(sq)]
+    out = []
+    for sq in free:
+        if len(out) >= pairs:
+            break
+        east = grid.index(grid.xy(sq)[0] + 1, grid.xy(sq)[1])
+        if east in free and not world.at.get(east):
+            a = world.add_unit("infantry", attackers, sq, mobility=6)
+            d = world.add_unit("infantry", defenders, east)
+            out.append((a.id, grid.xy(east)))
+    return out
+
+
+async def main() -> None:
+    world = big_world()
+    world.set_relation("n00", "n01", "war")
+    world.set_relation("n01", "n00", "war")
+    pairs = front(world, "n00", "n01", 250)
+    with tempfile.TemporaryDirectory() as tmp:
+        svc = await GameService.open(str(Path(tmp) / "battle.db"))
+        game = await svc.create_game(name="battle", world=world)
+        times = []
+        start = time.perf_counter()
+        for uid, target in pairs:
+            t0 = time.perf_counter()
+            await svc.submit(game, "n00", cmd.Attack(units=[uid], target=target))
+            times.append((time.perf_counter() - t0) * 1000)
+        total = time.perf_counter() - start
+        await svc.close()
+    times.sort()
+    print(
+        f"battle: {len(pairs)} attacks between {2 * len(pairs)} units in {total * 1000:.0f} ms "
+        f"({total / len(pairs) * 1000:.2f} ms each, median {statistics.median(times):.2f}, "
+        f"p99 {times[int(len(times) * 0.99) - 1]:.2f} ms), through the service with commits"
+    )
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
