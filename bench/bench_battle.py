@@ -17,7 +17,11 @@ from engine.service import GameService
 def front(world, attackers: str, defenders: str, pairs: int):
     """Pairs of (attacker, defender square): land units of two nations made neighbours."""
     grid = world.grid
-    free = [sq for sq in range(grid.size) if world.is_land(sq) and sq not in world.cities and not world.at.get(sq)]
+    free = [
+        sq
+        for sq in range(grid.size)
+        if world.is_land(sq) and sq not in world.cities and not world.at.get(sq)
+    ]
     out = []
     for sq in free:
         if len(out) >= pairs:

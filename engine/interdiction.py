@@ -21,7 +21,8 @@ from __future__ import annotations
 
 from . import combat
 from . import events as ev
-from .movement import MoveContext, plan_move, walk
+from .interception import Interception
+from .movement import MoveContext, plan_move, refuel, walk
 from .rules.models import UnitClass
 from .sight import Sight, observers
 from .supply import in_supply
@@ -158,6 +159,15 @@ class Interdiction:
             unit.mobility -= d  # the flight back is free
             if ut.needs_fuel:
                 unit.fuel -= d
+            grid = world.grid
+            near = min(grid.neighbours(mover.sq), key=lambda n: (grid.distance(n, home), n))
+            world.move_unit(unit, near)
+            # an interdicting naval bomber may itself be intercepted on its way out
+            met = Interception(world)(world, unit, near)
+            if met:
+                if unit.id in world.units:
+                    world.move_unit(unit, home)
+                return met
         value = combat.effective_attack(world, ut, mt, mover.sq, counter=False)
         damage = combat.damage_to(world, ut, mover, combat.roll(world, value))
         combat.spend_ammo(world, unit)
@@ -179,4 +189,7 @@ class Interdiction:
             )
         )
         combat.hurt(world, mover, damage, unit.owner, out)
+        if ut.unit_class == UnitClass.AIR:
+            world.move_unit(unit, home)
+            refuel(world, unit)  # back home, where it rearms if it may
         return out
