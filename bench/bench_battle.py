@@ -27,9 +27,9 @@ def front(world, attackers: str, defenders: str, pairs: int):
         if len(out) >= pairs:
             break
         east = grid.index(grid.xy(sq)[0] + 1, grid.xy(sq)[1])
-        if east in free and not world.at.get(east):
+        if east in is_free and not world.at.get(east) and not world.at.get(sq):
             a = world.add_unit("infantry", attackers, sq, mobility=6)
-            d = world.add_unit("infantry", defenders, east)
+            world.add_unit("infantry", defenders, east)
             out.append((a.id, grid.xy(east)))
     return out
 
