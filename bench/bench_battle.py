@@ -22,6 +22,7 @@ def front(world, attackers: str, defenders: str, pairs: int):
         for sq in range(grid.size)
         if world.is_land(sq) and sq not in world.cities and not world.at.get(sq)
     ]
+    is_free = set(free)
     out = []
     for sq in free:
         if len(out) >= pairs:
