@@ -64,10 +64,6 @@ def regenerate_command_points(world: World, counts: dict[str, CityCounts]) -> No
 # --- technology -------------------------------------------------------------------------------
 
 
-def tech_centres(world: World, nation: str) -> int:
-    return city_counts(world).get(nation, CityCounts()).tech_centres
-
-
 def daily_tech_gain(world: World, nation: str, top: float, centres: int) -> float:
     """A day's tech gain: the tech-centre table plus the larger of the two leaks."""
     rules = world.rules

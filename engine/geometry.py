@@ -39,17 +39,6 @@ class Grid:
     def neighbours(self, i: int) -> tuple[int, ...]:
         return self._neighbours[i]
 
-    def delta(self, a: int, b: int) -> tuple[int, int]:
-        """Shortest signed (dx, dy) from a to b on the torus."""
-        w, h = self.width, self.height
-        dx = (b % w - a % w) % w
-        dy = (b // w - a // w) % h
-        if dx > w // 2:
-            dx -= w
-        if dy > h // 2:
-            dy -= h
-        return dx, dy
-
     def distance(self, a: int, b: int) -> int:
         w, h = self.width, self.height
         dx = abs(a % w - b % w)

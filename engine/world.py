@@ -202,10 +202,6 @@ class World:
             return []
         return [self.units[i] for i in sorted(ids)]
 
-    def owners_at(self, sq: int) -> set[str]:
-        ids = self.at.get(sq)
-        return {self.units[i].owner for i in ids} if ids else set()
-
     # --- units -------------------------------------------------------------------------------
 
     def add_unit(
