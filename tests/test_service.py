@@ -180,3 +180,27 @@ async def test_same_seed_and_commands_give_the_same_world_also_across_a_restart(
     a = await play_generated_game(str(tmp_path / "a.db"), restart_midway=False)
     b = await play_generated_game(str(tmp_path / "b.db"), restart_midway=True)
     assert a == b
+
+
+async def test_a_crash_inside_the_core_after_a_change_is_rolled_back(service, monkeypatch):
+    """A bug that raises halfway through a command must not leave the half-changed world in
+    memory: the next request sees what the store has."""
+    import engine.replay as replay
+
+    game = await service.create_game(name="t", world=strip_world())
+    before = (await service.world(game)).hash()
+    real = replay.apply
+
+    def half_then_crash(world, nation, command):
+        world.nations[nation].cp -= 100  # a change ...
+        raise RuntimeError("bug")  # ... then a crash
+
+    monkeypatch.setattr(replay, "apply", half_then_crash)
+    with pytest.raises(RuntimeError):
+        await service.submit(game, "red", cmd.Move(units=[1], to=(4, 2)))
+    monkeypatch.setattr(replay, "apply", real)
+    world = await service.world(game)
+    assert world.hash() == before
+    assert world.nations["red"].cp == 512
+    await service.submit(game, "red", cmd.Move(units=[1], to=(4, 2)))  # and the game goes on
+    assert (await service.world(game)).nations["red"].cp == 511
