@@ -28,6 +28,8 @@ def tick_once(world: World) -> list[ev.Event]:
     out.extend(unit_update(world))
     if world.reveals:
         world.reveals = {k: t for k, t in world.reveals.items() if t >= world.tick}
+    if world.tick % world.rules.ticks_per_day == 0:
+        world.forget_old_sightings()
     out.extend(eliminate(world))
     out.extend(end_if_due(world))
     return out

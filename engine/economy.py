@@ -93,6 +93,7 @@ def accrue_tech(world: World, counts: dict[str, CityCounts]) -> list[ev.Event]:
         before = nation.tech
         nation.tech = min(rules.tech.max, nation.tech + gains[nation.id])
         if int(nation.tech) > int(before):
+            world.static_sight_version += 1  # radar ranges grow with whole tech levels
             out.append(
                 ev.TechReached(
                     tick=world.tick, to=[nation.id], nation=nation.id, level=int(nation.tech)

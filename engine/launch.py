@@ -37,6 +37,7 @@ def launch_satellite(world: World, unit: Unit, target: int) -> list[ev.Event]:
     owner = unit.owner
     world.remove_unit(unit)
     world.satellites.append((owner, target))
+    world.static_sight_version += 1
     others = [n for n in world.nations if n != owner]
     return [
         ev.SatelliteLaunched(

@@ -15,6 +15,7 @@ from .geometry import Grid
 from .rng import Rng
 from .rules import Ruleset
 from .rules import load as load_ruleset
+from .sightindex import SightIndex
 
 WATER = 0
 LAND = 1
@@ -150,6 +151,8 @@ class World:
         self.satellites: list[tuple[str, int]] = []  # launched: (owner, square)
         # units shown to a nation beyond its sight: (nation, unit id) -> tick the reveal ends
         self.reveals: dict[tuple[str, int], int] = {}
+        # what each nation last saw of foreign units: nation -> unit id -> [tick, square, type, owner]
+        self.sightings: dict[str, dict[int, list]] = {}
         self.tick = 0
         self.seed = seed
         self.rng = Rng(seed)
@@ -174,6 +177,9 @@ class World:
         self.supply_cache: dict[tuple[str, str], Any] = {}
         self.map_version = 0  # bumped whenever terrain or the set of city squares changes
         self.path_cache: dict[tuple[str, int], Any] = {}
+        self.radar_units: set[int] = set()  # units that see by radar (their sight grows with tech)
+        self.static_sight_version = 0  # bumped when cities, tech levels or satellites change
+        self.sight_index = SightIndex(self)
 
     # --- squares ---------------------------------------------------------------------------
 
@@ -245,6 +251,9 @@ class World:
     def _index(self, unit: Unit) -> None:
         self.units[unit.id] = unit
         self._place(unit.id, unit.sq)
+        if self.rules.unit[unit.type].sight is None:
+            self.radar_units.add(unit.id)
+        self.sight_index.unit_placed(unit)
         self.phases.setdefault(unit.born % self.rules.ticks_per_unit_update, set()).add(unit.id)
         self.owned.setdefault(unit.owner, set()).add(unit.id)
         ut = self.rules.unit[unit.type]
@@ -258,7 +267,12 @@ class World:
     def remove_unit(self, unit: Unit) -> None:
         """Remove a unit; what it carried stays on the square, uncarried (callers decide
         whether cargo dies with its carrier)."""
+        self.sight_index.unit_leaving(unit, vanishing=True)
+        self.sight_index.unit_removed(unit)
         del self.units[unit.id]
+        self.radar_units.discard(unit.id)
+        for seen in self.sightings.values():
+            seen.pop(unit.id, None)
         self._unplace(unit.id, unit.sq)
         if self.reveals:
             for key in [k for k in self.reveals if k[1] == unit.id]:
@@ -277,9 +291,11 @@ class World:
         if sq == unit.sq:
             return
         cargo = self.cargo_of(unit)
+        self.sight_index.unit_leaving(unit)
         self._unplace(unit.id, unit.sq)
         unit.sq = sq
         self._place(unit.id, sq)
+        self.sight_index.unit_moved(unit)
         self.unit_changed(unit)
         for passenger in cargo:
             self.move_unit(passenger, sq)
@@ -310,7 +326,8 @@ class World:
 
     def cities_changed(self, *owners: str | None) -> None:
         """Cities of these owners changed owner or designation (no owners given: any city):
-        the supply of those nations and their allies may differ."""
+        the supply of those nations and their allies may differ, and what cities see."""
+        self.static_sight_version += 1
         if not owners:
             self.supply_cache.clear()
             return
@@ -320,6 +337,39 @@ class World:
                 affected |= self.team(owner)
         for key in [k for k in self.supply_cache if k[0] in affected]:
             del self.supply_cache[key]
+
+    def radar_radius(self, nation: str) -> int:
+        """The nation's radar range (tech centres' sight), which carriers with radar share."""
+        radar = next((c for c in self.rules.cities if c.radar is not None and c.builds_units), None)
+        return radar.sight_at(self.nations[nation].tech) if radar else 1
+
+    def sight_sharers(self, nation: str) -> set[str]:
+        """The nation and the nations it passes its sightings on to (allies; friends where the
+        ruleset says so)."""
+        share = self.rules.diplomacy.shares_sightings
+        out = {nation}
+        for other in self.nations:
+            if other != nation:
+                level = self.relation(nation, other)
+                if level in share and self.relation(other, nation) == level:
+                    out.add(other)
+        return out
+
+    def remember(self, nation: str, unit: Unit) -> None:
+        self.sightings.setdefault(nation, {})[unit.id] = [self.tick, unit.sq, unit.type, unit.owner]
+
+    def remembered(self, nation: str, unit_id: int) -> list | None:
+        """What the nation remembers of a unit, if it saw it recently enough."""
+        entry = self.sightings.get(nation, {}).get(unit_id)
+        if entry is None:
+            return None
+        ut = self.rules.unit.get(entry[2])
+        hours = self.rules.sighting.sub_memory_hours if ut and ut.stealth else self.rules.sighting.memory_hours
+        return entry if self.tick - entry[0] <= hours * self.ticks_per_hour else None
+
+    def forget_old_sightings(self) -> None:
+        for nation, seen in self.sightings.items():
+            self.sightings[nation] = {u: e for u, e in seen.items() if self.remembered(nation, u) is not None}
 
     def reveal(self, nation: str, unit: Unit) -> None:
         """Show a unit to a nation for the ruleset's memory (subs: the shorter sub memory)."""
@@ -452,6 +502,7 @@ class World:
             "pending": [[p.due_tick, p.nation, p.other, p.level] for p in self.pending],
             "satellites": [list(s) for s in self.satellites],
             "reveals": sorted([n, u, t] for (n, u), t in self.reveals.items()),
+            "sightings": {n: {str(u): e for u, e in sorted(d.items())} for n, d in sorted(self.sightings.items()) if d},
         }
 
     @classmethod
@@ -482,6 +533,7 @@ class World:
         world.pending = [PendingRelation(*p) for p in d["pending"]]
         world.satellites = [(owner, sq) for owner, sq in d["satellites"]]
         world.reveals = {(n, u): t for n, u, t in d["reveals"]}
+        world.sightings = {n: {int(u): list(e) for u, e in entries.items()} for n, entries in d["sightings"].items()}
         return world
 
     def to_json(self) -> str:

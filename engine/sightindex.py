@@ -1,0 +1,179 @@
+"""Who sees what, kept up to date as units move: per nation, how many of its sight sources
+cover each square (one count grid for ordinary sight, one for sub-sight).
+
+Units update the grids as they appear, move and vanish (World calls `unit_placed`,
+`unit_moved`, `unit_removed`); cities, carriers' radar and satellites are checked against
+what is stamped whenever the index is read, since they change rarely. The index is derived
+state: it is rebuilt from the world on load and never serialised.
+
+It also keeps the nations' memories honest: before a unit leaves a square, every nation that
+sees it there remembers it there; before a sight source moves away, its nation remembers the
+foreign units it was looking at (`World.sightings`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from .world import Unit, World
+
+
+class SightIndex:
+    def __init__(self, world: World) -> None:
+        self.world = world
+        h, w = world.height, world.width
+        self.shape = (h, w)
+        self.counts: dict[str, np.ndarray] = {}
+        self.sub_counts: dict[str, np.ndarray] = {}
+        self.stamped: dict[tuple, tuple[str, int, int, int]] = {}  # key -> (nation, sq, r, sub_r)
+        self.synced_version = -1
+        for unit in world.units.values():
+            self._stamp(("u", unit.id), *self._unit_source(unit))
+
+    # --- stamping ----------------------------------------------------------------------------
+
+    def _grid(self, table: dict[str, np.ndarray], nation: str) -> np.ndarray:
+        grid = table.get(nation)
+        if grid is None:
+            grid = table[nation] = np.zeros(self.shape, dtype=np.int32)
+        return grid
+
+    def _window(self, sq: int, r: int) -> tuple[np.ndarray, np.ndarray]:
+        h, w = self.shape
+        x, y = sq % w, sq // w
+        rows = np.unique((y + np.arange(-r, r + 1)) % h)
+        cols = np.unique((x + np.arange(-r, r + 1)) % w)
+        return rows, cols
+
+    def _add(self, nation: str, sq: int, r: int, sub_r: int, sign: int) -> None:
+        if r >= 0:
+            rows, cols = self._window(sq, r)
+            self._grid(self.counts, nation)[np.ix_(rows, cols)] += sign
+        if sub_r > 0:
+            rows, cols = self._window(sq, sub_r)
+            self._grid(self.sub_counts, nation)[np.ix_(rows, cols)] += sign
+
+    def _stamp(self, key: tuple, nation: str, sq: int, r: int, sub_r: int) -> None:
+        self.stamped[key] = (nation, sq, r, sub_r)
+        self._add(nation, sq, r, sub_r, +1)
+
+    def _unstamp(self, key: tuple) -> None:
+        old = self.stamped.pop(key, None)
+        if old is not None:
+            self._add(*old, -1)
+
+    def _unit_source(self, unit: Unit) -> tuple[str, int, int, int]:
+        ut = self.world.rules.unit[unit.type]
+        r = ut.sight if ut.sight is not None else self.world.radar_radius(unit.owner)
+        return unit.owner, unit.sq, r, ut.sees_subs
+
+    def _sync_static(self) -> None:
+        """Cities, satellites and radar units: restamp whatever differs from the world."""
+        world = self.world
+        if self.synced_version == world.static_sight_version:
+            return
+        self.synced_version = world.static_sight_version
+        want: dict[tuple, tuple[str, int, int, int]] = {}
+        for city in world.cities.values():
+            if city.owner is not None:
+                ct = world.rules.city[city.designation]
+                want[("c", city.sq)] = (city.owner, city.sq, ct.sight_at(world.nations[city.owner].tech), 0)
+        satellite_sight = max((u.satellite_sight or 0 for u in world.rules.units), default=0)
+        for i, (owner, sq) in enumerate(world.satellites):
+            want[("s", i)] = (owner, sq, satellite_sight, 0)
+        for key in [k for k in self.stamped if k[0] in ("c", "s") and self.stamped[k] != want.get(k)]:
+            self._unstamp(key)
+        for key, source in want.items():
+            if key not in self.stamped:
+                self._stamp(key, *source)
+        for uid in world.radar_units:
+            key = ("u", uid)
+            source = self._unit_source(world.units[uid])
+            if self.stamped.get(key) != source:
+                self._unstamp(key)
+                self._stamp(key, *source)
+
+    # --- world hooks ---------------------------------------------------------------------------
+
+    def unit_placed(self, unit: Unit) -> None:
+        self._stamp(("u", unit.id), *self._unit_source(unit))
+
+    def unit_leaving(self, unit: Unit, *, vanishing: bool = False) -> None:
+        """Before a unit leaves its square or vanishes: remember what must be remembered."""
+        world = self.world
+        if not world.started:
+            return
+        self._sync_static()
+        if not vanishing:
+            for nation in self.nations_seeing(unit):
+                world.remember(nation, unit)
+        nation, sq, r, sub_r = self.stamped.get(("u", unit.id), (unit.owner, unit.sq, 0, 0))
+        for other in self._foreign_in_window(nation, sq, max(r, sub_r)):
+            if self.sees_unit(nation, other):
+                for sharer in world.sight_sharers(nation):
+                    world.remember(sharer, other)
+
+    def unit_moved(self, unit: Unit) -> None:
+        self._unstamp(("u", unit.id))
+        self._stamp(("u", unit.id), *self._unit_source(unit))
+
+    def unit_removed(self, unit: Unit) -> None:
+        self._unstamp(("u", unit.id))
+
+    def _foreign_in_window(self, nation: str, sq: int, r: int) -> list[Unit]:
+        world = self.world
+        team = world.team(nation)
+        out: list[Unit] = []
+        for near in world.grid.within(sq, r):
+            ids = world.at.get(near)
+            if ids:
+                out.extend(world.units[i] for i in sorted(ids) if world.units[i].owner not in team)
+        return out
+
+    # --- queries --------------------------------------------------------------------------------
+
+    def covers(self, nation: str, sq: int, *, sub: bool = False) -> bool:
+        """Whether the nation's team has a source covering the square."""
+        self._sync_static()
+        table = self.sub_counts if sub else self.counts
+        h, w = self.shape
+        y, x = divmod(sq, w)
+        for member in self.world.team(nation):
+            grid = table.get(member)
+            if grid is not None and grid[y, x] > 0:
+                return True
+        return False
+
+    def sees_unit(self, nation: str, unit: Unit) -> bool:
+        world = self.world
+        if unit.owner in world.team(nation):
+            return True
+        if world.reveals.get((nation, unit.id), -1) >= world.tick:
+            return True
+        stealth = world.rules.unit[unit.type].stealth
+        return self.covers(nation, unit.sq, sub=stealth)
+
+    def nations_seeing(self, unit: Unit) -> list[str]:
+        """Nations (other than the owner's team) that see this unit now, directly or through a
+        nation that passes its sightings on to them."""
+        world = self.world
+        direct = [n for n in world.nations if n not in world.team(unit.owner) and self.sees_unit(n, unit)]
+        out = set(direct)
+        for n in direct:
+            out.update(world.sight_sharers(n))
+        out -= set(world.team(unit.owner))
+        return sorted(out)
+
+    def mask(self, nation: str, *, sub: bool = False) -> np.ndarray:
+        """Flat bool array of the squares the nation's team covers now."""
+        self._sync_static()
+        table = self.sub_counts if sub else self.counts
+        out = np.zeros(self.shape, dtype=bool)
+        for member in self.world.team(nation):
+            grid = table.get(member)
+            if grid is not None:
+                out |= grid > 0
+        return out.reshape(-1)
