@@ -35,7 +35,9 @@ class Sight:
 
     def sees_foreign_at(self, sq: int) -> bool:
         """Whether the nation sees any unit of a nation outside its team on the square."""
-        return any(u.owner not in self.sharers and self.sees_unit(u) for u in self.world.units_at(sq))
+        return any(
+            u.owner not in self.sharers and self.sees_unit(u) for u in self.world.units_at(sq)
+        )
 
     def mask(self):
         """Every square the nation sees now, as a flat numpy bool array."""

@@ -80,11 +80,18 @@ class SightIndex:
         for city in world.cities.values():
             if city.owner is not None:
                 ct = world.rules.city[city.designation]
-                want[("c", city.sq)] = (city.owner, city.sq, ct.sight_at(world.nations[city.owner].tech), 0)
+                want[("c", city.sq)] = (
+                    city.owner,
+                    city.sq,
+                    ct.sight_at(world.nations[city.owner].tech),
+                    0,
+                )
         satellite_sight = max((u.satellite_sight or 0 for u in world.rules.units), default=0)
         for i, (owner, sq) in enumerate(world.satellites):
             want[("s", i)] = (owner, sq, satellite_sight, 0)
-        for key in [k for k in self.stamped if k[0] in ("c", "s") and self.stamped[k] != want.get(k)]:
+        for key in [
+            k for k in self.stamped if k[0] in ("c", "s") and self.stamped[k] != want.get(k)
+        ]:
             self._unstamp(key)
         for key, source in want.items():
             if key not in self.stamped:
@@ -160,7 +167,9 @@ class SightIndex:
         """Nations (other than the owner's team) that see this unit now, directly or through a
         nation that passes its sightings on to them."""
         world = self.world
-        direct = [n for n in world.nations if n not in world.team(unit.owner) and self.sees_unit(n, unit)]
+        direct = [
+            n for n in world.nations if n not in world.team(unit.owner) and self.sees_unit(n, unit)
+        ]
         out = set(direct)
         for n in direct:
             out.update(world.sight_sharers(n))

@@ -364,12 +364,18 @@ class World:
         if entry is None:
             return None
         ut = self.rules.unit.get(entry[2])
-        hours = self.rules.sighting.sub_memory_hours if ut and ut.stealth else self.rules.sighting.memory_hours
+        hours = (
+            self.rules.sighting.sub_memory_hours
+            if ut and ut.stealth
+            else self.rules.sighting.memory_hours
+        )
         return entry if self.tick - entry[0] <= hours * self.ticks_per_hour else None
 
     def forget_old_sightings(self) -> None:
         for nation, seen in self.sightings.items():
-            self.sightings[nation] = {u: e for u, e in seen.items() if self.remembered(nation, u) is not None}
+            self.sightings[nation] = {
+                u: e for u, e in seen.items() if self.remembered(nation, u) is not None
+            }
 
     def reveal(self, nation: str, unit: Unit) -> None:
         """Show a unit to a nation for the ruleset's memory (subs: the shorter sub memory)."""
@@ -502,7 +508,11 @@ class World:
             "pending": [[p.due_tick, p.nation, p.other, p.level] for p in self.pending],
             "satellites": [list(s) for s in self.satellites],
             "reveals": sorted([n, u, t] for (n, u), t in self.reveals.items()),
-            "sightings": {n: {str(u): e for u, e in sorted(d.items())} for n, d in sorted(self.sightings.items()) if d},
+            "sightings": {
+                n: {str(u): e for u, e in sorted(d.items())}
+                for n, d in sorted(self.sightings.items())
+                if d
+            },
         }
 
     @classmethod
@@ -533,7 +543,10 @@ class World:
         world.pending = [PendingRelation(*p) for p in d["pending"]]
         world.satellites = [(owner, sq) for owner, sq in d["satellites"]]
         world.reveals = {(n, u): t for n, u, t in d["reveals"]}
-        world.sightings = {n: {int(u): list(e) for u, e in entries.items()} for n, entries in d["sightings"].items()}
+        world.sightings = {
+            n: {int(u): list(e) for u, e in entries.items()}
+            for n, entries in d["sightings"].items()
+        }
         return world
 
     def to_json(self) -> str:
