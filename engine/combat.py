@@ -302,7 +302,20 @@ def resolve_attack(world: World, attacker: Unit, target_sq: int, *, moved: bool)
     target = pick_defender(world, at, defenders)
     dt = rules.unit[target.type]
     if at.stealth:
-        world.reveal(target.owner, attacker)  # a sub that attacks shows itself to its victim
+        until = world.reveal(
+            target.owner, attacker
+        )  # a sub that attacks shows itself to its victim
+        out.append(
+            ev.SubSighted(
+                tick=world.tick,
+                to=[target.owner],
+                nation=target.owner,
+                owner=nation,
+                unit=attacker.id,
+                square=world.grid.label(attacker.sq),
+                until_tick=until,
+            )
+        )
     damage = damage_to(
         world, at, target, roll(world, effective_attack(world, at, dt, target_sq, counter=False))
     )

@@ -192,6 +192,17 @@ class Interdicted(Event):
     ship_hp: int
 
 
+class SubSighted(Event):
+    """A hidden sub showed itself to a nation (by attacking it, or when bumped into)."""
+
+    kind: Literal["SubSighted"] = "SubSighted"
+    nation: str  # who sees it now
+    owner: str
+    unit: int
+    square: str
+    until_tick: int
+
+
 class SatelliteLaunched(Event):
     kind: Literal["SatelliteLaunched"] = "SatelliteLaunched"
     nation: str
@@ -257,6 +268,7 @@ AnyEvent = Annotated[
     | Attacked
     | Intercepted
     | Interdicted
+    | SubSighted
     | SatelliteLaunched
     | IcbmLaunched
     | Bombed

@@ -82,8 +82,13 @@ def can_enter(world: World, ctx: MoveContext, unit: Unit, ut: UnitType, sq: int)
         return carrier_with_room(world, unit, sq) is not None  # boarding a transport
     if mode in (MovesOn.SEA, MovesOn.LAND_AND_SEA):
         rules = world.rules
+        # stacking with the team's own ships; foreign ships are obstacles only when seen
+        # (known_foreign) or bumped into, so a hidden sub never shapes a path
         return not any(
-            is_ship(rules.unit[o.type]) and o.id != unit.id and o.carried_by is None
+            is_ship(rules.unit[o.type])
+            and o.id != unit.id
+            and o.carried_by is None
+            and o.owner in ctx.team
             for o in world.units_at(sq)
         )
     return False
@@ -297,7 +302,19 @@ def walk(
         if _foreign_at(world, ctx, sq) or not can_enter(world, ctx, unit, ut, sq):
             for other in world.units_at(sq):
                 if other.owner not in ctx.team:
-                    world.reveal(unit.owner, other)  # bumping into a unit shows it
+                    until = world.reveal(unit.owner, other)  # bumping into a unit shows it
+                    if world.rules.unit[other.type].stealth:
+                        out.append(
+                            ev.SubSighted(
+                                tick=world.tick,
+                                to=[unit.owner],
+                                nation=unit.owner,
+                                owner=other.owner,
+                                unit=other.id,
+                                square=world.grid.label(sq),
+                                until_tick=until,
+                            )
+                        )
             out.append(
                 ev.MoveBlocked(
                     tick=world.tick,

@@ -377,8 +377,9 @@ class World:
                 u: e for u, e in seen.items() if self.remembered(nation, u) is not None
             }
 
-    def reveal(self, nation: str, unit: Unit) -> None:
-        """Show a unit to a nation for the ruleset's memory (subs: the shorter sub memory)."""
+    def reveal(self, nation: str, unit: Unit) -> int:
+        """Show a unit to a nation for the ruleset's memory (subs: the shorter sub memory);
+        returns the tick the reveal ends."""
         ut = self.rules.unit[unit.type]
         hours = (
             self.rules.sighting.sub_memory_hours if ut.stealth else self.rules.sighting.memory_hours
@@ -386,6 +387,7 @@ class World:
         until = self.tick + hours * self.ticks_per_hour
         key = (nation, unit.id)
         self.reveals[key] = max(until, self.reveals.get(key, 0))
+        return self.reveals[key]
 
     def map_changed(self) -> None:
         """Terrain or the set of city squares changed."""
