@@ -30,8 +30,20 @@ class SightIndex:
         self.sub_counts: dict[str, np.ndarray] = {}
         self.stamped: dict[tuple, tuple[str, int, int, int]] = {}  # key -> (nation, sq, r, sub_r)
         self.synced_version = -1
+        # all units at once: count sources per (nation, radius), then spread each count grid
+        groups: dict[tuple[str, int, bool], list[int]] = {}
         for unit in world.units.values():
-            self._stamp(("u", unit.id), *self._unit_source(unit))
+            source = self._unit_source(unit)
+            self.stamped[("u", unit.id)] = source
+            nation, sq, r, sub_r = source
+            groups.setdefault((nation, r, False), []).append(sq)
+            if sub_r > 0:
+                groups.setdefault((nation, sub_r, True), []).append(sq)
+        for (nation, r, sub), squares in sorted(groups.items()):
+            src = np.zeros(self.shape[0] * self.shape[1], dtype=np.int32)
+            np.add.at(src, squares, 1)
+            grid = self._grid(self.sub_counts if sub else self.counts, nation)
+            grid += _box_count(src.reshape(self.shape), r)
 
     # --- stamping ----------------------------------------------------------------------------
 
@@ -186,3 +198,19 @@ class SightIndex:
             if grid is not None:
                 out |= grid > 0
         return out.reshape(-1)
+
+
+def _box_count(src: np.ndarray, r: int) -> np.ndarray:
+    """For every square, the sum of `src` over the (2r+1)^2 window around it, wrapping; a
+    window as wide as an axis counts each line of that axis once (as `_window` does)."""
+    out = src
+    for axis in (0, 1):
+        n = out.shape[axis]
+        if 2 * r + 1 >= n:
+            out = np.broadcast_to(out.sum(axis=axis, keepdims=True), out.shape).copy()
+            continue
+        acc = out.copy()
+        for d in range(1, r + 1):
+            acc += np.roll(out, d, axis=axis) + np.roll(out, -d, axis=axis)
+        out = acc
+    return out

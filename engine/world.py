@@ -179,6 +179,7 @@ class World:
         self.path_cache: dict[tuple[str, int], Any] = {}
         self.radar_units: set[int] = set()  # units that see by radar (their sight grows with tech)
         self.static_sight_version = 0  # bumped when cities, tech levels or satellites change
+        self._loading = False
         self.sight_index = SightIndex(self)
 
     # --- squares ---------------------------------------------------------------------------
@@ -253,7 +254,8 @@ class World:
         self._place(unit.id, unit.sq)
         if self.rules.unit[unit.type].sight is None:
             self.radar_units.add(unit.id)
-        self.sight_index.unit_placed(unit)
+        if not self._loading:
+            self.sight_index.unit_placed(unit)
         self.phases.setdefault(unit.born % self.rules.ticks_per_unit_update, set()).add(unit.id)
         self.owned.setdefault(unit.owner, set()).add(unit.id)
         ut = self.rules.unit[unit.type]
@@ -540,8 +542,11 @@ class World:
         for row in d["cities"]:
             city = City.from_row(row)
             world.cities[city.sq] = city
+        world._loading = True
         for row in d["units"]:
             world._index(Unit.from_row(row))
+        world._loading = False
+        world.sight_index = SightIndex(world)  # built in bulk
         world.pending = [PendingRelation(*p) for p in d["pending"]]
         world.satellites = [(owner, sq) for owner, sq in d["satellites"]]
         world.reveals = {(n, u): t for n, u, t in d["reveals"]}

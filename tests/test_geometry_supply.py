@@ -54,3 +54,31 @@ def test_dilation_matches_the_definition(w, h, r, data):
     got = dilate(mask.reshape(h, w), r).reshape(-1)
     want = [any(brute_distance(grid, s, i) <= r for s in sources) for i in range(grid.size)]
     assert got.tolist() == want
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 40), st.sampled_from(["standard", "classic"]))
+def test_sight_index_built_in_bulk_equals_one_unit_at_a_time(seed, ruleset):
+    """Loading a world stamps all units at once; the grids must equal stamping them singly."""
+    from engine.rng import Rng
+    from engine.world import World
+
+    world = World(ruleset, 17, 13, seed=seed)
+    world.add_nation("red", "Red", "#f00")
+    world.add_nation("blue", "Blue", "#00f")
+    rng = Rng(seed)
+    types = [u.name for u in world.rules.units if not u.structure]
+    for _ in range(rng.randint(0, 25)):
+        world.add_unit(
+            rng.choice(types), rng.choice(["red", "blue"]), rng.randint(0, world.grid.size - 1)
+        )
+    loaded = World.from_dict(world.to_dict())
+    for nation in ("red", "blue"):
+        for sub in (False, True):
+            table_a = world.sight_index.sub_counts if sub else world.sight_index.counts
+            table_b = loaded.sight_index.sub_counts if sub else loaded.sight_index.counts
+            a = table_a.get(nation)
+            b = table_b.get(nation)
+            a = a if a is not None else np.zeros((13, 17), dtype=np.int32)
+            b = b if b is not None else np.zeros((13, 17), dtype=np.int32)
+            assert (a == b).all()
