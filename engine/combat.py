@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from . import events as ev
 from .economy import default_build
 from .rules.models import UnitClass, UnitType
-from .sight import observers
+from .sight import observers, show
 from .supply import in_supply
 from .world import City, Unit, World
 
@@ -276,46 +276,33 @@ def resolve_attack(world: World, attacker: Unit, target_sq: int, *, moved: bool)
     seers = sorted(observers(world, target_sq) | observers(world, attacker.sq) | owners | {nation})
     first = square_fire(world, attacker, target_sq, owners)
     from_label = world.grid.label(attacker.sq)
+
+    def attacked(target: Unit, **results: int) -> ev.Attacked:
+        return ev.Attacked(
+            tick=world.tick,
+            to=seers,
+            attacker=nation,
+            defender=target.owner,
+            square=world.grid.label(target_sq),
+            from_square=from_label,
+            attacker_unit=attacker.id,
+            attacker_type=attacker.type,
+            defender_unit=target.id,
+            defender_type=target.type,
+            first_fire=first,
+            **results,
+        )
+
     if first and not hurt(world, attacker, first, next(iter(sorted(owners))), out):
         target = pick_defender(world, at, defenders)
-        out.insert(
-            0,
-            ev.Attacked(
-                tick=world.tick,
-                to=seers,
-                attacker=nation,
-                defender=target.owner,
-                square=world.grid.label(target_sq),
-                from_square=from_label,
-                attacker_unit=attacker.id,
-                attacker_type=attacker.type,
-                defender_unit=target.id,
-                defender_type=target.type,
-                first_fire=first,
-                attacker_hp=0,
-                defender_hp=target.hp,
-            ),
-        )
+        out.insert(0, attacked(target, attacker_hp=0, defender_hp=target.hp))
         return out
     if is_bomber(at) and not (at_sea(world, target_sq) and at.can_attack_sea):
         return out + bomb(world, attacker, target_sq, defenders, first, seers)
     target = pick_defender(world, at, defenders)
     dt = rules.unit[target.type]
     if at.stealth:
-        until = world.reveal(
-            target.owner, attacker
-        )  # a sub that attacks shows itself to its victim
-        out.append(
-            ev.SubSighted(
-                tick=world.tick,
-                to=[target.owner],
-                nation=target.owner,
-                owner=nation,
-                unit=attacker.id,
-                square=world.grid.label(attacker.sq),
-                until_tick=until,
-            )
-        )
+        out.extend(show(world, target.owner, attacker))  # a sub that attacks shows itself
     damage = damage_to(
         world, at, target, roll(world, effective_attack(world, at, dt, target_sq, counter=False))
     )
@@ -329,18 +316,8 @@ def resolve_attack(world: World, attacker: Unit, target_sq: int, *, moved: bool)
             spend_ammo(world, target)
     out.insert(
         0,
-        ev.Attacked(
-            tick=world.tick,
-            to=seers,
-            attacker=nation,
-            defender=target.owner,
-            square=world.grid.label(target_sq),
-            from_square=from_label,
-            attacker_unit=attacker.id,
-            attacker_type=attacker.type,
-            defender_unit=target.id,
-            defender_type=target.type,
-            first_fire=first,
+        attacked(
+            target,
             damage=damage,
             counter=counter,
             attacker_hp=max(0, attacker.hp - counter),

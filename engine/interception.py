@@ -14,7 +14,7 @@ from __future__ import annotations
 from . import combat
 from . import events as ev
 from .rules.models import UnitClass
-from .sight import Sight, observers
+from .sight import SightCache, observers
 from .world import Unit, World
 
 
@@ -24,13 +24,7 @@ class Interception:
     def __init__(self, world: World) -> None:
         self.world = world
         self.used: set[int] = set()
-        self._sights: dict[str, Sight] = {}
-
-    def _sees(self, nation: str, unit: Unit) -> bool:
-        sight = self._sights.get(nation)
-        if sight is None:
-            sight = self._sights[nation] = Sight(self.world, nation)
-        return sight.sees_unit(unit)
+        self._sights = SightCache(world)
 
     def __call__(self, world: World, mover: Unit, sq: int) -> list[ev.Event] | None:
         rules = world.rules
@@ -67,7 +61,7 @@ class Interception:
                 continue
             if f.hp < ft.hp and f.hp < combat_rules.interception_min_hp:
                 continue
-            if not self._sees(f.owner, mover):
+            if not self._sights.sees(f.owner, mover):
                 continue
             key = (d, f.id)  # the nearest fighter goes
             if best is None or key < best:

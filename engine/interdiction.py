@@ -24,7 +24,7 @@ from . import events as ev
 from .interception import Interception
 from .movement import MoveContext, plan_move, refuel, walk
 from .rules.models import UnitClass
-from .sight import Sight, observers
+from .sight import SightCache, observers
 from .supply import in_supply
 from .world import Unit, World
 
@@ -35,13 +35,7 @@ class Interdiction:
     def __init__(self, world: World) -> None:
         self.world = world
         self.fired: set[int] = set()
-        self._sights: dict[str, Sight] = {}
-
-    def _sees(self, nation: str, unit: Unit) -> bool:
-        sight = self._sights.get(nation)
-        if sight is None:
-            sight = self._sights[nation] = Sight(self.world, nation)
-        return sight.sees_unit(unit)
+        self._sights = SightCache(world)
 
     def __call__(self, world: World, mover: Unit, sq: int) -> list[ev.Event] | None:
         rules = world.rules
@@ -98,7 +92,7 @@ class Interdiction:
                     unit.mobility < d or (ut.needs_fuel and unit.fuel < d)
                 ):
                     continue
-                if not self._sees(nation, mover):
+                if not self._sights.sees(nation, mover):
                     continue
                 found.append((d, unit.id, unit))
         found.sort(key=lambda t: (t[0], t[1]))

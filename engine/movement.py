@@ -17,7 +17,7 @@ import numpy as np
 
 from . import events as ev
 from .rules.models import MovesOn, UnitClass, UnitType
-from .sight import Sight
+from .sight import Sight, show
 from .supply import SupplyMap, can_refuel_at
 from .transport import carrier_with_room, pick_up, settle
 from .world import LAND, WASTE, WATER, Unit, World
@@ -302,19 +302,7 @@ def walk(
         if _foreign_at(world, ctx, sq) or not can_enter(world, ctx, unit, ut, sq):
             for other in world.units_at(sq):
                 if other.owner not in ctx.team:
-                    until = world.reveal(unit.owner, other)  # bumping into a unit shows it
-                    if world.rules.unit[other.type].stealth:
-                        out.append(
-                            ev.SubSighted(
-                                tick=world.tick,
-                                to=[unit.owner],
-                                nation=unit.owner,
-                                owner=other.owner,
-                                unit=other.id,
-                                square=world.grid.label(sq),
-                                until_tick=until,
-                            )
-                        )
+                    out.extend(show(world, unit.owner, other))  # bumping into a unit shows it
             out.append(
                 ev.MoveBlocked(
                     tick=world.tick,

@@ -6,6 +6,7 @@ This is the current-sight part of the fog of war; the view filter builds on it.
 
 from __future__ import annotations
 
+from . import events as ev
 from .world import Unit, World
 
 
@@ -57,3 +58,38 @@ def with_sharers(world: World, seers: set[str]) -> set[str]:
     for seer in seers:
         out |= world.sight_sharers(seer)
     return out
+
+
+class SightCache:
+    """`Sight` per nation, built on first use; clear it once the world has changed."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self._sights: dict[str, Sight] = {}
+
+    def sees(self, nation: str, unit: Unit) -> bool:
+        sight = self._sights.get(nation)
+        if sight is None:
+            sight = self._sights[nation] = Sight(self.world, nation)
+        return sight.sees_unit(unit)
+
+    def clear(self) -> None:
+        self._sights.clear()
+
+
+def show(world: World, nation: str, unit: Unit) -> list[ev.Event]:
+    """Show a unit to a nation for the memory period; a hidden sub says so (`SubSighted`)."""
+    until = world.reveal(nation, unit)
+    if not world.rules.unit[unit.type].stealth:
+        return []
+    return [
+        ev.SubSighted(
+            tick=world.tick,
+            to=[nation],
+            nation=nation,
+            owner=unit.owner,
+            unit=unit.id,
+            square=world.grid.label(unit.sq),
+            until_tick=until,
+        )
+    ]
