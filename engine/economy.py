@@ -168,16 +168,7 @@ def _complete(world: World, city: City, ut: UnitType) -> list[ev.Event]:
         city.designation = ut.becomes
         world.cities_changed(city.owner)
         city.build = default_build(world, ut.becomes, world.nations[nation].tech)
-        return [
-            ev.CityChanged(
-                tick=world.tick,
-                to=[nation],
-                nation=nation,
-                city=label,
-                designation=city.designation,
-                build=city.build,
-            )
-        ]
+        return [city_changed(world, city)]
     if ut.structure == "research":
         return []
     if ut.counts_for_power:
@@ -211,13 +202,17 @@ def _switch_to_next(world: World, city: City) -> list[ev.Event]:
         return []  # keep building the current unit until the tech allows the next one
     city.next_build = None
     set_build(world, city, nxt)
-    return [
-        ev.CityChanged(
-            tick=world.tick,
-            to=[city.owner],
-            nation=city.owner,
-            city=world.grid.label(city.sq),
-            designation=city.designation,
-            build=city.build,
-        )
-    ]
+    return [city_changed(world, city)]
+
+
+def city_changed(world: World, city: City) -> ev.Event:
+    """The event telling a city's owner what it is and builds now."""
+    assert city.owner is not None
+    return ev.CityChanged(
+        tick=world.tick,
+        to=[city.owner],
+        nation=city.owner,
+        city=world.grid.label(city.sq),
+        designation=city.designation,
+        build=city.build,
+    )

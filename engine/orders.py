@@ -117,7 +117,7 @@ def _set_build(world: World, nation: str, c: cmd.SetBuild) -> list[ev.Event]:
     _charge(world, nation, cost, "a city order")
     economy.set_build(world, city, ut)
     _pay(world, nation, cost)
-    return [_city_changed(world, city)]
+    return [economy.city_changed(world, city)]
 
 
 def _set_next_build(world: World, nation: str, c: cmd.SetNextBuild) -> list[ev.Event]:
@@ -129,7 +129,7 @@ def _set_next_build(world: World, nation: str, c: cmd.SetNextBuild) -> list[ev.E
     _charge(world, nation, cost, "a city order")
     city.next_build = c.unit
     _pay(world, nation, cost)
-    return [_city_changed(world, city)]
+    return [economy.city_changed(world, city)]
 
 
 def _designate(world: World, nation: str, c: cmd.Designate) -> list[ev.Event]:
@@ -155,19 +155,7 @@ def _designate(world: World, nation: str, c: cmd.Designate) -> list[ev.Event]:
     city.designation = ct.name
     economy.set_build(world, city, rules.unit[build] if build else None)
     _pay(world, nation, cost)
-    return [_city_changed(world, city)]
-
-
-def _city_changed(world: World, city: City) -> ev.Event:
-    assert city.owner is not None
-    return ev.CityChanged(
-        tick=world.tick,
-        to=[city.owner],
-        nation=city.owner,
-        city=world.grid.label(city.sq),
-        designation=city.designation,
-        build=city.build,
-    )
+    return [economy.city_changed(world, city)]
 
 
 # --- moves --------------------------------------------------------------------------------------
