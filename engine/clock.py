@@ -32,6 +32,7 @@ def tick_once(world: World) -> list[ev.Event]:
         world.forget_old_sightings()
     out.extend(eliminate(world))
     out.extend(end_if_due(world))
+    world.sight_index.settle()
     return out
 
 

@@ -101,6 +101,7 @@ def start(world: World) -> list[ev.Event]:
     if len(world.nations) < 1:
         raise GameError("nobody has joined yet")
     world.started = True
+    world.sight_index.settle()
     return [
         ev.GameStarted(
             tick=world.tick,

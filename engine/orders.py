@@ -34,7 +34,9 @@ def apply(world: World, nation: str, command: cmd.Command) -> list[ev.Event]:
     if handler is None:
         raise CommandError(f"unknown command {command.kind!r}")
     events = handler(world, nation, command)
-    return events + eliminate(world)
+    events += eliminate(world)
+    world.sight_index.settle()
+    return events
 
 
 # --- helpers ------------------------------------------------------------------------------

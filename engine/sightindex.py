@@ -30,6 +30,7 @@ class SightIndex:
         self.sub_counts: dict[str, np.ndarray] = {}
         self.stamped: dict[tuple, tuple[str, int, int, int]] = {}  # key -> (nation, sq, r, sub_r)
         self.synced_version = -1
+        self._windows: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
         # all units at once: count sources per (nation, radius), then spread each count grid
         groups: dict[tuple[str, int, bool], list[int]] = {}
         for unit in world.units.values():
@@ -54,10 +55,19 @@ class SightIndex:
         return grid
 
     def _window(self, sq: int, r: int) -> tuple[np.ndarray, np.ndarray]:
+        """The rows and columns of the (2r+1)^2 window around a square, wrapping; a window as
+        wide as an axis takes each line of that axis once."""
+        key = (sq, r)
+        cached = self._windows.get(key)
+        if cached is not None:
+            return cached
         h, w = self.shape
         x, y = sq % w, sq // w
-        rows = np.unique((y + np.arange(-r, r + 1)) % h)
-        cols = np.unique((x + np.arange(-r, r + 1)) % w)
+        rows = (np.arange(y - r, y + r + 1) % h) if 2 * r + 1 < h else np.arange(h)
+        cols = (np.arange(x - r, x + r + 1) % w) if 2 * r + 1 < w else np.arange(w)
+        if len(self._windows) > 65536:
+            self._windows.clear()
+        self._windows[key] = (rows, cols)
         return rows, cols
 
     def _add(self, nation: str, sq: int, r: int, sub_r: int, sign: int) -> None:
@@ -75,6 +85,12 @@ class SightIndex:
     def _unstamp(self, key: tuple) -> None:
         old = self.stamped.pop(key, None)
         if old is not None:
+            nation, sq, r, _ = old
+            if r >= 0 and self.world.started and nation in self.world.nations:
+                # sight leaves these squares: the team remembers them as they are now
+                rows, cols = self._window(sq, r)
+                squares = (rows[:, None] * self.shape[1] + cols[None, :]).reshape(-1)
+                self.world.note_seen(self.world.team(nation), squares)
             self._add(*old, -1)
 
     def _unit_source(self, unit: Unit) -> tuple[str, int, int, int]:
@@ -114,6 +130,11 @@ class SightIndex:
             if self.stamped.get(key) != source:
                 self._unstamp(key)
                 self._stamp(key, *source)
+
+    def settle(self) -> None:
+        """Bring cities, satellites and radar up to date now, so that reading the index later
+        (a view, a picture) changes nothing a replay would not change in the same way."""
+        self._sync_static()
 
     # --- world hooks ---------------------------------------------------------------------------
 

@@ -6,10 +6,14 @@ No rules live here; the systems in engine/ read and change this state.
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import json
+import zlib
 from dataclasses import dataclass, field
 from typing import Any
+
+import numpy as np
 
 from .geometry import Grid
 from .rng import Rng
@@ -153,6 +157,11 @@ class World:
         self.reveals: dict[tuple[str, int], int] = {}
         # what each nation last saw of foreign units: nation -> unit id -> [tick, square, type, owner]
         self.sightings: dict[str, dict[int, list]] = {}
+        # what each nation has seen of the map: per square 0 (never seen) or 1 + the terrain
+        # as it was when last seen; and the cities as last seen: nation -> square -> [owner,
+        # designation] (kept up to date as sight leaves squares: engine/sightindex.py)
+        self.known: dict[str, np.ndarray] = {}
+        self.city_memory: dict[str, dict[int, list]] = {}
         self.tick = 0
         self.seed = seed
         self.rng = Rng(seed)
@@ -273,8 +282,6 @@ class World:
         self.sight_index.unit_removed(unit)
         del self.units[unit.id]
         self.radar_units.discard(unit.id)
-        for seen in self.sightings.values():
-            seen.pop(unit.id, None)
         self._unplace(unit.id, unit.sq)
         if self.reveals:
             for key in [k for k in self.reveals if k[1] == unit.id]:
@@ -391,12 +398,45 @@ class World:
         self.reveals[key] = max(until, self.reveals.get(key, 0))
         return self.reveals[key]
 
+    def terrain_array(self) -> np.ndarray:
+        """The terrain as a flat numpy array sharing memory with `terrain`."""
+        return np.frombuffer(self.terrain, dtype=np.uint8)
+
+    def known_of(self, nation: str) -> np.ndarray:
+        known = self.known.get(nation)
+        if known is None:
+            known = self.known[nation] = np.zeros(self.grid.size, dtype=np.uint8)
+        return known
+
+    def note_seen(self, nations: frozenset[str] | set[str], squares: np.ndarray) -> None:
+        """These nations saw these squares (flat indexes) until now: remember their terrain
+        and cities as they are."""
+        if not self.started or len(squares) == 0:
+            return
+        seen_terrain = self.terrain_array()[squares] + 1
+        cities = self.cities
+        for nation in nations:
+            self.known_of(nation)[squares] = seen_terrain
+            memory = self.city_memory.setdefault(nation, {})
+            for sq in squares.tolist():
+                city = cities.get(sq)
+                if city is not None:
+                    memory[sq] = [city.owner, city.designation]
+                elif sq in memory:
+                    del memory[sq]
+
     def map_changed(self) -> None:
         """Terrain or the set of city squares changed."""
         self.map_version += 1
         self.cities_changed()
 
     def set_relation(self, nation: str, other: str, level: str) -> None:
+        if self.started and nation in self.nations and other in self.nations:
+            # what allies saw together stays known to each when the alliance changes
+            for member in (nation, other):
+                team = self.team(member)
+                if len(team) > 1:
+                    self.note_seen(team, np.flatnonzero(self.sight_index.mask(member)))
         self.nations[nation].relations[other] = level
         self._teams.clear()
         self.supply_cache.clear()
@@ -466,6 +506,9 @@ class World:
 
     def remove_nation(self, nation_id: str) -> None:
         del self.nations[nation_id]
+        self.known.pop(nation_id, None)
+        self.city_memory.pop(nation_id, None)
+        self.sightings.pop(nation_id, None)
         for other in self.nations.values():
             other.relations.pop(nation_id, None)
         self._teams.clear()
@@ -517,6 +560,12 @@ class World:
                 for n, d in sorted(self.sightings.items())
                 if d
             },
+            "known": {n: _pack(k) for n, k in sorted(self.known.items())},
+            "city_memory": {
+                n: {str(sq): e for sq, e in sorted(m.items())}
+                for n, m in sorted(self.city_memory.items())
+                if m
+            },
         }
 
     @classmethod
@@ -554,6 +603,11 @@ class World:
             n: {int(u): list(e) for u, e in entries.items()}
             for n, entries in d["sightings"].items()
         }
+        world.known = {n: _unpack(v, world.grid.size) for n, v in d.get("known", {}).items()}
+        world.city_memory = {
+            n: {int(sq): list(e) for sq, e in m.items()}
+            for n, m in d.get("city_memory", {}).items()
+        }
         return world
 
     def to_json(self) -> str:
@@ -562,3 +616,14 @@ class World:
     def hash(self) -> str:
         """A digest of the whole state: equal worlds have equal hashes."""
         return hashlib.sha256(self.to_json().encode()).hexdigest()
+
+
+def _pack(array: np.ndarray) -> str:
+    return base64.b64encode(zlib.compress(array.tobytes(), 6)).decode()
+
+
+def _unpack(text: str, size: int) -> np.ndarray:
+    array = np.frombuffer(zlib.decompress(base64.b64decode(text)), dtype=np.uint8).copy()
+    if array.size != size:
+        raise ValueError("known-map data does not match the map size")
+    return array
