@@ -220,8 +220,9 @@ def view_for(world: World, nation: str) -> View:
             if u.type in stealthy and u.owner not in team and not unit_sub_seen[sq]:
                 continue
             found.append(u)
+    told = {nation, *informants}
     for (who, uid), until in world.reveals.items():
-        if who == nation and until >= world.tick and uid in world.units:
+        if who in told and until >= world.tick and uid in world.units:
             found.append(world.units[uid])
     for u in sorted(found, key=lambda u: u.id):
         if u.id not in listed:
