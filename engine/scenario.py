@@ -15,6 +15,7 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
+from . import colours
 from . import events as ev
 from .clock import advance
 from .commands import command_from_dict
@@ -88,7 +89,9 @@ def build_world(spec: dict[str, Any]) -> tuple[World, dict[str, int]]:
         nation = world.add_nation(
             str(nid),
             nspec.get("name", str(nid).title()),
-            nspec.get("colour", "#888888"),
+            colours.resolve(nspec["colour"])
+            if "colour" in nspec
+            else colours.default_colour([n.colour for n in world.nations.values()]),
             player=nspec.get("player"),
         )
         if "tech" in nspec:

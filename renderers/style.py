@@ -1,0 +1,103 @@
+"""Colours, sizes and fonts shared by every picture."""
+
+from __future__ import annotations
+
+from functools import cache
+
+from PIL import ImageFont
+
+# terrain colours, indexed by View.terrain (0 never seen, 1 + WATER/LAND/WASTE), plus coast
+NEVER_SEEN = (18, 20, 26)
+WATER = (38, 84, 150)
+LAND = (96, 150, 72)
+COAST = (164, 166, 104)  # land next to water: where ships can reach
+WASTE = (92, 80, 72)
+GRID_LINE = (0, 0, 0)
+REMEMBERED_DIM = 0.55  # squares known but not in sight now are drawn at this brightness
+
+BACKGROUND = (28, 30, 36)
+TEXT = (232, 232, 232)
+TEXT_DIM = (160, 164, 172)
+NEUTRAL = (222, 222, 222)
+OUTLINE = (12, 12, 12)
+
+MARKER_COLOURS = {
+    "attack": (255, 64, 48),
+    "capture": (255, 0, 220),
+    "interception": (255, 170, 0),
+    "blast": (255, 240, 60),
+    "lost": (255, 255, 255),
+}
+
+DESIGNATION_LETTERS = {
+    "fort": "F",
+    "port": "P",
+    "airport": "A",
+    "tech": "T",
+    "base": "B",
+    "city": "C",
+}
+
+# short names for unit types on zoomed pictures
+UNIT_SHORT = {
+    "infantry": "inf",
+    "tank": "tank",
+    "engineer": "eng",
+    "anti_tank": "at",
+    "transport": "trn",
+    "supply_ship": "sup",
+    "patrol_boat": "pb",
+    "destroyer": "dd",
+    "battleship": "bb",
+    "submarine": "sub",
+    "carrier": "cv",
+    "cruiser": "ca",
+    "zeppelin": "zep",
+    "fighter": "ftr",
+    "cargo_plane": "cgo",
+    "heavy_bomber": "hb",
+    "naval_bomber": "nb",
+    "helicopter": "heli",
+    "satellite": "sat",
+    "icbm_1": "icbm1",
+    "icbm_2": "icbm2",
+    "icbm_3": "icbm3",
+}
+
+
+def short_name(type_name: str) -> str:
+    return UNIT_SHORT.get(type_name, type_name[:4])
+
+
+@cache
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's bundled scalable font: the same on every machine."""
+    return ImageFont.load_default(size=size)
+
+
+def parse_colour(text: str | None) -> tuple[int, int, int]:
+    """'#rrggbb' (or 'rrggbb') to an RGB tuple; anything else is neutral grey."""
+    if not text:
+        return NEUTRAL
+    t = text.strip().lstrip("#")
+    if len(t) == 3:
+        t = "".join(c * 2 for c in t)
+    try:
+        return (int(t[0:2], 16), int(t[2:4], 16), int(t[4:6], 16))
+    except ValueError:
+        return NEUTRAL
+
+
+def dim(colour: tuple[int, int, int], factor: float = REMEMBERED_DIM) -> tuple[int, int, int]:
+    return (int(colour[0] * factor), int(colour[1] * factor), int(colour[2] * factor))
+
+
+def text_on(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    """Black or white, whichever reads better on this colour."""
+    r, g, b = colour
+    return (0, 0, 0) if 0.299 * r + 0.587 * g + 0.114 * b > 140 else (255, 255, 255)
+
+
+def cell_size(width: int, height: int, target: int = 1600) -> int:
+    """Pixels per square of a full-map picture: about `target` pixels across, 5 to 20 a square."""
+    return max(5, min(20, target // max(width, height)))

@@ -1,0 +1,192 @@
+"""Map pictures, checked by decoding the PNGs: fog hides what it must, owners' colours show,
+coordinates sit over their columns, markers appear for the nation's own events only."""
+
+from __future__ import annotations
+
+import copy
+import io
+
+import numpy as np
+from PIL import Image, ImageDraw
+
+from engine import commands as cmd
+from engine.clock import advance
+from engine.orders import apply
+from engine.scenario import build_world
+from engine.view import view_for
+from renderers import style
+from renderers.mapimage import png_bytes, render_crop, render_map, square_box
+from renderers.markers import markers_from
+from tests.worlds import STRIP
+
+
+def war_world():
+    spec = copy.deepcopy(STRIP)
+    spec["nations"] = {
+        "red": {"player": "100", "colour": "#e6194b"},
+        "blue": {"player": "200", "colour": "#4363d8"},
+    }
+    spec["relations"] = [["red", "blue", "war"]]
+    # a red infantry landed next to blue's fort at 20,1; blue's engineer at 19,3 is out of sight
+    spec["units"] = [
+        *spec["units"],
+        {"id": 6, "owner": "red", "type": "infantry", "at": "21,1"},
+    ]
+    world, _ = build_world(spec)
+    return world
+
+
+def decode(image: Image.Image) -> np.ndarray:
+    return np.asarray(Image.open(io.BytesIO(png_bytes(image))).convert("RGB"))
+
+
+def pixels(arr: np.ndarray, box) -> np.ndarray:
+    left, top, right, bottom = box
+    return arr[top:bottom, left:right].reshape(-1, 3)
+
+
+def has_colour(arr: np.ndarray, box, colour, tolerance: int = 0) -> bool:
+    px = pixels(arr, box).astype(int)
+    return bool((np.abs(px - np.array(colour)).max(axis=1) <= tolerance).any())
+
+
+def test_a_hidden_unit_square_shows_no_unit_and_the_owner_sees_it() -> None:
+    world = war_world()
+    engineer = world.units[5]
+    red_view = view_for(world, "red")
+    assert red_view.unit(5) is None  # out of red's sight
+    red = render_map(red_view)
+    arr = decode(red)
+    box = square_box(red, red_view, engineer.sq)
+    blue_colour = style.parse_colour(world.nations["blue"].colour)
+    assert not has_colour(arr, box, blue_colour, tolerance=10)
+    # the square is drawn as fog only: never-seen or remembered terrain, nothing else
+    allowed = {style.NEVER_SEEN, style.dim(style.LAND), style.dim(style.COAST)}
+    lines = {tuple(int(v * 0.8) for v in c) for c in allowed}  # grid lines
+    allowed |= lines | {tuple(int(v * 0.8) for v in c) for c in lines}  # and their crossings
+    assert {tuple(p) for p in pixels(arr, box).tolist()} <= allowed
+
+    blue_view = view_for(world, "blue")
+    blue = render_map(blue_view)
+    assert has_colour(decode(blue), square_box(blue, blue_view, engineer.sq), blue_colour)
+
+
+def test_a_visible_enemy_city_shows_its_owners_colour() -> None:
+    world = war_world()
+    fort = world.grid.index(20, 1)
+    view = view_for(world, "red")
+    assert view.cities[fort].owner == "blue" and view.cities[fort].seen == "now"
+    image = render_map(view)
+    arr = decode(image)
+    left, top, right, bottom = square_box(image, view, fort)
+    # the lower-left corner of the square is city fill (the unit sits lower right)
+    corner = arr[bottom - 4, left + 3]
+    assert tuple(corner) == style.parse_colour(world.nations["blue"].colour)
+    # blue's other city at 19,3 is out of sight and never seen: no blue there
+    tech = world.grid.index(19, 3)
+    assert tech not in view.cities
+    assert not has_colour(
+        arr, square_box(image, view, tech), style.parse_colour(world.nations["blue"].colour), 10
+    )
+
+
+def test_remembered_squares_are_dimmed_and_keep_the_last_known_picture() -> None:
+    world = war_world()
+    fort = world.grid.index(20, 1)
+    apply(world, "red", cmd.Move(units=[6], to=(22, 2)))
+    assert world.units[6].sq == world.grid.index(22, 2)
+    # blue's infantry (id 4) sat in the fort: now out of sight, it is a ghost where last seen
+    view = view_for(world, "red")
+    assert not view.visible[fort]
+    assert view.cities[fort].seen == "memory" and view.cities[fort].owner == "blue"
+    ghost = view.unit(4)
+    assert ghost is not None and ghost.seen == "memory" and ghost.sq == fort
+    image = render_map(view)
+    arr = decode(image)
+    left, top, right, bottom = square_box(image, view, fort)
+    blue = style.parse_colour(world.nations["blue"].colour)
+    assert tuple(arr[bottom - 4, left + 3]) == style.dim(blue, 0.7)
+    # a land square next to the fort that red saw: dimmed land, not never-seen
+    near = world.grid.index(20, 2)
+    box = square_box(image, view, near)
+    assert tuple(arr[box[1] + 5, box[0] + 5]) == style.dim(style.LAND)
+    # a square red never saw stays dark
+    far = world.grid.index(22, 5)
+    box = square_box(image, view, far)
+    assert tuple(arr[box[1] + 5, box[0] + 5]) == style.NEVER_SEEN
+
+
+def test_coordinates_sit_over_their_columns_and_beside_their_rows() -> None:
+    world = war_world()
+    view = view_for(world, "red")
+    image = render_map(view)
+    arr = decode(image)
+    c = image.info["region"].cell
+    left, top = image.info["origin"]
+    font = style.font(14)
+
+    def band(x: int) -> np.ndarray:
+        return arr[top - 20 : top, left + x * c : left + (x + 1) * c]
+
+    def expected(text: str) -> np.ndarray:
+        patch = Image.new("RGB", (c, 20), style.BACKGROUND)
+        ImageDraw.Draw(patch).text((c / 2, 17), text, font=font, fill=style.TEXT_DIM, anchor="mb")
+        return np.asarray(patch)
+
+    labelled = [x for x in range(view.width) if (band(x) != style.BACKGROUND).any()]
+    assert labelled == list(range(0, view.width, 2))
+    for x in (0, 12, 22):
+        assert (band(x) == expected(str(x))).all()
+    # rows: each row's number is level with the row
+    for y in range(view.height):
+        row = arr[top + y * c : top + (y + 1) * c, : left - 2]
+        assert (row != style.BACKGROUND).any()
+
+
+def test_markers_show_the_nations_own_events_only() -> None:
+    world = war_world()
+    world.add_unit("fighter", "red", world.grid.index(13, 1))
+    world.add_unit("infantry", "blue", world.grid.index(14, 1))
+    fighter = max(u.id for u in world.units_of("red"))
+    events = apply(world, "red", cmd.Attack(units=[fighter], target=(14, 1)))
+    assert any(e.kind == "Attacked" for e in events)
+    view = view_for(world, "red")
+    markers = markers_from(events, "red", world.width, world.height)
+    assert [(m.sq, m.kind) for m in markers] == [(world.grid.index(14, 1), "attack")]
+    image = render_map(view, markers=markers)
+    arr = decode(image)
+    box = square_box(image, view, world.grid.index(14, 1))
+    c = box[2] - box[0]
+    ring = (box[0] - c, box[1] - c, box[2] + c, box[3] + c)
+    assert has_colour(arr, ring, style.MARKER_COLOURS["attack"])
+    # a nation not told of an event gets no marker for it
+    assert markers_from(events, "nobody", world.width, world.height) == []
+
+
+def test_a_zoomed_crop_is_larger_and_wraps_round_the_map_edge() -> None:
+    world = war_world()
+    view = view_for(world, "red")
+    corner = world.grid.index(0, 0)
+    crop = render_crop(view, corner, 2)
+    region = crop.info["region"]
+    assert region.cols == [22, 23, 0, 1, 2] and region.rows == [4, 5, 0, 1, 2]
+    assert region.cell > render_map(view).info["region"].cell
+    # red's two infantry stand in the fort at 1,1: red pixels in that square
+    arr = decode(crop)
+    red = style.parse_colour(world.nations["red"].colour)
+    assert has_colour(arr, square_box(crop, view, world.grid.index(1, 1)), red)
+
+
+def test_big_map_pictures_stay_small() -> None:
+    from engine.mapgen import claim_slot, generate
+
+    world = generate("standard", nations=8, width=256, height=256, seed=5)
+    for slot in range(8):
+        world.add_nation(f"n{slot}", f"N{slot}", "#e6194b")
+        claim_slot(world, slot, f"n{slot}")
+    world.started = True
+    advance(world, 4)
+    data = png_bytes(render_map(view_for(world, "n0")))
+    assert len(data) < 2 * 1024 * 1024
+    image = Image.open(io.BytesIO(data))
+    assert 1000 <= image.width <= 2000
