@@ -9,7 +9,14 @@ from datetime import date
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-BENCHES = ["bench.bench_tick", "bench.bench_move", "bench.bench_battle", "bench.bench_mapgen"]
+BENCHES = [
+    "bench.bench_tick",
+    "bench.bench_move",
+    "bench.bench_battle",
+    "bench.bench_mapgen",
+    "bench.bench_view",
+    "bench.bench_render",
+]
 
 
 def main() -> int:

@@ -2,6 +2,8 @@
 
 si rules NAME [--json]        print a ruleset (as JSON with --json)
 si scenario FILE... [--dump]  run scenario files; exit 0 when every expectation holds
+si render DB GAME [--nation N] [--at X,Y --radius R] [--timelapse] [-o FILE]
+                              a nation's map (or everything) of a stored game as PNG / GIF
 si demo [--days N]            create a game, let it run a day, print a summary
 si run                        what `make run` starts (the demo until the bot exists)
 """
@@ -53,11 +55,13 @@ def _cmd_scenario(args: argparse.Namespace) -> int:
 
     failed = 0
     for path in args.files:
-        report = run_file(path)
+        report = run_file(path, out_dir=args.out)
         status = "ok  " if report.ok else "FAIL"
         print(f"{status} {path}: {report.name}")
         for failure in report.failures:
             print(f"     - {failure}")
+        for picture in report.pictures:
+            print(f"     picture: {picture}")
         if args.dump and report.world is not None:
             print(json.dumps(report.world.to_dict(), indent=1, sort_keys=True))
         failed += not report.ok
@@ -107,6 +111,65 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+async def _render(args: argparse.Namespace) -> int:
+    from renderers.mapimage import png_bytes, render_crop, render_map
+    from renderers.timelapse import timelapse
+
+    from .geometry import parse_coord
+    from .service import GameService
+    from .view import full_view, view_for
+
+    if not Path(args.db).exists():
+        print(f"no database at {args.db}", file=sys.stderr)
+        return 2
+    service = await GameService.open(args.db)
+    try:
+        row = await service.store.game(args.game)
+        if row is None:
+            print(f"there is no game {args.game} in {args.db}", file=sys.stderr)
+            return 2
+        world = await service.world(args.game)
+        nation = None
+        if args.nation:
+            wanted = args.nation.lower()
+            nation = next(
+                (n.id for n in world.nations.values() if wanted in (n.id.lower(), n.name.lower())),
+                None,
+            )
+            if nation is None:
+                names = ", ".join(n.name for n in world.nations.values())
+                print(f"no nation {args.nation!r} in game {args.game} ({names})", file=sys.stderr)
+                return 2
+        title = f"{row.name} (game {args.game})"
+        if args.timelapse:
+            every = int(args.every * world.ticks_per_hour) if args.every else None
+            data = await timelapse(
+                service.store, args.game, nation=nation, every_ticks=every, title=title
+            )
+            out = Path(args.out or f"game{args.game}-{nation or 'all'}.gif")
+        else:
+            view = view_for(world, nation) if nation else full_view(world)
+            if args.at:
+                x, y = parse_coord(args.at)
+                if not (0 <= x < world.width and 0 <= y < world.height):
+                    print(f"{args.at} is off the {world.width}x{world.height} map", file=sys.stderr)
+                    return 2
+                image = render_crop(view, world.grid.index(x, y), args.radius, title=title)
+            else:
+                image = render_map(view, title=title)
+            data = png_bytes(image)
+            out = Path(args.out or f"game{args.game}-{nation or 'all'}-t{world.tick}.png")
+        out.write_bytes(data)
+        print(f"{out} ({len(data) / 1024:.0f} KiB)")
+        return 0
+    finally:
+        await service.close()
+
+
+def _cmd_render(args: argparse.Namespace) -> int:
+    return asyncio.run(_render(args))
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="si", description="Strategic Initiative: engine tools, bot and sandbox"
@@ -121,7 +184,19 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("scenario", help="run scenario files")
     p.add_argument("files", nargs="+")
     p.add_argument("--dump", action="store_true", help="print the final world as JSON")
+    p.add_argument("--out", default=None, help="folder for the pictures of render steps")
     p.set_defaults(func=_cmd_scenario)
+
+    p = sub.add_parser("render", help="draw a stored game's map or timelapse")
+    p.add_argument("db", help="the game database (sqlite file)")
+    p.add_argument("game", type=int, help="game id")
+    p.add_argument("--nation", help="nation id or name (default: everything)")
+    p.add_argument("--at", help="centre of a zoomed picture, x,y")
+    p.add_argument("--radius", type=int, default=6, help="squares around --at (default 6)")
+    p.add_argument("--timelapse", action="store_true", help="the whole game as an animated GIF")
+    p.add_argument("--every", type=float, default=None, help="game hours between frames (6)")
+    p.add_argument("-o", "--out", help="output file (default: a name from the game and nation)")
+    p.set_defaults(func=_cmd_render)
 
     for name in ("demo", "run"):
         p = sub.add_parser(name, help="create a 4-nation game, advance it and print a summary")

@@ -38,6 +38,7 @@ class Report:
     path: str
     failures: list[str] = field(default_factory=list)
     world: World | None = None
+    pictures: list[Path] = field(default_factory=list)  # written by render steps
 
     @property
     def ok(self) -> bool:
@@ -208,15 +209,19 @@ def load_file(path: str | Path) -> dict[str, Any]:
     return spec
 
 
-def run_file(path: str | Path) -> Report:
+def run_file(path: str | Path, *, out_dir: str | Path | None = None) -> Report:
     try:
         spec = load_file(path)
-        return run(spec, path=str(path))
+        return run(spec, path=str(path), out_dir=out_dir)
     except ScenarioError as exc:
         return Report(name=Path(path).stem, path=str(path), failures=[f"scenario error: {exc}"])
 
 
-def run(spec: dict[str, Any], *, path: str = "<scenario>") -> Report:
+def run(
+    spec: dict[str, Any], *, path: str = "<scenario>", out_dir: str | Path | None = None
+) -> Report:
+    """Run a scenario. Render steps write their pictures under `out_dir` (default: a
+    `si-renders` folder in the system's temporary directory)."""
     world, letters = build_world(spec)
     report = Report(name=spec.get("name", Path(path).stem), path=path, world=world)
     since: list[ev.Event] = []
@@ -254,11 +259,76 @@ def run(spec: dict[str, Any], *, path: str = "<scenario>") -> Report:
         elif action == "expect":
             report.failures.extend(f"{where}: {f}" for f in _check(world, body, letters, since))
             since = []
+        elif action == "render":
+            failures, picture = _render(world, body, letters, since, out_dir)
+            report.failures.extend(f"{where}: {f}" for f in failures)
+            report.pictures.append(picture)
         else:
             raise ScenarioError(
-                f"step {number}: unknown step {action!r} (do, reject, advance, expect)"
+                f"step {number}: unknown step {action!r} (do, reject, advance, expect, render)"
             )
     return report
+
+
+def _render(
+    world: World,
+    body: dict[str, Any],
+    letters: dict[str, int],
+    since: list[ev.Event],
+    out_dir: str | Path | None,
+) -> tuple[list[str], Path]:
+    """Draw a nation's picture (full map, or a crop with `at` and `radius`) to `file`, with
+    markers for the events since the last expect step; `shows` / `hides` list unit ids that
+    must (not) be in the nation's view; `cities` maps squares to the owner the nation's view
+    must show there (null: neutral; "unknown": no city known there)."""
+    import tempfile
+
+    from renderers.mapimage import png_bytes, render_crop, render_map
+    from renderers.markers import markers_from
+
+    from .view import view_for
+
+    unknown = set(body) - {"nation", "file", "at", "radius", "shows", "hides", "cities", "title"}
+    if unknown:
+        raise ScenarioError(f"render: unknown keys {sorted(unknown)}")
+    nation = str(body.get("nation", ""))
+    if nation not in world.nations:
+        raise ScenarioError(f"render: no nation {nation!r}")
+    name = str(body.get("file") or f"{nation}-{world.tick}.png")
+    base = Path(out_dir) if out_dir is not None else Path(tempfile.gettempdir()) / "si-renders"
+    target = Path(name) if Path(name).is_absolute() else base / name
+    target.parent.mkdir(parents=True, exist_ok=True)
+    view = view_for(world, nation)
+    markers = markers_from(since, nation, world.width, world.height)
+    title = str(body.get("title", "scenario"))
+    if "at" in body:
+        image = render_crop(
+            view,
+            _where(world, body["at"], letters),
+            int(body.get("radius", 4)),
+            title=title,
+            markers=markers,
+        )
+    else:
+        image = render_map(view, title=title, markers=markers)
+    target.write_bytes(png_bytes(image))
+    failures = []
+    in_view = {u.id for u in view.units}
+    for uid in body.get("shows") or []:
+        if int(uid) not in in_view:
+            failures.append(f"unit {uid} is not in {nation}'s view")
+    for uid in body.get("hides") or []:
+        if int(uid) in in_view:
+            failures.append(f"unit {uid} is in {nation}'s view but should be hidden")
+    for where_, owner in (body.get("cities") or {}).items():
+        sq = _where(world, where_, letters)
+        city = view.cities.get(sq)
+        shown = "unknown" if city is None else city.owner
+        if shown != owner:
+            failures.append(
+                f"{nation}'s view shows the city at {world.grid.label(sq)} as {shown!r}, expected {owner!r}"
+            )
+    return failures, target
 
 
 def _command(body: dict[str, Any], letters: dict[str, int], world: World):

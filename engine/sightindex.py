@@ -31,6 +31,8 @@ class SightIndex:
         self.stamped: dict[tuple, tuple[str, int, int, int]] = {}  # key -> (nation, sq, r, sub_r)
         self.synced_version = -1
         self._windows: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        # sight windows left since the last settle: (team, square, radius)
+        self.left: list[tuple[frozenset[str], int, int]] = []
         # all units at once: count sources per (nation, radius), then spread each count grid
         groups: dict[tuple[str, int, bool], list[int]] = {}
         for unit in world.units.values():
@@ -87,10 +89,8 @@ class SightIndex:
         if old is not None:
             nation, sq, r, _ = old
             if r >= 0 and self.world.started and nation in self.world.nations:
-                # sight leaves these squares: the team remembers them as they are now
-                rows, cols = self._window(sq, r)
-                squares = (rows[:, None] * self.shape[1] + cols[None, :]).reshape(-1)
-                self.world.note_seen(self.world.team(nation), squares)
+                # sight leaves these squares: the team will remember them (at the next settle)
+                self.left.append((self.world.team(nation), sq, r))
             self._add(*old, -1)
 
     def _unit_source(self, unit: Unit) -> tuple[str, int, int, int]:
@@ -132,9 +132,21 @@ class SightIndex:
                 self._stamp(key, *source)
 
     def settle(self) -> None:
-        """Bring cities, satellites and radar up to date now, so that reading the index later
-        (a view, a picture) changes nothing a replay would not change in the same way."""
+        """Bring cities, satellites and radar up to date, and let teams remember the squares
+        their sight left (terrain and cities as they are now). The engine settles at the end of
+        every command and tick, so reading the index later (a view, a picture) changes nothing
+        a replay would not change in the same way."""
         self._sync_static()
+        if not self.left:
+            return
+        left, self.left = self.left, []
+        w = self.shape[1]
+        by_team: dict[frozenset[str], list[np.ndarray]] = {}
+        for team, sq, r in left:
+            rows, cols = self._window(sq, r)
+            by_team.setdefault(team, []).append((rows[:, None] * w + cols[None, :]).reshape(-1))
+        for team, parts in by_team.items():
+            self.world.note_seen(team, np.unique(np.concatenate(parts)))
 
     # --- world hooks ---------------------------------------------------------------------------
 

@@ -324,6 +324,18 @@ class Store:
             return None
         return int(row[0]), zlib.decompress(row[1]).decode(), row[2]
 
+    async def first_snapshot(self, game_id: int) -> tuple[int, str, str] | None:
+        """(seq, world json, hash) of the world the game was created with (seq 0): with the
+        whole log it replays the game's history."""
+        async with self.db.execute(
+            "SELECT seq, world, hash FROM snapshots WHERE game_id = ? ORDER BY seq ASC LIMIT 1",
+            (game_id,),
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        return int(row[0]), zlib.decompress(row[1]).decode(), row[2]
+
     async def log_after(self, game_id: int, seq: int) -> list[tuple[int, dict[str, Any]]]:
         async with self.db.execute(
             "SELECT seq, entry FROM log WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, seq)

@@ -159,6 +159,7 @@ def view_for(world: World, nation: str) -> View:
     if nation not in world.nations:
         raise KeyError(nation)
     index = world.sight_index
+    index.settle()  # a no-op after any command or tick (the engine settles at their end)
     team = world.team(nation)
     me = world.nations[nation]
     size = world.grid.size
@@ -306,4 +307,39 @@ def view_for(world: World, nation: str) -> View:
             for p in world.pending
             if nation in (p.nation, p.other)
         ],
+    )
+
+
+def full_view(world: World) -> View:
+    """Everything, for moderators and the end-of-game timelapse: every square in sight, every
+    unit and city as it is (never shown to a player during a game)."""
+    size = world.grid.size
+    units = [
+        UnitView(u.id, u.type, u.owner, u.sq, u.hp, "now", world.tick, carried_by=u.carried_by)
+        for u in sorted(world.units.values(), key=lambda u: u.id)
+    ]
+    cities = {
+        sq: CityView(sq, c.owner, c.designation, "now", c.name)
+        for sq, c in sorted(world.cities.items())
+    }
+    nations = {
+        n.id: NationView(n.id, n.name, n.colour, n.player, n.out, "neutral", "neutral")
+        for n in world.nations.values()
+    }
+    return View(
+        nation="",
+        ruleset=world.rules.name,
+        tick=world.tick,
+        clock=world.clock(),
+        end_tick=world.end_tick,
+        width=world.width,
+        height=world.height,
+        status=Status(0.0, 0, 0, 0, 0, len(world.cities), len(world.units)),
+        nations=nations,
+        terrain=(world.terrain_array() + 1).astype(np.uint8),
+        visible=np.ones(size, dtype=bool),
+        cities=cities,
+        units=units,
+        satellites=[sq for _, sq in world.satellites],
+        pending=[],
     )

@@ -415,14 +415,19 @@ class World:
             return
         seen_terrain = self.terrain_array()[squares] + 1
         cities = self.cities
+        listed = squares.tolist()
+        in_cities = [sq for sq in listed if sq in cities]
         for nation in nations:
+            if nation not in self.nations:
+                continue
             self.known_of(nation)[squares] = seen_terrain
             memory = self.city_memory.setdefault(nation, {})
-            for sq in squares.tolist():
-                city = cities.get(sq)
-                if city is not None:
-                    memory[sq] = [city.owner, city.designation]
-                elif sq in memory:
+            for sq in in_cities:
+                city = cities[sq]
+                memory[sq] = [city.owner, city.designation]
+            if len(memory) > len(in_cities):
+                gone = set(listed).intersection(memory).difference(cities)
+                for sq in gone:
                     del memory[sq]
 
     def map_changed(self) -> None:
@@ -432,6 +437,7 @@ class World:
 
     def set_relation(self, nation: str, other: str, level: str) -> None:
         if self.started and nation in self.nations and other in self.nations:
+            self.sight_index.settle()
             # what allies saw together stays known to each when the alliance changes
             for member in (nation, other):
                 team = self.team(member)
@@ -505,6 +511,7 @@ class World:
         return nation
 
     def remove_nation(self, nation_id: str) -> None:
+        self.sight_index.settle()
         del self.nations[nation_id]
         self.known.pop(nation_id, None)
         self.city_memory.pop(nation_id, None)
@@ -533,6 +540,7 @@ class World:
     # --- serialisation --------------------------------------------------------------------------
 
     def to_dict(self) -> dict[str, Any]:
+        self.sight_index.settle()  # a no-op after any command or tick
         return {
             "format": 1,
             "ruleset": self.rules.name,

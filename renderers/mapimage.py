@@ -14,6 +14,7 @@ from __future__ import annotations
 import io
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cache
 
 import numpy as np
 from PIL import Image, ImageDraw
@@ -122,7 +123,7 @@ def _picture(
     height = top + map_h + 8 + (legend_img.height if legend_img else 0)
     canvas = Image.new("RGB", (width, height), style.BACKGROUND)
 
-    canvas.paste(Image.fromarray(_terrain_pixels(view, region)), (margin_left, top))
+    canvas.paste(_terrain_pixels(view, region), (margin_left, top))
     draw = ImageDraw.Draw(canvas)
     _title(draw, view, title, font_px)
     _coordinates(draw, view, region, margin_left, top, label_font, font_px, detail)
@@ -152,7 +153,7 @@ def square_box(image: Image.Image, view: View, sq: int) -> tuple[int, int, int, 
 # --- terrain and fog -------------------------------------------------------------------------
 
 
-def _terrain_pixels(view: View, region: Region) -> np.ndarray:
+def _terrain_pixels(view: View, region: Region) -> Image.Image:
     h, w = view.height, view.width
     terrain = view.terrain.reshape(h, w)
     visible = view.visible.reshape(h, w)
@@ -173,22 +174,36 @@ def _terrain_pixels(view: View, region: Region) -> np.ndarray:
     )
     dimmed = np.array([style.NEVER_SEEN] + [style.dim(c) for c in palette[1:].tolist()], np.uint8)
     lookup = np.concatenate([dimmed, palette])  # index: code + 5 * in sight
-    pixels = lookup[codes + 5 * seen_now.astype(np.uint8)]
+    small = lookup[codes + 5 * seen_now.astype(np.uint8)]
     c = region.cell
-    pixels = np.repeat(np.repeat(pixels, c, axis=0), c, axis=1)
-    if c >= 8:  # faint grid lines
-        pixels[::c, :, :] = (pixels[::c, :, :] * 0.8).astype(np.uint8)
-        pixels[:, ::c, :] = (pixels[:, ::c, :] * 0.8).astype(np.uint8)
-    return np.ascontiguousarray(pixels)
+    big = Image.fromarray(small).resize((small.shape[1] * c, small.shape[0] * c), Image.NEAREST)
+    if c < 8:
+        return big
+    pixels = np.array(big)  # faint grid lines: the first row and column of each square darker
+    pixels[::c] = style.grid_line_array(pixels[::c])
+    pixels[:, ::c] = style.grid_line_array(pixels[:, ::c])
+    return Image.fromarray(pixels)
 
 
 # --- text ------------------------------------------------------------------------------------
 
 
 def _title(draw: ImageDraw.ImageDraw, view: View, title: str, font_px: int) -> None:
-    me = view.nations[view.nation]
-    s = view.status
     big = style.font(font_px + 2)
+    me = view.nations.get(view.nation)
+    if me is None:  # the full view (moderators, timelapses)
+        line1 = f"{title} - everything" if title else "everything"
+        draw.text((6, 6), line1, font=big, fill=style.TEXT)
+        counts = {n: 0 for n in view.nations}
+        for c in view.cities.values():
+            if c.owner in counts:
+                counts[c.owner] += 1
+        line2 = f"{view.clock} (tick {view.tick})   " + "   ".join(
+            f"{view.nations[n].name} {k}" for n, k in sorted(counts.items(), key=lambda i: -i[1])
+        )
+        draw.text((6, 12 + font_px), line2[:200], font=style.font(font_px), fill=style.TEXT_DIM)
+        return
+    s = view.status
     line1 = f"{title} - {me.name}" if title else me.name
     draw.rectangle((6, 8, 6 + font_px, 8 + font_px), fill=style.parse_colour(me.colour))
     draw.text((12 + font_px, 6), line1, font=big, fill=style.TEXT)
@@ -238,7 +253,7 @@ def _owner_colour(view: View, owner: str | None) -> tuple[int, int, int]:
 
 def _draw_cities(draw, view: View, region: Region, left: int, top: int, detail: bool) -> None:
     c = region.cell
-    where = _positions(view, region) if detail or len(view.cities) > 64 else None
+    where = _positions(view, region) if detail else None
     for sq, city in view.cities.items():
         pos = where.get(sq) if where is not None else _pos(view, region, sq)
         if pos is None:
@@ -285,8 +300,8 @@ def _draw_units(draw, view: View, region: Region, left: int, top: int, detail: b
         return
     rules = load_rules(view.ruleset)
     c = region.cell
-    where = _positions(view, region) if detail or len(by_square) > 64 else None
-    count_font = style.font(max(8, int(c * 0.45)))
+    where = _positions(view, region) if detail else None
+    count_px = max(8, int(c * 0.45))
     for sq, units in by_square.items():
         pos = where.get(sq) if where is not None else _pos(view, region, sq)
         if pos is None:
@@ -306,15 +321,19 @@ def _draw_units(draw, view: View, region: Region, left: int, top: int, detail: b
             box = (x + pad, y + pad, x + c - 1 - pad, y + c - 1 - pad)
         _shape(draw, cls, box, colour, ghost=lead.seen == "memory")
         if len(units) > 1 and c >= 12:
-            draw.text(
-                (x + c - 1, y),
-                str(len(units)),
-                anchor="ra",
-                font=count_font,
-                fill=(255, 255, 255),
-                stroke_width=2,
-                stroke_fill=(0, 0, 0),
-            )
+            stamp = _count_stamp(len(units), count_px)
+            draw.bitmap((x + c - stamp.width, y), stamp, fill=(255, 255, 255))
+
+
+@cache
+def _count_stamp(n: int, size: int) -> Image.Image:
+    """A unit count as a one-bit mask (drawn once per number and size, stamped many times)."""
+    text = str(n) if n < 100 else "99+"
+    f = style.font(size)
+    left, top, right, bottom = f.getbbox(text)
+    mask = Image.new("L", (right + 2, bottom + 2), 0)
+    ImageDraw.Draw(mask).text((1, 0), text, font=f, fill=255)
+    return mask
 
 
 def _lead(units: list[UnitView], rules: Ruleset) -> UnitView:
@@ -362,9 +381,8 @@ def _unit_list(draw, view, rules, units: list[UnitView], x, y, c, on_city) -> No
     f = style.font(max(9, c // 5))
     line_h = max(10, c // 5 + 2)
     top = y + (c // 4 + 2 if on_city else 2)
-    shown = 0
     room = max(1, (y + c - 2 - top) // line_h)
-    for u in units:
+    for shown, u in enumerate(units):
         if shown == room - 1 and len(units) > room:
             draw.text(
                 (x + 3, top + shown * line_h),
@@ -393,7 +411,6 @@ def _unit_list(draw, view, rules, units: list[UnitView], x, y, c, on_city) -> No
             stroke_width=2,
             stroke_fill=(0, 0, 0),
         )
-        shown += 1
 
 
 def _draw_markers(draw, view: View, region: Region, left: int, top: int, markers) -> None:
@@ -440,6 +457,9 @@ def _legend(view: View, rules: Ruleset, width: int) -> Image.Image:
         items.append((kind if kind != "lost" else "unit lost", ("marker", kind)))
     nations = []
     for n in view.nations.values():
+        if view.nation not in view.nations:  # the full view: no relations to show
+            nations.append((n.name, ("city_colour", style.parse_colour(n.colour))))
+            continue
         rel = "you" if n.id == view.nation else n.relation_to.replace("_", " ")
         if n.id != view.nation and n.relation_from != n.relation_to:
             rel += f" (they: {n.relation_from.replace('_', ' ')})"

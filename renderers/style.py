@@ -88,6 +88,15 @@ def parse_colour(text: str | None) -> tuple[int, int, int]:
         return NEUTRAL
 
 
+def grid_line_array(pixels):
+    """Grid lines: three quarters of the brightness under them (integer arithmetic)."""
+    return (pixels >> 1) + (pixels >> 2)
+
+
+def grid_line(colour: tuple[int, int, int]) -> tuple[int, int, int]:
+    return tuple((v >> 1) + (v >> 2) for v in colour)  # type: ignore[return-value]
+
+
 def dim(colour: tuple[int, int, int], factor: float = REMEMBERED_DIM) -> tuple[int, int, int]:
     return (int(colour[0] * factor), int(colour[1] * factor), int(colour[2] * factor))
 

@@ -3,6 +3,7 @@ coordinates sit over their columns, markers appear for the nation's own events o
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import io
 
@@ -62,8 +63,8 @@ def test_a_hidden_unit_square_shows_no_unit_and_the_owner_sees_it() -> None:
     assert not has_colour(arr, box, blue_colour, tolerance=10)
     # the square is drawn as fog only: never-seen or remembered terrain, nothing else
     allowed = {style.NEVER_SEEN, style.dim(style.LAND), style.dim(style.COAST)}
-    lines = {tuple(int(v * 0.8) for v in c) for c in allowed}  # grid lines
-    allowed |= lines | {tuple(int(v * 0.8) for v in c) for c in lines}  # and their crossings
+    lines = {style.grid_line(c) for c in allowed}  # grid lines
+    allowed |= lines | {style.grid_line(c) for c in lines}  # and their crossings
     assert {tuple(p) for p in pixels(arr, box).tolist()} <= allowed
 
     blue_view = view_for(world, "blue")
@@ -190,3 +191,47 @@ def test_big_map_pictures_stay_small() -> None:
     assert len(data) < 2 * 1024 * 1024
     image = Image.open(io.BytesIO(data))
     assert 1000 <= image.width <= 2000
+
+
+async def test_timelapse_replays_the_stored_game_and_si_render_writes_pictures(tmp_path) -> None:
+    from engine.cli import main
+    from engine.service import GameService
+    from renderers.timelapse import timelapse
+
+    db = tmp_path / "game.db"
+    service = await GameService.open(str(db), synchronous="NORMAL")
+    try:
+        game = await service.create_game(name="T", max_nations=2, width=32, height=32, seed=4)
+        for name, colour in (("Red", "#e6194b"), ("Blue", "#4363d8")):
+            await service.join(game, name=name, colour=colour, player=None)
+        world = await service.world(game)
+        per_day = world.rules.ticks_per_day
+        await service.advance(game, per_day)
+        everything = await timelapse(service.store, game, every_ticks=per_day // 4)
+        red = await timelapse(service.store, game, nation="red", every_ticks=per_day // 4)
+    finally:
+        await service.close()
+    for data in (everything, red):
+        gif = Image.open(io.BytesIO(data))
+        assert gif.format == "GIF" and gif.n_frames == 4  # every 6 hours of one day
+
+    # red's frames are fogged: far fewer bright (in sight) pixels than the full view's
+    def lit(data: bytes) -> int:
+        gif = Image.open(io.BytesIO(data))
+        gif.seek(gif.n_frames - 1)
+        arr = np.asarray(gif.convert("RGB")).astype(int)
+        return int((np.abs(arr - np.array(style.WATER)).max(axis=2) <= 12).sum())
+
+    assert lit(red) < lit(everything) / 2
+
+    out = tmp_path / "red.png"
+
+    def si(*args: str) -> int:  # the CLI runs its own event loop: give it a thread
+        return main(["render", str(db), str(game), *args])
+
+    assert await asyncio.to_thread(si, "--nation", "Red", "-o", str(out)) == 0
+    assert Image.open(out).format == "PNG"
+    crop = tmp_path / "crop.png"
+    assert await asyncio.to_thread(si, "--at", "3,4", "--radius", "2", "-o", str(crop)) == 0
+    assert Image.open(crop).size[0] < Image.open(out).size[0]
+    assert await asyncio.to_thread(si, "--nation", "nobody") == 2

@@ -1,0 +1,93 @@
+"""A local fake Discord (REST API + gateway) for end-to-end tests of discord.py bots.
+
+The *real* discord.py client connects to it: the fake answers ``/users/@me``,
+the gateway handshake (HELLO, IDENTIFY, READY, GUILD_CREATE, heartbeats),
+command sync, interactions, follow-up webhooks, DMs, channel messages and pins.
+Every JSON request body (also the ``payload_json`` of multipart requests) is
+validated against Discord's OpenAPI spec
+(``/work/shared/discord-api-spec/openapi.json``, override with the
+``DISCORD_OPENAPI_SPEC`` environment variable) and against Discord's documented
+limits (see :mod:`.limits`). Rejected requests are answered like Discord would
+(e.g. ``400 {"code": 50035, "message": "Invalid Form Body", "errors": {...}}``)
+and recorded in ``fake.errors``; leaving the ``async with`` block raises
+:class:`FakeDiscordErrors` if errors were recorded and not consumed with
+``fake.pop_errors()``.
+
+Usage::
+
+    from tests.fakediscord import FakeDiscord
+
+    async def test_something():
+        async with FakeDiscord() as fake:          # starts server, patches discord.py
+            guild = fake.add_guild("Test")
+            alice = fake.add_user("alice")
+            fake.add_member(guild, alice, permissions=1 << 5)   # Manage Guild
+            channel = fake.add_channel(guild, "play")
+            bot = MyBot()                             # any discord.Client / commands.Bot
+            await fake.start_client(bot)              # token "fake-token"; waits for on_ready
+            reply = await fake.invoke(alice, channel, "game create", {"size": 3})
+            assert reply.ephemeral and "created" in reply.content
+            later = await reply.wait_for_followups(1)
+            choices = await fake.autocomplete(alice, channel, "move", focused="unit", value="3")
+            clicked = await fake.click(alice, reply, "confirm")
+            dm = await fake.wait_for_dm(alice)
+            png = dm.file("map.png").data
+            await fake.stop_client(bot)               # also done on exit
+
+Failure simulation: ``fake.close_dms(user)`` (403 / 50007),
+``fake.rate_limit("POST /channels", times=1, retry_after=0.05)`` (429 that
+discord.py retries). Tuning: ``FakeDiscord(interaction_timeout=3.0,
+followup_timeout=5.0, file_limit=10 MiB, raise_on_errors=True)``.
+
+``invoke``/``click`` raise :class:`CommandUnavailable` when the Discord client
+would not offer the command (unknown, wrong context, missing
+``default_member_permissions``) and ``ValueError`` for options the client
+would refuse (unknown names, missing required options, not a choice, ...).
+"""
+
+from .limits import Problem
+from .models import (
+    Attachment,
+    Channel,
+    ChannelType,
+    Guild,
+    InteractionRecord,
+    InteractionTimeout,
+    Member,
+    Message,
+    Role,
+    User,
+)
+from .server import (
+    ApiRequest,
+    CommandUnavailable,
+    FakeDiscord,
+    FakeDiscordErrors,
+    RateLimitRule,
+    RecordedError,
+    RequestLog,
+)
+from .spec import ApiSpec, load_spec
+
+__all__ = [
+    "ApiRequest",
+    "ApiSpec",
+    "Attachment",
+    "Channel",
+    "ChannelType",
+    "CommandUnavailable",
+    "FakeDiscord",
+    "FakeDiscordErrors",
+    "Guild",
+    "InteractionRecord",
+    "InteractionTimeout",
+    "Member",
+    "Message",
+    "Problem",
+    "RateLimitRule",
+    "RecordedError",
+    "RequestLog",
+    "Role",
+    "User",
+    "load_spec",
+]

@@ -1,0 +1,223 @@
+"""Discord's OpenAPI spec: route matching and request validation.
+
+The spec (OpenAPI 3.1, i.e. JSON Schema 2020-12) is loaded once per process
+(:func:`load_spec` is cached) and validators are compiled lazily per route.
+
+Deliberate deviations from the raw spec (the spec is stricter than the real API):
+
+* ``SnowflakeType`` also accepts non-negative integers: Discord accepts
+  snowflakes as JSON numbers and discord.py sends e.g. ``attachments[].id`` as
+  ``0, 1, ...``.
+* ``format`` keywords are annotations only (not asserted), as in the default
+  2020-12 vocabulary.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from jsonschema import Draft202012Validator
+from jsonschema.exceptions import ValidationError
+from referencing import Registry, Resource
+from referencing.jsonschema import DRAFT202012
+
+DEFAULT_SPEC_PATH = Path(
+    os.environ.get("DISCORD_OPENAPI_SPEC", "/work/shared/discord-api-spec/openapi.json")
+)
+_URI = "urn:discord-openapi"
+_METHODS = ("get", "put", "post", "patch", "delete")
+
+
+@dataclass
+class Operation:
+    """One (path template, method) of the spec."""
+
+    template: str
+    method: str
+    path_params: dict[str, str]
+    definition: dict[str, Any]
+    path_item: dict[str, Any]
+    _spec: ApiSpec = field(repr=False)
+
+    @property
+    def operation_id(self) -> str:
+        return self.definition.get("operationId", "")
+
+    def body_schema(self, multipart: bool) -> dict[str, Any] | None:
+        content = (self.definition.get("requestBody") or {}).get("content") or {}
+        kind = "multipart/form-data" if multipart else "application/json"
+        media = content.get(kind) or content.get("application/json")
+        return None if media is None else media.get("schema")
+
+    @property
+    def accepts_body(self) -> bool:
+        return "requestBody" in self.definition
+
+    def validate_body(self, body: Any, *, multipart: bool = False) -> list[ValidationError]:
+        """Schema errors of a JSON body (``payload_json`` for multipart)."""
+        validator = self._spec._validator(self.template, self.method, multipart)
+        if validator is None:
+            return []
+        return sorted(validator.iter_errors(body), key=lambda e: list(e.absolute_path))
+
+    def validate_params(self, query: Mapping[str, str]) -> list[tuple[str, str]]:
+        """Loose checks of path and query parameters: ``[(name, message), ...]``."""
+        problems: list[tuple[str, str]] = []
+        declared = list(self.path_item.get("parameters", [])) + list(
+            self.definition.get("parameters", [])
+        )
+        for param in declared:
+            name, where = param.get("name"), param.get("in")
+            if where == "path":
+                value = self.path_params.get(name)
+            elif where == "query":
+                value = query.get(name)
+            else:
+                continue
+            if value is None:
+                if param.get("required") and where == "query":
+                    problems.append((name, "required query parameter missing"))
+                continue
+            schema = self._spec.resolve(param.get("schema") or {})
+            msg = _check_scalar(value, schema, self._spec)
+            if msg:
+                problems.append((name, msg))
+        return problems
+
+
+def _check_scalar(value: str, schema: dict[str, Any], spec: ApiSpec) -> str | None:
+    """Check a string coming from a URL against a (scalar) schema, loosely."""
+    if "anyOf" in schema or "oneOf" in schema:
+        options = [spec.resolve(s) for s in schema.get("anyOf", schema.get("oneOf", []))]
+        msgs = [_check_scalar(value, s, spec) for s in options]
+        return None if any(m is None for m in msgs) else msgs[0]
+    types = schema.get("type")
+    if isinstance(types, str):
+        types = [types]
+    types = [t for t in (types or []) if t != "null"]
+    if not types:
+        return None
+    if "boolean" in types and value.lower() in ("true", "false", "1", "0"):
+        return None
+    if "integer" in types:
+        try:
+            num = int(value)
+        except ValueError:
+            pass
+        else:
+            lo, hi = schema.get("minimum"), schema.get("maximum")
+            if (lo is not None and num < lo) or (hi is not None and num > hi):
+                return f"{value!r} is out of range [{lo}, {hi}]"
+            return None
+    if "number" in types:
+        try:
+            float(value)
+            return None
+        except ValueError:
+            pass
+    if "string" in types:
+        if "enum" in schema and value not in schema["enum"]:
+            return f"{value!r} is not one of {schema['enum']}"
+        pattern = schema.get("pattern")
+        if pattern and Draft202012Validator({"type": "string", "pattern": pattern}).is_valid(value):
+            return None
+        if pattern:
+            return f"{value!r} does not match {pattern!r}"
+        return None
+    return f"{value!r} is not of type {'/'.join(types)}"
+
+
+def _absolutize(node: Any) -> Any:
+    """Rewrite local ``#/...`` refs to absolute ones so any sub-schema can be a root."""
+    if isinstance(node, dict):
+        out = {k: _absolutize(v) for k, v in node.items()}
+        ref = out.get("$ref")
+        if isinstance(ref, str) and ref.startswith("#"):
+            out["$ref"] = _URI + ref
+        return out
+    if isinstance(node, list):
+        return [_absolutize(v) for v in node]
+    return node
+
+
+class ApiSpec:
+    """The loaded spec with a path-template router and cached validators."""
+
+    def __init__(self, path: Path = DEFAULT_SPEC_PATH) -> None:
+        raw = json.loads(Path(path).read_text())
+        schemas = raw["components"]["schemas"]
+        snowflake = schemas["SnowflakeType"]
+        schemas["SnowflakeType"] = {"anyOf": [snowflake, {"type": "integer", "minimum": 0}]}
+        self.raw: dict[str, Any] = _absolutize(raw)
+        self.version = raw.get("info", {}).get("version")
+        resource = Resource.from_contents(self.raw, default_specification=DRAFT202012)
+        self._registry = Registry().with_resource(_URI, resource).crawl()
+        self._resolver = self._registry.resolver()
+        self._routes: list[tuple[tuple[str, ...], str, dict[str, Any]]] = []
+        for template, item in self.raw["paths"].items():
+            segments = tuple(template.strip("/").split("/"))
+            self._routes.append((segments, template, item))
+        # most literal segments first, so '@original' beats '{message_id}'
+        self._routes.sort(key=lambda r: -sum(not s.startswith("{") for s in r[0]))
+        self._validators: dict[tuple[str, str, bool], Draft202012Validator | None] = {}
+
+    def resolve(self, schema: dict[str, Any]) -> dict[str, Any]:
+        while isinstance(schema, dict) and "$ref" in schema:
+            schema = self._resolver.lookup(schema["$ref"]).contents
+        return schema
+
+    def match(self, method: str, path: str) -> tuple[Operation | None, bool]:
+        """Find the operation for ``path`` (relative to ``/api/v10``).
+
+        Returns ``(operation, path_known)``; ``path_known`` tells a 405 from a 404.
+        """
+        parts = tuple(path.strip("/").split("/"))
+        path_known = False
+        for segments, template, item in self._routes:
+            if len(segments) != len(parts):
+                continue
+            params: dict[str, str] = {}
+            for seg, part in zip(segments, parts, strict=True):
+                if seg.startswith("{") and seg.endswith("}"):
+                    if not part:
+                        break
+                    params[seg[1:-1]] = part
+                elif seg != part:
+                    break
+            else:
+                path_known = True
+                definition = item.get(method.lower())
+                if definition is not None:
+                    return Operation(template, method.lower(), params, definition, item, self), True
+        return None, path_known
+
+    def _validator(
+        self, template: str, method: str, multipart: bool
+    ) -> Draft202012Validator | None:
+        key = (template, method, multipart)
+        if key not in self._validators:
+            op = self.raw["paths"][template][method]
+            dummy = Operation(template, method, {}, op, self.raw["paths"][template], self)
+            schema = dummy.body_schema(multipart)
+            self._validators[key] = (
+                None if schema is None else Draft202012Validator(schema, registry=self._registry)
+            )
+        return self._validators[key]
+
+    def operations(self) -> Iterable[tuple[str, str]]:
+        for template, item in self.raw["paths"].items():
+            for method in _METHODS:
+                if method in item:
+                    yield template, method
+
+
+@functools.cache
+def load_spec(path: str | None = None) -> ApiSpec:
+    """Load (once per process) and return the spec."""
+    return ApiSpec(Path(path) if path else DEFAULT_SPEC_PATH)
