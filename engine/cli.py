@@ -4,6 +4,8 @@ si rules NAME [--json]        print a ruleset (as JSON with --json)
 si scenario FILE... [--dump]  run scenario files; exit 0 when every expectation holds
 si render DB GAME [--nation N] [--at X,Y --radius R] [--timelapse] [-o FILE]
                               a nation's map (or everything) of a stored game as PNG / GIF
+si bot                        run the Discord bot (DISCORD_TOKEN and settings from .env)
+si commands [--json]          the slash commands the bot registers with Discord
 si demo [--days N]            create a game, let it run a day, print a summary
 si run                        what `make run` starts (the demo until the bot exists)
 """
@@ -170,6 +172,29 @@ def _cmd_render(args: argparse.Namespace) -> int:
     return asyncio.run(_render(args))
 
 
+def _cmd_bot(args: argparse.Namespace) -> int:
+    from bot.client import run
+
+    return run()
+
+
+def _cmd_commands(args: argparse.Namespace) -> int:
+    from bot.client import command_payload
+
+    payload = command_payload()
+    if args.json:
+        print(json.dumps(payload, indent=2, sort_keys=True))
+        return 0
+    for command in payload:
+        subs = [o for o in command.get("options", []) if o.get("type") == 1]
+        if subs:
+            for sub in subs:
+                print(f"/{command['name']} {sub['name']:<12} {sub['description']}")
+        else:
+            print(f"/{command['name']:<17} {command['description']}")
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="si", description="Strategic Initiative: engine tools, bot and sandbox"
@@ -186,6 +211,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dump", action="store_true", help="print the final world as JSON")
     p.add_argument("--out", default=None, help="folder for the pictures of render steps")
     p.set_defaults(func=_cmd_scenario)
+
+    p = sub.add_parser("bot", help="run the Discord bot")
+    p.set_defaults(func=_cmd_bot)
+
+    p = sub.add_parser("commands", help="the slash commands the bot registers")
+    p.add_argument("--json", action="store_true", help="the exact payload sent to Discord")
+    p.set_defaults(func=_cmd_commands)
 
     p = sub.add_parser("render", help="draw a stored game's map or timelapse")
     p.add_argument("db", help="the game database (sqlite file)")

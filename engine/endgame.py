@@ -48,8 +48,21 @@ def standings(world: World) -> list[dict]:
 def end_if_due(world: World) -> list[ev.Event]:
     if world.ended or world.tick < world.end_tick:
         return []
+    return finish(world)
+
+
+def finish(world: World, *, by_moderator: bool = False) -> list[ev.Event]:
+    """End the game now: the team of mutual allies with the most cities wins."""
     world.ended = True
     rows = standings(world)
     best = rows[0]["cities"] if rows else 0
     winners = sorted(n for r in rows if r["cities"] == best and best > 0 for n in r["nations"])
-    return [ev.GameEnded(tick=world.tick, to=list(world.nations), standings=rows, winners=winners)]
+    return [
+        ev.GameEnded(
+            tick=world.tick,
+            to=list(world.nations),
+            standings=rows,
+            winners=winners,
+            by_moderator=by_moderator,
+        )
+    ]

@@ -248,6 +248,16 @@ class GameEnded(Event):
     kind: Literal["GameEnded"] = "GameEnded"
     standings: list[dict] = Field(description="teams, best first: {nations, cities}")
     winners: list[str]
+    by_moderator: bool = False
+
+
+class PlayerChanged(Event):
+    """A moderator handed the nation to another player (None: nobody, or the AI)."""
+
+    kind: Literal["PlayerChanged"] = "PlayerChanged"
+    nation: str
+    player: str | None
+    previous: str | None
 
 
 AnyEvent = Annotated[
@@ -264,6 +274,7 @@ AnyEvent = Annotated[
     | RelationChanged
     | NationJoined
     | NationLeft
+    | PlayerChanged
     | GameStarted
     | Attacked
     | Intercepted

@@ -95,6 +95,39 @@ def resign(world: World, nation_id: str) -> list[ev.Event]:
     ]
 
 
+def substitute(world: World, nation_id: str, player: str | None) -> list[ev.Event]:
+    """Hand a nation to another player (a moderator's substitute, or None: nobody / the AI)."""
+    nation = _nation(world, nation_id)
+    if nation.out:
+        raise GameError(f"{nation.name} is out of the game")
+    if player is not None and any(
+        n.player == player and not n.out and n.id != nation_id for n in world.nations.values()
+    ):
+        raise GameError("that player already plays a nation in this game")
+    previous = nation.player
+    nation.player = player
+    return [
+        ev.PlayerChanged(
+            tick=world.tick,
+            to=[nation_id],
+            nation=nation_id,
+            player=player,
+            previous=previous,
+        )
+    ]
+
+
+def end_now(world: World) -> list[ev.Event]:
+    """A moderator ends the game now: standings as at the end of time."""
+    from .endgame import finish
+
+    if world.ended:
+        raise GameError("the game is over")
+    if not world.started:
+        raise GameError("the game has not started; delete it instead")
+    return finish(world, by_moderator=True)
+
+
 def start(world: World) -> list[ev.Event]:
     if world.started:
         raise GameError("the game has already started")

@@ -7,6 +7,8 @@ Entry shapes (JSON):
   {"kind": "lobby", "action": "join", "nation": "red", "name": "Red", "colour": "#c0392b", "player": "123"}
   {"kind": "lobby", "action": "leave" | "resign", "nation": "red"}
   {"kind": "lobby", "action": "start"}
+  {"kind": "lobby", "action": "substitute", "nation": "red", "player": "456" | null}
+  {"kind": "lobby", "action": "end"}
 """
 
 from __future__ import annotations
@@ -39,5 +41,9 @@ def apply_entry(world: World, entry: dict[str, Any]) -> list[ev.Event]:
             return lobby.resign(world, entry["nation"])
         if action == "start":
             return lobby.start(world)
+        if action == "substitute":
+            return lobby.substitute(world, entry["nation"], entry.get("player"))
+        if action == "end":
+            return lobby.end_now(world)
         raise ValueError(f"unknown lobby action {action!r}")
     raise ValueError(f"unknown log entry kind {kind!r}")

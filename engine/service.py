@@ -379,6 +379,32 @@ class GameService:
             clock=clock,
         )
 
+    async def substitute(self, game_id: int, nation: str, player: str | None) -> None:
+        """Hand a nation to another player (None: nobody plays it, e.g. the AI)."""
+        await self._run(
+            game_id,
+            {"kind": "lobby", "action": "substitute", "nation": nation, "player": player},
+            members=lambda w: ([(nation, player)] if player else [], [] if player else [nation]),
+        )
+
+    async def end(self, game_id: int) -> list[ev.Event]:
+        """End a running game now (a moderator's decision): standings as they are."""
+        result = await self._run(
+            game_id, {"kind": "lobby", "action": "end"}, status_after=lambda w: "ended"
+        )
+        return result.events
+
+    async def update_settings(self, game_id: int, **changes: Any) -> GameRow:
+        """Merge bot-side settings of a game (e.g. the pinned status message's id)."""
+        game = await self._live(game_id)
+        async with game.lock:
+            settings = dict(game.row.settings, **changes)
+            await self.store.update_game(game_id, settings=settings)
+            refreshed = await self.store.game(game_id)
+            assert refreshed is not None
+            game.row = refreshed
+            return refreshed
+
     # --- time ---------------------------------------------------------------------------------------------
 
     async def advance(self, game_id: int, ticks: int) -> list[ev.Event]:

@@ -13,7 +13,7 @@ import zlib
 from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import aiosqlite
 
@@ -70,6 +70,28 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX members_user ON members (user_id);
     """,
+    # 2: DM notifications: players' settings, whether we can DM them, daily sitreps, and
+    # outbox rows held back (quiet hours, closed DMs) until a time
+    """
+    CREATE TABLE player_settings (
+        user_id TEXT PRIMARY KEY,
+        settings TEXT NOT NULL
+    );
+    CREATE TABLE dm_status (
+        user_id TEXT PRIMARY KEY,
+        status TEXT NOT NULL,
+        detail TEXT,
+        since REAL NOT NULL,
+        checked REAL NOT NULL
+    );
+    CREATE TABLE sitreps (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        nation TEXT NOT NULL,
+        last_day INTEGER NOT NULL,
+        PRIMARY KEY (game_id, nation)
+    );
+    ALTER TABLE outbox ADD COLUMN hold_until REAL;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -87,6 +109,16 @@ class GameRow:
     created_at: float
     settings: dict[str, Any]
     clock: dict[str, Any]
+
+
+class DmStatus(NamedTuple):
+    """Whether the bot can DM a user: status "ok", "closed" (the user does not accept DMs) or
+    "failing" (Discord errors); `since` is when it became so, `checked` the last attempt."""
+
+    status: str
+    detail: str | None
+    since: float
+    checked: float
 
 
 @dataclass(frozen=True)
@@ -368,11 +400,17 @@ class Store:
 
     # --- outbox ------------------------------------------------------------------------------------
 
-    async def pending_events(self, *, limit: int = 500, max_attempts: int = 5) -> list[OutboxRow]:
+    async def pending_events(
+        self, *, limit: int = 500, max_attempts: int = 5, now: float | None = None
+    ) -> list[OutboxRow]:
+        """Undelivered rows in id order, without those given up on (`max_attempts`) and those
+        held back (`hold`) until after `now`."""
+        now = time.time() if now is None else now
         async with self.db.execute(
             "SELECT id, game_id, seq, tick, nation, event, attempts FROM outbox"
-            " WHERE delivered_at IS NULL AND attempts < ? ORDER BY id LIMIT ?",
-            (max_attempts, limit),
+            " WHERE delivered_at IS NULL AND attempts < ?"
+            " AND (hold_until IS NULL OR hold_until <= ?) ORDER BY id LIMIT ?",
+            (max_attempts, now, limit),
         ) as cur:
             rows = await cur.fetchall()
         return [
@@ -394,6 +432,80 @@ class Store:
                 "UPDATE outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?",
                 [(error[:500], i) for i in ids],
             )
+
+    async def hold(self, ids: Iterable[int], until: float) -> None:
+        """Keep these rows out of `pending_events` until `until` (quiet hours, closed DMs)."""
+        ids = list(ids)
+        if ids:
+            await self.db.executemany(
+                "UPDATE outbox SET hold_until = ? WHERE id = ?", [(until, i) for i in ids]
+            )
+
+    async def release_held(self, user_id: str) -> int:
+        """Release every held row for the nations this user plays (e.g. after the player
+        changed the quiet hours or opened the DMs); returns how many."""
+        cur = await self.db.execute(
+            "UPDATE outbox SET hold_until = NULL WHERE delivered_at IS NULL"
+            " AND hold_until IS NOT NULL AND EXISTS (SELECT 1 FROM members m"
+            " WHERE m.user_id = ? AND m.game_id = outbox.game_id AND m.nation = outbox.nation)",
+            (str(user_id),),
+        )
+        return cur.rowcount
+
+    # --- players' notification settings --------------------------------------------------------
+
+    async def get_player_settings(self, user_id: str) -> dict[str, Any]:
+        async with self.db.execute(
+            "SELECT settings FROM player_settings WHERE user_id = ?", (str(user_id),)
+        ) as cur:
+            row = await cur.fetchone()
+        return json.loads(row[0]) if row else {}
+
+    async def set_player_settings(self, user_id: str, settings: dict[str, Any]) -> None:
+        await self.db.execute(
+            "INSERT OR REPLACE INTO player_settings (user_id, settings) VALUES (?, ?)",
+            (str(user_id), _dumps(settings)),
+        )
+
+    async def get_dm_status(self, user_id: str) -> DmStatus | None:
+        async with self.db.execute(
+            "SELECT status, detail, since, checked FROM dm_status WHERE user_id = ?",
+            (str(user_id),),
+        ) as cur:
+            row = await cur.fetchone()
+        if row is None:
+            return None
+        return DmStatus(row[0], row[1], float(row[2]), float(row[3]))
+
+    async def set_dm_status(
+        self, user_id: str, status: str, detail: str | None = None, *, now: float | None = None
+    ) -> None:
+        """Record the outcome of a DM attempt; `since` only moves when the status changes."""
+        now = time.time() if now is None else now
+        await self.db.execute(
+            "INSERT INTO dm_status (user_id, status, detail, since, checked) VALUES (?, ?, ?, ?, ?)"
+            " ON CONFLICT (user_id) DO UPDATE SET"
+            " since = CASE WHEN dm_status.status = excluded.status THEN dm_status.since"
+            " ELSE excluded.since END,"
+            " status = excluded.status, detail = excluded.detail, checked = excluded.checked",
+            (str(user_id), status, detail, now, now),
+        )
+
+    # --- daily situation reports ------------------------------------------------------------------
+
+    async def get_sitrep(self, game_id: int, nation: str) -> int | None:
+        """The last game day a sitrep was sent to this nation (None: never)."""
+        async with self.db.execute(
+            "SELECT last_day FROM sitreps WHERE game_id = ? AND nation = ?", (game_id, nation)
+        ) as cur:
+            row = await cur.fetchone()
+        return int(row[0]) if row else None
+
+    async def set_sitrep(self, game_id: int, nation: str, day: int) -> None:
+        await self.db.execute(
+            "INSERT OR REPLACE INTO sitreps (game_id, nation, last_day) VALUES (?, ?, ?)",
+            (game_id, nation, day),
+        )
 
 
 def _statements(script: str) -> list[str]:

@@ -1,0 +1,7 @@
+"""`python -m bot`: run the Discord bot (settings from the environment or .env)."""
+
+import sys
+
+from .client import run
+
+sys.exit(run())

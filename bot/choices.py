@@ -1,0 +1,127 @@
+"""Autocomplete: at most 25 suggestions, from the caller's own view only (their units and cities,
+nations they know of, unit types their tech allows). Never raises: no game, no suggestions."""
+
+from __future__ import annotations
+
+import re
+
+from engine import colours
+from engine.rules import load as load_rules
+
+from .context import Caller, Context, UserError
+
+LIMIT = 25
+Choice = tuple[str, str]  # (what the player reads, the value filled in)
+
+
+class Choices:
+    ctx: Context
+
+    async def _own_view(self, caller: Caller):
+        try:
+            seat, nation = await self.ctx.playing(caller)
+        except UserError:
+            return None
+        return await self.ctx.view(seat.game.id, nation)
+
+    async def choose_units(self, caller: Caller, current: str) -> list[Choice]:
+        """Own units; the last id being typed is completed, earlier ones kept."""
+        view = await self._own_view(caller)
+        if view is None:
+            return []
+        rules = load_rules(view.ruleset)
+        head, _, last = current.rpartition(" ") if " " in current.strip() else ("", "", current)
+        head = head.strip()
+        taken = set(re.findall(r"\d+", head))
+        out: list[Choice] = []
+        for u in view.own_units():
+            if str(u.id) in taken or not str(u.id).startswith(last.strip().lstrip("#")):
+                continue
+            value = f"{head} {u.id}".strip()
+            title = rules.unit[u.type].title
+            label = f"{value} - {title} at {view.label(u.sq)}, {u.hp} hp, mob {u.mobility}"
+            out.append((label[:100], value[:100]))
+            if len(out) == LIMIT:
+                break
+        return out
+
+    async def choose_unit(self, caller: Caller, current: str) -> list[Choice]:
+        return await self.choose_units(caller, current.strip().split(" ")[-1] if current else "")
+
+    async def choose_cities(self, caller: Caller, current: str) -> list[Choice]:
+        view = await self._own_view(caller)
+        if view is None:
+            return []
+        rules = load_rules(view.ruleset)
+        typed = current.strip().replace(" ", "")
+        out: list[Choice] = []
+        for c in sorted(view.own_cities(), key=lambda c: c.sq):
+            label = view.label(c.sq)
+            if typed and not label.startswith(typed):
+                continue
+            build = rules.unit[c.build].title if c.build else "nothing"
+            out.append((f"{label} - {rules.city[c.designation].title}, building {build}", label))
+            if len(out) == LIMIT:
+                break
+        return out
+
+    async def choose_nations(self, caller: Caller, current: str) -> list[Choice]:
+        view = await self._own_view(caller)
+        if view is None:
+            return []
+        typed = current.strip().lower()
+        return [
+            (f"{n.name} (you: {n.relation_to}, they: {n.relation_from})", n.id)
+            for n in view.nations.values()
+            if n.id != view.nation and typed in n.name.lower()
+        ][:LIMIT]
+
+    async def choose_unit_types(self, caller: Caller, current: str) -> list[Choice]:
+        view = await self._own_view(caller)
+        if view is None:
+            return []
+        rules = load_rules(view.ruleset)
+        typed = current.strip().lower()
+        out = []
+        for ut in rules.units:
+            if ut.tech > view.status.tech + 1e-9:
+                continue
+            if typed and typed not in ut.name and typed not in ut.title.lower():
+                continue
+            out.append((f"{ut.title} - {ut.cost_hours} h, built in {ut.built_in}", ut.name))
+        return out[:LIMIT]
+
+    async def choose_designations(self, caller: Caller, current: str) -> list[Choice]:
+        view = await self._own_view(caller)
+        if view is None:
+            return []
+        rules = load_rules(view.ruleset)
+        typed = current.strip().lower()
+        return [
+            (c.title, c.name)
+            for c in rules.cities
+            if c.designatable and (not typed or typed in c.name or typed in c.title.lower())
+        ][:LIMIT]
+
+    async def choose_levels(self, caller: Caller, current: str) -> list[Choice]:
+        view = await self._own_view(caller)
+        if view is None:
+            return []
+        rules = load_rules(view.ruleset)
+        typed = current.strip().lower()
+        return [(lv.replace("_", " "), lv) for lv in rules.diplomacy.levels if typed in lv][:LIMIT]
+
+    async def choose_colours(self, caller: Caller, current: str) -> list[Choice]:
+        typed = current.strip().lower()
+        taken: set[str] = set()
+        try:
+            seat = await self.ctx.seat(caller)
+            world = await self.ctx.service.world(seat.game.id)
+            taken = {n.colour for n in world.nations.values()}
+        except UserError:
+            pass
+        return [
+            (f"{name} ({hexa})", name)
+            for name, hexa in colours.PALETTE.items()
+            if hexa not in taken and typed in name
+        ][:LIMIT]

@@ -1,0 +1,215 @@
+"""The Discord client: loads the cogs, syncs the slash commands, and runs the background work
+(the ticker advancing games, the notifier sending DMs, the pinned status messages)."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from pathlib import Path
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from engine.service import GameService
+
+from .config import Settings
+from .context import Reply, UserError, explain
+from .delivery import discord_sender
+from .desk import Desk
+from .notifier import Notifier
+from .ticker import Ticker
+
+log = logging.getLogger(__name__)
+
+
+class StrategicBot(commands.Bot):
+    def __init__(
+        self,
+        settings: Settings,
+        *,
+        service: GameService | None = None,
+        background: bool = True,
+    ) -> None:
+        intents = discord.Intents.default()  # no privileged intents: slash commands only
+        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        self.settings = settings
+        self.service = service
+        self._owns_service = service is None
+        self.background = background
+        self.desk: Desk
+        self.notifier: Notifier | None = None
+        self.ticker: Ticker | None = None
+        self._tasks: list[asyncio.Task] = []
+        self._dirty_games: set[int] = set()
+        self.synced: list[app_commands.AppCommand] = []
+
+    async def setup_hook(self) -> None:
+        if self.service is None:
+            Path(self.settings.database).parent.mkdir(parents=True, exist_ok=True)
+            self.service = await GameService.open(self.settings.database)
+        self.desk = Desk(self.service)
+        await add_cogs(self)
+        self.tree.on_error = self._on_tree_error
+        guild = discord.Object(id=self.settings.dev_guild) if self.settings.dev_guild else None
+        if guild is not None:
+            self.tree.copy_global_to(guild=guild)
+        self.synced = await self.tree.sync(guild=guild)
+        self.service.subscribe(self._on_events)
+        self.notifier = Notifier(self.service, discord_sender(self))
+        self.ticker = Ticker(self.service)
+        if self.background:
+            self.start_background()
+
+    def start_background(self) -> None:
+        assert self.notifier is not None and self.ticker is not None
+        self._tasks = [
+            asyncio.create_task(self.ticker.run_forever(self.settings.tick_seconds), name="ticker"),
+            asyncio.create_task(
+                self.notifier.run_forever(self.settings.notify_seconds), name="notifier"
+            ),
+            asyncio.create_task(self._status_loop(), name="status-board"),
+        ]
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        for task in self._tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        self._tasks = []
+        await super().close()
+        if self._owns_service and self.service is not None:
+            await self.service.close()
+
+    # --- after a command --------------------------------------------------------------------
+
+    def _on_events(self, game_id: int, events) -> None:
+        if self.notifier is not None:
+            self.notifier.wake()
+        if any(
+            e.kind in ("NationJoined", "NationLeft", "GameStarted", "GameEnded") for e in events
+        ):
+            self._dirty_games.add(game_id)
+
+    async def after_reply(self, reply: Reply) -> None:
+        """Say in the game's channel what everyone should know, refresh the pinned status."""
+        if reply.announce and reply.announce[0]:
+            channel_id, text = reply.announce
+            with contextlib.suppress(discord.HTTPException, ValueError):
+                channel = self.get_channel(int(channel_id)) or await self.fetch_channel(
+                    int(channel_id)
+                )
+                if isinstance(channel, discord.abc.Messageable):
+                    await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions.none())
+        if reply.refresh_game is not None:
+            await self.refresh_status(reply.refresh_game)
+
+    async def refresh_status(self, game_id: int) -> None:
+        """Post and pin a game's status message, or edit the pinned one."""
+        assert self.service is not None
+        try:
+            row = await self.service.game(game_id)
+        except Exception:  # the game is gone (deleted)
+            return
+        if not row.channel_id:
+            return
+        text = (await self.desk.status_board(game_id))[:2000]
+        none = discord.AllowedMentions.none()
+        try:
+            channel = self.get_channel(int(row.channel_id)) or await self.fetch_channel(
+                int(row.channel_id)
+            )
+            if not isinstance(channel, discord.TextChannel | discord.Thread):
+                return
+            message_id = row.settings.get("status_message_id")
+            if message_id:
+                try:
+                    await channel.get_partial_message(int(message_id)).edit(
+                        content=text, allowed_mentions=none
+                    )
+                    return
+                except discord.NotFound:
+                    pass
+            message = await channel.send(text, allowed_mentions=none)
+            with contextlib.suppress(discord.HTTPException):
+                await message.pin(reason="Strategic Initiative game status")
+            await self.service.update_settings(game_id, status_message_id=str(message.id))
+        except discord.HTTPException as exc:
+            log.warning("could not update the status of game %s: %s", game_id, exc)
+
+    async def _status_loop(self) -> None:
+        """Refresh the status of running games now and then (the clock moves), and of games
+        whose nations changed, soon."""
+        assert self.service is not None
+        elapsed = 0.0
+        while True:
+            try:
+                await asyncio.sleep(5.0)
+                elapsed += 5.0
+                games = set(self._dirty_games)
+                self._dirty_games.clear()
+                if elapsed >= self.settings.status_seconds:
+                    elapsed = 0.0
+                    games |= {g.id for g in await self.service.games(status=["running"])}
+                for game_id in sorted(games):
+                    await self.refresh_status(game_id)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("status board pass failed")
+
+    async def _on_tree_error(
+        self, interaction: discord.Interaction, error: app_commands.AppCommandError
+    ) -> None:
+        original = getattr(error, "original", error)
+        if isinstance(error, app_commands.CheckFailure) and not isinstance(original, UserError):
+            text = "You cannot use this command here."
+        else:
+            if not isinstance(original, UserError):
+                log.error("command failed", exc_info=original)
+            text = explain(original)
+        with contextlib.suppress(discord.HTTPException):
+            if interaction.response.is_done():
+                await interaction.followup.send(text, ephemeral=True)
+            else:
+                await interaction.response.send_message(text, ephemeral=True)
+
+
+async def add_cogs(bot: commands.Bot) -> None:
+    from .cogs.intel import IntelCog
+    from .cogs.lifecycle import GameCog
+    from .cogs.moderation import ModCog
+    from .cogs.orders import OrdersCog
+    from .cogs.settings import SettingsCog
+
+    for cog in (GameCog(bot), OrdersCog(bot), IntelCog(bot), ModCog(bot), SettingsCog(bot)):
+        await bot.add_cog(cog)
+
+
+def command_payload() -> list[dict]:
+    """The exact application-command payload the bot registers with Discord."""
+
+    async def build() -> list[dict]:
+        bot = StrategicBot(Settings(_env_file=None), background=False)  # type: ignore[call-arg]
+        await add_cogs(bot)
+        payload = [c.to_dict(bot.tree) for c in bot.tree.get_commands()]
+        await bot.close()
+        return payload
+
+    return asyncio.run(build())
+
+
+def run(settings: Settings | None = None) -> int:
+    settings = settings or Settings()
+    logging.basicConfig(
+        level=settings.log_level.upper(),
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+    )
+    if settings.discord_token is None:
+        log.error("DISCORD_TOKEN is not set: see README.md, 'Run the bot on Discord'")
+        return 2
+    bot = StrategicBot(settings)
+    bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    return 0

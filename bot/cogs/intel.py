@@ -1,0 +1,61 @@
+"""/map, /status, /units, /cities, /nations: what your nation knows."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from ..discord_io import caller_of, complete, respond
+
+
+class IntelCog(commands.Cog):
+    def __init__(self, bot) -> None:
+        self.bot = bot
+
+    @app_commands.command(name="map", description="Your map (only you see it); zoom in with at")
+    @app_commands.describe(at="centre of a zoomed map, x,y", radius="squares around it (1-20)")
+    async def map(
+        self,
+        interaction: discord.Interaction,
+        at: str | None = None,
+        radius: app_commands.Range[int, 1, 20] = 6,
+    ) -> None:
+        await respond(
+            interaction,
+            lambda: self.bot.desk.map(caller_of(interaction), at, radius),
+            slow=True,
+        )
+
+    @map.autocomplete("at")
+    async def _at(self, interaction: discord.Interaction, current: str):
+        return await complete(interaction, current, self.bot.desk.choose_cities)
+
+    @app_commands.command(name="status", description="Tech, command points, power and the clock")
+    async def status(self, interaction: discord.Interaction) -> None:
+        await respond(interaction, lambda: self.bot.desk.status(caller_of(interaction)))
+
+    @app_commands.command(name="units", description="Your units, a page at a time")
+    @app_commands.describe(page="page number", type="only this unit type")
+    async def units(
+        self,
+        interaction: discord.Interaction,
+        page: app_commands.Range[int, 1, 1000] = 1,
+        type: str | None = None,
+    ) -> None:
+        await respond(interaction, lambda: self.bot.desk.units(caller_of(interaction), page, type))
+
+    @units.autocomplete("type")
+    async def _types(self, interaction: discord.Interaction, current: str):
+        return await complete(interaction, current, self.bot.desk.choose_unit_types)
+
+    @app_commands.command(name="cities", description="Your cities and what they build")
+    @app_commands.describe(page="page number")
+    async def cities(
+        self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1
+    ) -> None:
+        await respond(interaction, lambda: self.bot.desk.cities(caller_of(interaction), page))
+
+    @app_commands.command(name="nations", description="The nations and your relations")
+    async def nations(self, interaction: discord.Interaction) -> None:
+        await respond(interaction, lambda: self.bot.desk.nations(caller_of(interaction)))

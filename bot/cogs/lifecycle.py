@@ -1,0 +1,97 @@
+"""/game: create, join, leave, start, resign, list, info."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from engine.rules import available
+
+from ..discord_io import caller_of, complete, respond
+from ..lifecycle import SIZES, SPEEDS
+
+
+class GameCog(
+    commands.GroupCog, group_name="game", group_description="Create, join and follow games"
+):
+    def __init__(self, bot) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="create", description="Open a new game in this channel")
+    @app_commands.describe(
+        name="the game's name",
+        ruleset="standard (default) or classic rules",
+        nations="how many nations (2-32)",
+        size="map size (auto fits the number of nations)",
+        speed="how fast game time runs",
+        days="how many game days it lasts",
+    )
+    @app_commands.choices(
+        ruleset=[app_commands.Choice(name=r, value=r) for r in available()],
+        size=[app_commands.Choice(name=s, value=s) for s in SIZES],
+        speed=[app_commands.Choice(name=s, value=s) for s in SPEEDS],
+    )
+    @app_commands.guild_only()
+    async def create(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 40],
+        ruleset: str = "standard",
+        nations: app_commands.Range[int, 2, 32] = 8,
+        size: str = "auto",
+        speed: str = "real-time",
+        days: app_commands.Range[int, 1, 60] | None = None,
+    ) -> None:
+        desk = self.bot.desk
+        await respond(
+            interaction,
+            lambda: desk.game_create(
+                caller_of(interaction),
+                name,
+                ruleset=ruleset,
+                nations=nations,
+                size=size,
+                speed=speed,
+                days=days,
+            ),
+            slow=True,
+            public=True,
+        )
+
+    @app_commands.command(name="join", description="Join the game in this channel with a nation")
+    @app_commands.describe(name="your nation's name", colour="your colour on the map")
+    async def join(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 32],
+        colour: str | None = None,
+    ) -> None:
+        await respond(
+            interaction, lambda: self.bot.desk.game_join(caller_of(interaction), name, colour)
+        )
+
+    @join.autocomplete("colour")
+    async def _colours(self, interaction: discord.Interaction, current: str):
+        return await complete(interaction, current, self.bot.desk.choose_colours)
+
+    @app_commands.command(name="leave", description="Leave the game before it starts")
+    async def leave(self, interaction: discord.Interaction) -> None:
+        await respond(interaction, lambda: self.bot.desk.game_leave(caller_of(interaction)))
+
+    @app_commands.command(name="start", description="Start the game now (creator or moderator)")
+    async def start(self, interaction: discord.Interaction) -> None:
+        await respond(interaction, lambda: self.bot.desk.game_start(caller_of(interaction)))
+
+    @app_commands.command(name="resign", description="Give up: your nation leaves the game")
+    async def resign(self, interaction: discord.Interaction) -> None:
+        await respond(interaction, lambda: self.bot.desk.game_resign(caller_of(interaction)))
+
+    @app_commands.command(name="list", description="Games on this server")
+    async def list_games(self, interaction: discord.Interaction) -> None:
+        await respond(interaction, lambda: self.bot.desk.game_list(caller_of(interaction)))
+
+    @app_commands.command(name="info", description="The game in this channel: status and nations")
+    async def info(self, interaction: discord.Interaction) -> None:
+        await respond(interaction, lambda: self.bot.desk.game_info(caller_of(interaction)))

@@ -1,0 +1,137 @@
+"""Orders: /move, /attack, /build, /designate, /cancel, /board, /launch, /engineer, /diplomacy."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from ..discord_io import caller_of, complete, respond
+
+SQUARE = "a square as the map shows it: x,y (for example 12,7)"
+UNITS = "unit ids: 12, or 12 13 14, or 12-15"
+
+
+class OrdersCog(commands.Cog):
+    def __init__(self, bot) -> None:
+        self.bot = bot
+
+    async def _units(self, interaction: discord.Interaction, current: str):
+        return await complete(interaction, current, self.bot.desk.choose_units)
+
+    async def _unit(self, interaction: discord.Interaction, current: str):
+        return await complete(interaction, current, self.bot.desk.choose_unit)
+
+    async def _cities(self, interaction: discord.Interaction, current: str):
+        return await complete(interaction, current, self.bot.desk.choose_cities)
+
+    @app_commands.command(
+        name="move", description="Move units to a square (they keep going until there)"
+    )
+    @app_commands.describe(units=UNITS, to=SQUARE)
+    async def move(self, interaction: discord.Interaction, units: str, to: str) -> None:
+        await respond(interaction, lambda: self.bot.desk.move(caller_of(interaction), units, to))
+
+    move.autocomplete("units")(_units)
+
+    @app_commands.command(
+        name="attack", description="Attack a square (land units take empty cities)"
+    )
+    @app_commands.describe(units=UNITS, target=SQUARE)
+    async def attack(self, interaction: discord.Interaction, units: str, target: str) -> None:
+        await respond(
+            interaction, lambda: self.bot.desk.attack(caller_of(interaction), units, target)
+        )
+
+    attack.autocomplete("units")(_units)
+
+    @app_commands.command(name="build", description="What a city builds now, or next")
+    @app_commands.describe(
+        city="your city, x,y", unit="the unit type", next="build it after the current one"
+    )
+    async def build(
+        self, interaction: discord.Interaction, city: str, unit: str, next: bool = False
+    ) -> None:
+        await respond(
+            interaction,
+            lambda: self.bot.desk.build(caller_of(interaction), city, unit, next_build=next),
+        )
+
+    build.autocomplete("city")(_cities)
+
+    @build.autocomplete("unit")
+    async def _types(self, interaction: discord.Interaction, current: str):
+        return await complete(interaction, current, self.bot.desk.choose_unit_types)
+
+    @app_commands.command(
+        name="designate", description="Make a city a fort, port, airport, tech centre..."
+    )
+    @app_commands.describe(city="your city, x,y", designation="what it becomes")
+    async def designate(
+        self, interaction: discord.Interaction, city: str, designation: str
+    ) -> None:
+        await respond(
+            interaction,
+            lambda: self.bot.desk.designate(caller_of(interaction), city, designation),
+        )
+
+    designate.autocomplete("city")(_cities)
+
+    @designate.autocomplete("designation")
+    async def _designations(self, interaction: discord.Interaction, current: str):
+        return await complete(interaction, current, self.bot.desk.choose_designations)
+
+    @app_commands.command(name="cancel", description="Cancel units' standing move orders")
+    @app_commands.describe(units=UNITS)
+    async def cancel(self, interaction: discord.Interaction, units: str) -> None:
+        await respond(interaction, lambda: self.bot.desk.cancel(caller_of(interaction), units))
+
+    cancel.autocomplete("units")(_units)
+
+    @app_commands.command(
+        name="board", description="Units on a ship's or plane's square go aboard it"
+    )
+    @app_commands.describe(units=UNITS, carrier="the id of the ship or aircraft")
+    async def board(self, interaction: discord.Interaction, units: str, carrier: int) -> None:
+        await respond(
+            interaction, lambda: self.bot.desk.board(caller_of(interaction), units, carrier)
+        )
+
+    board.autocomplete("units")(_units)
+
+    @app_commands.command(name="launch", description="Launch a satellite or an ICBM at a square")
+    @app_commands.describe(unit="the satellite or ICBM's id", target=SQUARE)
+    async def launch(self, interaction: discord.Interaction, unit: int, target: str) -> None:
+        await respond(
+            interaction, lambda: self.bot.desk.launch(caller_of(interaction), unit, target)
+        )
+
+    @app_commands.command(
+        name="engineer", description="An engineer builds a city or switches terrain"
+    )
+    @app_commands.describe(unit="the engineer's id", action="what it does where it stands")
+    @app_commands.choices(
+        action=[
+            app_commands.Choice(name="build a city", value="build_city"),
+            app_commands.Choice(name="switch land and water", value="switch_terrain"),
+        ]
+    )
+    async def engineer(self, interaction: discord.Interaction, unit: int, action: str) -> None:
+        await respond(
+            interaction, lambda: self.bot.desk.engineer(caller_of(interaction), unit, action)
+        )
+
+    @app_commands.command(name="diplomacy", description="Set your relation towards another nation")
+    @app_commands.describe(nation="the other nation", level="war, neutral, ... allied")
+    async def diplomacy(self, interaction: discord.Interaction, nation: str, level: str) -> None:
+        await respond(
+            interaction, lambda: self.bot.desk.diplomacy(caller_of(interaction), nation, level)
+        )
+
+    @diplomacy.autocomplete("nation")
+    async def _nations(self, interaction: discord.Interaction, current: str):
+        return await complete(interaction, current, self.bot.desk.choose_nations)
+
+    @diplomacy.autocomplete("level")
+    async def _levels(self, interaction: discord.Interaction, current: str):
+        return await complete(interaction, current, self.bot.desk.choose_levels)

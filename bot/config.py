@@ -1,0 +1,39 @@
+"""The bot's settings, from the environment or a `.env` file (see `.env.example`)."""
+
+from __future__ import annotations
+
+from pydantic import Field, SecretStr
+from pydantic_settings import BaseSettings, SettingsConfigDict
+
+
+class Settings(BaseSettings):
+    model_config = SettingsConfigDict(
+        env_file=".env", env_file_encoding="utf-8", extra="ignore", populate_by_name=True
+    )
+
+    discord_token: SecretStr | None = Field(
+        default=None, description="the bot's token (Discord developer portal, Bot tab)"
+    )
+    database: str = Field(default="var/si.db", alias="SI_DATABASE", description="SQLite file")
+    moderator_role: str | None = Field(
+        default=None,
+        alias="SI_MODERATOR_ROLE",
+        description="name or id of a role whose members moderate games (besides Manage Server)",
+    )
+    dev_guild: int | None = Field(
+        default=None,
+        alias="SI_DEV_GUILD",
+        description="sync commands to this server only (instant; for development)",
+    )
+    tick_seconds: float = Field(
+        default=5.0, alias="SI_TICK_SECONDS", description="how often the ticker checks games"
+    )
+    notify_seconds: float = Field(
+        default=2.0, alias="SI_NOTIFY_SECONDS", description="how often DMs are sent"
+    )
+    status_seconds: float = Field(
+        default=60.0,
+        alias="SI_STATUS_SECONDS",
+        description="how often pinned status messages are refreshed",
+    )
+    log_level: str = Field(default="INFO", alias="SI_LOG_LEVEL")

@@ -1,0 +1,80 @@
+"""Sending a DM, as the notifier sees it: `DmSender(user_id, content, files)`, which either
+returns after Discord accepted the message or raises one of the three outcomes the notifier
+tells apart. `discord_sender(client)` is the real one; tests pass a fake."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    import discord
+
+DmSender = Callable[[str, str, list[tuple[str, bytes]]], Awaitable[None]]
+"""(user_id, content, [(filename, data), ...]) -> None"""
+
+
+class DeliveryError(Exception):
+    """A DM could not be delivered."""
+
+
+class DmClosed(DeliveryError):
+    """The user does not accept DMs from the bot (Discord 403 / code 50007), or is unknown."""
+
+
+class RateLimited(DeliveryError):
+    """Discord asked us to slow down (429) and the client did not retry it itself."""
+
+    def __init__(self, message: str = "rate limited", retry_after: float = 1.0) -> None:
+        super().__init__(message)
+        self.retry_after = retry_after
+
+
+class DeliveryFailed(DeliveryError):
+    """Anything else that may work next time (Discord 5xx, network errors, timeouts)."""
+
+
+def _retry_after(exc: object) -> float:
+    response = getattr(exc, "response", None)
+    headers = getattr(response, "headers", None) or {}
+    for key in ("Retry-After", "retry-after", "X-RateLimit-Reset-After"):
+        value = headers.get(key) if hasattr(headers, "get") else None
+        if value is not None:
+            try:
+                return max(0.0, float(value))
+            except (TypeError, ValueError):
+                pass
+    return 1.0
+
+
+def discord_sender(client: discord.Client) -> DmSender:
+    """A DmSender that DMs through a logged-in discord.py client."""
+    import aiohttp
+    import discord
+
+    async def send(user_id: str, content: str, files: list[tuple[str, bytes]]) -> None:
+        try:
+            uid = int(user_id)
+        except (TypeError, ValueError) as exc:
+            raise DmClosed(f"not a Discord user id: {user_id!r}") from exc
+        try:
+            user = client.get_user(uid) or await client.fetch_user(uid)
+            channel = user.dm_channel or await user.create_dm()
+            attachments = [discord.File(io.BytesIO(data), filename=name) for name, data in files]
+            if attachments:
+                await channel.send(content or None, files=attachments)
+            else:
+                await channel.send(content)
+        except discord.Forbidden as exc:
+            raise DmClosed(f"{exc.status}/{exc.code}: {exc.text or 'forbidden'}") from exc
+        except discord.NotFound as exc:
+            raise DmClosed(f"unknown user ({exc.status}/{exc.code})") from exc
+        except discord.HTTPException as exc:
+            if exc.status == 429:
+                raise RateLimited(str(exc), _retry_after(exc)) from exc
+            raise DeliveryFailed(f"{exc.status}/{exc.code}: {exc.text}") from exc
+        except (aiohttp.ClientError, OSError) as exc:  # TimeoutError is an OSError
+            raise DeliveryFailed(f"{type(exc).__name__}: {exc}") from exc
+
+    return send

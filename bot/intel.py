@@ -1,0 +1,184 @@
+"""What a player may look at: the map, their status, units, cities and the nations; all of it
+from their nation's view, never from the world."""
+
+from __future__ import annotations
+
+import asyncio
+import math
+
+from engine.rules import load as load_rules
+from engine.view import View
+from renderers.mapimage import png_bytes, render_crop, render_map
+
+from . import parsing
+from .context import Caller, Context, Reply, UserError
+
+PAGE = 15
+
+
+def _picture(view: View, title: str, at: int | None, radius: int) -> bytes:
+    if at is None:
+        return png_bytes(render_map(view, title=title))
+    return png_bytes(render_crop(view, at, radius, title=title))
+
+
+class Intel:
+    ctx: Context
+
+    async def map(self, caller: Caller, at: str | None = None, radius: int = 6) -> Reply:
+        seat, nation = await self.ctx.playing(caller)
+        view = await self.ctx.view(seat.game.id, nation)
+        centre = None
+        if at:
+            x, y = parsing.square(at, view.width, view.height)
+            centre = y * view.width + x
+        if not 1 <= radius <= 20:
+            raise UserError("The radius of a zoomed map is 1 to 20 squares.")
+        title = f"{seat.game.name} (game {seat.game.id})"
+        # the view is immutable: drawing it in a thread keeps the bot responsive
+        data = await asyncio.to_thread(_picture, view, title, centre, radius)
+        name = f"map-{seat.game.id}-{nation}-t{view.tick}.png"
+        where = f" around {at}" if at else ""
+        return Reply(text=f"Your map{where} at {view.clock}.", files=[(name, data)])
+
+    async def status(self, caller: Caller) -> Reply:
+        seat, nation = await self.ctx.playing(caller)
+        view = await self.ctx.view(seat.game.id, nation)
+        world = await self.ctx.service.world(seat.game.id)
+        s = view.status
+        me = view.nations[nation]
+        lines = [
+            f"**{me.name}** in {seat.game.name} - {view.clock}"
+            + (" (paused)" if seat.game.clock.get("paused") else ""),
+            f"Tech **{s.tech:.2f}** - command points **{s.cp}** (+{s.cp_regen} an hour)"
+            f" - power {s.power}/{s.power_limit}",
+            f"{s.cities} cities, {s.units} units",
+        ]
+        nxt = _next_update(world, nation)
+        when = self._real_time(seat.game, world, nxt) if nxt is not None else None
+        if nxt is not None:
+            lines.append(
+                f"Next unit update (mobility, healing): {world.clock(nxt)}"
+                + (f" (<t:{int(when)}:R>)" if when else "")
+            )
+        end_when = self._real_time(seat.game, world, world.end_tick)
+        lines.append(
+            f"The game ends {world.clock(world.end_tick)}"
+            + (f" (<t:{int(end_when)}:R>)" if end_when else "")
+        )
+        for p in view.pending:
+            other = p.other if p.nation == nation else p.nation
+            name = view.nations[other].name if other in view.nations else other
+            who = "You" if p.nation == nation else name
+            towards = name if p.nation == nation else "you"
+            lines.append(
+                f"Pending: {who} become {p.level} towards {towards} at {world.clock(p.due_tick)}."
+            )
+        problem = await self._dm_problem(caller.user_id)
+        if problem:
+            lines.append(problem)
+        return Reply(text="\n".join(lines))
+
+    async def _dm_problem(self, user_id: str) -> str | None:
+        getter = getattr(self.ctx.service.store, "get_dm_status", None)
+        if getter is None:
+            return None
+        status = await getter(user_id)
+        if not status or status[0] == "ok":
+            return None
+        if status[0] == "closed":
+            return (
+                "**I cannot DM you**: your DMs are closed to this server's members. Open them "
+                "(Privacy settings) to get reports and maps."
+            )
+        return "Some of your DMs failed recently; I will keep trying."
+
+    def _real_time(self, game, world, tick: int) -> float | None:
+        clock = game.clock
+        if game.status != "running" or clock.get("paused") or clock.get("anchor_real") is None:
+            return None
+        return (
+            clock["anchor_real"]
+            + (tick - clock["anchor_tick"]) * clock["speed"] / world.ticks_per_hour
+        )
+
+    async def units(self, caller: Caller, page: int = 1, kind: str | None = None) -> Reply:
+        seat, nation = await self.ctx.playing(caller)
+        view = await self.ctx.view(seat.game.id, nation)
+        rules = load_rules(view.ruleset)
+        own = view.own_units()
+        if kind:
+            name = parsing.choice(kind, [u.name for u in rules.units], "unit type")
+            own = [u for u in own if u.type == name]
+        if not own:
+            return Reply(text="You have no units" + (f" of type {kind}." if kind else "."))
+        pages = math.ceil(len(own) / PAGE)
+        page = max(1, min(page, pages))
+        lines = [f"**Your units** ({len(own)}) - page {page}/{pages}"]
+        for u in own[(page - 1) * PAGE : page * PAGE]:
+            ut = rules.unit[u.type]
+            bits = [f"`{u.id:>4}` {ut.title} at {view.label(u.sq)}", f"{u.hp}/{ut.hp} hp"]
+            bits.append(f"mob {u.mobility}")
+            if ut.ammo:
+                bits.append(f"ammo {u.ammo}")
+            if ut.needs_fuel:
+                bits.append(f"fuel {u.fuel}")
+            if u.carried_by is not None:
+                bits.append(f"aboard {u.carried_by}")
+            if u.order is not None:
+                bits.append(f"-> {view.label(u.order)}")
+            lines.append(" - ".join(bits))
+        if page < pages:
+            lines.append(f"More: `/units page:{page + 1}`")
+        return Reply(text="\n".join(lines))
+
+    async def cities(self, caller: Caller, page: int = 1) -> Reply:
+        seat, nation = await self.ctx.playing(caller)
+        view = await self.ctx.view(seat.game.id, nation)
+        rules = load_rules(view.ruleset)
+        own = sorted(view.own_cities(), key=lambda c: c.sq)
+        if not own:
+            return Reply(text="You have no cities.")
+        pages = math.ceil(len(own) / PAGE)
+        page = max(1, min(page, pages))
+        lines = [f"**Your cities** ({len(own)}) - page {page}/{pages}"]
+        for c in own[(page - 1) * PAGE : page * PAGE]:
+            ct = rules.city[c.designation]
+            if c.build:
+                ut = rules.unit[c.build]
+                ticks = ut.cost_hours * rules.ticks_per_hour
+                building = f"building {ut.title} ({100 * (c.progress or 0) // max(1, ticks)}%)"
+            else:
+                building = "building nothing"
+            nxt = f", then {rules.unit[c.next_build].title}" if c.next_build else ""
+            lines.append(f"`{view.label(c.sq):>7}` {ct.title} - {building}{nxt}")
+        if page < pages:
+            lines.append(f"More: `/cities page:{page + 1}`")
+        return Reply(text="\n".join(lines))
+
+    async def nations(self, caller: Caller) -> Reply:
+        seat, nation = await self.ctx.playing(caller)
+        view = await self.ctx.view(seat.game.id, nation)
+        lines = [f"**Nations in {seat.game.name}**"]
+        for n in view.nations.values():
+            if n.id == nation:
+                lines.append(f"- **{n.name}** (you)")
+                continue
+            rel = f"you: {n.relation_to}, they: {n.relation_from}"
+            lines.append(f"- **{n.name}** - {rel}" + (" - out" if n.out else ""))
+        return Reply(text="\n".join(lines))
+
+
+def _next_update(world, nation: str) -> int | None:
+    """The next tick at which one of the nation's units gets its 4-hourly update."""
+    period = world.rules.ticks_per_unit_update
+    best = None
+    for uid in world.owned.get(nation, ()):
+        born = world.units[uid].born
+        ahead = (born - world.tick - 1) % period + 1
+        t = world.tick + ahead
+        if best is None or t < best:
+            best = t
+            if ahead == 1:
+                break
+    return best

@@ -1,0 +1,226 @@
+"""Games: create, join, leave, start, resign, list, info, and the pinned status text."""
+
+from __future__ import annotations
+
+from engine import colours
+from engine.errors import GameError
+from engine.rules import available
+from engine.rules import load as load_rules
+from engine.store import GameRow
+
+from .context import ACTIVE, Caller, Context, Reply, UserError
+
+# speed presets: real seconds per game hour
+SPEEDS: dict[str, float] = {
+    "real-time": 3600.0,
+    "fast (x4)": 900.0,
+    "blitz (x12)": 300.0,
+    "test (x360)": 10.0,
+}
+SIZES = ("auto", "small", "medium", "large")
+_SIZE_FACTOR = {"small": 0.8, "medium": 1.0, "large": 1.25}
+
+
+def speed_label(seconds_per_hour: float) -> str:
+    for name, value in SPEEDS.items():
+        if abs(value - seconds_per_hour) < 1e-9:
+            return name
+    return f"{3600 / seconds_per_hour:g}x real time"
+
+
+class Lifecycle:
+    ctx: Context
+
+    async def game_create(
+        self,
+        caller: Caller,
+        name: str,
+        *,
+        ruleset: str = "standard",
+        nations: int = 8,
+        size: str = "auto",
+        speed: str = "real-time",
+        days: int | None = None,
+    ) -> Reply:
+        from engine.mapgen import default_size
+
+        if caller.guild_id is None or caller.channel_id is None:
+            raise UserError("Create games in a server channel: the channel becomes the game's.")
+        name = name.strip()
+        if not 1 <= len(name) <= 40:
+            raise UserError("A game's name is 1 to 40 characters.")
+        if ruleset not in available():
+            raise UserError(f"There is no ruleset {ruleset!r}: choose {', '.join(available())}.")
+        if not 2 <= nations <= 32:
+            raise UserError("A game has 2 to 32 nations.")
+        if speed not in SPEEDS:
+            raise UserError(f"Speeds are: {', '.join(SPEEDS)}.")
+        if size not in SIZES:
+            raise UserError(f"Sizes are: {', '.join(SIZES)}.")
+        rules = load_rules(ruleset)
+        if days is not None and not 1 <= days <= 60:
+            raise UserError("A game lasts 1 to 60 days.")
+        here = [
+            g
+            for g in await self.ctx.games_here(caller)
+            if g.channel_id == caller.channel_id and g.status in ACTIVE
+        ]
+        if here:
+            raise UserError(
+                f"This channel already hosts game {here[0].id} ({here[0].name}); "
+                "one active game per channel."
+            )
+        side = default_size(nations)[0]
+        if size != "auto":
+            side = max(32, min(256, int(side * _SIZE_FACTOR[size]) // 2 * 2))
+        try:
+            game_id = await self.ctx.service.create_game(
+                name=name,
+                ruleset=ruleset,
+                max_nations=nations,
+                width=side,
+                height=side,
+                length_days=days or rules.time.default_length_days,
+                speed=SPEEDS[speed],
+                guild_id=caller.guild_id,
+                channel_id=caller.channel_id,
+                created_by=caller.user_id,
+            )
+        except GameError as exc:
+            raise UserError(str(exc)) from None
+        text = (
+            f"**{name}** (game {game_id}) is open in this channel: {rules.title} rules, "
+            f"{nations} nations, a {side}x{side} map, {days or rules.time.default_length_days} "
+            f"days at {speed} speed. Join with `/game join`; it starts when full or with "
+            "`/game start`."
+        )
+        return Reply(text=text, ephemeral=False, refresh_game=game_id)
+
+    async def game_join(self, caller: Caller, name: str, colour: str | None = None) -> Reply:
+        seat = await self.ctx.seat(caller)
+        game = seat.game
+        if seat.nation is not None:
+            raise UserError(f"You already play {seat.nation} in game {game.id}.")
+        if game.status != "lobby":
+            raise UserError(
+                f"Game {game.id} has {'started' if game.status != 'ended' else 'ended'}; "
+                "nations join before the start."
+            )
+        world = await self.ctx.service.world(game.id)
+        taken = [n.colour for n in world.nations.values()]
+        try:
+            chosen = colours.resolve(colour) if colour else colours.default_colour(taken)
+        except ValueError as exc:
+            raise UserError(str(exc)) from None
+        if chosen in taken:
+            raise UserError("That colour is taken in this game: choose another.")
+        try:
+            nid = await self.ctx.service.join(
+                game.id, name=name, colour=chosen, player=caller.user_id
+            )
+        except GameError as exc:
+            raise UserError(str(exc)) from None
+        world = await self.ctx.service.world(game.id)
+        joined = len(world.nations)
+        full = len(world.slots)
+        home = world.grid.label(world.slots[world.slot_owner.index(nid)][0])
+        started = (await self.ctx.service.game(game.id)).status == "running"
+        text = f"You lead **{name}** in {game.name}; your capital is at {home}."
+        if started:
+            text += " The game is full and has started: good luck!"
+        announce = f"**{name}** joins {game.name} ({joined}/{full})." + (
+            " The game is full: **it has started!**" if started else ""
+        )
+        return Reply(text=text, announce=(game.channel_id or "", announce), refresh_game=game.id)
+
+    async def game_leave(self, caller: Caller) -> Reply:
+        seat, nation = await self.ctx.playing(caller)
+        if seat.game.status != "lobby":
+            raise UserError("The game has started: use `/game resign` to give up.")
+        name = (await self.ctx.service.world(seat.game.id)).nations[nation].name
+        await self.ctx.service.leave(seat.game.id, nation)
+        return Reply(
+            text=f"You left {seat.game.name}.",
+            announce=(seat.game.channel_id or "", f"**{name}** left {seat.game.name}."),
+            refresh_game=seat.game.id,
+        )
+
+    async def game_start(self, caller: Caller) -> Reply:
+        seat = await self.ctx.seat(caller)
+        game = seat.game
+        if game.status != "lobby":
+            raise UserError(f"Game {game.id} is {game.status}, not waiting to start.")
+        if caller.user_id != game.created_by and not caller.moderator:
+            raise UserError("Only the game's creator or a moderator can start it.")
+        world = await self.ctx.service.world(game.id)
+        if len(world.nations) < 2:
+            raise UserError("A game needs at least two nations to start.")
+        await self.ctx.service.start(game.id)
+        return Reply(
+            text=f"{game.name} has started.",
+            announce=(
+                game.channel_id or "",
+                f"**{game.name} has started** with {len(world.nations)} nations. "
+                "Check your DMs for your map.",
+            ),
+            refresh_game=game.id,
+        )
+
+    async def game_resign(self, caller: Caller) -> Reply:
+        seat, nation = await self.ctx.playing(caller)
+        if seat.game.status not in ("running", "paused"):
+            raise UserError("Only a running game can be resigned from; leave the lobby instead.")
+        world = await self.ctx.service.world(seat.game.id)
+        name = world.nations[nation].name
+
+        async def resign() -> Reply:
+            await self.ctx.service.resign(seat.game.id, nation)
+            return Reply(
+                text=f"{name} has resigned.",
+                announce=(seat.game.channel_id or "", f"**{name}** has resigned."),
+                refresh_game=seat.game.id,
+            )
+
+        confirm = self.ctx.confirmations.ask(caller.user_id, "Resign", resign)
+        return Reply(
+            text=f"Resign {name}? Your units disband and your cities become neutral.",
+            confirm=confirm,
+        )
+
+    async def game_list(self, caller: Caller) -> Reply:
+        rows = await self.ctx.games_here(caller)
+        if not rows:
+            return Reply(text="No games on this server yet: `/game create` starts one.")
+        lines = []
+        for g in rows[-20:]:
+            world = await self.ctx.service.world(g.id)
+            lines.append(
+                f"**{g.id}** {g.name}: {g.status}, {len(world.nations)}/{len(world.slots)} "
+                f"nations, {world.clock()}" + (f" in <#{g.channel_id}>" if g.channel_id else "")
+            )
+        return Reply(text="\n".join(lines))
+
+    async def game_info(self, caller: Caller) -> Reply:
+        seat = await self.ctx.seat(caller)
+        return Reply(text=await self.status_board(seat.game.id))
+
+    async def status_board(self, game_id: int) -> str:
+        """The pinned status message of a game: public facts only."""
+        row: GameRow = await self.ctx.service.game(game_id)
+        world = await self.ctx.service.world(game_id)
+        members = await self.ctx.service.store.members(game_id)
+        clock = row.clock
+        lines = [
+            f"**{row.name}** (game {row.id}) - {world.rules.title} rules, "
+            f"{world.width}x{world.height} map, {world.length_days} days",
+            f"Status: **{row.status}**"
+            + (" (paused)" if clock.get("paused") and row.status == "running" else "")
+            + f" - {world.clock()} - speed {speed_label(clock.get('speed', 3600.0))}",
+            f"Nations ({len(world.nations)}/{len(world.slots)}):",
+        ]
+        for n in world.nations.values():
+            who = f"<@{members[n.id]}>" if n.id in members else "no player"
+            lines.append(f"- **{n.name}** - {who}" + (" - out" if n.out else ""))
+        if row.status == "lobby":
+            lines.append("Join with `/game join`; the creator or a moderator starts it.")
+        return "\n".join(lines)

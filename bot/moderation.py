@@ -1,0 +1,149 @@
+"""Moderators' actions on the game hosted in the channel: pause, resume, speed, force ticks,
+kick, substitute, end, delete, and looking at any nation's view. The cog checks the caller is a
+moderator (Manage Server or the configured role) before any of these run; they check again."""
+
+from __future__ import annotations
+
+import asyncio
+
+from engine.errors import GameError
+from engine.view import full_view, view_for
+from renderers.mapimage import png_bytes, render_map
+
+from .context import Caller, Context, Reply, UserError
+from .lifecycle import SPEEDS
+
+MAX_FORCED_TICKS = 96 * 10
+
+
+class Moderation:
+    ctx: Context
+
+    async def _game(self, caller: Caller):
+        if not caller.moderator:
+            raise UserError("Only moderators (Manage Server, or the moderator role) can do that.")
+        return (await self.ctx.seat(caller)).game
+
+    async def mod_pause(self, caller: Caller) -> Reply:
+        game = await self._game(caller)
+        if game.status != "running":
+            raise UserError(f"Game {game.id} is {game.status}, not running.")
+        if game.clock.get("paused"):
+            raise UserError("The game is already paused.")
+        await self.ctx.service.pause(game.id)
+        return _announce(game, f"**{game.name} is paused** by a moderator.")
+
+    async def mod_resume(self, caller: Caller) -> Reply:
+        game = await self._game(caller)
+        if not game.clock.get("paused"):
+            raise UserError("The game is not paused.")
+        await self.ctx.service.resume(game.id)
+        return _announce(game, f"**{game.name} goes on.**")
+
+    async def mod_speed(self, caller: Caller, speed: str) -> Reply:
+        game = await self._game(caller)
+        if speed not in SPEEDS:
+            raise UserError(f"Speeds are: {', '.join(SPEEDS)}.")
+        try:
+            await self.ctx.service.set_speed(game.id, SPEEDS[speed])
+        except GameError as exc:
+            raise UserError(str(exc)) from None
+        return _announce(game, f"{game.name} now runs at **{speed}** speed.")
+
+    async def mod_tick(self, caller: Caller, ticks: int) -> Reply:
+        game = await self._game(caller)
+        if game.status != "running":
+            raise UserError(f"Game {game.id} is {game.status}, not running.")
+        if not 1 <= ticks <= MAX_FORCED_TICKS:
+            raise UserError(f"Force 1 to {MAX_FORCED_TICKS} ticks (15 game minutes each).")
+        world = await self.ctx.service.world(game.id)
+        before = world.tick
+        await self.ctx.service.advance(game.id, ticks)
+        # keep the clock's anchor: the forced ticks are ahead of the schedule, not lost
+        await self.ctx.service.set_speed(game.id, game.clock.get("speed", 3600.0))
+        world = await self.ctx.service.world(game.id)
+        return _announce(
+            game,
+            f"A moderator moved {game.name} on {world.tick - before} ticks to {world.clock()}.",
+        )
+
+    async def _nation(self, game_id: int, text: str) -> str:
+        world = await self.ctx.service.world(game_id)
+        wanted = text.strip().lower()
+        for n in world.nations.values():
+            if wanted in (n.id.lower(), n.name.lower()):
+                return n.id
+        raise UserError(f"There is no nation {text!r} in this game.")
+
+    async def mod_kick(self, caller: Caller, nation: str) -> Reply:
+        game = await self._game(caller)
+        nid = await self._nation(game.id, nation)
+        name = (await self.ctx.service.world(game.id)).nations[nid].name
+        try:
+            if game.status == "lobby":
+                await self.ctx.service.leave(game.id, nid)
+            else:
+                await self.ctx.service.resign(game.id, nid)
+        except GameError as exc:
+            raise UserError(str(exc)) from None
+        return _announce(game, f"A moderator removed **{name}** from {game.name}.")
+
+    async def mod_substitute(self, caller: Caller, nation: str, user_id: str) -> Reply:
+        game = await self._game(caller)
+        nid = await self._nation(game.id, nation)
+        name = (await self.ctx.service.world(game.id)).nations[nid].name
+        try:
+            await self.ctx.service.substitute(game.id, nid, user_id)
+        except GameError as exc:
+            raise UserError(str(exc)) from None
+        return _announce(game, f"<@{user_id}> now leads **{name}**.")
+
+    async def mod_end(self, caller: Caller) -> Reply:
+        game = await self._game(caller)
+        if game.status not in ("running", "paused"):
+            raise UserError(f"Game {game.id} is {game.status}.")
+
+        async def end() -> Reply:
+            try:
+                await self.ctx.service.end(game.id)
+            except GameError as exc:
+                raise UserError(str(exc)) from None
+            return _announce(game, f"**{game.name} has been ended by a moderator.**")
+
+        return Reply(
+            text=f"End {game.name} now? The standings as they are decide the winner.",
+            confirm=self.ctx.confirmations.ask(caller.user_id, "End the game", end),
+        )
+
+    async def mod_delete(self, caller: Caller) -> Reply:
+        game = await self._game(caller)
+
+        async def delete() -> Reply:
+            await self.ctx.service.delete_game(game.id)
+            return Reply(text=f"Game {game.id} ({game.name}) and its history are deleted.")
+
+        return Reply(
+            text=f"Delete {game.name} (game {game.id}) and its whole history? This cannot be undone.",
+            confirm=self.ctx.confirmations.ask(caller.user_id, "Delete", delete),
+        )
+
+    async def mod_view(self, caller: Caller, nation: str | None = None) -> Reply:
+        game = await self._game(caller)
+        world = await self.ctx.service.world(game.id)
+        if nation:
+            nid = await self._nation(game.id, nation)
+            view = view_for(world, nid)
+            label = world.nations[nid].name
+        else:
+            view = full_view(world)
+            label = "everything"
+        title = f"{game.name} (game {game.id}), moderator view"
+        data = await asyncio.to_thread(lambda: png_bytes(render_map(view, title=title)))
+        return Reply(
+            text=f"{label} at {world.clock()} (only you see this).",
+            files=[(f"mod-{game.id}-{nation or 'all'}.png", data)],
+        )
+
+
+def _announce(game, text: str) -> Reply:
+    return Reply(text=text, announce=(game.channel_id or "", text), refresh_game=game.id)

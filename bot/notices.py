@@ -1,0 +1,694 @@
+"""Engine events as short English lines for a player's DM.
+
+Pure functions: no Discord, no I/O. Every line is written from the recipient nation's point
+of view ("Your infantry 12 attacked Blue's tank 40 at 12,7" for the attacker, "Red's infantry
+12 attacked your tank 40 at 12,7" for the defender) and is at most `MAX_LINE` characters.
+
+Per event kind (see `describe`; "told" means a line for every nation in `event.to`):
+
+combat
+  Attacked, Bombed, Intercepted, Interdicted: told, with damage, counter-fire and hp left.
+  UnitDestroyed: told; `digest` drops it when a combat line in the same batch already said the
+    unit was destroyed (cargo lost with a ship still gets its own line).
+  SubSighted: told (an enemy sub showed itself to us).
+  IcbmLaunched: told to everyone; BIG.
+cities
+  CityCaptured: told; BIG when the city is taken by us or from us.
+  CityFounded: told to the founder (a rare, map-changing result worth keeping in the log).
+builds
+  UnitBuilt, BuildSkipped: told; collapsed per unit type when repeated.
+  CityChanged: told (a finished base, or the next build taking over). The same event also
+    answers the player's own city commands; it cannot be told apart, so it is told then too.
+diplomacy
+  RelationChanged: told to both sides; war declared on us is BIG. The automatic mirror of a
+    war declaration (B at war with A right after A declared war on B) is folded by `digest`.
+tech
+  TechReached: told.
+  SatelliteLaunched: told (the owner learns where it watches, others only that it is up).
+moves
+  UnitsMoved: SILENT. It only echoes a move command, which the command reply already said.
+  OrderCompleted: told (a standing order finished later, on a unit update, not in a reply).
+  OrderCancelled, MoveBlocked: told (the player must give a new order).
+  TerrainSwitched: told to the engineer's owner (rare and changes the map).
+game
+  NationJoined, NationLeft, NationEliminated: told; our own elimination is BIG.
+  GameStarted, GameEnded: told; BIG.
+  PlayerChanged: told (a moderator handed the nation to another player or the AI).
+
+Every event is silent for a nation not in its `to` list.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+
+from engine import events as ev
+from engine.events import Event
+
+CATEGORIES = ("combat", "cities", "builds", "diplomacy", "tech", "moves", "game")
+"""What a player may mute."""
+
+DIGEST_ORDER = ("combat", "game", "cities", "diplomacy", "tech", "builds", "moves")
+"""The order of the groups in a digest: fighting first, routine last."""
+
+MAX_LINE = 300
+DISCORD_LIMIT = 2000
+TICKS_PER_HOUR = 4  # 15-minute ticks in both rulesets (engine/clock.py)
+WAR = "war"  # the war level's name in both rulesets
+COLLAPSE_AT = 3  # this many similar events make one line
+SHOWN = 4  # items listed in a collapsed line before "and N more"
+
+_CATEGORY: dict[type[Event], str] = {
+    ev.Attacked: "combat",
+    ev.Bombed: "combat",
+    ev.Intercepted: "combat",
+    ev.Interdicted: "combat",
+    ev.UnitDestroyed: "combat",
+    ev.SubSighted: "combat",
+    ev.IcbmLaunched: "combat",
+    ev.CityCaptured: "cities",
+    ev.CityFounded: "cities",
+    ev.UnitBuilt: "builds",
+    ev.BuildSkipped: "builds",
+    ev.CityChanged: "builds",
+    ev.RelationChanged: "diplomacy",
+    ev.TechReached: "tech",
+    ev.SatelliteLaunched: "tech",
+    ev.UnitsMoved: "moves",
+    ev.OrderCompleted: "moves",
+    ev.OrderCancelled: "moves",
+    ev.MoveBlocked: "moves",
+    ev.TerrainSwitched: "moves",
+    ev.NationJoined: "game",
+    ev.NationLeft: "game",
+    ev.NationEliminated: "game",
+    ev.GameStarted: "game",
+    ev.GameEnded: "game",
+    ev.PlayerChanged: "game",
+}
+
+_SILENT: tuple[type[Event], ...] = (ev.UnitsMoved,)
+
+_UPPER_WORDS = {"icbm"}
+_DESIGNATIONS = {"tech": "tech centre"}
+
+
+def category(event: Event) -> str:
+    """The category a player may mute this event by; one of CATEGORIES."""
+    for cls in type(event).__mro__:
+        if cls in _CATEGORY:
+            return _CATEGORY[cls]
+    raise KeyError(f"no notice category for {type(event).__name__}")
+
+
+def is_big(event: Event, nation: str) -> bool:
+    """Worth a map picture right away."""
+    if nation not in event.to:
+        return False
+    match event:
+        case ev.CityCaptured():
+            return nation in (event.nation, event.previous)
+        case ev.IcbmLaunched() | ev.GameStarted() | ev.GameEnded():
+            return True
+        case ev.NationEliminated():
+            return event.nation == nation
+        case ev.RelationChanged():
+            return event.other == nation and event.level == WAR and event.due_tick is None
+    return False
+
+
+def describe(event: Event, nation: str, names: dict[str, str]) -> str | None:
+    """One line for `nation`, or None when the event is not worth telling it."""
+    if nation not in event.to or isinstance(event, _SILENT):
+        return None
+    writer = _WRITERS.get(type(event))
+    if writer is None:
+        return None
+    text = writer(event, _View(nation, names))
+    return None if text is None else _clip(text)
+
+
+def summarise_counts(events: Iterable[Event], nation: str) -> dict[str, int]:
+    """How many events `nation` is told of, per category (every category, in CATEGORIES order)."""
+    counts = dict.fromkeys(CATEGORIES, 0)
+    for event in events:
+        if _told(event, nation):
+            counts[category(event)] += 1
+    return counts
+
+
+def digest(
+    events: list[Event],
+    nation: str,
+    names: dict[str, str],
+    *,
+    clock: str | None = None,
+    limit: int = DISCORD_LIMIT,
+) -> list[str]:
+    """The DM messages for one batch of events: a header, then the lines grouped by category
+    (DIGEST_ORDER), similar lines collapsed, split into messages of at most `limit` characters
+    without splitting a line. No messages when there is nothing to tell."""
+    if limit < 20:
+        raise ValueError("limit is too small for a message")
+    told = _fold(events, nation)
+    if not told:
+        return []
+    view = _View(nation, names)
+    groups: dict[str, list[Event]] = {c: [] for c in DIGEST_ORDER}
+    for event in told:
+        groups[category(event)].append(event)
+    lines: list[str] = []
+    for cat in DIGEST_ORDER:
+        lines.extend(_collapse(groups[cat], view))
+    count = len(told)
+    what = f"{count} report{'' if count == 1 else 's'}"
+    header = f"**{clock}** - {what}" if clock else f"**{what}**"
+    return _pack([header, *lines], limit)
+
+
+# --- digest helpers -----------------------------------------------------------------------------
+
+
+def _told(event: Event, nation: str) -> bool:
+    return describe(event, nation, {}) is not None
+
+
+def _fold(events: list[Event], nation: str) -> list[Event]:
+    """The events to tell, without those another line in the batch already says."""
+    told = [e for e in events if _told(e, nation)]
+    killed: set[int] = set()
+    for e in told:
+        match e:
+            case ev.Attacked():
+                if e.defender_hp <= 0:
+                    killed.add(e.defender_unit)
+                if e.attacker_hp <= 0:
+                    killed.add(e.attacker_unit)
+            case ev.Intercepted():
+                if e.unit_hp <= 0:
+                    killed.add(e.unit)
+                if e.fighter_hp <= 0:
+                    killed.add(e.fighter)
+            case ev.Interdicted():
+                if e.ship_hp <= 0:
+                    killed.add(e.ship)
+            case ev.Bombed():
+                killed.update(h["unit"] for h in e.hits if h.get("hp", 1) <= 0)
+    wars: set[tuple[int, str, str]] = set()
+    out: list[Event] = []
+    for e in told:
+        if isinstance(e, ev.UnitDestroyed) and e.unit in killed:
+            continue
+        if isinstance(e, ev.RelationChanged) and e.level == WAR and e.due_tick is None:
+            if (e.tick, e.other, e.nation) in wars:
+                continue  # the automatic mirror of a declaration already told
+            wars.add((e.tick, e.nation, e.other))
+        out.append(e)
+    return out
+
+
+def _collapse(events: list[Event], view: _View) -> list[str]:
+    """Lines for one category, in event order; groups of similar events become one line at the
+    place of the group's first event, and identical lines are counted."""
+    keyed: dict[tuple, list[Event]] = {}
+    for e in events:
+        key = _collapse_key(e, view)
+        if key is not None:
+            keyed.setdefault(key, []).append(e)
+    lines: list[str] = []
+    index: dict[str, int] = {}
+    counts: list[int] = []
+    done: set[tuple] = set()
+    for e in events:
+        key = _collapse_key(e, view)
+        if key is not None and len(keyed[key]) >= COLLAPSE_AT:
+            if key in done:
+                continue
+            done.add(key)
+            text = _clip(_COLLAPSERS[type(e)](keyed[key], view))
+        else:
+            text = describe(e, view.nation, view.names)
+            assert text is not None
+        if text in index:
+            counts[index[text]] += 1
+            continue
+        index[text] = len(lines)
+        lines.append(text)
+        counts.append(1)
+    return [_clip(f"{t} (×{n})") if n > 1 else t for t, n in zip(lines, counts, strict=True)]
+
+
+def _pack(lines: list[str], limit: int) -> list[str]:
+    messages: list[str] = []
+    current = ""
+    for line in lines:
+        line = _clip(line, limit)
+        if not current:
+            current = line
+        elif len(current) + 1 + len(line) <= limit:
+            current += "\n" + line
+        else:
+            messages.append(current)
+            current = line
+    if current:
+        messages.append(current)
+    return messages
+
+
+# --- wording helpers ----------------------------------------------------------------------------
+
+
+class _View:
+    """The recipient and how to name things for it."""
+
+    def __init__(self, nation: str, names: dict[str, str]) -> None:
+        self.nation = nation
+        self.names = names
+
+    def name(self, nation: str | None, fallback: str | None = None) -> str:
+        if nation is None:
+            return "nobody"
+        return self.names.get(nation) or fallback or nation
+
+    def owner(self, nation: str | None) -> str:
+        """'your' or "Blue's" (a possessive before a unit or a city)."""
+        if nation == self.nation:
+            return "your"
+        if nation is None:
+            return "a neutral"
+        return f"{self.name(nation)}'s"
+
+    def who(self, nation: str | None, fallback: str | None = None) -> str:
+        """'you' or 'Blue' (a subject or an object)."""
+        return "you" if nation == self.nation else self.name(nation, fallback)
+
+    def unit(self, owner: str | None, utype: str, uid: int) -> str:
+        return f"{self.owner(owner)} {unit_title(utype)} {uid}"
+
+
+def unit_title(utype: str) -> str:
+    """`heavy_bomber` -> 'heavy bomber', `icbm_1` -> 'ICBM 1'."""
+    return " ".join(w.upper() if w in _UPPER_WORDS else w for w in utype.split("_"))
+
+
+def _level(level: str) -> str:
+    return level.replace("_", "-")
+
+
+def _designation(designation: str) -> str:
+    return _DESIGNATIONS.get(designation, designation.replace("_", " "))
+
+
+def _a(word: str) -> str:
+    return f"an {word}" if word[:1].lower() in "aeiou" else f"a {word}"
+
+
+def _cap(text: str) -> str:
+    if text.startswith("**"):
+        return "**" + _cap(text[2:])
+    return text[:1].upper() + text[1:]
+
+
+def _clip(text: str, limit: int = MAX_LINE) -> str:
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if cut.count("**") % 2:
+        cut = cut[: limit - 3] + "**"
+    return cut + "…"
+
+
+def _duration(ticks: int) -> str:
+    minutes = max(0, ticks) * 60 // TICKS_PER_HOUR
+    if minutes < 60:
+        return f"{minutes} min"
+    hours = minutes / 60
+    if hours >= 48 and hours % 24 == 0:
+        return f"{int(hours // 24)} days"
+    return f"{hours:g} h"
+
+
+def _listing(items: list[str], shown: int = SHOWN) -> str:
+    """'a, b and c' or 'a, b, c, d and 3 more'."""
+    if len(items) > shown:
+        return ", ".join(items[:shown]) + f" and {len(items) - shown} more"
+    if len(items) == 1:
+        return items[0]
+    return ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _names(nations: list[str], view: _View) -> str:
+    return _listing([view.who(n) for n in nations], shown=8)
+
+
+def _hp(hp: int) -> str:
+    return "**destroyed**" if hp <= 0 else f"{hp} hp left"
+
+
+# --- one writer per event kind ------------------------------------------------------------------
+
+
+def _attacked(e: ev.Attacked, v: _View) -> str:
+    attacker = v.unit(e.attacker, e.attacker_type, e.attacker_unit)
+    defender = v.unit(e.defender, e.defender_type, e.defender_unit)
+    where = f"at {e.square}"
+    if e.defender == v.nation and e.from_square != e.square:
+        where += f" from {e.from_square}"
+    if e.first_fire and e.attacker_hp <= 0 and not e.damage:
+        return _cap(
+            f"{attacker} was **shot down** by the fire of {e.square} before it could attack {defender}"
+        )
+    parts = []
+    if e.first_fire:
+        parts.append(f"took {e.first_fire} from the square's fire first")
+    parts.append(
+        f"hit for {e.damage} ({unit_title(e.defender_type)} {e.defender_unit}: {_hp(e.defender_hp)})"
+    )
+    if e.counter or e.attacker_hp <= 0:
+        parts.append(
+            f"counter {e.counter} ({unit_title(e.attacker_type)} {e.attacker_unit}: {_hp(e.attacker_hp)})"
+        )
+    elif e.first_fire:
+        parts.append(f"{unit_title(e.attacker_type)} {e.attacker_unit}: {_hp(e.attacker_hp)}")
+    return _cap(f"{attacker} attacked {defender} {where}: " + "; ".join(parts))
+
+
+def _bombed(e: ev.Bombed, v: _View) -> str:
+    bomber = v.unit(e.attacker, e.bomber_type, e.bomber)
+    ours = v.nation in e.victims and e.attacker != v.nation
+    target = f"your units at {e.square}" if ours else e.square
+    hits = [
+        f"{v.unit(h.get('owner'), str(h.get('type', 'unit')), int(h.get('unit', 0)))} "
+        f"-{h.get('damage', 0)} ({_hp(int(h.get('hp', 1)))})"
+        for h in e.hits
+    ]
+    flak = f" (it took {e.first_fire} from the square's fire first)" if e.first_fire else ""
+    result = _listing(hits, shown=3) if hits else "nothing hit"
+    return _cap(f"{bomber} bombed {target}{flak}: {result}")
+
+
+def _intercepted(e: ev.Intercepted, v: _View) -> str:
+    fighter = v.unit(e.interceptor, e.fighter_type, e.fighter)
+    mover = v.unit(e.mover, e.unit_type, e.unit)
+    text = f"{fighter} intercepted {mover} at {e.square}: hit for {e.damage} ({_hp(e.unit_hp)})"
+    if e.counter or e.fighter_hp <= 0:
+        text += f"; it fired back for {e.counter} ({unit_title(e.fighter_type)} {e.fighter}: {_hp(e.fighter_hp)})"
+    if e.unit_hp > 0:
+        text += "; the move stopped there"
+    return _cap(text)
+
+
+def _interdicted(e: ev.Interdicted, v: _View) -> str:
+    unit = v.unit(e.interdictor, e.unit_type, e.unit)
+    ship = v.unit(e.mover, e.ship_type, e.ship)
+    text = f"{unit} fired on {ship} at {e.square} from {e.from_square}: hit for {e.damage} ({_hp(e.ship_hp)})"
+    if e.ship_hp > 0:
+        text += "; the ship stopped there"
+    return _cap(text)
+
+
+def _destroyed(e: ev.UnitDestroyed, v: _View) -> str:
+    unit = v.unit(e.nation, e.unit_type, e.unit)
+    if e.by == v.nation and e.nation != v.nation:
+        return f"You **destroyed** {unit} at {e.square}"
+    by = f" by {v.who(e.by)}" if e.by else ""
+    lost = "**lost**" if e.by is None else "**destroyed**"
+    return _cap(f"{unit} was {lost} at {e.square}{by}")
+
+
+def _sub_sighted(e: ev.SubSighted, v: _View) -> str:
+    sub = f"{v.owner(e.owner)} submarine {e.unit}"
+    return _cap(
+        f"{sub} showed itself at **{e.square}**; it stays visible for {_duration(e.until_tick - e.tick)}"
+    )
+
+
+def _icbm(e: ev.IcbmLaunched, v: _View) -> str:
+    what = unit_title(e.unit_type)
+    launcher = "You" if e.nation == v.nation else v.name(e.nation)
+    kind = "a MAD counter-strike" if e.counter else _a(what)
+    text = f"**{launcher} launched {kind}** at {e.square} (radius {e.radius})"
+    results = []
+    if e.devastated:
+        results.append(
+            f"{len(e.devastated)} cit{'y' if len(e.devastated) == 1 else 'ies'} devastated ({_listing(e.devastated)})"
+        )
+    if e.destroyed:
+        results.append(f"{e.destroyed} unit{'' if e.destroyed == 1 else 's'} destroyed")
+    text += ": " + ", ".join(results) if results else ": nothing hit"
+    if e.war_with:
+        if e.nation == v.nation:
+            text += f"; you are now at war with {_names(e.war_with, v)}"
+        elif v.nation in e.war_with:
+            text += f"; **your cities were hit** and you are at war with {v.name(e.nation)}"
+        else:
+            text += f"; {_names(e.war_with, v)} now at war with {v.name(e.nation)}"
+    return text
+
+
+def _captured(e: ev.CityCaptured, v: _View) -> str:
+    if e.nation == v.nation:
+        source = "a neutral city" if e.previous is None else v.name(e.previous)
+        frm = f" from {source}" if e.previous else f" ({source})"
+        return f"**You captured {e.city}**{frm} with unit {e.unit}"
+    if e.previous == v.nation:
+        return f"**{v.name(e.nation)} captured your city {e.city}**"
+    return f"{v.name(e.nation)} captured {v.owner(e.previous)} city {e.city}"
+
+
+def _founded(e: ev.CityFounded, v: _View) -> str:
+    if e.nation == v.nation:
+        return f"You founded a **new city at {e.city}**"
+    return f"{v.name(e.nation)} founded a city at {e.city}"
+
+
+def _built(e: ev.UnitBuilt, v: _View) -> str:
+    return _cap(f"{v.owner(e.nation)} city {e.city} built {unit_title(e.unit)} {e.unit_id}")
+
+
+def _skipped(e: ev.BuildSkipped, v: _View) -> str:
+    return (
+        f"Build skipped for lack of power: {unit_title(e.unit)} at {e.city} "
+        f"(power would be {e.power}, limit {e.limit})"
+    )
+
+
+def _city_changed(e: ev.CityChanged, v: _View) -> str:
+    what = _a(_designation(e.designation))
+    builds = f"builds {unit_title(e.build)}" if e.build else "builds nothing yet"
+    return _cap(f"{v.owner(e.nation)} city {e.city} is now {what} and {builds}")
+
+
+def _relation(e: ev.RelationChanged, v: _View) -> str:
+    level = _level(e.level)
+    was = _level(e.previous)
+    when = f" in {_duration(e.due_tick - e.tick)}" if e.due_tick is not None else ""
+    if e.nation == v.nation:
+        other = v.name(e.other)
+        if e.level == WAR and not when:
+            return f"**You are now at war with {other}** (was {was})"
+        return f"Your stance towards {other} becomes **{level}**{when} (was {was})"
+    actor = v.name(e.nation)
+    target = "you" if e.other == v.nation else v.name(e.other)
+    if e.level == WAR and not when:
+        return (
+            f"**{actor} declared war on {target}!**"
+            if target == "you"
+            else f"**{actor} declared war on {target}**"
+        )
+    return f"{actor}'s stance towards {target} becomes **{level}**{when} (was {was})"
+
+
+def _tech(e: ev.TechReached, v: _View) -> str:
+    if e.nation == v.nation:
+        return f"Your nation reached **tech level {e.level}**"
+    return f"{v.name(e.nation)} reached tech level {e.level}"
+
+
+def _satellite(e: ev.SatelliteLaunched, v: _View) -> str:
+    if e.nation == v.nation:
+        where = f" over **{e.square}**" if e.square else ""
+        return f"Your satellite is up{where}: it watches the area for good"
+    return f"{v.name(e.nation)} launched a **satellite**"
+
+
+def _completed(e: ev.OrderCompleted, v: _View) -> str:
+    return _cap(f"{v.owner(e.nation)} unit {e.unit} reached {e.square}")
+
+
+def _cancelled(e: ev.OrderCancelled, v: _View) -> str:
+    return _cap(f"{v.owner(e.nation)} unit {e.unit} gave up going to {e.square}: **{e.reason}**")
+
+
+def _blocked(e: ev.MoveBlocked, v: _View) -> str:
+    return _cap(
+        f"{v.owner(e.nation)} unit {e.unit} stopped at {e.square}: **blocked at {e.blocked_at}**"
+    )
+
+
+def _terrain(e: ev.TerrainSwitched, v: _View) -> str:
+    return _cap(
+        f"{v.owner(e.nation)} engineers turned {e.square} into {e.terrain.replace('_', ' ')}"
+    )
+
+
+def _joined(e: ev.NationJoined, v: _View) -> str:
+    if e.nation == v.nation:
+        return f"You joined the game as **{v.name(e.nation, e.name)}**; your home is {e.home}"
+    return f"**{v.name(e.nation, e.name)}** joined the game"
+
+
+def _left(e: ev.NationLeft, v: _View) -> str:
+    how = "resigned" if e.resigned else "left the game"
+    if e.nation == v.nation:
+        return f"You {how}"
+    return f"**{v.name(e.nation, e.name)}** {how}"
+
+
+def _eliminated(e: ev.NationEliminated, v: _View) -> str:
+    if e.nation == v.nation:
+        return "**You have been eliminated.** Thank you for playing!"
+    return f"**{v.name(e.nation, e.name)} has been eliminated**"
+
+
+def _started(e: ev.GameStarted, v: _View) -> str:
+    return (
+        f"**The game has started!** {len(e.nations)} nations: {_names(e.nations, v)}; "
+        f"it ends in {_duration(e.end_tick - e.tick)}"
+    )
+
+
+def _ended(e: ev.GameEnded, v: _View) -> str:
+    if v.nation in e.winners:
+        mates = [n for n in e.winners if n != v.nation]
+        head = "**The game is over: you won!**"
+        if mates:
+            head = f"**The game is over: you won** with {_names(mates, v)}!"
+    elif e.winners:
+        head = f"**The game is over.** Winner{'s' if len(e.winners) > 1 else ''}: {_names(e.winners, v)}"
+    else:
+        head = "**The game is over.** Nobody won"
+    rows = []
+    for i, row in enumerate(e.standings[:5], 1):
+        team = "+".join(v.who(n) for n in row.get("nations", []))
+        rows.append(f"{i}. {team} {row.get('cities', 0)}")
+    return head + (" - cities: " + ", ".join(rows) if rows else "")
+
+
+def _player_name(player: str | None) -> str:
+    if player is None:
+        return "nobody"
+    if player == "ai":
+        return "the AI"
+    return f"<@{player}>" if player.isdigit() else player
+
+
+def _player(e: ev.PlayerChanged, v: _View) -> str:
+    whose = "your nation" if e.nation == v.nation else v.name(e.nation)
+    return (
+        f"A moderator handed {whose} to **{_player_name(e.player)}** "
+        f"(was {_player_name(e.previous)})"
+    )
+
+
+_WRITERS: dict[type[Event], Callable[..., str | None]] = {
+    ev.Attacked: _attacked,
+    ev.Bombed: _bombed,
+    ev.Intercepted: _intercepted,
+    ev.Interdicted: _interdicted,
+    ev.UnitDestroyed: _destroyed,
+    ev.SubSighted: _sub_sighted,
+    ev.IcbmLaunched: _icbm,
+    ev.CityCaptured: _captured,
+    ev.CityFounded: _founded,
+    ev.UnitBuilt: _built,
+    ev.BuildSkipped: _skipped,
+    ev.CityChanged: _city_changed,
+    ev.RelationChanged: _relation,
+    ev.TechReached: _tech,
+    ev.SatelliteLaunched: _satellite,
+    ev.OrderCompleted: _completed,
+    ev.OrderCancelled: _cancelled,
+    ev.MoveBlocked: _blocked,
+    ev.TerrainSwitched: _terrain,
+    ev.NationJoined: _joined,
+    ev.NationLeft: _left,
+    ev.NationEliminated: _eliminated,
+    ev.GameStarted: _started,
+    ev.GameEnded: _ended,
+    ev.PlayerChanged: _player,
+}
+
+
+# --- collapsing repeated events -----------------------------------------------------------------
+
+
+def _collapse_key(e: Event, v: _View) -> tuple | None:
+    match e:
+        case ev.BuildSkipped():
+            return ("skipped", e.nation, e.unit)
+        case ev.UnitBuilt():
+            return ("built", e.nation, e.unit)
+        case ev.UnitDestroyed():
+            return ("destroyed", e.nation == v.nation, e.nation, e.by)
+        case ev.OrderCompleted():
+            return ("completed", e.nation)
+        case ev.MoveBlocked():
+            return ("blocked", e.nation)
+        case ev.OrderCancelled():
+            return ("cancelled", e.nation, e.reason)
+    return None
+
+
+def _many_skipped(es: list[ev.BuildSkipped], v: _View) -> str:
+    first = es[0]
+    return (
+        f"{len(es)} builds skipped for lack of power: {unit_title(first.unit)} at "
+        f"{_listing([e.city for e in es])} (limit {first.limit})"
+    )
+
+
+def _many_built(es: list[ev.UnitBuilt], v: _View) -> str:
+    return f"{len(es)} {unit_title(es[0].unit)} built: " + _listing(
+        [f"{e.unit_id} at {e.city}" for e in es]
+    )
+
+
+def _many_destroyed(es: list[ev.UnitDestroyed], v: _View) -> str:
+    first = es[0]
+    items = _listing([f"{unit_title(e.unit_type)} {e.unit} at {e.square}" for e in es])
+    if first.by == v.nation and first.nation != v.nation:
+        return f"You **destroyed {len(es)} of {v.name(first.nation)}'s units**: {items}"
+    whose = "your" if first.nation == v.nation else f"{v.name(first.nation)}'s"
+    how = "lost" if first.by is None else "destroyed"
+    by = f" by {v.who(first.by)}" if first.by else ""
+    text = f"**{len(es)} of {whose} units {how}**{by}: {items}"
+    return _cap(text)
+
+
+def _many_completed(es: list[ev.OrderCompleted], v: _View) -> str:
+    return f"{len(es)} units reached their destination: " + _listing(
+        [f"{e.unit} at {e.square}" for e in es]
+    )
+
+
+def _many_blocked(es: list[ev.MoveBlocked], v: _View) -> str:
+    return f"{len(es)} moves **blocked**: " + _listing(
+        [f"unit {e.unit} at {e.square} (blocked at {e.blocked_at})" for e in es]
+    )
+
+
+def _many_cancelled(es: list[ev.OrderCancelled], v: _View) -> str:
+    return f"{len(es)} orders cancelled (**{es[0].reason}**): " + _listing(
+        [f"unit {e.unit} to {e.square}" for e in es]
+    )
+
+
+_COLLAPSERS: dict[type[Event], Callable[..., str]] = {
+    ev.BuildSkipped: _many_skipped,
+    ev.UnitBuilt: _many_built,
+    ev.UnitDestroyed: _many_destroyed,
+    ev.OrderCompleted: _many_completed,
+    ev.MoveBlocked: _many_blocked,
+    ev.OrderCancelled: _many_cancelled,
+}

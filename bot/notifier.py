@@ -1,0 +1,440 @@
+"""Events to DMs. The store's outbox holds every event for every recipient nation, written in
+the same transaction as the change; the notifier reads the pending rows, groups them per game
+and nation, and DMs each nation's player one digest per pass (`bot.notices`), with a map picture
+when something big happened. Once a game day it also sends each player a situation report.
+
+Who gets what: a row is for one nation and goes to the user who plays that nation
+(`store.members`), nobody else; nations without a player (AI) have their rows marked delivered.
+
+Players' settings (`PlayerSettings`, stored per user): muted categories are marked delivered
+without a DM; in quiet hours rows are held until the window ends (game start and end still go
+out); sitreps and pictures can be turned off.
+
+Failures: closed DMs are recorded (`store.set_dm_status`, for `/status`) and the user is tried
+again at most once an hour; rate limits and other errors count an attempt and are retried next
+pass, until `max_attempts`.
+
+Pictures are rendered in a worker thread; the view they are drawn from is taken on the event
+loop (it is a copy, so the game may go on meanwhile).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, fields
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from engine import events as ev
+from engine.store import DmStatus, OutboxRow
+from engine.view import View, view_for
+
+from .delivery import DeliveryFailed, DmClosed, DmSender, RateLimited
+
+log = logging.getLogger(__name__)
+
+CLOSED_RETRY = 3600.0  # seconds between attempts to DM a user whose DMs are closed
+URGENT = ("GameStarted", "GameEnded")  # sent even in quiet hours
+DAY = 86400
+
+
+class PlayerSettings(BaseModel):
+    """A player's notification settings (all games). Quiet hours are whole hours of the
+    player's local time (`utc_offset` minutes east of UTC); the window may wrap midnight
+    (22 -> 7). Equal `quiet_from` and `quiet_to` mean no quiet hours."""
+
+    model_config = ConfigDict(extra="ignore")
+
+    quiet_from: int | None = Field(default=None, ge=0, le=23)
+    quiet_to: int | None = Field(default=None, ge=0, le=23)
+    utc_offset: int = Field(default=0, ge=-14 * 60, le=14 * 60)
+    muted: list[str] = Field(default_factory=list)
+    sitrep: bool = True
+    pictures: bool = True
+
+    @field_validator("muted")
+    @classmethod
+    def _known_categories(cls, value: list[str]) -> list[str]:
+        from .notices import CATEGORIES
+
+        unknown = [c for c in value if c not in CATEGORIES]
+        if unknown:
+            raise ValueError(
+                f"unknown categories {', '.join(unknown)}; choose from {', '.join(CATEGORIES)}"
+            )
+        return [c for c in CATEGORIES if c in value]  # canonical order, no repeats
+
+    @model_validator(mode="after")
+    def _both_ends(self) -> PlayerSettings:
+        if (self.quiet_from is None) != (self.quiet_to is None):
+            raise ValueError("quiet hours need both a start and an end hour")
+        return self
+
+    def quiet_until(self, now: float) -> float | None:
+        """If `now` is in the quiet window, when it ends (a UTC timestamp); else None."""
+        start, end = self.quiet_from, self.quiet_to
+        if start is None or end is None or start == end:
+            return None
+        local = now + self.utc_offset * 60
+        hour = int(local // 3600) % 24
+        quiet = start <= hour < end if start < end else (hour >= start or hour < end)
+        if not quiet:
+            return None
+        until = local - local % DAY + end * 3600
+        if until <= local:
+            until += DAY
+        return until - self.utc_offset * 60
+
+
+def parse_settings(data: dict[str, Any] | None) -> PlayerSettings:
+    """Stored settings, forgiving: what no longer validates (a category since renamed) is
+    dropped rather than failing the player's notifications."""
+    data = dict(data or {})
+    try:
+        return PlayerSettings.model_validate(data)
+    except ValidationError:
+        from .notices import CATEGORIES
+
+        data["muted"] = [c for c in data.get("muted") or [] if c in CATEGORIES]
+        try:
+            return PlayerSettings.model_validate(data)
+        except ValidationError:
+            log.warning("ignoring invalid notification settings %r", data)
+            return PlayerSettings()
+
+
+async def load_settings(store, user_id: str) -> PlayerSettings:
+    return parse_settings(await store.get_player_settings(user_id))
+
+
+async def save_settings(store, user_id: str, settings: PlayerSettings) -> None:
+    await store.set_player_settings(user_id, settings.model_dump(mode="json"))
+
+
+@dataclass
+class DeliveryReport:
+    delivered: int = 0  # rows told (or with nothing worth a DM) and marked delivered
+    skipped_muted: int = 0  # rows of muted categories, marked delivered unsent
+    held_quiet: int = 0  # rows held until the player's quiet hours end
+    failed: int = 0  # rows whose DM failed (rate limit, Discord errors): retried
+    closed: int = 0  # rows for users whose DMs are closed (failed now, or held for the hour)
+    no_player: int = 0  # rows for nations nobody plays (AI), marked delivered
+    dms_sent: int = 0  # messages sent (events and sitreps)
+    pictures: int = 0  # map pictures sent
+    sitreps: int = 0  # situation reports sent
+
+    def __iadd__(self, other: DeliveryReport) -> DeliveryReport:
+        for f in fields(self):
+            setattr(self, f.name, getattr(self, f.name) + getattr(other, f.name))
+        return self
+
+
+class Notifier:
+    def __init__(
+        self,
+        service,
+        send: DmSender,
+        *,
+        render: bool = True,
+        clock: Callable[[], float] = time.time,
+        batch_limit: int = 500,
+        max_attempts: int = 5,
+    ) -> None:
+        self.service = service
+        self.store = service.store
+        self.send = send
+        self.render = render
+        self.clock = clock
+        self.batch_limit = batch_limit
+        self.max_attempts = max_attempts
+        self._sitrep_days: dict[tuple[int, str], int] = {}
+        self._wake = asyncio.Event()
+        self._retry_now: set[str] = set()  # users to try although their DMs were closed
+
+    # --- running ------------------------------------------------------------------------------
+
+    def wake(self, *_: Any) -> None:
+        """Run the next pass soon (e.g. `service.subscribe(notifier.wake)`)."""
+        self._wake.set()
+
+    async def run_forever(self, interval: float = 2.0, *, settle: float = 0.25) -> None:
+        """Deliver every `interval` seconds (sooner after `wake`), forever; an error in a pass
+        is logged and the next pass goes on. Cancel the task to stop."""
+        while True:
+            try:
+                await self.run_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("notifier pass failed")
+            with contextlib.suppress(TimeoutError):
+                await asyncio.wait_for(self._wake.wait(), interval)
+            if self._wake.is_set():
+                self._wake.clear()
+                await asyncio.sleep(settle)  # let a burst of commits land in one pass
+
+    async def release(self, user_id: str) -> int:
+        """Deliver a user's held events on the next pass, quiet hours or closed-DM back-off
+        notwithstanding (after the player changed the settings or opened the DMs)."""
+        self._retry_now.add(str(user_id))
+        released = await self.store.release_held(user_id)
+        self.wake()
+        return released
+
+    async def deliver_now(self, game_id: int) -> DeliveryReport:
+        """One pass for one game only."""
+        return await self.run_once(game_id=game_id)
+
+    async def run_once(self, *, game_id: int | None = None) -> DeliveryReport:
+        report = DeliveryReport()
+        now = self.clock()
+        rows = await self.store.pending_events(
+            limit=self.batch_limit, max_attempts=self.max_attempts, now=now
+        )
+        groups: dict[tuple[int, str], list[OutboxRow]] = {}
+        for row in rows:
+            if game_id is None or row.game_id == game_id:
+                groups.setdefault((row.game_id, row.nation), []).append(row)
+        members: dict[int, dict[str, str]] = {}
+        for (gid, nation), group in groups.items():
+            try:
+                if gid not in members:
+                    members[gid] = await self.store.members(gid)
+                await self._deliver(gid, nation, members[gid].get(nation), group, now, report)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.exception("delivering game %s nation %s failed", gid, nation)
+                await self.store.mark_failed([r.id for r in group], f"notifier: {exc!r}")
+                report.failed += len(group)
+        try:
+            await self._sitreps(now, report, game_id)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            log.exception("sitreps failed")
+        return report
+
+    # --- events -------------------------------------------------------------------------------
+
+    async def _deliver(
+        self,
+        game_id: int,
+        nation: str,
+        user: str | None,
+        rows: list[OutboxRow],
+        now: float,
+        report: DeliveryReport,
+    ) -> None:
+        from . import notices
+
+        if user is None:  # nobody (or the AI) plays it
+            await self.store.mark_delivered([r.id for r in rows])
+            report.no_player += len(rows)
+            return
+        items: list[tuple[OutboxRow, ev.Event]] = []
+        unreadable: list[int] = []
+        for row in rows:
+            try:
+                event = ev.event_from_dict(row.event)
+            except ValidationError:
+                log.warning("unreadable event in outbox row %s: %r", row.id, row.event)
+                unreadable.append(row.id)
+                continue
+            if nation not in event.to:  # never tell a nation what it may not know
+                unreadable.append(row.id)
+                continue
+            items.append((row, event))
+        await self.store.mark_delivered(unreadable)
+
+        settings = await load_settings(self.store, user)
+        muted = [r.id for r, e in items if notices.category(e) in settings.muted]
+        if muted:
+            await self.store.mark_delivered(muted)
+            report.skipped_muted += len(muted)
+            skip = set(muted)
+            items = [(r, e) for r, e in items if r.id not in skip]
+        if not items:
+            return
+
+        status = await self.store.get_dm_status(user)
+        if _closed_recently(status, now) and user not in self._retry_now:
+            assert status is not None
+            await self.store.hold([r.id for r, _ in items], status.checked + CLOSED_RETRY)
+            report.closed += len(items)
+            return
+
+        quiet_end = settings.quiet_until(now)
+        if quiet_end is not None:
+            later = [r.id for r, e in items if e.kind not in URGENT]
+            if later:
+                await self.store.hold(later, quiet_end)
+                report.held_quiet += len(later)
+            items = [(r, e) for r, e in items if e.kind in URGENT]
+            if not items:
+                return
+
+        await self._send_events(game_id, nation, user, items, settings, status, now, report)
+
+    async def _send_events(
+        self,
+        game_id: int,
+        nation: str,
+        user: str,
+        items: list[tuple[OutboxRow, ev.Event]],
+        settings: PlayerSettings,
+        status: DmStatus | None,
+        now: float,
+        report: DeliveryReport,
+    ) -> None:
+        from . import notices
+
+        ids = [r.id for r, _ in items]
+        events = [e for _, e in items]
+        world = await self.service.world(game_id)
+        game = await self.service.game(game_id)
+        names = {n.id: n.name for n in world.nations.values()}
+        # the game's name in the header: a player may be in several games
+        clock = f"{game.name}, {world.clock(max(e.tick for e in events))}"
+        messages = notices.digest(events, nation, names, clock=clock)
+        if not messages:  # nothing worth a DM
+            await self.store.mark_delivered(ids)
+            report.delivered += len(ids)
+            return
+        files: list[tuple[str, bytes]] = []
+        if self.render and settings.pictures and any(notices.is_big(e, nation) for e in events):
+            title = f"{game.name} - {names.get(nation, nation)} - {world.clock()}"
+            png = await self._picture(view_for(world, nation), title, events)
+            if png is not None:
+                files = [("map.png", png)]
+        outcome = await self._send(user, messages, files, status, now, report)
+        self._retry_now.discard(user)
+        if outcome is None:
+            await self.store.mark_delivered(ids)
+            report.delivered += len(ids)
+            if files:
+                report.pictures += 1
+            return
+        await self.store.mark_failed(ids, outcome[:500])
+        if outcome.startswith("closed"):
+            await self.store.hold(ids, now + CLOSED_RETRY)
+            report.closed += len(ids)
+        else:
+            report.failed += len(ids)
+
+    async def _send(
+        self,
+        user: str,
+        messages: list[str],
+        files: list[tuple[str, bytes]],
+        status: DmStatus | None,
+        now: float,
+        report: DeliveryReport,
+    ) -> str | None:
+        """Send the messages (files with the first); None when all went out, else why not
+        ("closed: ...", "rate limited: ...", "failed: ..."), with the user's DM status kept."""
+        try:
+            for i, text in enumerate(messages):
+                await self.send(user, text, files if i == 0 else [])
+                report.dms_sent += 1
+        except DmClosed as exc:
+            log.info("DMs to user %s are closed: %s", user, exc)
+            await self.store.set_dm_status(user, "closed", str(exc) or "DMs closed", now=now)
+            return f"closed: {exc}"
+        except RateLimited as exc:
+            log.info("rate limited DMing user %s (retry after %.1fs)", user, exc.retry_after)
+            return f"rate limited: {exc}"
+        except DeliveryFailed as exc:
+            log.warning("DM to user %s failed: %s", user, exc)
+            await self.store.set_dm_status(user, "failing", str(exc) or "failed", now=now)
+            return f"failed: {exc}"
+        if status is None or status.status != "ok":
+            await self.store.set_dm_status(user, "ok", None, now=now)
+        return None
+
+    async def _picture(self, view: View, title: str, events: list[ev.Event]) -> bytes | None:
+        """The map with markers for these events, rendered and encoded in a worker thread."""
+        from renderers.mapimage import png_bytes, render_map
+        from renderers.markers import markers_from
+
+        markers = markers_from(events, view.nation, view.width, view.height)
+        try:
+            return await asyncio.to_thread(
+                lambda: png_bytes(render_map(view, title=title, markers=markers))
+            )
+        except Exception:
+            log.exception("rendering the map for %s failed", view.nation)
+            return None
+
+    # --- daily situation reports --------------------------------------------------------------
+
+    async def _sitreps(self, now: float, report: DeliveryReport, only: int | None) -> None:
+        for game in await self.service.games(status=["running"]):
+            if only is not None and game.id != only:
+                continue
+            try:
+                await self._game_sitreps(game, now, report)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("sitreps for game %s failed", game.id)
+
+    async def _game_sitreps(self, game, now: float, report: DeliveryReport) -> None:
+        world = await self.service.world(game.id)
+        if not world.started or world.ended:
+            return
+        day = world.tick // world.rules.ticks_per_day
+        for nation, user in sorted((await self.store.members(game.id)).items()):
+            key = (game.id, nation)
+            known = self._sitrep_days.get(key)
+            if known is not None and day <= known:
+                continue
+            last = await self.store.get_sitrep(game.id, nation)
+            if last is None or day <= last:  # first look: start counting from today
+                self._sitrep_days[key] = day if last is None else last
+                if last is None:
+                    await self.store.set_sitrep(game.id, nation, day)
+                continue
+            # a new day: it is sent now or skipped, never held
+            await self.store.set_sitrep(game.id, nation, day)
+            self._sitrep_days[key] = day
+            n = world.nations.get(nation)
+            if n is None or n.out:
+                continue
+            settings = await load_settings(self.store, user)
+            if not settings.sitrep or settings.quiet_until(now) is not None:
+                continue
+            status = await self.store.get_dm_status(user)
+            if _closed_recently(status, now):
+                continue
+            view = view_for(world, nation)
+            text = sitrep_text(game.name, view)
+            files: list[tuple[str, bytes]] = []
+            if self.render and settings.pictures:
+                png = await self._picture(view, f"{game.name} - {n.name} - {view.clock}", [])
+                if png is not None:
+                    files = [("sitrep.png", png)]
+            if await self._send(user, [text], files, status, now, report) is None:
+                report.sitreps += 1
+                if files:
+                    report.pictures += 1
+
+
+def sitrep_text(game_name: str, view: View) -> str:
+    s = view.status
+    me = view.nations.get(view.nation)
+    name = me.name if me else view.nation
+    return (
+        f"**Situation report - {game_name}, {name}** ({view.clock})\n"
+        f"Tech {s.tech:.1f} | Command points {s.cp} (+{s.cp_regen}/h) | "
+        f"Cities {s.cities} | Units {s.units} | Power {s.power}/{s.power_limit}"
+    )
+
+
+def _closed_recently(status: DmStatus | None, now: float) -> bool:
+    return status is not None and status.status == "closed" and now - status.checked < CLOSED_RETRY

@@ -1,0 +1,56 @@
+"""Reading what players type: unit lists, coordinates, names."""
+
+from __future__ import annotations
+
+import re
+
+from .context import UserError
+
+MAX_UNITS = 64
+
+
+def unit_ids(text: str) -> list[int]:
+    """'12', '12 13 14', '12,13', '12-15' -> ids (each once, in the order given)."""
+    out: list[int] = []
+    for part in re.split(r"[\s,;]+", text.strip()):
+        if not part:
+            continue
+        m = re.fullmatch(r"#?(\d{1,9})(?:-(\d{1,9}))?", part)
+        if not m:
+            raise UserError(
+                f"{part!r} is not a unit id: give ids like `12`, `12 13 14` or `12-15`."
+            )
+        first = int(m.group(1))
+        last = int(m.group(2) or first)
+        if last < first or last - first >= MAX_UNITS:
+            raise UserError(f"{part!r} is not a sensible range of unit ids.")
+        for uid in range(first, last + 1):
+            if uid not in out:
+                out.append(uid)
+    if not out:
+        raise UserError("Give at least one unit id.")
+    if len(out) > MAX_UNITS:
+        raise UserError(f"At most {MAX_UNITS} units in one order.")
+    return out
+
+
+def square(text: str, width: int, height: int) -> tuple[int, int]:
+    """'x,y' (as the map shows them) -> (x, y) on the map."""
+    m = re.fullmatch(r"\s*\(?\s*(-?\d{1,4})\s*[, ]\s*(-?\d{1,4})\s*\)?\s*", text or "")
+    if not m:
+        raise UserError(f"{text!r} is not a square: type it as the map shows, like `12,7`.")
+    x, y = int(m.group(1)), int(m.group(2))
+    if not (0 <= x < width and 0 <= y < height):
+        raise UserError(
+            f"{x},{y} is off the map: x goes from 0 to {width - 1}, y from 0 to {height - 1}."
+        )
+    return x, y
+
+
+def choice(text: str, options: list[str], what: str) -> str:
+    """A name from a list, forgiving case, spaces and dashes."""
+    wanted = re.sub(r"[\s-]+", "_", text.strip().lower())
+    for option in options:
+        if wanted == option.lower():
+            return option
+    raise UserError(f"{text!r} is not a {what}: choose one of {', '.join(options)}.")

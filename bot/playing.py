@@ -1,0 +1,244 @@
+"""Orders: move, attack, build, designate, cancel, board, launch, engineer, diplomacy.
+
+Each checks what it can from the caller's view, builds the engine command and submits it
+through the service; the engine validates everything again (and its messages never reveal
+what the nation cannot see)."""
+
+from __future__ import annotations
+
+from engine import commands as cmd
+from engine import events as ev
+from engine.errors import CommandError, GameError
+from engine.rules import load as load_rules
+from engine.view import View
+
+from . import parsing
+from .context import Caller, Context, Reply, UserError
+
+
+class Playing:
+    ctx: Context
+
+    async def _submit(self, caller: Caller, command: cmd.Command) -> tuple[list[ev.Event], str]:
+        seat, nation = await self.ctx.playing(caller)
+        if seat.game.status not in ("running", "paused"):
+            raise UserError(
+                "The game has not started yet."
+                if seat.game.status == "lobby"
+                else "The game is over."
+            )
+        try:
+            result = await self.ctx.service.submit(seat.game.id, nation, command)
+        except (CommandError, GameError) as exc:
+            raise UserError(str(exc)) from None
+        return result.for_nation(nation), nation
+
+    async def _view(self, caller: Caller) -> tuple[View, str]:
+        seat, nation = await self.ctx.playing(caller)
+        return await self.ctx.view(seat.game.id, nation), nation
+
+    async def _square(self, caller: Caller, text: str) -> tuple[int, int]:
+        view, _ = await self._view(caller)
+        return parsing.square(text, view.width, view.height)
+
+    async def move(self, caller: Caller, units: str, to: str) -> Reply:
+        command = cmd.Move(units=parsing.unit_ids(units), to=await self._square(caller, to))
+        events, nation = await self._submit(caller, command)
+        return Reply(text=_order_summary(events, nation) or "Orders given.")
+
+    async def attack(self, caller: Caller, units: str, target: str) -> Reply:
+        command = cmd.Attack(
+            units=parsing.unit_ids(units), target=await self._square(caller, target)
+        )
+        events, nation = await self._submit(caller, command)
+        return Reply(text=_order_summary(events, nation) or "Attack ordered.")
+
+    async def build(
+        self, caller: Caller, city: str, unit: str, *, next_build: bool = False
+    ) -> Reply:
+        view, _ = await self._view(caller)
+        xy = parsing.square(city, view.width, view.height)
+        rules = load_rules(view.ruleset)
+        if next_build and unit.strip().lower() in ("none", "nothing", "clear"):
+            command: cmd.Command = cmd.SetNextBuild(city=xy, unit=None)
+        else:
+            name = parsing.choice(unit, [u.name for u in rules.units], "unit type")
+            command = (
+                cmd.SetNextBuild(city=xy, unit=name)
+                if next_build
+                else cmd.SetBuild(city=xy, unit=name)
+            )
+        await self._submit(caller, command)
+        if isinstance(command, cmd.SetNextBuild):
+            if command.unit is None:
+                return Reply(text=f"The city at {city} has no next build now.")
+            return Reply(
+                text=f"The city at {xy[0]},{xy[1]} builds {_title(rules, command.unit)} next."
+            )
+        assert isinstance(command, cmd.SetBuild)
+        ut = rules.unit[command.unit]
+        return Reply(
+            text=f"The city at {xy[0]},{xy[1]} now builds {ut.title} ({ut.cost_hours} hours)."
+        )
+
+    async def designate(self, caller: Caller, city: str, designation: str) -> Reply:
+        view, _ = await self._view(caller)
+        xy = parsing.square(city, view.width, view.height)
+        rules = load_rules(view.ruleset)
+        name = parsing.choice(designation, [c.name for c in rules.cities], "designation")
+        await self._submit(caller, cmd.Designate(city=xy, designation=name))
+        view, _ = await self._view(caller)
+        built = view.cities[xy[1] * view.width + xy[0]]
+        what = f"; it builds {_title(rules, built.build)}" if built.build else ""
+        return Reply(text=f"The city at {xy[0]},{xy[1]} is now a {rules.city[name].title}{what}.")
+
+    async def cancel(self, caller: Caller, units: str) -> Reply:
+        ids = parsing.unit_ids(units)
+        await self._submit(caller, cmd.CancelOrders(units=ids))
+        return Reply(text=f"Standing orders cancelled for {_ids(ids)}.")
+
+    async def board(self, caller: Caller, units: str, carrier: int) -> Reply:
+        ids = parsing.unit_ids(units)
+        await self._submit(caller, cmd.Board(units=ids, carrier=carrier))
+        return Reply(text=f"{_ids(ids)} went aboard {carrier}.")
+
+    async def engineer(self, caller: Caller, unit: int, action: str) -> Reply:
+        action = parsing.choice(action, ["build_city", "switch_terrain"], "engineer action")
+        command: cmd.Command = (
+            cmd.BuildCity(unit=unit) if action == "build_city" else cmd.SwitchTerrain(unit=unit)
+        )
+        events, nation = await self._submit(caller, command)
+        for e in events:
+            if isinstance(e, ev.CityFounded):
+                return Reply(text=f"Engineer {unit} founded a city at {e.city}.")
+            if isinstance(e, ev.TerrainSwitched):
+                return Reply(text=f"Engineer {unit} turned {e.square} into {e.terrain}.")
+        return Reply(text="Done.")
+
+    async def launch(self, caller: Caller, unit: int, target: str) -> Reply:
+        view, nation = await self._view(caller)
+        xy = parsing.square(target, view.width, view.height)
+        mine = view.unit(unit)
+        if mine is None or mine.seen != "own":
+            raise UserError(f"You have no unit {unit}.")
+        rules = load_rules(view.ruleset)
+        ut = rules.unit[mine.type]
+        if ut.launchable is None and ut.blast_radius is None:
+            raise UserError(f"{ut.title} {unit} cannot be launched.")
+
+        async def fire() -> Reply:
+            events, _ = await self._submit(caller, cmd.Launch(unit=unit, target=xy))
+            lines = [_launch_line(e, nation) for e in events]
+            return Reply(text="\n".join(x for x in lines if x) or "Launched.")
+
+        if ut.blast_radius is None:  # a satellite: nothing to confirm
+            return await fire()
+        confirm = self.ctx.confirmations.ask(caller.user_id, "Launch", fire)
+        return Reply(
+            text=(
+                f"Launch **{ut.title} {unit}** at {xy[0]},{xy[1]}? It devastates everything within "
+                f"{ut.blast_radius} squares, declares war on whoever it hits, and may bring "
+                "counter-launches."
+            ),
+            confirm=confirm,
+        )
+
+    async def diplomacy(self, caller: Caller, nation: str, level: str) -> Reply:
+        seat, me = await self.ctx.playing(caller)
+        world = await self.ctx.service.world(seat.game.id)
+        wanted = nation.strip().lower()
+        other = next(
+            (
+                n.id
+                for n in world.nations.values()
+                if wanted in (n.id.lower(), n.name.lower()) and n.id != me
+            ),
+            None,
+        )
+        if other is None:
+            raise UserError(f"There is no other nation called {nation!r} in this game.")
+        levels = world.rules.diplomacy.levels
+        chosen = parsing.choice(level, levels, "relation")
+        events, _ = await self._submit(caller, cmd.SetRelation(other=other, level=chosen))
+        name = world.nations[other].name
+        for e in events:
+            if (
+                isinstance(e, ev.RelationChanged)
+                and e.nation == me
+                and e.other == other
+                and e.due_tick is not None
+                and e.due_tick > world.tick
+            ):
+                return Reply(
+                    text=f"Your relation to {name} becomes {chosen} at {world.clock(e.due_tick)} "
+                    "(notice given)."
+                )
+        theirs = world.relation(other, me)
+        tail = (
+            f" They are {theirs} towards you."
+            if theirs != chosen
+            else f" You are now mutually {chosen}."
+        )
+        return Reply(text=f"Your relation to {name} is now {chosen}.{tail}")
+
+
+def _title(rules, type_name: str | None) -> str:
+    if type_name is None:
+        return "nothing"
+    ut = rules.unit.get(type_name)
+    return ut.title if ut else type_name
+
+
+def _ids(ids: list[int]) -> str:
+    return ("unit " if len(ids) == 1 else "units ") + ", ".join(str(i) for i in ids)
+
+
+def _order_summary(events: list[ev.Event], nation: str) -> str:
+    lines: list[str] = []
+    for e in events:
+        if isinstance(e, ev.UnitsMoved) and e.nation == nation:
+            lines.append(f"{_ids(e.units).capitalize()} moved to {e.to_square}.")
+        elif isinstance(e, ev.OrderCompleted):
+            lines.append(f"Unit {e.unit} arrived at {e.square}.")
+        elif isinstance(e, ev.MoveBlocked):
+            lines.append(f"Unit {e.unit} stopped at {e.square}: blocked at {e.blocked_at}.")
+        elif isinstance(e, ev.Attacked):
+            lines.append(_attack_line(e, nation))
+        elif isinstance(e, ev.CityCaptured) and e.nation == nation:
+            lines.append(f"**City at {e.city} captured!**")
+        elif isinstance(e, ev.UnitDestroyed):
+            whose = "Your" if e.nation == nation else "Enemy"
+            lines.append(
+                f"{whose} {e.unit_type.replace('_', ' ')} {e.unit} destroyed at {e.square}."
+            )
+        elif isinstance(e, ev.Intercepted):
+            lines.append(
+                f"Intercepted at {e.square}: {e.fighter_type.replace('_', ' ')} hit {e.unit_type.replace('_', ' ')} {e.unit}."
+            )
+        elif isinstance(e, ev.Interdicted):
+            lines.append(f"Fired on at {e.square} by a {e.ship_type.replace('_', ' ')}.")
+    return "\n".join(lines[:25])
+
+
+def _attack_line(e: ev.Attacked, nation: str) -> str:
+    mine = e.attacker == nation
+    who = (
+        f"Your {e.attacker_type.replace('_', ' ')} {e.attacker_unit}"
+        if mine
+        else f"Enemy {e.attacker_type.replace('_', ' ')}"
+    )
+    target = f"{e.defender_type.replace('_', ' ')} {e.defender_unit} at {e.square}"
+    return (
+        f"{who} hit {target} for {e.damage} (now {e.defender_hp} hp); "
+        f"counter-fire {e.counter} (attacker now {e.attacker_hp} hp)."
+    )
+
+
+def _launch_line(e: ev.Event, nation: str) -> str | None:
+    if isinstance(e, ev.SatelliteLaunched) and e.nation == nation:
+        return f"Satellite in orbit over {e.square}: it watches that area from now on."
+    if isinstance(e, ev.IcbmLaunched):
+        who = "Your" if e.nation == nation else "A counter-launched"
+        extra = f", {len(e.devastated)} cities devastated" if e.devastated else ""
+        return f"{who} {e.unit_type.replace('_', ' ')} struck {e.square}: {e.destroyed} units destroyed{extra}."
+    return None

@@ -1,0 +1,73 @@
+"""A player's notification settings: quiet hours, what to be told, sitreps and pictures."""
+
+from __future__ import annotations
+
+from pydantic import ValidationError
+
+from .context import Caller, Context, Reply, UserError
+from .notices import CATEGORIES
+from .notifier import PlayerSettings
+
+
+class Preferences:
+    ctx: Context
+
+    async def notify(
+        self,
+        caller: Caller,
+        *,
+        quiet_from: int | None = None,
+        quiet_to: int | None = None,
+        utc_offset: int | None = None,
+        mute: str | None = None,
+        unmute: str | None = None,
+        sitrep: bool | None = None,
+        pictures: bool | None = None,
+        no_quiet_hours: bool = False,
+    ) -> Reply:
+        store = self.ctx.service.store
+        current = PlayerSettings.model_validate(await store.get_player_settings(caller.user_id))
+        data = current.model_dump()
+        if no_quiet_hours:
+            data["quiet_from"] = data["quiet_to"] = None
+        if quiet_from is not None:
+            data["quiet_from"] = quiet_from
+        if quiet_to is not None:
+            data["quiet_to"] = quiet_to
+        if utc_offset is not None:
+            data["utc_offset"] = utc_offset
+        muted = set(data["muted"])
+        for text, add in ((mute, True), (unmute, False)):
+            for word in (text or "").replace(",", " ").split():
+                if word.lower() not in CATEGORIES:
+                    raise UserError(f"{word!r} is not one of {', '.join(CATEGORIES)}.")
+                (muted.add if add else muted.discard)(word.lower())
+        data["muted"] = sorted(muted)
+        if sitrep is not None:
+            data["sitrep"] = sitrep
+        if pictures is not None:
+            data["pictures"] = pictures
+        try:
+            settings = PlayerSettings.model_validate(data)
+        except ValidationError as exc:
+            raise UserError(exc.errors()[0]["msg"].removeprefix("Value error, ")) from None
+        await store.set_player_settings(caller.user_id, settings.model_dump())
+        return Reply(text=describe(settings))
+
+
+def describe(s: PlayerSettings) -> str:
+    if s.quiet_from is None or s.quiet_from == s.quiet_to:
+        quiet = "no quiet hours"
+    else:
+        sign = "+" if s.utc_offset >= 0 else "-"
+        off = abs(s.utc_offset)
+        quiet = (
+            f"quiet from {s.quiet_from:02d}:00 to {s.quiet_to:02d}:00 "
+            f"(UTC{sign}{off // 60:02d}:{off % 60:02d}); reports wait until then"
+        )
+    told = [c for c in CATEGORIES if c not in s.muted]
+    return (
+        f"Your DM settings: {quiet}; told about {', '.join(told) or 'nothing'}"
+        + (f" (muted: {', '.join(s.muted)})" if s.muted else "")
+        + f"; daily sitrep {'on' if s.sitrep else 'off'}; map pictures {'on' if s.pictures else 'off'}."
+    )

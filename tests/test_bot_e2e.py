@@ -1,0 +1,172 @@
+"""The real bot through the fake Discord (tests/fakediscord): every request it sends is checked
+against Discord's OpenAPI spec and limits. Whole games: create, join, orders, moderators,
+the ticker, DMs with pictures."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from types import SimpleNamespace
+
+import pytest
+
+from bot.client import StrategicBot
+from bot.config import Settings
+from tests.fakediscord import CommandUnavailable, FakeDiscord
+
+MANAGE_GUILD = 1 << 5
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+async def eventually(predicate, timeout: float = 5.0) -> None:
+    deadline = time.monotonic() + timeout
+    while not predicate():
+        assert time.monotonic() < deadline, "condition not met in time"
+        await asyncio.sleep(0.02)
+
+
+def settings(tmp_path, guild_id: int, **extra) -> Settings:
+    return Settings(
+        _env_file=None,
+        discord_token="fake-token",
+        SI_DATABASE=str(tmp_path / "bot.db"),
+        SI_DEV_GUILD=guild_id,
+        SI_TICK_SECONDS=0.05,
+        SI_NOTIFY_SECONDS=0.05,
+        **extra,
+    )
+
+
+@pytest.fixture
+async def env(tmp_path):
+    async with FakeDiscord() as fake:
+        guild = fake.add_guild("Wargames", channels=["general", "war-room"])
+        channel = next(c for c in guild.channels.values() if c.name == "war-room")
+        alice, bob, carol, mod = (fake.add_user(n) for n in ("alice", "bob", "carol", "mod"))
+        for user in (alice, bob, carol):
+            fake.add_member(guild, user)
+        fake.add_member(guild, mod, permissions=MANAGE_GUILD)
+        bot = StrategicBot(settings(tmp_path, guild.id))
+        await fake.start_client(bot, wait_for_sync=guild)
+        yield SimpleNamespace(
+            fake=fake,
+            guild=guild,
+            channel=channel,
+            alice=alice,
+            bob=bob,
+            carol=carol,
+            mod=mod,
+            bot=bot,
+        )
+        await fake.stop_client(bot)
+
+
+async def open_game(env, **options) -> int:
+    fake = env.fake
+    reply = await fake.invoke(
+        env.alice,
+        env.channel,
+        "game create",
+        {"name": "Island War", "nations": 2, "speed": "test (x360)", **options},
+    )
+    assert not reply.ephemeral and "Island War" in reply.text
+    return int(reply.text.split("(game ")[1].split(")")[0])
+
+
+async def test_a_whole_game_through_discord(env) -> None:
+    fake = env.fake
+    assert {c["name"] for c in fake.commands(env.guild)} >= {"game", "move", "map", "mod"}
+    game = await open_game(env)
+    # the status message is posted and pinned in the game's channel
+    await eventually(
+        lambda: any(
+            m.pinned and "Island War" in m.content for m in fake.channel_messages(env.channel)
+        )
+    )
+    red = await fake.invoke(env.alice, env.channel, "game join", {"name": "Red", "colour": "red"})
+    assert red.ephemeral and "You lead **Red**" in red.text
+    blue = await fake.invoke(env.bob, env.channel, "game join", {"name": "Blue"})
+    assert "has started" in blue.text
+    await eventually(
+        lambda: any("it has started" in m.content for m in fake.channel_messages(env.channel))
+    )
+    # both players get the start by DM, with their own map
+    for user in (env.alice, env.bob):
+        dm = await fake.wait_for_dm(user, lambda m: m.attachments, timeout=10)
+        assert dm.attachments[0].data.startswith(PNG_MAGIC)
+    assert fake.dms(env.carol) == []
+
+    status = await fake.invoke(env.alice, env.channel, "status")
+    assert status.ephemeral and "**Red**" in status.text and "command points" in status.text
+    picture = await fake.invoke(env.alice, env.channel, "map")
+    assert picture.ephemeral and picture.files[0].data.startswith(PNG_MAGIC)
+    zoom = await fake.invoke(env.alice, env.channel, "map", {"at": "1,1", "radius": 3})
+    assert zoom.files and len(zoom.files[0].data) < len(picture.files[0].data) * 4
+
+    # autocomplete offers alice's own units only
+    world = await env.bot.service.world(game)
+    red_units = {str(u.id) for u in world.units_of("red")}
+    choices = await fake.autocomplete(env.alice, env.channel, "move", focused="units", value="")
+    assert choices and {c["value"] for c in choices} <= red_units
+    # an order, and bad input that changes nothing
+    unit = world.units_of("red")[0]
+    x, y = world.grid.xy(unit.sq)
+    before = world.hash()
+    bad = await fake.invoke(env.alice, env.channel, "move", {"units": "999999", "to": f"{x},{y}"})
+    assert bad.ephemeral and "999999" in bad.text
+    off = await fake.invoke(env.alice, env.channel, "move", {"units": str(unit.id), "to": "5000,1"})
+    assert "off the map" in off.text
+    assert (await env.bot.service.world(game)).hash() == before
+    moved = await fake.invoke(
+        env.alice,
+        env.channel,
+        "move",
+        {"units": str(unit.id), "to": f"{x},{(y + 1) % world.height}"},
+    )
+    assert moved.ephemeral and "Unit" in moved.text
+
+    # moderators only: bob cannot see /mod; the moderator speeds time up and forces ticks
+    with pytest.raises(CommandUnavailable):
+        await fake.invoke(env.bob, env.channel, "mod pause")
+    ticked = await fake.invoke(env.mod, env.channel, "mod tick", {"ticks": 96})
+    assert "96 ticks" in ticked.text
+    # a game day passed: each player gets a sitrep with their map, nobody else's
+    sitrep = await fake.wait_for_dm(
+        env.alice, lambda m: "situation report" in m.content.lower() and m.attachments, timeout=10
+    )
+    assert "Red" in sitrep.content and "Blue" not in sitrep.content.split("\n")[0]
+    assert fake.dms(env.carol) == [] and fake.dms(env.mod) == []
+    paused = await fake.invoke(env.mod, env.channel, "mod pause")
+    assert "paused" in paused.text
+
+
+async def test_the_ticker_advances_games_by_their_speed(env) -> None:
+    fake = env.fake
+    game = await open_game(env)
+    await fake.invoke(env.alice, env.channel, "game join", {"name": "Red"})
+    await fake.invoke(env.bob, env.channel, "game join", {"name": "Blue"})
+    service = env.bot.service
+    await service.set_speed(game, 0.5)  # half a real second per game hour
+    start = (await service.world(game)).tick
+    await eventually(lambda: service._games[game].world.tick >= start + 8, timeout=10)
+
+
+async def test_confirmations_and_errors_are_private_and_clear(env) -> None:
+    fake = env.fake
+    await open_game(env)
+    # the creator may not start alone; carol is not in the game
+    alone = await fake.invoke(env.alice, env.channel, "game start")
+    assert alone.ephemeral and "at least two nations" in alone.text
+    await fake.invoke(env.alice, env.channel, "game join", {"name": "Red"})
+    not_in = await fake.invoke(env.carol, env.channel, "status")
+    assert not_in.ephemeral and "do not play" in not_in.text
+    await fake.invoke(env.bob, env.channel, "game join", {"name": "Blue"})
+    ask = await fake.invoke(env.bob, env.channel, "game resign")
+    assert ask.ephemeral and ask.message.buttons
+    done = await fake.click(env.bob, ask, ask.message.buttons[0]["custom_id"])
+    assert "resigned" in done.text
+    await eventually(
+        lambda: any(
+            "**Blue** has resigned" in m.content for m in fake.channel_messages(env.channel)
+        )
+    )

@@ -1,0 +1,87 @@
+"""The desk: players' and moderators' actions as a player meets them (Discord-free)."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.context import Caller, UserError
+from bot.desk import Desk
+from engine.service import GameService
+
+GUILD, CHANNEL = "900", "901"
+
+
+def caller(user: str, *, moderator: bool = False, channel: str = CHANNEL) -> Caller:
+    return Caller(
+        user_id=user, name=f"user{user}", guild_id=GUILD, channel_id=channel, moderator=moderator
+    )
+
+
+@pytest.fixture
+async def desk(tmp_path):
+    service = await GameService.open(str(tmp_path / "g.db"), synchronous="NORMAL")
+    yield Desk(service)
+    await service.close()
+
+
+async def started(desk: Desk) -> int:
+    reply = await desk.game_create(caller("1"), "Test war", nations=2, speed="test (x360)")
+    assert not reply.ephemeral and "is open in this channel" in reply.text
+    await desk.game_join(caller("1"), "Red", "red")
+    joined = await desk.game_join(caller("2"), "Blue", "blue")
+    assert "has started" in joined.text  # full: it starts by itself
+    return reply.refresh_game
+
+
+async def test_a_game_is_created_joined_and_started_in_its_channel(desk: Desk) -> None:
+    game = await started(desk)
+    status = await desk.status(caller("1"))
+    assert "**Red**" in status.text and "command points" in status.text
+    board = await desk.status_board(game)
+    assert "<@1>" in board and "<@2>" in board and "running" in board
+    with pytest.raises(UserError, match="already hosts game"):
+        await desk.game_create(caller("3"), "Another", nations=2)
+    with pytest.raises(UserError, match="not in a game"):
+        await desk.status(caller("3", channel="elsewhere"))
+
+
+async def test_orders_go_through_and_bad_input_gets_a_clear_message(desk: Desk) -> None:
+    await started(desk)
+    units = await desk.units(caller("1"))
+    first = int(units.text.splitlines()[1].split("`")[1])
+    view = await desk.ctx.view(1, "red")
+    sq = view.unit(first).sq
+    x, y = sq % view.width, sq // view.width
+    reply = await desk.move(caller("1"), str(first), f"{x},{(y + 1) % view.height}")
+    assert "moved" in reply.text.lower() or "order" in reply.text.lower()
+    with pytest.raises(UserError, match="off the map"):
+        await desk.move(caller("1"), str(first), f"{view.width + 5},1")
+    with pytest.raises(UserError, match="not a unit id"):
+        await desk.move(caller("1"), "tank", "1,1")
+    blue_unit = next(u.id for u in (await desk.ctx.view(1, "blue")).own_units())
+    with pytest.raises(UserError) as err:
+        await desk.move(caller("1"), str(blue_unit), "1,1")
+    assert "blue" not in str(err.value).lower()  # never says whose unit it is
+    choices = await desk.choose_units(caller("1"), "")
+    assert choices and all("Blue" not in label for label, _ in choices)
+    assert {v for _, v in choices} <= {str(u.id) for u in view.own_units()}
+
+
+async def test_moderators_only(desk: Desk) -> None:
+    await started(desk)
+    with pytest.raises(UserError, match="Only moderators"):
+        await desk.mod_pause(caller("1"))
+    reply = await desk.mod_pause(caller("9", moderator=True))
+    assert "paused" in reply.text
+    await desk.mod_resume(caller("9", moderator=True))
+    ticked = await desk.mod_tick(caller("9", moderator=True), 8)
+    assert "8 ticks" in ticked.text
+    view = await desk.mod_view(caller("9", moderator=True), "Blue")
+    assert view.files and view.files[0][1][:8] == b"\x89PNG\r\n\x1a\n"
+    ask = await desk.mod_end(caller("9", moderator=True))
+    assert ask.confirm is not None
+    with pytest.raises(UserError, match="Only the player who asked"):
+        await desk.confirm(caller("1"), ask.confirm.token)
+    done = await desk.confirm(caller("9", moderator=True), ask.confirm.token)
+    assert "ended" in done.text
+    assert (await desk.ctx.service.game(1)).status == "ended"

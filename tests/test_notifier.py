@@ -1,0 +1,325 @@
+"""The notifier: outbox rows become DMs for the right player only, with settings, quiet hours,
+closed DMs, rate limits, pictures and daily sitreps; and the discord.py sender."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.delivery import DeliveryFailed, DmClosed, RateLimited
+from bot.notifier import DeliveryReport, Notifier, PlayerSettings, save_settings
+from engine import commands as cmd
+from engine.scenario import build_world
+from engine.service import GameService
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+T0 = 1_700_000_000.0 - 1_700_000_000.0 % 86400 + 12 * 3600  # noon UTC
+
+# red sits at its power limit (classic: 5 per city, 6 infantry), blue builds freely, green is
+# played by nobody (the AI), and red's tank stands next to an empty neutral city N (and M)
+WORLD = {
+    "ruleset": "classic",
+    "seed": 3,
+    "map": """
+        ~~~~~~~~~~~~~~~~
+        ~.A..........B.~
+        ~..............~
+        ~.......N.M....~
+        ~..............~
+        ~.G............~
+        ~~~~~~~~~~~~~~~~
+    """,
+    "nations": {"red": {"player": "100"}, "blue": {"player": "200"}, "green": {"player": "ai"}},
+    "cities": {
+        "A": {"owner": "red", "designation": "fort", "build": "infantry"},
+        "B": {"owner": "blue", "designation": "fort", "build": "infantry"},
+        "G": {"owner": "green", "designation": "fort", "build": "infantry"},
+    },
+    "units": [
+        *({"id": i, "owner": "red", "type": "infantry", "at": "A"} for i in range(1, 7)),
+        {"id": 7, "owner": "red", "type": "tank", "at": "6,3", "mobility": 9},
+    ],
+}
+USERS = {"red": "100", "blue": "200"}
+
+
+class Clock:
+    def __init__(self, t: float = T0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+class FakeSender:
+    """Records DMs; `errors[user]` is a queue of exceptions to raise first, `closed` users
+    always raise DmClosed."""
+
+    def __init__(self) -> None:
+        self.sent: list[tuple[str, str, list[tuple[str, bytes]]]] = []
+        self.errors: dict[str, list[Exception]] = {}
+        self.closed: set[str] = set()
+        self.attempts = 0
+
+    async def __call__(self, user: str, content: str, files: list[tuple[str, bytes]]) -> None:
+        self.attempts += 1
+        assert len(content) <= 2000
+        if user in self.closed:
+            raise DmClosed("50007: Cannot send messages to this user")
+        queue = self.errors.get(user)
+        if queue:
+            raise queue.pop(0)
+        self.sent.append((user, content, list(files)))
+
+    def to(self, user: str) -> list[str]:
+        return [content for u, content, _ in self.sent if u == user]
+
+    def files(self, user: str) -> list[tuple[str, bytes]]:
+        return [f for u, _, files in self.sent if u == user for f in files]
+
+
+@pytest.fixture
+async def env(tmp_path):
+    service = await GameService.open(str(tmp_path / "n.db"), synchronous="NORMAL")
+    world, _ = build_world(WORLD)
+    game = await service.create_game(name="Notify", world=world, now=T0)
+    await service.store.db.executemany(
+        "INSERT INTO members (game_id, nation, user_id) VALUES (?, ?, ?)",
+        [(game, nation, user) for nation, user in USERS.items()],
+    )
+    clock = Clock()
+    sender = FakeSender()
+    notifier = Notifier(service, sender, clock=clock)
+    yield service, game, notifier, sender, clock
+    await service.close()
+
+
+async def pending(service, now: float = T0) -> list:
+    return await service.store.pending_events(now=now)
+
+
+async def test_each_nation_hears_only_its_own_events(env):
+    service, game, notifier, sender, _ = env
+    await service.advance(game, 32)  # 8 hours: red's build is skipped, blue and green build
+    rows = await pending(service)
+    assert {r.nation for r in rows} == {"red", "blue", "green"}
+    report = await notifier.run_once()
+    red, blue = sender.to("100"), sender.to("200")
+    assert len(red) == 1 and len(blue) == 1  # one digest per nation per pass
+    assert "Build skipped" in red[0] and "Notify" in red[0]
+    assert "built" not in red[0]
+    assert "built" in blue[0] and "skipped" not in blue[0].lower()
+    assert {u for u, _, _ in sender.sent} == {"100", "200"}  # nothing for the AI's user
+    green_rows = [r for r in rows if r.nation == "green"]
+    assert report.no_player == len(green_rows) > 0
+    assert report.delivered == len(rows) - len(green_rows)
+    assert report.dms_sent == 2 and report.pictures == 0
+    assert await pending(service) == []
+    assert (await service.store.get_dm_status("100")).status == "ok"
+    assert await notifier.run_once() == DeliveryReport()  # nothing twice
+
+
+async def test_muted_categories_are_marked_delivered_without_a_dm(env):
+    service, game, notifier, sender, _ = env
+    await save_settings(service.store, "100", PlayerSettings(muted=["builds"]))
+    await service.advance(game, 32)
+    report = await notifier.run_once()
+    assert sender.to("100") == [] and len(sender.to("200")) == 1
+    assert report.skipped_muted == 1
+    assert await pending(service) == []
+
+
+def test_settings_are_validated():
+    with pytest.raises(ValueError, match="unknown categories"):
+        PlayerSettings(muted=["gossip"])
+    with pytest.raises(ValueError, match="both"):
+        PlayerSettings(quiet_from=22)
+    with pytest.raises(ValueError):
+        PlayerSettings(quiet_from=24, quiet_to=3)
+    # 22:00 to 07:00 local time, two hours east of UTC
+    s = PlayerSettings(quiet_from=22, quiet_to=7, utc_offset=120)
+    midnight = T0 - 12 * 3600
+    assert s.quiet_until(midnight + 19 * 3600) is None  # 21:00 local
+    assert s.quiet_until(midnight + 20 * 3600) == midnight + 29 * 3600  # 22:00 local -> 07:00
+    assert s.quiet_until(midnight + 3 * 3600) == midnight + 5 * 3600  # 05:00 local -> 07:00
+    assert s.quiet_until(midnight + 5 * 3600) is None  # 07:00 local
+
+
+async def test_quiet_hours_hold_events_until_the_window_ends(env):
+    service, game, notifier, sender, clock = env
+    await save_settings(service.store, "100", PlayerSettings(quiet_from=11, quiet_to=14))
+    await service.advance(game, 32)
+    report = await notifier.run_once()
+    assert sender.to("100") == [] and len(sender.to("200")) == 1
+    assert report.held_quiet == 1
+    assert await pending(service, T0) == []  # held, not failed
+    clock.t = T0 + 3600  # 13:00: still quiet
+    assert (await notifier.run_once()).dms_sent == 0
+    clock.t = T0 + 2 * 3600  # 14:00: the window is over
+    report = await notifier.run_once()
+    assert report.delivered == 1 and "Build skipped" in sender.to("100")[0]
+
+
+async def test_closed_dms_are_recorded_and_retried_once_an_hour(env):
+    service, game, notifier, sender, clock = env
+    sender.closed.add("100")
+    await service.advance(game, 32)
+    report = await notifier.run_once()
+    assert report.closed == 1 and len(sender.to("200")) == 1
+    status = await service.store.get_dm_status("100")
+    assert status.status == "closed" and "50007" in status.detail and status.since == T0
+    async with service.store.db.execute(
+        "SELECT attempts, last_error FROM outbox WHERE nation = 'red'"
+    ) as cur:
+        attempts, error = await cur.fetchone()
+    assert attempts == 1 and error.startswith("closed")
+    # more events for red in the hour: not even tried
+    await service.advance(game, 32)
+    tries = sender.attempts
+    clock.t = T0 + 1800
+    report = await notifier.run_once()
+    assert report.closed == 1 and sender.attempts == tries + 1  # the new row held; blue told
+    # an hour later it is tried again; the user opened the DMs meanwhile
+    sender.closed.clear()
+    clock.t = T0 + 3601
+    report = await notifier.run_once()
+    assert report.delivered == 2 and len(sender.to("100")) == 1
+    assert (await service.store.get_dm_status("100")).status == "ok"
+
+
+async def test_rate_limits_and_failures_are_retried_next_pass(env):
+    service, game, notifier, sender, _ = env
+    sender.errors["100"] = [RateLimited(retry_after=0.1)]
+    sender.errors["200"] = [DeliveryFailed("503")]
+    await service.advance(game, 32)
+    report = await notifier.run_once()
+    assert report.failed == 2 and sender.sent == []
+    assert (await service.store.get_dm_status("200")).status == "failing"
+    report = await notifier.run_once()
+    assert report.delivered == 2 and len(sender.sent) == 2
+    assert (await service.store.get_dm_status("200")).status == "ok"
+    assert await pending(service) == []
+
+
+async def test_a_captured_city_comes_with_a_map_picture(env):
+    service, game, notifier, sender, _ = env
+    result = await service.submit(game, "red", cmd.Attack(units=[7], target=(8, 3)))
+    assert any(e.kind == "CityCaptured" for e in result.events)
+    report = await notifier.run_once()
+    assert report.pictures == 1
+    (dm,) = sender.to("100")
+    assert "You captured 8,3" in dm
+    ((name, data),) = sender.files("100")
+    assert name == "map.png" and data.startswith(PNG_MAGIC)
+    assert sender.files("200") == []
+    # a player who wants no pictures gets the text only
+    await save_settings(service.store, "100", PlayerSettings(pictures=False))
+    result = await service.submit(game, "red", cmd.Attack(units=[7], target=(10, 3)))
+    assert any(e.kind == "CityCaptured" for e in result.events)
+    report = await notifier.run_once()
+    assert report.pictures == 0 and "You captured 10,3" in sender.to("100")[1]
+    assert len(sender.files("100")) == 1
+
+
+async def test_a_sitrep_once_per_game_day(env):
+    service, game, notifier, sender, clock = env
+    await save_settings(service.store, "200", PlayerSettings(sitrep=False))
+    await notifier.run_once()  # day 1: the count starts
+    assert sender.sent == []
+    await service.advance(game, 96)  # day 2
+    await service.store.mark_delivered([r.id for r in await pending(service)])
+    report = await notifier.run_once()
+    assert report.sitreps == 1 and sender.to("200") == []
+    (text,) = sender.to("100")
+    assert "Situation report" in text and "Cities 1" in text and "Units 7" in text
+    ((name, data),) = sender.files("100")
+    assert name == "sitrep.png" and data.startswith(PNG_MAGIC)
+    assert (await notifier.run_once()).sitreps == 0  # once a day
+    await service.advance(game, 40)
+    await service.store.mark_delivered([r.id for r in await pending(service)])
+    assert (await notifier.run_once()).sitreps == 0  # still day 2
+    await service.advance(game, 56)
+    await service.store.mark_delivered([r.id for r in await pending(service)])
+    # day 3 in quiet hours: skipped, not held
+    await save_settings(service.store, "100", PlayerSettings(quiet_from=0, quiet_to=23))
+    assert (await notifier.run_once()).sitreps == 0
+    await save_settings(service.store, "100", PlayerSettings())
+    assert (await notifier.run_once()).sitreps == 0
+    assert len(sender.to("100")) == 1
+
+
+async def test_discord_sender_against_a_fake_discord():
+    import discord
+
+    from bot.delivery import discord_sender
+    from tests.fakediscord import FakeDiscord
+
+    async with FakeDiscord() as fake:
+        alice = fake.add_user("alice")
+        bob = fake.add_user("bob")
+        client = discord.Client(intents=discord.Intents.default())
+        await fake.start_client(client)
+        send = discord_sender(client)
+        await send(str(alice.id), "hello", [("map.png", PNG_MAGIC + b"rest")])
+        dm = await fake.wait_for_dm(alice, timeout=2)
+        assert dm.content == "hello" and dm.file("map.png").data == PNG_MAGIC + b"rest"
+        fake.close_dms(bob)
+        with pytest.raises(DmClosed):
+            await send(str(bob.id), "hello", [])
+        assert fake.dms(bob) == []
+        await fake.stop_client(client)
+
+
+async def test_game_start_goes_out_even_in_quiet_hours(tmp_path):
+    service = await GameService.open(str(tmp_path / "g.db"), synchronous="NORMAL")
+    try:
+        game = await service.create_game(name="Lobby", max_nations=2, width=40, height=40, seed=5)
+        await save_settings(service.store, "100", PlayerSettings(quiet_from=0, quiet_to=23))
+        await service.join(game, name="Red", colour="#c0392b", player="100")
+        await service.join(game, name="Blue", colour="#2e86c1", player="200")  # full: starts
+        sender = FakeSender()
+        report = await Notifier(service, sender, render=False, clock=Clock()).run_once()
+        assert report.held_quiet > 0  # the joins wait for the morning
+        (red,) = sender.to("100")
+        assert "The game has started" in red and "joined" not in red
+        assert "The game has started" in sender.to("200")[0]
+    finally:
+        await service.close()
+
+
+async def test_release_delivers_held_events_at_once(env):
+    service, game, notifier, sender, clock = env
+    await save_settings(service.store, "100", PlayerSettings(quiet_from=11, quiet_to=14))
+    await service.advance(game, 32)
+    assert (await notifier.run_once()).held_quiet == 1
+    await save_settings(service.store, "100", PlayerSettings())  # the player drops quiet hours
+    assert await notifier.release("100") == 1
+    assert (await notifier.run_once()).delivered == 1 and len(sender.to("100")) == 1
+
+
+async def test_run_forever_survives_a_failing_pass_and_cancels_cleanly(env, monkeypatch):
+    import asyncio
+
+    service, game, notifier, sender, _ = env
+    real = service.store.pending_events
+    calls = {"n": 0}
+
+    async def pending_events(**kwargs):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise OSError("database is locked")
+        return await real(**kwargs)
+
+    monkeypatch.setattr(service.store, "pending_events", pending_events)
+    service.subscribe(notifier.wake)  # commits wake the notifier up before its interval
+    task = asyncio.create_task(notifier.run_forever(interval=30.0))
+    while calls["n"] < 1:
+        await asyncio.sleep(0.01)
+    await service.advance(game, 32)
+    for _ in range(300):
+        if len(sender.sent) == 2:
+            break
+        await asyncio.sleep(0.01)
+    assert len(sender.sent) == 2 and calls["n"] == 2 and not task.done()
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task

@@ -1,0 +1,116 @@
+"""The ticker: running games follow their clocks, catch up in bounded passes, and one failing
+game (or a failing pass) never stops the others or the loop."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+
+import pytest
+
+from bot.ticker import Ticker
+from engine.service import GameService
+from tests.worlds import strip_world
+
+T0 = 1000.0
+SPEED = 60.0  # a game hour a real minute: a tick every 15 s
+
+
+class Clock:
+    def __init__(self, t: float = T0) -> None:
+        self.t = t
+
+    def __call__(self) -> float:
+        return self.t
+
+
+@pytest.fixture
+async def service(tmp_path):
+    svc = await GameService.open(str(tmp_path / "t.db"), synchronous="NORMAL")
+    yield svc
+    await svc.close()
+
+
+async def tick_of(service, game) -> int:
+    return (await service.world(game)).tick
+
+
+async def test_running_games_follow_their_clocks(service):
+    a = await service.create_game(name="a", world=strip_world(), speed=SPEED, now=T0)
+    b = await service.create_game(name="b", world=strip_world(), speed=SPEED * 2, now=T0)
+    lobby = await service.create_game(name="lobby", max_nations=2, width=40, height=40, seed=5)
+    clock = Clock()
+    ticker = Ticker(service, clock=clock)
+    assert await ticker.run_once() == {a: 0, b: 0}  # the lobby is not running
+    clock.t = T0 + 60
+    assert await ticker.run_once() == {a: 4, b: 2}
+    clock.t = T0 + 74  # not a whole tick yet for a
+    assert await ticker.run_once() == {a: 0, b: 0}
+    assert (await tick_of(service, a), await tick_of(service, b)) == (4, 2)
+    await service.pause(a, now=clock.t)
+    clock.t = T0 + 600
+    assert (await ticker.run_once())[a] == 0
+    assert await tick_of(service, lobby) == 0
+
+
+async def test_downtime_is_caught_up_in_bounded_passes(service):
+    game = await service.create_game(name="g", world=strip_world(), speed=SPEED, now=T0)
+    clock = Clock(T0 + 100 * 60)  # 100 game hours later: 400 ticks behind
+    ticker = Ticker(service, max_ticks_per_pass=96, clock=clock)
+    passes = []
+    while True:
+        done = (await ticker.run_once())[game]
+        if not done:
+            break
+        passes.append(done)
+        assert ticker.behind == (done == 96)
+    assert passes == [96, 96, 96, 96, 16]
+    assert await tick_of(service, game) == 400
+    assert await service.due_ticks(game, now=clock.t) == 0
+
+
+async def test_a_failing_game_does_not_stop_the_others(service, monkeypatch):
+    bad = await service.create_game(name="bad", world=strip_world(), speed=SPEED, now=T0)
+    good = await service.create_game(name="good", world=strip_world(), speed=SPEED, now=T0)
+    real_advance = service.advance
+
+    async def advance(game_id, ticks):
+        if game_id == bad:
+            raise RuntimeError("corrupt world")
+        return await real_advance(game_id, ticks)
+
+    monkeypatch.setattr(service, "advance", advance)
+    clock = Clock(T0 + 60)
+    ticker = Ticker(service, clock=clock, backoff=5.0)
+    assert await ticker.run_once() == {good: 4}
+    clock.t = T0 + 62  # backing off: the bad game is not even tried
+    assert await ticker.run_once() == {good: 0}
+    monkeypatch.setattr(service, "advance", real_advance)  # fixed
+    clock.t = T0 + 66
+    assert await ticker.run_once() == {bad: 4, good: 0}
+    assert await tick_of(service, bad) == 4
+
+
+async def test_run_forever_survives_a_failing_pass_and_cancels_cleanly(service, monkeypatch):
+    game = await service.create_game(name="g", world=strip_world(), speed=SPEED, now=T0)
+    real_games = service.games
+    calls = {"n": 0}
+
+    async def games(**kwargs):
+        calls["n"] += 1
+        if calls["n"] == 1:
+            raise OSError("database is locked")
+        return await real_games(**kwargs)
+
+    monkeypatch.setattr(service, "games", games)
+    ticker = Ticker(service, clock=Clock(T0 + 120))
+    task = asyncio.create_task(ticker.run_forever(interval=0.01))
+    deadline = time.monotonic() + 5
+    while await tick_of(service, game) < 8:
+        assert time.monotonic() < deadline and not task.done()
+        await asyncio.sleep(0.01)
+    assert calls["n"] >= 2
+    task.cancel()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert task.cancelled()
