@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import io
 import logging
 from pathlib import Path
 
@@ -58,6 +59,7 @@ class StrategicBot(commands.Bot):
         self.synced = await self.tree.sync(guild=guild)
         self.service.subscribe(self._on_events)
         self.notifier = Notifier(self.service, discord_sender(self))
+        self.desk.notifier = self.notifier
         self.ticker = Ticker(self.service)
         if self.background:
             self.start_background()
@@ -92,6 +94,30 @@ class StrategicBot(commands.Bot):
             e.kind in ("NationJoined", "NationLeft", "GameStarted", "GameEnded") for e in events
         ):
             self._dirty_games.add(game_id)
+        if any(e.kind == "GameEnded" for e in events) and self.background:
+            task = asyncio.create_task(self.post_timelapse(game_id), name=f"timelapse-{game_id}")
+            self._tasks.append(task)
+
+    async def post_timelapse(self, game_id: int) -> None:
+        """At the end of a game: the whole game as an animated map in its channel."""
+        from renderers.timelapse import timelapse
+
+        assert self.service is not None
+        try:
+            row = await self.service.game(game_id)
+            if not row.channel_id:
+                return
+            data = await timelapse(self.service.store, game_id, title=row.name)
+            channel = self.get_channel(int(row.channel_id)) or await self.fetch_channel(
+                int(row.channel_id)
+            )
+            if isinstance(channel, discord.abc.Messageable):
+                await channel.send(
+                    f"**{row.name} is over.** The whole game, as it happened:",
+                    file=discord.File(io.BytesIO(data), filename=f"game-{game_id}.gif"),
+                )
+        except Exception:
+            log.exception("timelapse of game %s failed", game_id)
 
     async def after_reply(self, reply: Reply) -> None:
         """Say in the game's channel what everyone should know, refresh the pinned status."""

@@ -18,6 +18,7 @@ class Desk(Lifecycle, Playing, Intel, Moderation, Preferences, Choices):
     def __init__(self, service: GameService) -> None:
         self.ctx = Context(service)
         self.service = service
+        self.notifier = None  # set by the bot: settings changes release held reports
 
     async def confirm(self, caller: Caller, token: str) -> Reply:
         """The caller pressed a confirmation button."""

@@ -52,6 +52,9 @@ class Preferences:
         except ValidationError as exc:
             raise UserError(exc.errors()[0]["msg"].removeprefix("Value error, ")) from None
         await store.set_player_settings(caller.user_id, settings.model_dump())
+        notifier = getattr(self, "notifier", None)
+        if notifier is not None:  # reports held back by the old quiet hours go out now
+            await notifier.release(caller.user_id)
         return Reply(text=describe(settings))
 
 

@@ -34,6 +34,7 @@ from .world import World
 log = logging.getLogger(__name__)
 
 REAL_TIME = 3600.0  # real seconds per game hour at normal speed
+AI_PLAYER = "ai"  # the player of a nation the AI plays (no member to tell)
 
 Subscriber = Callable[[int, list[ev.Event]], Awaitable[None] | None]
 
@@ -157,6 +158,11 @@ class GameService:
             channel_id=channel_id,
             created_by=created_by,
         )
+        players = [
+            (n.id, n.player) for n in world.nations.values() if n.player and n.player != AI_PLAYER
+        ]
+        if players:  # a world given with its players (scenarios, tests, imports)
+            await self.store.add_members(game_id, players)
         return game_id
 
     async def _live(self, game_id: int) -> LiveGame:

@@ -391,6 +391,20 @@ class Store:
             rows = await cur.fetchall()
         return [(int(r[0]), r[1]) for r in rows]
 
+    async def add_members(self, game_id: int, pairs: Iterable[tuple[str, str]]) -> None:
+        """Record who plays which nation: (nation, user id) pairs."""
+        await self.db.execute("BEGIN IMMEDIATE")
+        try:
+            for nation, user in pairs:
+                await self.db.execute(
+                    "INSERT OR REPLACE INTO members (game_id, nation, user_id) VALUES (?, ?, ?)",
+                    (game_id, nation, user),
+                )
+            await self.db.execute("COMMIT")
+        except BaseException:
+            await self.db.execute("ROLLBACK")
+            raise
+
     async def members(self, game_id: int) -> dict[str, str]:
         async with self.db.execute(
             "SELECT nation, user_id FROM members WHERE game_id = ?", (game_id,)

@@ -4,6 +4,7 @@ was told between frames."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import json
 from collections.abc import Iterable
@@ -104,7 +105,11 @@ async def timelapse(
     if first is None:
         raise ValueError(f"game {game_id} has no stored history")
     seq, world_json, _ = first
-    world = World.from_dict(json.loads(world_json))
     entries = [entry for _, entry in await store.log_after(game_id, seq)]
-    images = frames(world, entries, nation=nation, every_ticks=every_ticks, title=title)
-    return encode_gif(images)
+
+    def build() -> bytes:  # replaying and drawing take seconds: off the event loop
+        world = World.from_dict(json.loads(world_json))
+        images = frames(world, entries, nation=nation, every_ticks=every_ticks, title=title)
+        return encode_gif(images)
+
+    return await asyncio.to_thread(build)

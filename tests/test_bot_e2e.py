@@ -170,3 +170,91 @@ async def test_confirmations_and_errors_are_private_and_clear(env) -> None:
             "**Blue** has resigned" in m.content for m in fake.channel_messages(env.channel)
         )
     )
+
+
+SCENARIO_MAP = """
+~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+~A................B~~~~~~~~~~~~~~~~~~~~~
+~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~C..~
+~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+"""
+
+
+async def test_a_skipped_build_and_an_interception_reach_the_right_players_only(env) -> None:
+    from engine.scenario import build_world
+
+    fake = env.fake
+    world, _ = build_world(
+        {
+            "ruleset": "classic",
+            "seed": 4,
+            "map": SCENARIO_MAP,
+            "nations": {
+                "red": {"player": str(env.alice.id), "tech": 7},
+                "blue": {"player": str(env.bob.id), "tech": 6},
+                "green": {"player": str(env.carol.id)},
+            },
+            "cities": {
+                # red is at its power limit (5 for one city: 18 + 4 x 8 = 50 build hours)
+                "A": {"owner": "red", "designation": "airport", "build": "fighter"},
+                "B": {"owner": "blue", "designation": "airport"},
+                "C": {"owner": "green", "designation": "fort"},
+            },
+            "units": [
+                {"id": 1, "owner": "red", "type": "heavy_bomber", "at": "A", "mobility": 90},
+                *({"id": i, "owner": "red", "type": "infantry", "at": "2,1"} for i in (2, 3, 4, 5)),
+                {"id": 6, "owner": "blue", "type": "fighter", "at": "12,0", "mobility": 48},
+                {"id": 7, "owner": "blue", "type": "zeppelin", "at": "7,1"},
+                {"id": 8, "owner": "green", "type": "infantry", "at": "37,3"},
+            ],
+        }
+    )
+    game = await env.bot.service.create_game(
+        name="Scenario",
+        world=world,
+        guild_id=str(env.guild.id),
+        channel_id=str(env.channel.id),
+        created_by=str(env.alice.id),
+    )
+    # red's bomber flies past blue's fighter: intercepted; both sides hear of it
+    reply = await fake.invoke(env.alice, env.channel, "move", {"units": "1", "to": "16,1"})
+    assert "ntercepted" in reply.text
+    told_bob = await fake.wait_for_dm(
+        env.bob, lambda m: "intercept" in m.content.lower(), timeout=10
+    )
+    assert "bomber" in told_bob.content
+    # eight game hours later red's airport cannot build its fighter: red is told, alone
+    await fake.invoke(env.mod, env.channel, "mod tick", {"ticks": 32})
+    told_alice = await fake.wait_for_dm(
+        env.alice, lambda m: "skipped" in m.content.lower(), timeout=10
+    )
+    assert "fighter" in told_alice.content
+    await env.bot.notifier.deliver_now(game)
+    assert not any("skipped" in m.content.lower() for m in fake.dms(env.bob))
+    assert fake.dms(env.carol) == [] or all(
+        "intercept" not in m.content.lower() and "skipped" not in m.content.lower()
+        for m in fake.dms(env.carol)
+    )
+    assert fake.dms(env.mod) == []
+
+
+async def test_the_end_of_a_game_posts_its_timelapse_and_notify_settings(env) -> None:
+    fake = env.fake
+    await open_game(env, days=1)
+    await fake.invoke(env.alice, env.channel, "game join", {"name": "Red"})
+    await fake.invoke(env.bob, env.channel, "game join", {"name": "Blue"})
+    quiet = await fake.invoke(
+        env.alice, env.channel, "notify", {"mute": "builds moves", "sitrep": False}
+    )
+    assert "muted: builds, moves" in quiet.text and "sitrep off" in quiet.text
+    bad = await fake.invoke(env.alice, env.channel, "notify", {"mute": "gossip"})
+    assert "'gossip' is not one of" in bad.text
+    ask = await fake.invoke(env.mod, env.channel, "mod end")
+    ended = await fake.click(env.mod, ask, ask.message.buttons[0]["custom_id"])
+    assert "ended by a moderator" in ended.text, ended.text
+    over = await fake.wait_for_message(
+        env.channel, lambda m: m.attachments and "is over" in m.content, timeout=20
+    )
+    assert over.attachments[0].filename.endswith(".gif")
+    assert over.attachments[0].data[:6] in (b"GIF87a", b"GIF89a")

@@ -81,11 +81,10 @@ class FakeSender:
 async def env(tmp_path):
     service = await GameService.open(str(tmp_path / "n.db"), synchronous="NORMAL")
     world, _ = build_world(WORLD)
+    for nation, user in USERS.items():
+        world.nations[nation].player = user
     game = await service.create_game(name="Notify", world=world, now=T0)
-    await service.store.db.executemany(
-        "INSERT INTO members (game_id, nation, user_id) VALUES (?, ?, ?)",
-        [(game, nation, user) for nation, user in USERS.items()],
-    )
+    assert await service.store.members(game) == USERS  # a world's players become members
     clock = Clock()
     sender = FakeSender()
     notifier = Notifier(service, sender, clock=clock)
