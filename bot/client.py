@@ -237,5 +237,12 @@ def run(settings: Settings | None = None) -> int:
         log.error("DISCORD_TOKEN is not set: see README.md, 'Run the bot on Discord'")
         return 2
     bot = StrategicBot(settings)
-    bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    try:
+        bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+    except discord.LoginFailure:
+        log.error("Discord refused the token: check DISCORD_TOKEN (Developer Portal > Bot)")
+        return 2
+    except (OSError, discord.HTTPException) as exc:
+        log.error("cannot reach Discord: %s", exc)
+        return 1
     return 0

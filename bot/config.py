@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pydantic import Field, SecretStr
+from pydantic import Field, SecretStr, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 
@@ -14,7 +14,9 @@ class Settings(BaseSettings):
     discord_token: SecretStr | None = Field(
         default=None, description="the bot's token (Discord developer portal, Bot tab)"
     )
-    database: str = Field(default="var/si.db", alias="SI_DATABASE", description="SQLite file")
+    database: str = Field(
+        default="var/strategic-initiative.db", alias="SI_DATABASE", description="SQLite file"
+    )
     moderator_role: str | None = Field(
         default=None,
         alias="SI_MODERATOR_ROLE",
@@ -37,3 +39,8 @@ class Settings(BaseSettings):
         description="how often pinned status messages are refreshed",
     )
     log_level: str = Field(default="INFO", alias="SI_LOG_LEVEL")
+
+    @field_validator("discord_token", "moderator_role", "dev_guild", mode="before")
+    @classmethod
+    def _empty_is_unset(cls, value):
+        return None if isinstance(value, str) and not value.strip() else value

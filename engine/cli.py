@@ -5,9 +5,9 @@ si scenario FILE... [--dump]  run scenario files; exit 0 when every expectation 
 si render DB GAME [--nation N] [--at X,Y --radius R] [--timelapse] [-o FILE]
                               a nation's map (or everything) of a stored game as PNG / GIF
 si bot                        run the Discord bot (DISCORD_TOKEN and settings from .env)
-si commands [--json]          the slash commands the bot registers with Discord
+si commands [--json|--markdown]  the slash commands the bot registers with Discord
 si demo [--days N]            create a game, let it run a day, print a summary
-si run                        what `make run` starts (the demo until the bot exists)
+si run                        what `make run` starts: the bot with a token, else the demo
 """
 
 from __future__ import annotations
@@ -113,6 +113,22 @@ def _cmd_demo(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_run(args: argparse.Namespace) -> int:
+    """`make run`: the Discord bot when a token is configured, else the offline demo."""
+    from bot.config import Settings
+
+    if Settings().discord_token is not None:
+        print("DISCORD_TOKEN is set: starting the Discord bot (Ctrl-C stops it).")
+        from bot.client import run
+
+        return run()
+    print(
+        "No DISCORD_TOKEN (in .env or the environment): playing an offline demo game instead.\n"
+        "To run the bot, see README.md, 'Run the bot on Discord'."
+    )
+    return _cmd_demo(args)
+
+
 async def _render(args: argparse.Namespace) -> int:
     from renderers.mapimage import png_bytes, render_crop, render_map
     from renderers.timelapse import timelapse
@@ -182,6 +198,11 @@ def _cmd_commands(args: argparse.Namespace) -> int:
     from bot.client import command_payload
 
     payload = command_payload()
+    if args.markdown:
+        from bot.commands_doc import markdown
+
+        print(markdown(payload))
+        return 0
     if args.json:
         print(json.dumps(payload, indent=2, sort_keys=True))
         return 0
@@ -217,6 +238,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("commands", help="the slash commands the bot registers")
     p.add_argument("--json", action="store_true", help="the exact payload sent to Discord")
+    p.add_argument("--markdown", action="store_true", help="the table in docs/COMMANDS.md")
     p.set_defaults(func=_cmd_commands)
 
     p = sub.add_parser("render", help="draw a stored game's map or timelapse")
@@ -236,7 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--db", default=None, help="database file (default: a temporary one)")
         p.add_argument("--ruleset", default="standard", choices=available())
         p.add_argument("--seed", type=int, default=1)
-        p.set_defaults(func=_cmd_demo)
+        p.set_defaults(func=_cmd_demo if name == "demo" else _cmd_run)
     return parser
 
 
