@@ -11,7 +11,7 @@ from engine.view import full_view, view_for
 from renderers.mapimage import png_bytes, render_map
 
 from .context import Caller, Context, Reply, UserError
-from .lifecycle import SPEEDS
+from .lifecycle import SPEEDS, speed_label
 
 MAX_FORCED_TICKS = 96 * 10
 
@@ -40,15 +40,22 @@ class Moderation:
         await self.ctx.service.resume(game.id)
         return _announce(game, f"**{game.name} goes on.**")
 
-    async def mod_speed(self, caller: Caller, speed: str) -> Reply:
+    async def mod_speed(
+        self, caller: Caller, speed: str | None = None, seconds_per_hour: float | None = None
+    ) -> Reply:
         game = await self._game(caller)
-        if speed not in SPEEDS:
+        if (speed is None) == (seconds_per_hour is None):
+            raise UserError(f"Give a speed ({', '.join(SPEEDS)}) or seconds_per_hour, not both.")
+        if speed is not None and speed not in SPEEDS:
             raise UserError(f"Speeds are: {', '.join(SPEEDS)}.")
+        value = SPEEDS[speed] if speed is not None else float(seconds_per_hour or 0)
+        if not 0.1 <= value <= 86400:
+            raise UserError("A game hour lasts 0.1 to 86,400 real seconds.")
         try:
-            await self.ctx.service.set_speed(game.id, SPEEDS[speed])
+            await self.ctx.service.set_speed(game.id, value)
         except GameError as exc:
             raise UserError(str(exc)) from None
-        return _announce(game, f"{game.name} now runs at **{speed}** speed.")
+        return _announce(game, f"{game.name} now runs at **{speed or speed_label(value)}** speed.")
 
     async def mod_tick(self, caller: Caller, ticks: int) -> Reply:
         game = await self._game(caller)

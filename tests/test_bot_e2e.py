@@ -146,7 +146,10 @@ async def test_the_ticker_advances_games_by_their_speed(env) -> None:
     await fake.invoke(env.alice, env.channel, "game join", {"name": "Red"})
     await fake.invoke(env.bob, env.channel, "game join", {"name": "Blue"})
     service = env.bot.service
-    await service.set_speed(game, 0.5)  # half a real second per game hour
+    # a moderator speeds it up to half a real second per game hour
+    fast = await fake.invoke(env.mod, env.channel, "mod speed", {"seconds_per_hour": 0.5})
+    assert "now runs at" in fast.text
+    await fake.wait_for_message(env.channel, lambda m: "now runs at" in m.content)
     start = (await service.world(game)).tick
     await eventually(lambda: service._games[game].world.tick >= start + 8, timeout=10)
 

@@ -28,9 +28,20 @@ class ModCog(
         await respond(interaction, lambda: self.bot.desk.mod_resume(caller_of(interaction)))
 
     @app_commands.command(name="speed", description="How fast game time runs")
+    @app_commands.describe(
+        speed="a preset", seconds_per_hour="or: real seconds per game hour (3600 = real time)"
+    )
     @app_commands.choices(speed=[app_commands.Choice(name=s, value=s) for s in SPEEDS])
-    async def speed(self, interaction: discord.Interaction, speed: str) -> None:
-        await respond(interaction, lambda: self.bot.desk.mod_speed(caller_of(interaction), speed))
+    async def speed(
+        self,
+        interaction: discord.Interaction,
+        speed: str | None = None,
+        seconds_per_hour: app_commands.Range[float, 0.1, 86400.0] | None = None,
+    ) -> None:
+        await respond(
+            interaction,
+            lambda: self.bot.desk.mod_speed(caller_of(interaction), speed, seconds_per_hour),
+        )
 
     @app_commands.command(name="tick", description="Move the game on now by some 15-minute ticks")
     @app_commands.describe(ticks="how many ticks (4 = one game hour)")
