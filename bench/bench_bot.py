@@ -1,5 +1,6 @@
-"""The bot as players see it (targets: replies well under Discord's 3-second limit; a tick of
-100 live games well under the ticker's 5-second interval).
+"""The bot as players see it. Targets: none set for replies (Discord wants a first response
+within 3 s); a ticker pass under SI_TICK_SECONDS (5 s) and a notifier pass under
+SI_NOTIFY_SECONDS (2 s), their defaults.
 
 1. Interaction-to-reply latency: the real discord.py client and the real bot against the local
    fake Discord (tests/fakediscord) on 127.0.0.1, all in this process. The figure runs from
@@ -9,7 +10,11 @@
    The ticker and notifier are off (`background=False`).
 2. One game hour (4 ticks) of 100 running 4-nation games on small maps through `Ticker.run_once`,
    then the DMs that hour causes through `Notifier.run_once` (a sender that only records;
-   pictures rendered for big events)."""
+   pictures rendered for big events). The start's DMs (a picture each) are flushed first,
+   untimed. Three hours are timed: the first (nothing happens), the 8th (every capital's first
+   build completes) and the 24th (the daily sitreps, a picture each); the hours between are
+   advanced and their DMs sent untimed. A notifier pass reads at most 500 outbox rows, so
+   passes are repeated until one finds nothing (that empty pass is not counted)."""
 
 from __future__ import annotations
 
@@ -26,6 +31,8 @@ MOVES = 200
 MAPS = 30
 GAMES = 100
 SMALL = 40  # side of the small maps of part 2
+DEADLINE = "no project target; Discord: first response within 3000 ms"
+DEFERRED = "no project target; deferred at once, Discord allows 15 min for the follow-up"
 COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e")
 
 
@@ -58,13 +65,16 @@ class LoopLag:
         worst, self.worst = self.worst, 0.0
         return worst
 
-    def __enter__(self) -> LoopLag:
+    def start(self) -> LoopLag:
         self._task = asyncio.create_task(self._run())
         return self
 
-    def __exit__(self, *_: object) -> None:
-        assert self._task is not None
-        self._task.cancel()
+    async def stop(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+            self._task = None
 
 
 async def timed(fake, user, channel, command: str, options: dict | None = None):
@@ -95,6 +105,7 @@ async def bench_interactions(tmp: Path) -> None:
         )
         bot = StrategicBot(settings, background=False)
         await fake.start_client(bot, wait_for_sync=guild)
+        lag = LoopLag().start()
         try:
             ms, created = await timed(
                 fake, players[0], channel, "game create", {"name": "Bench War", "nations": 4}
@@ -110,65 +121,65 @@ async def bench_interactions(tmp: Path) -> None:
             print(
                 f"setup: /game create (4 nations, {world.width}x{world.height}) {ms:.0f} ms, "
                 f"/game join {statistics.mean(joins):.0f} ms on average "
-                "(the last one starts the game)"
+                f"(the last one starts the game); event loop held at most {lag.reset():.0f} ms"
             )
             nation = next(n.id for n in world.nations.values() if n.player == str(players[0].id))
 
-            with LoopLag() as lag:
-                floor = []
-                for _ in range(50):
-                    ms, _ = await timed(fake, players[0], channel, "game list")
-                    floor.append(ms)
-                print(summary("/game list (floor: fake + discord.py)", floor, "target: -"))
+            floor = []
+            for _ in range(50):
+                ms, _ = await timed(fake, players[0], channel, "game list")
+                floor.append(ms)
+            print(summary("/game list (floor: fake + discord.py)", floor, "no target: the floor"))
 
-                unit, a, b = _mover(world, nation)
-                moves, bad = [], []
-                for _ in range(MOVES):
-                    here = (await bot.service.world(game)).units[unit].sq
-                    goal = b if here == a else a
-                    x, y = world.grid.xy(goal)
-                    ms, reply = await timed(
-                        fake, players[0], channel, "move", {"units": str(unit), "to": f"{x},{y}"}
-                    )
-                    moves.append(ms)
-                    if "Unit" not in reply.text:
-                        bad.append(reply.text)
-                print(summary("/move", moves, "target: p99 < 100 ms"))
-                if bad:
-                    print(f"  {len(bad)} orders were refused, e.g. {bad[0]!r}")
-                move_lag = lag.reset()
-
-                maps = []
-                size = 0
-                for _ in range(MAPS):
-                    ms, reply = await timed(fake, players[0], channel, "map")
-                    maps.append(ms)
-                    size = len(reply.files[0].data)
-                print(
-                    summary(
-                        f"/map full ({world.width}x{world.height}, {size // 1024} KiB PNG)",
-                        maps,
-                        "target: p99 < 1000 ms",
-                    )
+            unit, a, b = _mover(world, nation)
+            moves, bad = [], []
+            for _ in range(MOVES):
+                here = (await bot.service.world(game)).units[unit].sq
+                goal = b if here == a else a
+                x, y = world.grid.xy(goal)
+                ms, reply = await timed(
+                    fake, players[0], channel, "move", {"units": str(unit), "to": f"{x},{y}"}
                 )
-                map_lag = lag.reset()
+                moves.append(ms)
+                if "Unit" not in reply.text:
+                    bad.append(reply.text)
+            print(summary("/move", moves, DEADLINE))
+            if bad:
+                print(f"  {len(bad)} orders were refused, e.g. {bad[0]!r}")
+            move_lag = lag.reset()
 
-                hx, hy = world.grid.xy(world.units[unit].sq)
-                zooms = []
-                for _ in range(MAPS):
-                    ms, reply = await timed(
-                        fake, players[0], channel, "map", {"at": f"{hx},{hy}", "radius": 6}
-                    )
-                    zooms.append(ms)
-                    assert reply.files
-                print(summary("/map at:x,y radius:6", zooms, "target: p99 < 500 ms"))
-                zoom_lag = lag.reset()
+            maps = []
+            size = 0
+            for _ in range(MAPS):
+                ms, reply = await timed(fake, players[0], channel, "map")
+                maps.append(ms)
+                size = len(reply.files[0].data)
+            print(
+                summary(
+                    f"/map full ({world.width}x{world.height}, {size // 1024} KiB PNG)",
+                    maps,
+                    DEFERRED,
+                )
+            )
+            map_lag = lag.reset()
+
+            hx, hy = world.grid.xy(world.units[unit].sq)
+            zooms = []
+            for _ in range(MAPS):
+                ms, reply = await timed(
+                    fake, players[0], channel, "map", {"at": f"{hx},{hy}", "radius": 6}
+                )
+                zooms.append(ms)
+                assert reply.files
+            print(summary("/map at:x,y radius:6", zooms, DEFERRED))
+            zoom_lag = lag.reset()
             print(
                 "  (all figures include the fake Discord's OpenAPI validation of each request)\n"
                 f"  event loop held at most: {move_lag:.1f} ms during /game list + /move, "
                 f"{map_lag:.1f} ms during /map, {zoom_lag:.1f} ms during zoomed /map"
             )
         finally:
+            await lag.stop()
             await fake.stop_client(bot)
 
 
@@ -196,7 +207,7 @@ class RecordingSender:
 
 
 async def drain(notifier) -> tuple[float, int, object]:
-    """Notifier passes until one finds nothing: (ms of the passes with work, passes, report)."""
+    """Notifier passes until one does nothing: (ms of the passes with work, passes, report)."""
     from bot.notifier import DeliveryReport
 
     total = DeliveryReport()
@@ -212,6 +223,7 @@ async def drain(notifier) -> tuple[float, int, object]:
             + report.failed
             + report.closed
             + report.no_player
+            + report.dms_sent  # sitreps have no outbox rows
         )
         if not handled:
             return spent, passes, total
@@ -259,24 +271,27 @@ async def bench_hour(tmp: Path) -> None:
             await drain(notifier)
             sender.dms = sender.pictures = sender.bytes = 0
             ticker = Ticker(service, clock=lambda: base + h * 3600)
-            with LoopLag() as lag:
+            lag = LoopLag().start()
+            try:
                 begin = time.perf_counter()
                 done = await ticker.run_once()
                 tick_ms = (time.perf_counter() - begin) * 1000
                 tick_lag = lag.reset()
                 note_ms, passes, report = await drain(notifier)
                 note_lag = lag.reset()
+            finally:
+                await lag.stop()
             ticks = sorted(set(done.values()))
             print(
                 f"game hour {h} ({what}):\n"
                 f"  ticker pass: {tick_ms:.0f} ms for {len(done)} games, "
                 f"{tick_ms / max(1, len(done)):.2f} ms a game ({ticks} ticks each; event loop "
-                f"held at most {tick_lag:.0f} ms) (target: < 5000 ms, the ticker's interval)\n"
+                f"held at most {tick_lag:.0f} ms) (target: < 5000 ms, SI_TICK_SECONDS' default)\n"
                 f"  notifier: {note_ms:.0f} ms in {passes} passes, "
                 f"{note_ms / GAMES:.2f} ms a game, {sender.dms} DMs "
                 f"({report.sitreps} sitreps), {sender.pictures} pictures "
                 f"({sender.bytes // 1024} KiB), {report.delivered} outbox rows (event loop held "
-                f"at most {note_lag:.0f} ms) (target: < 2000 ms, the notifier's interval)"
+                f"at most {note_lag:.0f} ms) (target: < 2000 ms, SI_NOTIFY_SECONDS' default)"
             )
 
         await hour(1, "the first hour: nothing happens")
@@ -295,6 +310,7 @@ async def run() -> None:
 
 def main() -> None:
     logging.basicConfig(level=logging.WARNING)
+    logging.getLogger("discord.client").setLevel(logging.ERROR)  # no voice: PyNaCl, davey
     with contextlib.suppress(KeyboardInterrupt):
         asyncio.run(run())
 

@@ -4,6 +4,8 @@ si rules NAME [--json]        print a ruleset (as JSON with --json)
 si scenario FILE... [--dump]  run scenario files; exit 0 when every expectation holds
 si render DB GAME [--nation N] [--at X,Y --radius R] [--timelapse] [-o FILE]
                               a nation's map (or everything) of a stored game as PNG / GIF
+si simulate [--nations N --size WxH --days D --seed S --json --snapshots DIR]
+                              a whole game between AI nations at full speed
 si bot                        run the Discord bot (DISCORD_TOKEN and settings from .env)
 si commands [--json|--markdown]  the slash commands the bot registers with Discord
 si demo [--days N]            create a game, let it run a day, print a summary
@@ -216,6 +218,55 @@ def _cmd_commands(args: argparse.Namespace) -> int:
     return 0
 
 
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from .ai import STYLES
+    from .ai.simulate import simulate
+
+    try:
+        w, h = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        print(f"--size is WIDTHxHEIGHT, for example 128x128, not {args.size!r}", file=sys.stderr)
+        return 2
+    styles = [s.strip() for s in args.styles.split(",") if s.strip()]
+    bad = [s for s in styles if s not in STYLES]
+    if bad:
+        print(f"unknown AI styles {bad}; choose from {', '.join(STYLES)}", file=sys.stderr)
+        return 2
+    try:
+        summary = simulate(
+            nations=args.nations,
+            width=w,
+            height=h,
+            days=args.days,
+            seed=args.seed,
+            ruleset=args.ruleset,
+            styles=styles,
+            snapshots=args.snapshots,
+        )
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(summary, indent=2, sort_keys=True))
+        return 0
+    print(
+        f"{summary['nations']} AI nations, {summary['size']}, {summary['days']} days "
+        f"({summary['ticks']} ticks) in {summary['elapsed_seconds']} s; "
+        f"AI {summary['ai_ms_per_nation_hour']} ms per nation per game hour"
+    )
+    for nid, row in summary["per_nation"].items():
+        print(
+            f"  {nid:<5} {row['style']:<9} cities {row['cities']:>3}  units {row['units']:>4}"
+            f"  tech {row['tech']:>5}  commands {row['commands']}"
+            + ("  (out)" if row["out"] else "")
+        )
+    print("  " + ", ".join(f"{k} {v}" for k, v in summary["counts"].items()))
+    print(
+        f"  winners: {', '.join(summary['winners']) or 'none'}; world hash {summary['hash'][:16]}"
+    )
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="si", description="Strategic Initiative: engine tools, bot and sandbox"
@@ -232,6 +283,17 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--dump", action="store_true", help="print the final world as JSON")
     p.add_argument("--out", default=None, help="folder for the pictures of render steps")
     p.set_defaults(func=_cmd_scenario)
+
+    p = sub.add_parser("simulate", help="a whole game between AI nations, at full speed")
+    p.add_argument("--nations", type=int, default=4)
+    p.add_argument("--size", default="80x80", help="WIDTHxHEIGHT")
+    p.add_argument("--days", type=int, default=10)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--ruleset", default="standard", choices=available())
+    p.add_argument("--styles", default="normal", help="AI styles in turn, e.g. normal,passive")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--snapshots", default=None, help="write each nation's map every game day here")
+    p.set_defaults(func=_cmd_simulate)
 
     p = sub.add_parser("bot", help="run the Discord bot")
     p.set_defaults(func=_cmd_bot)

@@ -12,6 +12,7 @@ from .errors import GameError
 from .world import World
 
 NATION_ID = re.compile(r"^[a-z0-9_-]{1,24}$")
+AI_PLAYER = "ai"  # the player of nations the AI plays: it may play several
 
 
 def nation_id_for(world: World, name: str) -> str:
@@ -37,7 +38,11 @@ def join(
         raise GameError(f"there is already a nation {nation_id!r}")
     if any(n.name.lower() == name.lower() for n in world.nations.values()):
         raise GameError(f"the name {name!r} is taken in this game")
-    if player is not None and any(n.player == player and not n.out for n in world.nations.values()):
+    if (
+        player is not None
+        and player != AI_PLAYER
+        and any(n.player == player and not n.out for n in world.nations.values())
+    ):
         raise GameError("you already play a nation in this game")
     free = [i for i, owner in enumerate(world.slot_owner) if owner is None]
     if not free:
@@ -100,8 +105,12 @@ def substitute(world: World, nation_id: str, player: str | None) -> list[ev.Even
     nation = _nation(world, nation_id)
     if nation.out:
         raise GameError(f"{nation.name} is out of the game")
-    if player is not None and any(
-        n.player == player and not n.out and n.id != nation_id for n in world.nations.values()
+    if (
+        player is not None
+        and player != AI_PLAYER
+        and any(
+            n.player == player and not n.out and n.id != nation_id for n in world.nations.values()
+        )
     ):
         raise GameError("that player already plays a nation in this game")
     previous = nation.player

@@ -24,6 +24,7 @@ from typing import Any
 from . import events as ev
 from .commands import Command
 from .errors import CommandError, GameError
+from .lobby import AI_PLAYER
 from .mapgen import default_size, generate
 from .replay import apply_entry
 from .rules import DEFAULT_RULESET
@@ -34,7 +35,6 @@ from .world import World
 log = logging.getLogger(__name__)
 
 REAL_TIME = 3600.0  # real seconds per game hour at normal speed
-AI_PLAYER = "ai"  # the player of a nation the AI plays (no member to tell)
 
 Subscriber = Callable[[int, list[ev.Event]], Awaitable[None] | None]
 
