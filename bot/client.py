@@ -13,6 +13,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
+from engine.ai.runner import AiRunner
 from engine.service import GameService
 
 from .config import Settings
@@ -61,6 +62,7 @@ class StrategicBot(commands.Bot):
         self.notifier = Notifier(self.service, discord_sender(self))
         self.desk.notifier = self.notifier
         self.ticker = Ticker(self.service)
+        self.ai = AiRunner(self.service)
         if self.background:
             self.start_background()
 
@@ -72,6 +74,7 @@ class StrategicBot(commands.Bot):
                 self.notifier.run_forever(self.settings.notify_seconds), name="notifier"
             ),
             asyncio.create_task(self._status_loop(), name="status-board"),
+            asyncio.create_task(self.ai.run_forever(self.settings.tick_seconds), name="ai"),
         ]
 
     async def close(self) -> None:

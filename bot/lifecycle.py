@@ -133,6 +133,53 @@ class Lifecycle:
         )
         return Reply(text=text, announce=(game.channel_id or "", announce), refresh_game=game.id)
 
+    async def game_add_ai(self, caller: Caller, name: str, colour: str | None = None) -> Reply:
+        """The creator or a moderator fills a seat with an AI nation (before the start)."""
+        from engine.lobby import AI_PLAYER
+
+        seat = await self.ctx.seat(caller)
+        game = seat.game
+        if caller.user_id != game.created_by and not caller.moderator:
+            raise UserError("Only the game's creator or a moderator can add AI nations.")
+        if game.status != "lobby":
+            raise UserError("AI nations join before the start.")
+        world = await self.ctx.service.world(game.id)
+        taken = [n.colour for n in world.nations.values()]
+        try:
+            chosen = colours.resolve(colour) if colour else colours.default_colour(taken)
+            nid = await self.ctx.service.join(game.id, name=name, colour=chosen, player=AI_PLAYER)
+        except (ValueError, GameError) as exc:
+            raise UserError(str(exc)) from None
+        row = await self.ctx.service.game(game.id)
+        await self.ctx.service.update_settings(
+            game.id, ai={**row.settings.get("ai", {}), nid: "normal"}
+        )
+        started = (await self.ctx.service.game(game.id)).status == "running"
+        text = f"**{name}** (AI) joins {game.name}." + (
+            " The game is full: **it has started!**" if started else ""
+        )
+        return Reply(text=text, announce=(game.channel_id or "", text), refresh_game=game.id)
+
+    async def game_caretaker(self, caller: Caller, on: bool) -> Reply:
+        """A player hands their nation to the AI while away (defence first), or takes it back."""
+        seat, nation = await self.ctx.playing(caller)
+        row = await self.ctx.service.game(seat.game.id)
+        seats = dict(row.settings.get("ai", {}))
+        if on:
+            seats[nation] = "caretaker"
+            text = (
+                "The AI looks after your nation while you are away: it builds, garrisons and "
+                "defends, but starts no wars and sends nobody abroad. `/game caretaker on:False` "
+                "takes it back."
+            )
+        else:
+            if seats.get(nation) != "caretaker":
+                raise UserError("Your nation is not in the AI's care.")
+            del seats[nation]
+            text = "Welcome back: your nation is yours again."
+        await self.ctx.service.update_settings(seat.game.id, ai=seats)
+        return Reply(text=text, refresh_game=seat.game.id)
+
     async def game_leave(self, caller: Caller) -> Reply:
         seat, nation = await self.ctx.playing(caller)
         if seat.game.status != "lobby":
@@ -218,8 +265,13 @@ class Lifecycle:
             + f" - {world.clock()} - speed {speed_label(clock.get('speed', 3600.0))}",
             f"Nations ({len(world.nations)}/{len(world.slots)}):",
         ]
+        ai = row.settings.get("ai", {})
         for n in world.nations.values():
             who = f"<@{members[n.id]}>" if n.id in members else "no player"
+            if ai.get(n.id) == "caretaker":
+                who += " (AI caretaker)"
+            elif n.id in ai:
+                who = "AI"
             lines.append(f"- **{n.name}** - {who}" + (" - out" if n.out else ""))
         if row.status == "lobby":
             lines.append("Join with `/game join`; the creator or a moderator starts it.")

@@ -76,6 +76,29 @@ class GameCog(
     async def _colours(self, interaction: discord.Interaction, current: str):
         return await complete(interaction, current, self.bot.desk.choose_colours)
 
+    @app_commands.command(
+        name="add-ai", description="Fill a seat with an AI nation (creator or moderator)"
+    )
+    @app_commands.describe(name="the AI nation's name", colour="its colour on the map")
+    async def add_ai(
+        self,
+        interaction: discord.Interaction,
+        name: app_commands.Range[str, 1, 32],
+        colour: str | None = None,
+    ) -> None:
+        await respond(
+            interaction, lambda: self.bot.desk.game_add_ai(caller_of(interaction), name, colour)
+        )
+
+    add_ai.autocomplete("colour")(_colours)
+
+    @app_commands.command(
+        name="caretaker", description="Let the AI defend your nation while you are away"
+    )
+    @app_commands.describe(on="True: the AI takes over; False: you take it back")
+    async def caretaker(self, interaction: discord.Interaction, on: bool) -> None:
+        await respond(interaction, lambda: self.bot.desk.game_caretaker(caller_of(interaction), on))
+
     @app_commands.command(name="leave", description="Leave the game before it starts")
     async def leave(self, interaction: discord.Interaction) -> None:
         await respond(interaction, lambda: self.bot.desk.game_leave(caller_of(interaction)))

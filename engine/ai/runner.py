@@ -1,0 +1,71 @@
+"""AI seats in stored games: once per game hour, each AI nation of a running game decides from
+its view and submits its commands through the service, like a player. Which nations the AI
+plays is in the game's settings: {"ai": {nation: style}} ("normal" for AI nations, "caretaker"
+for a player's nation while they are away)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from ..errors import CommandError, GameError
+from ..service import GameService
+from ..view import view_for
+from .brain import STYLES, Memory, decide, failed
+
+log = logging.getLogger(__name__)
+
+
+class AiRunner:
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.memories: dict[tuple[int, str], Memory] = {}
+        self.last_hour: dict[tuple[int, str], int] = {}
+
+    async def run_once(self) -> int:
+        """Decide for every AI seat whose game hour moved on; returns commands accepted."""
+        accepted = 0
+        for game in await self.service.games(status=["running"]):
+            seats = game.settings.get("ai") or {}
+            if not seats:
+                continue
+            try:
+                accepted += await self._game(game.id, seats)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("AI turn in game %s failed", game.id)
+        return accepted
+
+    async def _game(self, game_id: int, seats: dict[str, str]) -> int:
+        accepted = 0
+        world = await self.service.world(game_id)
+        hour = world.tick // world.ticks_per_hour
+        for nation, style in sorted(seats.items()):
+            key = (game_id, nation)
+            n = world.nations.get(nation)
+            if n is None or n.out or world.ended or style not in STYLES:
+                continue
+            if self.last_hour.get(key) == hour:
+                continue
+            self.last_hour[key] = hour
+            memory = self.memories.setdefault(key, Memory())
+            decision = decide(view_for(world, nation), memory, style)
+            for command in decision.commands:
+                try:
+                    await self.service.submit(game_id, nation, command)
+                    accepted += 1
+                except (CommandError, GameError):
+                    failed(memory, command, world.tick, world.width)
+                world = await self.service.world(game_id)
+        return accepted
+
+    async def run_forever(self, interval: float = 2.0) -> None:
+        while True:
+            try:
+                await self.run_once()
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("AI pass failed")
+            await asyncio.sleep(interval)

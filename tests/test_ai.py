@@ -1,0 +1,78 @@
+"""AI nations: they beat a passive nation, play the same game from the same seed, decide only
+from what their nation sees, and play stored games through the service."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine import lobby
+from engine.ai import Memory, decide
+from engine.ai.runner import AiRunner
+from engine.ai.simulate import new_world, simulate
+from engine.clock import advance
+from engine.service import GameService
+from engine.view import view_for
+
+
+@pytest.mark.parametrize("seed", [3, 4, 5])
+def test_the_ai_beats_a_passive_nation(seed: int) -> None:
+    styles = ["normal", "passive"] if seed % 2 else ["passive", "normal"]
+    result = simulate(nations=2, width=48, height=48, days=3, seed=seed, styles=styles)
+    ai = "ai1" if styles[0] == "normal" else "ai2"
+    passive = "ai2" if ai == "ai1" else "ai1"
+    rows = result["per_nation"]
+    assert rows[ai]["cities"] > rows[passive]["cities"]
+    assert rows[ai]["commands"] > 0 and rows[passive]["commands"] == 0
+    assert result["winners"] == [ai]
+
+
+def test_the_same_seed_plays_the_same_game() -> None:
+    a = simulate(nations=3, width=48, height=48, days=2, seed=9)
+    b = simulate(nations=3, width=48, height=48, days=2, seed=9)
+    assert a["hash"] == b["hash"] and a["per_nation"] == b["per_nation"]
+    c = simulate(nations=3, width=48, height=48, days=2, seed=10)
+    assert c["hash"] != a["hash"]
+
+
+def test_the_ai_decides_only_from_what_its_nation_sees() -> None:
+    world, seats = new_world(3, 60, 60, 10, 7, "standard", ["normal"])
+    advance(world, 24 * world.ticks_per_hour)
+    me = seats[0].nation
+    before = decide(view_for(world, me), Memory(), "normal").commands
+    # move every unit of the other nations that ai1 cannot see somewhere else it cannot see
+    view = view_for(world, me)
+    hidden = [sq for sq in range(world.grid.size) if not view.visible[sq]]
+    shown = {u.id for u in view.units}
+    for unit in [u for u in world.units.values() if u.owner != me and u.id not in shown]:
+        world.move_unit(unit, hidden[(unit.id * 7919) % len(hidden)])
+    world.sight_index.settle()
+    assert view_for(world, me).to_dict() == view.to_dict()
+    assert decide(view_for(world, me), Memory(), "normal").commands == before
+
+
+async def test_ai_seats_play_stored_games_through_the_service(tmp_path) -> None:
+    service = await GameService.open(str(tmp_path / "ai.db"), synchronous="NORMAL")
+    try:
+        game = await service.create_game(name="AI", max_nations=2, width=48, height=48, seed=2)
+        red = await service.join(game, name="Red", colour="#e6194b", player="100")
+        bot = await service.join(game, name="Robot", colour="#4363d8", player=lobby.AI_PLAYER)
+        await service.update_settings(game, ai={bot: "normal", red: "caretaker"})
+        assert (await service.game(game)).status == "running"
+        runner = AiRunner(service)
+        first = await runner.run_once()
+        assert first > 0
+        assert await runner.run_once() == 0  # once per game hour
+        await service.advance(game, 4)
+        await runner.run_once()
+        log = await service.store.log_after(game, 0)
+        by = {e["nation"] for _, e in log if e["kind"] == "command"}
+        assert by == {bot, red}
+        # the caretaker starts no war
+        wars = [
+            e
+            for _, e in log
+            if e["kind"] == "command" and e["nation"] == red and e["command"]["kind"] == "relation"
+        ]
+        assert all(w["command"]["level"] != "war" for w in wars)
+    finally:
+        await service.close()
