@@ -217,17 +217,17 @@ async def add_cogs(bot: commands.Bot) -> None:
         await bot.add_cog(cog)
 
 
-def command_payload() -> list[dict]:
+async def build_payload() -> list[dict]:
     """The exact application-command payload the bot registers with Discord."""
+    bot = StrategicBot(Settings(_env_file=None), background=False)  # type: ignore[call-arg]
+    await add_cogs(bot)
+    payload = [c.to_dict(bot.tree) for c in bot.tree.get_commands()]
+    await bot.close()
+    return payload
 
-    async def build() -> list[dict]:
-        bot = StrategicBot(Settings(_env_file=None), background=False)  # type: ignore[call-arg]
-        await add_cogs(bot)
-        payload = [c.to_dict(bot.tree) for c in bot.tree.get_commands()]
-        await bot.close()
-        return payload
 
-    return asyncio.run(build())
+def command_payload() -> list[dict]:
+    return asyncio.run(build_payload())
 
 
 def run(settings: Settings | None = None) -> int:

@@ -9,7 +9,8 @@ si simulate [--nations N --size WxH --days D --seed S --json --snapshots DIR]
 si bot                        run the Discord bot (DISCORD_TOKEN and settings from .env)
 si commands [--json|--markdown]  the slash commands the bot registers with Discord
 si demo [--days N]            create a game, let it run a day, print a summary
-si run                        what `make run` starts: the bot with a token, else the demo
+si sandbox [--nations N --players A,B --speed S]  play offline against AI nations
+si run                        what `make run` starts: the bot with a token, else the sandbox
 """
 
 from __future__ import annotations
@@ -125,10 +126,27 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
         return run()
     print(
-        "No DISCORD_TOKEN (in .env or the environment): playing an offline demo game instead.\n"
-        "To run the bot, see README.md, 'Run the bot on Discord'."
+        "No DISCORD_TOKEN (in .env or the environment): starting the offline sandbox.\n"
+        "To run the bot on Discord, see README.md, 'Run the bot on Discord'."
     )
-    return _cmd_demo(args)
+    return _cmd_sandbox(args)
+
+
+def _cmd_sandbox(args: argparse.Namespace) -> int:
+    from bot.sandbox import run_sandbox
+
+    players = [p.strip() for p in (getattr(args, "players", None) or "You").split(",") if p.strip()]
+    return asyncio.run(
+        run_sandbox(
+            nations=getattr(args, "nations", 4),
+            ruleset=args.ruleset,
+            size=getattr(args, "size", "auto"),
+            speed=getattr(args, "speed", "test (x360)"),
+            players=players,
+            db=args.db,
+            out_dir=getattr(args, "out", None),
+        )
+    )
 
 
 async def _render(args: argparse.Namespace) -> int:
@@ -314,13 +332,30 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("-o", "--out", help="output file (default: a name from the game and nation)")
     p.set_defaults(func=_cmd_render)
 
-    for name in ("demo", "run"):
-        p = sub.add_parser(name, help="create a 4-nation game, advance it and print a summary")
-        p.add_argument("--days", type=int, default=1)
-        p.add_argument("--db", default=None, help="database file (default: a temporary one)")
+    p = sub.add_parser("demo", help="create a 4-nation game, advance it and print a summary")
+    p.add_argument("--days", type=int, default=1)
+    p.add_argument("--db", default=None, help="database file (default: a temporary one)")
+    p.add_argument("--ruleset", default="standard", choices=available())
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(func=_cmd_demo)
+
+    from bot.lifecycle import SIZES, SPEEDS
+
+    for name in ("sandbox", "run"):
+        p = sub.add_parser(
+            name,
+            help="play offline against AI nations in the terminal"
+            if name == "sandbox"
+            else "the Discord bot with a token, else the sandbox",
+        )
+        p.add_argument("--nations", type=int, default=4, help="nations in all (AI fill the rest)")
+        p.add_argument("--players", default="You", help="local players, comma-separated")
+        p.add_argument("--size", default="auto", choices=SIZES)
+        p.add_argument("--speed", default="test (x360)", choices=list(SPEEDS))
         p.add_argument("--ruleset", default="standard", choices=available())
-        p.add_argument("--seed", type=int, default=1)
-        p.set_defaults(func=_cmd_demo if name == "demo" else _cmd_run)
+        p.add_argument("--db", default=None, help="database file (default: a temporary one)")
+        p.add_argument("--out", default=None, help="where pictures go (default: sandbox-maps)")
+        p.set_defaults(func=_cmd_sandbox if name == "sandbox" else _cmd_run)
     return parser
 
 

@@ -356,7 +356,7 @@ class GameService:
             "colour": colour,
             "player": player,
         }
-        added = [(nid, player)] if player else []
+        added = [(nid, player)] if player and player != AI_PLAYER else []
         await self._run(game_id, entry, members=lambda w: (added, []))
         if game.row.status == "lobby" and all(
             o is not None for o in (await self.world(game_id)).slot_owner

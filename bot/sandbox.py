@@ -1,0 +1,328 @@
+"""`si sandbox`: the real game offline, in a terminal. You lead one nation (or several local
+players take turns) against AI nations, typing the slash commands with the same names and
+options (`move units:12 13 to:5,6`, or positionally `move 12 5,6`); replies and DM reports
+are printed, pictures are written to files. Time runs by itself (adjustable) or on demand."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import shlex
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from engine.ai.runner import AiRunner
+from engine.service import GameService
+
+from .context import Caller, Reply, UserError, explain
+from .desk import Desk
+from .notifier import Notifier
+from .ticker import Ticker
+
+GUILD, CHANNEL = "sandbox", "sandbox"
+
+# slash command path -> (desk method, {option name: desk parameter} where they differ)
+ROUTES: dict[str, tuple[str, dict[str, str]]] = {
+    "game create": ("game_create", {}),
+    "game join": ("game_join", {}),
+    "game add-ai": ("game_add_ai", {}),
+    "game caretaker": ("game_caretaker", {}),
+    "game leave": ("game_leave", {}),
+    "game start": ("game_start", {}),
+    "game resign": ("game_resign", {}),
+    "game list": ("game_list", {}),
+    "game info": ("game_info", {}),
+    "move": ("move", {}),
+    "attack": ("attack", {}),
+    "build": ("build", {"next": "next_build"}),
+    "designate": ("designate", {}),
+    "cancel": ("cancel", {}),
+    "board": ("board", {}),
+    "launch": ("launch", {}),
+    "engineer": ("engineer", {}),
+    "diplomacy": ("diplomacy", {}),
+    "map": ("map", {}),
+    "status": ("status", {}),
+    "units": ("units", {"type": "kind"}),
+    "cities": ("cities", {}),
+    "nations": ("nations", {}),
+    "notify": ("notify", {}),
+    "mod pause": ("mod_pause", {}),
+    "mod resume": ("mod_resume", {}),
+    "mod speed": ("mod_speed", {}),
+    "mod tick": ("mod_tick", {}),
+    "mod kick": ("mod_kick", {}),
+    "mod substitute": ("mod_substitute", {"player": "user_id"}),
+    "mod end": ("mod_end", {}),
+    "mod delete": ("mod_delete", {}),
+    "mod view": ("mod_view", {}),
+}
+
+HELP = """Type the slash commands without the slash, options as name:value or in order:
+  status | map | map at:12,7 radius:5 | units | cities | nations
+  move units:12 13 to:5,6      (or: move 12 5,6)      attack units:12 target:6,6
+  build city:3,4 unit:tank     designate city:3,4 designation:port     diplomacy Blue war
+  launch unit:40 target:30,9   engineer unit:7 action:build_city       cancel units:12
+Sandbox only: wait HOURS (time passes now), speed SECONDS (real seconds per game hour),
+  pause, resume, as NAME (act as another local player), help, quit"""
+
+
+async def command_specs() -> dict[str, list[dict]]:
+    """Slash command path -> its options, from the payload the bot registers."""
+    from .client import build_payload
+
+    out: dict[str, list[dict]] = {}
+    for command in await build_payload():
+        subs = [o for o in command.get("options", []) if o["type"] == 1]
+        if subs:
+            for sub in subs:
+                out[f"{command['name']} {sub['name']}"] = sub.get("options", [])
+        else:
+            out[command["name"]] = command.get("options", [])
+    return out
+
+
+def _convert(option: dict, text: str):
+    kind = option["type"]
+    try:
+        if kind == 4:
+            return int(text)
+        if kind == 10:
+            return float(text)
+    except ValueError:
+        raise UserError(f"{option['name']} is a number, not {text!r}") from None
+    if kind == 5:
+        lowered = text.lower()
+        if lowered in ("true", "yes", "on", "1"):
+            return True
+        if lowered in ("false", "no", "off", "0"):
+            return False
+        raise UserError(f"{option['name']} is true or false, not {text!r}")
+    return text
+
+
+def parse(line: str, specs: dict[str, list[dict]]) -> tuple[str, dict]:
+    """'move units:12 13 to:5,6' -> ('move', {'units': '12 13', 'to': '5,6'})."""
+    words = line.strip().lstrip("/").split()
+    if not words:
+        raise UserError("Type a command (help lists them).")
+    path = " ".join(words[:2]) if " ".join(words[:2]) in specs else words[0]
+    if path not in specs:
+        raise UserError(f"There is no command {words[0]!r}: type help.")
+    rest = line.strip().lstrip("/")[len(path) :].strip()
+    options = {o["name"]: o for o in specs[path]}
+    values: dict[str, object] = {}
+    if re.match(r"^[a-z_]+:", rest):
+        for part in re.split(r"\s+(?=[a-z_]+:)", rest):
+            name, _, text = part.partition(":")
+            if name not in options:
+                raise UserError(f"{path} has no option {name!r}: {', '.join(options) or 'none'}.")
+            values[name] = _convert(options[name], text.strip())
+    elif rest:
+        tokens = shlex.split(rest)
+        order = list(options.values())
+        if len(tokens) > len(order):
+            raise UserError(f"{path} takes {len(order)} values: {', '.join(options)}.")
+        for option, text in zip(order, tokens, strict=False):
+            values[option["name"]] = _convert(option, text)
+    missing = [o["name"] for o in specs[path] if o.get("required") and o["name"] not in values]
+    if missing:
+        raise UserError(f"{path} needs {', '.join(missing)}.")
+    return path, values
+
+
+class Sandbox:
+    def __init__(
+        self,
+        service: GameService,
+        *,
+        out_dir: Path,
+        players: list[str],
+        write: Callable[[str], None] = print,
+    ) -> None:
+        self.service = service
+        self.desk = Desk(service)
+        self.out_dir = out_dir
+        self.write = write
+        self.players = {name.lower(): f"local-{i + 1}" for i, name in enumerate(players)}
+        self.names = {uid: name for name, uid in zip(players, self.players.values(), strict=True)}
+        self.acting = next(iter(self.players.values()))
+        self.specs: dict[str, list[dict]] = {}
+        self.pending_confirm: str | None = None
+        self.game: int | None = None
+        self.notifier = Notifier(service, self._dm)
+        self.desk.notifier = self.notifier
+        self.ticker = Ticker(service)
+        self.ai = AiRunner(service)
+
+    def caller(self) -> Caller:
+        return Caller(self.acting, self.names[self.acting], GUILD, CHANNEL, moderator=True)
+
+    async def _dm(self, user_id: str, content: str, files: list[tuple[str, bytes]]) -> None:
+        who = self.names.get(user_id, user_id)
+        paths = [self._save(name, data) for name, data in files]
+        text = "\n".join(f"  {line}" for line in content.splitlines())
+        self.write(f"[DM to {who}]\n{text}" + "".join(f"\n  picture: {p}" for p in paths))
+
+    def _save(self, name: str, data: bytes) -> Path:
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        path = self.out_dir / name
+        path.write_bytes(data)
+        return path
+
+    def show(self, reply: Reply) -> None:
+        if reply.text:
+            self.write(reply.text)
+        for name, data in reply.files:
+            self.write(f"picture: {self._save(name, data)}")
+        if reply.confirm is not None:
+            self.pending_confirm = reply.confirm.token
+            self.write(f"Type yes to {reply.confirm.label.lower()}, anything else to cancel.")
+
+    async def setup(
+        self, *, nations: int, ruleset: str, size: str, speed: str, days: int | None
+    ) -> None:
+        self.specs = await command_specs()
+        first = self.acting
+        reply = await self.desk.game_create(
+            self.caller(),
+            "Sandbox",
+            ruleset=ruleset,
+            nations=nations,
+            size=size,
+            speed=speed,
+            days=days,
+        )
+        self.game = reply.refresh_game
+        self.write(reply.text)
+        for name, uid in self.players.items():
+            self.acting = uid
+            self.show(await self.desk.game_join(self.caller(), self.names[uid]))
+        self.acting = first
+        for i in range(nations - len(self.players)):
+            self.show(await self.desk.game_add_ai(self.caller(), f"Robot {i + 1}"))
+        await self.ai.run_once()
+        await self.notifier.run_once()
+
+    async def wait(self, hours: float) -> None:
+        assert self.game is not None
+        world = await self.service.world(self.game)
+        for _ in range(max(1, round(hours))):
+            await self.service.advance(self.game, world.ticks_per_hour)
+            await self.ai.run_once()
+        await self.service.set_speed(self.game, (await self.service.game(self.game)).clock["speed"])
+        world = await self.service.world(self.game)
+        self.write(f"It is now {world.clock()}.")
+
+    async def handle(self, line: str) -> bool:
+        """One line of input; False when the player quits."""
+        text = line.strip()
+        if not text:
+            return True
+        word = text.split()[0].lower()
+        if self.pending_confirm is not None:
+            token, self.pending_confirm = self.pending_confirm, None
+            if word in ("yes", "y"):
+                self.show(await self.desk.confirm(self.caller(), token))
+            else:
+                self.write("Cancelled.")
+            return True
+        if word in ("quit", "exit"):
+            return False
+        if word == "help":
+            self.write(HELP)
+            return True
+        if word == "as":
+            name = text[2:].strip().lower()
+            if name not in self.players:
+                self.write(f"Local players: {', '.join(self.names.values())}.")
+            else:
+                self.acting = self.players[name]
+                self.write(f"You are now {self.names[self.acting]}.")
+            return True
+        if word == "wait":
+            try:
+                hours = float(text.split()[1]) if len(text.split()) > 1 else 1.0
+            except ValueError:
+                self.write("wait HOURS, for example wait 4")
+                return True
+            await self.wait(hours)
+            await self.notifier.run_once()
+            return True
+        if word in ("speed", "pause", "resume"):
+            args = text.split()[1:]
+            if word == "speed":
+                if not args:
+                    self.write("speed SECONDS: real seconds per game hour (3600 = real time)")
+                    return True
+                text = f"mod speed seconds_per_hour:{args[0]}"
+            else:
+                text = f"mod {word}"
+        try:
+            path, values = parse(text, self.specs)
+            method, renames = ROUTES[path]
+            kwargs = {renames.get(k, k): v for k, v in values.items()}
+            reply = await getattr(self.desk, method)(self.caller(), **kwargs)
+        except Exception as exc:  # noqa: BLE001 - every failure is a message here
+            self.write(explain(exc))
+            return True
+        self.show(reply)
+        await self.notifier.run_once()
+        return True
+
+    async def background(self, interval: float) -> list[asyncio.Task]:
+        return [
+            asyncio.create_task(self.ticker.run_forever(interval)),
+            asyncio.create_task(self.ai.run_forever(interval)),
+            asyncio.create_task(self.notifier.run_forever(max(interval, 0.5))),
+        ]
+
+
+async def run_sandbox(
+    *,
+    nations: int = 4,
+    ruleset: str = "standard",
+    size: str = "auto",
+    speed: str = "test (x360)",
+    days: int | None = None,
+    players: list[str] | None = None,
+    db: str | None = None,
+    out_dir: str | None = None,
+    read: Callable[[str], str] = input,
+    write: Callable[[str], None] = print,
+    live: bool = True,
+) -> int:
+    players = players or ["You"]
+    if not 1 <= len(players) <= nations:
+        write("There must be at least one local player, and no more than nations.")
+        return 2
+    path = db or str(Path(tempfile.mkdtemp(prefix="si-sandbox-")) / "sandbox.db")
+    service = await GameService.open(path, synchronous="NORMAL")
+    sandbox = Sandbox(
+        service, out_dir=Path(out_dir or "sandbox-maps"), players=players, write=write
+    )
+    tasks: list[asyncio.Task] = []
+    try:
+        write(f"Strategic Initiative sandbox (no Discord). Games are stored in {path}.")
+        await sandbox.setup(nations=nations, ruleset=ruleset, size=size, speed=speed, days=days)
+        write(HELP)
+        if live:
+            tasks = await sandbox.background(0.5)
+        while True:
+            prompt = f"{sandbox.names[sandbox.acting]}> "
+            try:
+                line = await asyncio.to_thread(read, prompt)
+            except EOFError:
+                break
+            if not await sandbox.handle(line):
+                break
+        return 0
+    finally:
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await task
+        await service.close()

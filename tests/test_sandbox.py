@@ -1,0 +1,70 @@
+"""The offline sandbox: the slash commands typed in a terminal, replies and DMs printed,
+pictures written to files, AI nations playing, time on demand."""
+
+from __future__ import annotations
+
+from collections import deque
+
+import pytest
+
+from bot.context import UserError
+from bot.sandbox import command_specs, parse, run_sandbox
+
+
+async def test_commands_are_parsed_like_slash_commands() -> None:
+    specs = await command_specs()
+    assert parse("move units:12 13 to:5,6", specs) == ("move", {"units": "12 13", "to": "5,6"})
+    assert parse("/move 12 5,6", specs) == ("move", {"units": "12", "to": "5,6"})
+    assert parse("game join name:Red", specs) == ("game join", {"name": "Red"})
+    assert parse("units page:2", specs) == ("units", {"page": 2})
+    with pytest.raises(UserError, match="no command"):
+        parse("fly 1 2", specs)
+    with pytest.raises(UserError, match="needs to"):
+        parse("move units:3", specs)
+    with pytest.raises(UserError, match="no option"):
+        parse("move units:3 where:4,4", specs)
+
+
+async def test_a_sandbox_session(tmp_path) -> None:
+    lines = deque(
+        [
+            "status",
+            "map",
+            "units",
+            "wait 6",
+            "nations",
+            "move units:999 to:1,1",
+            "as Bob",
+            "status",
+            "game resign",
+            "yes",
+            "quit",
+        ]
+    )
+    out: list[str] = []
+
+    def read(prompt: str) -> str:
+        out.append(prompt)
+        if not lines:
+            raise EOFError
+        return lines.popleft()
+
+    code = await run_sandbox(
+        nations=3,
+        players=["Alice", "Bob"],
+        db=str(tmp_path / "s.db"),
+        out_dir=str(tmp_path / "maps"),
+        read=read,
+        write=out.append,
+        live=False,
+    )
+    text = "\n".join(out)
+    assert code == 0
+    assert "**Alice** in Sandbox" in text and "**Bob** in Sandbox" in text
+    assert list((tmp_path / "maps").glob("map-*.png"))
+    assert "It is now day 1 06:00." in text
+    assert "Robot 1" in text  # the AI nation filled the third seat
+    assert "999" in text  # a clear error for a unit that is not yours
+    assert "Bob has resigned" in text
+    assert "Bob> " in out  # the prompt says who acts
+    assert "[DM to ai]" not in text  # AI nations get no DMs
