@@ -197,7 +197,7 @@ class Sandbox:
         )
         self.game = reply.refresh_game
         self.write(reply.text)
-        for name, uid in self.players.items():
+        for uid in self.players.values():
             self.acting = uid
             self.show(await self.desk.game_join(self.caller(), self.names[uid]))
         self.acting = first
