@@ -121,8 +121,9 @@ class GameService:
                 width, height = default_size(max_nations)
             if seed is None:
                 seed = int.from_bytes(os.urandom(4), "big")
-            try:
-                world = generate(
+            try:  # a big map takes a few hundred ms: off the event loop
+                world = await asyncio.to_thread(
+                    generate,
                     rules,
                     nations=max_nations,
                     width=width,

@@ -164,6 +164,30 @@ class Planner:
                     cmd.Attack(units=[unit.id], target=self.xy(sq)), self.cost_attack, [unit.id]
                 ):
                     break
+        # aircraft and warships strike what they can reach and still come home from
+        targets = [t for t in hostile]
+        for unit in self.own:
+            ut = self.rules.unit[unit.type]
+            if unit.id in self.busy or unit.carried_by is not None or not ut.attack:
+                continue
+            if ut.unit_class not in (UnitClass.AIR, UnitClass.SEA) or (unit.ammo or 0) < 1:
+                continue
+            reach = unit.mobility or 0
+            if ut.needs_fuel:
+                reach = min(reach, (unit.fuel or 0) // 2)
+            if reach < 2:
+                continue
+            options = [
+                t
+                for t in targets
+                if self.can_hit(unit, t) and 1 < self.dist(unit.sq, t.sq) <= reach
+            ]
+            if not options:
+                continue
+            goal = min(options, key=lambda t: (self.dist(unit.sq, t.sq), t.id))
+            self.issue(
+                cmd.Attack(units=[unit.id], target=self.xy(goal.sq)), self.cost_attack, [unit.id]
+            )
         # land units (also aboard a transport) next to an empty city they may take
         for unit in self.own:
             if unit.id in self.busy or self.rules.unit[unit.type].unit_class != UnitClass.LAND:
@@ -205,6 +229,34 @@ class Planner:
                     self.issue(cmd.SetRelation(other=n.id, level="allied"))
                     self.notes.append(f"accepts {n.name}'s alliance")
                     break
+        day = view.tick // (24 * self.rules.ticks_per_hour)
+        mine = len(self.my_cities)
+        counts: dict[str, int] = {}
+        for c in view.cities.values():
+            if c.owner and c.owner != view.nation:
+                counts[c.owner] = counts.get(c.owner, 0) + 1
+        ally = next((n for n in allies if not n.out), None)
+        if self.style == "normal" and "allied" in levels:
+            if ally is None and day >= 2:
+                # ask the strongest nation it knows, other than its target, to be its ally
+                friends = [
+                    n
+                    for n in view.nations.values()
+                    if n.id != view.nation
+                    and not n.out
+                    and n.id != self.memory.target
+                    and n.id not in self.at_war
+                    and n.relation_to != "allied"
+                    and counts.get(n.id, 0) > 0
+                ]
+                if friends:
+                    best = max(friends, key=lambda n: (counts.get(n.id, 0), n.id))
+                    self.issue(cmd.SetRelation(other=best.id, level="allied"))
+                    self.notes.append(f"offers {best.name} an alliance")
+            elif ally is not None and day >= 6 and counts.get(ally.id, 0) > 2 * max(1, mine):
+                # an ally twice its size would take the win: part ways
+                self.issue(cmd.SetRelation(other=ally.id, level=self.rules.diplomacy.start))
+                self.notes.append(f"leaves its alliance with {ally.name}")
         if self.style in ("caretaker", "expand") or self.at_war:
             return
         land_army = [u for u in self.own if self.rules.unit[u.type].unit_class == UnitClass.LAND]
