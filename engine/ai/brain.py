@@ -218,7 +218,10 @@ class Planner:
                 self.issue(cmd.SetRelation(other=n.id, level="war"))
                 self.at_war.add(n.id)
         allies = [n for n in view.nations.values() if n.relation_to == "allied"]
-        if "allied" in levels and not allies:
+        active = [n for n in view.nations.values() if n.id != view.nation and not n.out]
+        # an alliance only makes sense while someone else is left to beat
+        worth_allying = len(active) >= 2
+        if "allied" in levels and not allies and worth_allying:
             for n in view.nations.values():
                 if (
                     n.id != view.nation
@@ -237,7 +240,7 @@ class Planner:
                 counts[c.owner] = counts.get(c.owner, 0) + 1
         ally = next((n for n in allies if not n.out), None)
         if self.style == "normal" and "allied" in levels:
-            if ally is None and day >= 2:
+            if ally is None and day >= 2 and worth_allying:
                 # ask the strongest nation it knows, other than its target, to be its ally
                 friends = [
                     n
@@ -261,7 +264,11 @@ class Planner:
             return
         land_army = [u for u in self.own if self.rules.unit[u.type].unit_class == UnitClass.LAND]
         day = view.tick // (24 * self.rules.ticks_per_hour)
-        if day < 1 or len(land_army) < max(6, 2 * len(self.my_cities)):
+        neutral_left = any(c.owner is None for c in view.cities.values())
+        # expand first: war once the neutral cities it knows are taken, or from day 4
+        if day < 2 or (neutral_left and day < 4):
+            return
+        if len(land_army) < max(6, 2 * len(self.my_cities)):
             return
         known: dict[str, list[int]] = {}
         for c in view.cities.values():
