@@ -347,20 +347,17 @@ class Store:
 
     async def latest_snapshot(self, game_id: int) -> tuple[int, str, str] | None:
         """(seq, world json, hash) of the newest snapshot."""
-        async with self.db.execute(
-            "SELECT seq, world, hash FROM snapshots WHERE game_id = ? ORDER BY seq DESC LIMIT 1",
-            (game_id,),
-        ) as cur:
-            row = await cur.fetchone()
-        if row is None:
-            return None
-        return int(row[0]), zlib.decompress(row[1]).decode(), row[2]
+        return await self._snapshot(game_id, "DESC")
 
     async def first_snapshot(self, game_id: int) -> tuple[int, str, str] | None:
         """(seq, world json, hash) of the world the game was created with (seq 0): with the
         whole log it replays the game's history."""
+        return await self._snapshot(game_id, "ASC")
+
+    async def _snapshot(self, game_id: int, order: str) -> tuple[int, str, str] | None:
+        assert order in ("ASC", "DESC")
         async with self.db.execute(
-            "SELECT seq, world, hash FROM snapshots WHERE game_id = ? ORDER BY seq ASC LIMIT 1",
+            f"SELECT seq, world, hash FROM snapshots WHERE game_id = ? ORDER BY seq {order} LIMIT 1",
             (game_id,),
         ) as cur:
             row = await cur.fetchone()
