@@ -178,4 +178,4 @@ def explain(exc: Exception) -> str:
     """The text a player sees for a rejected action."""
     if isinstance(exc, UserError | CommandError | GameError):
         return str(exc)
-    return "Something went wrong on our side; it has been logged. Nothing was changed."
+    return "Something went wrong on our side and it has been logged. Check with /status before trying again."
