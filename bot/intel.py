@@ -54,7 +54,7 @@ class Intel:
             f" - power {s.power}/{s.power_limit}",
             f"{s.cities} cities, {s.units} units",
         ]
-        nxt = _next_update(world, nation)
+        nxt = _next_update(view, world.rules.ticks_per_unit_update)
         when = self._real_time(seat.game, world, nxt) if nxt is not None else None
         if nxt is not None:
             lines.append(
@@ -169,16 +169,12 @@ class Intel:
         return Reply(text="\n".join(lines))
 
 
-def _next_update(world, nation: str) -> int | None:
-    """The next tick at which one of the nation's units gets its 4-hourly update."""
-    period = world.rules.ticks_per_unit_update
-    best = None
-    for uid in world.owned.get(nation, ()):
-        born = world.units[uid].born
-        ahead = (born - world.tick - 1) % period + 1
-        t = world.tick + ahead
-        if best is None or t < best:
-            best = t
-            if ahead == 1:
-                break
-    return best
+def _next_update(view: View, period: int) -> int | None:
+    """The next tick at which one of the nation's units gets its 4-hourly update (counted from
+    each unit's build tick)."""
+    ahead = [
+        (u.built_tick - view.tick - 1) % period + 1
+        for u in view.own_units()
+        if u.built_tick is not None
+    ]
+    return view.tick + min(ahead) if ahead else None

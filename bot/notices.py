@@ -53,7 +53,20 @@ DIGEST_ORDER = ("combat", "game", "cities", "diplomacy", "tech", "builds", "move
 
 MAX_LINE = 300
 DISCORD_LIMIT = 2000
-TICKS_PER_HOUR = 4  # 15-minute ticks in both rulesets (engine/clock.py)
+
+
+def _minutes_per_tick() -> int:
+    """Events do not name their ruleset: durations use the tick length every ruleset shares
+    (read from data/rulesets; a ruleset with another tick length must bring it here)."""
+    from engine.rules import available, load
+
+    lengths = {load(name).time.minutes_per_tick for name in available()}
+    if len(lengths) != 1:
+        raise RuntimeError(f"rulesets disagree on the tick length: {sorted(lengths)}")
+    return lengths.pop()
+
+
+MINUTES_PER_TICK = _minutes_per_tick()
 WAR = "war"  # the war level's name in both rulesets
 COLLAPSE_AT = 3  # this many similar events make one line
 SHOWN = 4  # items listed in a collapsed line before "and N more"
@@ -319,7 +332,7 @@ def _clip(text: str, limit: int = MAX_LINE) -> str:
 
 
 def _duration(ticks: int) -> str:
-    minutes = max(0, ticks) * 60 // TICKS_PER_HOUR
+    minutes = max(0, ticks) * MINUTES_PER_TICK
     if minutes < 60:
         return f"{minutes} min"
     hours = minutes / 60

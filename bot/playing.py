@@ -145,35 +145,37 @@ class Playing:
 
     async def diplomacy(self, caller: Caller, nation: str, level: str) -> Reply:
         seat, me = await self.ctx.playing(caller)
-        world = await self.ctx.service.world(seat.game.id)
+        view = await self.ctx.view(seat.game.id, me)
         wanted = nation.strip().lower()
         other = next(
             (
                 n.id
-                for n in world.nations.values()
+                for n in view.nations.values()
                 if wanted in (n.id.lower(), n.name.lower()) and n.id != me
             ),
             None,
         )
         if other is None:
             raise UserError(f"There is no other nation called {nation!r} in this game.")
-        levels = world.rules.diplomacy.levels
-        chosen = parsing.choice(level, levels, "relation")
+        rules = load_rules(view.ruleset)
+        chosen = parsing.choice(level, rules.diplomacy.levels, "relation")
         events, _ = await self._submit(caller, cmd.SetRelation(other=other, level=chosen))
-        name = world.nations[other].name
+        after = await self.ctx.view(seat.game.id, me)
+        name = after.nations[other].name
         for e in events:
             if (
                 isinstance(e, ev.RelationChanged)
                 and e.nation == me
                 and e.other == other
                 and e.due_tick is not None
-                and e.due_tick > world.tick
+                and e.due_tick > view.tick
             ):
+                world = await self.ctx.service.world(seat.game.id)
                 return Reply(
                     text=f"Your relation to {name} becomes {chosen} at {world.clock(e.due_tick)} "
                     "(notice given)."
                 )
-        theirs = world.relation(other, me)
+        theirs = after.nations[other].relation_from
         tail = (
             f" They are {theirs} towards you."
             if theirs != chosen

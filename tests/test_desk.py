@@ -85,3 +85,15 @@ async def test_moderators_only(desk: Desk) -> None:
     done = await desk.confirm(caller("9", moderator=True), ask.confirm.token)
     assert "ended" in done.text
     assert (await desk.ctx.service.game(1)).status == "ended"
+
+
+async def test_diplomacy_reads_names_and_the_answer_from_the_view(desk: Desk) -> None:
+    await started(desk)
+    war = await desk.diplomacy(caller("1"), "blue", "war")
+    assert war.text.startswith("Your relation to Blue is now war.")
+    with pytest.raises(UserError, match="no other nation called 'Green'"):
+        await desk.diplomacy(caller("1"), "Green", "war")
+    with pytest.raises(UserError, match="not a relation"):
+        await desk.diplomacy(caller("1"), "Blue", "best friends")
+    status = await desk.status(caller("1"))
+    assert "Next unit update (mobility, healing): day 1 04:00" in status.text

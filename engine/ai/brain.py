@@ -69,10 +69,11 @@ class Planner:
         self.busy: set[int] = set()  # units given something to do this decision
         self.own = view.own_units()
         self.my_cities = {c.sq: c for c in view.own_cities()}
+        war = self.war = rules.diplomacy.war
         self.at_war = {
             n.id
             for n in view.nations.values()
-            if n.id != view.nation and (n.relation_to == "war" or n.relation_from == "war")
+            if n.id != view.nation and war in (n.relation_to, n.relation_from)
         }
         self.units_at: dict[int, list[UnitView]] = {}
         for u in view.units:
@@ -82,7 +83,7 @@ class Planner:
         self.labels = self.island_labels()
         travelling = {u.id for u in self.own if u.order is not None}
         memory.sent = {u: g for u, g in memory.sent.items() if u in travelling}
-        day = 24 * rules.ticks_per_hour
+        day = rules.ticks_per_day
         memory.failed = {k: t for k, t in memory.failed.items() if t > view.tick - day}
 
     # --- geometry on the known map -----------------------------------------------------------
@@ -214,8 +215,8 @@ class Planner:
         for n in view.nations.values():
             if n.id == view.nation or n.out:
                 continue
-            if n.relation_from == "war" and n.relation_to != "war":
-                self.issue(cmd.SetRelation(other=n.id, level="war"))
+            if n.relation_from == self.war and n.relation_to != self.war:
+                self.issue(cmd.SetRelation(other=n.id, level=self.war))
                 self.at_war.add(n.id)
         allies = [n for n in view.nations.values() if n.relation_to == "allied"]
         active = [n for n in view.nations.values() if n.id != view.nation and not n.out]
@@ -232,7 +233,7 @@ class Planner:
                     self.issue(cmd.SetRelation(other=n.id, level="allied"))
                     self.notes.append(f"accepts {n.name}'s alliance")
                     break
-        day = view.tick // (24 * self.rules.ticks_per_hour)
+        day = view.tick // (self.rules.ticks_per_day)
         mine = len(self.my_cities)
         counts: dict[str, int] = {}
         for c in view.cities.values():
@@ -263,7 +264,7 @@ class Planner:
         if self.style in ("caretaker", "expand") or self.at_war:
             return
         land_army = [u for u in self.own if self.rules.unit[u.type].unit_class == UnitClass.LAND]
-        day = view.tick // (24 * self.rules.ticks_per_hour)
+        day = view.tick // (self.rules.ticks_per_day)
         neutral_left = any(c.owner is None for c in view.cities.values())
         # expand first: war once the neutral cities it knows are taken, or from day 4
         if day < 2 or (neutral_left and day < 4):
@@ -287,7 +288,7 @@ class Planner:
 
         target = min(sorted(known.items()), key=weakness)[0]
         self.memory.target = target
-        self.issue(cmd.SetRelation(other=target, level="war"))
+        self.issue(cmd.SetRelation(other=target, level=self.war))
         self.at_war.add(target)
         self.notes.append(f"declares war on {view.nations[target].name}")
 
@@ -325,7 +326,6 @@ class Planner:
         return any(self.terrain(n) == WATER for n in self.neighbours(sq))
 
     def cities(self) -> None:
-        view = self.view
         rules = self.rules
         cities = sorted(self.my_cities.values(), key=lambda c: c.sq)
         overseas = self.overseas_targets()
@@ -369,7 +369,6 @@ class Planner:
                 self.issue(cmd.SetBuild(city=self.xy(city.sq), unit=want))
             elif city.next_build != want:
                 self.issue(cmd.SetNextBuild(city=self.xy(city.sq), unit=want))
-        _ = view
 
     # --- units -------------------------------------------------------------------------------
 
@@ -414,7 +413,7 @@ class Planner:
 
     def move(self, unit: UnitView, goal: int) -> bool:
         key = (unit.id, goal)
-        if self.memory.failed.get(key, -(10**9)) > self.view.tick - 24 * self.rules.ticks_per_hour:
+        if self.memory.failed.get(key, -(10**9)) > self.view.tick - self.rules.ticks_per_day:
             return False
         if self.issue(cmd.Move(units=[unit.id], to=self.xy(goal)), self.cost_move, [unit.id]):
             self.memory.sent[unit.id] = goal
@@ -469,7 +468,7 @@ class Planner:
         self.memory.islands = (digest, labels)
         return labels
 
-    def same_island(self, a: int, b: int, limit: int = 0) -> bool:
+    def same_island(self, a: int, b: int) -> bool:
         """Whether known land connects two squares (a unit on a city or land square)."""
         if a == b:
             return True
@@ -548,7 +547,7 @@ class Planner:
 
     def call_to(self, sq: int, count: int) -> None:
         idle = sorted(
-            (u for u in self.land_units() if self.idle(u) and self.same_island(u.sq, sq, 1500)),
+            (u for u in self.land_units() if self.idle(u) and self.same_island(u.sq, sq)),
             key=lambda u: (self.dist(u.sq, sq), u.id),
         )
         for unit in idle[: max(0, count)]:
