@@ -166,7 +166,7 @@ class Planner:
                 ):
                     break
         # aircraft and warships strike what they can reach and still come home from
-        targets = [t for t in hostile]
+        targets = hostile
         for unit in self.own:
             ut = self.rules.unit[unit.type]
             if unit.id in self.busy or unit.carried_by is not None or not ut.attack:
