@@ -31,8 +31,8 @@ from .. import commands as cmd
 from ..geometry import Grid
 from ..rules import Ruleset
 from ..rules import load as load_rules
-from ..rules.models import MovesOn, UnitClass
-from ..view import NEVER_SEEN, UnitView, View
+from ..rules.models import MovesOn, UnitClass, UnitType
+from ..view import NEVER_SEEN, CityView, UnitView, View
 
 WATER, LAND = 1, 2  # in View.terrain (1 + the world's terrain codes)
 STYLES = ("normal", "caretaker", "expand", "passive")
@@ -43,9 +43,13 @@ class Memory:
     """What one AI nation carries from one decision to the next."""
 
     failed: dict[tuple[int, int], int] = field(default_factory=dict)  # (unit, goal) -> tick
-    target: str | None = None  # the nation it makes war on
+    target: str | None = None  # the nation it makes (or prepares) war on
+    staging_since: int = 0  # tick it chose that target
     sent: dict[int, int] = field(default_factory=dict)  # unit -> goal square it was sent to
-    islands: tuple[int, list[int]] | None = None  # (known-map digest, island label per square)
+    islands: tuple[int, list[int]] | None = None  # (cities digest, island label per square)
+    islands_tick: int = -(10**9)  # when the island labels were worked out
+    voyages: dict[int, int] = field(default_factory=dict)  # transport -> overseas city square
+    loading: dict[int, int] = field(default_factory=dict)  # transport -> tick it began loading
 
 
 @dataclass
@@ -59,6 +63,8 @@ class Planner:
         self.view = view
         self.memory = memory
         self.style = style
+        # the naive expander: infantry only, one port, transports load in port only
+        self.naive = style == "expand"
         self.rules = rules
         self.w, self.h = view.width, view.height
         self.table = Grid(self.w, self.h).neighbour_table
@@ -81,8 +87,17 @@ class Planner:
         cost = rules.command_points.costs
         self.cost_move, self.cost_attack, self.cost_capture = cost.move, cost.attack, cost.capture
         self.labels = self.island_labels()
+        self.joined = self.merged()
+        self._label_grid: np.ndarray | None = None
+        self._stranded: int | None = None
+        self._shores: dict[tuple[int, ...], np.ndarray] = {}
+        self._islands: dict[int, frozenset[int]] = {}
+        self._land: list[UnitView] | None = None
         travelling = {u.id for u in self.own if u.order is not None}
         memory.sent = {u: g for u, g in memory.sent.items() if u in travelling}
+        ships = {u.id for u in self.own}
+        memory.voyages = {s: g for s, g in memory.voyages.items() if s in ships}
+        memory.loading = {s: t for s, t in memory.loading.items() if s in ships}
         day = rules.ticks_per_day
         memory.failed = {k: t for k, t in memory.failed.items() if t > view.tick - day}
 
@@ -129,11 +144,14 @@ class Planner:
     def plan(self) -> Decision:
         if self.style == "passive":
             return Decision([], ["passive: no orders"])
-        self.fight()
         self.diplomacy()
+        self.hold()
+        self.fight()
         self.cities()
         self.garrison()
         if self.style != "caretaker":
+            if not self.naive:
+                self.found_cities()
             self.expand()
             self.transports()
             self.scout()
@@ -142,72 +160,185 @@ class Planner:
     def hostile_units(self) -> list[UnitView]:
         return [u for u in self.view.units if u.owner in self.at_war and u.seen == "now"]
 
+    def at_sea(self, sq: int) -> bool:
+        return self.terrain(sq) == WATER and sq not in self.view.cities
+
     def can_hit(self, unit: UnitView, target: UnitView) -> bool:
+        """The engine's targeting rule, from what the view shows."""
         ut = self.rules.unit[unit.type]
         dt = self.rules.unit[target.type]
-        if not ut.attack or (unit.ammo or 0) < 1:
+        if (unit.ammo or 0) < 1 or not (ut.attack or self.bombs(ut)):
             return False
-        if ut.unit_class == UnitClass.LAND and dt.unit_class == UnitClass.SEA:
-            return False
-        return not (ut.unit_class == UnitClass.SEA and dt.unit_class == UnitClass.AIR)
+        sea = self.at_sea(target.sq)
+        if ut.unit_class == UnitClass.LAND:
+            return ut.can_attack_sea if sea else True
+        if ut.unit_class == UnitClass.SEA:
+            if sea:
+                return dt.unit_class != UnitClass.AIR
+            if target.sq in self.view.cities:
+                return self.coastal(target.sq)
+            return ut.can_attack_land
+        if ut.unit_class == UnitClass.AIR:
+            if not sea:
+                return True
+            if dt.unit_class == UnitClass.AIR:
+                return bool(ut.attack)
+            return ut.can_attack_sea
+        return False
+
+    def bombs(self, ut: UnitType) -> bool:
+        """Bombers worth sending against defenders (not the scouts' token bombs)."""
+        return (ut.bomb_percent or 0) >= 25
+
+    def expected_damage(self, unit: UnitView, city: CityView | None) -> float:
+        ut = self.rules.unit[unit.type]
+        hp = unit.hp or ut.hp
+        value = (ut.attack or 0) * 0.75 * min(1.0, 0.5 + hp / (2 * ut.hp))
+        if city is not None and self.rules.city[city.designation].halves_damage_to:
+            value /= 2
+        return value
 
     def fight(self) -> None:
+        """Every square with hostile units or an empty city to take, next to own units, is
+        attacked by all of them at once (one command: the survivors of a garrison are hit
+        again at once and the first land unit left walks in). A garrisoned city is only
+        assaulted when the group is expected to clear it, or it cannot wait."""
+        view = self.view
         hostile = self.hostile_units()
         by_square: dict[int, list[UnitView]] = {}
         for u in hostile:
-            by_square.setdefault(u.sq, []).append(u)
-        for unit in self.own:
-            if unit.id in self.busy or unit.carried_by is not None or (unit.mobility or 0) < 1:
+            if u.carried_by is None:
+                by_square.setdefault(u.sq, []).append(u)
+        squares = set(by_square)
+        for sq, city in view.cities.items():
+            if city.seen != "now" or city.owner == view.nation:
                 continue
+            if city.owner is not None and city.owner not in self.at_war:
+                continue
+            if not any(u.owner != view.nation for u in self.units_at.get(sq, [])):
+                squares.add(sq)
+        ready = [
+            u
+            for u in self.own
+            if (u.mobility or 0) >= 1 and self.rules.unit[u.type].moves_on != MovesOn.NONE
+        ]
+        near: dict[int, list[UnitView]] = {}
+        for unit in ready:
             for sq in self.neighbours(unit.sq):
-                targets = [t for t in by_square.get(sq, []) if self.can_hit(unit, t)]
-                if targets and self.issue(
-                    cmd.Attack(units=[unit.id], target=self.xy(sq)), self.cost_attack, [unit.id]
+                if sq in squares:
+                    near.setdefault(sq, []).append(unit)
+
+        struck = self.strikes(hostile, by_square, near)
+
+        def priority(sq: int) -> tuple[int, float, int]:
+            defenders = by_square.get(sq, [])
+            return (0 if sq in view.cities else 1, sum(d.hp or 1 for d in defenders), sq)
+
+        for sq in sorted(near, key=priority):
+            defenders = by_square.get(sq, [])
+            city = view.cities.get(sq)
+            land = [
+                u
+                for u in near[sq]
+                if u.id not in self.busy
+                and u.id not in self.garrisons
+                and self.rules.unit[u.type].unit_class == UnitClass.LAND
+            ]
+            if not defenders:
+                if (
+                    city is not None
+                    and land
+                    and self.issue(
+                        cmd.Attack(units=[land[0].id], target=self.xy(sq)),
+                        self.cost_capture,
+                        [land[0].id],
+                    )
                 ):
-                    break
-        # aircraft and warships strike what they can reach and still come home from
-        targets = hostile
+                    self.notes.append(f"unit {land[0].id} takes the city at {view.label(sq)}")
+                continue
+            group = [
+                u
+                for u in near[sq]
+                if u.id not in self.busy
+                and u.carried_by is None
+                and not (city is not None and u.id in self.garrisons)  # they would walk in
+                and any(self.can_hit(u, d) for d in defenders)
+            ]
+            if not group:
+                continue
+            if city is not None and self.style != "caretaker":
+                strength = struck.get(sq, 0.0)
+                strength += sum(self.expected_damage(u, city) for u in group)
+                hp = sum(d.hp or self.rules.unit[d.type].hp for d in defenders)
+                if strength < 0.8 * hp and len(group) < 4:
+                    continue  # wait for more
+            ids = [u.id for u in group]  # land units among them walk in once it is empty
+            if self.issue(cmd.Attack(units=ids, target=self.xy(sq)), self.cost_attack, ids):
+                self.notes.append(f"{len(ids)} units attack {view.label(sq)}")
+
+    def strikes(
+        self,
+        hostile: list[UnitView],
+        by_square: dict[int, list[UnitView]],
+        near: dict[int, list[UnitView]],
+    ) -> dict[int, float]:
+        """Aircraft and warships strike what they can reach and still come home from, before
+        the land units attack: first cities its land units stand next to (so they can walk in
+        once the garrison is down), bombers the biggest stack, the others the nearest target.
+        A warship fires as often as its ammunition allows. Returns the damage it expects to
+        have done per square."""
+        done: dict[int, float] = {}
+        assault = {
+            sq
+            for sq, units in near.items()
+            if sq in self.view.cities
+            and any(self.rules.unit[u.type].unit_class == UnitClass.LAND for u in units)
+        }
         for unit in self.own:
             ut = self.rules.unit[unit.type]
-            if unit.id in self.busy or unit.carried_by is not None or not ut.attack:
+            if unit.id in self.busy or unit.carried_by is not None:
                 continue
             if ut.unit_class not in (UnitClass.AIR, UnitClass.SEA) or (unit.ammo or 0) < 1:
+                continue
+            if not (ut.attack or self.bombs(ut)):
                 continue
             reach = unit.mobility or 0
             if ut.needs_fuel:
                 reach = min(reach, (unit.fuel or 0) // 2)
-            if reach < 2:
+            if reach < 1:
                 continue
             options = [
                 t
-                for t in targets
-                if self.can_hit(unit, t) and 1 < self.dist(unit.sq, t.sq) <= reach
+                for t in hostile
+                if t.carried_by is None
+                and self.can_hit(unit, t)
+                and 1 <= self.dist(unit.sq, t.sq) <= reach
             ]
             if not options:
                 continue
-            goal = min(options, key=lambda t: (self.dist(unit.sq, t.sq), t.id))
-            self.issue(
-                cmd.Attack(units=[unit.id], target=self.xy(goal.sq)), self.cost_attack, [unit.id]
-            )
-        # land units (also aboard a transport) next to an empty city they may take
-        for unit in self.own:
-            if unit.id in self.busy or self.rules.unit[unit.type].unit_class != UnitClass.LAND:
-                continue
-            if (unit.mobility or 0) < 1:
-                continue
-            for sq in self.neighbours(unit.sq):
-                city = self.view.cities.get(sq)
-                if city is None or city.seen != "now" or city.owner == self.view.nation:
-                    continue
-                if city.owner is not None and city.owner not in self.at_war:
-                    continue
-                if any(u.owner != self.view.nation for u in self.units_at.get(sq, [])):
-                    continue
-                if self.issue(
-                    cmd.Attack(units=[unit.id], target=self.xy(sq)), self.cost_capture, [unit.id]
+            left = {
+                sq: sum(d.hp or self.rules.unit[d.type].hp for d in by_square.get(sq, []))
+                - done.get(sq, 0.0)
+                for sq in {t.sq for t in options}
+            }
+            squares = [sq for sq in sorted(left) if left[sq] > 0] or sorted(left)
+            if self.bombs(ut):
+                goal = max(squares, key=lambda sq: (sq in assault, len(by_square.get(sq, []))))
+            else:
+                goal = min(squares, key=lambda sq: (sq not in assault, self.dist(unit.sq, sq), sq))
+            city = self.view.cities.get(goal)
+            shots = 1 if ut.needs_fuel else max(1, min(unit.ammo or 1, reach))
+            for _ in range(shots):
+                if not self.issue(
+                    cmd.Attack(units=[unit.id], target=self.xy(goal)),
+                    self.cost_attack,
+                    [unit.id],
                 ):
-                    self.notes.append(f"unit {unit.id} takes the city at {self.view.label(sq)}")
                     break
+                done[goal] = done.get(goal, 0.0) + self.expected_damage(unit, city)
+                if done[goal] >= left.get(goal, 0):
+                    break
+        return done
 
     def diplomacy(self) -> None:
         view = self.view
@@ -263,13 +394,17 @@ class Planner:
                 self.notes.append(f"leaves its alliance with {ally.name}")
         if self.style in ("caretaker", "expand") or self.at_war:
             return
-        land_army = [u for u in self.own if self.rules.unit[u.type].unit_class == UnitClass.LAND]
-        day = view.tick // (self.rules.ticks_per_day)
-        neutral_left = any(c.owner is None for c in view.cities.values())
-        # expand first: war once the neutral cities it knows are taken, or from day 4
-        if day < 2 or (neutral_left and day < 4):
-            return
-        if len(land_army) < max(6, 2 * len(self.my_cities)):
+        self.prepare_war(day)
+
+    def prepare_war(self, day: int) -> None:
+        """Expand first. Then choose the weakest nation whose cities it knows (nearest first),
+        move the army next to its cities while still at peace, and declare war once enough
+        units stand ready there (or half a day has passed): the first blow falls on many
+        cities at once."""
+        view, memory = self.view, self.memory
+        neutral_left = sum(1 for c in view.cities.values() if c.owner is None)
+        if day < 2 or (neutral_left > 2 and day < 4):
+            memory.target = None
             return
         known: dict[str, list[int]] = {}
         for c in view.cities.values():
@@ -278,19 +413,33 @@ class Planner:
                 if rel is not None and rel.relation_to != "allied" and not rel.out:
                     known.setdefault(c.owner, []).append(c.sq)
         if not known:
+            memory.target = None
             return
-        home = next(iter(sorted(self.my_cities)), None)
+        if memory.target not in known:
+            home = sorted(self.my_cities)
 
-        def weakness(item: tuple[str, list[int]]) -> tuple[int, int]:
-            nation, squares = item
-            near = min(self.dist(home, s) for s in squares) if home is not None else 0
-            return (len(squares), near)
+            def weakness(item: tuple[str, list[int]]) -> tuple[int, int]:
+                _, squares = item
+                near = min(self.dist(h, s) for h in home[:3] for s in squares) if home else 0
+                return (len(squares), near)
 
-        target = min(sorted(known.items()), key=weakness)[0]
-        self.memory.target = target
-        self.issue(cmd.SetRelation(other=target, level=self.war))
-        self.at_war.add(target)
-        self.notes.append(f"declares war on {view.nations[target].name}")
+            memory.target = min(sorted(known.items()), key=weakness)[0]
+            memory.staging_since = view.tick
+            self.notes.append(f"prepares war on {view.nations[memory.target].name}")
+        cities = known[memory.target]
+        if len(self.my_cities) > sum(len(v) for v in known.values()):
+            return  # ahead of everyone it knows of put together: a war would only risk that
+        ready = 0
+        for u in self.land_units():
+            if u.carried_by is None and any(self.dist(u.sq, c) == 1 for c in cities):
+                ready += 1
+        waited = view.tick - memory.staging_since
+        if ready >= max(4, min(12, 2 * len(cities))) or waited >= self.rules.ticks_per_day // 2:
+            self.issue(cmd.SetRelation(other=memory.target, level=self.war))
+            self.at_war.add(memory.target)
+            self.notes.append(
+                f"declares war on {view.nations[memory.target].name} ({ready} units ready)"
+            )
 
     # --- cities ------------------------------------------------------------------------------
 
@@ -301,26 +450,62 @@ class Planner:
     def want_for(self, designation: str, coastal: bool) -> str | None:
         tech = self.view.status.tech
         if designation == "fort":
-            if self.buildable("tank") and self.rng.random() < 0.6:
+            if not self.naive and self.buildable("tank") and self.rng.random() < 0.6:
                 return "tank"
             return "infantry"
         if designation == "port":
             transports = sum(1 for u in self.own if u.type == "transport")
-            if transports < 1 + len(self.my_cities) // 4:
+            room = max(1, self.rules.unit["transport"].capacity)
+            wanted = 1 + min(self.stranded() // room, 2 + len(self.my_cities) // 3)
+            if self.naive:
+                wanted = 1 + len(self.my_cities) // 4
+            warships = sum(1 for u in self.own if u.type in ("battleship", "destroyer"))
+            fighting = self.style == "normal" and (self.at_war or self.memory.target)
+            if fighting and self.buildable("battleship") and warships <= transports // 2:
+                return "battleship"
+            if transports < wanted or self.naive:
                 return "transport"
             for name in ("battleship", "destroyer", "patrol_boat"):
                 if self.buildable(name):
                     return name
             return "transport"
         if designation == "airport":
+            if self.style == "normal" and self.buildable("heavy_bomber"):
+                bombers = sum(1 for u in self.own if u.type == "heavy_bomber")
+                fighters = sum(1 for u in self.own if u.type == "fighter")
+                if bombers <= fighters:
+                    return "heavy_bomber"
             return "fighter" if self.buildable("fighter") else None
         if designation == "tech":
-            if tech < 2 and self.buildable("zeppelin"):
-                scouts = sum(1 for u in self.own if u.type == "zeppelin")
-                if scouts < 2:
-                    return "zeppelin"
-            return None  # keep what it does (research, engineers ...)
+            founders = [n for n, ut in self.rules.unit.items() if ut.builds_cities]
+            if not self.naive and founders and self.buildable(founders[0]):
+                have = sum(1 for u in self.own if u.type in founders)
+                if have < min(3, 1 + len(self.my_cities) // 8):
+                    return founders[0]
+            scouts = sum(1 for u in self.own if u.type == "zeppelin")
+            if tech < 2 and self.buildable("zeppelin") and scouts < 2:
+                return "zeppelin"
+            if self.buildable("research"):
+                return "research"
+            return None
         return None
+
+    def stranded(self) -> int:
+        """Idle land units with nothing to take on their own island (they need a ship)."""
+        if self._stranded is None:
+            ashore: dict[int, set[int]] = {}
+            reachable: set[int] = set()
+            for t in self.targets():
+                reachable |= self.islands_of(t)
+            count = 0
+            for u in self.land_units():
+                if not self.idle(u):
+                    continue
+                isl = ashore.setdefault(u.sq, self.islands_of(u.sq))
+                if not isl & reachable:
+                    count += 1
+            self._stranded = count
+        return self._stranded
 
     def coastal(self, sq: int) -> bool:
         return any(self.terrain(n) == WATER for n in self.neighbours(sq))
@@ -330,6 +515,12 @@ class Planner:
         cities = sorted(self.my_cities.values(), key=lambda c: c.sq)
         overseas = self.overseas_targets()
         designations = [c.designation for c in cities]
+        room = max(1, self.rules.unit["transport"].capacity)
+        ports_wanted = 0
+        if overseas:
+            ports_wanted = 1
+            if not self.naive and self.stranded() > 2 * room:
+                ports_wanted += len(cities) // 6
         for i, city in enumerate(cities):
             ct = rules.city[city.designation]
             coastal = self.coastal(city.sq)
@@ -339,13 +530,14 @@ class Planner:
             if (
                 overseas
                 and coastal
-                and "port" not in designations
-                and city.designation != "tech"
+                and designations.count("port") < ports_wanted
+                and city.designation not in ("tech", "port", "airport")
                 and (i > 0 or len(cities) == 1 or city.designation != "fort")
             ):
                 new = "port"
             if (
-                self.buildable("fighter")
+                not self.naive
+                and self.buildable("fighter")
                 and len(cities) >= 4
                 and "airport" not in designations
                 and city.designation == "fort"
@@ -381,34 +573,64 @@ class Planner:
         )
 
     def land_units(self) -> list[UnitView]:
-        return [
-            u
-            for u in self.own
-            if self.rules.unit[u.type].unit_class == UnitClass.LAND
-            and self.rules.unit[u.type].attack
-        ]
+        """Own land units that fight (not engineers)."""
+        if self._land is None:
+            self._land = [
+                u
+                for u in self.own
+                if self.rules.unit[u.type].unit_class == UnitClass.LAND
+                and self.rules.unit[u.type].attack
+            ]
+        return self._land
+
+    def hold(self) -> None:
+        """Choose each city's garrison: one land unit, more at war where hostile land units
+        stand near or an enemy city is close. They stay (and only fight from the city)."""
+        self.garrisons: set[int] = set()
+        self.shortfall: dict[int, int] = {}
+        threats: list[int] = []
+        enemy_cities: list[int] = []
+        if self.at_war:
+            threats = [
+                u.sq
+                for u in self.hostile_units()
+                if self.rules.unit[u.type].unit_class == UnitClass.LAND and u.carried_by is None
+            ]
+            enemy_cities = [c.sq for c in self.view.cities.values() if c.owner in self.at_war]
+        ashore: dict[int, list[UnitView]] = {}
+        for u in self.land_units():
+            if u.carried_by is None and u.sq in self.my_cities:
+                ashore.setdefault(u.sq, []).append(u)
+        threat_sq = np.array(threats, dtype=np.int64)
+        enemy_sq = np.array(enemy_cities, dtype=np.int64)
+        for sq in sorted(self.my_cities):
+            need = 1
+            if threats:
+                near = int((self.dist_many(sq, threat_sq) <= 2).sum())
+                need += min(2, near)
+            if need == 1 and enemy_sq.size and int(self.dist_many(sq, enemy_sq).min()) <= 6:
+                need = 2
+            here = sorted(ashore.get(sq, []), key=lambda u: (-(u.hp or 0), u.id))
+            self.garrisons.update(u.id for u in here[:need])
+            if len(here) < need:
+                self.shortfall[sq] = need - len(here)
 
     def garrison(self) -> None:
-        held = {u.sq for u in self.land_units()}
-        for unit in self.land_units():
-            if unit.sq in self.my_cities:
-                # the first unit in each city stays there
-                first = min(
-                    u.id
-                    for u in self.units_at[unit.sq]
-                    if u.owner == self.view.nation
-                    and self.rules.unit[u.type].unit_class == UnitClass.LAND
-                )
-                if unit.id == first:
-                    self.busy.add(unit.id)
-        for sq in sorted(self.my_cities):
-            if sq in held:
+        """Garrisons stay; a city short of its garrison calls the nearest idle land units."""
+        self.busy.update(self.garrisons)
+        for sq, missing in sorted(self.shortfall.items()):
+            coming = sum(1 for g in self.memory.sent.values() if g == sq)
+            if missing <= coming:
                 continue
-            idle = [u for u in self.land_units() if self.idle(u)]
-            if not idle:
-                return
-            unit = min(idle, key=lambda u: (self.dist(u.sq, sq), u.id))
-            if self.dist(unit.sq, sq) <= 12:
+            idle = sorted(
+                (
+                    u
+                    for u in self.land_units()
+                    if self.idle(u) and self.dist(u.sq, sq) <= 12 and self.same_island(u.sq, sq)
+                ),
+                key=lambda u: (self.dist(u.sq, sq), u.id),
+            )
+            for unit in idle[: missing - coming]:
                 self.move(unit, sq)
 
     def move(self, unit: UnitView, goal: int) -> bool:
@@ -421,13 +643,11 @@ class Planner:
         return False
 
     def targets(self) -> list[int]:
-        """Cities to take: neutral ones, then the war target's, as last known."""
+        """Cities to take: neutral ones, then the enemies' (and the one it prepares war on),
+        as last known."""
         view = self.view
-        out = []
-        for c in view.cities.values():
-            if c.owner is None or c.owner in self.at_war:
-                out.append(c.sq)
-        return sorted(out)
+        enemies = self.at_war | ({self.memory.target} if self.memory.target else set())
+        return sorted(c.sq for c in view.cities.values() if c.owner is None or c.owner in enemies)
 
     def approach_square(self, unit: UnitView, city: int, *, water: bool = False) -> int | None:
         want = WATER if water else LAND
@@ -441,49 +661,126 @@ class Planner:
         return min(options, key=lambda n: (self.dist(unit.sq, n), n))
 
     def island_labels(self) -> list[int]:
-        """Each square's island on the known map (cities count as land; -1: not land),
-        worked out once per change of the known map."""
+        """Each land square's island on the known map (-1: water, unknown, or a city), worked
+        out once per change of the known map or its cities. Cities are left out because a land
+        unit cannot walk through a city that is not its own; its own cities join the islands
+        around them (`merged`)."""
         terrain = self.view.terrain
-        land = bytearray((terrain == LAND).astype("uint8").tobytes())
-        for sq in self.view.cities:
-            land[sq] = 1
-        digest = hash(bytes(land))
-        if self.memory.islands is not None and self.memory.islands[0] == digest:
-            return self.memory.islands[1]
-        labels = [-1] * len(land)
-        table = self.table
-        label = 0
-        for start in range(len(land)):
-            if not land[start] or labels[start] >= 0:
-                continue
-            labels[start] = label
-            stack = [start]
-            while stack:
-                sq = stack.pop()
-                for n in table[sq]:
-                    if land[n] and labels[n] < 0:
-                        labels[n] = label
-                        stack.append(n)
-            label += 1
+        land = (terrain == LAND).reshape(-1).copy()
+        cities = sorted(self.view.cities)
+        land[cities] = False
+        digest = hash(tuple(cities))
+        cached = self.memory.islands
+        # newly seen land joins the islands within a few hours (it is unknown until then)
+        fresh = self.view.tick - self.memory.islands_tick < 4 * self.rules.ticks_per_hour
+        if cached is not None and cached[0] == digest and fresh:
+            return cached[1]
+        labels = self.components(land)
         self.memory.islands = (digest, labels)
+        self.memory.islands_tick = self.view.tick
         return labels
 
+    def components(self, land: np.ndarray) -> list[int]:
+        """Connected components (8 neighbours, on the torus) of a flat bool mask, labelled
+        0, 1, ... (-1 outside): each square takes the smallest index around it, with pointer
+        jumping, until nothing changes."""
+        n = self.w * self.h
+        big = np.int64(n)
+        lab = np.where(land, np.arange(n, dtype=np.int64), big).reshape(self.h, self.w)
+        mask = land.reshape(self.h, self.w)
+        while True:
+            low = lab
+            for dy in (-1, 0, 1):
+                for dx in (-1, 0, 1):
+                    if dy or dx:
+                        low = np.minimum(low, np.roll(np.roll(lab, dy, 0), dx, 1))
+            low = np.where(mask, low, big)
+            flat = low.reshape(-1)
+            inside = flat < big
+            flat[inside] = flat[flat[inside]]
+            if np.array_equal(low, lab):
+                break
+            lab = low
+        flat = lab.reshape(-1)
+        out = np.full(n, -1, dtype=np.int64)
+        inside = flat < big
+        if inside.any():
+            _, order = np.unique(flat[inside], return_inverse=True)
+            out[inside] = order
+        return out.tolist()
+
+    def merged(self) -> dict[int, int]:
+        """Island label -> the label it is joined to through the nation's own cities."""
+        parent: dict[int, int] = {}
+
+        def find(x: int) -> int:
+            while parent.get(x, x) != x:
+                x = parent[x]
+            return x
+
+        for sq in sorted(self.my_cities):
+            around = sorted({self.labels[n] for n in self.neighbours(sq) if self.labels[n] >= 0})
+            for other in around[1:]:
+                a, b = find(around[0]), find(other)
+                if a != b:
+                    parent[max(a, b)] = min(a, b)
+        return {x: find(x) for x in parent}
+
+    def shore_of(self, sq: int) -> np.ndarray:
+        """Flat bool mask: the squares of the islands a square belongs to, and their
+        neighbours (cached per decision)."""
+        key = tuple(sorted(self.islands_of(sq)))
+        mask = self._shores.get(key)
+        if mask is None:
+            if self._label_grid is None:
+                raw = np.asarray(self.labels, dtype=np.int32)
+                for x, root in self.joined.items():
+                    raw[raw == x] = root
+                self._label_grid = raw.reshape(self.h, self.w)
+            land = np.isin(self._label_grid, key)
+            mask = land.copy()
+            for dy in (-1, 0, 1):
+                for dx in (-1, 0, 1):
+                    mask |= np.roll(np.roll(land, dy, 0), dx, 1)
+            mask = mask.reshape(-1)
+            self._shores[key] = mask
+        return mask
+
+    def islands_of(self, sq: int) -> frozenset[int]:
+        """The islands a square belongs to or (a city, a ship) lies next to."""
+        found = self._islands.get(sq)
+        if found is None:
+            labels, joined = self.labels, self.joined
+            own = labels[sq]
+            if own >= 0:
+                found = frozenset((joined.get(own, own),))
+            else:
+                found = frozenset(
+                    joined.get(labels[n], labels[n]) for n in self.neighbours(sq) if labels[n] >= 0
+                )
+            self._islands[sq] = found
+        return found
+
     def same_island(self, a: int, b: int) -> bool:
-        """Whether known land connects two squares (a unit on a city or land square)."""
+        """Whether a land unit could walk from one square to (or next to) the other over
+        known land."""
         if a == b:
             return True
-        labels = self.labels
-        if labels[a] < 0 or labels[b] < 0:
-            return False
-        return labels[a] == labels[b]
+        return bool(self.islands_of(a) & self.islands_of(b))
 
     def overseas_targets(self) -> list[int]:
-        home = sorted(self.my_cities)
-        if not home:
-            return []
-        return [t for t in self.targets() if not self.same_island(home[0], t)]
+        """Targets on no island where it has a city or a land unit ashore."""
+        ashore: set[int] = set()
+        for sq in self.my_cities:
+            ashore |= self.islands_of(sq)
+        for u in self.land_units():
+            if u.carried_by is None:
+                ashore |= self.islands_of(u.sq)
+        return [t for t in self.targets() if not (self.islands_of(t) & ashore)]
 
     def expand(self) -> None:
+        """Idle land units go next to the nearest city to take on their island: a few per
+        neutral city, more per enemy city (an assault needs numbers)."""
         targets = np.array(self.targets(), dtype=np.int64)
         if targets.size == 0:
             return
@@ -494,6 +791,8 @@ class Planner:
             if not self.idle(unit) or self.cp < self.cost_move:
                 continue
             d = self.dist_many(unit.sq, targets)
+            if (d == 1).any():
+                continue  # in place already
             order = np.lexsort((targets, d))
             best = None
             for i in order[:12].tolist():
@@ -503,7 +802,8 @@ class Planner:
                 if not self.same_island(unit.sq, t):
                     continue
                 near = self.approach_square(unit, t)
-                if near is None or claimed.get(near, 0) >= 3:
+                cap = 3 if self.view.cities[t].owner is None else 6
+                if near is None or claimed.get(near, 0) >= cap:
                     continue
                 best = near
                 break
@@ -512,38 +812,130 @@ class Planner:
 
     def transports(self) -> None:
         overseas = self.overseas_targets()
+        claimed = {g for ship, g in self.memory.voyages.items() if g in overseas}
         for ship in self.own:
             if ship.type != "transport" or ship.id in self.busy:
                 continue
+            room = self.rules.unit[ship.type].capacity
             cargo = [u for u in self.own if u.carried_by == ship.id]
-            if not cargo:
-                if ship.sq in self.my_cities and overseas:
-                    room = self.rules.unit["transport"].capacity
-                    here = [u for u in self.land_units() if u.sq == ship.sq and self.idle(u)][:room]
-                    if len(here) >= 2:
-                        ids = [u.id for u in here]
-                        self.issue(cmd.Board(units=ids, carrier=ship.id), 0, ids)
-                    else:
-                        self.call_to(ship.sq, room)
-                elif ship.order is None and (ship.mobility or 0) >= 1 and self.my_cities:
-                    home = min(self.my_cities, key=lambda s: self.dist(ship.sq, s))
-                    if self.coastal(home) and home != ship.sq:
-                        self.move(ship, home)
+            boarded = self.load(ship, room - len(cargo)) if overseas else 0
+            if not cargo and not boarded:
+                self.memory.loading.pop(ship.id, None)
+                if overseas:
+                    self.pick_up(ship)
                 continue
-            if not overseas or ship.order is not None:
+            since = self.memory.loading.setdefault(ship.id, self.view.tick)
+            near = {ship.sq, *self.neighbours(ship.sq)}
+            coming = sum(1 for g in self.memory.sent.values() if g in near)
+            full = len(cargo) + boarded >= room
+            if not full and coming and self.view.tick - since < 6 * self.rules.ticks_per_hour:
+                continue  # more are on their way
+            self.sail(ship, cargo, overseas, claimed)
+
+    def load(self, ship: UnitView, room: int) -> int:
+        """Idle land units on the transport's square (in port) or next to it (at sea) board."""
+        if room <= 0 or ship.order is not None:
+            return 0
+        if ship.sq in self.my_cities:
+            here = [u for u in self.land_units() if u.sq == ship.sq and self.idle(u)][:room]
+            if here:
+                ids = [u.id for u in here]
+                self.issue(cmd.Board(units=ids, carrier=ship.id), 0, ids)
+            return len(here)
+        boarded = 0
+        if self.naive:
+            return 0  # boards in port only
+        for u in self.land_units():
+            if boarded >= room or not self.idle(u) or self.dist(u.sq, ship.sq) != 1:
                 continue
-            goal = min(overseas, key=lambda t: (self.dist(ship.sq, t), t))
-            if self.dist(ship.sq, goal) == 1:
-                land = self.approach_square(ship, goal)
+            if self.move(u, ship.sq):
+                boarded += 1
+        return boarded
+
+    def pick_up(self, ship: UnitView) -> None:
+        """An empty transport calls idle land units to its port, or sails to the port or the
+        beach nearest to idle land units."""
+        room = self.rules.unit[ship.type].capacity
+        idle = [u for u in self.land_units() if self.idle(u)]
+        if not idle:
+            return
+        if ship.sq in self.my_cities:
+            self.call_to(ship.sq, room)
+            return
+        if ship.order is not None or (ship.mobility or 0) < 1:
+            return
+        ports = [
+            sq
+            for sq, c in self.my_cities.items()
+            if self.rules.city[c.designation].ship_passage and self.coastal(sq)
+        ]
+        spots: list[tuple[int, int, int]] = []
+        if self.naive:  # back to the nearest port
+            spots = [(self.dist(ship.sq, sq), sq, -1) for sq in ports]
+            idle = []
+        for sq in ports:
+            near = sum(1 for u in idle if self.same_island(u.sq, sq))
+            if near:
+                spots.append((self.dist(ship.sq, sq) - 3 * min(near, room), sq, -1))
+        if idle:
+            beach_unit = min(idle, key=lambda u: (self.dist(ship.sq, u.sq), u.id))
+            for n in self.neighbours(beach_unit.sq):
+                if self.at_sea(n) and not self.units_at.get(n):
+                    spots.append((self.dist(ship.sq, n), n, beach_unit.sq))
+        for _, sq, shore in sorted(spots)[:3]:
+            if self.move(ship, sq):
+                if shore >= 0:
+                    self.call_to(shore, room - 1)
+                return
+
+    def sail(
+        self, ship: UnitView, cargo: list[UnitView], overseas: list[int], claimed: set[int]
+    ) -> None:
+        """A loaded transport sails next to its overseas target and lands its cargo there."""
+        if not overseas or ship.order is not None:
+            return
+        goal = self.memory.voyages.get(ship.id)
+        if goal not in overseas:
+            free = [t for t in overseas if t not in claimed] or overseas
+            goal = min(free, key=lambda t: (self.dist(ship.sq, t), t))
+            self.memory.voyages[ship.id] = goal
+            claimed.add(goal)
+        if self.dist(ship.sq, goal) <= 2:
+            # ashore next to the target (a cargo unit next to an empty city took it already)
+            shore = [
+                n
+                for n in self.neighbours(ship.sq)
+                if self.terrain(n) == LAND
+                and n not in self.view.cities
+                and self.islands_of(n) & self.islands_of(goal)
+            ]
+            if shore:
+                land = min(shore, key=lambda n: (self.dist(n, goal), n))
                 for u in cargo:
-                    if u.id in self.busy or (u.mobility or 0) < 1:
-                        continue
-                    if land is not None:
+                    if u.id not in self.busy and (u.mobility or 0) >= 1:
                         self.move(u, land)
-                continue
-            dock = self.approach_square(ship, goal, water=True)
-            if dock is not None and (ship.mobility or 0) >= 1:
-                self.move(ship, dock)
+                return
+        if (ship.mobility or 0) < 1:
+            return
+        for dock in self.docks(ship, goal):
+            if self.move(ship, dock):
+                return
+        self.memory.voyages.pop(ship.id, None)  # no way there for now: another target next time
+
+    def docks(self, ship: UnitView, goal: int) -> list[int]:
+        """Water squares a transport may lie at to land units next to a city: next to the city,
+        or next to a land square next to it; nearest the ship first."""
+        near = set()
+        for n in self.neighbours(goal):
+            if self.terrain(n) == WATER and n not in self.view.cities:
+                near.add(n)
+            elif self.terrain(n) == LAND and n not in self.view.cities:
+                near.update(
+                    m
+                    for m in self.neighbours(n)
+                    if self.terrain(m) == WATER and m not in self.view.cities
+                )
+        return sorted(near, key=lambda d: (self.dist(goal, d) > 1, self.dist(ship.sq, d), d))[:4]
 
     def call_to(self, sq: int, count: int) -> None:
         idle = sorted(
@@ -553,6 +945,74 @@ class Planner:
         for unit in idle[: max(0, count)]:
             if unit.sq != sq:
                 self.move(unit, sq)
+
+    def city_sites(self) -> np.ndarray:
+        """Known land squares where a new city would stand apart: nothing known within two
+        squares of it is a city, and no foreign unit is seen on it."""
+        grid = (self.view.terrain == LAND).reshape(self.h, self.w)
+        cities = np.zeros(self.w * self.h, dtype=bool)
+        cities[list(self.view.cities)] = True
+        crowded = cities.reshape(self.h, self.w)
+        spread = np.zeros_like(crowded)
+        for dy in range(-2, 3):
+            for dx in range(-2, 3):
+                spread |= np.roll(np.roll(crowded, dy, 0), dx, 1)
+        ok = (grid & ~spread).reshape(-1)
+        for u in self.view.units:
+            if u.owner != self.view.nation:
+                ok[u.sq] = False
+        return np.flatnonzero(ok)
+
+    def near_home(self, radius: int = 6) -> np.ndarray:
+        """Flat bool mask: squares within `radius` of an own city (Chebyshev, on the torus)."""
+        home = np.zeros(self.w * self.h, dtype=bool)
+        home[list(self.my_cities)] = True
+        grid = home.reshape(self.h, self.w)
+        rows = grid.copy()
+        for dx in range(1, radius + 1):
+            rows |= np.roll(grid, dx, 1) | np.roll(grid, -dx, 1)
+        out = rows.copy()
+        for dy in range(1, radius + 1):
+            out |= np.roll(rows, dy, 0) | np.roll(rows, -dy, 0)
+        return out.reshape(-1)
+
+    def found_cities(self) -> None:
+        """Engineers found cities on open land near home: command points turned into cities
+        (a city counts at the end like any other)."""
+        cost = self.rules.command_points.costs.build_city
+        need = self.rules.engineer.build_city_mobility
+        sites: np.ndarray | None = None
+        for unit in self.own:
+            ut = self.rules.unit[unit.type]
+            if not ut.builds_cities or unit.id in self.busy or unit.carried_by is not None:
+                continue
+            if sites is None:
+                sites = self.city_sites()
+            here = sites.size and bool(np.any(sites == unit.sq))
+            if here:
+                self.busy.add(unit.id)  # stays until it has the mobility
+                if (unit.mobility or 0) >= need and self.cp >= cost:
+                    self.issue(cmd.BuildCity(unit=unit.id), cost, [unit.id])
+                    self.notes.append(
+                        f"engineer {unit.id} founds a city at {self.view.label(unit.sq)}"
+                    )
+                    sites = sites[sites != unit.sq]
+                    # nothing else within two squares of the new city
+                    sites = sites[self.dist_many(unit.sq, sites) > 2]
+                continue
+            if unit.order is not None or sites.size == 0:
+                continue
+            d = self.dist_many(unit.sq, sites)
+            if self.my_cities:
+                # near home: an own city no more than 6 squares away
+                d = d + np.where(self.near_home()[sites], 0, 100)
+            for i in np.argsort(d, kind="stable")[:3].tolist():
+                goal = int(sites[i])
+                claimed = [g for g in self.memory.sent.values() if self.dist(g, goal) <= 2]
+                if claimed and self.memory.sent.get(unit.id) != goal:
+                    continue
+                if self.move(unit, goal):
+                    break
 
     def scout(self) -> None:
         unknown = None
@@ -581,6 +1041,9 @@ class Planner:
                 if unknown.size == 0:
                     return
             pool = unknown_by_land if ut.moves_on == MovesOn.LAND else unknown
+            if ut.moves_on == MovesOn.LAND and pool.size:
+                # only what it can walk to: unknown squares next to its own island
+                pool = pool[self.shore_of(unit.sq)[pool]]
             if pool.size == 0:
                 continue
             reach = max(1, (unit.fuel or 0) // 2) if ut.needs_fuel else 30
