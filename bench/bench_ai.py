@@ -1,5 +1,7 @@
 """AI nations: a 10-day 8-nation 128x128 simulation (target <= 20 s), the AI's decision time
-per nation per game hour, and win rates against a passive nation and a naive expand-only AI."""
+per nation per game hour, and win rates against a passive nation and the naive expand-only AI.
+
+Usage: python -m bench.bench_ai [MAPS]   (default 10 maps; each is played from both seats)"""
 
 from __future__ import annotations
 
@@ -12,20 +14,23 @@ from engine.ai.simulate import simulate
 def win_rate(
     opponent: str, seeds: range, *, size: int = 64, days: int = 10
 ) -> tuple[int, int, int]:
-    """(AI wins, opponent wins, shared or none) over 2-nation games; the AI plays first half of
-    the seeds as nation 1 and the rest as nation 2, so home positions even out."""
+    """(AI wins, opponent wins, shared or none) over 2-nation games. Every seed is played
+    twice, the AI once in each seat: maps are not perfectly even, so this cancels the luck of
+    the better home."""
     ai, other, tie = 0, 0, 0
-    for i, seed in enumerate(seeds):
-        styles = ["normal", opponent] if i % 2 == 0 else [opponent, "normal"]
-        result = simulate(nations=2, width=size, height=size, days=days, seed=seed, styles=styles)
-        ours = "ai1" if styles[0] == "normal" else "ai2"
-        winners = result["winners"]
-        if winners == [ours]:
-            ai += 1
-        elif winners and ours not in winners:
-            other += 1
-        else:
-            tie += 1
+    for seed in seeds:
+        for styles in (["normal", opponent], [opponent, "normal"]):
+            result = simulate(
+                nations=2, width=size, height=size, days=days, seed=seed, styles=styles
+            )
+            ours = "ai1" if styles[0] == "normal" else "ai2"
+            winners = result["winners"]
+            if winners == [ours]:
+                ai += 1
+            elif winners and ours not in winners:
+                other += 1
+            else:
+                tie += 1
     return ai, other, tie
 
 
@@ -43,8 +48,8 @@ def main() -> None:
     for opponent in ("passive", "expand"):
         ai, other, tie = win_rate(opponent, range(100, 100 + games))
         print(
-            f"AI against {opponent}: won {ai} of {games} 2-nation 64x64 10-day games, "
-            f"lost {other}, tied {tie}"
+            f"AI against {opponent}: won {ai} of {2 * games} 2-nation 64x64 10-day games "
+            f"({games} maps, each seat once), lost {other}, tied {tie}"
         )
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from engine import colours
+from engine.ai.brain import LEVELS
 from engine.errors import GameError
 from engine.rules import available
 from engine.rules import load as load_rules
@@ -133,9 +134,14 @@ class Lifecycle:
         )
         return Reply(text=text, announce=(game.channel_id or "", announce), refresh_game=game.id)
 
-    async def game_add_ai(self, caller: Caller, name: str, colour: str | None = None) -> Reply:
+    async def game_add_ai(
+        self, caller: Caller, name: str, colour: str | None = None, level: str = "normal"
+    ) -> Reply:
         """The creator or a moderator fills a seat with an AI nation (before the start)."""
         from engine.lobby import AI_PLAYER
+
+        if level not in LEVELS:
+            raise UserError(f"An AI's level is one of: {', '.join(LEVELS)}.")
 
         seat = await self.ctx.seat(caller)
         game = seat.game
@@ -152,10 +158,11 @@ class Lifecycle:
             raise UserError(str(exc)) from None
         row = await self.ctx.service.game(game.id)
         await self.ctx.service.update_settings(
-            game.id, ai={**row.settings.get("ai", {}), nid: "normal"}
+            game.id, ai={**row.settings.get("ai", {}), nid: level}
         )
         started = (await self.ctx.service.game(game.id)).status == "running"
-        text = f"**{name}** (AI) joins {game.name}." + (
+        who = "AI" if level == "normal" else f"AI, {level}"
+        text = f"**{name}** ({who}) joins {game.name}." + (
             " The game is full: **it has started!**" if started else ""
         )
         return Reply(text=text, announce=(game.channel_id or "", text), refresh_game=game.id)

@@ -14,8 +14,10 @@ Failures: closed DMs are recorded (`store.set_dm_status`, for `/status`) and the
 again at most once an hour; rate limits and other errors count an attempt and are retried next
 pass, until `max_attempts`.
 
-Pictures are rendered in a worker thread; the view they are drawn from is taken on the event
-loop (it is a copy, so the game may go on meanwhile).
+Pictures are rendered in worker threads; the view they are drawn from is taken on the event
+loop (it is a copy, so the game may go on meanwhile). Recipients are served side by side (each
+player's messages stay in order), a few at a time (`workers`), so the drawing and encoding of
+many pictures (a day's sitreps) spreads over the cores while other DMs are being sent.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, fields
@@ -144,6 +147,7 @@ class Notifier:
         clock: Callable[[], float] = time.time,
         batch_limit: int = 500,
         max_attempts: int = 5,
+        workers: int | None = None,
     ) -> None:
         self.service = service
         self.store = service.store
@@ -155,6 +159,8 @@ class Notifier:
         self._sitrep_days: dict[tuple[int, str], int] = {}
         self._wake = asyncio.Event()
         self._retry_now: set[str] = set()  # users to try although their DMs were closed
+        # deliveries in flight at once: enough to keep every core drawing pictures
+        self._workers = asyncio.Semaphore(workers or max(2, 2 * (os.cpu_count() or 1)))
 
     # --- running ------------------------------------------------------------------------------
 
@@ -201,17 +207,29 @@ class Notifier:
             if game_id is None or row.game_id == game_id:
                 groups.setdefault((row.game_id, row.nation), []).append(row)
         members: dict[int, dict[str, str]] = {}
+        for gid, _ in groups:
+            if gid not in members:
+                members[gid] = await self.store.members(gid)
+        # one queue per recipient keeps each player's messages in order; recipients are served
+        # side by side, so pictures are drawn on every core while others are being sent
+        queues: dict[str | None, list[tuple[int, str, list[OutboxRow]]]] = {}
         for (gid, nation), group in groups.items():
-            try:
-                if gid not in members:
-                    members[gid] = await self.store.members(gid)
-                await self._deliver(gid, nation, members[gid].get(nation), group, now, report)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.exception("delivering game %s nation %s failed", gid, nation)
-                await self.store.mark_failed([r.id for r in group], f"notifier: {exc!r}")
-                report.failed += len(group)
+            user = members[gid].get(nation)
+            queues.setdefault(user, []).append((gid, nation, group))
+
+        async def serve(user: str | None, queue: list[tuple[int, str, list[OutboxRow]]]) -> None:
+            for gid, nation, group in queue:
+                try:
+                    async with self._workers:
+                        await self._deliver(gid, nation, user, group, now, report)
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    log.exception("delivering game %s nation %s failed", gid, nation)
+                    await self.store.mark_failed([r.id for r in group], f"notifier: {exc!r}")
+                    report.failed += len(group)
+
+        await asyncio.gather(*(serve(user, queue) for user, queue in queues.items()))
         try:
             await self._sitreps(now, report, game_id)
         except asyncio.CancelledError:
@@ -389,6 +407,7 @@ class Notifier:
         if not world.started or world.ended:
             return
         day = world.tick // world.rules.ticks_per_day
+        due: list[tuple[str, View, str, str, PlayerSettings, DmStatus | None]] = []
         for nation, user in sorted((await self.store.members(game.id)).items()):
             key = (game.id, nation)
             known = self._sitrep_days.get(key)
@@ -413,16 +432,30 @@ class Notifier:
             if _closed_recently(status, now):
                 continue
             view = view_for(world, nation)
-            text = sitrep_text(game.name, view)
-            files: list[tuple[str, bytes]] = []
-            if self.render and settings.pictures:
-                png = await self._picture(view, f"{game.name} - {n.name} - {view.clock}", [])
-                if png is not None:
-                    files = [("sitrep.png", png)]
-            if await self._send(user, [text], files, status, now, report) is None:
-                report.sitreps += 1
-                if files:
-                    report.pictures += 1
+            title = f"{game.name} - {n.name} - {view.clock}"
+            due.append((user, view, sitrep_text(game.name, view), title, settings, status))
+
+        async def send(
+            user: str,
+            view: View,
+            text: str,
+            title: str,
+            settings: PlayerSettings,
+            status: DmStatus | None,
+        ) -> None:
+            async with self._workers:
+                files: list[tuple[str, bytes]] = []
+                if self.render and settings.pictures:
+                    png = await self._picture(view, title, [])
+                    if png is not None:
+                        files = [("sitrep.png", png)]
+                if await self._send(user, [text], files, status, now, report) is None:
+                    report.sitreps += 1
+                    if files:
+                        report.pictures += 1
+
+        # the views are taken above, in one go; the pictures are drawn side by side
+        await asyncio.gather(*(send(*item) for item in due))
 
 
 def sitrep_text(game_name: str, view: View) -> str:

@@ -36,6 +36,7 @@ class Interdiction:
         self.world = world
         self.fired: set[int] = set()
         self._sights = SightCache(world)
+        self._pool: dict[str, list[Unit]] | None = None  # per nation: units that may interdict
 
     def __call__(self, world: World, mover: Unit, sq: int) -> list[ev.Event] | None:
         rules = world.rules
@@ -66,14 +67,27 @@ class Interdiction:
         mt = rules.unit[mover.type]
         blocks = rules.diplomacy.blocks_interception
         found: list[tuple[int, int, Unit]] = []
-        for nation in sorted(world.nations):
+        if self._pool is None:
+            # worked out once per walk (no unit is built during one); deaths are checked below
+            self._pool = {
+                nation: [
+                    u
+                    for u in world.units_of(nation)
+                    if rules.unit[u.type].interdict_radius is not None
+                    and combat.attack_value(rules.unit[u.type]) > 0
+                ]
+                for nation in sorted(world.nations)
+            }
+        for nation, pool in self._pool.items():
             if nation == mover.owner or world.relation(nation, mover.owner) in blocks:
                 continue
-            for unit in world.units_of(nation):
+            for unit in pool:
                 if unit.id in self.fired or unit.carried_by is not None:
                     continue
+                if unit.id not in world.units:
+                    continue
                 ut = rules.unit[unit.type]
-                if ut.interdict_radius is None or unit.ammo < 1 or combat.attack_value(ut) <= 0:
+                if unit.ammo < 1:
                     continue
                 radius = ut.sees_subs if mt.stealth else ut.interdict_radius
                 d = grid.distance(unit.sq, sq)

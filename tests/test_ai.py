@@ -26,6 +26,15 @@ def test_the_ai_beats_a_passive_nation(seed: int) -> None:
     assert result["winners"] == [ai]
 
 
+@pytest.mark.parametrize("seed", [100, 103])
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_ai_beats_the_naive_expander_from_either_seat(seed: int, seat: int) -> None:
+    styles = ["normal", "expand"] if seat == 0 else ["expand", "normal"]
+    result = simulate(nations=2, width=64, height=64, days=10, seed=seed, styles=styles)
+    ai = f"ai{seat + 1}"
+    assert result["winners"] == [ai]
+
+
 def test_the_same_seed_plays_the_same_game() -> None:
     a = simulate(nations=3, width=48, height=48, days=2, seed=9)
     b = simulate(nations=3, width=48, height=48, days=2, seed=9)

@@ -97,3 +97,20 @@ async def test_diplomacy_reads_names_and_the_answer_from_the_view(desk: Desk) ->
         await desk.diplomacy(caller("1"), "Blue", "best friends")
     status = await desk.status(caller("1"))
     assert "Next unit update (mobility, healing): day 1 04:00" in status.text
+
+
+async def test_the_creator_fills_seats_with_ai_nations_of_a_chosen_level(desk: Desk) -> None:
+    reply = await desk.game_create(caller("1"), "Robots", nations=3, speed="test (x360)")
+    game = reply.refresh_game
+    await desk.game_join(caller("1"), "Red", "red")
+    with pytest.raises(UserError, match="level is one of: easy, normal"):
+        await desk.game_add_ai(caller("1"), "Hal", level="nightmare")
+    with pytest.raises(UserError, match="creator or a moderator"):
+        await desk.game_add_ai(caller("2"), "Hal")
+    assert len((await desk.ctx.service.world(game)).nations) == 1  # nothing changed
+    easy = await desk.game_add_ai(caller("1"), "Hal", level="easy")
+    assert "**Hal** (AI, easy) joins" in easy.text
+    full = await desk.game_add_ai(caller("1"), "Deep Blue")
+    assert "**Deep Blue** (AI) joins" in full.text and "it has started" in full.text
+    row = await desk.ctx.service.game(game)
+    assert sorted(row.settings["ai"].values()) == ["easy", "normal"]

@@ -9,7 +9,7 @@ from discord.ext import commands
 from engine.rules import available
 
 from ..discord_io import caller_of, complete, respond
-from ..lifecycle import SIZES, SPEEDS
+from ..lifecycle import LEVELS, SIZES, SPEEDS
 
 
 class GameCog(
@@ -79,15 +79,22 @@ class GameCog(
     @app_commands.command(
         name="add-ai", description="Fill a seat with an AI nation (creator or moderator)"
     )
-    @app_commands.describe(name="the AI nation's name", colour="its colour on the map")
+    @app_commands.describe(
+        name="the AI nation's name",
+        colour="its colour on the map",
+        level="normal (the default) or easy (slower to act, founds no cities)",
+    )
+    @app_commands.choices(level=[app_commands.Choice(name=lv, value=lv) for lv in LEVELS])
     async def add_ai(
         self,
         interaction: discord.Interaction,
         name: app_commands.Range[str, 1, 32],
         colour: str | None = None,
+        level: str = "normal",
     ) -> None:
         await respond(
-            interaction, lambda: self.bot.desk.game_add_ai(caller_of(interaction), name, colour)
+            interaction,
+            lambda: self.bot.desk.game_add_ai(caller_of(interaction), name, colour, level),
         )
 
     add_ai.autocomplete("colour")(_colours)

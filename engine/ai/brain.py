@@ -4,20 +4,35 @@
 tick and nation). It never reads the world: it knows only what its nation may know.
 
 The policy, in the order commands are issued (command points are spent on what matters most):
-1. Fight: units next to a hostile unit they can hit attack it; land units next to an empty
-   enemy or neutral city take it.
-2. Diplomacy: answer war with war; accept an alliance when allied-free and the proposer is not
-   its target; once strong enough (and not a caretaker or expand-only), declare war on the
-   weakest nation whose cities it knows, nearest first.
-3. Cities: designate and build by need (infantry and tanks in forts, transports in a port when
-   there is land across the water, fighters in an airport once tech allows), never wasting
-   progress (changes go to the next build).
-4. Garrison: one land unit stays in each city; an ungarrisoned city calls the nearest idle one.
-5. Expand and attack: idle land units go next to the nearest neutral city (then the war
-   target's cities) on their island, in groups of at most three per target.
-6. Across the water: a transport in a city loads idle land units and sails next to the nearest
-   overseas target; next to it, its cargo takes the city or lands beside it.
-7. Scout: zeppelins and idle units head for the nearest squares never seen.
+1. Diplomacy: answer war with war; accept an alliance when allied-free and the proposer is not
+   its target; offer one to the strongest other nation it knows. Once the neutral cities it
+   knows are nearly gone (or from day 4), and unless it is ahead of everyone it knows put
+   together, it picks the weakest nation whose cities it knows, moves its army next to those
+   cities while still at peace, and declares war once enough units stand ready (or after half
+   a day), so the first blow falls on many cities at once.
+2. Garrisons: one land unit per city, up to three where hostile land units stand near, two in
+   cities close to an enemy city; they stay, and only fight from the city.
+3. Fight: aircraft and warships strike first (cities its land units stand next to, bombers
+   the biggest stack, warships as often as their ammunition allows); then everything next to
+   a hostile square attacks it in one command, so land units walk into a city the moment its
+   garrison is down. A garrisoned city is assaulted only when the attack is expected to clear
+   it (or four units stand ready); an empty enemy or neutral city is simply taken.
+4. Cities: designate and build by need (infantry and tanks in forts, transports as many as the
+   units waiting for a ship need, battleships once it prepares war, fighters and heavy bombers
+   in an airport, engineers and research in the tech centre), never wasting progress.
+5. Engineers found cities on open land near home: idle command points become cities.
+6. Expand: idle land units go next to the nearest city to take on their island (a few per
+   neutral city, more per enemy city), working out islands from the known map.
+7. Across the water: transports take idle units aboard in port or off a beach, sail to a
+   landing next to an overseas target they can reach, and put their cargo ashore (or take an
+   empty city straight from the ship).
+8. Scout: zeppelins and idle units head for the nearest squares never seen (land units only
+   where they can walk).
+
+Styles: `normal`; `easy` (the same, but orders only every third game hour, founds no cities and
+makes no alliances); `caretaker` (defence first: builds, garrisons, fights back, starts no war,
+sends nobody abroad); `expand` (the naive expander the AI is measured against: infantry and
+transports only, one port, loads in port only, never starts a war); `passive` (no orders).
 """
 
 from __future__ import annotations
@@ -35,7 +50,9 @@ from ..rules.models import MovesOn, UnitClass, UnitType
 from ..view import NEVER_SEEN, CityView, UnitView, View
 
 WATER, LAND = 1, 2  # in View.terrain (1 + the world's terrain codes)
-STYLES = ("normal", "caretaker", "expand", "passive")
+STYLES = ("normal", "easy", "caretaker", "expand", "passive")
+LEVELS = ("easy", "normal")  # the difficulty a moderator picks for an AI nation (a style)
+EASY_EVERY_HOURS = 3  # an easy AI gives orders only every third game hour
 
 
 @dataclass
@@ -46,8 +63,7 @@ class Memory:
     target: str | None = None  # the nation it makes (or prepares) war on
     staging_since: int = 0  # tick it chose that target
     sent: dict[int, int] = field(default_factory=dict)  # unit -> goal square it was sent to
-    islands: tuple[int, list[int]] | None = None  # (cities digest, island label per square)
-    islands_tick: int = -(10**9)  # when the island labels were worked out
+    islands: tuple[int, list[int]] | None = None  # (tick, island label per square)
     voyages: dict[int, int] = field(default_factory=dict)  # transport -> overseas city square
     loading: dict[int, int] = field(default_factory=dict)  # transport -> tick it began loading
 
@@ -144,13 +160,16 @@ class Planner:
     def plan(self) -> Decision:
         if self.style == "passive":
             return Decision([], ["passive: no orders"])
+        hour = self.view.tick // self.rules.ticks_per_hour
+        if self.style == "easy" and hour % EASY_EVERY_HOURS:
+            return Decision([], ["easy: resting this hour"])
         self.diplomacy()
         self.hold()
         self.fight()
         self.cities()
         self.garrison()
         if self.style != "caretaker":
-            if not self.naive:
+            if self.style == "normal":
                 self.found_cities()
             self.expand()
             self.transports()
@@ -661,23 +680,17 @@ class Planner:
         return min(options, key=lambda n: (self.dist(unit.sq, n), n))
 
     def island_labels(self) -> list[int]:
-        """Each land square's island on the known map (-1: water, unknown, or a city), worked
-        out once per change of the known map or its cities. Cities are left out because a land
-        unit cannot walk through a city that is not its own; its own cities join the islands
-        around them (`merged`)."""
-        terrain = self.view.terrain
-        land = (terrain == LAND).reshape(-1).copy()
-        cities = sorted(self.view.cities)
-        land[cities] = False
-        digest = hash(tuple(cities))
+        """Each land square's island on the known map (-1: water, unknown, or a city). Cities
+        are left out because a land unit cannot walk through a city that is not its own; its
+        own cities join the islands around them (`merged`). The map changes slowly (land seen
+        for the first time, a new city), so this is worked out again every four game hours."""
         cached = self.memory.islands
-        # newly seen land joins the islands within a few hours (it is unknown until then)
-        fresh = self.view.tick - self.memory.islands_tick < 4 * self.rules.ticks_per_hour
-        if cached is not None and cached[0] == digest and fresh:
+        if cached is not None and self.view.tick - cached[0] < 4 * self.rules.ticks_per_hour:
             return cached[1]
+        land = (self.view.terrain == LAND).reshape(-1).copy()
+        land[sorted(self.view.cities)] = False
         labels = self.components(land)
-        self.memory.islands = (digest, labels)
-        self.memory.islands_tick = self.view.tick
+        self.memory.islands = (self.view.tick, labels)
         return labels
 
     def components(self, land: np.ndarray) -> list[int]:
