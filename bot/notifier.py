@@ -15,9 +15,8 @@ again at most once an hour; rate limits and other errors count an attempt and ar
 pass, until `max_attempts`.
 
 Pictures are rendered in worker threads; the view they are drawn from is taken on the event
-loop (it is a copy, so the game may go on meanwhile). Recipients are served side by side (each
-player's messages stay in order), a few at a time (`workers`), so the drawing and encoding of
-many pictures (a day's sitreps) spreads over the cores while other DMs are being sent.
+loop (it is a copy, so the game may go on meanwhile). A day's sitrep pictures are drawn a batch
+at a time (`workers`) side by side in threads, then sent one after another.
 """
 
 from __future__ import annotations
@@ -159,8 +158,8 @@ class Notifier:
         self._sitrep_days: dict[tuple[int, str], int] = {}
         self._wake = asyncio.Event()
         self._retry_now: set[str] = set()  # users to try although their DMs were closed
-        # deliveries in flight at once: enough to keep every core drawing pictures
-        self._workers = asyncio.Semaphore(workers or max(2, 2 * (os.cpu_count() or 1)))
+        # sitrep pictures drawn at once: enough to keep every core busy
+        self._workers = workers or max(2, 2 * (os.cpu_count() or 1))
 
     # --- running ------------------------------------------------------------------------------
 
@@ -210,26 +209,15 @@ class Notifier:
         for gid, _ in groups:
             if gid not in members:
                 members[gid] = await self.store.members(gid)
-        # one queue per recipient keeps each player's messages in order; recipients are served
-        # side by side, so pictures are drawn on every core while others are being sent
-        queues: dict[str | None, list[tuple[int, str, list[OutboxRow]]]] = {}
         for (gid, nation), group in groups.items():
-            user = members[gid].get(nation)
-            queues.setdefault(user, []).append((gid, nation, group))
-
-        async def serve(user: str | None, queue: list[tuple[int, str, list[OutboxRow]]]) -> None:
-            for gid, nation, group in queue:
-                try:
-                    async with self._workers:
-                        await self._deliver(gid, nation, user, group, now, report)
-                except asyncio.CancelledError:
-                    raise
-                except Exception as exc:
-                    log.exception("delivering game %s nation %s failed", gid, nation)
-                    await self.store.mark_failed([r.id for r in group], f"notifier: {exc!r}")
-                    report.failed += len(group)
-
-        await asyncio.gather(*(serve(user, queue) for user, queue in queues.items()))
+            try:
+                await self._deliver(gid, nation, members[gid].get(nation), group, now, report)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.exception("delivering game %s nation %s failed", gid, nation)
+                await self.store.mark_failed([r.id for r in group], f"notifier: {exc!r}")
+                report.failed += len(group)
         try:
             await self._sitreps(now, report, game_id)
         except asyncio.CancelledError:
@@ -435,27 +423,29 @@ class Notifier:
             title = f"{game.name} - {n.name} - {view.clock}"
             due.append((user, view, sitrep_text(game.name, view), title, settings, status))
 
-        async def send(
-            user: str,
-            view: View,
-            text: str,
-            title: str,
-            settings: PlayerSettings,
-            status: DmStatus | None,
-        ) -> None:
-            async with self._workers:
-                files: list[tuple[str, bytes]] = []
-                if self.render and settings.pictures:
-                    png = await self._picture(view, title, [])
-                    if png is not None:
-                        files = [("sitrep.png", png)]
+        # the views were taken above, in one go; the pictures of a batch are drawn side by side
+        # in worker threads, then sent one after another (the store is used by one at a time)
+        batch = self._workers
+        for start in range(0, len(due), batch):
+            chunk = due[start : start + batch]
+            pictures = await asyncio.gather(
+                *(
+                    self._picture(view, title, [])
+                    if self.render and settings.pictures
+                    else _nothing()
+                    for _, view, _, title, settings, _ in chunk
+                )
+            )
+            for (user, _, text, _, _, status), png in zip(chunk, pictures, strict=True):
+                files = [("sitrep.png", png)] if png is not None else []
                 if await self._send(user, [text], files, status, now, report) is None:
                     report.sitreps += 1
                     if files:
                         report.pictures += 1
 
-        # the views are taken above, in one go; the pictures are drawn side by side
-        await asyncio.gather(*(send(*item) for item in due))
+
+async def _nothing() -> None:
+    return None
 
 
 def sitrep_text(game_name: str, view: View) -> str:
