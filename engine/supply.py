@@ -20,7 +20,10 @@ def dilate(mask: np.ndarray, radius: int) -> np.ndarray:
     if radius <= 0 or not mask.any():
         return mask.copy()
     h, w = mask.shape
-    if 2 * radius + 1 >= min(h, w):
+    sources = int(np.count_nonzero(mask))
+    if 2 * radius + 1 >= min(h, w) or sources * 256 > radius * h * w:
+        # many sources (an island, hundreds of cities): shifting the whole grid 4r times
+        # costs less than stamping each source (measured: ~1 us a stamp, ~1 ns a square)
         return _dilate_by_rolls(mask, radius)
     # stamp a (2r+1)^2 window around each source on a padded array, then fold the edges back
     r = radius

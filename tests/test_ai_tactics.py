@@ -34,16 +34,21 @@ OPEN_LAND = "\n".join(
 )
 
 
-def test_an_engineer_founds_a_city_on_open_land_near_home() -> None:
-    spec = {
+def home_with_engineer(at: str) -> dict[str, Any]:
+    """Open land, a fort at 2,2 with its garrison, an engineer with the mobility to found."""
+    return {
         "map": OPEN_LAND,
         "nations": {"red": {"cp": 600}},
         "cities": {"A": {"owner": "red", "designation": "fort"}},
         "units": [
-            {"id": 1, "owner": "red", "type": "engineer", "at": "6,3", "mobility": 9},
+            {"id": 1, "owner": "red", "type": "engineer", "at": at, "mobility": 9},
             {"id": 2, "owner": "red", "type": "infantry", "at": "A"},
         ],
     }
+
+
+def test_an_engineer_founds_a_city_on_open_land_near_home() -> None:
+    spec = home_with_engineer("6,3")
     world = world_of(spec, known_by=("red",))
     found = [c for c in orders(world, "red") if isinstance(c, cmd.BuildCity)]
     assert found == [cmd.BuildCity(unit=1)]
@@ -55,18 +60,7 @@ def test_an_engineer_founds_a_city_on_open_land_near_home() -> None:
 
 
 def test_an_engineer_walks_to_open_land_first_when_it_stands_too_close_to_a_city() -> None:
-    world = world_of(
-        {
-            "map": OPEN_LAND,
-            "nations": {"red": {"cp": 600}},
-            "cities": {"A": {"owner": "red", "designation": "fort"}},
-            "units": [
-                {"id": 1, "owner": "red", "type": "engineer", "at": "3,2", "mobility": 9},
-                {"id": 2, "owner": "red", "type": "infantry", "at": "A"},
-            ],
-        },
-        known_by=("red",),
-    )
+    world = world_of(home_with_engineer("3,2"), known_by=("red",))
     mine = orders(world, "red")
     assert not [c for c in mine if isinstance(c, cmd.BuildCity)]
     (move,) = [c for c in mine if isinstance(c, cmd.Move) and c.units == [1]]
@@ -194,18 +188,7 @@ def test_an_ai_ahead_of_everyone_it_knows_keeps_the_peace() -> None:
 
 
 def test_an_easy_ai_gives_orders_only_every_third_hour_and_founds_no_city() -> None:
-    world = world_of(
-        {
-            "map": OPEN_LAND,
-            "nations": {"red": {"cp": 600}},
-            "cities": {"A": {"owner": "red", "designation": "fort"}},
-            "units": [
-                {"id": 1, "owner": "red", "type": "engineer", "at": "6,3", "mobility": 9},
-                {"id": 2, "owner": "red", "type": "infantry", "at": "A"},
-            ],
-        },
-        known_by=("red",),
-    )
+    world = world_of(home_with_engineer("6,3"), known_by=("red",))
     acted = []
     for hour in range(6):
         world.tick = hour * world.ticks_per_hour

@@ -37,6 +37,7 @@ transports only, one port, loads in port only, never starts a war); `passive` (n
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass, field
 
@@ -47,6 +48,7 @@ from ..geometry import Grid
 from ..rules import Ruleset
 from ..rules import load as load_rules
 from ..rules.models import MovesOn, UnitClass, UnitType
+from ..supply import dilate
 from ..view import NEVER_SEEN, CityView, UnitView, View
 
 WATER, LAND = 1, 2  # in View.terrain (1 + the world's terrain codes)
@@ -109,6 +111,7 @@ class Planner:
         self._shores: dict[tuple[int, ...], np.ndarray] = {}
         self._islands: dict[int, frozenset[int]] = {}
         self._land: list[UnitView] | None = None
+        self._near_home: np.ndarray | None = None
         travelling = {u.id for u in self.own if u.order is not None}
         memory.sent = {u: g for u, g in memory.sent.items() if u in travelling}
         ships = {u.id for u in self.own}
@@ -210,11 +213,15 @@ class Planner:
         return (ut.bomb_percent or 0) >= 25
 
     def expected_damage(self, unit: UnitView, city: CityView | None) -> float:
-        ut = self.rules.unit[unit.type]
-        hp = unit.hp or ut.hp
-        value = (ut.attack or 0) * 0.75 * min(1.0, 0.5 + hp / (2 * ut.hp))
+        """The mean of the engine's roll (from the ruleset's fraction of the attack value up to
+        all of it), divided as a fortified city divides it."""
+        combat = self.rules.combat
+        attack = self.rules.unit[unit.type].attack or 0
+        value = (
+            (max(1, math.ceil(attack * combat.damage_min_fraction)) + attack) / 2 if attack else 0.0
+        )
         if city is not None and self.rules.city[city.designation].halves_damage_to:
-            value /= 2
+            value /= combat.fort_divisor
         return value
 
     def fight(self) -> None:
@@ -750,12 +757,7 @@ class Planner:
                 for x, root in self.joined.items():
                     raw[raw == x] = root
                 self._label_grid = raw.reshape(self.h, self.w)
-            land = np.isin(self._label_grid, key)
-            mask = land.copy()
-            for dy in (-1, 0, 1):
-                for dx in (-1, 0, 1):
-                    mask |= np.roll(np.roll(land, dy, 0), dx, 1)
-            mask = mask.reshape(-1)
+            mask = dilate(np.isin(self._label_grid, key), 1).reshape(-1)
             self._shores[key] = mask
         return mask
 
@@ -965,29 +967,19 @@ class Planner:
         grid = (self.view.terrain == LAND).reshape(self.h, self.w)
         cities = np.zeros(self.w * self.h, dtype=bool)
         cities[list(self.view.cities)] = True
-        crowded = cities.reshape(self.h, self.w)
-        spread = np.zeros_like(crowded)
-        for dy in range(-2, 3):
-            for dx in range(-2, 3):
-                spread |= np.roll(np.roll(crowded, dy, 0), dx, 1)
-        ok = (grid & ~spread).reshape(-1)
+        ok = (grid & ~dilate(cities.reshape(self.h, self.w), 2)).reshape(-1)
         for u in self.view.units:
             if u.owner != self.view.nation:
                 ok[u.sq] = False
         return np.flatnonzero(ok)
 
-    def near_home(self, radius: int = 6) -> np.ndarray:
-        """Flat bool mask: squares within `radius` of an own city (Chebyshev, on the torus)."""
-        home = np.zeros(self.w * self.h, dtype=bool)
-        home[list(self.my_cities)] = True
-        grid = home.reshape(self.h, self.w)
-        rows = grid.copy()
-        for dx in range(1, radius + 1):
-            rows |= np.roll(grid, dx, 1) | np.roll(grid, -dx, 1)
-        out = rows.copy()
-        for dy in range(1, radius + 1):
-            out |= np.roll(rows, dy, 0) | np.roll(rows, -dy, 0)
-        return out.reshape(-1)
+    def near_home(self) -> np.ndarray:
+        """Flat bool mask: squares within 6 of an own city (worked out once per decision)."""
+        if self._near_home is None:
+            home = np.zeros(self.w * self.h, dtype=bool)
+            home[list(self.my_cities)] = True
+            self._near_home = dilate(home.reshape(self.h, self.w), 6).reshape(-1)
+        return self._near_home
 
     def found_cities(self) -> None:
         """Engineers found cities on open land near home: command points turned into cities
@@ -1045,11 +1037,8 @@ class Planner:
                 continue
             if unknown is None:
                 unknown = np.flatnonzero(self.view.terrain == NEVER_SEEN)
-                near_land = np.zeros(len(self.view.terrain), dtype=bool)
-                grid = (self.view.terrain == LAND).reshape(self.h, self.w)
-                for dy in (-1, 0, 1):
-                    for dx in (-1, 0, 1):
-                        near_land |= np.roll(np.roll(grid, dy, 0), dx, 1).reshape(-1)
+                near_land = dilate((self.view.terrain == LAND).reshape(self.h, self.w), 1)
+                near_land = near_land.reshape(-1)
                 unknown_by_land = unknown[near_land[unknown]]
                 if unknown.size == 0:
                     return
