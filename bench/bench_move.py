@@ -15,7 +15,7 @@ from bench.worlds import big_world
 from engine import commands as cmd
 from engine.movement import MoveContext, can_enter
 from engine.service import GameService
-from engine.store import Store
+from engine.store import LogWrite, Store
 from engine.world import World
 
 
@@ -89,7 +89,7 @@ async def bench_commits(path: str, n: int, synchronous: str) -> None:
     }
     t0 = time.perf_counter()
     for seq in range(1, n + 1):
-        await store.append(game, seq, 0, entry, [("red", {"kind": "UnitsMoved"})])
+        await store.append_many(game, [LogWrite(seq, 0, entry, [("red", {"kind": "UnitsMoved"})])])
     took = time.perf_counter() - t0
     print(
         f"store commits, synchronous={synchronous}: {n / took:,.0f} per second ({took / n * 1000:.2f} ms each)"

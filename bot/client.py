@@ -16,6 +16,7 @@ from discord.ext import commands
 from engine.ai.runner import AiRunner
 from engine.service import GameService
 
+from .background import stop_tasks
 from .config import Settings
 from .context import Reply, UserError, explain
 from .delivery import discord_sender
@@ -78,12 +79,8 @@ class StrategicBot(commands.Bot):
         ]
 
     async def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
-        for task in self._tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
-        self._tasks = []
+        tasks, self._tasks = self._tasks, []
+        await stop_tasks(tasks)
         await super().close()
         if self._owns_service and self.service is not None:
             await self.service.close()

@@ -6,7 +6,6 @@ are printed, pictures are written to files. Time runs by itself (adjustable) or 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import re
 import shlex
 import tempfile
@@ -16,6 +15,7 @@ from pathlib import Path
 from engine.ai.runner import AiRunner
 from engine.service import GameService
 
+from .background import stop_tasks
 from .context import Caller, Reply, UserError, explain
 from .desk import Desk
 from .notifier import Notifier
@@ -320,9 +320,5 @@ async def run_sandbox(
                 break
         return 0
     finally:
-        for task in tasks:
-            task.cancel()
-        for task in tasks:
-            with contextlib.suppress(asyncio.CancelledError, Exception):
-                await task
+        await stop_tasks(tasks)
         await service.close()

@@ -29,7 +29,7 @@ from .mapgen import default_size, generate
 from .replay import apply_entry
 from .rules import DEFAULT_RULESET
 from .rules import load as load_rules
-from .store import GameRow, Store
+from .store import GameRow, LogWrite, Store
 from .world import World
 
 log = logging.getLogger(__name__)
@@ -48,6 +48,25 @@ class CommandResult:
 
     def for_nation(self, nation: str) -> list[ev.Event]:
         return [e for e in self.events if nation in e.to]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One log entry to apply and commit, with what changes beside the world when it commits:
+    the game's status (worked out from the world after it), its clock, and its members
+    ((added (nation, user) pairs), (removed nations))."""
+
+    entry: dict[str, Any]
+    status_after: Callable[[World], str | None] | None = None
+    clock: dict[str, Any] | None = None
+    members: tuple[list[tuple[str, str]], list[str]] | None = None
+
+
+@dataclass(frozen=True)
+class Applied:
+    step: Step
+    events: list[ev.Event]
+    tick: int  # the world's tick after the step
 
 
 @dataclass
@@ -147,7 +166,11 @@ class GameService:
             "anchor_real": (time.time() if now is None else now) if started else None,
             "anchor_tick": world.tick,
         }
-        game_id = await self.store.create_game(
+        players = [
+            (n.id, n.player) for n in world.nations.values() if n.player and n.player != AI_PLAYER
+        ]  # a world given with its players (scenarios, tests, imports)
+        return await self.store.create_game(
+            members=players,
             status="running" if started else "lobby",
             name=name,
             ruleset=world.rules.name,
@@ -159,12 +182,6 @@ class GameService:
             channel_id=channel_id,
             created_by=created_by,
         )
-        players = [
-            (n.id, n.player) for n in world.nations.values() if n.player and n.player != AI_PLAYER
-        ]
-        if players:  # a world given with its players (scenarios, tests, imports)
-            await self.store.add_members(game_id, players)
-        return game_id
 
     async def _live(self, game_id: int) -> LiveGame:
         game = self._games.get(game_id)
@@ -179,17 +196,14 @@ class GameService:
         return game
 
     async def _load(self, game_id: int) -> LiveGame:
-        row = await self.store.game(game_id)
-        if row is None:
+        found = await self.store.load(game_id)
+        if found is None:
             raise GameError(f"there is no game {game_id}")
-        snap = await self.store.latest_snapshot(game_id)
-        if snap is None:
-            raise GameError(f"game {game_id} has no stored world")
-        snap_seq, world_json, _ = snap
+        row, (snap_seq, world_json, _), entries = found
         world = World.from_dict(json.loads(world_json))
         snap_tick = world.tick
         seq = snap_seq
-        for entry_seq, entry in await self.store.log_after(game_id, snap_seq):
+        for entry_seq, entry in entries:
             apply_entry(world, entry)
             seq = entry_seq
         return LiveGame(
@@ -216,93 +230,116 @@ class GameService:
 
     # --- the one write path ------------------------------------------------------------------------------
 
+    async def _run(
+        self,
+        game_id: int,
+        first: Step,
+        then: Callable[[LiveGame], Step | None] | None = None,
+    ) -> CommandResult:
+        """Apply `first` (and `then(game)`, if that gives a step) to the live world and commit
+        them in one transaction; answer only after COMMIT.
+
+        If the caller is cancelled, the answer is the truth too: a cancellation that lands
+        before the transaction was handed to the store changes nothing; one that lands later
+        waits until the store has committed or rolled back, brings memory in line with it
+        (`on_commit`), and is then re-raised."""
+        game = await self._live(game_id)
+        async with game.lock:
+            if self._games.get(game_id) is not game:  # evicted while we waited
+                return await self._run(game_id, first, then)
+            applied: list[Applied] = []
+            try:
+                step: Step | None = first
+                while step is not None:
+                    events = apply_entry(game.world, step.entry)
+                    applied.append(Applied(step, events, game.world.tick))
+                    step = then(game) if then is not None and len(applied) == 1 else None
+            except (CommandError, GameError):
+                if applied:  # a later step was refused after the first changed the world
+                    self.evict(game_id)
+                raise  # validated before any change: the world is untouched
+            except BaseException:
+                self.evict(game_id)
+                raise
+            committed = False
+
+            def settle(row: GameRow | None, seqs: list[int], snapshot: bool) -> None:
+                nonlocal committed
+                committed = True
+                game.seq = seqs[-1]
+                if snapshot:
+                    game.snapshot_seq = seqs[-1]
+                    game.snapshot_tick = game.world.tick
+                if row is not None:
+                    game.row = row
+
+            try:
+                seq = await self._commit(game, applied, settle)
+            except BaseException:
+                if not committed:
+                    self.evict(game_id)
+                raise
+        events = [e for a in applied for e in a.events]
+        result = CommandResult(game_id=game_id, seq=seq, tick=game.world.tick, events=events)
+        await self._notify(game_id, events)
+        return result
+
     async def _commit(
         self,
         game: LiveGame,
-        entry: dict[str, Any],
-        events: list[ev.Event],
-        *,
-        status: str | None = None,
-        clock: dict[str, Any] | None = None,
-        members: tuple[list[tuple[str, str]], list[str]] | None = None,
+        applied: list[Applied],
+        settle: Callable[[GameRow | None, list[int], bool], None],
     ) -> int:
         world = game.world
-        seq = game.seq + 1
+        steps = [a.step for a in applied]
+        seqs = [game.seq + 1 + i for i in range(len(steps))]
         # Snapshots are taken with time (advance entries), where nobody waits on a reply;
         # players' commands only snapshot when a long run of them has no tick in between.
-        since = seq - game.snapshot_seq
-        if entry["kind"] == "command":
+        since = seqs[-1] - game.snapshot_seq
+        kinds = {s.entry["kind"] for s in steps}
+        if kinds == {"command"}:
             due = since >= self.command_snapshot_every
         else:
             due = (
                 since >= self.snapshot_every
                 or world.tick - game.snapshot_tick >= world.rules.ticks_per_day
-                or entry["kind"] == "lobby"
+                or "lobby" in kinds
             )
         snapshot = None
         if due:
             world_json = world.to_json()
             snapshot = (world_json, hashlib.sha256(world_json.encode()).hexdigest())
-        fanout = [(nation, e.model_dump(mode="json")) for e in events for nation in e.to]
-        await self.store.append(
+        writes = [
+            LogWrite(
+                seq,
+                a.tick,
+                a.step.entry,
+                [(nation, e.model_dump(mode="json")) for e in a.events for nation in e.to],
+            )
+            for seq, a in zip(seqs, applied, strict=True)
+        ]
+        status = None
+        if any(s.status_after is not None for s in steps):
+            status = next(
+                (st for s in reversed(steps) if s.status_after and (st := s.status_after(world))),
+                None,
+            )
+        clock = next((s.clock for s in reversed(steps) if s.clock is not None), None)
+        members = None
+        if any(s.members is not None for s in steps):
+            added = [p for s in steps if s.members for p in s.members[0]]
+            removed = [n for s in steps if s.members for n in s.members[1]]
+            members = (added, removed)
+        await self.store.append_many(
             game.row.id,
-            seq,
-            world.tick,
-            entry,
-            fanout,
+            writes,
             snapshot=snapshot,
             status=status,
             clock=clock,
             members=members,
+            on_commit=lambda row: settle(row, seqs, snapshot is not None),
         )
-        game.seq = seq
-        if snapshot is not None:
-            game.snapshot_seq = seq
-            game.snapshot_tick = world.tick
-        if status is not None or clock is not None:
-            refreshed = await self.store.game(game.row.id)
-            if refreshed is not None:
-                game.row = refreshed
-        return seq
-
-    async def _run(
-        self,
-        game_id: int,
-        entry: dict[str, Any],
-        *,
-        status_after: Callable[[World], str | None] | None = None,
-        clock: dict[str, Any] | None = None,
-        members: Callable[[World], tuple[list[tuple[str, str]], list[str]]] | None = None,
-    ) -> CommandResult:
-        game = await self._live(game_id)
-        async with game.lock:
-            if self._games.get(game_id) is not game:  # evicted while we waited
-                return await self._run(
-                    game_id, entry, status_after=status_after, clock=clock, members=members
-                )
-            try:
-                events = apply_entry(game.world, entry)
-            except (CommandError, GameError):
-                raise  # validated before any change: the world is untouched
-            except BaseException:
-                self.evict(game_id)
-                raise
-            try:
-                status = status_after(game.world) if status_after else None
-                seq = await self._commit(
-                    game,
-                    entry,
-                    events,
-                    status=status,
-                    clock=clock,
-                    members=members(game.world) if members else None,
-                )
-            except BaseException:
-                self.evict(game_id)
-                raise
-        result = CommandResult(game_id=game_id, seq=seq, tick=game.world.tick, events=events)
-        await self._notify(game_id, events)
-        return result
+        return seqs[-1]
 
     async def _notify(self, game_id: int, events: list[ev.Event]) -> None:
         if not events:
@@ -327,7 +364,7 @@ class GameService:
                 else "the game has not started yet"
             )
         entry = {"kind": "command", "nation": nation, "command": command.model_dump(mode="json")}
-        return await self._run(game_id, entry)
+        return await self._run(game_id, Step(entry))
 
     # --- lobby -------------------------------------------------------------------------------------------
 
@@ -358,46 +395,49 @@ class GameService:
             "player": player,
         }
         added = [(nid, player)] if player and player != AI_PLAYER else []
-        await self._run(game_id, entry, members=lambda w: (added, []))
-        if game.row.status == "lobby" and all(
-            o is not None for o in (await self.world(game_id)).slot_owner
-        ):
-            await self.start(game_id)  # full: start at once
+
+        def start_when_full(game: LiveGame) -> Step | None:  # full: start at once, atomically
+            if game.row.status == "lobby" and all(o is not None for o in game.world.slot_owner):
+                return self._start_step(game, time.time())
+            return None
+
+        await self._run(game_id, Step(entry, members=(added, [])), start_when_full)
         return nid
 
     async def leave(self, game_id: int, nation: str) -> None:
         await self._run(
             game_id,
-            {"kind": "lobby", "action": "leave", "nation": nation},
-            members=lambda w: ([], [nation]),
+            Step({"kind": "lobby", "action": "leave", "nation": nation}, members=([], [nation])),
         )
 
     async def resign(self, game_id: int, nation: str) -> None:
-        await self._run(game_id, {"kind": "lobby", "action": "resign", "nation": nation})
+        await self._run(game_id, Step({"kind": "lobby", "action": "resign", "nation": nation}))
 
     async def start(self, game_id: int, *, now: float | None = None) -> None:
         game = await self._live(game_id)
-        now = time.time() if now is None else now
+        await self._run(game_id, self._start_step(game, time.time() if now is None else now))
+
+    @staticmethod
+    def _start_step(game: LiveGame, now: float) -> Step:
         clock = dict(game.row.clock, anchor_real=now, anchor_tick=game.world.tick, paused=False)
-        await self._run(
-            game_id,
-            {"kind": "lobby", "action": "start"},
-            status_after=lambda w: "running",
-            clock=clock,
+        return Step(
+            {"kind": "lobby", "action": "start"}, status_after=lambda w: "running", clock=clock
         )
 
     async def substitute(self, game_id: int, nation: str, player: str | None) -> None:
         """Hand a nation to another player (None: nobody plays it, e.g. the AI)."""
         await self._run(
             game_id,
-            {"kind": "lobby", "action": "substitute", "nation": nation, "player": player},
-            members=lambda w: ([(nation, player)] if player else [], [] if player else [nation]),
+            Step(
+                {"kind": "lobby", "action": "substitute", "nation": nation, "player": player},
+                members=([(nation, player)] if player else [], [] if player else [nation]),
+            ),
         )
 
     async def end(self, game_id: int) -> list[ev.Event]:
         """End a running game now (a moderator's decision): standings as they are."""
         result = await self._run(
-            game_id, {"kind": "lobby", "action": "end"}, status_after=lambda w: "ended"
+            game_id, Step({"kind": "lobby", "action": "end"}, status_after=lambda w: "ended")
         )
         return result.events
 
@@ -406,11 +446,20 @@ class GameService:
         game = await self._live(game_id)
         async with game.lock:
             settings = dict(game.row.settings, **changes)
-            await self.store.update_game(game_id, settings=settings)
-            refreshed = await self.store.game(game_id)
-            assert refreshed is not None
-            game.row = refreshed
-            return refreshed
+            return await self._update_row(game, settings=settings)
+
+    async def _update_row(self, game: LiveGame, **changes: Any) -> GameRow:
+        """Change the game's row in the store (under the game's lock); memory follows on
+        commit, even if the caller is cancelled meanwhile."""
+
+        def settle(row: GameRow | None) -> None:
+            if row is not None:
+                game.row = row
+
+        row = await self.store.update_game(game.row.id, **changes, on_commit=settle)
+        if row is None:
+            raise GameError(f"there is no game {game.row.id}")
+        return row
 
     # --- time ---------------------------------------------------------------------------------------------
 
@@ -426,8 +475,10 @@ class GameService:
             n = min(ticks, self.advance_batch)
             result = await self._run(
                 game_id,
-                {"kind": "advance", "ticks": n},
-                status_after=lambda w: "ended" if w.ended else None,
+                Step(
+                    {"kind": "advance", "ticks": n},
+                    status_after=lambda w: "ended" if w.ended else None,
+                ),
             )
             out.extend(result.events)
             ticks -= n
@@ -467,10 +518,7 @@ class GameService:
             if game.row.status == "running":
                 clock["anchor_real"] = now
                 clock["anchor_tick"] = game.world.tick
-            await self.store.update_game(game_id, clock=clock)
-            refreshed = await self.store.game(game_id)
-            assert refreshed is not None
-            game.row = refreshed
+            await self._update_row(game, clock=clock)
 
     async def set_speed(self, game_id: int, speed: float, *, now: float | None = None) -> None:
         if speed <= 0:
@@ -488,5 +536,4 @@ class GameService:
     async def delete_game(self, game_id: int) -> None:
         game = await self._live(game_id)
         async with game.lock:
-            await self.store.delete_game(game_id)
-            self.evict(game_id)
+            await self.store.delete_game(game_id, on_commit=lambda _: self.evict(game_id))

@@ -1,5 +1,10 @@
-"""SQLite storage through aiosqlite: games, the append-only log, world snapshots and the event
-outbox, with versioned migrations applied at start-up.
+"""SQLite storage: games, the append-only log, world snapshots and the event outbox, with
+versioned migrations applied at start-up.
+
+Every method is one unit of work on the database thread (`engine.database`): each write is a
+single transaction from BEGIN to COMMIT that no other coroutine's SQL can interleave with and
+that a cancellation cannot split (see `Database.write`). Nothing is written outside a
+transaction, so whatever a method returns has been committed.
 
 Durability: WAL journal; `synchronous=FULL` by default so an acknowledged command survives
 even a power cut (NORMAL survives a killed process, and is faster).
@@ -8,14 +13,15 @@ even a power cut (NORMAL survives a killed process, and is faster).
 from __future__ import annotations
 
 import json
+import sqlite3
 import time
 import zlib
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, NamedTuple
 
-import aiosqlite
+from .database import Database
 
 MIGRATIONS: list[str] = [
     # 1: games, log, snapshots, outbox
@@ -137,7 +143,7 @@ def _dumps(value: Any) -> str:
 
 
 class Store:
-    def __init__(self, db: aiosqlite.Connection, path: str) -> None:
+    def __init__(self, db: Database, path: str) -> None:
         self.db = db
         self.path = path
 
@@ -148,39 +154,52 @@ class Store:
         path = str(path)
         if path != ":memory:":
             Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await aiosqlite.connect(path, isolation_level=None)
-        await db.execute("PRAGMA journal_mode=WAL")
-        await db.execute(f"PRAGMA synchronous={synchronous}")
-        await db.execute("PRAGMA foreign_keys=ON")
-        await db.execute("PRAGMA busy_timeout=5000")
+        db = await Database.open(
+            path,
+            [
+                "PRAGMA journal_mode=WAL",
+                f"PRAGMA synchronous={synchronous}",
+                "PRAGMA foreign_keys=ON",
+                "PRAGMA busy_timeout=5000",
+            ],
+        )
         store = cls(db, path)
-        await store.migrate()
+        try:
+            await store.migrate()
+        except BaseException:
+            await db.close()
+            raise
         return store
 
     async def close(self) -> None:
         await self.db.close()
 
+    async def query(self, sql: str, args: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
+        """Rows of one read-only statement (for tools and tests)."""
+        params = tuple(args)
+        return await self.db.read(lambda c: c.execute(sql, params).fetchall())
+
     async def schema_version(self) -> int:
-        async with self.db.execute("PRAGMA user_version") as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row else 0
+        return await self.db.read(_user_version)
 
     async def migrate(self) -> None:
+        """Bring the schema up to date, one transaction per migration (a version is either
+        wholly applied or not at all)."""
         version = await self.schema_version()
         if version > SCHEMA_VERSION:
             raise RuntimeError(
                 f"database schema {version} is newer than this program ({SCHEMA_VERSION})"
             )
         for number in range(version, SCHEMA_VERSION):
-            await self.db.execute("BEGIN IMMEDIATE")
-            try:
+
+            def apply(c: sqlite3.Connection, number: int = number) -> None:
+                if _user_version(c) != number:  # another process migrated meanwhile
+                    return
                 for statement in _statements(MIGRATIONS[number]):
-                    await self.db.execute(statement)
-                await self.db.execute(f"PRAGMA user_version={number + 1}")
-                await self.db.execute("COMMIT")
-            except BaseException:
-                await self.db.execute("ROLLBACK")
-                raise
+                    c.execute(statement)
+                c.execute(f"PRAGMA user_version={number + 1}")
+
+            await self.db.write(apply)
 
     # --- games ---------------------------------------------------------------------------------
 
@@ -197,13 +216,17 @@ class Store:
         channel_id: str | None = None,
         created_by: str | None = None,
         status: str = "lobby",
+        members: Iterable[tuple[str, str]] = (),
     ) -> int:
+        """One transaction: the game, its first world and its players ((nation, user) pairs)."""
         now = time.time()
-        await self.db.execute("BEGIN IMMEDIATE")
-        try:
-            cur = await self.db.execute(
-                "INSERT INTO games (name, ruleset, status, guild_id, channel_id, created_by, created_at, settings, clock)"
-                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        world_blob = zlib.compress(world_json.encode(), 1)
+        pairs = list(members)
+
+        def create(c: sqlite3.Connection) -> int:
+            cur = c.execute(
+                "INSERT INTO games (name, ruleset, status, guild_id, channel_id, created_by,"
+                " created_at, settings, clock) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     name,
                     ruleset,
@@ -218,20 +241,18 @@ class Store:
             )
             game_id = cur.lastrowid
             assert game_id is not None
-            await self.db.execute(
-                "INSERT INTO snapshots (game_id, seq, tick, world, hash, created_at) VALUES (?, 0, 0, ?, ?, ?)",
-                (game_id, zlib.compress(world_json.encode(), 1), world_hash, now),
+            c.execute(
+                "INSERT INTO snapshots (game_id, seq, tick, world, hash, created_at)"
+                " VALUES (?, 0, 0, ?, ?, ?)",
+                (game_id, world_blob, world_hash, now),
             )
-            await self.db.execute("COMMIT")
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
-        return game_id
+            _set_members(c, game_id, pairs, [])
+            return game_id
+
+        return await self.db.write(create)
 
     async def game(self, game_id: int) -> GameRow | None:
-        async with self.db.execute("SELECT * FROM games WHERE id = ?", (game_id,)) as cur:
-            row = await cur.fetchone()
-        return _game_row(row) if row else None
+        return await self.db.read(lambda c: _select_game(c, game_id))
 
     async def games(
         self, *, status: Iterable[str] | None = None, guild_id: str | None = None
@@ -245,8 +266,7 @@ class Store:
         if guild_id is not None:
             sql += " AND guild_id = ?"
             args.append(guild_id)
-        async with self.db.execute(sql + " ORDER BY id", args) as cur:
-            rows = await cur.fetchall()
+        rows = await self.query(sql + " ORDER BY id", args)
         return [_game_row(r) for r in rows]
 
     async def update_game(
@@ -256,94 +276,88 @@ class Store:
         status: str | None = None,
         clock: dict | None = None,
         settings: dict | None = None,
-    ) -> None:
-        sets, args = [], []
-        if status is not None:
-            sets.append("status = ?")
-            args.append(status)
-        if clock is not None:
-            sets.append("clock = ?")
-            args.append(_dumps(clock))
-        if settings is not None:
-            sets.append("settings = ?")
-            args.append(_dumps(settings))
-        if not sets:
-            return
-        await self.db.execute(f"UPDATE games SET {', '.join(sets)} WHERE id = ?", (*args, game_id))
+        on_commit: Callable[[GameRow | None], None] | None = None,
+    ) -> GameRow | None:
+        """Change a game's status, clock or settings; returns the row as committed (None if
+        the game is gone). `on_commit` as in `Database.write`."""
 
-    async def delete_game(self, game_id: int) -> None:
-        await self.db.execute("BEGIN IMMEDIATE")
-        try:
-            for table in ("outbox", "members", "snapshots", "log"):
-                await self.db.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
-            await self.db.execute("DELETE FROM games WHERE id = ?", (game_id,))
-            await self.db.execute("COMMIT")
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
+        def update(c: sqlite3.Connection) -> GameRow | None:
+            _update_game(c, game_id, status=status, clock=clock, settings=settings)
+            return _select_game(c, game_id)
+
+        return await self.db.write(update, on_commit=on_commit)
+
+    async def delete_game(
+        self, game_id: int, *, on_commit: Callable[[None], None] | None = None
+    ) -> None:
+        def delete(c: sqlite3.Connection) -> None:
+            for table in ("outbox", "members", "sitreps", "snapshots", "log"):
+                c.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+            c.execute("DELETE FROM games WHERE id = ?", (game_id,))
+
+        await self.db.write(delete, on_commit=on_commit)
 
     # --- the log ---------------------------------------------------------------------------------
 
-    async def append(
+    async def append_many(
         self,
         game_id: int,
-        seq: int,
-        tick: int,
-        entry: dict[str, Any],
-        events: list[tuple[str, dict[str, Any]]],
+        writes: list[LogWrite],
         *,
         snapshot: tuple[str, str] | None = None,
         status: str | None = None,
         clock: dict[str, Any] | None = None,
         members: tuple[list[tuple[str, str]], list[str]] | None = None,
-    ) -> None:
-        """One transaction: the log entry, its events for each recipient, and optionally a
-        snapshot of the world after it, a new game status or clock, and membership changes
-        ((added (nation, user) pairs), (removed nations)). Returns after COMMIT."""
+        on_commit: Callable[[GameRow | None], None] | None = None,
+    ) -> GameRow | None:
+        """One transaction: the log entries, their events for each recipient, and optionally a
+        snapshot of the world after the last one (taken at its seq), a new game status or
+        clock, and membership changes ((added (nation, user) pairs), (removed nations)).
+
+        Returns after COMMIT: the game's row as committed when the status or clock changed,
+        else None. `on_commit` as in `Database.write`."""
         now = time.time()
-        db = self.db
-        await db.execute("BEGIN IMMEDIATE")
-        try:
-            await db.execute(
+        blob = None
+        if snapshot is not None:
+            blob = (zlib.compress(snapshot[0].encode(), 1), snapshot[1])
+        log_rows = [(game_id, w.seq, w.tick, _dumps(w.entry), now) for w in writes]
+        outbox_rows = [
+            (game_id, w.seq, w.tick, nation, _dumps(payload), now)
+            for w in writes
+            for nation, payload in w.events
+        ]
+        last = writes[-1]
+
+        def append(c: sqlite3.Connection) -> GameRow | None:
+            c.executemany(
                 "INSERT INTO log (game_id, seq, tick, entry, created_at) VALUES (?, ?, ?, ?, ?)",
-                (game_id, seq, tick, _dumps(entry), now),
+                log_rows,
             )
-            if events:
-                await db.executemany(
-                    "INSERT INTO outbox (game_id, seq, tick, nation, event, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    [
-                        (game_id, seq, tick, nation, _dumps(payload), now)
-                        for nation, payload in events
-                    ],
+            if outbox_rows:
+                c.executemany(
+                    "INSERT INTO outbox (game_id, seq, tick, nation, event, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    outbox_rows,
                 )
-            if snapshot is not None:
-                world_json, world_hash = snapshot
-                await db.execute(
-                    "INSERT INTO snapshots (game_id, seq, tick, world, hash, created_at) VALUES (?, ?, ?, ?, ?, ?)",
-                    (game_id, seq, tick, zlib.compress(world_json.encode(), 1), world_hash, now),
+            if blob is not None:
+                c.execute(
+                    "INSERT INTO snapshots (game_id, seq, tick, world, hash, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, last.seq, last.tick, blob[0], blob[1], now),
                 )
                 # keep the first world (seq 0: the whole history is it + the log) and the newest
-                await db.execute(
+                c.execute(
                     "DELETE FROM snapshots WHERE game_id = ? AND seq > 0 AND seq < ?",
-                    (game_id, seq),
+                    (game_id, last.seq),
                 )
-            if status is not None or clock is not None:
-                await self.update_game(game_id, status=status, clock=clock)
             if members is not None:
-                added, removed = members
-                for nation in removed:
-                    await db.execute(
-                        "DELETE FROM members WHERE game_id = ? AND nation = ?", (game_id, nation)
-                    )
-                for nation, user in added:
-                    await db.execute(
-                        "INSERT OR REPLACE INTO members (game_id, nation, user_id) VALUES (?, ?, ?)",
-                        (game_id, nation, user),
-                    )
-            await db.execute("COMMIT")
-        except BaseException:
-            await db.execute("ROLLBACK")
-            raise
+                _set_members(c, game_id, *members)
+            if status is None and clock is None:
+                return None
+            _update_game(c, game_id, status=status, clock=clock)
+            return _select_game(c, game_id)
+
+        return await self.db.write(append, on_commit=on_commit)
 
     async def latest_snapshot(self, game_id: int) -> tuple[int, str, str] | None:
         """(seq, world json, hash) of the newest snapshot."""
@@ -356,57 +370,74 @@ class Store:
 
     async def _snapshot(self, game_id: int, order: str) -> tuple[int, str, str] | None:
         assert order in ("ASC", "DESC")
-        async with self.db.execute(
+        rows = await self.query(
             f"SELECT seq, world, hash FROM snapshots WHERE game_id = ? ORDER BY seq {order} LIMIT 1",
             (game_id,),
-        ) as cur:
-            row = await cur.fetchone()
-        if row is None:
+        )
+        if not rows:
             return None
-        return int(row[0]), zlib.decompress(row[1]).decode(), row[2]
+        seq, world, digest = rows[0]
+        return int(seq), zlib.decompress(world).decode(), digest
+
+    async def load(
+        self, game_id: int
+    ) -> tuple[GameRow, tuple[int, str, str], list[tuple[int, dict[str, Any]]]] | None:
+        """What a game is rebuilt from, read in one go (one consistent state): its row, its
+        latest snapshot and the log after it. None if there is no such game or world."""
+
+        def read(c: sqlite3.Connection):
+            c.execute("BEGIN")  # one read transaction: the three reads see the same state
+            try:
+                row = _select_game(c, game_id)
+                snap = c.execute(
+                    "SELECT seq, world, hash FROM snapshots WHERE game_id = ?"
+                    " ORDER BY seq DESC LIMIT 1",
+                    (game_id,),
+                ).fetchone()
+                if row is None or snap is None:
+                    return None
+                entries = c.execute(
+                    "SELECT seq, entry FROM log WHERE game_id = ? AND seq > ? ORDER BY seq",
+                    (game_id, snap[0]),
+                ).fetchall()
+            finally:
+                c.execute("COMMIT")
+            return row, snap, entries
+
+        found = await self.db.read(read)
+        if found is None:
+            return None
+        row, snap, entries = found
+        snapshot = (int(snap[0]), zlib.decompress(snap[1]).decode(), snap[2])
+        return row, snapshot, [(int(s), json.loads(e)) for s, e in entries]
 
     async def log_after(self, game_id: int, seq: int) -> list[tuple[int, dict[str, Any]]]:
-        async with self.db.execute(
+        rows = await self.query(
             "SELECT seq, entry FROM log WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, seq)
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [(int(r[0]), json.loads(r[1])) for r in rows]
 
     async def last_seq(self, game_id: int) -> int:
-        async with self.db.execute(
+        rows = await self.query(
             "SELECT COALESCE(MAX(seq), 0) FROM log WHERE game_id = ?", (game_id,)
-        ) as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row else 0
+        )
+        return int(rows[0][0]) if rows else 0
 
     # --- members -----------------------------------------------------------------------------------
 
     async def memberships(self, user_id: str) -> list[tuple[int, str]]:
-        async with self.db.execute(
+        rows = await self.query(
             "SELECT game_id, nation FROM members WHERE user_id = ? ORDER BY game_id", (user_id,)
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [(int(r[0]), r[1]) for r in rows]
 
     async def add_members(self, game_id: int, pairs: Iterable[tuple[str, str]]) -> None:
         """Record who plays which nation: (nation, user id) pairs."""
-        await self.db.execute("BEGIN IMMEDIATE")
-        try:
-            for nation, user in pairs:
-                await self.db.execute(
-                    "INSERT OR REPLACE INTO members (game_id, nation, user_id) VALUES (?, ?, ?)",
-                    (game_id, nation, user),
-                )
-            await self.db.execute("COMMIT")
-        except BaseException:
-            await self.db.execute("ROLLBACK")
-            raise
+        added = list(pairs)
+        await self.db.write(lambda c: _set_members(c, game_id, added, []))
 
     async def members(self, game_id: int) -> dict[str, str]:
-        async with self.db.execute(
-            "SELECT nation, user_id FROM members WHERE game_id = ?", (game_id,)
-        ) as cur:
-            rows = await cur.fetchall()
+        rows = await self.query("SELECT nation, user_id FROM members WHERE game_id = ?", (game_id,))
         return {r[0]: r[1] for r in rows}
 
     # --- outbox ------------------------------------------------------------------------------------
@@ -417,106 +448,168 @@ class Store:
         """Undelivered rows in id order, without those given up on (`max_attempts`) and those
         held back (`hold`) until after `now`."""
         now = time.time() if now is None else now
-        async with self.db.execute(
+        rows = await self.query(
             "SELECT id, game_id, seq, tick, nation, event, attempts FROM outbox"
             " WHERE delivered_at IS NULL AND attempts < ?"
             " AND (hold_until IS NULL OR hold_until <= ?) ORDER BY id LIMIT ?",
             (max_attempts, now, limit),
-        ) as cur:
-            rows = await cur.fetchall()
+        )
         return [
             OutboxRow(int(r[0]), int(r[1]), int(r[2]), int(r[3]), r[4], json.loads(r[5]), int(r[6]))
             for r in rows
         ]
 
     async def mark_delivered(self, ids: Iterable[int]) -> None:
-        ids = list(ids)
-        if ids:
-            await self.db.executemany(
-                "UPDATE outbox SET delivered_at = ? WHERE id = ?", [(time.time(), i) for i in ids]
-            )
+        await self._update_rows(
+            "UPDATE outbox SET delivered_at = ? WHERE id = ?", ids, lambda i: (time.time(), i)
+        )
 
     async def mark_failed(self, ids: Iterable[int], error: str) -> None:
-        ids = list(ids)
-        if ids:
-            await self.db.executemany(
-                "UPDATE outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?",
-                [(error[:500], i) for i in ids],
-            )
+        await self._update_rows(
+            "UPDATE outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?",
+            ids,
+            lambda i: (error[:500], i),
+        )
 
     async def hold(self, ids: Iterable[int], until: float) -> None:
         """Keep these rows out of `pending_events` until `until` (quiet hours, closed DMs)."""
-        ids = list(ids)
-        if ids:
-            await self.db.executemany(
-                "UPDATE outbox SET hold_until = ? WHERE id = ?", [(until, i) for i in ids]
-            )
+        await self._update_rows(
+            "UPDATE outbox SET hold_until = ? WHERE id = ?", ids, lambda i: (until, i)
+        )
+
+    async def _update_rows(
+        self, sql: str, ids: Iterable[int], args: Callable[[int], tuple[Any, ...]]
+    ) -> None:
+        rows = [args(i) for i in ids]
+        if rows:
+            await self.db.write(lambda c: c.executemany(sql, rows))
 
     async def release_held(self, user_id: str) -> int:
         """Release every held row for the nations this user plays (e.g. after the player
         changed the quiet hours or opened the DMs); returns how many."""
-        cur = await self.db.execute(
-            "UPDATE outbox SET hold_until = NULL WHERE delivered_at IS NULL"
-            " AND hold_until IS NOT NULL AND EXISTS (SELECT 1 FROM members m"
-            " WHERE m.user_id = ? AND m.game_id = outbox.game_id AND m.nation = outbox.nation)",
-            (str(user_id),),
+        return await self.db.write(
+            lambda c: (
+                c.execute(
+                    "UPDATE outbox SET hold_until = NULL WHERE delivered_at IS NULL"
+                    " AND hold_until IS NOT NULL AND EXISTS (SELECT 1 FROM members m"
+                    " WHERE m.user_id = ? AND m.game_id = outbox.game_id AND m.nation = outbox.nation)",
+                    (str(user_id),),
+                ).rowcount
+            )
         )
-        return cur.rowcount
 
     # --- players' notification settings --------------------------------------------------------
 
     async def get_player_settings(self, user_id: str) -> dict[str, Any]:
-        async with self.db.execute(
+        rows = await self.query(
             "SELECT settings FROM player_settings WHERE user_id = ?", (str(user_id),)
-        ) as cur:
-            row = await cur.fetchone()
-        return json.loads(row[0]) if row else {}
+        )
+        return json.loads(rows[0][0]) if rows else {}
 
     async def set_player_settings(self, user_id: str, settings: dict[str, Any]) -> None:
-        await self.db.execute(
-            "INSERT OR REPLACE INTO player_settings (user_id, settings) VALUES (?, ?)",
-            (str(user_id), _dumps(settings)),
+        args = (str(user_id), _dumps(settings))
+        await self.db.write(
+            lambda c: c.execute(
+                "INSERT OR REPLACE INTO player_settings (user_id, settings) VALUES (?, ?)", args
+            )
         )
 
     async def get_dm_status(self, user_id: str) -> DmStatus | None:
-        async with self.db.execute(
+        rows = await self.query(
             "SELECT status, detail, since, checked FROM dm_status WHERE user_id = ?",
             (str(user_id),),
-        ) as cur:
-            row = await cur.fetchone()
-        if row is None:
+        )
+        if not rows:
             return None
-        return DmStatus(row[0], row[1], float(row[2]), float(row[3]))
+        status, detail, since, checked = rows[0]
+        return DmStatus(status, detail, float(since), float(checked))
 
     async def set_dm_status(
         self, user_id: str, status: str, detail: str | None = None, *, now: float | None = None
     ) -> None:
         """Record the outcome of a DM attempt; `since` only moves when the status changes."""
         now = time.time() if now is None else now
-        await self.db.execute(
-            "INSERT INTO dm_status (user_id, status, detail, since, checked) VALUES (?, ?, ?, ?, ?)"
-            " ON CONFLICT (user_id) DO UPDATE SET"
-            " since = CASE WHEN dm_status.status = excluded.status THEN dm_status.since"
-            " ELSE excluded.since END,"
-            " status = excluded.status, detail = excluded.detail, checked = excluded.checked",
-            (str(user_id), status, detail, now, now),
+        args = (str(user_id), status, detail, now, now)
+        await self.db.write(
+            lambda c: c.execute(
+                "INSERT INTO dm_status (user_id, status, detail, since, checked)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"
+                " since = CASE WHEN dm_status.status = excluded.status THEN dm_status.since"
+                " ELSE excluded.since END,"
+                " status = excluded.status, detail = excluded.detail, checked = excluded.checked",
+                args,
+            )
         )
 
     # --- daily situation reports ------------------------------------------------------------------
 
     async def get_sitrep(self, game_id: int, nation: str) -> int | None:
         """The last game day a sitrep was sent to this nation (None: never)."""
-        async with self.db.execute(
+        rows = await self.query(
             "SELECT last_day FROM sitreps WHERE game_id = ? AND nation = ?", (game_id, nation)
-        ) as cur:
-            row = await cur.fetchone()
-        return int(row[0]) if row else None
+        )
+        return int(rows[0][0]) if rows else None
 
     async def set_sitrep(self, game_id: int, nation: str, day: int) -> None:
-        await self.db.execute(
-            "INSERT OR REPLACE INTO sitreps (game_id, nation, last_day) VALUES (?, ?, ?)",
-            (game_id, nation, day),
+        await self.db.write(
+            lambda c: c.execute(
+                "INSERT OR REPLACE INTO sitreps (game_id, nation, last_day) VALUES (?, ?, ?)",
+                (game_id, nation, day),
+            )
         )
+
+
+@dataclass(frozen=True)
+class LogWrite:
+    """One log entry to append: its seq and tick, the entry, and its events per recipient."""
+
+    seq: int
+    tick: int
+    entry: dict[str, Any]
+    events: list[tuple[str, dict[str, Any]]]
+
+
+def _user_version(c: sqlite3.Connection) -> int:
+    row = c.execute("PRAGMA user_version").fetchone()
+    return int(row[0]) if row else 0
+
+
+def _select_game(c: sqlite3.Connection, game_id: int) -> GameRow | None:
+    row = c.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+    return _game_row(row) if row else None
+
+
+def _update_game(
+    c: sqlite3.Connection,
+    game_id: int,
+    *,
+    status: str | None = None,
+    clock: dict | None = None,
+    settings: dict | None = None,
+) -> None:
+    sets, args = [], []
+    if status is not None:
+        sets.append("status = ?")
+        args.append(status)
+    if clock is not None:
+        sets.append("clock = ?")
+        args.append(_dumps(clock))
+    if settings is not None:
+        sets.append("settings = ?")
+        args.append(_dumps(settings))
+    if sets:
+        c.execute(f"UPDATE games SET {', '.join(sets)} WHERE id = ?", (*args, game_id))
+
+
+def _set_members(
+    c: sqlite3.Connection, game_id: int, added: list[tuple[str, str]], removed: list[str]
+) -> None:
+    for nation in removed:
+        c.execute("DELETE FROM members WHERE game_id = ? AND nation = ?", (game_id, nation))
+    c.executemany(
+        "INSERT OR REPLACE INTO members (game_id, nation, user_id) VALUES (?, ?, ?)",
+        [(game_id, nation, user) for nation, user in added],
+    )
 
 
 def _statements(script: str) -> list[str]:

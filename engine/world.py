@@ -616,6 +616,10 @@ class World:
             n: {int(sq): list(e) for sq, e in m.items()}
             for n, m in d.get("city_memory", {}).items()
         }
+        # cities, satellites and radar are stamped now, as the saved world had them stamped at
+        # its last settle: stamping them later, in the middle of the next command or tick, would
+        # miss the sight they lose meanwhile (a restart must not change what nations remember)
+        world.sight_index.settle()
         return world
 
     def to_json(self) -> str:

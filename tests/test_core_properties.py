@@ -154,3 +154,42 @@ def test_advancing_at_once_equals_tick_by_tick(ticks):
     for _ in range(ticks):
         advance(b, 1)
     assert a.hash() == b.hash()
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.lists(actions, min_size=1, max_size=20),
+    st.sampled_from(["standard", "classic"]),
+    st.lists(st.booleans(), min_size=20, max_size=20),
+)
+def test_a_restart_anywhere_goes_on_as_if_nothing_happened(script, ruleset, restarts):
+    """A world saved and loaded between any two log entries (a snapshot, then a restart)
+    continues exactly as the world that never stopped: what nations see and remember too."""
+    war = [["red", "blue", "war"]]
+    a = strip_world(ruleset=ruleset, relations=war)
+    b = strip_world(ruleset=ruleset, relations=war)
+    for action, restart in zip(script, restarts, strict=False):
+        play(a, [action])
+        play(b, [action])
+        if restart:
+            b = World.from_dict(b.to_dict())
+    advance(a, 96)
+    advance(b, 96)
+    assert b.hash() == a.hash()
+
+
+def test_a_restart_at_any_tick_goes_on_the_same_way():
+    """Saved and loaded at any tick of a whole game (tech grows, so radar sight widens, cities
+    are built, units move on standing orders), the world's next tick is the same as if it had
+    never stopped: what nations see and remember included."""
+    world = strip_world()
+    apply(world, "red", cmd.Move(units=[1], to=(9, 2)))
+    apply(world, "blue", cmd.Move(units=[4], to=(14, 1)))
+    for _ in range(world.end_tick):
+        if world.ended:
+            break
+        saved = world.to_dict()
+        advance(world, 1)
+        restarted = World.from_dict(saved)
+        advance(restarted, 1)
+        assert restarted.hash() == world.hash(), f"tick {restarted.tick}"

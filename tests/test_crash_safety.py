@@ -10,7 +10,6 @@ import signal
 import subprocess
 import sys
 import time
-import zlib
 from pathlib import Path
 
 import pytest
@@ -64,13 +63,10 @@ def test_sigkill_loses_nothing_acknowledged(tmp_path, seed, kill_after):
         acked_seq, acked_hash = acks[-1]
         assert last >= acked_seq, "an acknowledged request is missing from the log"
         # replay the whole log from the first snapshot: every acknowledged state is reproduced
-        async with store.db.execute(
-            "SELECT world FROM snapshots WHERE game_id = ? AND seq = 0", (game,)
-        ) as cur:
-            row = await cur.fetchone()
+        snap = await store.first_snapshot(game)
         first = None
-        if row is not None:
-            first = World.from_dict(json.loads(zlib.decompress(row[0])))
+        if snap is not None and snap[0] == 0:
+            first = World.from_dict(json.loads(snap[1]))
         await store.close()
 
         svc = await GameService.open(str(db))

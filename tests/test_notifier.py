@@ -166,10 +166,9 @@ async def test_closed_dms_are_recorded_and_retried_once_an_hour(env):
     assert report.closed == 1 and len(sender.to("200")) == 1
     status = await service.store.get_dm_status("100")
     assert status.status == "closed" and "50007" in status.detail and status.since == T0
-    async with service.store.db.execute(
+    [(attempts, error)] = await service.store.query(
         "SELECT attempts, last_error FROM outbox WHERE nation = 'red'"
-    ) as cur:
-        attempts, error = await cur.fetchone()
+    )
     assert attempts == 1 and error.startswith("closed")
     # more events for red in the hour: not even tried
     await service.advance(game, 32)

@@ -1,8 +1,13 @@
 """Every number of the rulesets' unit, city, tech and command-point tables equals its seed.
 
-`classic` is checked against seed 000's HTML tables (parsed with html.parser straight from the
-original page), `standard` against seed 001's Markdown tables; where seed 001 has no column for a
-stat, `standard` takes seed 000's value (None for units seed 000 does not have).
+`classic` is checked against seed 000's HTML tables, `standard` against seed 001's Markdown tables;
+where seed 001 has no column for a stat, `standard` takes seed 000's value (None for units seed 000
+does not have).
+
+The seeds' figures are kept in tests/data/seed_tables.json (see tests/seed_tables.py, which
+generates it), so these tests need nothing outside the repository. When the seeds are checked out
+beside the project (`../shared/seeds`), test_seed_data_equals_the_seeds checks that the file
+still equals what the parsers read from them.
 
 A number that deliberately differs from its seed must be listed in EXCEPTIONS with its reason.
 """
@@ -11,34 +16,18 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from html.parser import HTMLParser
-from pathlib import Path
+from typing import Any
 
 import pytest
 
 from engine.rules import Ruleset, load
+from tests import seed_tables
+from tests.seed_tables import SEED_001_UNIT_SECTIONS, SEEDS_DIR, UNIT_HEADER
 
 # (ruleset, unit or "city:<name>", field) -> why the ruleset deliberately differs from its seed.
 # Stat fields: tech, cost_hours, mobility, sight, attack, ammo, flak, cannon, hp, built_in, title.
 EXCEPTIONS: dict[tuple[str, str, str], str] = {}
 
-SEEDS_DIR = Path(__file__).resolve().parents[2] / "shared" / "seeds"
-SEED_000 = "000_27b49932dcda0f6b.txt"
-SEED_001 = "001_49350bc325503f11.txt"
-
-UNIT_HEADER = (
-    "Unit",
-    "Built in",
-    "Tech",
-    "Cost (hrs)",
-    "Mobility",
-    "Sight",
-    "Attack",
-    "Ammo",
-    "Flak",
-    "Cannon",
-    "HP",
-)
 # seed column -> model field
 NUMBER_COLUMNS = {
     "Tech": "tech",
@@ -54,7 +43,6 @@ NUMBER_COLUMNS = {
 BUILT_IN = {"Tech": "tech", "Fort": "fort", "Port": "port", "Airport": "airport"}
 CITY_ROWS = {"Base": "base", "Fort": "fort", "Port": "port", "Airport": "airport"}
 NAME_OVERRIDES = {"Aircraft Carrier": "carrier", "Spy Satellite": "satellite"}
-SEED_001_UNIT_SECTIONS = ("Land Units", "Naval Units", "Air Units", "Tech Units")
 
 CP_ACTIONS = {
     "move": "move",
@@ -70,115 +58,21 @@ CP_ACTIONS = {
 SEED_CP_KEYS = sorted(set(CP_ACTIONS.values()))
 
 
-# ---- reading the seeds ------------------------------------------------------------------------
-
-
-def seed_text(name: str) -> str:
-    path = SEEDS_DIR / name
-    if not path.is_file():
-        pytest.fail(
-            f"seed file {path} not found: the seeds must be checked out in shared/seeds beside "
-            f"the project ({SEEDS_DIR.parent.parent} should hold both the project and shared/)",
-            pytrace=False,
-        )
-    return path.read_text(encoding="utf-8")
-
-
-class _TableParser(HTMLParser):
-    """Every <table> of a page as a list of rows, each a list of cell texts (td and th)."""
-
-    def __init__(self) -> None:
-        super().__init__(convert_charrefs=True)
-        self.tables: list[list[list[str]]] = []
-        self._stack: list[list[list[str]]] = []  # open tables (nesting safe)
-        self._row: list[str] | None = None
-        self._cell: list[str] | None = None
-
-    def _close_cell(self) -> None:
-        if self._cell is not None and self._row is not None:
-            self._row.append(" ".join("".join(self._cell).split()))
-        self._cell = None
-
-    def _close_row(self) -> None:
-        self._close_cell()
-        if self._row is not None and self._stack:
-            self._stack[-1].append(self._row)
-        self._row = None
-
-    def handle_starttag(self, tag: str, attrs: list) -> None:
-        if tag == "table":
-            self._stack.append([])
-        elif tag == "tr":
-            self._close_row()
-            self._row = []
-        elif tag in ("td", "th"):
-            self._close_cell()
-            if self._row is None:
-                self._row = []
-            self._cell = []
-
-    def handle_endtag(self, tag: str) -> None:
-        if tag in ("td", "th"):
-            self._close_cell()
-        elif tag == "tr":
-            self._close_row()
-        elif tag == "table" and self._stack:
-            self._close_row()
-            self.tables.append(self._stack.pop())
-
-    def handle_data(self, data: str) -> None:
-        if self._cell is not None:
-            self._cell.append(data)
+# ---- the seeds' figures (tests/data/seed_tables.json) -----------------------------------------
 
 
 @cache
-def html_tables() -> list[list[list[str]]]:
-    parser = _TableParser()
-    parser.feed(seed_text(SEED_000))
-    parser.close()
-    return parser.tables
+def seed_data() -> dict[str, Any]:
+    return seed_tables.load()
 
 
-def _markdown_table(lines: list[str], start: int) -> list[dict[str, str]]:
-    """The Markdown table whose header line is lines[start], as dicts keyed by the header."""
-
-    def cells(line: str) -> list[str]:
-        return [c.strip() for c in line.strip().strip("|").split("|")]
-
-    header = cells(lines[start])
-    assert re.fullmatch(r"\|?(\s*:?-+:?\s*\|)+\s*:?-*:?\s*\|?", lines[start + 1].strip()), (
-        f"seed 001 line {start + 2} is not a Markdown table separator"
-    )
-    rows = []
-    for line in lines[start + 2 :]:
-        if not line.strip().startswith("|"):
-            break
-        row = cells(line)
-        assert len(row) == len(header), (
-            f"seed 001: row {line!r} has {len(row)} cells, not {len(header)}"
-        )
-        rows.append(dict(zip(header, row, strict=True)))
-    return rows
+def rows_of(table: dict[str, list[Any]]) -> list[dict[str, str]]:
+    """A stored table's rows as dicts keyed by its columns."""
+    return [dict(zip(table["columns"], row, strict=True)) for row in table["rows"]]
 
 
-def _table_after(lines: list[str], heading: str) -> list[dict[str, str]]:
-    idx = next((i for i, line in enumerate(lines) if line.strip() == heading), None)
-    assert idx is not None, f"seed 001 has no heading {heading!r}"
-    start = next(i for i in range(idx + 1, len(lines)) if lines[i].strip().startswith("|"))
-    return _markdown_table(lines, start)
-
-
-@cache
 def seed_000_unit_table() -> list[dict[str, str]]:
-    for table in html_tables():
-        if table and all(col in table[0] for col in UNIT_HEADER):
-            header, rows = table[0], [row for row in table[1:] if any(row)]
-            for row in rows:
-                assert len(row) == len(header), (
-                    f"seed 000: row {row} has {len(row)} cells, not {len(header)}"
-                )
-            return [dict(zip(header, row, strict=True)) for row in rows]
-    pytest.fail(f"seed 000: no <table> with the header {UNIT_HEADER}", pytrace=False)
+    return rows_of(seed_data()["seed_000"]["unit_table"])
 
 
 def seed_000_units() -> dict[str, dict[str, str]]:
@@ -189,10 +83,9 @@ def seed_000_cities() -> dict[str, dict[str, str]]:
     return {r["Unit"]: r for r in seed_000_unit_table() if r["Unit"] in CITY_ROWS}
 
 
-@cache
 def seed_001_unit_tables() -> dict[str, list[dict[str, str]]]:
-    lines = seed_text(SEED_001).splitlines()
-    return {s: _table_after(lines, f"#### {s}") for s in SEED_001_UNIT_SECTIONS}
+    tables = seed_data()["seed_001"]["unit_tables"]
+    return {s: rows_of(tables[s]) for s in SEED_001_UNIT_SECTIONS}
 
 
 def seed_001_units() -> dict[str, dict[str, str]]:
@@ -287,10 +180,61 @@ def report(problems: list[str]) -> str:
     )
 
 
-# ---- the parsers themselves -------------------------------------------------------------------
+# ---- the seed data and its parsers ------------------------------------------------------------
 
 
-def test_seed_000_unit_table_parsed() -> None:
+def test_seed_data_equals_the_seeds() -> None:
+    """tests/data/seed_tables.json holds exactly what the parsers read from the seed files."""
+    if not SEEDS_DIR.is_dir():
+        pytest.skip(
+            f"the rule seeds are not beside the project ({SEEDS_DIR} is absent), so the seed "
+            "figures in tests/data/seed_tables.json are used without checking them against the seeds"
+        )
+    stored, fresh = seed_data(), seed_tables.figures_from_seeds(SEEDS_DIR)
+    assert stored == fresh, (
+        f"tests/data/seed_tables.json differs from the seeds in {SEEDS_DIR} at "
+        f"{', '.join(differences(stored, fresh)[:10])}: run `python -m tests.seed_tables` to "
+        "regenerate it, then check the rulesets against the new figures"
+    )
+
+
+def differences(a: Any, b: Any, path: str = "") -> list[str]:
+    """Where two JSON values differ, as paths like seed_001.unit_tables.Land Units.rows[1][5]."""
+    if isinstance(a, dict) and isinstance(b, dict):
+        keys = list(a) + [k for k in b if k not in a]
+        return [d for k in keys for d in differences(a.get(k), b.get(k), f"{path}.{k}")]
+    if isinstance(a, list) and isinstance(b, list) and len(a) == len(b):
+        return [
+            d
+            for i, (x, y) in enumerate(zip(a, b, strict=True))
+            for d in differences(x, y, f"{path}[{i}]")
+        ]
+    return [] if a == b else [path.lstrip(".") or "the top level"]
+
+
+def test_html_table_parser() -> None:
+    html = (
+        "<p>x</p><table><tr><th>Unit</th><th>HP</th></tr>"
+        "<tr><td><img src=a.png></td><td> 8&#42; </td></tr>"
+        "<tr><td>Heavy\n  Bomber</td><td></td></tr></table><table><tr><td>Action</td></table>"
+    )
+    assert seed_tables.html_tables(html) == [
+        [["Unit", "HP"], ["", "8*"], ["Heavy Bomber", ""]],
+        [["Action"]],
+    ]
+
+
+def test_markdown_table_parser() -> None:
+    lines = ["#### Land Units", "", "| Unit | HP |", "|:-----|---:|", "| Tank | 9 |", "", "| x |"]
+    assert seed_tables.markdown_table_after(lines, "#### Land Units") == [
+        {"Unit": "Tank", "HP": "9"}
+    ]
+    with pytest.raises(AssertionError, match="has 3 cells, not 2"):
+        seed_tables.markdown_table(["| a | b |", "|---|---|", "| 1 | 2 | 3 |"], 0)
+
+
+def test_seed_000_unit_table_data() -> None:
+    assert seed_data()["seed_000"]["unit_table"]["columns"] == list(UNIT_HEADER)
     units, cities = seed_000_units(), seed_000_cities()
     assert set(cities) == set(CITY_ROWS)
     assert len(units) == 21
@@ -300,7 +244,7 @@ def test_seed_000_unit_table_parsed() -> None:
     assert cities["Port"]["Cannon"] == "4"
 
 
-def test_seed_001_unit_tables_parsed() -> None:
+def test_seed_001_unit_tables_data() -> None:
     tables = seed_001_unit_tables()
     assert [len(tables[s]) for s in SEED_001_UNIT_SECTIONS] == [3, 8, 6, 6]
     assert "Flak" in tables["Naval Units"][0] and "Flak" not in tables["Land Units"][0]
@@ -375,17 +319,17 @@ def test_standard_city_flak_and_cannon_equal_seed_000() -> None:
 
 
 def test_classic_tech_gain_equals_seed_000() -> None:
-    rows = [r for t in html_tables() for r in t if r and r[0] == "Technology increase"]
-    assert len(rows) == 1, "seed 000 has one 'Technology increase' row"
-    header = next(t[0] for t in html_tables() if any(r[0] == "Technology increase" for r in t if r))
+    table = seed_data()["seed_000"]["tech_gain"]
+    rows, header = table["rows"], table["columns"]
+    assert len(rows) == 1 and rows[0][0] == "Technology increase", "seed 000 has one such row"
     assert header[1:] == [str(i) for i in range(len(rows[0]) - 1)], "tech centres 0, 1, 2, ..."
     assert load("classic").tech.daily_gain == [float(x) for x in rows[0][1:]]
 
 
 def test_classic_command_point_costs_equal_seed_000() -> None:
-    table = next((t for t in html_tables() if t and t[0][:1] == ["Action"]), None)
-    assert table is not None, "seed 000 has no command point table"
-    seed = {CP_ACTIONS[action.lower()]: int(cost) for action, cost in table[1:]}
+    table = seed_data()["seed_000"]["command_points"]
+    assert table["columns"][:1] == ["Action"], "seed 000's command point table"
+    seed = {CP_ACTIONS[action.lower()]: int(cost) for action, cost in table["rows"]}
     assert sorted(seed) == SEED_CP_KEYS
     costs = load("classic").command_points.costs.model_dump()
     assert {k: costs[k] for k in seed} == seed
@@ -414,9 +358,7 @@ def test_standard_unit_numbers_equal_seed_001() -> None:
 
 
 def test_standard_tech_gain_equals_seed_001() -> None:
-    lines = seed_text(SEED_001).splitlines()
-    start = next(i for i, line in enumerate(lines) if line.strip().startswith("| Tech Centres"))
-    rows = _markdown_table(lines, start)
+    rows = rows_of(seed_data()["seed_001"]["tech_gain"])
     assert len(rows) == 1 and rows[0]["Tech Centres"] == "Daily increase"
     centres = [k for k in rows[0] if k != "Tech Centres"]
     assert centres[:-1] == [str(i) for i in range(len(centres) - 1)] and centres[-1].endswith("+")
@@ -424,13 +366,9 @@ def test_standard_tech_gain_equals_seed_001() -> None:
 
 
 def test_standard_command_point_costs_equal_seed_001() -> None:
-    lines = seed_text(SEED_001).splitlines()
-    start = next(
-        i
-        for i, line in enumerate(lines)
-        if re.fullmatch(r"\|\s*Action\s*\|\s*Cost\s*\|", line.strip())
-    )
-    seed = {CP_ACTIONS[r["Action"].lower()]: int(r["Cost"]) for r in _markdown_table(lines, start)}
+    table = seed_data()["seed_001"]["command_points"]
+    assert table["columns"] == ["Action", "Cost"], "seed 001's command point table"
+    seed = {CP_ACTIONS[r["Action"].lower()]: int(r["Cost"]) for r in rows_of(table)}
     assert sorted(seed) == SEED_CP_KEYS
     costs = load("standard").command_points.costs.model_dump()
     assert {k: costs[k] for k in seed} == seed

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import sqlite3
 
 import pytest
 
@@ -93,18 +94,22 @@ async def test_recovery_replays_the_log_after_the_latest_snapshot(tmp_path):
     await again.close()
 
 
-async def test_a_failed_commit_leaves_memory_as_the_store_has_it(service, monkeypatch):
+async def test_a_failed_commit_leaves_memory_as_the_store_has_it(service):
     game = await service.create_game(name="t", world=strip_world())
     before = (await service.world(game)).hash()
-
-    async def broken(*args, **kwargs):
-        raise OSError("disk full")
-
-    monkeypatch.setattr(service.store, "append", broken)
-    with pytest.raises(OSError):
+    # the transaction fails half-way, after the log row went in: as a full disk would
+    await service.store.db.write(
+        lambda c: c.execute(
+            "CREATE TRIGGER full AFTER INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'disk full'); END"
+        )
+    )
+    with pytest.raises(sqlite3.IntegrityError, match="disk full"):
         await service.submit(game, "red", cmd.Move(units=[1], to=(4, 2)))
-    monkeypatch.undo()
     assert (await service.world(game)).hash() == before  # rebuilt from the store
+    assert await service.store.last_seq(game) == 0  # the log row was rolled back
+    await service.store.db.write(lambda c: c.execute("DROP TRIGGER full"))
+    await service.submit(game, "red", cmd.Move(units=[1], to=(4, 2)))  # the store goes on
+    assert await service.store.last_seq(game) == 1
 
 
 async def test_clock_speed_pause_and_catch_up(service):
