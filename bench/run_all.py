@@ -16,6 +16,7 @@ BENCHES = [
     "bench.bench_mapgen",
     "bench.bench_view",
     "bench.bench_render",
+    "bench.bench_load",
 ]
 
 

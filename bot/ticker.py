@@ -3,6 +3,10 @@ clock says it should be (`GameService.catch_up`), at most `max_ticks_per_pass` t
 per pass, so a game far behind (after downtime) catches up over several short passes and the
 event loop is never held for long (the service also yields between committed batches).
 
+Games are advanced a few at a time side by side (`concurrency`): each game's advance is its own
+transaction under its own lock, and the store runs transactions one after another, so this only
+keeps a pass from waiting behind every player's command one game at a time.
+
 A game that fails is logged with its id and tried again later (backing off while it keeps
 failing); the other games go on.
 """
@@ -27,9 +31,11 @@ class Ticker:
         max_ticks_per_pass: int = 96,
         clock: Callable[[], float] = time.time,
         backoff: float = 5.0,
+        concurrency: int = 8,
     ) -> None:
-        if max_ticks_per_pass < 1:
-            raise ValueError("max_ticks_per_pass must be at least 1")
+        if max_ticks_per_pass < 1 or concurrency < 1:
+            raise ValueError("max_ticks_per_pass and concurrency must be at least 1")
+        self.concurrency = concurrency
         self.service = service
         self.max_ticks_per_pass = max_ticks_per_pass
         self.clock = clock
@@ -38,37 +44,45 @@ class Ticker:
         self.behind = False  # the last pass stopped some game at max_ticks_per_pass
 
     async def run_once(self) -> dict[int, int]:
-        """Advance every running game once; returns game id -> ticks advanced."""
+        """Advance every running game once; returns game id -> ticks advanced. Up to
+        `concurrency` games are advanced side by side, so a pass is not queued behind the
+        players' commands one game at a time."""
         done: dict[int, int] = {}
-        behind = False
-        for game in await self.service.games(status=["running"]):
-            now = self.clock()
-            failed = self._failures.get(game.id)
-            if failed is not None and now < failed[1]:
-                continue
-            try:
-                ticks = await self.service.catch_up(game.id, now, max_ticks=self.max_ticks_per_pass)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                count = (failed[0] if failed else 0) + 1
-                delay = min(MAX_BACKOFF, self.backoff * 2 ** (count - 1))
-                self._failures[game.id] = (count, now + delay)
-                log.exception(
-                    "advancing game %s failed (%d in a row; next try in %.0fs)",
-                    game.id,
-                    count,
-                    delay,
-                )
-                continue
-            if failed is not None:
-                del self._failures[game.id]
-                log.info("game %s advances again", game.id)
-            done[game.id] = ticks
-            if ticks >= self.max_ticks_per_pass:
-                behind = True
-        self.behind = behind
-        return done
+        limit = asyncio.Semaphore(self.concurrency)
+
+        async def one(game_id: int) -> None:
+            async with limit:
+                ticks = await self._advance(game_id)
+            if ticks is not None:
+                done[game_id] = ticks
+
+        games = await self.service.games(status=["running"])
+        await asyncio.gather(*(one(g.id) for g in games))
+        self.behind = any(t >= self.max_ticks_per_pass for t in done.values())
+        return dict(sorted(done.items()))
+
+    async def _advance(self, game_id: int) -> int | None:
+        """Catch one game up (None: skipped while backing off, or failed)."""
+        now = self.clock()
+        failed = self._failures.get(game_id)
+        if failed is not None and now < failed[1]:
+            return None
+        try:
+            ticks = await self.service.catch_up(game_id, now, max_ticks=self.max_ticks_per_pass)
+        except asyncio.CancelledError:
+            raise
+        except Exception:
+            count = (failed[0] if failed else 0) + 1
+            delay = min(MAX_BACKOFF, self.backoff * 2 ** (count - 1))
+            self._failures[game_id] = (count, now + delay)
+            log.exception(
+                "advancing game %s failed (%d in a row; next try in %.0fs)", game_id, count, delay
+            )
+            return None
+        if failed is not None:
+            del self._failures[game_id]
+            log.info("game %s advances again", game_id)
+        return ticks
 
     async def run_forever(self, interval: float = 5.0) -> None:
         """Advance the running games every `interval` seconds (at once again while some game is

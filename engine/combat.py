@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from . import events as ev
 from .economy import default_build
 from .rules.models import UnitClass, UnitType
-from .sight import observers, show
+from .sight import Sight, observers, show, witnesses
 from .supply import in_supply
 from .world import City, Unit, World
 
@@ -228,7 +228,9 @@ def _pull(world: World, consumer: Unit, visited: set[int]) -> bool:
 def destroy(world: World, unit: Unit, by: str | None, out: list[ev.Event]) -> None:
     """A unit dies; what it carries at sea (or in the air) dies with it."""
     label = world.grid.label(unit.sq)
-    seers = observers(world, unit.sq) | {unit.owner} | ({by} if by else set())
+    seers = observers(world, unit.sq, unit) | {unit.owner}
+    if by and unit.carried_by is None:  # the attacker never saw what a carrier had aboard
+        seers.add(by)
     cargo = world.cargo_of(unit)
     world.remove_unit(unit)
     out.append(
@@ -273,14 +275,15 @@ def resolve_attack(world: World, attacker: Unit, target_sq: int, *, moved: bool)
         return out
     attacker.mobility -= cost
     owners = {u.owner for u in defenders}
-    seers = sorted(observers(world, target_sq) | observers(world, attacker.sq) | owners | {nation})
+    # told to the two sides, and to third nations that see both the attacker and its target
+    seers = {d.id: sorted(witnesses(world, attacker, d) | owners) for d in defenders}
     first = square_fire(world, attacker, target_sq, owners)
     from_label = world.grid.label(attacker.sq)
 
     def attacked(target: Unit, **results: int) -> ev.Attacked:
         return ev.Attacked(
             tick=world.tick,
-            to=seers,
+            to=seers[target.id],
             attacker=nation,
             defender=target.owner,
             square=world.grid.label(target_sq),
@@ -298,7 +301,7 @@ def resolve_attack(world: World, attacker: Unit, target_sq: int, *, moved: bool)
         out.insert(0, attacked(target, attacker_hp=0, defender_hp=target.hp))
         return out
     if is_bomber(at) and not (at_sea(world, target_sq) and at.can_attack_sea):
-        return out + bomb(world, attacker, target_sq, defenders, first, seers)
+        return out + bomb(world, attacker, target_sq, defenders, first)
     target = pick_defender(world, at, defenders)
     dt = rules.unit[target.type]
     if at.stealth:
@@ -357,7 +360,7 @@ def _adjacent_ships_fire(world: World, attacker: Unit, target_sq: int) -> list[e
                 roll(world, effective_attack(world, st, at, attacker.sq, counter=True)),
             )
             spend_ammo(world, ship)
-            seers = sorted(observers(world, attacker.sq) | {ship.owner, attacker.owner})
+            seers = sorted(witnesses(world, ship, attacker))
             out.append(
                 ev.Attacked(
                     tick=world.tick,
@@ -380,15 +383,22 @@ def _adjacent_ships_fire(world: World, attacker: Unit, target_sq: int) -> list[e
     return out
 
 
-def bomb(
-    world: World, bomber: Unit, sq: int, victims: list[Unit], first: int, seers: list[str]
-) -> list[ev.Event]:
+def bomb(world: World, bomber: Unit, sq: int, victims: list[Unit], first: int) -> list[ev.Event]:
     """Every unit on the square loses the bomb percentage of its remaining hp (rounded per the
-    ruleset); no multipliers, no fort halving, no counter-attack."""
+    ruleset); no multipliers, no fort halving, no counter-attack.
+
+    The victims' owners, and third nations that see the bomber and every victim, are told of
+    every hit; the bomber's side only of the hits on units it could see (a submarine hidden
+    in the stack stays hidden)."""
     rules = world.rules
     bt = rules.unit[bomber.type]
     pct = bt.bomb_percent or 0
     spend_ammo(world, bomber)
+    sight = Sight(world, bomber.owner)
+    seen = {u.id for u in victims if sight.sees_unit(u)}
+    owners = {u.owner for u in victims}
+    everyone = witnesses(world, bomber, *victims) | owners
+    bombers = world.team(bomber.owner)
     hits: list[dict] = []
     out: list[ev.Event] = []
     rounding = math.ceil if rules.combat.bomb_rounding == "up" else math.floor
@@ -405,20 +415,26 @@ def bomb(
         )
         if damage:
             hurt(world, unit, damage, bomber.owner, out)
-    out.insert(
-        0,
-        ev.Bombed(
-            tick=world.tick,
-            to=seers,
-            attacker=bomber.owner,
-            square=world.grid.label(sq),
-            bomber=bomber.id,
-            bomber_type=bomber.type,
-            first_fire=first,
-            hits=hits,
-            victims=sorted({h["owner"] for h in hits}),
-        ),
-    )
+    told = [(sorted(everyone - bombers), hits)]
+    told.append((sorted(bombers), [h for h in hits if h["unit"] in seen]))
+    if len(told[1][1]) == len(hits):  # the bomber saw every victim: one event for all
+        told = [(sorted(everyone | bombers), hits)]
+    for to, listed in reversed(told):
+        if to:
+            out.insert(
+                0,
+                ev.Bombed(
+                    tick=world.tick,
+                    to=to,
+                    attacker=bomber.owner,
+                    square=world.grid.label(sq),
+                    bomber=bomber.id,
+                    bomber_type=bomber.type,
+                    first_fire=first,
+                    hits=listed,
+                    victims=sorted({h["owner"] for h in listed}),
+                ),
+            )
     return out
 
 

@@ -7,6 +7,8 @@
   level being left asks for notice; otherwise it takes effect after the ruleset's notice
   (24 hours to leave friendly, and non-aggression in `standard`).
 - Whenever a relation drops, the other side's relation drops to at least as low at once.
+- An offer of alliance to a nation that already has its ally stands (whom others are allied
+  with is not shown); it takes effect if that nation leaves its alliance and accepts.
 - Declaring war on a nation also ends friendship with its allies (both ways, to neutral);
   becoming allied ends friendship with the nations your ally is at war with.
 """
@@ -46,13 +48,6 @@ def set_relation(world: World, nation: str, other: str, level: str) -> list[ev.E
             raise CommandError(
                 f"a nation may have at most {d.max_allies} ally; you are allied with {world.nations[mine[0]].name}"
             )
-        theirs = [
-            o
-            for o in world.nations
-            if o not in (nation, other) and world.mutual(other, o, "allied")
-        ]
-        if len(theirs) >= d.max_allies:
-            raise CommandError(f"{world.nations[other].name} already has an ally")
     world.pending = [p for p in world.pending if not (p.nation == nation and p.other == other)]
     if d.rank(level) < d.rank(current):
         theirs = world.relation(other, nation)

@@ -90,7 +90,7 @@ def intercept(world: World, fighter: Unit, mover: Unit) -> list[ev.Event]:
     if ft.needs_fuel:
         fighter.fuel -= d
     out: list[ev.Event] = []
-    seers = sorted(observers(world, mover.sq) | {fighter.owner, mover.owner})
+    seers = sorted(observers(world, mover.sq, mover) | {fighter.owner, mover.owner})
     value = combat.effective_attack(world, ft, mt, mover.sq, counter=False)
     damage = combat.damage_to(world, ft, mover, combat.roll(world, value))
     combat.spend_ammo(world, fighter)

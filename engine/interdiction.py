@@ -179,7 +179,7 @@ class Interdiction:
         value = combat.effective_attack(world, ut, mt, mover.sq, counter=False)
         damage = combat.damage_to(world, ut, mover, combat.roll(world, value))
         combat.spend_ammo(world, unit)
-        seers = sorted(observers(world, mover.sq) | {unit.owner, mover.owner})
+        seers = sorted(observers(world, mover.sq, mover) | {unit.owner, mover.owner})
         out.append(
             ev.Interdicted(
                 tick=world.tick,

@@ -17,7 +17,7 @@ from .interception import Interception
 from .interdiction import Interdiction
 from .movement import MoveContext, follow, is_ship, plan_move, step_cost, walk
 from .rules.models import MovesOn, UnitClass, UnitType
-from .sight import Sight
+from .sight import Knowledge, Sight
 from .world import LAND, WATER, City, Unit, World
 
 
@@ -225,18 +225,25 @@ def _escorts_first(
 
 
 def _no_path_reason(world: World, unit: Unit, ut: UnitType, goal: int, xy: tuple[int, int]) -> str:
+    """Why a move has no path, in terms of what the nation knows: a square it never saw and
+    does not see now gets no reason at all (its terrain and city stay hidden)."""
     where = f"{xy[0]},{xy[1]}"
     name = f"unit {unit.id} ({ut.title})"
-    city = world.cities.get(goal)
-    if city is not None and city.owner not in world.team(unit.owner):
+    distance = world.grid.distance(unit.sq, goal)
+    if ut.needs_fuel and distance > unit.fuel:
+        return f"{name} has fuel for {unit.fuel} squares; {where} is {distance} away"
+    known = Knowledge(world, unit.owner)
+    terrain = known.terrain(goal)
+    if terrain is None:
+        return f"{name} has no known way to {where}"
+    city_owner = known.city_owner(goal)
+    if city_owner is not False and city_owner not in world.team(unit.owner):
         return f"{name} cannot move into the city at {where}; cities are taken by capture"
-    if ut.moves_on == MovesOn.SEA and world.is_land(goal) and city is None:
+    if ut.moves_on == MovesOn.SEA and terrain == LAND and city_owner is False:
         return f"{name} sails on water, and {where} is land"
-    if ut.moves_on == MovesOn.LAND and world.is_water(goal) and city is None:
+    if ut.moves_on == MovesOn.LAND and terrain == WATER and city_owner is False:
         return f"{name} moves on land, and {where} is water"
-    if ut.needs_fuel and world.grid.distance(unit.sq, goal) > unit.fuel:
-        return f"{name} has fuel for {unit.fuel} squares; {where} is {world.grid.distance(unit.sq, goal)} away"
-    return f"{name} has no way to {where}"
+    return f"{name} has no known way to {where}"
 
 
 def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
@@ -253,7 +260,6 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
         for u in world.units_at(target)
         if u.owner not in team and u.carried_by is None and sight.sees_unit(u)
     ]
-    city = world.cities.get(target)
     if seen:
         hostile = [u for u in seen if combat.at_war(world, nation, u.owner)]
         if not hostile:
@@ -262,11 +268,13 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
         capture = False
         seen_types = [rules.unit[u.type] for u in hostile]
     else:
-        if city is None or city.owner in team:
+        # a city as the nation knows it: seen now, or remembered (its owner as last seen)
+        owner = Knowledge(world, nation).city_owner(target)
+        if owner is False or owner in team:
             raise CommandError(f"you see nothing to attack at {where}")
-        if city.owner is not None and not combat.at_war(world, nation, city.owner):
+        if owner is not None and not combat.at_war(world, nation, owner):
             raise CommandError(
-                f"you are not at war with {world.nations[city.owner].name}; declare war first"
+                f"you are not at war with {world.nations[owner].name}; declare war first"
             )
         capture = True
         seen_types = []
@@ -293,7 +301,7 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
                 raise CommandError(f"{name} has no ammunition")
         path = plan_move(world, ctx, unit, target, approach=True)
         if path is None:
-            raise CommandError(f"{name} has no way to get next to {where}")
+            raise CommandError(f"{name} has no known way to get next to {where}")
         need = _path_cost(world, ctx, unit, path) + 1
         if unit.mobility < need:
             raise CommandError(
@@ -322,8 +330,19 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
                 continue
         if world.grid.distance(unit.sq, target) != 1:
             continue
+        if capture and not _still_hostile(world, nation, target):
+            break  # seen up close, the city is not what was remembered: no attack
         out.extend(combat.resolve_attack(world, unit, target, moved=bool(path)))
     return out
+
+
+def _still_hostile(world: World, nation: str, target: int) -> bool:
+    """A city attacked from memory, now seen up close: still one to take (neutral, or of a
+    nation at war with this one)?"""
+    city = world.cities.get(target)
+    if city is None or city.owner in world.team(nation):
+        return False
+    return city.owner is None or combat.at_war(world, nation, city.owner)
 
 
 def _path_cost(world: World, ctx: MoveContext, unit: Unit, path: list[int]) -> int:

@@ -6,6 +6,8 @@ This is the current-sight part of the fog of war; the view filter builds on it.
 
 from __future__ import annotations
 
+from typing import Literal
+
 from . import events as ev
 from .world import Unit, World
 
@@ -45,12 +47,29 @@ class Sight:
         return self.index.mask(self.nation)
 
 
-def observers(world: World, sq: int) -> set[str]:
+def observers(world: World, sq: int, unit: Unit | None = None) -> set[str]:
     """Nations that see a square right now, directly or through nations that pass their
-    sightings on to them."""
+    sightings on to them. With `unit` (standing on the square): the nations that see that
+    unit, under the sight rules (a submarine only by sub-sight or when shown; cargo inside a
+    carrier only by its owner's team)."""
     index = world.sight_index
-    seers = {n for n in world.nations if index.covers(n, sq)}
+    if unit is None:
+        seers = {n for n in world.nations if index.covers(n, sq)}
+    elif unit.carried_by is not None:
+        seers = set(world.team(unit.owner))
+    else:
+        seers = {n for n in world.nations if index.sees_unit(n, unit)}
     return with_sharers(world, seers)
+
+
+def witnesses(world: World, *units: Unit) -> set[str]:
+    """Nations that see every one of these units (an event naming them all may be told to
+    them), besides the units' owners who always know."""
+    seers: set[str] | None = None
+    for unit in units:
+        mine = observers(world, unit.sq, unit)
+        seers = mine if seers is None else seers & mine
+    return (seers or set()) | {u.owner for u in units}
 
 
 def with_sharers(world: World, seers: set[str]) -> set[str]:
@@ -58,6 +77,35 @@ def with_sharers(world: World, seers: set[str]) -> set[str]:
     for seer in seers:
         out |= world.sight_sharers(seer)
     return out
+
+
+class Knowledge:
+    """What a nation knows of squares: as they are where it sees now, else as it last saw
+    them (`World.known`, `World.city_memory`), else nothing. Refusals of orders are worded
+    from this, so that they tell nothing the nation's view does not show."""
+
+    def __init__(self, world: World, nation: str) -> None:
+        self.world = world
+        self.nation = nation
+
+    def sees(self, sq: int) -> bool:
+        return self.world.sight_index.covers(self.nation, sq)
+
+    def terrain(self, sq: int) -> int | None:
+        """The square's terrain (LAND, WATER, WASTE), or None if the nation never saw it."""
+        if self.sees(sq):
+            return self.world.terrain[sq]
+        known = self.world.known.get(self.nation)
+        value = int(known[sq]) if known is not None else 0
+        return value - 1 if value else None
+
+    def city_owner(self, sq: int) -> str | None | Literal[False]:
+        """The owner of the city the nation knows there (None: neutral), False: none known."""
+        if self.sees(sq):
+            city = self.world.cities.get(sq)
+            return False if city is None else city.owner
+        memory = self.world.city_memory.get(self.nation, {}).get(sq)
+        return False if memory is None else memory[0]
 
 
 class SightCache:

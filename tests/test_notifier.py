@@ -200,6 +200,8 @@ async def test_rate_limits_and_failures_are_retried_next_pass(env):
 
 async def test_a_captured_city_comes_with_a_map_picture(env):
     service, game, notifier, sender, _ = env
+    await service.submit(game, "red", cmd.Move(units=[7], to=(7, 3)))  # now it sees the city
+    await service.store.mark_delivered([r.id for r in await pending(service)])
     result = await service.submit(game, "red", cmd.Attack(units=[7], target=(8, 3)))
     assert any(e.kind == "CityCaptured" for e in result.events)
     report = await notifier.run_once()
@@ -211,6 +213,8 @@ async def test_a_captured_city_comes_with_a_map_picture(env):
     assert sender.files("200") == []
     # a player who wants no pictures gets the text only
     await save_settings(service.store, "100", PlayerSettings(pictures=False))
+    await service.submit(game, "red", cmd.Move(units=[7], to=(9, 3)))
+    await service.store.mark_delivered([r.id for r in await pending(service)])
     result = await service.submit(game, "red", cmd.Attack(units=[7], target=(10, 3)))
     assert any(e.kind == "CityCaptured" for e in result.events)
     report = await notifier.run_once()
