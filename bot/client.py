@@ -21,6 +21,7 @@ from .config import Settings
 from .context import Reply, UserError, explain
 from .delivery import discord_sender
 from .desk import Desk
+from .discord_io import ConfirmButton
 from .notifier import Notifier
 from .ticker import Ticker
 
@@ -54,6 +55,8 @@ class StrategicBot(commands.Bot):
             self.service = await GameService.open(self.settings.database)
         self.desk = Desk(self.service)
         await add_cogs(self)
+        # confirmation buttons are answered by their custom id, also those sent before a restart
+        self.add_dynamic_items(ConfirmButton)
         self.tree.on_error = self._on_tree_error
         guild = discord.Object(id=self.settings.dev_guild) if self.settings.dev_guild else None
         if guild is not None:

@@ -6,12 +6,13 @@ from __future__ import annotations
 
 import secrets
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.errors import CommandError, GameError
 from engine.service import GameService
-from engine.store import GameRow
+from engine.store import GameRow, Store
 from engine.view import View, view_for
 
 ACTIVE = ("lobby", "running", "paused")
@@ -51,38 +52,75 @@ class Reply:
     refresh_game: int | None = None
 
 
-@dataclass
+# what a pressed button says when its action cannot run
+UNKNOWN_CONFIRMATION = (
+    "This button is no longer valid (it was used already, or its game is gone): "
+    "run the command again."
+)
+EXPIRED_CONFIRMATION = "This confirmation has expired: run the command again."
+
+
+@dataclass(frozen=True)
 class Pending:
+    """An action waiting for its button, as a description (never a closure): the kind of
+    action and its arguments, so it can be re-created after a restart."""
+
+    token: str
     user_id: str
-    expires: float
-    action: Callable[[], Awaitable[Reply]]
+    game_id: int | None
+    kind: str
+    args: dict[str, Any]
 
 
 class Confirmations:
-    """Actions waiting for their button, by token (kept in memory: after a restart the caller
-    runs the command again)."""
+    """Actions waiting for their button, kept in the database by token (so a button still
+    works after a restart). Pressing it hands back the description; the desk then checks the
+    presser's rights against the game as it is now and only then acts."""
 
-    def __init__(self, ttl: float = 300.0) -> None:
+    def __init__(
+        self, store: Store, ttl: float = 300.0, clock: Callable[[], float] = time.time
+    ) -> None:
+        self.store = store
         self.ttl = ttl
-        self._pending: dict[str, Pending] = {}
+        self.clock = clock
 
-    def ask(self, user_id: str, label: str, action: Callable[[], Awaitable[Reply]]) -> Confirm:
-        now = time.monotonic()
-        for token in [t for t, p in self._pending.items() if p.expires < now]:
-            del self._pending[token]
+    async def ask(
+        self,
+        caller: Caller,
+        label: str,
+        kind: str,
+        game_id: int | None,
+        *,
+        danger: bool = True,
+        **args: Any,
+    ) -> Confirm:
+        now = self.clock()
         token = secrets.token_hex(8)
-        self._pending[token] = Pending(user_id, now + self.ttl, action)
-        return Confirm(token=token, label=label)
+        await self.store.add_confirmation(
+            token,
+            user_id=caller.user_id,
+            game_id=game_id,
+            kind=kind,
+            args=args,
+            expires_at=now + self.ttl,
+            now=now,
+        )
+        return Confirm(token=token, label=label, danger=danger)
 
-    async def run(self, user_id: str, token: str) -> Reply:
-        pending = self._pending.get(token)
-        if pending is None or pending.expires < time.monotonic():
-            self._pending.pop(token, None)
-            raise UserError("This confirmation has expired: run the command again.")
-        if pending.user_id != user_id:
+    async def claim(self, caller: Caller, token: str) -> Pending:
+        """The action behind a pressed button, taken out of the store (it runs at most once).
+        Only the caller who asked may press it; an unknown or expired one is a clear error."""
+        row = await self.store.confirmation(token)
+        if row is None:
+            raise UserError(UNKNOWN_CONFIRMATION)
+        if row.expires_at < self.clock():
+            await self.store.take_confirmation(token)
+            raise UserError(EXPIRED_CONFIRMATION)
+        if row.user_id != caller.user_id:
             raise UserError("Only the player who asked can confirm this.")
-        del self._pending[token]
-        return await pending.action()
+        if not await self.store.take_confirmation(token):
+            raise UserError(UNKNOWN_CONFIRMATION)
+        return Pending(row.token, row.user_id, row.game_id, row.kind, row.args)
 
 
 @dataclass(frozen=True)
@@ -98,7 +136,7 @@ class Context:
 
     def __init__(self, service: GameService) -> None:
         self.service = service
-        self.confirmations = Confirmations()
+        self.confirmations = Confirmations(service.store)
 
     async def game(self, game_id: int) -> GameRow:
         try:
@@ -113,7 +151,8 @@ class Context:
 
     async def seat(self, caller: Caller, game_id: int | None = None) -> Seat:
         """The game the caller means: the one given, else the one hosted in this channel,
-        else the only active game they play in."""
+        else the only active game they play in (on any server: a player's own orders follow
+        them). It grants no right: moderators' rights come from `moderated`/`moderates`."""
         store = self.service.store
         if game_id is not None:
             row = await self.game(game_id)
@@ -153,6 +192,62 @@ class Context:
         ]
         active = [g for g in rows if g.status in ACTIVE]
         return (active or rows or [None])[-1]
+
+    # --- authority ------------------------------------------------------------------------------
+
+    @staticmethod
+    def moderates(caller: Caller, game: GameRow) -> bool:
+        """Whether the caller holds moderator rights over this game: rights are held on a
+        server (Manage Server or the moderator role there), so they reach only the games that
+        server hosts. A game with no server (made with the service directly, e.g. by the CLI or
+        a test) is moderated by no one through the desk."""
+        return (
+            caller.moderator
+            and caller.guild_id is not None
+            and game.guild_id is not None
+            and game.guild_id == caller.guild_id
+        )
+
+    async def moderated(self, caller: Caller, game_id: int | None = None) -> GameRow:
+        """The game a moderator command acts on: the one hosted in the channel where it is
+        typed (never the caller's "one active game", which may be on another server), or the
+        one given (a pending confirmation), checked against the caller's rights as they are."""
+        if not caller.moderator:
+            raise UserError("Only moderators (Manage Server, or the moderator role) can do that.")
+        if game_id is None:
+            row = await self._channel_game(caller)
+            if row is None:
+                raise UserError(
+                    "There is no game in this channel: moderator commands act on the game "
+                    "hosted in the channel where you type them."
+                )
+        else:
+            found = await self.service.store.game(game_id)
+            if found is None:
+                raise UserError(f"Game {game_id} no longer exists: nothing was done.")
+            row = found
+        if not self.moderates(caller, row):
+            raise UserError(
+                f"Game {row.id} is not hosted on this server: moderators act only on their own "
+                "server's games."
+            )
+        return row
+
+    async def owner(self, caller: Caller, game_id: int | None, nation: str) -> Seat:
+        """For a pending confirmation: the caller still leads this nation in this game (not
+        handed to someone else meanwhile), and the nation is still in the game."""
+        row = await self.service.store.game(game_id) if game_id is not None else None
+        if row is None:
+            raise UserError(f"Game {game_id} no longer exists: nothing was done.")
+        members = await self.service.store.members(row.id)
+        world = await self.service.world(row.id)
+        found = world.nations.get(nation)
+        name = found.name if found is not None else nation
+        if members.get(nation) != caller.user_id:
+            raise UserError(f"You no longer lead {name} in game {row.id}: nothing was done.")
+        if found is None or found.out:
+            raise UserError(f"{name} is out of the game: nothing was done.")
+        return Seat(row, nation)
 
     async def playing(self, caller: Caller, game_id: int | None = None) -> tuple[Seat, str]:
         """The caller's seat where they must have a nation that is still in the game."""

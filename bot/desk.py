@@ -6,7 +6,7 @@ from __future__ import annotations
 from engine.service import GameService
 
 from .choices import Choices
-from .context import Caller, Context, Reply
+from .context import UNKNOWN_CONFIRMATION, Caller, Context, Reply, UserError
 from .intel import Intel
 from .lifecycle import Lifecycle
 from .moderation import Moderation
@@ -21,5 +21,20 @@ class Desk(Lifecycle, Playing, Intel, Moderation, Preferences, Choices):
         self.notifier = None  # set by the bot: settings changes release held reports
 
     async def confirm(self, caller: Caller, token: str) -> Reply:
-        """The caller pressed a confirmation button."""
-        return await self.ctx.confirmations.run(caller.user_id, token)
+        """The caller pressed a confirmation button: the action waiting behind it (kept in the
+        database, so it survives a restart) runs only if the presser is the one who asked and
+        still has the right to do it now (leads the nation; moderates the game's server)."""
+        pending = await self.ctx.confirmations.claim(caller, token)
+        handler = CONFIRMED.get(pending.kind)
+        if handler is None:
+            raise UserError(UNKNOWN_CONFIRMATION)
+        return await getattr(self, handler)(caller, pending)
+
+
+# the kinds of action a confirmation may hold -> the desk method that rechecks and runs it
+CONFIRMED: dict[str, str] = {
+    "resign": "confirmed_resign",
+    "launch": "confirmed_launch",
+    "mod_end": "confirmed_mod_end",
+    "mod_delete": "confirmed_mod_delete",
+}

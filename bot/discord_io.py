@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import logging
+import re
 from collections.abc import Awaitable, Callable
 from typing import TYPE_CHECKING
 
@@ -46,32 +47,48 @@ def _files(reply: Reply) -> list[discord.File]:
     return [discord.File(io.BytesIO(data), filename=name) for name, data in reply.files]
 
 
-class ConfirmView(discord.ui.View):
-    """One button; pressing it runs the action the desk is holding for that token."""
+class ConfirmButton(
+    discord.ui.DynamicItem[discord.ui.Button], template=r"si:confirm:(?P<token>[0-9a-f]{1,64})"
+):
+    """A confirmation button. Its custom id carries the token of the action the desk keeps in
+    the database; the bot registers this class at start-up (`add_dynamic_items`), so a button
+    sent before a restart is still answered: the action runs, or a clear message says why not."""
 
-    def __init__(self, bot: StrategicBot, token: str, label: str, danger: bool) -> None:
-        super().__init__(timeout=300)
-        self.bot = bot
-        self.token = token
-        button: discord.ui.Button = discord.ui.Button(
-            label=label,
-            style=discord.ButtonStyle.danger if danger else discord.ButtonStyle.primary,
-            custom_id=f"si:confirm:{token}",
+    def __init__(self, token: str, label: str = "Confirm", danger: bool = True) -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.danger if danger else discord.ButtonStyle.primary,
+                custom_id=f"si:confirm:{token}",
+            )
         )
-        button.callback = self._pressed
-        self.add_item(button)
+        self.token = token
 
-    async def _pressed(self, interaction: discord.Interaction) -> None:
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]
+    ) -> ConfirmButton:
+        label = getattr(item, "label", None) or "Confirm"
+        danger = getattr(item, "style", None) == discord.ButtonStyle.danger
+        return cls(match["token"], label, danger)
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot: StrategicBot = interaction.client  # type: ignore[assignment]
         try:
-            reply = await self.bot.desk.confirm(caller_of(interaction), self.token)
+            reply = await bot.desk.confirm(caller_of(interaction), self.token)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a clear message
             if not isinstance(exc, UserError):
                 log.exception("confirmation failed")
             await interaction.response.send_message(explain(exc), ephemeral=True)
             return
-        self.stop()
-        await interaction.response.edit_message(content=reply.text, view=None)
-        await self.bot.after_reply(reply)
+        await interaction.response.edit_message(content=reply.text[:2000] or "Done.", view=None)
+        await bot.after_reply(reply)
+
+
+def confirm_view(token: str, label: str, danger: bool) -> discord.ui.View:
+    view = discord.ui.View(timeout=None)
+    view.add_item(ConfirmButton(token, label, danger))
+    return view
 
 
 async def respond(
@@ -97,13 +114,12 @@ async def respond(
 
 
 async def send(interaction: discord.Interaction, reply: Reply, *, deferred: bool) -> None:
-    bot: StrategicBot = interaction.client  # type: ignore[assignment]
     kwargs: dict = {"content": reply.text[:2000] or "Done."}
     if reply.files:
         kwargs["files"] = _files(reply)
     if reply.confirm is not None:
-        kwargs["view"] = ConfirmView(
-            bot, reply.confirm.token, reply.confirm.label, reply.confirm.danger
+        kwargs["view"] = confirm_view(
+            reply.confirm.token, reply.confirm.label, reply.confirm.danger
         )
     if deferred or interaction.response.is_done():
         await interaction.followup.send(**kwargs, ephemeral=reply.ephemeral)

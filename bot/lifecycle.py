@@ -9,7 +9,7 @@ from engine.rules import available
 from engine.rules import load as load_rules
 from engine.store import GameRow
 
-from .context import ACTIVE, Caller, Context, Reply, UserError
+from .context import ACTIVE, Caller, Context, Pending, Reply, UserError
 
 # speed presets: real seconds per game hour
 SPEEDS: dict[str, float] = {
@@ -145,8 +145,10 @@ class Lifecycle:
 
         seat = await self.ctx.seat(caller)
         game = seat.game
-        if caller.user_id != game.created_by and not caller.moderator:
-            raise UserError("Only the game's creator or a moderator can add AI nations.")
+        if caller.user_id != game.created_by and not self.ctx.moderates(caller, game):
+            raise UserError(
+                "Only the game's creator or a moderator of its server can add AI nations."
+            )
         if game.status != "lobby":
             raise UserError("AI nations join before the start.")
         world = await self.ctx.service.world(game.id)
@@ -204,8 +206,8 @@ class Lifecycle:
         game = seat.game
         if game.status != "lobby":
             raise UserError(f"Game {game.id} is {game.status}, not waiting to start.")
-        if caller.user_id != game.created_by and not caller.moderator:
-            raise UserError("Only the game's creator or a moderator can start it.")
+        if caller.user_id != game.created_by and not self.ctx.moderates(caller, game):
+            raise UserError("Only the game's creator or a moderator of its server can start it.")
         world = await self.ctx.service.world(game.id)
         if len(world.nations) < 2:
             raise UserError("A game needs at least two nations to start.")
@@ -226,19 +228,29 @@ class Lifecycle:
             raise UserError("Only a running game can be resigned from; leave the lobby instead.")
         world = await self.ctx.service.world(seat.game.id)
         name = world.nations[nation].name
-
-        async def resign() -> Reply:
-            await self.ctx.service.resign(seat.game.id, nation)
-            return Reply(
-                text=f"{name} has resigned.",
-                announce=(seat.game.channel_id or "", f"**{name}** has resigned."),
-                refresh_game=seat.game.id,
-            )
-
-        confirm = self.ctx.confirmations.ask(caller.user_id, "Resign", resign)
+        confirm = await self.ctx.confirmations.ask(
+            caller, "Resign", "resign", seat.game.id, nation=nation
+        )
         return Reply(
             text=f"Resign {name}? Your units disband and your cities become neutral.",
             confirm=confirm,
+        )
+
+    async def confirmed_resign(self, caller: Caller, pending: Pending) -> Reply:
+        """The resign button: the presser must still lead the nation (not substituted or
+        kicked meanwhile) and the game must still be running."""
+        seat = await self.ctx.owner(caller, pending.game_id, pending.args["nation"])
+        if seat.game.status not in ("running", "paused"):
+            raise UserError(f"Game {seat.game.id} is {seat.game.status}: nothing was done.")
+        name = (await self.ctx.service.world(seat.game.id)).nations[seat.nation].name
+        try:
+            await self.ctx.service.resign(seat.game.id, seat.nation)
+        except GameError as exc:
+            raise UserError(str(exc)) from None
+        return Reply(
+            text=f"{name} has resigned.",
+            announce=(seat.game.channel_id or "", f"**{name}** has resigned."),
+            refresh_game=seat.game.id,
         )
 
     async def game_list(self, caller: Caller) -> Reply:

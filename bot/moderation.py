@@ -1,6 +1,9 @@
 """Moderators' actions on the game hosted in the channel: pause, resume, speed, force ticks,
 kick, substitute, end, delete, and looking at any nation's view. The cog checks the caller is a
-moderator (Manage Server or the configured role) before any of these run; they check again."""
+moderator (Manage Server or the configured role) before any of these run; they check again, and
+act only on the game hosted in the channel where the command is typed, which must be on the
+server where the caller holds the right (`Context.moderated`). Ending and deleting wait for a
+button; pressing it checks the presser's rights again, as they are then."""
 
 from __future__ import annotations
 
@@ -10,7 +13,7 @@ from engine.errors import GameError
 from engine.view import full_view, view_for
 from renderers.mapimage import png_bytes, render_map
 
-from .context import Caller, Context, Reply, UserError
+from .context import Caller, Context, Pending, Reply, UserError
 from .lifecycle import SPEEDS, speed_label
 
 MAX_FORCED_TICKS = 96 * 10
@@ -20,9 +23,7 @@ class Moderation:
     ctx: Context
 
     async def _game(self, caller: Caller):
-        if not caller.moderator:
-            raise UserError("Only moderators (Manage Server, or the moderator role) can do that.")
-        return (await self.ctx.seat(caller)).game
+        return await self.ctx.moderated(caller)
 
     async def mod_pause(self, caller: Caller) -> Reply:
         game = await self._game(caller)
@@ -109,30 +110,32 @@ class Moderation:
         game = await self._game(caller)
         if game.status not in ("running", "paused"):
             raise UserError(f"Game {game.id} is {game.status}.")
-
-        async def end() -> Reply:
-            try:
-                await self.ctx.service.end(game.id)
-            except GameError as exc:
-                raise UserError(str(exc)) from None
-            return _announce(game, f"**{game.name} has been ended by a moderator.**")
-
         return Reply(
             text=f"End {game.name} now? The standings as they are decide the winner.",
-            confirm=self.ctx.confirmations.ask(caller.user_id, "End the game", end),
+            confirm=await self.ctx.confirmations.ask(caller, "End the game", "mod_end", game.id),
         )
+
+    async def confirmed_mod_end(self, caller: Caller, pending: Pending) -> Reply:
+        game = await self.ctx.moderated(caller, pending.game_id)
+        if game.status not in ("running", "paused"):
+            raise UserError(f"Game {game.id} is {game.status}: nothing was done.")
+        try:
+            await self.ctx.service.end(game.id)
+        except GameError as exc:
+            raise UserError(str(exc)) from None
+        return _announce(game, f"**{game.name} has been ended by a moderator.**")
 
     async def mod_delete(self, caller: Caller) -> Reply:
         game = await self._game(caller)
-
-        async def delete() -> Reply:
-            await self.ctx.service.delete_game(game.id)
-            return Reply(text=f"Game {game.id} ({game.name}) and its history are deleted.")
-
         return Reply(
             text=f"Delete {game.name} (game {game.id}) and its whole history? This cannot be undone.",
-            confirm=self.ctx.confirmations.ask(caller.user_id, "Delete", delete),
+            confirm=await self.ctx.confirmations.ask(caller, "Delete", "mod_delete", game.id),
         )
+
+    async def confirmed_mod_delete(self, caller: Caller, pending: Pending) -> Reply:
+        game = await self.ctx.moderated(caller, pending.game_id)
+        await self.ctx.service.delete_game(game.id)
+        return Reply(text=f"Game {game.id} ({game.name}) and its history are deleted.")
 
     async def mod_view(self, caller: Caller, nation: str | None = None) -> Reply:
         game = await self._game(caller)

@@ -13,7 +13,7 @@ from engine.rules import load as load_rules
 from engine.view import View
 
 from . import parsing
-from .context import Caller, Context, Reply, UserError
+from .context import Caller, Context, Pending, Reply, Seat, UserError
 
 
 class Playing:
@@ -116,7 +116,8 @@ class Playing:
         return Reply(text="Done.")
 
     async def launch(self, caller: Caller, unit: int, target: str) -> Reply:
-        view, nation = await self._view(caller)
+        seat, nation = await self.ctx.playing(caller)
+        view = await self.ctx.view(seat.game.id, nation)
         xy = parsing.square(target, view.width, view.height)
         mine = view.unit(unit)
         if mine is None or mine.seen != "own":
@@ -126,14 +127,11 @@ class Playing:
         if ut.launchable is None and ut.blast_radius is None:
             raise UserError(f"{ut.title} {unit} cannot be launched.")
 
-        async def fire() -> Reply:
-            events, _ = await self._submit(caller, cmd.Launch(unit=unit, target=xy))
-            lines = [_launch_line(e, nation) for e in events]
-            return Reply(text="\n".join(x for x in lines if x) or "Launched.")
-
         if ut.blast_radius is None:  # a satellite: nothing to confirm
-            return await fire()
-        confirm = self.ctx.confirmations.ask(caller.user_id, "Launch", fire)
+            return await self._fire(seat, nation, unit, xy)
+        confirm = await self.ctx.confirmations.ask(
+            caller, "Launch", "launch", seat.game.id, nation=nation, unit=unit, target=list(xy)
+        )
         return Reply(
             text=(
                 f"Launch **{ut.title} {unit}** at {xy[0]},{xy[1]}? It devastates everything within "
@@ -142,6 +140,29 @@ class Playing:
             ),
             confirm=confirm,
         )
+
+    async def confirmed_launch(self, caller: Caller, pending: Pending) -> Reply:
+        """The launch button: the presser must still lead the nation; the engine checks the
+        unit and the target again."""
+        seat = await self.ctx.owner(caller, pending.game_id, pending.args["nation"])
+        x, y = pending.args["target"]
+        return await self._fire(seat, pending.args["nation"], int(pending.args["unit"]), (x, y))
+
+    async def _fire(self, seat: Seat, nation: str, unit: int, xy: tuple[int, int]) -> Reply:
+        if seat.game.status not in ("running", "paused"):
+            raise UserError(
+                "The game has not started yet."
+                if seat.game.status == "lobby"
+                else "The game is over."
+            )
+        try:
+            result = await self.ctx.service.submit(
+                seat.game.id, nation, cmd.Launch(unit=unit, target=xy)
+            )
+        except (CommandError, GameError) as exc:
+            raise UserError(str(exc)) from None
+        lines = [_launch_line(e, nation) for e in result.for_nation(nation)]
+        return Reply(text="\n".join(x for x in lines if x) or "Launched.")
 
     async def diplomacy(self, caller: Caller, nation: str, level: str) -> Reply:
         seat, me = await self.ctx.playing(caller)

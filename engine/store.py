@@ -98,6 +98,20 @@ MIGRATIONS: list[str] = [
     );
     ALTER TABLE outbox ADD COLUMN hold_until REAL;
     """,
+    # 3: confirmations waiting for their button (resign, launch, end, delete): what to do, kept
+    # as a description (kind + arguments), so a button still works after a restart
+    """
+    CREATE TABLE confirmations (
+        token TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        game_id INTEGER REFERENCES games(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        args TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        expires_at REAL NOT NULL
+    );
+    CREATE INDEX confirmations_expiry ON confirmations (expires_at);
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -125,6 +139,20 @@ class DmStatus(NamedTuple):
     detail: str | None
     since: float
     checked: float
+
+
+@dataclass(frozen=True)
+class ConfirmationRow:
+    """An action waiting for its confirmation button: who asked, in which game, what to do
+    (`kind` and its JSON arguments) and until when."""
+
+    token: str
+    user_id: str
+    game_id: int | None
+    kind: str
+    args: dict[str, Any]
+    created_at: float
+    expires_at: float
 
 
 @dataclass(frozen=True)
@@ -539,6 +567,59 @@ class Store:
                 " status = excluded.status, detail = excluded.detail, checked = excluded.checked",
                 args,
             )
+        )
+
+    # --- confirmations waiting for their button ----------------------------------------------------
+
+    async def add_confirmation(
+        self,
+        token: str,
+        *,
+        user_id: str,
+        game_id: int | None,
+        kind: str,
+        args: dict[str, Any],
+        expires_at: float,
+        now: float | None = None,
+    ) -> None:
+        """One transaction: drop the confirmations that expired, record this one."""
+        now = time.time() if now is None else now
+        row = (token, str(user_id), game_id, kind, _dumps(args), now, expires_at)
+
+        def add(c: sqlite3.Connection) -> None:
+            c.execute("DELETE FROM confirmations WHERE expires_at < ?", (now,))
+            c.execute(
+                "INSERT INTO confirmations (token, user_id, game_id, kind, args, created_at,"
+                " expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                row,
+            )
+
+        await self.db.write(add)
+
+    async def confirmation(self, token: str) -> ConfirmationRow | None:
+        rows = await self.query(
+            "SELECT token, user_id, game_id, kind, args, created_at, expires_at"
+            " FROM confirmations WHERE token = ?",
+            (token,),
+        )
+        if not rows:
+            return None
+        r = rows[0]
+        return ConfirmationRow(
+            r[0],
+            r[1],
+            None if r[2] is None else int(r[2]),
+            r[3],
+            json.loads(r[4]),
+            float(r[5]),
+            float(r[6]),
+        )
+
+    async def take_confirmation(self, token: str) -> bool:
+        """Remove a confirmation; True for the one caller that removed it (a button pressed
+        twice at once runs once)."""
+        return await self.db.write(
+            lambda c: c.execute("DELETE FROM confirmations WHERE token = ?", (token,)).rowcount == 1
         )
 
     # --- daily situation reports ------------------------------------------------------------------

@@ -1,0 +1,681 @@
+"""Nobody acts beyond their right (issue 12): every slash command the bot registers, tried by
+each kind of caller against a game, is either allowed or refused with a clear message and no
+change at all; confirmation buttons act only for the one who asked, on their rights as they are
+when the button is pressed, and still work after a restart.
+
+The matrix drives the Discord-free desk (each cell on a fresh copy of one prepared database);
+two checks at the end go through the real bot and the fake Discord."""
+
+from __future__ import annotations
+
+import asyncio
+import re
+import shutil
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
+
+import pytest
+
+from bot.context import Caller, Reply, UserError
+from bot.desk import Desk
+from bot.sandbox import ROUTES, command_specs
+from engine.commands import Move
+from engine.scenario import build_world
+from engine.service import GameService
+
+# --- the world the matrix is played in -----------------------------------------------------------
+
+GUILD_A, GUILD_B = "100", "200"
+A1, A2 = "101", "102"  # server A: the running game's channel, the lobby's channel
+B1, B2 = "201", "202"  # server B: another game's channel, a channel without a game
+
+RUNNING_MAP = """
+~~~~~~~~~~~~~~~~~~~~~~~~
+~A....B~~~~~~~~~~~~~~~~~
+~......~~~~~G~~~~~Y..~~~
+~~~~~~~~~~~~.~~~~~~~~~~~
+~~~~~~~~~~~~~~~~~~~~~~~~
+"""
+
+OTHER_MAP = """
+~~~~~~~~~~
+~T.......~
+~~~~~~~~~~
+"""
+
+# each nation's units in the running game, by role in the tests
+UNITS = {
+    "red": {"front": 1, "home": 2, "transport": 3, "engineer": 4, "icbm": 5, "walker": 6},
+    "blue": {"front": 11, "home": 12, "transport": 13, "engineer": 14, "icbm": 15, "walker": 16},
+}
+HOME = {"red": "1,1", "blue": "6,1"}
+ENEMY = {"red": "4,1", "blue": "3,1"}  # the square of the other's front infantry
+
+
+def running_world():
+    return build_world(
+        {
+            "ruleset": "standard",
+            "seed": 3,
+            "map": RUNNING_MAP,
+            "nations": {
+                "red": {"player": "1", "tech": 12, "cp": 500},
+                "blue": {"player": "8", "tech": 12, "cp": 500},
+                "green": {"player": "3"},
+                "yellow": {"player": "4"},
+            },
+            "relations": [["red", "blue", "war"]],
+            "cities": {
+                "A": {"owner": "red", "designation": "tech"},
+                "B": {"owner": "blue", "designation": "tech"},
+                "G": {"owner": "green"},
+                "Y": {"owner": "yellow"},
+            },
+            "units": [
+                {"id": 1, "owner": "red", "type": "infantry", "at": "3,1"},
+                {"id": 2, "owner": "red", "type": "infantry", "at": "A"},
+                {"id": 3, "owner": "red", "type": "transport", "at": "A"},
+                {"id": 4, "owner": "red", "type": "engineer", "at": "2,2", "mobility": 9},
+                {"id": 5, "owner": "red", "type": "icbm_1", "at": "A"},
+                {"id": 6, "owner": "red", "type": "infantry", "at": "1,2", "mobility": 0},
+                {"id": 11, "owner": "blue", "type": "infantry", "at": "4,1"},
+                {"id": 12, "owner": "blue", "type": "infantry", "at": "B"},
+                {"id": 13, "owner": "blue", "type": "transport", "at": "B"},
+                {"id": 14, "owner": "blue", "type": "engineer", "at": "5,2", "mobility": 9},
+                {"id": 15, "owner": "blue", "type": "icbm_1", "at": "B"},
+                {"id": 16, "owner": "blue", "type": "infantry", "at": "6,2", "mobility": 0},
+                {"id": 21, "owner": "green", "type": "infantry", "at": "G"},
+                {"id": 31, "owner": "yellow", "type": "infantry", "at": "Y"},
+            ],
+        }
+    )[0]
+
+
+def other_world():
+    return build_world(
+        {
+            "ruleset": "standard",
+            "map": OTHER_MAP,
+            "nations": {"teal": {"player": "5"}, "plum": {"player": "ai"}},
+            "cities": {"T": {"owner": "teal"}},
+            "units": [{"id": 1, "owner": "teal", "type": "infantry", "at": "T"}],
+        }
+    )[0]
+
+
+@dataclass
+class Prepared:
+    path: Path
+    running: int  # the running game on server A (channel A1)
+    lobby: int  # a lobby on server A (channel A2)
+    other: int  # a running game on server B (channel B1)
+
+
+async def _prepare(path: Path) -> Prepared:
+    service = await GameService.open(str(path), synchronous="NORMAL")
+    try:
+        running = await service.create_game(
+            name="Home war",
+            world=running_world(),
+            guild_id=GUILD_A,
+            channel_id=A1,
+            created_by="1",
+        )
+        other = await service.create_game(
+            name="Far war", world=other_world(), guild_id=GUILD_B, channel_id=B1, created_by="5"
+        )
+        await service.resign(running, "green")  # user 3's nation is out
+        await service.substitute(running, "yellow", "10")  # user 4 was replaced by user 10
+        desk = Desk(service)
+        lobby_creator = Caller("11", "user11", GUILD_A, A2)
+        made = await desk.game_create(lobby_creator, "Lobby", nations=3, size="small")
+        lobby = made.refresh_game
+        assert lobby is not None
+        await desk.game_join(lobby_creator, "Lime", "lime")
+        await desk.game_join(Caller("18", "user18", GUILD_A, A2), "Navy", "navy")
+    finally:
+        await service.close()
+    return Prepared(path, running, lobby, other)
+
+
+@pytest.fixture(scope="module")
+def prepared(tmp_path_factory) -> Prepared:
+    path = tmp_path_factory.mktemp("authority") / "template.db"
+    return asyncio.run(_prepare(path))
+
+
+@pytest.fixture
+async def fresh(prepared, tmp_path):
+    """A desk on a copy of the prepared database (every cell starts from the same state)."""
+    path = tmp_path / "cell.db"
+    shutil.copyfile(prepared.path, path)
+    service = await GameService.open(str(path), synchronous="NORMAL")
+    submitted: list[tuple[int, str]] = []
+    submit = service.submit
+
+    async def spy(game_id, nation, command):
+        submitted.append((game_id, nation))
+        return await submit(game_id, nation, command)
+
+    service.submit = spy  # type: ignore[method-assign]
+    yield SimpleNamespace(desk=Desk(service), service=service, submitted=submitted, g=prepared)
+    await service.close()
+
+
+async def fingerprint(service: GameService) -> dict[int, Any]:
+    """Everything a command could change: each game's row, players, log and world."""
+    out: dict[int, Any] = {}
+    for row in await service.store.games():
+        world = await service.world(row.id)
+        out[row.id] = (
+            row.status,
+            row.clock,
+            row.settings,
+            await service.store.members(row.id),
+            await service.store.last_seq(row.id),
+            world.hash(),
+        )
+    return out
+
+
+# --- who is asking ---------------------------------------------------------------------------------
+
+ROLES = (
+    "player",  # plays a nation in this game
+    "other_player",  # plays in a game on another server, typing in this game's channel
+    "mod_here",  # Manage Server on the server hosting this game, typing in its channel
+    "mod_elsewhere",  # plays in this game, and has Manage Server on another server: types there
+    "non_member",  # a member of the server who plays nowhere
+    "eliminated",  # their nation in this game is out
+    "substituted_out",  # a moderator handed their nation to someone else
+)
+
+
+@dataclass(frozen=True)
+class Who:
+    caller: Caller
+    nation: str | None  # their nation in the running game, if they still lead one that is in
+
+
+def who(role: str, target: str) -> Who:
+    """The caller of a role, typing where that role would: in the target game's channel, or
+    (a moderator of another server) in a channel of their own server that hosts no game."""
+    here = A1 if target == "running" else A2
+    player, mod_elsewhere = ("1", "8") if target == "running" else ("11", "18")
+    table = {
+        "player": (player, GUILD_A, here, False),
+        "other_player": ("5", GUILD_A, here, False),
+        "mod_here": ("9", GUILD_A, here, True),
+        "mod_elsewhere": (mod_elsewhere, GUILD_B, B2, True),
+        "non_member": ("6", GUILD_A, here, False),
+        "eliminated": ("3", GUILD_A, here, False),
+        "substituted_out": ("4", GUILD_A, here, False),
+    }
+    user, guild, channel, moderator = table[role]
+    nations = {"1": "red", "8": "blue"} if target == "running" else {}
+    return Who(Caller(user, f"user{user}", guild, channel, moderator), nations.get(user))
+
+
+# --- expected outcomes ---------------------------------------------------------------------------
+
+OK = "ok"  # the action runs (an order reaches the engine as the caller's own nation)
+ASK = "ask"  # a confirmation button is offered; nothing changes until it is pressed
+NOT_PLAYING = r"You do not play in game \d+"
+OUT = r"Green is out of the game"
+NOT_MOD = r"Only moderators"
+NO_GAME_HERE = r"There is no game in this channel: moderator commands act on the game hosted"
+CREATOR = r"Only the game's creator or a moderator"
+HOSTS = r"This channel already hosts game"
+ALREADY = r"You already play"
+
+
+def row(**cells: str) -> dict[str, str]:
+    assert set(cells) == set(ROLES), cells
+    return cells
+
+
+PLAYERS = row(
+    player=OK,
+    other_player=NOT_PLAYING,
+    mod_here=NOT_PLAYING,
+    mod_elsewhere=OK,  # their own nation: a player's orders follow them to any server
+    non_member=NOT_PLAYING,
+    eliminated=OUT,
+    substituted_out=NOT_PLAYING,
+)
+PLAYERS_ASK = {r: ASK if v == OK else v for r, v in PLAYERS.items()}
+MODERATORS = row(
+    player=NOT_MOD,
+    other_player=NOT_MOD,
+    mod_here=OK,
+    mod_elsewhere=NO_GAME_HERE,  # rights on server B never reach a game on server A
+    non_member=NOT_MOD,
+    eliminated=NOT_MOD,
+    substituted_out=NOT_MOD,
+)
+MODERATORS_ASK = {r: ASK if v == OK else v for r, v in MODERATORS.items()}
+EVERYONE = row(**dict.fromkeys(ROLES, OK))
+CREATOR_OR_MOD = row(
+    player=OK,  # the lobby's creator
+    other_player=CREATOR,
+    mod_here=OK,
+    mod_elsewhere=CREATOR,  # a player of the lobby, moderator of another server only
+    non_member=CREATOR,
+    eliminated=CREATOR,
+    substituted_out=CREATOR,
+)
+LOBBY_PLAYERS = row(
+    player=OK,
+    other_player=NOT_PLAYING,
+    mod_here=NOT_PLAYING,
+    mod_elsewhere=OK,
+    non_member=NOT_PLAYING,
+    eliminated=NOT_PLAYING,
+    substituted_out=NOT_PLAYING,
+)
+
+
+def units(n: str | None, *names: str) -> str:
+    return " ".join(str(UNITS[n or "red"][x]) for x in names)
+
+
+@dataclass(frozen=True)
+class Case:
+    target: str  # "running" or "lobby": the game the caller acts on
+    options: Any  # the slash command's options (by name), from the caller's nation
+    expect: dict[str, str]
+    order: bool = False  # goes to the engine as an order
+    setup: str | None = None
+
+
+# every slash command the bot registers -> how it is tried and who may use it
+MATRIX: dict[str, Case] = {
+    "game create": Case(
+        "running",
+        lambda n: {"name": "Another", "nations": 2},
+        # one active game per channel; the moderator of B types in B's empty channel
+        row(**{**dict.fromkeys(ROLES, HOSTS), "mod_elsewhere": OK}),
+    ),
+    "game join": Case(
+        "lobby",
+        lambda n: {"name": "Newcomer"},
+        row(**{**dict.fromkeys(ROLES, OK), "player": ALREADY, "mod_elsewhere": ALREADY}),
+    ),
+    "game add-ai": Case("lobby", lambda n: {"name": "Hal"}, CREATOR_OR_MOD),
+    "game caretaker": Case("running", lambda n: {"on": True}, PLAYERS),
+    "game leave": Case("lobby", lambda n: {}, LOBBY_PLAYERS),
+    "game start": Case("lobby", lambda n: {}, CREATOR_OR_MOD),
+    "game resign": Case("running", lambda n: {}, PLAYERS_ASK),
+    "game list": Case("running", lambda n: {}, EVERYONE),
+    "game info": Case("running", lambda n: {}, EVERYONE),
+    "move": Case(
+        "running", lambda n: {"units": units(n, "home"), "to": "2,1"}, PLAYERS, order=True
+    ),
+    "attack": Case(
+        "running",
+        lambda n: {"units": units(n, "front"), "target": ENEMY[n or "red"]},
+        PLAYERS,
+        order=True,
+    ),
+    "build": Case(
+        "running", lambda n: {"city": HOME[n or "red"], "unit": "infantry"}, PLAYERS, order=True
+    ),
+    "designate": Case(
+        "running",
+        lambda n: {"city": HOME[n or "red"], "designation": "fort"},
+        PLAYERS,
+        order=True,
+    ),
+    "cancel": Case(
+        "running", lambda n: {"units": units(n, "walker")}, PLAYERS, order=True, setup="walk"
+    ),
+    "board": Case(
+        "running",
+        lambda n: {"units": units(n, "home"), "carrier": UNITS[n or "red"]["transport"]},
+        PLAYERS,
+        order=True,
+    ),
+    "launch": Case(
+        "running", lambda n: {"unit": UNITS[n or "red"]["icbm"], "target": "12,3"}, PLAYERS_ASK
+    ),
+    "engineer": Case(
+        "running",
+        lambda n: {"unit": UNITS[n or "red"]["engineer"], "action": "build_city"},
+        PLAYERS,
+        order=True,
+    ),
+    "diplomacy": Case(
+        "running", lambda n: {"nation": "Yellow", "level": "war"}, PLAYERS, order=True
+    ),
+    "map": Case("running", lambda n: {}, PLAYERS),
+    "status": Case("running", lambda n: {}, PLAYERS),
+    "units": Case("running", lambda n: {}, PLAYERS),
+    "cities": Case("running", lambda n: {}, PLAYERS),
+    "nations": Case("running", lambda n: {}, PLAYERS),
+    "notify": Case("running", lambda n: {"sitrep": False}, EVERYONE),  # one's own settings
+    "mod pause": Case("running", lambda n: {}, MODERATORS),
+    "mod resume": Case("running", lambda n: {}, MODERATORS, setup="pause"),
+    "mod speed": Case("running", lambda n: {"speed": "fast (x4)"}, MODERATORS),
+    "mod tick": Case("running", lambda n: {"ticks": 1}, MODERATORS),
+    "mod kick": Case("running", lambda n: {"nation": "Yellow"}, MODERATORS),
+    "mod substitute": Case("running", lambda n: {"nation": "Red", "player": "12"}, MODERATORS),
+    "mod end": Case("running", lambda n: {}, MODERATORS_ASK),
+    "mod delete": Case("running", lambda n: {}, MODERATORS_ASK),
+    "mod view": Case("running", lambda n: {"nation": "Blue"}, MODERATORS),
+}
+
+
+async def call(desk: Desk, path: str, caller: Caller, options: dict[str, Any]) -> Reply:
+    """Run a slash command on the desk as the bot's cogs and the sandbox do (same routes)."""
+    method, renames = ROUTES[path]
+    kwargs = {renames.get(k, k): v for k, v in options.items()}
+    return await getattr(desk, method)(caller, **kwargs)
+
+
+def test_the_matrix_covers_every_registered_command() -> None:
+    specs = asyncio.run(command_specs())
+    assert set(MATRIX) == set(specs), "a slash command without authorization expectations"
+    for path, case in MATRIX.items():
+        names = {o["name"] for o in specs[path]}
+        assert set(case.options(None)) <= names, path
+
+
+CELLS = [(path, role) for path in MATRIX for role in ROLES]
+
+
+@pytest.mark.parametrize(("path", "role"), CELLS, ids=[f"{p}|{r}" for p, r in CELLS])
+async def test_authorization_matrix(fresh, path: str, role: str) -> None:
+    case = MATRIX[path]
+    expected = case.expect[role]
+    me = who(role, case.target)
+    running = fresh.g.running
+    if case.setup == "pause":
+        await fresh.service.pause(running)
+    elif case.setup == "walk":  # a standing order to cancel
+        await fresh.service.submit(
+            running,
+            me.nation or "red",
+            Move(units=[UNITS[me.nation or "red"]["walker"]], to=(3, 2)),
+        )
+        fresh.submitted.clear()
+    before = await fingerprint(fresh.service)
+    options = case.options(me.nation)
+    try:
+        reply = await call(fresh.desk, path, me.caller, options)
+    except UserError as exc:
+        error: UserError | None = exc
+        reply = None
+    else:
+        error = None
+    after = await fingerprint(fresh.service)
+
+    if expected == OK:
+        assert error is None, f"{path} by {role} was refused: {error}"
+        if case.order:  # as the caller's own nation, in this game
+            assert fresh.submitted == [(running, me.nation)], fresh.submitted
+    elif expected == ASK:
+        assert error is None, f"{path} by {role} was refused: {error}"
+        assert reply is not None and reply.confirm is not None
+        assert after == before, "asking for a confirmation changed something"
+    else:
+        assert error is not None, f"{path} by {role} was allowed: {reply and reply.text!r}"
+        assert re.search(expected, str(error)), f"{path} by {role}: {error}"
+        assert after == before, f"{path} by {role} was refused but changed the game"
+        assert fresh.submitted == []
+
+
+async def test_autocomplete_offers_only_the_callers_own_things(fresh) -> None:
+    red = {str(u) for u in UNITS["red"].values()}
+    blue = {str(u) for u in UNITS["blue"].values()}
+    for role in ROLES:
+        me = who(role, "running")
+        offered = {v for _, v in await fresh.desk.choose_units(me.caller, "")}
+        expected = {"red": red, "blue": blue}.get(me.nation or "", set())
+        # a unit may have gone aboard or been merged: never more than one's own
+        assert offered <= expected and (offered or not expected), (role, offered)
+
+
+# --- confirmation buttons ---------------------------------------------------------------------------
+
+# what waits for a button, who asks, and what shows it ran
+ASKED = {
+    "game resign": ("player", {}),
+    "launch": ("player", {"unit": 5, "target": "12,3"}),
+    "mod end": ("mod_here", {}),
+    "mod delete": ("mod_here", {}),
+}
+PRESSES = [(path, role) for path in ASKED for role in ROLES]
+
+
+@pytest.mark.parametrize(("path", "role"), PRESSES, ids=[f"{p}|{r}" for p, r in PRESSES])
+async def test_only_the_one_who_asked_can_press_the_button(fresh, path: str, role: str) -> None:
+    asker_role, options = ASKED[path]
+    asker = who(asker_role, "running")
+    asked = await call(fresh.desk, path, asker.caller, options)
+    assert asked.confirm is not None
+    before = await fingerprint(fresh.service)
+    presser = who(role, "running")
+    if role != asker_role:
+        with pytest.raises(UserError, match="Only the player who asked can confirm this"):
+            await fresh.desk.confirm(presser.caller, asked.confirm.token)
+        assert await fingerprint(fresh.service) == before
+        return
+    done = await fresh.desk.confirm(presser.caller, asked.confirm.token)
+    assert await fingerprint(fresh.service) != before, done.text
+    with pytest.raises(UserError, match="no longer valid|expired"):  # it runs once
+        await fresh.desk.confirm(presser.caller, asked.confirm.token)
+
+
+async def test_a_pending_resign_does_not_survive_a_substitution(fresh) -> None:
+    red = who("player", "running").caller
+    mod = who("mod_here", "running").caller
+    game = fresh.g.running
+    ask = await fresh.desk.game_resign(red)
+    assert ask.confirm is not None
+    await fresh.desk.mod_substitute(mod, "Red", "12")  # Red now belongs to user 12
+    before = await fingerprint(fresh.service)
+    with pytest.raises(UserError, match="You no longer lead Red in game"):
+        await fresh.desk.confirm(red, ask.confirm.token)
+    assert await fingerprint(fresh.service) == before
+    world = await fresh.service.world(game)
+    assert not world.nations["red"].out
+    assert (await fresh.service.store.members(game))["red"] == "12"
+
+
+async def test_a_pending_launch_does_not_survive_a_kick(fresh) -> None:
+    red = who("player", "running").caller
+    ask = await fresh.desk.launch(red, 5, "12,3")
+    assert ask.confirm is not None
+    await fresh.desk.mod_kick(who("mod_here", "running").caller, "Red")
+    before = await fingerprint(fresh.service)
+    with pytest.raises(UserError, match="Red is out of the game"):
+        await fresh.desk.confirm(red, ask.confirm.token)
+    assert await fingerprint(fresh.service) == before
+
+
+async def test_a_moderator_confirmation_is_rechecked_when_pressed(fresh) -> None:
+    game = fresh.g.running
+    mod = who("mod_here", "running").caller
+    ask = await fresh.desk.mod_end(mod)
+    assert ask.confirm is not None
+    before = await fingerprint(fresh.service)
+    # the moderator lost Manage Server (and the role) before pressing
+    demoted = Caller(mod.user_id, mod.name, mod.guild_id, mod.channel_id, moderator=False)
+    with pytest.raises(UserError, match="Only moderators"):
+        await fresh.desk.confirm(demoted, ask.confirm.token)
+    assert await fingerprint(fresh.service) == before
+    assert (await fresh.service.game(game)).status == "running"
+
+    # a moderator's delete, pressed with rights that hold on another server only
+    ask = await fresh.desk.mod_delete(mod)
+    assert ask.confirm is not None
+    elsewhere = Caller(mod.user_id, mod.name, GUILD_B, B2, moderator=True)
+    with pytest.raises(UserError, match="not hosted on this server"):
+        await fresh.desk.confirm(elsewhere, ask.confirm.token)
+    assert await fingerprint(fresh.service) == before
+
+    # with the rights in place it runs
+    ask = await fresh.desk.mod_end(mod)
+    assert ask.confirm is not None
+    done = await fresh.desk.confirm(mod, ask.confirm.token)
+    assert "ended by a moderator" in done.text
+    assert (await fresh.service.game(game)).status == "ended"
+
+
+async def test_a_confirmation_survives_a_restart(prepared, tmp_path) -> None:
+    path = tmp_path / "restart.db"
+    shutil.copyfile(prepared.path, path)
+    red = who("player", "running").caller
+    service = await GameService.open(str(path), synchronous="NORMAL")
+    try:
+        ask = await Desk(service).game_resign(red)
+        assert ask.confirm is not None
+    finally:
+        await service.close()
+    # a new process: a new service and desk on the same database
+    service = await GameService.open(str(path), synchronous="NORMAL")
+    try:
+        done = await Desk(service).confirm(red, ask.confirm.token)
+        assert "Red has resigned" in done.text
+        assert (await service.world(prepared.running)).nations["red"].out
+    finally:
+        await service.close()
+
+
+async def test_expired_used_unknown_and_orphaned_buttons_say_so(fresh) -> None:
+    desk = fresh.desk
+    red = who("player", "running").caller
+    mod = who("mod_here", "running").caller
+    with pytest.raises(UserError, match="no longer valid"):
+        await desk.confirm(red, "0123456789abcdef")
+    ask = await desk.game_resign(red)
+    assert ask.confirm is not None
+    desk.ctx.confirmations.clock = lambda: time.time() + 3600  # an hour later
+    with pytest.raises(UserError, match="expired"):
+        await desk.confirm(red, ask.confirm.token)
+    desk.ctx.confirmations.clock = time.time
+    with pytest.raises(UserError, match="no longer valid"):  # expired ones are dropped
+        await desk.confirm(red, ask.confirm.token)
+    # the game is deleted while a resign waits: its button is gone with it
+    resign = await desk.game_resign(red)
+    delete = await desk.mod_delete(mod)
+    assert resign.confirm is not None and delete.confirm is not None
+    await desk.confirm(mod, delete.confirm.token)
+    with pytest.raises(UserError, match="no longer valid"):
+        await desk.confirm(red, resign.confirm.token)
+    rows = await fresh.service.store.query("SELECT COUNT(*) FROM confirmations")
+    assert rows == [(0,)]
+
+
+async def test_a_game_without_a_server_is_moderated_by_nobody_through_the_desk(fresh) -> None:
+    game = await fresh.service.create_game(name="Local", world=other_world())  # no guild
+    row = await fresh.service.game(game)
+    assert row.guild_id is None
+    for caller in (
+        Caller("9", "mod", GUILD_A, A1, moderator=True),
+        Caller("9", "mod", None, None, moderator=True),
+    ):
+        assert not fresh.desk.ctx.moderates(caller, row)
+
+
+# --- through the real bot and the fake Discord ------------------------------------------------------
+
+MANAGE_GUILD = 1 << 5
+
+
+@pytest.fixture
+async def discord_env(tmp_path):
+    from bot.client import StrategicBot
+    from bot.config import Settings
+    from tests.fakediscord import FakeDiscord
+
+    def settings() -> Settings:  # global commands: both servers see them
+        return Settings(
+            _env_file=None,
+            discord_token="fake-token",
+            SI_DATABASE=str(tmp_path / "bot.db"),
+            SI_TICK_SECONDS=0.05,
+            SI_NOTIFY_SECONDS=0.05,
+        )
+
+    async with FakeDiscord() as fake:
+        home = fake.add_guild("Wargames", channels=["war-room"])
+        away = fake.add_guild("Dave's place", channels=["lounge"])
+        alice, bob, dave = (fake.add_user(n) for n in ("alice", "bob", "dave"))
+        for user in (alice, bob, dave):
+            fake.add_member(home, user)
+        fake.add_member(away, dave, permissions=MANAGE_GUILD)  # a moderator there only
+        bot = StrategicBot(settings())
+        await fake.start_client(bot, wait_for_sync=True)
+        env = SimpleNamespace(
+            fake=fake,
+            war_room=next(iter(home.channels.values())),
+            lounge=next(iter(away.channels.values())),
+            alice=alice,
+            bob=bob,
+            dave=dave,
+            bot=bot,
+            settings=settings,
+            StrategicBot=StrategicBot,
+        )
+        yield env
+        await fake.stop_client(env.bot)
+
+
+async def _two_player_game(env, second) -> int:
+    fake = env.fake
+    made = await fake.invoke(
+        env.alice,
+        env.war_room,
+        "game create",
+        {"name": "Island War", "nations": 2, "speed": "test (x360)"},
+    )
+    game = int(made.text.split("(game ")[1].split(")")[0])
+    await fake.invoke(env.alice, env.war_room, "game join", {"name": "Red"})
+    joined = await fake.invoke(second, env.war_room, "game join", {"name": "Blue"})
+    assert "has started" in joined.text
+    return game
+
+
+async def test_cross_server_mod_commands_are_refused_through_discord(discord_env) -> None:
+    env = discord_env
+    game = await _two_player_game(env, env.dave)
+    service = env.bot.service
+    tick = (await service.world(game)).tick
+    # dave plays Blue here and has Manage Server on his own server: from there, /mod is his
+    # own server's business only
+    seen = await env.fake.invoke(env.dave, env.lounge, "mod view", {"nation": "Red"})
+    assert seen.ephemeral and not seen.files
+    assert "no game in this channel" in seen.text
+    ticked = await env.fake.invoke(env.dave, env.lounge, "mod tick", {"ticks": 96})
+    assert "no game in this channel" in ticked.text
+    assert (await service.world(game)).tick < tick + 96
+    # his own orders still follow him there
+    status = await env.fake.invoke(env.dave, env.lounge, "status")
+    assert "**Blue**" in status.text
+
+
+async def test_a_confirmation_button_works_after_a_restart(discord_env) -> None:
+    env = discord_env
+    fake = env.fake
+    game = await _two_player_game(env, env.bob)
+    ask = await fake.invoke(env.bob, env.war_room, "game resign")
+    button = ask.message.buttons[0]["custom_id"]
+    end_asked = await fake.invoke(env.alice, env.war_room, "game resign")
+    # the bot restarts: a new process on the same database
+    await fake.stop_client(env.bot)
+    env.bot = env.StrategicBot(env.settings())
+    await fake.start_client(env.bot, wait_for_sync=True)
+    done = await fake.click(env.bob, ask, button)
+    assert "Blue has resigned" in done.text
+    assert (await env.bot.service.world(game)).nations["blue"].out
+    # a button whose time ran out says so, also after the restart
+    await env.bot.service.store.db.write(
+        lambda c: c.execute("UPDATE confirmations SET expires_at = 0")
+    )
+    late = await fake.click(env.alice, end_asked, end_asked.message.buttons[0]["custom_id"])
+    assert late.ephemeral and "expired" in late.text
+    assert not (await env.bot.service.world(game)).nations["red"].out
