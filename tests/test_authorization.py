@@ -679,3 +679,23 @@ async def test_a_confirmation_button_works_after_a_restart(discord_env) -> None:
     late = await fake.click(env.alice, end_asked, end_asked.message.buttons[0]["custom_id"])
     assert late.ephemeral and "expired" in late.text
     assert not (await env.bot.service.world(game)).nations["red"].out
+
+
+async def test_the_sandbox_confirms_with_yes(tmp_path) -> None:
+    """The sandbox prints the question and takes `yes` as the button (same desk, same rows)."""
+    from bot.sandbox import run_sandbox
+
+    lines = iter(["mod end", "no", "game resign", "yes", "status", "quit"])
+    out: list[str] = []
+    code = await run_sandbox(
+        nations=2,
+        db=str(tmp_path / "sandbox.db"),
+        out_dir=str(tmp_path / "maps"),
+        read=lambda prompt: next(lines),
+        write=out.append,
+        live=False,
+    )
+    assert code == 0
+    assert "Cancelled." in out
+    assert "You has resigned." in out
+    assert "You is out of the game." in out
