@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from . import events as ev
 from .economy import default_build
 from .rules.models import UnitClass, UnitType
-from .sight import Sight, observers, show, witnesses
+from .sight import Sight, observers, show, with_sharers, witnesses
 from .supply import in_supply
 from .world import City, Unit, World
 
@@ -225,12 +225,16 @@ def _pull(world: World, consumer: Unit, visited: set[int]) -> bool:
 # --- resolving an attack ----------------------------------------------------------------------
 
 
-def destroy(world: World, unit: Unit, by: str | None, out: list[ev.Event]) -> None:
-    """A unit dies; what it carries at sea (or in the air) dies with it."""
+def destroy(
+    world: World, unit: Unit, by: str | None, out: list[ev.Event], *, aboard: bool = False
+) -> None:
+    """A unit dies; what it carries at sea (or in the air) dies with it. Cargo (`aboard`) is
+    reported to its own side only: nobody else ever saw it."""
     label = world.grid.label(unit.sq)
-    seers = observers(world, unit.sq, unit) | {unit.owner}
-    if by and unit.carried_by is None:  # the attacker never saw what a carrier had aboard
-        seers.add(by)
+    if aboard:
+        seers = with_sharers(world, set(world.team(unit.owner)))
+    else:
+        seers = observers(world, unit.sq, unit) | {unit.owner} | ({by} if by else set())
     cargo = world.cargo_of(unit)
     world.remove_unit(unit)
     out.append(
@@ -246,7 +250,7 @@ def destroy(world: World, unit: Unit, by: str | None, out: list[ev.Event]) -> No
     )
     if unit.sq not in world.cities:
         for passenger in cargo:
-            destroy(world, passenger, by, out)
+            destroy(world, passenger, by, out, aboard=True)
 
 
 def hurt(world: World, unit: Unit, damage: int, by: str | None, out: list[ev.Event]) -> bool:
