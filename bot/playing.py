@@ -21,12 +21,7 @@ class Playing:
 
     async def _submit(self, caller: Caller, command: cmd.Command) -> tuple[list[ev.Event], str]:
         seat, nation = await self.ctx.playing(caller)
-        if seat.game.status not in ("running", "paused"):
-            raise UserError(
-                "The game has not started yet."
-                if seat.game.status == "lobby"
-                else "The game is over."
-            )
+        _check_running(seat)
         try:
             result = await self.ctx.service.submit(seat.game.id, nation, command)
         except (CommandError, GameError) as exc:
@@ -149,12 +144,7 @@ class Playing:
         return await self._fire(seat, pending.args["nation"], int(pending.args["unit"]), (x, y))
 
     async def _fire(self, seat: Seat, nation: str, unit: int, xy: tuple[int, int]) -> Reply:
-        if seat.game.status not in ("running", "paused"):
-            raise UserError(
-                "The game has not started yet."
-                if seat.game.status == "lobby"
-                else "The game is over."
-            )
+        _check_running(seat)
         try:
             result = await self.ctx.service.submit(
                 seat.game.id, nation, cmd.Launch(unit=unit, target=xy)
@@ -265,3 +255,11 @@ def _launch_line(e: ev.Event, nation: str) -> str | None:
         extra = f", {len(e.devastated)} cities devastated" if e.devastated else ""
         return f"{who} {e.unit_type.replace('_', ' ')} struck {e.square}: {e.destroyed} units destroyed{extra}."
     return None
+
+
+def _check_running(seat: Seat) -> None:
+    """Orders only reach a game that is running (or paused)."""
+    if seat.game.status not in ("running", "paused"):
+        raise UserError(
+            "The game has not started yet." if seat.game.status == "lobby" else "The game is over."
+        )
