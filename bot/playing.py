@@ -210,9 +210,17 @@ def _order_summary(events: list[ev.Event], nation: str) -> str:
     lines: list[str] = []
     for e in events:
         if isinstance(e, ev.UnitsMoved) and e.nation == nation:
-            lines.append(f"{_ids(e.units).capitalize()} moved to {e.to_square}.")
+            if e.arrived:
+                lines.append(f"{_ids(e.arrived).capitalize()} moved to {e.to_square}.")
+            if e.ordered:
+                lines.append(
+                    f"{_ids(e.ordered).capitalize()} on the way to {e.to_square} "
+                    "(going on as mobility comes back)."
+                )
         elif isinstance(e, ev.OrderCompleted):
             lines.append(f"Unit {e.unit} arrived at {e.square}.")
+        elif isinstance(e, ev.OrderCancelled) and e.nation == nation:
+            lines.append(f"Unit {e.unit} gave up at {e.square}: {e.reason}.")
         elif isinstance(e, ev.MoveBlocked):
             lines.append(f"Unit {e.unit} stopped at {e.square}: blocked at {e.blocked_at}.")
         elif isinstance(e, ev.Attacked):

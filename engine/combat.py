@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from . import events as ev
 from .economy import default_build
 from .rules.models import UnitClass, UnitType
-from .sight import Sight, observers, show, with_sharers, witnesses
+from .sight import Sight, SightCache, observers, show, witnesses
 from .supply import in_supply
 from .world import City, Unit, World
 
@@ -226,15 +226,25 @@ def _pull(world: World, consumer: Unit, visited: set[int]) -> bool:
 
 
 def destroy(
-    world: World, unit: Unit, by: str | None, out: list[ev.Event], *, aboard: bool = False
+    world: World,
+    unit: Unit,
+    by: str | None,
+    out: list[ev.Event],
+    *,
+    aboard: bool = False,
+    seers: set[str] | None = None,
 ) -> None:
     """A unit dies; what it carries at sea (or in the air) dies with it. Cargo (`aboard`) is
-    reported to its own side only: nobody else ever saw it."""
+    reported to its own side only: nobody else ever saw it. Told to the nations that see it
+    (the one that killed it too, if it saw what it hit), or to `seers` (an ICBM's blast: those
+    that saw each unit before it went off)."""
     label = world.grid.label(unit.sq)
     if aboard:
-        seers = with_sharers(world, set(world.team(unit.owner)))
-    else:
-        seers = observers(world, unit.sq, unit) | {unit.owner} | ({by} if by else set())
+        seers = set(world.team(unit.owner))  # nobody passes on what is inside a carrier
+    elif seers is None:
+        seers = observers(world, unit.sq, unit) | {unit.owner}
+        if by is not None and Sight(world, by).sees_unit(unit):
+            seers.add(by)  # not a unit it hit blind (a submarine hidden in a bombed stack)
     cargo = world.cargo_of(unit)
     world.remove_unit(unit)
     out.append(
@@ -280,7 +290,7 @@ def resolve_attack(world: World, attacker: Unit, target_sq: int, *, moved: bool)
     attacker.mobility -= cost
     owners = {u.owner for u in defenders}
     # told to the two sides, and to third nations that see both the attacker and its target
-    seers = {d.id: sorted(witnesses(world, attacker, d) | owners) for d in defenders}
+    seers = {d.id: sorted(witnesses(world, attacker, d)) for d in defenders}
     first = square_fire(world, attacker, target_sq, owners)
     from_label = world.grid.label(attacker.sq)
 
@@ -300,13 +310,19 @@ def resolve_attack(world: World, attacker: Unit, target_sq: int, *, moved: bool)
             **results,
         )
 
+    # the defender is one the attacker's side sees; with none in sight (a submarine lying in
+    # a port attacked as an empty city), the one struck blind shows itself
+    sight = Sight(world, nation)
+    visible = [d for d in defenders if sight.sees_unit(d)]
+    target = pick_defender(world, at, visible or defenders)
     if first and not hurt(world, attacker, first, next(iter(sorted(owners))), out):
-        target = pick_defender(world, at, defenders)
-        out.insert(0, attacked(target, attacker_hp=0, defender_hp=target.hp))
+        shown = [] if visible else show(world, nation, target)
+        out[:0] = [*shown, attacked(target, attacker_hp=0, defender_hp=target.hp)]
         return out
     if is_bomber(at) and not (at_sea(world, target_sq) and at.can_attack_sea):
         return out + bomb(world, attacker, target_sq, defenders, first)
-    target = pick_defender(world, at, defenders)
+    shown = [] if visible else show(world, nation, target)
+    out[:0] = shown
     dt = rules.unit[target.type]
     if at.stealth:
         out.extend(show(world, target.owner, attacker))  # a sub that attacks shows itself
@@ -322,7 +338,7 @@ def resolve_attack(world: World, attacker: Unit, target_sq: int, *, moved: bool)
             counter = damage_to(world, dt, attacker, roll(world, value))
             spend_ammo(world, target)
     out.insert(
-        0,
+        len(shown),
         attacked(
             target,
             damage=damage,
@@ -343,6 +359,7 @@ def _adjacent_ships_fire(world: World, attacker: Unit, target_sq: int) -> list[e
     rules = world.rules
     at = rules.unit[attacker.type]
     out: list[ev.Event] = []
+    sights = SightCache(world)
     for sq in world.grid.neighbours(attacker.sq):
         if sq == target_sq:
             continue
@@ -355,6 +372,7 @@ def _adjacent_ships_fire(world: World, attacker: Unit, target_sq: int) -> list[e
                 or ship.ammo < 1
                 or not at_war(world, ship.owner, attacker.owner)
                 or attack_value(st) <= 0
+                or not sights.sees(ship.owner, attacker)  # a submarine it cannot see
             ):
                 continue
             damage = damage_to(

@@ -14,7 +14,7 @@ from __future__ import annotations
 from . import combat
 from . import events as ev
 from .rules.models import UnitClass
-from .sight import SightCache, observers
+from .sight import SightCache, witnesses
 from .world import Unit, World
 
 
@@ -90,7 +90,8 @@ def intercept(world: World, fighter: Unit, mover: Unit) -> list[ev.Event]:
     if ft.needs_fuel:
         fighter.fuel -= d
     out: list[ev.Event] = []
-    seers = sorted(observers(world, mover.sq, mover) | {fighter.owner, mover.owner})
+    # told to the two sides and to third nations that see both the fighter and its prey
+    seers = sorted(witnesses(world, fighter, mover))
     value = combat.effective_attack(world, ft, mt, mover.sq, counter=False)
     damage = combat.damage_to(world, ft, mover, combat.roll(world, value))
     combat.spend_ammo(world, fighter)

@@ -24,7 +24,7 @@ from . import events as ev
 from .interception import Interception
 from .movement import MoveContext, plan_move, refuel, walk
 from .rules.models import UnitClass
-from .sight import SightCache, observers
+from .sight import SightCache, witnesses
 from .supply import in_supply
 from .world import Unit, World
 
@@ -179,7 +179,7 @@ class Interdiction:
         value = combat.effective_attack(world, ut, mt, mover.sq, counter=False)
         damage = combat.damage_to(world, ut, mover, combat.roll(world, value))
         combat.spend_ammo(world, unit)
-        seers = sorted(observers(world, mover.sq, mover) | {unit.owner, mover.owner})
+        seers = sorted(witnesses(world, unit, mover))  # the two sides, and who sees both
         out.append(
             ev.Interdicted(
                 tick=world.tick,

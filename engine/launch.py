@@ -20,7 +20,7 @@ import numpy as np
 from . import events as ev
 from .combat import destroy
 from .diplomacy import change
-from .sight import Sight
+from .sight import Sight, observers
 from .world import WASTE, Unit, World
 
 
@@ -48,47 +48,66 @@ def launch_satellite(world: World, unit: Unit, target: int) -> list[ev.Event]:
 
 
 def launch_icbm(world: World, unit: Unit, target: int, *, counter: bool = False) -> list[ev.Event]:
+    """The launch is news to every nation (launcher, square, blast); what it destroyed each
+    nation is told as far as it saw: the cities it saw devastated or lost, the units it is
+    told died (its own, those it saw), and wars only to the two sides."""
     rules = world.rules
     ut = rules.unit[unit.type]
     owner = unit.owner
     radius = ut.blast_radius or 0
     world.remove_unit(unit)
     out: list[ev.Event] = []
-    destroyed = 0
-    devastated: list[str] = []
+    devastated: dict[str, list[str]] = {n: [] for n in world.nations}
     losers: list[str] = []
-    for sq in world.grid.within(target, radius):
-        for victim in world.units_at(sq):
-            if victim.id in world.units and victim.carried_by is None:
-                destroyed += 1 + len(world.cargo_of(victim))
-                destroy(world, victim, owner, out)
+    blast = world.grid.within(target, radius)
+    # who saw what, before anything in the blast (their own eyes included) is gone
+    victims = [v for sq in blast for v in world.units_at(sq) if v.carried_by is None]
+    saw = {v.id: observers(world, v.sq, v) | {v.owner} for v in victims}
+    saw_city = {sq: observers(world, sq) for sq in blast if sq in world.cities}
+    for victim in victims:
+        if victim.id in world.units:
+            destroy(world, victim, owner, out, seers=saw[victim.id])
+    for sq in blast:
         city = world.cities.get(sq)
         if city is not None and city.owner is not None:
+            label = world.grid.label(sq)
+            for nation in saw_city[sq] | {city.owner}:
+                devastated[nation].append(label)
             losers.append(city.owner)
-            devastated.append(world.grid.label(sq))
             del world.cities[sq]
             world.terrain[sq] = WASTE
-    if devastated:
+    if losers:
         world.map_changed()
+    destroyed = {n: 0 for n in world.nations}
+    for e in out:
+        if isinstance(e, ev.UnitDestroyed):
+            for nation in e.to:
+                destroyed[nation] += 1
     war_with = sorted({n for n in losers if n != owner})
     for nation in war_with:
         out.extend(change(world, nation, owner, rules.diplomacy.war))
         out.extend(change(world, owner, nation, rules.diplomacy.war))
-    out.insert(
-        0,
+    told: dict[tuple, list[str]] = {}
+    for nation in world.nations:
+        wars = war_with if nation == owner else [n for n in war_with if n == nation]
+        key = (tuple(devastated[nation]), destroyed[nation], tuple(wars))
+        told.setdefault(key, []).append(nation)
+    news = [
         ev.IcbmLaunched(
             tick=world.tick,
-            to=list(world.nations),
+            to=sorted(to),
             nation=owner,
             unit_type=unit.type,
             square=world.grid.label(target),
             radius=radius,
             counter=counter,
-            devastated=devastated,
-            destroyed=destroyed,
-            war_with=war_with,
-        ),
-    )
+            devastated=list(cities),
+            destroyed=count,
+            war_with=list(wars),
+        )
+        for (cities, count, wars), to in sorted(told.items(), key=lambda kv: kv[1])
+    ]
+    out[:0] = news
     if not counter:
         for nation in sorted(set(losers)):
             if nation != owner and not world.nations[nation].out:

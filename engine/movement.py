@@ -25,12 +25,14 @@ from .world import LAND, WASTE, WATER, Unit, World
 
 @dataclass
 class MoveContext:
-    """Per-command caches: a nation's supply grids and current sight."""
+    """Per-command caches: a nation's supply grids, current sight and known map."""
 
     world: World
     nation: str
     _supply: SupplyMap | None = None
     _sight: Sight | None = None
+    _visible: np.ndarray | None = None
+    _known: np.ndarray | None = None
     team: set[str] = field(default_factory=set)
 
     def __post_init__(self) -> None:
@@ -48,10 +50,31 @@ class MoveContext:
             self._sight = Sight(self.world, self.nation)
         return self._sight
 
+    @property
+    def visible(self) -> np.ndarray:
+        """The squares the nation sees now (flat bool array)."""
+        if self._visible is None:
+            self._visible = self.world.sight_index.mask(self.nation)
+        return self._visible
+
+    @property
+    def known(self) -> np.ndarray:
+        """The terrain as the nation knows it, flat: terrain + 1 where it sees or saw the
+        square, 0 where it never did."""
+        if self._known is None:
+            world = self.world
+            before = world.known.get(self.nation)
+            if before is None:
+                before = np.zeros(world.grid.size, dtype=np.uint8)
+            self._known = np.where(self.visible, world.terrain_array() + 1, before).astype(np.uint8)
+        return self._known
+
     def invalidate_sight(self) -> None:
         """After a unit moved, what the nation sees may differ (supply grids invalidate
         themselves in the world's cache)."""
         self._sight = None
+        self._visible = None
+        self._known = None
 
 
 def is_ship(ut: UnitType) -> bool:
@@ -94,6 +117,27 @@ def can_enter(world: World, ctx: MoveContext, unit: Unit, ut: UnitType, sq: int)
     return False
 
 
+def may_enter(world: World, ctx: MoveContext, unit: Unit, ut: UnitType, sq: int) -> bool:
+    """`can_enter` as the nation knows the square: as it is where the nation sees it; as last
+    seen elsewhere (a remembered city is foreign or neutral: taken by capture, not entered);
+    and a square it never saw might be anything, so a path may try it."""
+    if ctx.visible[sq]:
+        return can_enter(world, ctx, unit, ut, sq)
+    mode = ut.moves_on
+    if mode == MovesOn.NONE or sq in world.city_memory.get(ctx.nation, ()):
+        return False
+    value = int(ctx.known[sq])
+    if value == 0:
+        return True
+    terrain = value - 1
+    if terrain == LAND:
+        return mode in (MovesOn.LAND, MovesOn.AIR, MovesOn.LAND_AND_SEA)
+    if terrain == WATER:
+        # a transport of its own to board would be in sight
+        return mode in (MovesOn.SEA, MovesOn.AIR, MovesOn.LAND_AND_SEA)
+    return False  # waste
+
+
 def boards(world: World, ut: UnitType, sq: int) -> bool:
     """A land unit stepping onto water boards a transport there: that ends its path."""
     return ut.moves_on == MovesOn.LAND and world.is_water(sq) and sq not in world.cities
@@ -131,7 +175,7 @@ def find_path(
             n
             for n in grid.neighbours(goal)
             if n != start
-            and can_enter(world, ctx, unit, ut, n)
+            and may_enter(world, ctx, unit, ut, n)
             and not _known_foreign(world, ctx, n)
         }
         if not goals:
@@ -139,14 +183,14 @@ def find_path(
     else:
         if start == goal:
             return []
-        if not can_enter(world, ctx, unit, ut, goal) or _known_foreign(world, ctx, goal):
+        if not may_enter(world, ctx, unit, ut, goal) or _known_foreign(world, ctx, goal):
             return None
         goals = {goal}
     reach = 1 if approach else 0
     w, h = grid.width, grid.height
     gx, gy = goal % w, goal // w
     table = grid.neighbour_table
-    state = _entry_states(world, ut)
+    state = _entry_states(world, ctx, ut)
     costs = _step_costs(world, ctx, ut)
     # Out of supply a step costs more. Every square closer to the goal than the goal's distance
     # to the nearest supplied square is out of supply, so the last steps of any path cost at
@@ -191,9 +235,9 @@ def find_path(
                 if st == _BLOCKED:
                     continue
                 ok = (
-                    can_enter(world, ctx, unit, ut, nb)
+                    may_enter(world, ctx, unit, ut, nb)
                     and (nb in goals or not _known_foreign(world, ctx, nb))
-                    and (nb in goals or not boards(world, ut, nb))
+                    and (nb in goals or not (ctx.visible[nb] and boards(world, ut, nb)))
                 )
                 state[nb] = _OPEN if ok else _BLOCKED
                 if not ok:
@@ -226,28 +270,32 @@ _F_SHIFT = _SQ_BITS + _G_BITS
 _OPEN, _BLOCKED, _ASK = 1, 2, 0
 
 
-def _entry_states(world: World, ut: UnitType) -> bytearray:
-    """Per square: open by terrain alone, blocked by terrain, or to be asked (cities and
-    occupied squares, decided by can_enter and what the nation sees)."""
-    key = (ut.moves_on.value, world.map_version)
-    base = world.path_cache.get(key)
-    if base is None:
-        allowed = {
-            MovesOn.LAND: (LAND,),
-            MovesOn.SEA: (WATER,),
-            MovesOn.AIR: (LAND, WATER),
-            MovesOn.LAND_AND_SEA: (LAND, WATER),
-        }.get(ut.moves_on, ())
-        terrain = np.frombuffer(bytes(world.terrain), dtype=np.uint8)
-        base = np.full(terrain.shape, _BLOCKED, dtype=np.uint8)
-        for value in allowed:
-            base[terrain == value] = _OPEN
-        if world.cities:
-            base[np.fromiter(world.cities.keys(), dtype=np.int64, count=len(world.cities))] = _ASK
-        world.path_cache = {k: v for k, v in world.path_cache.items() if k[1] == world.map_version}
-        world.path_cache[key] = base
-    state = base.copy()
-    state[np.frombuffer(world.occupied, dtype=np.uint8) != 0] = _ASK
+_KNOWN_OPEN = {  # per way of moving: the known terrain (terrain + 1; 0 never seen) it may enter
+    MovesOn.LAND: (0, LAND + 1),
+    MovesOn.SEA: (0, WATER + 1),
+    MovesOn.AIR: (0, LAND + 1, WATER + 1),
+    MovesOn.LAND_AND_SEA: (0, LAND + 1, WATER + 1),
+}
+
+
+def _entry_states(world: World, ctx: MoveContext, ut: UnitType) -> bytearray:
+    """Per square, as the nation knows it: open by terrain alone, blocked by terrain, or to
+    be asked (`may_enter`: cities seen or remembered, occupied squares in sight, ghosts)."""
+    lut = np.full(4, _BLOCKED, dtype=np.uint8)
+    lut[list(_KNOWN_OPEN.get(ut.moves_on, ()))] = _OPEN
+    state = lut[ctx.known]
+    visible = ctx.visible
+    if world.cities:
+        cities = np.fromiter(world.cities.keys(), dtype=np.int64, count=len(world.cities))
+        cities = cities[visible[cities]]
+        state[cities] = _ASK
+    remembered = world.city_memory.get(ctx.nation)
+    if remembered:
+        state[np.fromiter(remembered.keys(), dtype=np.int64, count=len(remembered))] = _ASK
+    occupied = np.frombuffer(world.occupied, dtype=np.uint8) != 0
+    state[occupied & visible] = _ASK
+    for sq in ctx.sight.ghosts():
+        state[sq] = _ASK  # a unit remembered there
     return bytearray(state.tobytes())
 
 
@@ -259,10 +307,11 @@ def _step_costs(world: World, ctx: MoveContext, ut: UnitType) -> bytes | None:
 
 
 def _known_foreign(world: World, ctx: MoveContext, sq: int) -> bool:
+    """A foreign unit the nation knows of on the square: seen there now, or a ghost."""
     ids = world.at.get(sq)
-    if not ids:
-        return False
-    if all(world.units[i].owner in ctx.team for i in ids):
+    if ids and all(world.units[i].owner in ctx.team for i in ids):
+        ids = None
+    if not ids and not world.sightings.get(ctx.nation):
         return False
     return ctx.sight.sees_foreign_at(sq)
 
@@ -280,26 +329,54 @@ class WalkResult:
     arrived: bool
     stopped: bool  # stopped early (blocked, intercepted, ...): the order is dropped
     events: list[ev.Event]
-    walked: int = 0  # squares of the path walked
+    rest: list[int] = field(default_factory=list)  # the route still ahead
+
+
+_MAX_REPLANS = 32  # each one follows something new seen on the way, so this is a safety net
 
 
 def walk(
-    world: World, ctx: MoveContext, unit: Unit, path: list[int], *, hooks: tuple[StepHook, ...] = ()
+    world: World,
+    ctx: MoveContext,
+    unit: Unit,
+    path: list[int],
+    *,
+    hooks: tuple[StepHook, ...] = (),
+    goal: int | None = None,
+    approach: bool = False,
 ) -> WalkResult:
     """Walk a path as far as mobility (and fuel) allow. Hooks run after each step and may
-    stop the walk by returning events (interception, interdiction)."""
+    stop the walk by returning events (interception, interdiction).
+
+    Paths are planned on the map as the nation knows it, so a step may meet terrain or a city
+    it could not see from afar: with a `goal` the unit plans again from where it stands, with
+    what it sees now, and goes on (`approach`: to a square next to the goal). A foreign unit it
+    bumps into stops it, and shows itself."""
     ut = world.rules.unit[unit.type]
     air = ut.unit_class == UnitClass.AIR
     out: list[ev.Event] = []
     if path:
         pick_up(world, unit)
-    for walked, sq in enumerate(path):
+    moved = False
+    replans = 0
+    path = list(path)
+    i = 0
+    while i < len(path):
+        sq = path[i]
         cost = step_cost(world, ctx, ut, unit.sq)
         if unit.mobility < cost:
-            return WalkResult(False, False, out, walked)
+            return WalkResult(False, False, out, path[i:])
         if air and ut.needs_fuel and unit.fuel < 1:
-            return WalkResult(False, True, out, walked)
-        if _foreign_at(world, ctx, sq) or not can_enter(world, ctx, unit, ut, sq):
+            return WalkResult(False, True, out, path[i:])
+        foreign = _foreign_at(world, ctx, sq)
+        blocked = foreign or not can_enter(world, ctx, unit, ut, sq)
+        if blocked and not foreign and goal is not None and replans < _MAX_REPLANS:
+            ctx.invalidate_sight()  # it sees now what stands in the way
+            again = plan_move(world, ctx, unit, goal, approach=approach)
+            if again is not None:
+                path, i, replans = again, 0, replans + 1
+                continue
+        if blocked:
             for other in world.units_at(sq):
                 if other.owner not in ctx.team:
                     out.extend(show(world, unit.owner, other))  # bumping into a unit shows it
@@ -313,24 +390,26 @@ def walk(
                     blocked_at=world.grid.label(sq),
                 )
             )
-            return WalkResult(False, True, out, walked)
+            return WalkResult(False, True, out, [])
         unit.mobility -= cost
         if air and ut.needs_fuel:
             unit.fuel -= 1
-        unit.carried_by = None  # stepping off whatever carried it
         world.move_unit(unit, sq)
+        unit.carried_by = None  # stepped off whatever carried it (unseen inside it till now)
+        moved = True
+        i += 1
         for hook in hooks:
             stop = hook(world, unit, sq)
             if stop:
                 out.extend(stop)
                 if unit.id in world.units:
                     settle(world, unit)
-                return WalkResult(False, True, out, walked + 1)
-    if path:
+                return WalkResult(False, True, out, [])
+    if moved:
         settle(world, unit)
     if air:
         refuel(world, unit)
-    return WalkResult(True, False, out, len(path))
+    return WalkResult(True, False, out, [])
 
 
 def follow(
@@ -343,11 +422,11 @@ def follow(
     hooks: tuple[StepHook, ...] = (),
 ) -> WalkResult:
     """Walk towards `goal` along `path`; keep or drop the unit's standing order accordingly."""
-    result = walk(world, ctx, unit, path, hooks=hooks)
+    result = walk(world, ctx, unit, path, hooks=hooks, goal=goal)
     if result.arrived or result.stopped:
         unit.set_order(None)
     else:
-        unit.set_order(goal, path[result.walked :])
+        unit.set_order(goal, result.rest)
     return result
 
 
@@ -360,7 +439,7 @@ def route_open(world: World, ctx: MoveContext, unit: Unit) -> bool:
     ut = world.rules.unit[unit.type]
     goal = route[-1]
     for sq in route:
-        if not can_enter(world, ctx, unit, ut, sq) or (
+        if not may_enter(world, ctx, unit, ut, sq) or (
             sq != goal and _known_foreign(world, ctx, sq)
         ):
             return False

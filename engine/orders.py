@@ -236,6 +236,15 @@ def _no_path_reason(world: World, unit: Unit, ut: UnitType, goal: int, xy: tuple
     terrain = known.terrain(goal)
     if terrain is None:
         return f"{name} has no known way to {where}"
+    there = known.foreign_unit_at(goal)
+    if there is not None:
+        owner, type_name = there
+        title = world.rules.unit[type_name].title.lower()
+        hint = "; attack it with /attack" if combat.at_war(world, unit.owner, owner) else ""
+        return (
+            f"{name} cannot move onto {where}: {world.nations[owner].name}'s {title} is there "
+            f"as far as you know{hint}"
+        )
     city_owner = known.city_owner(goal)
     if city_owner is not False and city_owner not in world.team(unit.owner):
         return f"{name} cannot move into the city at {where}; cities are taken by capture"
@@ -255,18 +264,19 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
     units = [_own_unit(world, nation, uid) for uid in c.units]
     team = world.team(nation)
     sight = Sight(world, nation)
+    # what the nation knows is there: units it sees now, else those it remembers there
     seen = [
-        u
+        (u.owner, u.type)
         for u in world.units_at(target)
         if u.owner not in team and u.carried_by is None and sight.sees_unit(u)
-    ]
+    ] or [(g.owner, g.type) for g in sight.ghosts().get(target, [])]
     if seen:
-        hostile = [u for u in seen if combat.at_war(world, nation, u.owner)]
+        hostile = [(o, t) for o, t in seen if combat.at_war(world, nation, o)]
         if not hostile:
-            other = world.nations[seen[0].owner].name
+            other = world.nations[seen[0][0]].name
             raise CommandError(f"you are not at war with {other}; declare war first")
         capture = False
-        seen_types = [rules.unit[u.type] for u in hostile]
+        seen_types = [rules.unit[t] for _, t in hostile]
     else:
         # a city as the nation knows it: seen now, or remembered (its owner as last seen)
         owner = Knowledge(world, nation).city_owner(target)
@@ -322,7 +332,7 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
         if capture and world.cities[target].owner == nation:
             break  # taken already by an earlier unit of this command
         if path:
-            result = walk(world, ctx, unit, path, hooks=hooks)
+            result = walk(world, ctx, unit, path, hooks=hooks, goal=target, approach=True)
             out.extend(result.events)
             ctx.invalidate_sight()
             unit.set_order(None)
@@ -332,6 +342,22 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
             continue
         if capture and not _still_hostile(world, nation, target):
             break  # seen up close, the city is not what was remembered: no attack
+        takes_city = rules.unit[unit.type].unit_class == UnitClass.LAND and _still_hostile(
+            world, nation, target
+        )
+        if not capture and not takes_city and not combat.defenders_at(world, nation, target):
+            # nothing hostile left there: beaten by an earlier unit, or gone since seen
+            out.append(
+                ev.OrderCancelled(
+                    tick=world.tick,
+                    to=[nation],
+                    nation=nation,
+                    unit=unit.id,
+                    square=where,
+                    reason=f"nothing to attack at {where} any more",
+                )
+            )
+            break
         out.extend(combat.resolve_attack(world, unit, target, moved=bool(path)))
     return out
 

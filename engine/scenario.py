@@ -144,7 +144,20 @@ def build_world(spec: dict[str, Any]) -> tuple[World, dict[str, int]]:
     for uspec in spec.get("units") or []:
         _add_unit(world, uspec, letters)
     world.map_changed()
+    _explore(world, spec.get("explored") or [])
     return world, letters
+
+
+def _explore(world: World, explored: Any) -> None:
+    """`explored: all` or a list of nations: they know the whole map's terrain (not its cities
+    or units) from the start, as after a long look around; paths are planned on that map."""
+    nations = list(world.nations) if explored == "all" else explored
+    if not isinstance(nations, list):
+        raise ScenarioError(f"explored is 'all' or a list of nations, not {explored!r}")
+    for nation in nations:
+        if nation not in world.nations:
+            raise ScenarioError(f"explored: unknown nation {nation!r}")
+        world.known_of(nation)[:] = world.terrain_array() + 1
 
 
 def _add_unit(world: World, uspec: dict[str, Any], letters: dict[str, int]) -> None:

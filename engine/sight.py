@@ -6,10 +6,20 @@ This is the current-sight part of the fog of war; the view filter builds on it.
 
 from __future__ import annotations
 
-from typing import Literal
+from typing import Literal, NamedTuple
+
+import numpy as np
 
 from . import events as ev
 from .world import Unit, World
+
+
+class Ghost(NamedTuple):
+    """A foreign unit as the nation remembers it."""
+
+    unit: int
+    type: str
+    owner: str
 
 
 class Sight:
@@ -22,22 +32,62 @@ class Sight:
         self.sharers = world.team(nation)
         # nations whose sightings reach this one (they pass theirs on to it)
         self.informants = sorted(n for n in world.nations if nation in world.sight_sharers(n))
+        self._ghosts: dict[int, list[Ghost]] | None = None
 
     def sees_square(self, sq: int) -> bool:
         return self.index.covers(self.nation, sq)
 
     def sees_unit(self, unit: Unit) -> bool:
-        """Seen now (by the team or a nation passing its sightings on), shown (reveals), or
-        remembered from the last 24 hours (subs 8) where it still is."""
+        """Seen now (by the team or a nation passing its sightings on), or shown (reveals).
+        A unit remembered where it was last seen is a ghost (`ghosts`), judged by that memory
+        alone: whether it is really still there is what the nation does not know."""
         if unit.owner in self.sharers:
             return True
-        if any(self.index.sees_unit(n, unit) for n in self.informants):
-            return True
-        entry = self.world.remembered(self.nation, unit.id)
-        return entry is not None and entry[1] == unit.sq
+        return any(self.index.sees_unit(n, unit) for n in self.informants)
+
+    def ghosts(self) -> dict[int, list[Ghost]]:
+        """Foreign units the nation remembers (24 hours, subs 8) where it last saw them, on
+        squares it does not watch now, and not seen now elsewhere: the view's ghosts."""
+        if self._ghosts is None:
+            self._ghosts = {}
+            memory = self.world.sightings.get(self.nation)
+            if memory:
+                self._ghosts = self._find_ghosts(memory)
+        return self._ghosts
+
+    def _find_ghosts(self, memory: dict[int, list]) -> dict[int, list[Ghost]]:
+        world = self.world
+        index = self.index
+        seen = np.zeros(world.grid.size, dtype=bool)
+        sub_seen = seen.copy()
+        for n in self.informants:
+            seen |= index.mask(n)
+            sub_seen |= index.mask(n, sub=True)
+        told = self.informants
+        reveals = world.reveals
+        tick = world.tick
+        found: dict[int, list[Ghost]] = {}
+        for uid, (_, sq, type_name, owner) in sorted(memory.items()):
+            if owner in self.sharers or world.remembered(self.nation, uid) is None:
+                continue
+            watch = sub_seen if world.rules.unit[type_name].stealth else seen
+            if watch[sq]:
+                continue  # watched now: it would show if it were there
+            unit = world.units.get(uid)
+            if unit is not None:
+                if any(reveals.get((n, uid), -1) >= tick for n in told):
+                    continue  # shown: seen now
+                now = sub_seen if world.rules.unit[unit.type].stealth else seen
+                if unit.carried_by is None and now[unit.sq]:
+                    continue  # seen now elsewhere
+            found.setdefault(sq, []).append(Ghost(uid, type_name, owner))
+        return found
 
     def sees_foreign_at(self, sq: int) -> bool:
-        """Whether the nation sees any unit of a nation outside its team on the square."""
+        """Whether the nation knows of a unit of a nation outside its team on the square: one
+        it sees there now, or a ghost."""
+        if sq in self.ghosts():
+            return True
         return any(
             u.owner not in self.sharers and self.sees_unit(u) for u in self.world.units_at(sq)
         )
@@ -53,10 +103,10 @@ def observers(world: World, sq: int, unit: Unit | None = None) -> set[str]:
     unit, under the sight rules (a submarine only by sub-sight or when shown; cargo inside a
     carrier only by its owner's team)."""
     index = world.sight_index
+    if unit is not None and unit.carried_by is not None:
+        return set(world.team(unit.owner))  # nobody passes on what is inside a carrier
     if unit is None:
         seers = {n for n in world.nations if index.covers(n, sq)}
-    elif unit.carried_by is not None:
-        seers = set(world.team(unit.owner))
     else:
         seers = {n for n in world.nations if index.sees_unit(n, unit)}
     return with_sharers(world, seers)
@@ -106,6 +156,20 @@ class Knowledge:
             return False if city is None else city.owner
         memory = self.world.city_memory.get(self.nation, {}).get(sq)
         return False if memory is None else memory[0]
+
+    def foreign_unit_at(self, sq: int) -> tuple[str, str] | None:
+        """(owner, type) of a foreign unit the nation knows on the square: one it sees there
+        now, else one it remembers there (a ghost); None if it knows of none."""
+        sight = Sight(self.world, self.nation)
+        for unit in self.world.units_at(sq):
+            if (
+                unit.owner not in sight.sharers
+                and unit.carried_by is None
+                and sight.sees_unit(unit)
+            ):
+                return unit.owner, unit.type
+        ghosts = sight.ghosts().get(sq)
+        return (ghosts[0].owner, ghosts[0].type) if ghosts else None
 
 
 class SightCache:

@@ -205,6 +205,8 @@ class SightIndex:
             return True
         if world.reveals.get((nation, unit.id), -1) >= world.tick:
             return True
+        if unit.carried_by is not None:
+            return False  # inside a foreign carrier: only its owner's team knows
         stealth = world.rules.unit[unit.type].stealth
         return self.covers(nation, unit.sq, sub=stealth)
 

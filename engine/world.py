@@ -185,7 +185,6 @@ class World:
         self._teams: dict[str, frozenset[str]] = {}
         self.supply_cache: dict[tuple[str, str], Any] = {}
         self.map_version = 0  # bumped whenever terrain or the set of city squares changes
-        self.path_cache: dict[tuple[str, int], Any] = {}
         self.radar_units: set[int] = set()  # units that see by radar (their sight grows with tech)
         self.static_sight_version = 0  # bumped when cities, tech levels or satellites change
         self._loading = False
@@ -438,11 +437,12 @@ class World:
     def set_relation(self, nation: str, other: str, level: str) -> None:
         if self.started and nation in self.nations and other in self.nations:
             self.sight_index.settle()
-            # what allies saw together stays known to each when the alliance changes
+            # what allies saw together stays known to each when the alliance changes (each
+            # keeps what it saw itself: its own team's sight, not an ally's other allies')
             for member in (nation, other):
-                team = self.team(member)
-                if len(team) > 1:
-                    self.note_seen(team, np.flatnonzero(self.sight_index.mask(member)))
+                for seer in sorted(self.team(member)):
+                    if len(self.team(seer)) > 1:
+                        self.note_seen({seer}, np.flatnonzero(self.sight_index.mask(seer)))
         self.nations[nation].relations[other] = level
         self._teams.clear()
         self.supply_cache.clear()

@@ -32,6 +32,7 @@ from engine import commands as cmd
 from engine.orders import apply
 from engine.scenario import build_world
 from engine.service import GameService
+from engine.view import view_for
 from engine.world import LAND, World
 from tests.fogcases import (
     NAMES,
@@ -51,14 +52,6 @@ DESK_EXAMPLES = 150
 # --- hand-made cases: the leaks found from outside, and those the properties found -------------
 
 NATIONS = {n: {"name": NAMES[n], "player": PLAYERS[n]} for n in ("a", "b", "c")}
-
-# Leaks this test found that are not fixed yet (issue 12, open): strict, so a fix makes the test
-# XPASS and fail until the marker is removed. The fixed findings (Found 2-5) run unmarked.
-KNOWN_LEAK = pytest.mark.xfail(
-    strict=True,
-    reason="known leak, issue 12: ghosts judged by the real unit, unseen subs picked as "
-    "defenders or fired at, ICBM and interception reports, cargo counted as seen",
-)
 
 
 def scenario(rows: list[str], **spec: Any) -> World:
@@ -401,6 +394,85 @@ def payload_case() -> Case:
     )
 
 
+def relay(*, cargo: bool) -> World:
+    """Classic rules (friends pass their sightings on): Green (c) is allied with Blue and
+    friendly with Red; Red's destroyer (1) sinks Blue's transport (10), cargo aboard in A."""
+    units = [
+        {"id": 1, "owner": "a", "type": "destroyer", "at": "4,3"},
+        {"id": 10, "owner": "b", "type": "transport", "at": "4,2", "hp": 1},
+    ]
+    if cargo:
+        units.append({"id": 11, "owner": "b", "type": "tank", "at": "4,2", "carried_by": 10})
+    world = scenario(
+        OCEAN,
+        ruleset="classic",
+        cities=HOMES,
+        relations=[["a", "b", "war"], ["b", "c", "allied"], ["a", "c", "friendly"]],
+        units=units,
+    )
+    world.next_unit_id = 12
+    return world
+
+
+def relay_case() -> Case:
+    return pair(
+        "relay: cargo sunk with its carrier, Red's friend allied with the owner",
+        lambda b: relay(cargo=not b),
+        ["no tank 11 aboard Blue's transport 10"],
+        [("me", "attack", "1", "4,2")],
+    )
+
+
+def bystander() -> World:
+    """Red's transport (2) and Green's battleship (6) on one square (6,5); Blue's submarine (5)
+    next to them attacks the battleship; Blue is at war with both, Red cannot see subs."""
+    return scenario(
+        OCEAN,
+        cities=HOMES,
+        relations=[["b", "c", "war"], ["a", "b", "war"]],
+        units=[
+            {"id": 2, "owner": "a", "type": "transport", "at": "4,2"},
+            {"id": 5, "owner": "b", "type": "submarine", "at": "5,2"},
+            {"id": 6, "owner": "c", "type": "battleship", "at": "4,2"},
+        ],
+    )
+
+
+def bystander_case() -> Case:
+    return pair(
+        "bystander: a submarine attacks a ship that shares Red's square",
+        lambda b: bystander(),
+        [],
+        [("other", "b", cmd.Attack(units=[5], target=(4, 2)))],
+    )
+
+
+def bombing(*, frail: bool) -> World:
+    """Red's heavy bomber (3) next to Blue's port at 5,1, where a destroyer (1) and a
+    submarine (2) lie; the submarine has 1 hit point in world A (the bomb kills it)."""
+    world = scenario(
+        ["~~~~~~~~~~", "~....P~~~~", "~~~~~~~~~~", "A~~~B~~~C~"],
+        cities={**HOMES, "P": {"owner": "b", "designation": "port"}},
+        relations=[["a", "b", "war"]],
+        units=[
+            {"id": 1, "owner": "b", "type": "destroyer", "at": "5,1"},
+            {"id": 2, "owner": "b", "type": "submarine", "at": "5,1", "hp": 1 if frail else 12},
+            {"id": 3, "owner": "a", "type": "heavy_bomber", "at": "6,1"},
+        ],
+    )
+    world.next_unit_id = 4
+    return world
+
+
+def bombing_case() -> Case:
+    return pair(
+        "bombing: Red's bomb kills a submarine it cannot see",
+        lambda b: bombing(frail=not b),
+        ["Blue's submarine 2 has 12 hp instead of 1"],
+        [("me", "attack", "3", "5,1")],
+    )
+
+
 FOUND_BY_PROPERTY = [
     lambda: ghost_case("attack"),
     lambda: ghost_case("move"),
@@ -409,6 +481,9 @@ FOUND_BY_PROPERTY = [
     missile_case,
     interception_case,
     payload_case,
+    relay_case,
+    bystander_case,
+    bombing_case,
 ]
 
 
@@ -424,7 +499,6 @@ def with_examples(cases_: list[Callable[[], Case]]):
 # --- the properties ---------------------------------------------------------------------------------
 
 
-@KNOWN_LEAK
 @settings(
     max_examples=PURE_EXAMPLES,
     deadline=None,
@@ -482,7 +556,6 @@ def rig():
     rig.close()
 
 
-@KNOWN_LEAK
 def test_the_desk_tells_nothing_the_view_hides(rig: DeskRig) -> None:
     @settings(
         max_examples=DESK_EXAMPLES,
@@ -520,29 +593,29 @@ def desk_outputs(rig: DeskRig, case: Case) -> list[str]:
 
 def test_a_move_into_a_city_never_seen_says_only_no_known_way(rig: DeskRig) -> None:
     case = unseen_city_case()
-    [error] = desk_outputs(rig, case)
-    assert "city" not in error and "capture" not in error, error
+    told = " ".join(desk_outputs(rig, case))
+    assert "city" not in told and "capture" not in told, told
     rig.run(case)
 
 
 def test_a_move_onto_water_never_seen_says_only_no_known_way(rig: DeskRig) -> None:
     case = unseen_water_case()
-    [error] = desk_outputs(rig, case)
-    assert "water" not in error, error
+    told = " ".join(desk_outputs(rig, case))
+    assert "water" not in told, told
     rig.run(case)
 
 
 def test_an_attack_on_a_city_never_seen_sees_nothing_to_attack(rig: DeskRig) -> None:
     case = unseen_city_attack_case()
-    [error] = desk_outputs(rig, case)
-    assert "Blue" not in error and "war" not in error, error
+    told = " ".join(desk_outputs(rig, case))
+    assert "Blue" not in told and "war" not in told, told
     rig.run(case)
 
 
 def test_an_attack_at_war_on_a_city_never_seen_sees_nothing_to_attack(rig: DeskRig) -> None:
     case = unseen_city_war_case()
-    [error] = desk_outputs(rig, case)
-    assert "mobility" not in error and "reach" not in error, error
+    told = " ".join(desk_outputs(rig, case))
+    assert "mobility" not in told and "reach" not in told, told
     rig.run(case)
 
 
@@ -570,7 +643,6 @@ def test_an_alliance_offer_does_not_tell_whom_the_other_is_allied_with(rig: Desk
 # --- leaks the properties found beyond issue 12's list ---------------------------------------------
 
 
-@KNOWN_LEAK
 @pytest.mark.parametrize("verb", ["attack", "move"])
 def test_an_order_on_a_ghost_does_not_tell_whether_it_is_still_there(rig: DeskRig, verb) -> None:
     """Red remembers Blue's infantry where it saw it (a ghost, RULES.md: "a nation may still
@@ -580,7 +652,6 @@ def test_an_order_on_a_ghost_does_not_tell_whether_it_is_still_there(rig: DeskRi
     rig.run(ghost_case(verb))
 
 
-@KNOWN_LEAK
 def test_an_attack_on_a_port_does_not_strike_a_submarine_the_attacker_cannot_see(
     rig: DeskRig,
 ) -> None:
@@ -589,33 +660,58 @@ def test_an_attack_on_a_port_does_not_strike_a_submarine_the_attacker_cannot_see
     rig.run(harbour_case())
 
 
-@KNOWN_LEAK
 def test_a_ship_does_not_fire_at_a_submarine_its_nation_cannot_see(rig: DeskRig) -> None:
     """In a naval battle every enemy ship next to the attacker fires on it once: Red's
     battleship fires at Blue's submarine it cannot see, and Red is told of it."""
     rig.run(crossfire_case())
 
 
-@KNOWN_LEAK
 def test_an_icbm_does_not_tell_what_it_destroyed_unseen(rig: DeskRig) -> None:
     """The launcher is told of every unit the blast destroys (and everyone of how many), those
     it could not see included."""
     rig.run(missile_case())
 
 
-@KNOWN_LEAK
 def test_a_third_nation_is_not_told_of_a_fighter_it_cannot_see(rig: DeskRig) -> None:
     """Interceptions (and interdictions) are told to every nation that sees the mover, so Red
     learns of Blue's fighter it cannot see (attacks go only to nations that see both units)."""
     rig.run(interception_case())
 
 
-@KNOWN_LEAK
 def test_cargo_aboard_a_hidden_submarine_does_not_give_it_away(rig: DeskRig) -> None:
     """A unit aboard a carrier counts as seen by whoever sees the square (the sight index does
     not look at `carried_by`), so an ICBM aboard a hidden submarine blocks Red's move: "no
     known way" instead of the move (which then bumps into the submarine)."""
     rig.run(payload_case())
+
+
+def test_cargo_sunk_with_its_carrier_is_not_passed_on_by_a_friend(rig: DeskRig) -> None:
+    """Nobody passes on what is inside a carrier: Green, allied with the transport's owner,
+    knows its cargo, but does not tell its friend Red that the tank went down with it."""
+    case = relay_case()
+    told = " ".join(desk_outputs(rig, case))
+    assert "tank 11" not in told, told
+    rig.run(case)
+
+
+def test_a_ship_sharing_the_square_is_not_told_of_the_submarine_that_struck_its_neighbour(
+    rig: DeskRig,
+) -> None:
+    """An attack is told to the two sides and to those who see both units, not to every
+    nation with a unit on the square (Red's transport shares it with Green's battleship)."""
+    case = bystander_case()
+    told = desk_outputs(rig, case)
+    assert not any("submarine" in text for text in told), told
+    rig.run(case)
+
+
+def test_a_bomb_does_not_tell_the_bomber_it_killed_a_submarine_it_cannot_see(
+    rig: DeskRig,
+) -> None:
+    case = bombing_case()
+    told = " ".join(desk_outputs(rig, case))
+    assert "destroyer 1" in told and "submarine" not in told, told
+    rig.run(case)
 
 
 def test_the_hand_made_worlds_look_the_same_to_red() -> None:
@@ -624,3 +720,47 @@ def test_the_hand_made_worlds_look_the_same_to_red() -> None:
     for make in KNOWN_LEAKS + FOUND_BY_PROPERTY:
         case = make()
         pure_compare(Case(case.world_a, case.world_b, case.changes, (), case.map_differs))
+
+
+# --- memory: what a nation remembers is only what it saw ------------------------------------------
+
+
+def test_cargo_stepping_ashore_out_of_sight_leaves_no_ghost_on_its_transport() -> None:
+    """Red's battleship (1) watches Blue's transport (10) at 4,1 but not the shore at 4,0;
+    the tank (11) aboard steps off onto it. Red never saw the tank, so it must not remember
+    it (a ghost at the transport's square would tell that the transport carried a tank)."""
+    world = scenario(
+        ["~~~~.~~~~~"] + ["~" * 10] * 5 + ["A~~~B~~~C~"] + ["~" * 10] * 3,
+        cities=HOMES,
+        units=[
+            {"id": 1, "owner": "a", "type": "battleship", "at": "4,3"},
+            {"id": 10, "owner": "b", "type": "transport", "at": "4,1"},
+            {"id": 11, "owner": "b", "type": "tank", "at": "4,1", "carried_by": 10},
+        ],
+    )
+    assert [u.id for u in view_for(world, "a").units if u.owner == "b"] == [10]
+    assert not world.sight_index.covers("a", world.grid.index(4, 0))
+    apply(world, "b", cmd.Move(units=[11], to=(4, 0)))
+    assert world.units[11].sq == world.grid.index(4, 0)
+    assert 11 not in world.sightings.get("a", {})
+    assert [u.id for u in view_for(world, "a").units if u.owner == "b"] == [10]
+
+
+def test_a_broken_alliance_leaves_no_one_the_map_of_an_ally_s_other_ally() -> None:
+    """Classic rules allow several allies. Green is allied with Red and with Blue; Red and
+    Blue are not. When Green and Blue part, Red must not come to know the squares only Blue's
+    units saw (each ally keeps what it saw itself)."""
+    world = scenario(
+        ["~~~~~~~~~~~~~~~~~~~~", "~A~~~~~~~C~~~~~~~~B~", "~~~~~~~~~~~~~~~~~~~~"],
+        ruleset="classic",
+        cities=HOMES,
+        relations=[["a", "c", "allied"], ["b", "c", "allied"]],
+        units=[{"id": 1, "owner": "b", "type": "destroyer", "at": "15,1"}],
+    )
+    far = world.grid.index(15, 1)  # seen by Blue's destroyer only
+    assert view_for(world, "a").terrain[far] == 0
+    world.set_relation("c", "b", "neutral")
+    world.set_relation("b", "c", "neutral")
+    world.sight_index.settle()
+    assert view_for(world, "a").terrain[far] == 0
+    assert view_for(world, "c").terrain[far] != 0  # Green saw it through its ally, and keeps it

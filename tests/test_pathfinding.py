@@ -7,7 +7,7 @@ import heapq
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.movement import MoveContext, can_enter, find_path, step_cost
+from engine.movement import MoveContext, can_enter, find_path, may_enter, step_cost
 from engine.world import LAND, WATER, City, World
 
 
@@ -23,7 +23,7 @@ def dijkstra_cost(world: World, ctx: MoveContext, unit, goal: int) -> int | None
             continue
         ng = g + step_cost(world, ctx, ut, sq)
         for nb in world.grid.neighbours(sq):
-            if ng < best.get(nb, 1 << 30) and can_enter(world, ctx, unit, ut, nb):
+            if ng < best.get(nb, 1 << 30) and may_enter(world, ctx, unit, ut, nb):
                 best[nb] = ng
                 heapq.heappush(heap, (ng, nb))
     return None

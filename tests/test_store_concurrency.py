@@ -273,7 +273,7 @@ async def test_a_refused_command_is_still_refused_when_others_commit(service):
 
     async def refused():
         with pytest.raises(CommandError):
-            await service.submit(game, "red", cmd.Move(units=[1], to=(12, 1)))  # water
+            await service.submit(game, "red", cmd.Move(units=[1], to=(0, 1)))  # water in sight
 
     await asyncio.gather(*(refused() for _ in range(5)), service.advance(game, 8))
     await _assert_consistent(service, game)
