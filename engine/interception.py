@@ -47,7 +47,8 @@ class Interception:
         blocks = rules.diplomacy.blocks_interception
         best: tuple[int, int] | None = None
         chosen: Unit | None = None
-        for fid in sorted(world.interceptors):
+        radius = combat_rules.interception_radius
+        for fid in sorted(world.interceptors.near(sq, radius)):
             if fid in self.used:
                 continue
             f = world.units[fid]
@@ -55,7 +56,7 @@ class Interception:
                 continue
             ft = rules.unit[f.type]
             d = grid.distance(f.sq, sq)
-            if d > combat_rules.interception_radius or f.carried_by is not None:
+            if d > radius or f.carried_by is not None:
                 continue
             if f.mobility < d or (ft.needs_fuel and f.fuel < d) or f.ammo < 1:
                 continue

@@ -36,7 +36,6 @@ class Interdiction:
         self.world = world
         self.fired: set[int] = set()
         self._sights = SightCache(world)
-        self._pool: dict[str, list[Unit]] | None = None  # per nation: units that may interdict
 
     def __call__(self, world: World, mover: Unit, sq: int) -> list[ev.Event] | None:
         rules = world.rules
@@ -67,48 +66,35 @@ class Interdiction:
         mt = rules.unit[mover.type]
         blocks = rules.diplomacy.blocks_interception
         found: list[tuple[int, int, Unit]] = []
-        if self._pool is None:
-            # worked out once per walk (no unit is built during one); deaths are checked below
-            self._pool = {
-                nation: [
-                    u
-                    for u in world.units_of(nation)
-                    if rules.unit[u.type].interdict_radius is not None
-                    and combat.attack_value(rules.unit[u.type]) > 0
-                ]
-                for nation in sorted(world.nations)
-            }
-        for nation, pool in self._pool.items():
+        # only units within the widest radius can react: the tile index finds them
+        for uid in sorted(world.interdictors.near(sq, rules.interdiction_reach)):
+            unit = world.units[uid]
+            ut = rules.unit[unit.type]
+            nation = unit.owner
             if nation == mover.owner or world.relation(nation, mover.owner) in blocks:
                 continue
-            for unit in pool:
-                if unit.id in self.fired or unit.carried_by is not None:
+            if unit.id in self.fired or unit.carried_by is not None or unit.ammo < 1:
+                continue
+            radius = ut.sees_subs if mt.stealth else ut.interdict_radius
+            d = grid.distance(unit.sq, sq)
+            if radius <= 0 or d > radius:
+                continue
+            if unit.hp < ut.hp and unit.hp < combat_rules.interdiction_min_hp:
+                continue
+            if ut.unit_class == UnitClass.LAND and (d != 1 or not world.is_coastal(unit.sq)):
+                continue
+            if ut.unit_class == UnitClass.SEA:
+                if unit.mobility < max(0, d - 1) or not self._ready(world, unit):
                     continue
-                if unit.id not in world.units:
+                if ut.escort and not mt.stealth and d > 1 and self._escorting(world, unit):
                     continue
-                ut = rules.unit[unit.type]
-                if unit.ammo < 1:
-                    continue
-                radius = ut.sees_subs if mt.stealth else ut.interdict_radius
-                d = grid.distance(unit.sq, sq)
-                if radius <= 0 or d > radius:
-                    continue
-                if unit.hp < ut.hp and unit.hp < combat_rules.interdiction_min_hp:
-                    continue
-                if ut.unit_class == UnitClass.LAND and (d != 1 or not world.is_coastal(unit.sq)):
-                    continue
-                if ut.unit_class == UnitClass.SEA:
-                    if unit.mobility < max(0, d - 1) or not self._ready(world, unit):
-                        continue
-                    if ut.escort and not mt.stealth and d > 1 and self._escorting(world, unit):
-                        continue
-                if ut.unit_class == UnitClass.AIR and (
-                    unit.mobility < d or (ut.needs_fuel and unit.fuel < d)
-                ):
-                    continue
-                if not self._sights.sees(nation, mover):
-                    continue
-                found.append((d, unit.id, unit))
+            if ut.unit_class == UnitClass.AIR and (
+                unit.mobility < d or (ut.needs_fuel and unit.fuel < d)
+            ):
+                continue
+            if not self._sights.sees(nation, mover):
+                continue
+            found.append((d, unit.id, unit))
         found.sort(key=lambda t: (t[0], t[1]))
         return [u for _, _, u in found]
 

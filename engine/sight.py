@@ -31,7 +31,7 @@ class Sight:
         self.index = world.sight_index
         self.sharers = world.team(nation)
         # nations whose sightings reach this one (they pass theirs on to it)
-        self.informants = sorted(n for n in world.nations if nation in world.sight_sharers(n))
+        self.informants = world.informants(nation)
         self._ghosts: dict[int, list[Ghost]] | None = None
 
     def sees_square(self, sq: int) -> bool:

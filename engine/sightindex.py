@@ -74,11 +74,18 @@ class SightIndex:
 
     def _add(self, nation: str, sq: int, r: int, sub_r: int, sign: int) -> None:
         if r >= 0:
-            rows, cols = self._window(sq, r)
-            self._grid(self.counts, nation)[np.ix_(rows, cols)] += sign
+            self._add_window(self._grid(self.counts, nation), sq, r, sign)
         if sub_r > 0:
-            rows, cols = self._window(sq, sub_r)
-            self._grid(self.sub_counts, nation)[np.ix_(rows, cols)] += sign
+            self._add_window(self._grid(self.sub_counts, nation), sq, sub_r, sign)
+
+    def _add_window(self, grid: np.ndarray, sq: int, r: int, sign: int) -> None:
+        h, w = self.shape
+        y, x = divmod(sq, w)
+        if r <= y < h - r and r <= x < w - r:  # away from the edges: a plain slice
+            grid[y - r : y + r + 1, x - r : x + r + 1] += sign
+        else:
+            rows, cols = self._window(sq, r)
+            grid[np.ix_(rows, cols)] += sign
 
     def _stamp(self, key: tuple, nation: str, sq: int, r: int, sub_r: int) -> None:
         self.stamped[key] = (nation, sq, r, sub_r)
@@ -212,15 +219,27 @@ class SightIndex:
 
     def nations_seeing(self, unit: Unit) -> list[str]:
         """Nations (other than the owner's team) that see this unit now, directly or through a
-        nation that passes its sightings on to them."""
+        nation that passes its sightings on to them (`sees_unit` for every nation at once)."""
         world = self.world
-        direct = [
-            n for n in world.nations if n not in world.team(unit.owner) and self.sees_unit(n, unit)
-        ]
+        self._sync_static()
+        direct: set[str] = set()
+        if unit.carried_by is None:
+            table = self.sub_counts if world.rules.unit[unit.type].stealth else self.counts
+            y, x = divmod(unit.sq, self.shape[1])
+            for nation, grid in table.items():
+                if grid[y, x] > 0 and nation in world.nations:
+                    direct |= world.team(nation)
+        if world.reveals:
+            tick = world.tick
+            for nation in world.nations:
+                if world.reveals.get((nation, unit.id), -1) >= tick:
+                    direct.add(nation)
+        own = world.team(unit.owner)
+        direct -= own
         out = set(direct)
         for n in direct:
             out.update(world.sight_sharers(n))
-        out -= set(world.team(unit.owner))
+        out -= own
         return sorted(out)
 
     def mask(self, nation: str, *, sub: bool = False) -> np.ndarray:

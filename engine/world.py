@@ -20,6 +20,7 @@ from .rng import Rng
 from .rules import Ruleset
 from .rules import load as load_ruleset
 from .sightindex import SightIndex
+from .spatial import TileIndex
 
 WATER = 0
 LAND = 1
@@ -179,10 +180,24 @@ class World:
         self.phases: dict[int, set[int]] = {}  # born % update period -> unit ids
         self.suppliers: dict[str, set[int]] = {}  # nation -> ids of its units that supply
         self.owned: dict[str, set[int]] = {}  # nation -> ids of its units
-        self.interceptors: set[int] = set()  # ids of units that intercept (fighters)
+        # units that react to movers near them, by tile: fighters that intercept, and units
+        # that interdict ships (ships, coastal tanks, naval bombers)
+        self.interceptors = TileIndex(width, height)
+        self.interdictors = TileIndex(width, height)
+        self._reactive = {
+            ut.name: ([self.interceptors] if ut.intercepts else [])
+            + (
+                [self.interdictors]
+                if ut.interdict_radius is not None and (ut.attack or 0) > 0
+                else []
+            )
+            for ut in self.rules.units
+        }
         self._capital: dict[str, int] = {}
         self._power_hours: dict[str, int] = {}
         self._teams: dict[str, frozenset[str]] = {}
+        self._sharers: dict[str, frozenset[str]] = {}
+        self._informants: dict[str, list[str]] = {}
         self.supply_cache: dict[tuple[str, str], Any] = {}
         self.map_version = 0  # bumped whenever terrain or the set of city squares changes
         self.radar_units: set[int] = set()  # units that see by radar (their sight grows with tech)
@@ -269,8 +284,8 @@ class World:
         ut = self.rules.unit[unit.type]
         if ut.supplies_land or ut.supplies_sea:
             self.suppliers.setdefault(unit.owner, set()).add(unit.id)
-        if ut.intercepts:
-            self.interceptors.add(unit.id)
+        for index in self._reactive[unit.type]:
+            index.add(unit.id, unit.sq)
         self._count(unit, +1)
         self.unit_changed(unit)
 
@@ -288,7 +303,8 @@ class World:
         self.phases[unit.born % self.rules.ticks_per_unit_update].discard(unit.id)
         self.suppliers.get(unit.owner, set()).discard(unit.id)
         self.owned[unit.owner].discard(unit.id)
-        self.interceptors.discard(unit.id)
+        for index in self._reactive[unit.type]:
+            index.remove(unit.id, unit.sq)
         self._count(unit, -1)
         self.unit_changed(unit)
         for cargo in self.cargo_of(unit):
@@ -301,6 +317,8 @@ class World:
         cargo = self.cargo_of(unit)
         self.sight_index.unit_leaving(unit)
         self._unplace(unit.id, unit.sq)
+        for index in self._reactive[unit.type]:
+            index.move(unit.id, unit.sq, sq)
         unit.sq = sq
         self._place(unit.id, sq)
         self.sight_index.unit_moved(unit)
@@ -351,9 +369,12 @@ class World:
         radar = next((c for c in self.rules.cities if c.radar is not None and c.builds_units), None)
         return radar.sight_at(self.nations[nation].tech) if radar else 1
 
-    def sight_sharers(self, nation: str) -> set[str]:
+    def sight_sharers(self, nation: str) -> frozenset[str]:
         """The nation and the nations it passes its sightings on to (allies; friends where the
         ruleset says so)."""
+        cached = self._sharers.get(nation)
+        if cached is not None:
+            return cached
         share = self.rules.diplomacy.shares_sightings
         out = {nation}
         for other in self.nations:
@@ -361,7 +382,17 @@ class World:
                 level = self.relation(nation, other)
                 if level in share and self.relation(other, nation) == level:
                     out.add(other)
-        return out
+        self._sharers[nation] = frozenset(out)
+        return self._sharers[nation]
+
+    def informants(self, nation: str) -> list[str]:
+        """The nations that pass their sightings on to this one, itself included (sorted)."""
+        cached = self._informants.get(nation)
+        if cached is None:
+            cached = self._informants[nation] = sorted(
+                n for n in self.nations if nation in self.sight_sharers(n)
+            )
+        return cached
 
     def remember(self, nation: str, unit: Unit) -> None:
         self.sightings.setdefault(nation, {})[unit.id] = [self.tick, unit.sq, unit.type, unit.owner]
@@ -444,7 +475,7 @@ class World:
                     if len(self.team(seer)) > 1:
                         self.note_seen({seer}, np.flatnonzero(self.sight_index.mask(seer)))
         self.nations[nation].relations[other] = level
-        self._teams.clear()
+        self._relations_changed()
         self.supply_cache.clear()
 
     def cargo_of(self, unit: Unit) -> list[Unit]:
@@ -483,6 +514,11 @@ class World:
     def mutual(self, a: str, b: str, level: str) -> bool:
         return self.relation(a, b) == level and self.relation(b, a) == level
 
+    def _relations_changed(self) -> None:
+        self._teams.clear()
+        self._sharers.clear()
+        self._informants.clear()
+
     def team(self, nation: str) -> frozenset[str]:
         """The nation and its mutual allies: they share supply, refuelling and squares."""
         team = self._teams.get(nation)
@@ -507,7 +543,7 @@ class World:
             player=player,
         )
         self.nations[nation_id] = nation
-        self._teams.clear()
+        self._relations_changed()
         return nation
 
     def remove_nation(self, nation_id: str) -> None:
@@ -518,7 +554,7 @@ class World:
         self.sightings.pop(nation_id, None)
         for other in self.nations.values():
             other.relations.pop(nation_id, None)
-        self._teams.clear()
+        self._relations_changed()
         self.supply_cache.clear()
 
     # --- time ---------------------------------------------------------------------------------

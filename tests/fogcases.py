@@ -1026,7 +1026,9 @@ def unseen_named(
     events: list[ev.Event], before: View, after: View, world: World, me: str = ME
 ) -> list[str]:
     """Foreign units named in events told to `me` that its view showed neither before nor
-    after the step (nor remembers), except units that struck its own units (they came to it)."""
+    after the step (nor remembers), except units that struck its own units (they came to it),
+    units shown to it (a submarine it struck blind), and units that died on a square it
+    watched (they came into sight and died there)."""
     team = world.team(me)
     known = {u.id for u in before.units} | {u.id for u in after.units}
     known |= set(world.sightings.get(me, {}))
@@ -1038,6 +1040,15 @@ def unseen_named(
             o in team for o, _, role in named if role == "attacker"
         ):  # fighters and ships react only to movers their nation sees
             known |= {uid for _, uid, role in named if role == "defender"}
+    stealthy = {ut.name for ut in world.rules.units if ut.stealth}
+    for e in events:
+        if isinstance(e, ev.SubSighted) and e.nation == me:
+            known.add(e.unit)  # it showed itself (and may have died right after)
+        # a unit that came into sight and died there on the way (nothing of it is left to show)
+        if isinstance(e, ev.UnitDestroyed) and e.unit_type not in stealthy:
+            sq = world.grid.index(*map(int, e.square.split(",")))
+            if before.visible[sq] or after.visible[sq]:
+                known.add(e.unit)
     out = []
     for e in events:
         for owner, uid, _role in named_units(e):

@@ -352,6 +352,11 @@ class Ruleset(Strict):
     def city(self) -> dict[str, CityType]:
         return {c.name: c for c in self.cities}
 
+    @cached_property
+    def interdiction_reach(self) -> int:
+        """The widest radius at which any unit interdicts (or sees a sub to interdict it)."""
+        return max((max(u.interdict_radius or 0, u.sees_subs) for u in self.units), default=0)
+
     @property
     def ticks_per_hour(self) -> int:
         return 60 // self.time.minutes_per_tick
