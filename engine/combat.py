@@ -201,6 +201,7 @@ def _pull(world: World, consumer: Unit, visited: set[int]) -> bool:
             cty = rules.city[city.designation]
             if cty.supplies_sea if cls == UnitClass.SEA else cty.supplies_land:
                 consumer.ammo = full
+                world.unit_changed(consumer)
                 return True
     best: Unit | None = None
     for uid in sorted(world.suppliers.get(consumer.owner, ())):
@@ -218,6 +219,7 @@ def _pull(world: World, consumer: Unit, visited: set[int]) -> bool:
     best.ammo -= 1
     consumer.ammo += 1
     world.unit_changed(best)
+    world.unit_changed(consumer)
     _pull(world, best, visited | {best.id})
     return True
 

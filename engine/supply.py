@@ -67,11 +67,20 @@ class SupplyMap:
         key = (self.nation, unit_class.value)
         grid = self.world.supply_cache.get(key)
         if grid is None:
-            grid = self._build(unit_class)
+            grid = self._cities(unit_class)
+            units = self._units(unit_class)
+            if units is not None:
+                grid = grid | (units.reshape(-1) > 0)
             self.world.supply_cache[key] = grid
         return grid
 
-    def _build(self, unit_class: UnitClass) -> np.ndarray:
+    def _cities(self, unit_class: UnitClass) -> np.ndarray:
+        """Squares supplied by the cities of the nation's team (cached until cities or
+        relations change)."""
+        key = (self.nation, f"{unit_class.value}-cities")
+        grid = self.world.supply_cache.get(key)
+        if grid is not None:
+            return grid
         world = self.world
         rules = world.rules
         w, h = world.width, world.height
@@ -83,14 +92,15 @@ class SupplyMap:
                 ct = rules.city[city.designation]
                 if ct.supplies_sea if sea else ct.supplies_land:
                     mask[city.sq] = True
-        for uid in world.suppliers.get(self.nation, ()):
-            unit = world.units[uid]
-            if unit.ammo < 1:
-                continue
-            ut = rules.unit[unit.type]
-            if ut.supplies_sea if sea else ut.supplies_land:
-                mask[unit.sq] = True
-        return dilate(mask.reshape(h, w), rules.supply.radius).reshape(-1)
+        grid = dilate(mask.reshape(h, w), rules.supply.radius).reshape(-1)
+        world.supply_cache[key] = grid
+        return grid
+
+    def _units(self, unit_class: UnitClass) -> np.ndarray | None:
+        """How many of the nation's own suppliers cover each square (`engine/supplyindex.py`)."""
+        return self.world.supply_index.grid(
+            self.nation, "sea" if unit_class == UnitClass.SEA else "land"
+        )
 
     def step_costs(self, unit_class: UnitClass, out_of_supply: int) -> bytes:
         """Mobility a step costs from each square: 1 in supply, else `out_of_supply`."""
@@ -126,7 +136,13 @@ class SupplyMap:
         return in_supply(self.world, unit, self)
 
     def square_supplied(self, unit_class: UnitClass, sq: int) -> bool:
-        return bool(self.grid(unit_class)[sq])
+        cached = self.world.supply_cache.get((self.nation, unit_class.value))
+        if cached is not None:
+            return bool(cached[sq])
+        if self._cities(unit_class)[sq]:
+            return True
+        units = self._units(unit_class)
+        return units is not None and bool(units.reshape(-1)[sq] > 0)
 
 
 def can_refuel_at(world: World, unit: Unit, sq: int) -> bool:

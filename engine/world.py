@@ -21,6 +21,7 @@ from .rules import Ruleset
 from .rules import load as load_ruleset
 from .sightindex import SightIndex
 from .spatial import TileIndex
+from .supplyindex import SupplyIndex
 
 WATER = 0
 LAND = 1
@@ -204,6 +205,7 @@ class World:
         self.static_sight_version = 0  # bumped when cities, tech levels or satellites change
         self._loading = False
         self.sight_index = SightIndex(self)
+        self.supply_index = SupplyIndex(self)
 
     # --- squares ---------------------------------------------------------------------------
 
@@ -346,9 +348,15 @@ class World:
     def unit_changed(self, unit: Unit) -> None:
         """A unit appeared, vanished, moved or changed its ammo: its owner's supply may differ."""
         ut = self.rules.unit[unit.type]
-        if (ut.supplies_land or ut.supplies_sea) and self.supply_cache:
-            for key in [k for k in self.supply_cache if k[0] == unit.owner]:
-                del self.supply_cache[key]
+        if ut.supplies_land or ut.supplies_sea:
+            self.supply_index.unit_changed(unit)
+            if self.supply_cache:  # the nation's whole grids (its cities' part stays)
+                for key in [
+                    k
+                    for k in self.supply_cache
+                    if k[0] == unit.owner and not k[1].endswith("-cities")
+                ]:
+                    del self.supply_cache[key]
 
     def cities_changed(self, *owners: str | None) -> None:
         """Cities of these owners changed owner or designation (no owners given: any city):

@@ -82,3 +82,87 @@ def test_sight_index_built_in_bulk_equals_one_unit_at_a_time(seed, ruleset):
             a = a if a is not None else np.zeros((13, 17), dtype=np.int32)
             b = b if b is not None else np.zeros((13, 17), dtype=np.int32)
             assert (a == b).all()
+
+
+def supplied_by_definition(world, nation: str, unit_class) -> np.ndarray:
+    """Squares within the supply radius of a source, straight from the rules: a city of the
+    nation's team that supplies the class, or the nation's own supplier with ammunition."""
+    from engine.rules.models import UnitClass
+
+    rules = world.rules
+    sea = unit_class == UnitClass.SEA
+    team = world.team(nation)
+    sources = [
+        c.sq
+        for c in world.cities.values()
+        if c.owner in team
+        and (
+            rules.city[c.designation].supplies_sea
+            if sea
+            else rules.city[c.designation].supplies_land
+        )
+    ] + [
+        u.sq
+        for u in world.units.values()
+        if u.owner == nation
+        and u.ammo >= 1
+        and (rules.unit[u.type].supplies_sea if sea else rules.unit[u.type].supplies_land)
+    ]
+    out = np.zeros(world.grid.size, dtype=bool)
+    for sq in range(world.grid.size):
+        out[sq] = any(world.grid.distance(sq, s) <= rules.supply.radius for s in sources)
+    return out
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 10_000), st.sampled_from(["standard", "classic"]), st.data())
+def test_supply_kept_up_as_suppliers_move_spend_and_die_equals_the_definition(seed, ruleset, data):
+    """The supply grids follow supplier units as they move, run out of ammunition, are
+    refilled and die (kept incrementally, engine/supplyindex.py), and always equal the rule."""
+    from engine.movement import MoveContext
+    from engine.rules.models import UnitClass
+    from engine.supply import SupplyMap
+    from engine.world import LAND, WATER, City, World
+
+    w, h = data.draw(st.integers(8, 24)), data.draw(st.integers(8, 24))
+    world = World(ruleset, w, h, seed=seed)
+    for sq in range(w * h):
+        world.terrain[sq] = LAND if data.draw(st.booleans()) else WATER
+    for n in ("red", "blue"):
+        world.add_nation(n, n.title(), "#808080")
+    world.started = True
+    for sq in data.draw(st.lists(st.integers(0, w * h - 1), max_size=3, unique=True)):
+        world.cities[sq] = City(sq, data.draw(st.sampled_from(["red", "blue"])), "port")
+    world.map_changed()
+    suppliers = ["engineer", "transport", "supply_ship"]
+    for _ in range(data.draw(st.integers(1, 6))):
+        world.add_unit(
+            data.draw(st.sampled_from(suppliers)),
+            data.draw(st.sampled_from(["red", "blue"])),
+            data.draw(st.integers(0, w * h - 1)),
+        )
+    for _ in range(data.draw(st.integers(1, 12))):
+        if not world.units:
+            break
+        unit = world.units[data.draw(st.sampled_from(sorted(world.units)))]
+        action = data.draw(st.sampled_from(["move", "move", "spend", "refill", "die"]))
+        if action == "move":
+            world.move_unit(unit, data.draw(st.integers(0, w * h - 1)))
+        elif action == "spend":
+            unit.ammo = 0
+            world.unit_changed(unit)
+        elif action == "refill":
+            unit.ammo = world.rules.unit[unit.type].ammo or 1
+            world.unit_changed(unit)
+        else:
+            world.remove_unit(unit)
+        for nation in ("red", "blue"):
+            for cls in (UnitClass.LAND, UnitClass.SEA):
+                want = supplied_by_definition(world, nation, cls)
+                squares = [data.draw(st.integers(0, w * h - 1)) for _ in range(3)]
+                fresh = SupplyMap(world, nation)
+                # square by square (as a step's cost asks), then the whole grid (as planning)
+                assert [fresh.square_supplied(cls, sq) for sq in squares] == [
+                    bool(want[sq]) for sq in squares
+                ]
+                assert np.array_equal(MoveContext(world, nation).supply.grid(cls), want)
