@@ -63,7 +63,13 @@ class StrategicBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
         self.synced = await self.tree.sync(guild=guild)
         self.service.subscribe(self._on_events)
-        self.notifier = Notifier(self.service, discord_sender(self))
+        # delivered DMs' outbox rows are kept this long (SI_OUTBOX_RETENTION_DAYS, 7 by default)
+        retention = getattr(self.settings, "outbox_retention_days", 7.0)
+        self.notifier = Notifier(
+            self.service,
+            discord_sender(self),
+            retention=None if retention is None else float(retention) * 86400,
+        )
         self.desk.notifier = self.notifier
         self.ticker = Ticker(self.service)
         self.ai = AiRunner(self.service)

@@ -17,6 +17,13 @@ pass, until `max_attempts`.
 Pictures are rendered in worker threads; the view they are drawn from is taken on the event
 loop (it is a copy, so the game may go on meanwhile). A day's sitrep pictures are drawn a batch
 at a time (`workers`) side by side in threads, then sent one after another.
+
+Cost with many idle games: a pass reads the pending rows of every game in one query and lists
+the running games in another; only the games with pending rows are looked at further, and for
+sitreps only the games whose game day (or members) changed since the last pass (the day is read
+from the world in memory). Members are kept in memory by the store. So a pass over 1,000 idle
+games is two store round trips. Delivered rows are deleted after `retention` seconds (pending
+and held rows never are), checked every `prune_every` seconds by `run_forever`.
 """
 
 from __future__ import annotations
@@ -147,6 +154,8 @@ class Notifier:
         batch_limit: int = 500,
         max_attempts: int = 5,
         workers: int | None = None,
+        retention: float | None = 7 * DAY,
+        prune_every: float = 3600.0,
     ) -> None:
         self.service = service
         self.store = service.store
@@ -155,7 +164,12 @@ class Notifier:
         self.clock = clock
         self.batch_limit = batch_limit
         self.max_attempts = max_attempts
+        self.retention = retention  # seconds delivered rows are kept (None: for ever)
+        self.prune_every = prune_every
         self._sitrep_days: dict[tuple[int, str], int] = {}
+        # game -> (game day, members version) when its sitreps were last looked at
+        self._looked: dict[int, tuple[int, int]] = {}
+        self._running: set[int] = set()
         self._wake = asyncio.Event()
         self._retry_now: set[str] = set()  # users to try although their DMs were closed
         # sitrep pictures drawn at once: enough to keep every core busy
@@ -168,8 +182,10 @@ class Notifier:
         self._wake.set()
 
     async def run_forever(self, interval: float = 2.0, *, settle: float = 0.25) -> None:
-        """Deliver every `interval` seconds (sooner after `wake`), forever; an error in a pass
-        is logged and the next pass goes on. Cancel the task to stop."""
+        """Deliver every `interval` seconds (sooner after `wake`), forever, and prune delivered
+        rows every `prune_every` seconds; an error in a pass is logged and the next pass goes
+        on. Cancel the task to stop."""
+        next_prune = self.clock()
         while True:
             try:
                 await self.run_once()
@@ -177,11 +193,36 @@ class Notifier:
                 raise
             except Exception:
                 log.exception("notifier pass failed")
+            if self.retention is not None and self.clock() >= next_prune:
+                next_prune = self.clock() + self.prune_every
+                try:
+                    await self.prune()
+                except asyncio.CancelledError:
+                    raise
+                except Exception:
+                    log.exception("pruning the outbox failed")
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(self._wake.wait(), interval)
             if self._wake.is_set():
                 self._wake.clear()
                 await asyncio.sleep(settle)  # let a burst of commits land in one pass
+
+    async def prune(self, *, batch: int = 5000) -> int:
+        """Delete the outbox rows delivered more than `retention` seconds ago, `batch` rows a
+        transaction (other work goes on between them); returns how many."""
+        if self.retention is None:
+            return 0
+        before = self.clock() - self.retention
+        total = 0
+        while True:
+            deleted = await self.store.prune_outbox(before, batch=batch)
+            total += deleted
+            if deleted < batch:
+                break
+            await asyncio.sleep(0)
+        if total:
+            log.info("pruned %d outbox rows delivered before %.0f", total, before)
+        return total
 
     async def release(self, user_id: str) -> int:
         """Deliver a user's held events on the next pass, quiet hours or closed-DM back-off
@@ -240,7 +281,7 @@ class Notifier:
         from . import notices
 
         if user is None:  # nobody (or the AI) plays it
-            await self.store.mark_delivered([r.id for r in rows])
+            await self.store.mark_delivered([r.id for r in rows], now=now)
             report.no_player += len(rows)
             return
         items: list[tuple[OutboxRow, ev.Event]] = []
@@ -256,12 +297,12 @@ class Notifier:
                 unreadable.append(row.id)
                 continue
             items.append((row, event))
-        await self.store.mark_delivered(unreadable)
+        await self.store.mark_delivered(unreadable, now=now)
 
         settings = await load_settings(self.store, user)
         muted = [r.id for r, e in items if notices.category(e) in settings.muted]
         if muted:
-            await self.store.mark_delivered(muted)
+            await self.store.mark_delivered(muted, now=now)
             report.skipped_muted += len(muted)
             skip = set(muted)
             items = [(r, e) for r, e in items if r.id not in skip]
@@ -309,7 +350,7 @@ class Notifier:
         clock = f"{game.name}, {world.clock(max(e.tick for e in events))}"
         messages = notices.digest(events, nation, names, clock=clock)
         if not messages:  # nothing worth a DM
-            await self.store.mark_delivered(ids)
+            await self.store.mark_delivered(ids, now=now)
             report.delivered += len(ids)
             return
         files: list[tuple[str, bytes]] = []
@@ -321,7 +362,7 @@ class Notifier:
         outcome = await self._send(user, messages, files, status, now, report)
         self._retry_now.discard(user)
         if outcome is None:
-            await self.store.mark_delivered(ids)
+            await self.store.mark_delivered(ids, now=now)
             report.delivered += len(ids)
             if files:
                 report.pictures += 1
@@ -380,36 +421,64 @@ class Notifier:
     # --- daily situation reports --------------------------------------------------------------
 
     async def _sitreps(self, now: float, report: DeliveryReport, only: int | None) -> None:
-        for game in await self.service.games(status=["running"]):
+        """Each running game whose game day (or members) changed since it was last looked at;
+        the others cost a look at the world in memory, no store round trip."""
+        games = await self.service.games(status=["running"])
+        if only is None:
+            running = {g.id for g in games}
+            if running != self._running:  # forget the games that ended or were deleted
+                self._running = running
+                self._looked = {g: m for g, m in self._looked.items() if g in running}
+                self._sitrep_days = {k: d for k, d in self._sitrep_days.items() if k[0] in running}
+        for game in games:
             if only is not None and game.id != only:
                 continue
             try:
-                await self._game_sitreps(game, now, report)
+                world = await self.service.world(game.id)
+                mark = (
+                    world.tick // world.rules.ticks_per_day,
+                    self.store.members_version(game.id),
+                )
+                if self._looked.get(game.id) == mark:
+                    continue
+                await self._game_sitreps(game, world, mark[0], now, report)
+                self._looked[game.id] = mark
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("sitreps for game %s failed", game.id)
 
-    async def _game_sitreps(self, game, now: float, report: DeliveryReport) -> None:
-        world = await self.service.world(game.id)
+    async def _game_sitreps(
+        self, game, world, day: int, now: float, report: DeliveryReport
+    ) -> None:
         if not world.started or world.ended:
             return
-        day = world.tick // world.rules.ticks_per_day
+        members = await self.store.members(game.id)
+        todo = []
+        for nation, user in sorted(members.items()):
+            known = self._sitrep_days.get((game.id, nation))
+            if known is None or day > known:
+                todo.append((nation, user))
+        if not todo:
+            return
+        stored = await self.store.sitreps(game.id)
+        days: dict[str, int] = {}  # what the nations' sitrep days become
+        new_day: list[tuple[str, str]] = []
+        for nation, user in todo:
+            last = stored.get(nation)
+            if last is None:  # first look: start counting from today
+                days[nation] = day
+            elif day <= last:
+                days[nation] = last
+            else:  # a new day: it is sent now or skipped, never held
+                days[nation] = day
+                new_day.append((nation, user))
+        await self.store.set_sitreps(game.id, {n: d for n, d in days.items() if stored.get(n) != d})
+        for nation, d in days.items():
+            self._sitrep_days[(game.id, nation)] = d
+
         due: list[tuple[str, View, str, str, PlayerSettings, DmStatus | None]] = []
-        for nation, user in sorted((await self.store.members(game.id)).items()):
-            key = (game.id, nation)
-            known = self._sitrep_days.get(key)
-            if known is not None and day <= known:
-                continue
-            last = await self.store.get_sitrep(game.id, nation)
-            if last is None or day <= last:  # first look: start counting from today
-                self._sitrep_days[key] = day if last is None else last
-                if last is None:
-                    await self.store.set_sitrep(game.id, nation, day)
-                continue
-            # a new day: it is sent now or skipped, never held
-            await self.store.set_sitrep(game.id, nation, day)
-            self._sitrep_days[key] = day
+        for nation, user in new_day:
             n = world.nations.get(nation)
             if n is None or n.out:
                 continue

@@ -8,6 +8,16 @@ transaction, so whatever a method returns has been committed.
 
 Durability: WAL journal; `synchronous=FULL` by default so an acknowledged command survives
 even a power cut (NORMAL survives a killed process, and is faster).
+
+Kept in memory beside the file (a process hosting many games asks for them all the time): each
+game's members, and the games' rows as last parsed. Members are written only by this class's
+methods, which forget a game's members before they hand their transaction over; a read hands
+its job over after every write that came before it (the thread runs jobs in order) and keeps
+its answer only if no member write was handed over meanwhile, so the memory never holds members
+older than what was committed. Games' rows are read from the file every time, only their
+parsing is saved (a row whose text did not change gives the same `GameRow`; rows are never
+changed in place). One process per database file writes members (the bot); other processes
+may read it.
 """
 
 from __future__ import annotations
@@ -174,6 +184,10 @@ class Store:
     def __init__(self, db: Database, path: str) -> None:
         self.db = db
         self.path = path
+        self._members: dict[int, dict[str, str]] = {}  # game -> {nation: user}, as committed
+        self._member_writes: dict[int, int] = {}  # game -> member writes handed over so far
+        self._creates = 0  # games created so far (a new game's members are written too)
+        self._rows: dict[int, tuple[tuple[Any, ...], GameRow]] = {}  # game -> (raw row, parsed)
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> Store:
@@ -277,7 +291,10 @@ class Store:
             _set_members(c, game_id, pairs, [])
             return game_id
 
-        return await self.db.write(create)
+        self._creates += 1
+        game_id = await self.db.write(create)
+        self._members.pop(game_id, None)  # ids are never reused: only to be sure
+        return game_id
 
     async def game(self, game_id: int) -> GameRow | None:
         return await self.db.read(lambda c: _select_game(c, game_id))
@@ -295,7 +312,16 @@ class Store:
             sql += " AND guild_id = ?"
             args.append(guild_id)
         rows = await self.query(sql + " ORDER BY id", args)
-        return [_game_row(r) for r in rows]
+        return [self._parsed(r) for r in rows]
+
+    def _parsed(self, raw: tuple[Any, ...]) -> GameRow:
+        """The `GameRow` of a raw row, parsed again only when its text changed."""
+        known = self._rows.get(raw[0])
+        if known is not None and known[0] == raw:
+            return known[1]
+        row = _game_row(raw)
+        self._rows[row.id] = (raw, row)
+        return row
 
     async def update_game(
         self,
@@ -323,6 +349,8 @@ class Store:
                 c.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
             c.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
+        self._members_change(game_id)
+        self._rows.pop(game_id, None)
         await self.db.write(delete, on_commit=on_commit)
 
     # --- the log ---------------------------------------------------------------------------------
@@ -385,6 +413,8 @@ class Store:
             _update_game(c, game_id, status=status, clock=clock)
             return _select_game(c, game_id)
 
+        if members is not None:
+            self._members_change(game_id)
         return await self.db.write(append, on_commit=on_commit)
 
     async def latest_snapshot(self, game_id: int) -> tuple[int, str, str] | None:
@@ -462,11 +492,31 @@ class Store:
     async def add_members(self, game_id: int, pairs: Iterable[tuple[str, str]]) -> None:
         """Record who plays which nation: (nation, user id) pairs."""
         added = list(pairs)
+        self._members_change(game_id)
         await self.db.write(lambda c: _set_members(c, game_id, added, []))
 
     async def members(self, game_id: int) -> dict[str, str]:
+        """{nation: user id} of the game's players (from memory once read)."""
+        known = self._members.get(game_id)
+        if known is not None:
+            return dict(known)
+        writes = (self._member_writes.get(game_id, 0), self._creates)
         rows = await self.query("SELECT nation, user_id FROM members WHERE game_id = ?", (game_id,))
-        return {r[0]: r[1] for r in rows}
+        found = {r[0]: r[1] for r in rows}
+        if (self._member_writes.get(game_id, 0), self._creates) == writes:  # none handed over
+            self._members[game_id] = found
+        return dict(found)
+
+    def members_version(self, game_id: int) -> int:
+        """A number that changes whenever the game's members may have changed (a write that
+        touches them was handed to the database): callers can keep what they worked out from
+        the members until it changes."""
+        return self._member_writes.get(game_id, 0)
+
+    def _members_change(self, game_id: int) -> None:
+        """Called before a write that may change the game's members is handed over."""
+        self._member_writes[game_id] = self._member_writes.get(game_id, 0) + 1
+        self._members.pop(game_id, None)
 
     # --- outbox ------------------------------------------------------------------------------------
 
@@ -487,9 +537,11 @@ class Store:
             for r in rows
         ]
 
-    async def mark_delivered(self, ids: Iterable[int]) -> None:
+    async def mark_delivered(self, ids: Iterable[int], *, now: float | None = None) -> None:
+        """Mark rows delivered (at `now`, the time `prune_outbox` goes by)."""
+        at = time.time() if now is None else now
         await self._update_rows(
-            "UPDATE outbox SET delivered_at = ? WHERE id = ?", ids, lambda i: (time.time(), i)
+            "UPDATE outbox SET delivered_at = ? WHERE id = ?", ids, lambda i: (at, i)
         )
 
     async def mark_failed(self, ids: Iterable[int], error: str) -> None:
@@ -511,6 +563,20 @@ class Store:
         rows = [args(i) for i in ids]
         if rows:
             await self.db.write(lambda c: c.executemany(sql, rows))
+
+    async def prune_outbox(self, before: float, *, batch: int = 5000) -> int:
+        """Delete outbox rows delivered before `before` (a timestamp), at most `batch` rows a
+        transaction (call again while it returns `batch`); rows not delivered (pending, held,
+        given up on) are never deleted. Returns how many were deleted."""
+
+        def prune(c: sqlite3.Connection) -> int:
+            return c.execute(
+                "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox"
+                " WHERE delivered_at IS NOT NULL AND delivered_at < ? LIMIT ?)",
+                (before, batch),
+            ).rowcount
+
+        return await self.db.write(prune)
 
     async def release_held(self, user_id: str) -> int:
         """Release every held row for the nations this user plays (e.g. after the player
@@ -632,12 +698,26 @@ class Store:
         return int(rows[0][0]) if rows else None
 
     async def set_sitrep(self, game_id: int, nation: str, day: int) -> None:
-        await self.db.write(
-            lambda c: c.execute(
-                "INSERT OR REPLACE INTO sitreps (game_id, nation, last_day) VALUES (?, ?, ?)",
-                (game_id, nation, day),
-            )
+        await self.set_sitreps(game_id, {nation: day})
+
+    async def sitreps(self, game_id: int) -> dict[str, int]:
+        """{nation: the last game day a sitrep was sent to it} for every nation of the game
+        that has one."""
+        rows = await self.query(
+            "SELECT nation, last_day FROM sitreps WHERE game_id = ?", (game_id,)
         )
+        return {r[0]: int(r[1]) for r in rows}
+
+    async def set_sitreps(self, game_id: int, days: dict[str, int]) -> None:
+        """Record the last sitrep day of several nations of a game in one transaction."""
+        rows = [(game_id, nation, day) for nation, day in days.items()]
+        if rows:
+            await self.db.write(
+                lambda c: c.executemany(
+                    "INSERT OR REPLACE INTO sitreps (game_id, nation, last_day) VALUES (?, ?, ?)",
+                    rows,
+                )
+            )
 
 
 @dataclass(frozen=True)

@@ -325,3 +325,241 @@ async def test_run_forever_survives_a_failing_pass_and_cancels_cleanly(env, monk
     task.cancel()
     with pytest.raises(asyncio.CancelledError):
         await task
+
+
+# --- many idle games: what a pass costs, pruning, restarts -----------------------------------------
+
+
+class StoreCalls:
+    """Counts what reaches the store: its methods called (by name, through `proxy`) and the
+    jobs handed to its database thread (`trips`, whoever asked)."""
+
+    def __init__(self, store, monkeypatch) -> None:
+        from collections import Counter
+
+        self.calls: Counter[str] = Counter()
+        self.trips = 0
+        for name in ("read", "write"):
+            real = getattr(store.db, name)
+
+            async def counted(*args, _real=real, **kwargs):
+                self.trips += 1
+                return await _real(*args, **kwargs)
+
+            monkeypatch.setattr(store.db, name, counted)
+        calls = self.calls
+
+        class Proxy:
+            def __getattr__(self, name):
+                value = getattr(store, name)
+                if callable(value):
+
+                    def call(*args, **kwargs):
+                        calls[name] += 1
+                        return value(*args, **kwargs)
+
+                    return call
+                return value
+
+        self.proxy = Proxy()
+
+    def reset(self) -> None:
+        self.calls.clear()
+        self.trips = 0
+
+
+async def test_a_pass_over_idle_games_costs_no_store_round_trip_per_game(tmp_path, monkeypatch):
+    service = await GameService.open(str(tmp_path / "idle.db"), synchronous="NORMAL")
+    try:
+        games = []
+        for i in range(12):
+            world, _ = build_world(WORLD)
+            for nation, user in USERS.items():
+                world.nations[nation].player = f"{user}{i}"
+            games.append(await service.create_game(name=f"Idle {i}", world=world, now=T0))
+        sender = FakeSender()
+        notifier = Notifier(service, sender, render=False, clock=Clock())
+        counted = StoreCalls(service.store, monkeypatch)
+        notifier.store = counted.proxy
+        await notifier.run_once()  # the first look: every game's sitrep day is recorded
+        assert counted.calls["members"] == 12
+        for _ in range(3):
+            counted.reset()
+            assert await notifier.run_once() == DeliveryReport()
+            # the pending rows of all games (one query) and the running games (one query)
+            assert counted.trips <= 2, counted.calls
+            assert set(counted.calls) <= {"pending_events", "members_version"}, counted.calls
+        # one game has something to tell: only that one is looked at, the others cost nothing
+        await service.advance(games[3], 32)
+        counted.reset()
+        report = await notifier.run_once()
+        assert report.dms_sent == 2 and {u for u, _, _ in sender.sent} == {"1003", "2003"}
+        assert counted.calls["members"] == 1
+        # a new game day in one game: its sitreps, nobody else's
+        await service.store.mark_delivered([r.id for r in await pending(service)])
+        await service.advance(games[5], 96 - 32)  # the others stay on day 1 ...
+        await service.advance(games[5], 32)
+        await service.store.mark_delivered([r.id for r in await pending(service)])
+        sender.sent.clear()
+        counted.reset()
+        report = await notifier.run_once()
+        assert report.sitreps == 2 and {u for u, _, _ in sender.sent} == {"1005", "2005"}
+        assert counted.calls["sitreps"] == 1 and counted.calls["members"] == 1
+        counted.reset()
+        assert (await notifier.run_once()).sitreps == 0 and counted.trips <= 2
+    finally:
+        await service.close()
+
+
+async def test_a_new_game_day_brings_sitreps_with_nothing_to_wake_the_notifier(env):
+    import asyncio
+
+    service, game, notifier, sender, _ = env
+    # nobody subscribed the notifier to the service: only its own passes find the new day
+    task = asyncio.create_task(notifier.run_forever(interval=0.01, settle=0))
+    try:
+        for _ in range(100):
+            await asyncio.sleep(0.01)
+            if (game, "red") in notifier._sitrep_days:  # the first look was taken
+                break
+        await service.advance(game, 96)  # day 2
+
+        def sitreps(user: str) -> list[str]:
+            return [t for t in sender.to(user) if "Situation report" in t]
+
+        for _ in range(300):
+            if sitreps("100") and sitreps("200"):
+                break
+            await asyncio.sleep(0.01)
+        await asyncio.sleep(0.1)  # more passes: still one a day
+        assert len(sitreps("100")) == 1 and len(sitreps("200")) == 1
+    finally:
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
+
+
+async def test_a_new_player_gets_the_next_days_sitrep(env):
+    """A member added in the middle of a day (green, the AI's, handed to a person): the game is
+    looked at again at once, so the new player's count starts that day, not the next."""
+    service, game, notifier, sender, _ = env
+    await notifier.run_once()  # day 1: red and blue counted
+    await service.substitute(game, "green", "300")
+    await service.store.mark_delivered([r.id for r in await pending(service)])
+    await notifier.run_once()  # no new day, but new members: green is counted from day 1
+    await service.advance(game, 96)
+    await service.store.mark_delivered([r.id for r in await pending(service)])
+    report = await notifier.run_once()
+    assert report.sitreps == 3 and "Situation report" in sender.to("300")[0]
+
+
+async def test_pending_and_held_rows_are_delivered_after_a_restart(tmp_path):
+    import asyncio
+
+    path = str(tmp_path / "restart.db")
+    service = await GameService.open(path, synchronous="NORMAL")
+    world, _ = build_world(WORLD)
+    for nation, user in USERS.items():
+        world.nations[nation].player = user
+    game = await service.create_game(name="Restart", world=world, now=T0)
+    await save_settings(service.store, "100", PlayerSettings(quiet_from=11, quiet_to=14))
+    sender = FakeSender()
+    sender.errors["200"] = [RateLimited(retry_after=1.0)]
+    await service.advance(game, 32)
+    report = await Notifier(service, sender, render=False, clock=Clock()).run_once()
+    assert report.held_quiet == 1 and report.failed == 1 and sender.sent == []
+    await service.advance(game, 32)  # more rows that no notifier has seen
+    waiting = await service.store.query("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL")
+    await service.close()
+
+    service = await GameService.open(path, synchronous="NORMAL")  # a new process
+    try:
+        assert (
+            await service.store.query("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL")
+            == waiting
+        )
+        sender = FakeSender()
+        after_quiet = Clock(T0 + 2 * 3600)  # red's quiet hours are over
+        notifier = Notifier(service, sender, render=False, clock=after_quiet)
+        task = asyncio.create_task(notifier.run_forever(interval=0.01, settle=0))  # no wake
+        try:
+            for _ in range(300):
+                left = await service.store.query(
+                    "SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL"
+                )
+                if left == [(0,)]:
+                    break
+                await asyncio.sleep(0.01)
+        finally:
+            task.cancel()
+            with pytest.raises(asyncio.CancelledError):
+                await task
+        assert left == [(0,)]
+        red, blue = sender.to("100"), sender.to("200")
+        assert red and blue and "Build skipped" in red[0] and "built" in blue[0]
+    finally:
+        await service.close()
+
+
+async def test_prune_deletes_only_rows_delivered_before_the_retention(env):
+    service, game, notifier, _, clock = env
+    await service.advance(game, 96 * 2)
+    rows = await pending(service)
+    assert len(rows) >= 8
+    ids = [r.id for r in rows]
+    week = 7 * 86400
+    old, recent, held, failed, given_up = ids[0:2], ids[2:4], ids[4:5], ids[5:6], ids[6:7]
+    untouched = ids[7:]
+    await service.store.mark_delivered(old, now=T0 - week - 1)
+    await service.store.mark_delivered(recent, now=T0 - week + 60)
+    await service.store.hold(held, T0 - 1)  # held long ago, still not delivered
+    await service.store.mark_failed(failed, "rate limited")
+    for _ in range(notifier.max_attempts):
+        await service.store.mark_failed(given_up, "503")
+    notifier.retention = week
+    assert await notifier.prune() == len(old)
+    left = {r[0] for r in await service.store.query("SELECT id FROM outbox")}
+    assert left == set(ids) - set(old)
+    assert {r.id for r in await pending(service)} == set(held + failed + untouched)
+    clock.t = T0 + 120  # a little later the recent ones are a week old too
+    assert await notifier.prune(batch=1) == len(recent)  # one row a transaction
+    left = {r[0] for r in await service.store.query("SELECT id FROM outbox")}
+    assert left == set(held + failed + given_up + untouched)
+    notifier.retention = None  # kept for ever
+    await service.store.mark_delivered(untouched, now=T0 - 10 * week)
+    assert await notifier.prune() == 0
+
+
+async def test_run_forever_prunes_now_and_then(env):
+    import asyncio
+
+    service, game, notifier, _, clock = env
+    await service.advance(game, 32)
+    rows = await pending(service)
+    await service.store.mark_delivered([r.id for r in rows], now=T0 - 8 * 86400)
+    notifier.prune_every = 3600
+    task = asyncio.create_task(notifier.run_forever(interval=0.01, settle=0))
+    try:
+        for _ in range(300):
+            if await service.store.query("SELECT COUNT(*) FROM outbox") == [(0,)]:
+                break
+            await asyncio.sleep(0.01)
+        assert await service.store.query("SELECT COUNT(*) FROM outbox") == [(0,)]
+        # new rows delivered long ago are pruned only at the next prune time (an hour later)
+        await service.advance(game, 32)
+        await asyncio.sleep(0.05)
+        rows = await service.store.query("SELECT id FROM outbox")
+        assert rows
+        await service.store.mark_delivered([r[0] for r in rows], now=T0 - 8 * 86400)
+        await asyncio.sleep(0.05)
+        assert len(await service.store.query("SELECT id FROM outbox")) == len(rows)
+        clock.t = T0 + 3601
+        for _ in range(300):
+            if await service.store.query("SELECT COUNT(*) FROM outbox") == [(0,)]:
+                break
+            await asyncio.sleep(0.01)
+        assert await service.store.query("SELECT COUNT(*) FROM outbox") == [(0,)]
+    finally:
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task

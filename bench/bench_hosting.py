@@ -1,0 +1,312 @@
+"""One process hosting many idle real-time games: what does it cost to keep them (issue 13)?
+
+Setup (untimed): N running 8-nation games on the default 116x116 map, each with 2 AI seats
+(`settings.ai`) and 6 human seats with members (distinct Discord users) who give no orders.
+One map is generated and started once; every game is a copy of it, made through
+`GameService.create_game(world=...)`, clocked at real time (3600 s a game hour: a tick every
+900 s) with its clock anchored at a different moment of the last 900 s, so the games' ticks
+come due evenly spread in time, as on a server whose games were started at different times.
+
+Then the file is opened as the bot opens it (`synchronous=FULL`) and the background work runs
+as in production (`bot/client.py`): the real `Ticker` every SI_TICK_SECONDS (5 s) and the real
+`Notifier` every SI_NOTIFY_SECONDS (2 s), woken by the service's commits, rendering pictures,
+with a DM sender that only records. `--ai` adds the `AiRunner` (AI seats decide once a game
+hour). A warm-up lets the first passes load every game and look at every nation's sitrep day.
+
+Timed (`--seconds`, 40 by default): the process's CPU time (`time.process_time()`, every
+thread: the event loop, the SQLite thread, the picture threads) over wall time, i.e. its share
+of one core, and per game the CPU milliseconds it costs per real hour; the same split by thread
+(from /proc on Linux); the store's round trips (jobs handed to the database thread) a second;
+ticks advanced, notifier passes, DMs. Target (issue 13): 1,000 games under 5% of a core.
+
+`--profile` runs cProfile over the event loop's thread during the timed stretch of the largest
+N and prints where its time went (the SQLite thread's share is in the split above)."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import cProfile
+import io
+import logging
+import os
+import platform
+import pstats
+import random
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass
+from datetime import datetime
+from pathlib import Path
+
+from bench.bench_bot import LoopLag, RecordingSender
+from bench.bench_load import TimedTicker
+
+NATIONS = 8
+AI_SEATS = 2
+REAL_TIME = 3600.0  # real seconds per game hour
+SEED = 13
+COLOURS = ("#d62728", "#1f77b4", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b", "#e377c2", "#17becf")
+
+
+@dataclass(frozen=True)
+class Options:
+    games: tuple[int, ...] = (100, 300, 1000)
+    seconds: float = 40.0
+    warmup: float = 6.0
+    tick_seconds: float = 5.0  # SI_TICK_SECONDS' default
+    notify_seconds: float = 2.0  # SI_NOTIFY_SECONDS' default
+    ai: bool = False
+    profile: bool = False
+    lag: bool = False
+
+
+def template_world():
+    """An 8-nation game on the default map, started: 2 AI nations, 6 played by people."""
+    from engine import lobby
+    from engine.lobby import AI_PLAYER
+    from engine.mapgen import default_size, generate
+    from engine.rules import DEFAULT_RULESET
+
+    width, height = default_size(NATIONS)
+    world = generate(DEFAULT_RULESET, nations=NATIONS, width=width, height=height, seed=SEED)
+    for i in range(NATIONS):
+        player = AI_PLAYER if i < AI_SEATS else f"user-{i}"
+        lobby.join(world, f"n{i}", f"Nation {i}", COLOURS[i], player)
+    lobby.start(world)
+    return world
+
+
+async def build(path: Path, n: int) -> float:
+    """N games in a new file (synchronous=NORMAL while building); returns the seconds taken."""
+    from engine.service import GameService
+
+    began = time.perf_counter()
+    world = template_world()
+    ai = {f"n{i}": "normal" for i in range(AI_SEATS)}
+    rng = random.Random(SEED)
+    now = time.time()
+    service = await GameService.open(str(path), synchronous="NORMAL")
+    try:
+        for g in range(n):
+            for i in range(AI_SEATS, NATIONS):
+                world.nations[f"n{i}"].player = str(1_000_000 + g * NATIONS + i)
+            game = await service.create_game(
+                name=f"Idle {g}",
+                world=world,
+                speed=REAL_TIME,
+                now=now - rng.uniform(0, REAL_TIME / world.rules.ticks_per_hour),
+                guild_id=str(500 + g % 50),
+                channel_id=str(10_000 + g),
+            )
+            await service.update_settings(game, ai=ai)
+    finally:
+        await service.close()
+    return time.perf_counter() - began
+
+
+class CountingNotifier:
+    """Counts the notifier's passes (to know when the warm-up's first passes are done)."""
+
+    def __init__(self, notifier) -> None:
+        self.passes = 0
+        real = notifier.run_once
+
+        async def run_once(**kwargs):
+            try:
+                return await real(**kwargs)
+            finally:
+                self.passes += 1
+
+        notifier.run_once = run_once
+
+
+class StoreJobs:
+    """Counts the jobs handed to the database thread (the store's round trips)."""
+
+    def __init__(self, db) -> None:
+        self.count = 0
+        real = db._submit
+
+        def submit(job):
+            self.count += 1
+            return real(job)
+
+        db._submit = submit
+
+
+def thread_cpu(groups: dict[str, set[int]]) -> dict[str, float]:
+    """CPU seconds used so far by each group of threads (native ids), from /proc (Linux);
+    threads in no group count as "other" (picture and to_thread workers). Empty elsewhere."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    out: dict[str, float] = {}
+    try:
+        tids = os.listdir("/proc/self/task")
+    except OSError:
+        return out
+    for tid in tids:
+        try:
+            with open(f"/proc/self/task/{tid}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        seconds = (int(fields[11]) + int(fields[12])) / tick  # utime, stime
+        name = next((g for g, ids in groups.items() if int(tid) in ids), "other")
+        out[name] = out.get(name, 0.0) + seconds
+    return out
+
+
+async def total_ticks(service) -> int:
+    return sum([(await service.world(g.id)).tick for g in await service.games()])
+
+
+async def host(path: Path, n: int, opts: Options, profile: bool) -> dict[str, float]:
+    from bot.background import stop_tasks
+    from bot.notifier import Notifier
+    from engine.ai.runner import AiRunner
+    from engine.service import GameService
+
+    service = await GameService.open(str(path))  # synchronous=FULL, as the bot
+    sender = RecordingSender()
+    notifier = Notifier(service, sender)
+    service.subscribe(lambda game_id, events: notifier.wake())  # as StrategicBot._on_events
+    ticker = TimedTicker(service)
+    passes = CountingNotifier(notifier)
+    jobs = StoreJobs(service.store.db)
+    lag = LoopLag().start() if opts.lag else None
+    tasks = [
+        asyncio.create_task(ticker.run_forever(opts.tick_seconds), name="ticker"),
+        asyncio.create_task(notifier.run_forever(opts.notify_seconds), name="notifier"),
+    ]
+    if opts.ai:
+        tasks.append(
+            asyncio.create_task(AiRunner(service).run_forever(opts.tick_seconds), name="ai")
+        )
+    try:
+        began = time.perf_counter()
+        while not ticker.passes or passes.passes < 2:  # every game loaded, sitreps looked at
+            await asyncio.sleep(0.1)
+        loaded = time.perf_counter() - began
+        await asyncio.sleep(opts.warmup)
+        groups = {
+            "event loop": {threading.main_thread().native_id or 0},
+            "sqlite": {service.store.db._thread.native_id or 0},
+        }
+        if lag is not None:
+            lag.reset()
+        ticks0 = await total_ticks(service)
+        jobs0, passes0, dms0, tpasses0 = jobs.count, passes.passes, sender.dms, len(ticker.passes)
+        profiler = cProfile.Profile() if profile else None
+        threads0 = thread_cpu(groups)
+        cpu0, wall0 = time.process_time(), time.perf_counter()
+        if profiler is not None:
+            profiler.enable()
+        await asyncio.sleep(opts.seconds)
+        if profiler is not None:
+            profiler.disable()
+        cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+        threads = thread_cpu(groups)
+        worst = lag.reset() if lag is not None else None
+        ticks = await total_ticks(service) - ticks0
+        outbox = await service.store.query("SELECT COUNT(*), COUNT(delivered_at) FROM outbox")
+    finally:
+        await stop_tasks(tasks)
+        if lag is not None:
+            await lag.stop()
+        await service.close()
+
+    share = cpu / wall
+    split = ", ".join(
+        f"{name} {100 * (threads.get(name, 0.0) - threads0.get(name, 0.0)) / wall:.2f}%"
+        for name in ("event loop", "sqlite", "other")
+    )
+    print(
+        f"N = {n}: CPU {100 * share:.2f}% of a core over {wall:.0f} s "
+        f"({1000 * share * 3600 / n:.0f} ms of CPU per game per real hour; target for "
+        f"N = 1000: < 5%)\n"
+        f"  by thread: {split}\n"
+        f"  store round trips {(jobs.count - jobs0) / wall:.1f} a second; "
+        f"{passes.passes - passes0} notifier passes, {len(ticker.passes) - tpasses0} ticker "
+        f"passes, {ticks} ticks advanced ({n * wall * 4 / REAL_TIME:.0f} due on average), "
+        f"{sender.dms - dms0} DMs"
+        + ("" if worst is None else f"; event loop held at most {worst:.0f} ms")
+        + "\n"
+        f"  (warm-up: every game loaded and first notifier passes in {loaded:.1f} s; outbox "
+        f"{outbox[0][0]} rows, {outbox[0][1]} delivered)"
+    )
+    if profiler is not None:
+        out = io.StringIO()
+        stats = pstats.Stats(profiler, stream=out)
+        stats.sort_stats("tottime").print_stats(25)
+        stats.sort_stats("cumulative").print_stats(30)
+        print(f"  cProfile of the event loop's thread, N = {n}:")
+        print(out.getvalue())
+    return {"share": share, "per_game_ms_hour": 1000 * share * 3600 / n}
+
+
+async def run(opts: Options) -> int:
+    print(
+        f"{datetime.now():%Y-%m-%d %H:%M} on {platform.machine()} "
+        f"{platform.processor() or ''} ({os.cpu_count()} CPUs), Python "
+        f"{platform.python_version()}, {sys.platform}"
+    )
+    print(
+        f"idle real-time games of {NATIONS} nations ({AI_SEATS} AI seats"
+        f"{', AI runner on' if opts.ai else ', AI runner off'}; {NATIONS - AI_SEATS} idle "
+        f"people), ticker every {opts.tick_seconds:g} s, notifier every "
+        f"{opts.notify_seconds:g} s, SQLite synchronous=FULL"
+    )
+    results = {}
+    for n in opts.games:
+        with tempfile.TemporaryDirectory(prefix="si-bench-hosting-") as tmp:
+            path = Path(tmp) / "hosting.db"
+            took = await build(path, n)
+            print(f"(built {n} games in {took:.1f} s, untimed)")
+            results[n] = await host(path, n, opts, opts.profile and n == max(opts.games))
+    return 0 if results else 1
+
+
+def options(argv: list[str]) -> Options:
+    default = Options()
+    parser = argparse.ArgumentParser(
+        prog="python -m bench.bench_hosting",
+        description=__doc__,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    parser.add_argument(
+        "--games", default=",".join(map(str, default.games)), help="e.g. 100,300,1000"
+    )
+    parser.add_argument("--seconds", type=float, default=default.seconds)
+    parser.add_argument("--warmup", type=float, default=default.warmup)
+    parser.add_argument("--tick-seconds", type=float, default=default.tick_seconds)
+    parser.add_argument("--notify-seconds", type=float, default=default.notify_seconds)
+    parser.add_argument("--ai", action="store_true", help="run the AI seats too")
+    parser.add_argument("--profile", action="store_true", help="cProfile the largest N")
+    parser.add_argument(
+        "--lag", action="store_true", help="the longest event-loop hold (a 5 ms probe: costs CPU)"
+    )
+    args = parser.parse_args(argv)
+    return Options(
+        games=tuple(int(g) for g in args.games.split(",") if g.strip()),
+        seconds=args.seconds,
+        warmup=args.warmup,
+        tick_seconds=args.tick_seconds,
+        notify_seconds=args.notify_seconds,
+        ai=args.ai,
+        profile=args.profile,
+        lag=args.lag,
+    )
+
+
+def main() -> None:
+    opts = options(sys.argv[1:])
+    logging.basicConfig(level=logging.WARNING)
+    with contextlib.suppress(KeyboardInterrupt):
+        sys.exit(asyncio.run(run(opts)))
+
+
+if __name__ == "__main__":
+    main()
