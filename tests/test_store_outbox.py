@@ -1,0 +1,117 @@
+"""The outbox's queries: the rows to send (read through two indexes so the rows held back are
+never read) are exactly the undelivered, not given up, not still held ones, in id order; and
+pruning deletes only rows delivered before its time."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from engine.store import Store
+
+NOW = 1_800_000_000.0
+OLD_QUERY = (  # what pending_events meant before it was read through the two indexes
+    "SELECT id FROM outbox WHERE delivered_at IS NULL AND attempts < ?"
+    " AND (hold_until IS NULL OR hold_until <= ?) ORDER BY id LIMIT ?"
+)
+
+
+@pytest.fixture
+async def store(tmp_path):
+    st = await Store.open(tmp_path / "outbox.db", synchronous="NORMAL")
+    await st.db.write(
+        lambda c: c.execute(
+            "INSERT INTO games (id, name, ruleset, status, created_at, settings, clock)"
+            " VALUES (1, 'g', 'standard', 'running', 0, '{}', '{}')"
+        )
+    )
+    yield st
+    await st.close()
+
+
+async def _fill(store: Store, rng: random.Random, n: int) -> None:
+    """Rows in every state: delivered (long ago, lately), ready, failed, given up, held until
+    before or after NOW, released."""
+    rows = []
+    for _ in range(n):
+        state = rng.choice(["delivered", "ready", "held", "released"])
+        delivered = NOW - rng.choice([60, 8 * 86400]) if state == "delivered" else None
+        hold = NOW + rng.choice([-3600, -1, 0, 1, 3600]) if state == "held" else None
+        attempts = rng.choice([0, 0, 0, 1, 4, 5, 7])
+        rows.append(('{"kind":"X"}', NOW - 9 * 86400, delivered, attempts, hold))
+
+    def insert(c):
+        c.executemany(
+            "INSERT INTO outbox (game_id, seq, tick, nation, event, created_at, delivered_at,"
+            " attempts, hold_until) VALUES (1, 1, 1, 'red', ?, ?, ?, ?, ?)",
+            rows,
+        )
+
+    await store.db.write(insert)
+
+
+@pytest.mark.parametrize("seed", range(6))
+async def test_pending_rows_are_those_of_the_plain_query(store, seed):
+    rng = random.Random(seed)
+    await _fill(store, rng, 400)
+    for limit in (1, 7, 50, 500):
+        for max_attempts in (1, 5, 8):
+            for now in (NOW - 3600, NOW, NOW + 2):
+                expected = [r[0] for r in await store.query(OLD_QUERY, (max_attempts, now, limit))]
+                got = await store.pending_events(limit=limit, max_attempts=max_attempts, now=now)
+                assert [r.id for r in got] == expected
+
+
+async def _vm_steps(store: Store, read) -> tuple[int, object]:
+    """SQLite virtual machine steps taken by `await read()` (a progress handler counts them)."""
+    count = [0]
+
+    def tick() -> int:
+        count[0] += 1
+        return 0
+
+    await store.db.read(lambda c: c.set_progress_handler(tick, 1))
+    try:
+        result = await read()
+    finally:
+        await store.db.read(lambda c: c.set_progress_handler(None, 1))
+    return count[0], result
+
+
+async def test_the_rows_still_held_are_not_read(store):
+    """The work of finding the rows to send does not grow with the rows held back (20 or
+    20,000 held rows); the query before the two indexes read every one of them."""
+
+    def add(c, n: int, hold: float | None) -> None:
+        c.executemany(
+            "INSERT INTO outbox (game_id, seq, tick, nation, event, created_at, hold_until)"
+            " VALUES (1, 1, 1, 'red', '{}', 0, ?)",
+            [(hold,)] * n,
+        )
+
+    await store.db.write(lambda c: add(c, 10, None))
+    await store.db.write(lambda c: add(c, 20, NOW + 3600))
+    few, rows = await _vm_steps(store, lambda: store.pending_events(now=NOW))
+    assert len(rows) == 10
+    await store.db.write(lambda c: add(c, 19_980, NOW + 3600))
+    many, rows = await _vm_steps(store, lambda: store.pending_events(now=NOW))
+    assert len(rows) == 10
+    assert many < few + 200, (few, many)
+    old, rows = await _vm_steps(store, lambda: store.query(OLD_QUERY, (5, NOW, 500)))
+    assert len(rows) == 10 and old > 20_000
+
+
+@pytest.mark.parametrize("seed", range(3))
+async def test_prune_deletes_only_rows_delivered_before_its_time(store, seed):
+    await _fill(store, random.Random(seed), 300)
+    before = await store.query("SELECT id, delivered_at FROM outbox ORDER BY id")
+    cut = NOW - 7 * 86400
+    deleted = 0
+    while (n := await store.prune_outbox(cut, batch=7)) == 7:
+        deleted += n
+    deleted += n
+    after = await store.query("SELECT id, delivered_at FROM outbox ORDER BY id")
+    assert after == [(i, d) for i, d in before if d is None or d >= cut]
+    assert deleted == len(before) - len(after) > 0
+    assert await store.prune_outbox(cut) == 0
