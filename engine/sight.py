@@ -14,6 +14,10 @@ from . import events as ev
 from .world import Unit, World
 
 
+def _stealthy(world: World) -> frozenset[str]:
+    return frozenset(ut.name for ut in world.rules.units if ut.stealth)
+
+
 class Ghost(NamedTuple):
     """A foreign unit as the nation remembers it."""
 
@@ -66,21 +70,29 @@ class Sight:
         told = self.informants
         reveals = world.reveals
         tick = world.tick
+        units = world.units
+        stealthy = _stealthy(world)
+        per_hour = world.ticks_per_hour
+        since = tick - world.rules.sighting.memory_hours * per_hour
+        sub_since = tick - world.rules.sighting.sub_memory_hours * per_hour
+        sharers = self.sharers
         found: dict[int, list[Ghost]] = {}
-        for uid, (_, sq, type_name, owner) in sorted(memory.items()):
-            if owner in self.sharers or world.remembered(self.nation, uid) is None:
-                continue
-            watch = sub_seen if world.rules.unit[type_name].stealth else seen
-            if watch[sq]:
+        for uid, (when, sq, type_name, owner) in memory.items():
+            sub = type_name in stealthy
+            if when < (sub_since if sub else since) or owner in sharers:
+                continue  # forgotten (`World.remembered`), or a friend's
+            if (sub_seen if sub else seen)[sq]:
                 continue  # watched now: it would show if it were there
-            unit = world.units.get(uid)
+            unit = units.get(uid)
             if unit is not None:
-                if any(reveals.get((n, uid), -1) >= tick for n in told):
+                if reveals and any(reveals.get((n, uid), -1) >= tick for n in told):
                     continue  # shown: seen now
-                now = sub_seen if world.rules.unit[unit.type].stealth else seen
+                now = sub_seen if unit.type in stealthy else seen
                 if unit.carried_by is None and now[unit.sq]:
                     continue  # seen now elsewhere
             found.setdefault(sq, []).append(Ghost(uid, type_name, owner))
+        for ghosts in found.values():
+            ghosts.sort()
         return found
 
     def sees_foreign_at(self, sq: int) -> bool:

@@ -37,6 +37,7 @@ transports only, one port, loads in port only, never starts a war); `passive` (n
 
 from __future__ import annotations
 
+import heapq
 import math
 import random
 from dataclasses import dataclass, field
@@ -112,6 +113,10 @@ class Planner:
         self._islands: dict[int, frozenset[int]] = {}
         self._land: list[UnitView] | None = None
         self._near_home: np.ndarray | None = None
+        self._sea_steps: dict[tuple[int, int], dict[int, int]] = {}
+        self._sea_supply: np.ndarray | None = None
+        self._sea_supplied: bytearray | None = None
+        self._sea_open: bytearray | None = None
         travelling = {u.id for u in self.own if u.order is not None}
         memory.sent = {u: g for u, g in memory.sent.items() if u in travelling}
         ships = {u.id for u in self.own}
@@ -136,6 +141,82 @@ class Planner:
         dx = np.abs(squares % self.w - x)
         dy = np.abs(squares // self.w - y)
         return np.maximum(np.minimum(dx, self.w - dx), np.minimum(dy, self.h - dy))
+
+    def sea_steps(
+        self, unit: UnitView, limit: int, wanted: set[int] | None = None
+    ) -> dict[int, int]:
+        """Mobility a ship needs to sail to squares it can reach within `limit`, as its nation
+        knows the map (water or never seen, its own cities; not through known foreign units or
+        its own other ships), a step costing more out of supply: the engine's rule. With
+        `wanted`, the search stops once those squares are settled (the first call for a unit
+        decides; later calls read what it found)."""
+        cached = self._sea_steps.get((unit.id, limit))
+        if cached is not None:
+            return cached
+        todo = set(wanted) if wanted is not None else None
+        supplied = self._sea_supplied_bytes()
+        open_ = self.sea_open()
+        table = self.table
+        dear = self.rules.supply.out_of_supply_step_cost
+        best = {unit.sq: 0}
+        heap = [(0, unit.sq)]
+        while heap:
+            cost, sq = heapq.heappop(heap)
+            if cost > best.get(sq, limit + 1):
+                continue
+            if todo is not None:
+                todo.discard(sq)
+                if not todo:
+                    break
+            step = cost + (1 if supplied[sq] else dear)
+            if step > limit:
+                continue
+            for n in table[sq]:
+                if open_[n] and step < best.get(n, limit + 1):
+                    best[n] = step
+                    heapq.heappush(heap, (step, n))
+        self._sea_steps[(unit.id, limit)] = best
+        return best
+
+    def sea_open(self) -> bytearray:
+        """Per square, 1 where a ship may sail as its nation knows the map: water or never
+        seen, or its own city; not where a foreign unit or a ship of its own is."""
+        if self._sea_open is None:
+            view = self.view
+            me = view.nation
+            terrain = view.terrain
+            ok = (terrain == NEVER_SEEN) | (terrain == WATER)
+            for sq, city in view.cities.items():
+                ok[sq] = city.owner == me
+            for sq, units in self.units_at.items():
+                if sq not in view.cities and any(
+                    u.owner != me or self.rules.unit[u.type].unit_class == UnitClass.SEA
+                    for u in units
+                ):
+                    ok[sq] = False  # a foreign unit, or a ship of its own (one a sea square)
+            self._sea_open = bytearray(ok.astype(np.uint8).tobytes())
+        return self._sea_open
+
+    def _sea_supplied_bytes(self) -> bytearray:
+        if self._sea_supplied is None:
+            self._sea_supplied = bytearray(self.sea_supply().astype(np.uint8).tobytes())
+        return self._sea_supplied
+
+    def sea_supply(self) -> np.ndarray:
+        """Squares where its ships are in supply: near its ports and bases, and its supply
+        ships with ammunition (its own map: the view shows all of these)."""
+        if self._sea_supply is None:
+            mask = np.zeros(self.w * self.h, dtype=bool)
+            for sq, city in self.my_cities.items():
+                if self.rules.city[city.designation].supplies_sea:
+                    mask[sq] = True
+            for u in self.own:
+                ut = self.rules.unit[u.type]
+                if ut.supplies_sea and (u.ammo or 0) >= 1:
+                    mask[u.sq] = True
+            radius = self.rules.supply.radius
+            self._sea_supply = dilate(mask.reshape(self.h, self.w), radius).reshape(-1)
+        return self._sea_supply
 
     def neighbours(self, sq: int) -> tuple[int, ...]:
         return self.table[sq]
@@ -340,6 +421,16 @@ class Planner:
                 and self.can_hit(unit, t)
                 and 1 <= self.dist(unit.sq, t.sq) <= reach
             ]
+            if options and ut.unit_class == UnitClass.SEA:
+                # a ship sails round land: keep what it can reach by water, as it knows the map
+                wanted = {n for t in options for n in self.neighbours(t.sq)}
+                steps = self.sea_steps(unit, reach - 1, wanted)
+                options = [
+                    t
+                    for t in options
+                    if self.dist(unit.sq, t.sq) == 1
+                    or any(steps.get(n, reach) <= reach - 1 for n in self.neighbours(t.sq))
+                ]
             if not options:
                 continue
             left = {
@@ -354,6 +445,20 @@ class Planner:
                 goal = min(squares, key=lambda sq: (sq not in assault, self.dist(unit.sq, sq), sq))
             city = self.view.cities.get(goal)
             shots = 1 if ut.needs_fuel else max(1, min(unit.ammo or 1, reach))
+            if ut.unit_class == UnitClass.SEA:
+                # the engine asks for the way next to the target plus 1 before each shot, and
+                # each shot then costs 1 (2 out of supply) where the ship stands
+                steps = self.sea_steps(unit, reach - 1)
+                stand, way = unit.sq, 0
+                if self.dist(unit.sq, goal) > 1:
+                    way, stand = min(
+                        ((steps[n], n) for n in self.neighbours(goal) if n in steps),
+                        default=(reach, unit.sq),
+                    )
+                per_shot = (
+                    1 if self.sea_supply()[stand] else self.rules.supply.out_of_supply_step_cost
+                )
+                shots = max(1, min(shots, -(-(reach - way) // per_shot)))
             for _ in range(shots):
                 if not self.issue(
                     cmd.Attack(units=[unit.id], target=self.xy(goal)),
@@ -663,6 +768,8 @@ class Planner:
         key = (unit.id, goal)
         if self.memory.failed.get(key, -(10**9)) > self.view.tick - self.rules.ticks_per_day:
             return False
+        if any(u.owner != self.view.nation for u in self.units_at.get(goal, ())):
+            return False  # the engine refuses a move onto a known foreign unit
         if self.issue(cmd.Move(units=[unit.id], to=self.xy(goal)), self.cost_move, [unit.id]):
             self.memory.sent[unit.id] = goal
             return True
