@@ -3,12 +3,11 @@ from their nation's view, never from the world."""
 
 from __future__ import annotations
 
-import asyncio
 import math
 
 from engine.rules import load as load_rules
 from engine.view import View
-from renderers.mapimage import png_bytes, render_crop, render_map
+from renderers import pool as drawing
 
 from . import parsing
 from .context import Caller, Context, Reply, UserError
@@ -17,9 +16,10 @@ PAGE = 15
 
 
 def _picture(view: View, title: str, at: int | None, radius: int) -> bytes:
+    """The map (or the zoomed window round `at`) as PNG bytes; runs in a drawing worker."""
     if at is None:
-        return png_bytes(render_map(view, title=title))
-    return png_bytes(render_crop(view, at, radius, title=title))
+        return drawing.draw_map_bytes(view, {"title": title})
+    return drawing.draw_crop_bytes(view, at, radius, {"title": title})
 
 
 class Intel:
@@ -35,8 +35,8 @@ class Intel:
         if not 1 <= radius <= 20:
             raise UserError("The radius of a zoomed map is 1 to 20 squares.")
         title = f"{seat.game.name} (game {seat.game.id})"
-        # the view is immutable: drawing it in a thread keeps the bot responsive
-        data = await asyncio.to_thread(_picture, view, title, centre, radius)
+        # the view is a copy: it is drawn in a worker process while the bot goes on
+        data = await drawing.run(_picture, view, title, centre, radius)
         name = f"map-{seat.game.id}-{nation}-t{view.tick}.png"
         where = f" around {at}" if at else ""
         return Reply(text=f"Your map{where} at {view.clock}.", files=[(name, data)])

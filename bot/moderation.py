@@ -7,11 +7,9 @@ button; pressing it checks the presser's rights again, as they are then."""
 
 from __future__ import annotations
 
-import asyncio
-
 from engine.errors import GameError
 from engine.view import full_view, view_for
-from renderers.mapimage import png_bytes, render_map
+from renderers import pool as drawing
 
 from .context import Caller, Context, Pending, Reply, UserError
 from .lifecycle import SPEEDS, speed_label
@@ -148,7 +146,7 @@ class Moderation:
             view = full_view(world)
             label = "everything"
         title = f"{game.name} (game {game.id}), moderator view"
-        data = await asyncio.to_thread(lambda: png_bytes(render_map(view, title=title)))
+        data = await drawing.draw_map(view, title=title)  # in a worker process
         return Reply(
             text=f"{label} at {world.clock()} (only you see this).",
             files=[(f"mod-{game.id}-{nation or 'all'}.png", data)],

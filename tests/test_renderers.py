@@ -1,5 +1,6 @@
 """Map pictures, checked by decoding the PNGs: fog hides what it must, owners' colours show,
-coordinates sit over their columns, markers appear for the nation's own events only."""
+coordinates sit over their columns, markers appear for the nation's own events only. Pictures
+are palette PNGs: the project's colours exact, text anti-aliased in `LEVELS` steps."""
 
 from __future__ import annotations
 
@@ -136,8 +137,17 @@ def test_coordinates_sit_over_their_columns_and_beside_their_rows() -> None:
 
     labelled = [x for x in range(view.width) if (band(x) != style.BACKGROUND).any()]
     assert labelled == list(range(0, view.width, 2))
+    # the same glyphs in the same place as Pillow draws them in full colour: anti-aliased in
+    # LEVELS steps, so no pixel is further from it than half a step of the text's contrast
+    half_step = max(t - b for t, b in zip(style.TEXT_DIM, style.BACKGROUND, strict=True)) / 14
     for x in (0, 12, 22):
-        assert (band(x) == expected(str(x))).all()
+        got, want = band(x).astype(int), expected(str(x)).astype(int)
+        assert np.abs(got - want).max() <= half_step + 1
+        assert (
+            (got != style.BACKGROUND).any(axis=2) <= (want != style.BACKGROUND).any(axis=2)
+        ).all()
+        shades = {tuple(p) for p in got.reshape(-1, 3).tolist()}
+        assert len(shades) >= 4  # background, ink and steps between: still anti-aliased
     # rows: each row's number is level with the row
     for y in range(view.height):
         row = arr[top + y * c : top + (y + 1) * c, : left - 2]
@@ -235,3 +245,153 @@ async def test_timelapse_replays_the_stored_game_and_si_render_writes_pictures(t
     assert await asyncio.to_thread(si, "--at", "3,4", "--radius", "2", "-o", str(crop)) == 0
     assert Image.open(crop).size[0] < Image.open(out).size[0]
     assert await asyncio.to_thread(si, "--nation", "nobody") == 2
+
+
+# --- palette pictures ------------------------------------------------------------------------
+
+
+def _expected_terrain(view) -> np.ndarray:
+    """Each square's colour as the style says: never seen, or water, land, waste or coast (known
+    land next to known water, diagonals too, round the torus), dimmed when not in sight now."""
+    h, w = view.height, view.width
+    terrain = view.terrain.reshape(h, w)
+    water = terrain == 1
+    near = np.zeros_like(water)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            if dx or dy:
+                near |= np.roll(np.roll(water, dy, axis=0), dx, axis=1)
+    names = np.array([style.NEVER_SEEN, style.WATER, style.LAND, style.WASTE, style.COAST])
+    code = terrain.astype(int).copy()
+    code[(terrain == 2) & near] = 4
+    colours = names[code]
+    seen = view.visible.reshape(h, w)
+    dimmed = np.array([style.dim(tuple(c)) for c in colours.reshape(-1, 3).tolist()])
+    dimmed = dimmed.reshape(h, w, 3)
+    dimmed[code == 0] = style.NEVER_SEEN
+    return np.where(seen[:, :, None], colours, dimmed)
+
+
+def test_every_empty_square_is_its_terrain_colour_exactly_with_grid_lines() -> None:
+    world = war_world()
+    view = view_for(world, "red")
+    image = render_map(view)
+    assert image.mode == "P"
+    arr = decode(image)
+    want = _expected_terrain(view)
+    busy = set(view.cities) | {u.sq for u in view.units}
+    checked = 0
+    for sq in range(view.width * view.height):
+        if sq in busy:
+            continue
+        x, y = sq % view.width, sq // view.width
+        colour = tuple(int(v) for v in want[y, x])
+        left, top, right, bottom = square_box(image, view, sq)
+        square = arr[top:bottom, left:right].astype(int)
+        # labels of the edges stay outside the map; inside: fill, grid line, crossing
+        assert tuple(square[5, 5]) == colour
+        assert tuple(square[0, 5]) == style.grid_line(colour) == tuple(square[5, 0])
+        assert tuple(square[0, 0]) == style.grid_line(style.grid_line(colour))
+        assert {tuple(p) for p in square[1:, 1:].reshape(-1, 3).tolist()} == {colour}
+        checked += 1
+    assert checked > 100
+
+
+def test_the_projects_colours_are_exact_in_the_palette_png() -> None:
+    world = war_world()
+    view = view_for(world, "red")
+    from renderers.markers import Marker
+
+    markers = [
+        Marker(world.grid.index(5 + 2 * i, 2), kind) for i, kind in enumerate(style.MARKER_COLOURS)
+    ]
+    data = png_bytes(render_map(view, title="colours", markers=markers))
+    decoded = Image.open(io.BytesIO(data))
+    assert decoded.format == "PNG" and decoded.mode == "P"
+    assert len(decoded.getpalette()) // 3 <= 256
+    shown = {tuple(c) for _, c in decoded.convert("RGB").getcolors(256)}
+    red = style.parse_colour(world.nations["red"].colour)
+    blue = style.parse_colour(world.nations["blue"].colour)
+    expected = {
+        style.BACKGROUND,
+        style.TEXT,
+        style.TEXT_DIM,
+        style.NEVER_SEEN,
+        style.WATER,
+        style.LAND,
+        style.COAST,
+        style.dim(style.LAND),
+        style.grid_line(style.LAND),
+        style.NEUTRAL,
+        style.OUTLINE,
+        red,
+        blue,
+        *style.MARKER_COLOURS.values(),
+    }
+    assert expected <= shown, expected - shown
+    # the legend's swatches: every pixel inside a nation's swatch is its colour, exactly
+    arr = np.asarray(decoded.convert("RGB"))
+    for colour in (red, blue, style.NEUTRAL):
+        inside = np.all(arr == colour, axis=2)
+        assert inside.sum() >= 12 * 12
+
+
+def test_thirty_two_nations_keep_their_colours_exact() -> None:
+    """The palette has room for every nation's colour and its remembered shade first; the
+    steps of anti-aliased text take what is left (the nearest colour once it is full)."""
+    import dataclasses
+
+    from engine.colours import PALETTE as NATION_COLOURS
+    from engine.view import NationView
+    from renderers.mapimage import Palette, palette_for
+
+    world = war_world()
+    view = view_for(world, "red")
+    colours = list(NATION_COLOURS.values())
+    many = {"red": view.nations["red"]}
+    for i in range(31):
+        colour = (
+            colours[i % len(colours)] if i < len(colours) else f"#{(i * 2654435) % 0xFFFFFF:06x}"
+        )
+        many[f"n{i}"] = NationView(f"n{i}", f"Nation {i}", colour, None, False, "war", "war")
+    crowded = dataclasses.replace(view, nations=many)
+    pal = palette_for(crowded)
+    assert len(pal) <= 256
+    image = render_map(crowded, title="crowded")
+    arr = decode(image)
+    found = {tuple(c) for _, c in Image.fromarray(arr).getcolors(256 * 256)}
+    for n in many.values():
+        assert style.parse_colour(n.colour) in found  # its swatch in the legend
+    assert len(image.getpalette()) // 3 <= 256
+
+    # a full palette: exact colours stay exact, blends fall back to the nearest colour
+    full = Palette([(i, i, i) for i in range(256)])
+    assert full.add((10, 10, 10)) == 10 and len(full) == 256
+    assert full.blend(0, 255, 3) == full.add((109, 109, 109)) == 109
+
+
+def test_text_steps_run_from_the_colour_under_it_to_the_ink() -> None:
+    from renderers.mapimage import LEVELS, Palette
+
+    pal = Palette([style.BACKGROUND, style.TEXT])
+    ramp = pal.ramp(0, 1)
+    assert ramp[0] == 0 and ramp[LEVELS] == 1 and len(set(ramp)) == LEVELS + 1
+    reds = [pal.colours[i][0] for i in ramp]
+    assert reds == sorted(reds)
+
+
+def test_a_thick_outline_is_what_pillow_draws() -> None:
+    from renderers.mapimage import _thick_outline
+
+    shapes = [
+        [(10.0, 12.5), (25.0, 12.5), (17.5, 27.0)],
+        [(40.4, 10.0), (52.1, 22.3), (40.4, 34.6), (28.7, 22.3)],
+        [(63.5, 40.0), (75.5, 52.0), (51.5, 52.0)],
+    ]
+    for width in (2, 3):
+        for points in shapes:
+            want = Image.new("L", (90, 70), 7)
+            ImageDraw.Draw(want).polygon(points, outline=200, width=width)
+            got = Image.new("L", (90, 70), 7)
+            _thick_outline(got, points, 200, width)
+            assert np.array_equal(np.asarray(got), np.asarray(want))

@@ -1,0 +1,131 @@
+"""The drawing pool (renderers/pool.py): pictures drawn in worker processes are the same bytes as
+pictures drawn here; a picture that fails raises in the caller and the pool goes on; a worker
+that dies is replaced; shutting down stops the processes; without processes it draws in threads.
+
+One pool of one worker is shared by the module (starting a process costs about a second)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pickle
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from engine.view import view_for
+from renderers import pool as drawing
+from renderers.mapimage import png_bytes, render_crop, render_map
+from renderers.markers import Marker
+from tests.test_renderers import war_world
+
+
+@pytest.fixture(scope="module")
+def pool():
+    shared = drawing.DrawPool(1)
+    yield shared
+    shared.shutdown()
+
+
+@pytest.fixture(scope="module")
+def view():
+    return view_for(war_world(), "red")
+
+
+def _die_once(flag: str) -> str:
+    """Kills the worker it runs in the first time (no flag file yet), then answers."""
+    path = Path(flag)
+    if not path.exists():
+        path.write_text("died")
+        os._exit(3)
+    return "answered"
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    return Path(f"/proc/{pid}").exists() and "zombie" not in _state(pid)
+
+
+def _state(pid: int) -> str:
+    try:
+        return Path(f"/proc/{pid}/status").read_text().lower()
+    except OSError:
+        return "zombie"
+
+
+async def test_the_pool_draws_the_same_bytes_as_drawing_here(pool, view) -> None:
+    markers = [Marker(view.units[0].sq, "attack"), Marker(view.units[-1].sq, "blast", 1)]
+    here_map = png_bytes(render_map(view, title="same", markers=markers))
+    here_crop = png_bytes(render_crop(view, view.units[0].sq, 3, title="same"))
+    there_map, there_crop = await asyncio.gather(
+        pool.draw_map(view, title="same", markers=markers),
+        pool.draw_crop(view, view.units[0].sq, 3, title="same"),
+    )
+    assert pool.kind == "processes" and len(pool.pids()) == 1
+    assert there_map == here_map
+    assert there_crop == here_crop
+
+
+def test_a_view_travels_as_a_parcel_and_arrives_whole(view) -> None:
+    copy = pickle.loads(pickle.dumps(drawing.Parcel(view)))
+    assert type(copy) is type(view)
+    for name in ("nation", "tick", "clock", "status", "nations", "cities", "units", "pending"):
+        assert getattr(copy, name) == getattr(view, name), name
+    assert np.array_equal(copy.terrain, view.terrain) and copy.terrain.dtype == view.terrain.dtype
+    assert np.array_equal(copy.visible, view.visible) and copy.visible.dtype == view.visible.dtype
+
+
+async def test_a_picture_that_fails_raises_in_the_caller_and_the_pool_goes_on(pool, view) -> None:
+    with pytest.raises(AttributeError):
+        await pool.draw_map(view, markers=[object()])  # type: ignore[list-item]
+    assert await pool.draw_map(view, title="after") == png_bytes(render_map(view, title="after"))
+
+
+async def test_a_worker_that_dies_is_replaced(pool, view, tmp_path) -> None:
+    before = pool.pids()
+    assert await pool.run(_die_once, str(tmp_path / "flag")) == "answered"
+    assert (tmp_path / "flag").exists()
+    assert pool.kind == "processes" and pool.pids() != before
+    assert await pool.draw_map(view) == png_bytes(render_map(view))
+
+
+async def test_shutting_down_stops_the_workers_and_the_next_picture_starts_them(pool, view) -> None:
+    await pool.start()
+    pids = pool.pids()
+    assert pids and all(_alive(pid) for pid in pids)
+    await pool.aclose()
+    assert pool.kind == "idle" and pool.pids() == []
+    assert not any(_alive(pid) for pid in pids)
+    assert await pool.draw_map(view) == png_bytes(render_map(view))
+    assert pool.kind == "processes"
+
+
+async def test_without_processes_the_pool_draws_in_threads(monkeypatch, view, caplog) -> None:
+    def refuse(*args, **kwargs):
+        raise OSError("no semaphores here")
+
+    monkeypatch.setattr(drawing, "ProcessPoolExecutor", refuse)
+    threads = drawing.DrawPool(2)
+    try:
+        assert await threads.draw_map(view, title="t") == png_bytes(render_map(view, title="t"))
+        assert threads.kind == "threads" and threads.pids() == []
+        assert "no process pool" in caplog.text
+    finally:
+        await threads.aclose()
+    assert drawing.DrawPool(0).workers == 0  # SI_DRAW_WORKERS=0: threads only, by choice
+
+
+def test_the_default_size_leaves_a_core_to_the_event_loop(monkeypatch) -> None:
+    monkeypatch.delenv("SI_DRAW_WORKERS", raising=False)
+    monkeypatch.setattr(os, "cpu_count", lambda: 2)
+    assert drawing.default_workers() == 1
+    monkeypatch.setattr(os, "cpu_count", lambda: 16)
+    assert drawing.default_workers() == 4
+    monkeypatch.setenv("SI_DRAW_WORKERS", "3")
+    assert drawing.default_workers() == 3
+    monkeypatch.setenv("SI_DRAW_WORKERS", "0")
+    assert drawing.default_workers() == 0
