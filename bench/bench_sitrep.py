@@ -23,6 +23,7 @@ import asyncio
 import contextlib
 import gc
 import os
+import resource
 import statistics
 import sys
 import time
@@ -144,7 +145,7 @@ async def run(mode: str, views: list[View], workers: int | None = None) -> dict:
     """Draw and "send" every view's sitrep picture; the figures of the pass."""
     batch = max(2, 2 * (os.cpu_count() or 1))  # the notifier's batch (`workers`)
     if mode == "pool-game":
-        batch = NATIONS  # one game's sitreps at a time
+        batch = len({v.nation for v in views})  # one game's sitreps at a time
     sent: list[int] = []
 
     async def send(data: bytes) -> None:  # the DM: the notifier awaits the HTTP call
@@ -170,18 +171,23 @@ async def run(mode: str, views: list[View], workers: int | None = None) -> dict:
     size = pool.workers if pool is not None else batch
     titles = [f"Bench - {v.nation} - {v.clock}" for v in views]
     gc.collect()  # the garbage of making the views is not the notifier's
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
     try:
         async with Watchdog() as dog:
             start = time.perf_counter()
+            cpu, loop_cpu = time.process_time(), time.thread_time()
             for i in range(0, len(views), batch):
                 chunk = zip(views[i : i + batch], titles[i : i + batch], strict=True)
                 pictures = await asyncio.gather(*(draw(v, t) for v, t in chunk))
                 for data in pictures:
                     await send(data)
             seconds = time.perf_counter() - start
+            cpu, loop_cpu = time.process_time() - cpu, time.thread_time() - loop_cpu
     finally:
         if pool is not None:
-            await pool.aclose()
+            await pool.aclose()  # joins the workers: their CPU time is counted below
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    workers_cpu = (after.ru_utime + after.ru_stime) - (children.ru_utime + children.ru_stime)
     return {
         "mode": mode,
         "pictures": len(sent),
@@ -196,6 +202,9 @@ async def run(mode: str, views: list[View], workers: int | None = None) -> dict:
         "samples": len(dog.lates),
         "gc_ms": max(dog.gc_pauses, default=0.0),
         "mean_kib": statistics.mean(sent) / 1024,
+        "cpu_s": cpu,
+        "loop_cpu_s": loop_cpu,
+        "workers_cpu_s": workers_cpu,
         "workers": size,
         "kind": kind,
     }
@@ -207,21 +216,27 @@ def _pct(values: list[float], q: float) -> float:
 
 
 def main(argv: list[str]) -> None:
-    modes = list(argv)
+    """`[modes...] [--workers=N] [--size=S --nations=N]` (default: 8 nations on 128x128)."""
+    options = {"workers": None, "size": SIZE, "nations": NATIONS}
+    modes = []
+    for arg in argv:
+        if arg.startswith("--") and "=" in arg:
+            name, value = arg[2:].split("=", 1)
+            options[name] = int(value)
+        else:
+            modes.append(arg)
+    size, nations = options["size"], options["nations"]
     start = time.perf_counter()
-    views = sitrep_views()
+    views = sitrep_views(NATIONS * HOURS, nations, size)
     units = statistics.mean(len(v.units) for v in views)
     cities = statistics.mean(len(v.cities) for v in views)
     print(
-        f"{len(views)} views of an 8-nation {SIZE}x{SIZE} game on days 3-5 ({units:.0f} units and "
-        f"{cities:.0f} cities in a view on average), made in {time.perf_counter() - start:.1f} s;"
-        f" {os.cpu_count()} cores; load average {os.getloadavg()[0]:.1f} before"
+        f"{len(views)} views of a {nations}-nation {size}x{size} game from day 3 on ({units:.0f} "
+        f"units and {cities:.0f} cities in a view on average), made in "
+        f"{time.perf_counter() - start:.1f} s; {os.cpu_count()} cores; load average "
+        f"{os.getloadavg()[0]:.1f} before"
     )
-    workers = None
-    for arg in list(modes):
-        if arg.startswith("--workers="):
-            workers = int(arg.split("=", 1)[1])
-            modes.remove(arg)
+    workers = options["workers"]
     for mode in modes or ["thread", "pool", "pool-game"]:
         r = asyncio.run(run(mode, views, workers))
         print(
@@ -232,7 +247,11 @@ def main(argv: list[str]) -> None:
             f"{r['over_10']} of {r['samples']} wake-ups over 10 ms; not counting waits for a CPU: "
             f"at most {r['worst_held_ms']:.1f} ms (the loop's thread ran {r['worst_held_cpu_ms']:.1f} ms"
             f" of it), {r['held_over_10']} over 10 ms (target <= 10 ms);"
-            f" longest GC pause {r['gc_ms']:.1f} ms"
+            f" longest GC pause {r['gc_ms']:.1f} ms\n"
+            f"           CPU: the bot's process {r['cpu_s']:.1f} s (its event loop's thread "
+            f"{r['loop_cpu_s']:.2f} s, the watchdog included), drawing workers "
+            f"{r['workers_cpu_s']:.1f} s ({1000 * r['workers_cpu_s'] / r['pictures']:.0f} ms a "
+            f"picture; startup not counted)"
         )
 
 

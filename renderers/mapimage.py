@@ -234,15 +234,10 @@ class _Glyphs:
     cover: Image.Image
     dx: int
     dy: int
-    ys: np.ndarray  # the text's pixels (rows, columns) and their steps
-    xs: np.ndarray
-    steps: np.ndarray
 
     @classmethod
     def of(cls, levels: Image.Image, dx: int = 0, dy: int = 0) -> _Glyphs:
-        array = np.asarray(levels)
-        ys, xs = np.nonzero(array)
-        return cls(levels, array, levels.point(_COVER), dx, dy, ys, xs, array[ys, xs])
+        return cls(levels, np.asarray(levels), levels.point(_COVER), dx, dy)
 
 
 @lru_cache(maxsize=8192)
@@ -287,15 +282,13 @@ class _Canvas:
         self.pal = pal
         self.draw = ImageDraw.Draw(image)
         self._done: dict[tuple, tuple[np.ndarray, Image.Image]] = {}
-        self._owners: dict[tuple[str | None, bool], int] = {}
+        self._owners: dict[str | None, int] = {}
 
-    def owner(self, view: View, owner: str | None, dimmed: bool = False) -> int:
-        """The index of a nation's colour (neutral grey for none), dimmed for memories."""
-        key = (owner, dimmed)
-        i = self._owners.get(key)
+    def owner(self, view: View, owner: str | None) -> int:
+        """The index of a nation's colour (neutral grey for none)."""
+        i = self._owners.get(owner)
         if i is None:
-            colour = _owner_colour(view, owner)
-            i = self._owners[key] = self.pal.add(style.dim(colour, 0.7) if dimmed else colour)
+            i = self._owners[owner] = self.pal.add(_owner_colour(view, owner))
         return i
 
     def ink(self, colour: Sequence[int]) -> int:
@@ -362,9 +355,12 @@ class _Canvas:
             done = self._done[key] = (levels, Image.fromarray(out))
         self.image.paste(done[1], box[:2])
 
-    def counts_over(self, stamps: Sequence[tuple[int, int, np.ndarray]], fill: RGB, cell: int):
-        """`levels_over` for many stamps, each inside its own square (no wider than `cell`),
-        read from one snapshot of the picture; wider ones are drawn after, one by one."""
+    def counts_over(
+        self, stamps: Sequence[tuple[int, int, np.ndarray]], fill: RGB, cell: int
+    ) -> None:
+        """`levels_over` for many stamps, each inside its own square (no wider than `cell`, so
+        none is under another), read from one snapshot of the picture instead of a crop each;
+        wider ones are drawn after, one by one."""
         snapshot = np.asarray(self.image)
         ink = self.pal.add(fill)
         height, width = snapshot.shape

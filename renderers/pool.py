@@ -50,6 +50,10 @@ log = logging.getLogger(__name__)
 START_TIMEOUT = 60.0  # seconds for the workers to start before drawing falls back to threads
 
 
+class PoolClosed(RuntimeError):
+    """The pool was shut down before this picture was drawn."""
+
+
 # --- sending a view ------------------------------------------------------------------------------
 
 _VIEW_FIELDS = tuple(f.name for f in fields(View))
@@ -192,7 +196,9 @@ class DrawPool:
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """`fn(*args)` in a worker (`fn` must be a module-level function; it and the arguments
         must pickle; Views travel as `Parcel`s and arrive as Views). Exceptions raised by `fn`
-        are raised here. A worker that died is replaced and `fn` tried once more."""
+        are raised here. A worker that died is replaced and `fn` tried once more. A picture
+        still waiting when the pool is shut down raises `PoolClosed` (not CancelledError: the
+        caller was not cancelled)."""
         for attempt in (1, 2):
             executor = self._executor or await asyncio.to_thread(self._ensure)
             sent = args
@@ -201,10 +207,18 @@ class DrawPool:
             try:
                 return await asyncio.get_running_loop().run_in_executor(executor, fn, *sent)
             except BrokenProcessPool:
-                self._discard(executor)
+                self._discard(executor, kill=True)
                 if attempt == 2:
                     raise
                 log.warning("a drawing worker died: starting the pool again")
+            except RuntimeError:  # "cannot schedule new futures after shutdown"
+                if self._executor is executor or attempt == 2:
+                    raise
+            except asyncio.CancelledError:
+                task = asyncio.current_task()
+                if task is not None and task.cancelling():
+                    raise  # the caller was cancelled
+                raise PoolClosed("the drawing pool was shut down before the picture") from None
         raise AssertionError("unreachable")
 
     # --- starting and stopping --------------------------------------------------------------
@@ -247,18 +261,18 @@ class DrawPool:
         except Exception as exc:
             log.warning("drawing pictures in threads: no process pool (%r)", exc)
             if executor is not None:
-                _stop(executor, wait=False)
+                _stop(executor, wait=False, kill=True)
             return None
 
-    def _discard(self, executor: Executor) -> None:
+    def _discard(self, executor: Executor, *, kill: bool = False) -> None:
         with self._lock:
             if self._executor is executor:
                 self._executor, self.kind = None, "idle"
-        _stop(executor, wait=False)
+        _stop(executor, wait=False, kill=kill)
 
     def shutdown(self, wait: bool = True) -> None:
-        """Stop the workers (pictures not started yet are cancelled). The pool starts again
-        when it is next used."""
+        """Stop the workers: pictures being drawn are finished (waited for when `wait`),
+        those not started yet raise `PoolClosed`. The pool starts again when next used."""
         with self._lock:
             executor, self._executor, self.kind = self._executor, None, "idle"
         if executor is not None:
@@ -274,14 +288,16 @@ class DrawPool:
         return sorted(p.pid for p in processes.values() if p.pid is not None)
 
 
-def _stop(executor: Executor, *, wait: bool) -> None:
+def _stop(executor: Executor, *, wait: bool, kill: bool = False) -> None:
+    """Shut the executor down; `kill`: also end its processes now (a broken pool, or one that
+    never finished starting)."""
     processes = list((getattr(executor, "_processes", None) or {}).values())
     try:
         executor.shutdown(wait=wait, cancel_futures=True)
     except Exception:  # a broken pool may fail to shut down tidily
         log.exception("stopping the drawing pool")
-    if not wait:
-        for p in processes:  # a worker that never started or hangs
+    if kill:
+        for p in processes:
             with contextlib.suppress(Exception):
                 if p.is_alive():
                     p.terminate()

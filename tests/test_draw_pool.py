@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import os
 import pickle
+import time
 from pathlib import Path
 
 import numpy as np
@@ -40,6 +41,11 @@ def _die_once(flag: str) -> str:
         path.write_text("died")
         os._exit(3)
     return "answered"
+
+
+def _slow(seconds: float) -> str:
+    time.sleep(seconds)
+    return "slept"
 
 
 def _alive(pid: int) -> bool:
@@ -102,6 +108,21 @@ async def test_shutting_down_stops_the_workers_and_the_next_picture_starts_them(
     assert not any(_alive(pid) for pid in pids)
     assert await pool.draw_map(view) == png_bytes(render_map(view))
     assert pool.kind == "processes"
+
+
+async def test_pictures_still_waiting_at_shutdown_fail_cleanly(pool, view) -> None:
+    """The notifier catches Exception around a picture: a shutdown must not look like the
+    notifier itself being cancelled."""
+    await pool.start()
+    jobs = [asyncio.ensure_future(pool.run(_slow, 0.5))]
+    jobs += [asyncio.ensure_future(pool.draw_map(view)) for _ in range(4)]
+    await asyncio.sleep(0.1)
+    await pool.aclose()
+    results = await asyncio.gather(*jobs, return_exceptions=True)
+    assert results[0] == "slept"  # started before the shutdown: finished
+    assert all(isinstance(r, bytes | drawing.PoolClosed) for r in results[1:]), results
+    assert any(isinstance(r, drawing.PoolClosed) for r in results)
+    assert isinstance(drawing.PoolClosed("x"), Exception)
 
 
 async def test_without_processes_the_pool_draws_in_threads(monkeypatch, view, caplog) -> None:
