@@ -10,6 +10,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 BENCHES = [
+    "bench.bench_moving",
     "bench.bench_tick",
     "bench.bench_move",
     "bench.bench_battle",
@@ -17,6 +18,9 @@ BENCHES = [
     "bench.bench_view",
     "bench.bench_render",
     "bench.bench_load",
+    "bench.bench_hosting",
+    "bench.bench_sitrep",
+    "bench.bench_ai",
 ]
 
 
