@@ -2,10 +2,14 @@
 
 Setup (untimed): N running 8-nation games on the default 116x116 map, each with 2 AI seats
 (`settings.ai`) and 6 human seats with members (distinct Discord users) who give no orders.
-One map is generated and started once; every game is a copy of it, made through
-`GameService.create_game(world=...)`, clocked at real time (3600 s a game hour: a tick every
-900 s) with its clock anchored at a different moment of the last 900 s, so the games' ticks
-come due evenly spread in time, as on a server whose games were started at different times.
+One map is generated and started once and played on (nobody giving orders) to day 3; the
+games are copies of it at each tick of day 3 in turn (so they are at every hour of the day,
+and their cities finish builds and reach tech levels: about 45 events a game day, most of them
+DMs), made through `GameService.create_game(world=...)`, clocked at real time (3600 s a game
+hour: a tick every 900 s) with the clock anchored at a different moment of the last 900 s, so
+the games' ticks come due evenly spread in time, as on a server whose games were started at
+different times. A game day is a real day: at N = 1,000 a game starts a new day (sitreps with
+pictures for its 6 players) every 86 s on average.
 
 Then the file is opened as the bot opens it (`synchronous=FULL`) and the background work runs
 as in production (`bot/client.py`): the real `Ticker` every SI_TICK_SECONDS (5 s) and the real
@@ -64,12 +68,16 @@ class Options:
     lag: bool = False
 
 
-def template_world():
-    """An 8-nation game on the default map, started: 2 AI nations, 6 played by people."""
+def template_worlds(days: int = 2) -> list:
+    """An 8-nation game on the default map, started (2 AI nations, 6 played by people) and
+    advanced `days` game days with nobody giving orders; then a copy at each tick of the next
+    day."""
     from engine import lobby
     from engine.lobby import AI_PLAYER
     from engine.mapgen import default_size, generate
+    from engine.replay import apply_entry
     from engine.rules import DEFAULT_RULESET
+    from engine.world import World
 
     width, height = default_size(NATIONS)
     world = generate(DEFAULT_RULESET, nations=NATIONS, width=width, height=height, seed=SEED)
@@ -77,7 +85,13 @@ def template_world():
         player = AI_PLAYER if i < AI_SEATS else f"user-{i}"
         lobby.join(world, f"n{i}", f"Nation {i}", COLOURS[i], player)
     lobby.start(world)
-    return world
+    per_day = world.rules.ticks_per_day
+    apply_entry(world, {"kind": "advance", "ticks": days * per_day})
+    copies = []
+    for _ in range(per_day):
+        copies.append(World.from_dict(world.to_dict()))
+        apply_entry(world, {"kind": "advance", "ticks": 1})
+    return copies
 
 
 async def build(path: Path, n: int) -> float:
@@ -85,13 +99,14 @@ async def build(path: Path, n: int) -> float:
     from engine.service import GameService
 
     began = time.perf_counter()
-    world = template_world()
+    worlds = template_worlds()
     ai = {f"n{i}": "normal" for i in range(AI_SEATS)}
     rng = random.Random(SEED)
     now = time.time()
     service = await GameService.open(str(path), synchronous="NORMAL")
     try:
         for g in range(n):
+            world = worlds[g % len(worlds)]
             for i in range(AI_SEATS, NATIONS):
                 world.nations[f"n{i}"].player = str(1_000_000 + g * NATIONS + i)
             game = await service.create_game(
@@ -108,20 +123,25 @@ async def build(path: Path, n: int) -> float:
     return time.perf_counter() - began
 
 
-class CountingNotifier:
-    """Counts the notifier's passes (to know when the warm-up's first passes are done)."""
+class Passes:
+    """Counts the passes of a background loop's `run_once` (to know when the warm-up's first
+    passes are done) and keeps the process's CPU seconds during the first one."""
 
-    def __init__(self, notifier) -> None:
+    def __init__(self, loop) -> None:
         self.passes = 0
-        real = notifier.run_once
+        self.first_cpu = 0.0
+        real = loop.run_once
 
         async def run_once(**kwargs):
+            cpu = time.process_time()
             try:
                 return await real(**kwargs)
             finally:
+                if not self.passes:
+                    self.first_cpu = time.process_time() - cpu
                 self.passes += 1
 
-        notifier.run_once = run_once
+        loop.run_once = run_once
 
 
 class StoreJobs:
@@ -174,20 +194,22 @@ async def host(path: Path, n: int, opts: Options, profile: bool) -> dict[str, fl
     notifier = Notifier(service, sender)
     service.subscribe(lambda game_id, events: notifier.wake())  # as StrategicBot._on_events
     ticker = TimedTicker(service)
-    passes = CountingNotifier(notifier)
+    passes = Passes(notifier)
     jobs = StoreJobs(service.store.db)
     lag = LoopLag().start() if opts.lag else None
     tasks = [
         asyncio.create_task(ticker.run_forever(opts.tick_seconds), name="ticker"),
         asyncio.create_task(notifier.run_forever(opts.notify_seconds), name="notifier"),
     ]
+    ai = None
     if opts.ai:
-        tasks.append(
-            asyncio.create_task(AiRunner(service).run_forever(opts.tick_seconds), name="ai")
-        )
+        runner = AiRunner(service)
+        ai = Passes(runner)
+        tasks.append(asyncio.create_task(runner.run_forever(opts.tick_seconds), name="ai"))
     try:
         began = time.perf_counter()
-        while not ticker.passes or passes.passes < 2:  # every game loaded, sitreps looked at
+        # every game loaded, every sitrep day looked at, every AI seat's first decision taken
+        while not ticker.passes or passes.passes < 2 or (ai is not None and ai.passes < 1):
             await asyncio.sleep(0.1)
         loaded = time.perf_counter() - began
         await asyncio.sleep(opts.warmup)
@@ -237,6 +259,14 @@ async def host(path: Path, n: int, opts: Options, profile: bool) -> dict[str, fl
         f"  (warm-up: every game loaded and first notifier passes in {loaded:.1f} s; outbox "
         f"{outbox[0][0]} rows, {outbox[0][1]} delivered)"
     )
+    if ai is not None:
+        seat = ai.first_cpu / (n * AI_SEATS)
+        print(
+            f"  AI: its first pass decided for all {n * AI_SEATS} AI seats with "
+            f"{ai.first_cpu:.1f} s of CPU (the process's, loading included): {1000 * seat:.0f} ms "
+            f"a seat-hour, {100 * seat * AI_SEATS / REAL_TIME * 1000:.2f}% of a core for 1,000 "
+            f"games of {AI_SEATS} AI seats"
+        )
     if profiler is not None:
         out = io.StringIO()
         stats = pstats.Stats(profiler, stream=out)
