@@ -13,6 +13,9 @@ start: the project's colours (`style`, the nations' colours) are registered firs
 anti-aliased text is drawn in `LEVELS` steps between its ink and the colour under it, each step a
 palette entry added when first needed (`Palette`). So a picture encodes as a palette PNG (a
 third of the bytes of an RGB PNG, five times faster) and nothing needs quantising afterwards.
+
+What does not change from picture to picture is drawn once per process and pasted: text as
+ready-made stamps, the coordinates round a map of a given size, the legend's signs.
 """
 
 from __future__ import annotations
@@ -117,6 +120,12 @@ class Palette:
         return len(self.colours)
 
     def add(self, colour: Sequence[int]) -> int:
+        try:
+            i = self._index.get(colour)  # type: ignore[call-overload]
+        except TypeError:  # a list or an array
+            i = None
+        if i is not None:  # the usual case: an RGB tuple already there
+            return i
         rgb = (int(colour[0]), int(colour[1]), int(colour[2]))
         i = self._index.get(rgb)
         if i is None:
@@ -206,17 +215,27 @@ _LEGEND_OUTLINE = (90, 90, 90)
 _LEGEND_UNIT = (200, 60, 60)
 
 
-def palette_for(view: View) -> Palette:
-    """The picture's palette before drawing: the style's colours, then each nation's colour and
-    its remembered (dimmed) shade, then the steps of the text on the background."""
+def _fixed_palette() -> Palette:
+    """How every picture's palette starts: the style's colours and the steps of the text on
+    the background (and of the legend's black letters on grey). These indices are the same in
+    every picture, so what is drawn only in them is drawn once and reused (the coordinates
+    round the map, the first part of the legend)."""
     pal = Palette(_base_colours())
+    background = pal.add(style.BACKGROUND)
+    pal.ramp(background, pal.add(style.TEXT))
+    pal.ramp(background, pal.add(style.TEXT_DIM))
+    pal.ramp(pal.add(style.NEUTRAL), pal.add((0, 0, 0)))
+    return pal
+
+
+def palette_for(view: View) -> Palette:
+    """The picture's palette before drawing: `_fixed_palette`, then each nation's colour and
+    its remembered (dimmed) shade."""
+    pal = _fixed_palette()
     for n in view.nations.values():
         colour = style.parse_colour(n.colour)
         pal.add(colour)
         pal.add(style.dim(colour, 0.7))
-    background = pal.add(style.BACKGROUND)
-    pal.ramp(background, pal.add(style.TEXT))
-    pal.ramp(background, pal.add(style.TEXT_DIM))
     return pal
 
 
@@ -269,6 +288,22 @@ def _clipped(
     return _stamp(g, ramp).crop(box), g.cover.crop(box), (box[0], box[1])
 
 
+def _paste(
+    image: Image.Image, part: Image.Image, x: int, y: int, mask: Image.Image | None = None
+) -> None:
+    """`image.paste(part, (x, y), mask)` for images of the same mode, without the checks
+    `Image.paste` makes each time (a fifth of the cost; pictures paste a few hundred
+    stamps). Pillow's own paste clips to the picture alike."""
+    box = (x, y, x + part.width, y + part.height)
+    try:
+        if mask is None:
+            image.im.paste(part.im, box)
+        else:
+            image.im.paste(part.im, box, mask.im)
+    except (AttributeError, TypeError):  # should Pillow's internals change: the public way
+        image.paste(part, (x, y), mask)
+
+
 def _split(v: float) -> tuple[int, float]:
     i = int(v)
     return i, v - i
@@ -312,13 +347,13 @@ class _Canvas:
         ramp = self.pal.ramp(self.pal.add(on), self.pal.add(fill))
         left, top = x + g.dx, y + g.dy
         if clip is None:
-            self.image.paste(_stamp(g, ramp), (left, top), g.cover)
+            _paste(self.image, _stamp(g, ramp), left, top, g.cover)
             return
         inner = (clip[0] - left, clip[1] - top, clip[2] - left, clip[3] - top)
         clipped = _clipped(g, ramp, inner)
         if clipped is not None:
             stamp, cover, (dx, dy) = clipped
-            self.image.paste(stamp, (left + dx, top + dy), cover)
+            _paste(self.image, stamp, left + dx, top + dy, cover)
 
     def text_over(
         self,
@@ -353,7 +388,7 @@ class _Canvas:
             part = levels[box[1] - y : box[3] - y, box[0] - x : box[2] - x]
             out = self.pal.over(np.asarray(under), part, self.pal.add(fill))
             done = self._done[key] = (levels, Image.fromarray(out))
-        self.image.paste(done[1], box[:2])
+        _paste(self.image, done[1], box[0], box[1])
 
     def counts_over(
         self, stamps: Sequence[tuple[int, int, np.ndarray]], fill: RGB, cell: int
@@ -376,7 +411,7 @@ class _Canvas:
             if done is None:
                 out = self.pal.over(under, levels, ink)
                 done = self._done[key] = (levels, Image.fromarray(out))
-            self.image.paste(done[1], (x, y))
+            _paste(self.image, done[1], x, y)
         for x, y, levels in wide:
             self.levels_over(x, y, levels, fill)
 
@@ -529,21 +564,62 @@ def _title(canvas: _Canvas, view: View, title: str, font_px: int) -> None:
 
 
 def _coordinates(canvas: _Canvas, view, region, left, top, font_px, detail) -> None:
-    c = region.cell
-    bg, dim = style.BACKGROUND, style.TEXT_DIM
-    tick = canvas.ink(dim)
-    step = 1 if detail else _label_step(c, len(str(view.width - 1)), font_px)
-    for i, x in enumerate(region.cols):
-        if detail or x % step == 0:
-            cx = left + i * c + c // 2
-            canvas.text((cx, top - 3), str(x), font_px, dim, bg, anchor="mb")
-            if not detail and c < 8:
-                canvas.draw.line((left + i * c, top - 2, left + i * c, top - 1), fill=tick)
-    step = 1 if detail else _label_step(c, 1, font_px)
-    for j, y in enumerate(region.rows):
-        if detail or y % step == 0:
-            cy = top + j * c + c // 2
-            canvas.text((left - 4, cy), str(y), font_px, dim, bg, anchor="rm")
+    """The squares' numbers over the columns and beside the rows: the same for every picture of
+    a map of this size, so drawn once (`_coordinate_bands`) and pasted."""
+    digits = len(str(view.width - 1))
+    key = (tuple(region.cols), tuple(region.rows), region.cell, left, top, font_px, detail)
+    for band, mask, (x, y) in _coordinate_bands(*key, digits):
+        _paste(canvas.image, band, x, y, mask)
+
+
+@lru_cache(maxsize=32)
+def _coordinate_bands(
+    cols: tuple[int, ...],
+    rows: tuple[int, ...],
+    c: int,
+    left: int,
+    top: int,
+    font_px: int,
+    detail: bool,
+    digits: int,
+) -> list[tuple[Image.Image, Image.Image, tuple[int, int]]]:
+    """Two bands (over the map, left of it) as palette indices of `_fixed_palette`, each with
+    the mask of what is drawn on it, and where they go."""
+    pal = _fixed_palette()
+    bg = pal.add(style.BACKGROUND)
+    margin_top = font_px + 8
+    y0 = top - margin_top
+    width, height = left + len(cols) * c + 4 * font_px, top + len(rows) * c + 2 * font_px
+    bands = []
+    for box in ((0, y0, width, top), (0, y0, left, height)):  # in picture coordinates
+        image = Image.new("L", (box[2] - box[0], box[3] - box[1]), bg)
+        canvas = _Canvas(image, pal)
+        ox, oy = box[0], box[1]
+        dim = style.TEXT_DIM
+        if box[3] == top:
+            step = 1 if detail else _label_step(c, digits, font_px)
+            tick = pal.add(dim)
+            for i, x in enumerate(cols):
+                if detail or x % step == 0:
+                    cx = left + i * c + c // 2
+                    canvas.text(
+                        (cx - ox, top - 3 - oy), str(x), font_px, dim, style.BACKGROUND, "mb"
+                    )
+                    if not detail and c < 8:
+                        xl = left + i * c - ox
+                        canvas.draw.line((xl, top - 2 - oy, xl, top - 1 - oy), fill=tick)
+        else:
+            step = 1 if detail else _label_step(c, 1, font_px)
+            for j, y in enumerate(rows):
+                if detail or y % step == 0:
+                    cy = top + j * c + c // 2
+                    canvas.text(
+                        (left - 4 - ox, cy - oy), str(y), font_px, dim, style.BACKGROUND, "rm"
+                    )
+        assert len(pal) == len(_fixed_palette()), "the coordinates need no other colour"
+        mask = image.point([0 if v == bg else 255 for v in range(256)])
+        bands.append((image, mask, (ox, oy)))
+    return bands
 
 
 # --- cities, units, markers ------------------------------------------------------------------
@@ -828,7 +904,37 @@ def _draw_legend(canvas: _Canvas, legend: _Legend, y0: int) -> None:
     s = _LEGEND_PX
     row_h = s + 8
     per_row = legend.per_row
-    for i, (label, (kind, arg)) in enumerate(legend.items):
+    width, height = canvas.image.size
+    draw.rectangle((0, y0, width - 1, height - 1), fill=ink(bg))  # over markers near the edge
+    # what the signs mean: the same in every picture of a ruleset and width, drawn once
+    _paste(canvas.image, _legend_items(tuple(legend.items), per_row, width), 0, y0)
+    base = y0 + 4 + (-(-len(legend.items) // per_row)) * row_h
+    wide = 2 * _LEGEND_COL
+    per_row_n = legend.per_row_nations
+    for i, (label, colour) in enumerate(legend.nations):
+        x = 8 + (i % per_row_n) * wide
+        y = base + (i // per_row_n) * row_h
+        draw.rectangle((x, y + 1, x + s, y + 1 + s), fill=ink(colour), outline=ink(style.OUTLINE))
+        canvas.text((x + s + 5, y), label[:34], _LEGEND_PX, style.TEXT, bg)
+
+
+@lru_cache(maxsize=16)
+def _legend_items(
+    items: tuple[tuple[str, tuple[str, object]], ...], per_row: int, width: int
+) -> Image.Image:
+    """The legend's signs (terrain, units, cities, markers) as indices of `_fixed_palette`."""
+    pal = _fixed_palette()
+    s = _LEGEND_PX
+    row_h = s + 8
+    image = Image.new(
+        "L", (width, 4 + (-(-len(items) // per_row)) * row_h), pal.add(style.BACKGROUND)
+    )
+    canvas = _Canvas(image, pal)
+    draw = canvas.draw
+    ink = canvas.ink
+    bg = style.BACKGROUND
+    y0 = 0
+    for i, (label, (kind, arg)) in enumerate(items):
         x = 8 + (i % per_row) * _LEGEND_COL
         y = y0 + 4 + (i // per_row) * row_h
         box = (x, y + 1, x + s, y + 1 + s)
@@ -858,11 +964,5 @@ def _draw_legend(canvas: _Canvas, legend: _Legend, y0: int) -> None:
         elif kind == "marker":
             draw.ellipse(box, outline=ink(style.MARKER_COLOURS[str(arg)]), width=2)
         canvas.text((x + s + 5, y), label, _LEGEND_PX, style.TEXT, bg)
-    base = y0 + 4 + (-(-len(legend.items) // per_row)) * row_h
-    wide = 2 * _LEGEND_COL
-    per_row_n = legend.per_row_nations
-    for i, (label, colour) in enumerate(legend.nations):
-        x = 8 + (i % per_row_n) * wide
-        y = base + (i // per_row_n) * row_h
-        draw.rectangle((x, y + 1, x + s, y + 1 + s), fill=ink(colour), outline=ink(style.OUTLINE))
-        canvas.text((x + s + 5, y), label[:34], _LEGEND_PX, style.TEXT, bg)
+    assert len(pal) == len(_fixed_palette()), "the legend's signs need no other colour"
+    return image
