@@ -64,7 +64,7 @@ class StrategicBot(commands.Bot):
         self.synced = await self.tree.sync(guild=guild)
         self.service.subscribe(self._on_events)
         # delivered DMs' outbox rows are kept this long (SI_OUTBOX_RETENTION_DAYS, 7 by default)
-        retention = getattr(self.settings, "outbox_retention_days", 7.0)
+        retention = self.settings.outbox_retention_days
         self.notifier = Notifier(
             self.service,
             discord_sender(self),

@@ -38,9 +38,16 @@ class Settings(BaseSettings):
         alias="SI_STATUS_SECONDS",
         description="how often pinned status messages are refreshed",
     )
+    outbox_retention_days: float | None = Field(
+        default=7.0,
+        alias="SI_OUTBOX_RETENTION_DAYS",
+        description="how long delivered DM reports are kept before they are deleted (empty: forever)",
+    )
     log_level: str = Field(default="INFO", alias="SI_LOG_LEVEL")
 
-    @field_validator("discord_token", "moderator_role", "dev_guild", mode="before")
+    @field_validator(
+        "discord_token", "moderator_role", "dev_guild", "outbox_retention_days", mode="before"
+    )
     @classmethod
     def _empty_is_unset(cls, value):
         return None if isinstance(value, str) and not value.strip() else value
