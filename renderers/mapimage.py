@@ -112,7 +112,6 @@ class Palette:
         self._index: dict[RGB, int] = {}
         self._blends: dict[tuple[int, int, int], int] = {}
         self._ramps: dict[tuple[int, int], tuple[int, ...]] = {}
-        self._luts: dict[int, np.ndarray] = {}
         for colour in colours:
             self.add(colour)
 
@@ -149,12 +148,7 @@ class Palette:
         key = (under, ink, level)
         i = self._blends.get(key)
         if i is None:
-            a, b = self.colours[under], self.colours[ink]
-            mixed = tuple(
-                (x * (LEVELS - level) + y * level + LEVELS // 2) // LEVELS
-                for x, y in zip(a, b, strict=True)
-            )
-            i = self._blends[key] = self.add(mixed)
+            i = self._blends[key] = self.add(_mix(self.colours[under], self.colours[ink], level))
         return i
 
     def ramp(self, under: int, ink: int) -> tuple[int, ...]:
@@ -165,23 +159,21 @@ class Palette:
             r = self._ramps[key] = tuple(self.blend(under, ink, k) for k in range(LEVELS + 1))
         return r
 
-    def over(self, under: np.ndarray, levels: np.ndarray, ink: int) -> np.ndarray:
-        """Indices of `ink` drawn at `levels` over the indices `under` (same shapes)."""
-        lut = self._luts.get(ink)
-        if lut is None:
-            lut = self._luts[ink] = np.full((LEVELS + 1) * 256, -1, np.int16)
-            lut[:256] = np.arange(256)
-        keys = levels.astype(np.intp) * 256 + under
-        out = lut[keys]
-        missing = out < 0
-        if missing.any():
-            for k in np.unique(keys[missing]).tolist():
-                lut[k] = self.blend(k % 256, ink, k // 256)
-            out = lut[keys]
-        return out.astype(np.uint8)
-
     def data(self) -> bytes:
         return b"".join(bytes(c) for c in self.colours)
+
+
+@lru_cache(maxsize=65536)
+def _mix(under: RGB, ink: RGB, level: int) -> RGB:
+    """`ink` at `level` of LEVELS over `under`, rounded."""
+    r0, g0, b0 = under
+    r1, g1, b1 = ink
+    k, n, half = level, LEVELS - level, LEVELS // 2
+    return (
+        (r0 * n + r1 * k + half) // LEVELS,
+        (g0 * n + g1 * k + half) // LEVELS,
+        (b0 * n + b1 * k + half) // LEVELS,
+    )
 
 
 def _base_colours() -> list[RGB]:
@@ -245,18 +237,21 @@ def palette_for(view: View) -> Palette:
 @dataclass(frozen=True, eq=False)
 class _Glyphs:
     """A text rendered once: its anti-aliasing steps (an "L" image of 0..LEVELS, and the same
-    as an array), where it is drawn (an "L" mask of 0/255), and where its top-left pixel goes
-    from the drawing point. Compared by identity (one per text, cached)."""
+    as a list of its drawn pixels), where it is drawn (an "L" mask of 0/255), and where its
+    top-left pixel goes from the drawing point. Compared by identity (one per text, cached)."""
 
     levels: Image.Image
-    array: np.ndarray
     cover: Image.Image
     dx: int
     dy: int
+    pixels: tuple[tuple[int, int], ...]  # (index in the stamp's bytes, step) where it is drawn
 
     @classmethod
     def of(cls, levels: Image.Image, dx: int = 0, dy: int = 0) -> _Glyphs:
-        return cls(levels, np.asarray(levels), levels.point(_COVER), dx, dy)
+        array = np.asarray(levels).reshape(-1)
+        where = np.flatnonzero(array)
+        pixels = tuple(zip(where.tolist(), array[where].tolist(), strict=True))
+        return cls(levels, levels.point(_COVER), dx, dy, pixels)
 
 
 @lru_cache(maxsize=8192)
@@ -316,7 +311,7 @@ class _Canvas:
         self.image = image
         self.pal = pal
         self.draw = ImageDraw.Draw(image)
-        self._done: dict[tuple, tuple[np.ndarray, Image.Image]] = {}
+        self._done: dict[tuple, tuple[_Glyphs, Image.Image]] = {}
         self._owners: dict[str | None, int] = {}
 
     def owner(self, view: View, owner: str | None) -> int:
@@ -369,51 +364,45 @@ class _Canvas:
         (x, fx), (y, fy) = _split(xy[0]), _split(xy[1])
         if stroke:
             g = _glyphs(text, size, anchor, fx, fy, stroke)
-            self.levels_over(x + g.dx, y + g.dy, g.array, stroke_fill or fill)
+            self.glyphs_over(x + g.dx, y + g.dy, g, stroke_fill or fill)
         g = _glyphs(text, size, anchor, fx, fy, 0)
-        self.levels_over(x + g.dx, y + g.dy, g.array, fill)
+        self.glyphs_over(x + g.dx, y + g.dy, g, fill)
 
-    def levels_over(self, x: int, y: int, levels: np.ndarray, fill: RGB) -> None:
-        """Anti-aliasing steps `levels` of ink `fill` drawn with their top left at x, y."""
-        h, w = levels.shape
+    def glyphs_over(self, x: int, y: int, g: _Glyphs, fill: RGB) -> None:
+        """`g` in ink `fill` with its top left at x, y, each of its pixels blended with the
+        colour under it (a stamp has a few dozen pixels: a loop costs less than numpy's calls,
+        and a crop less than a copy of the picture)."""
+        w, h = g.levels.size
         box = (max(0, x), max(0, y), min(self.image.width, x + w), min(self.image.height, y + h))
         if box[0] >= box[2] or box[1] >= box[3]:
             return
-        under = self.image.crop(box)
+        under = self.image.crop(box).tobytes()
         # the same text over the same pixels is the same result: a stack's count over the
         # same terrain and unit shape repeats all over a map
-        key = (id(levels), box[0] - x, box[1] - y, fill, under.tobytes())
+        key = (id(g), box[0] - x, box[1] - y, fill, under)
         done = self._done.get(key)
         if done is None:
-            part = levels[box[1] - y : box[3] - y, box[0] - x : box[2] - x]
-            out = self.pal.over(np.asarray(under), part, self.pal.add(fill))
-            done = self._done[key] = (levels, Image.fromarray(out))
+            ink = self.pal.add(fill)
+            known = self.pal._blends
+            blend = self.pal.blend
+            out = bytearray(under)
+            bw = box[2] - box[0]
+            whole = bw == w and box[3] - box[1] == h
+            for k, step in g.pixels:
+                if not whole:  # cut by the picture's edge: where is this pixel in the crop?
+                    ky, kx = divmod(k, w)
+                    kx, ky = kx + x - box[0], ky + y - box[1]
+                    if not (0 <= kx < bw and 0 <= ky < box[3] - box[1]):
+                        continue
+                    k = ky * bw + kx
+                if step == LEVELS:
+                    out[k] = ink
+                    continue
+                i = known.get((out[k], ink, step))
+                out[k] = blend(out[k], ink, step) if i is None else i
+            done = (g, Image.frombytes("L", (bw, box[3] - box[1]), bytes(out)))
+            self._done[key] = done
         _paste(self.image, done[1], box[0], box[1])
-
-    def counts_over(
-        self, stamps: Sequence[tuple[int, int, np.ndarray]], fill: RGB, cell: int
-    ) -> None:
-        """`levels_over` for many stamps, each inside its own square (no wider than `cell`, so
-        none is under another), read from one snapshot of the picture instead of a crop each;
-        wider ones are drawn after, one by one."""
-        snapshot = np.asarray(self.image)
-        ink = self.pal.add(fill)
-        height, width = snapshot.shape
-        wide = []
-        for x, y, levels in stamps:
-            h, w = levels.shape
-            if w > cell or x < 0 or y < 0 or x + w > width or y + h > height:
-                wide.append((x, y, levels))
-                continue
-            under = snapshot[y : y + h, x : x + w]
-            key = (id(levels), 0, 0, fill, under.tobytes())
-            done = self._done.get(key)
-            if done is None:
-                out = self.pal.over(under, levels, ink)
-                done = self._done[key] = (levels, Image.fromarray(out))
-            _paste(self.image, done[1], x, y)
-        for x, y, levels in wide:
-            self.levels_over(x, y, levels, fill)
 
     def finish(self) -> Image.Image:
         self.image.putpalette(self.pal.data())
@@ -703,7 +692,6 @@ def _draw_units(
     c = region.cell
     where = _positions(view, region) if detail else None
     count_px = max(8, int(c * 0.45))
-    counts: list[tuple[int, int, np.ndarray]] = []
     outline = canvas.ink(style.OUTLINE)
     for sq, units in by_square.items():
         pos = where.get(sq) if where is not None else _pos(view, region, sq)
@@ -725,10 +713,7 @@ def _draw_units(
         _shape(canvas, cls, box, colour, outline, ghost=lead.seen == "memory")
         if len(units) > 1 and c >= 12:
             stamp = _count_stamp(len(units), count_px)
-            counts.append((x + c - stamp.levels.width, y, stamp.array))
-    # the counts over the shapes (each in its square's top right corner)
-    if counts:
-        canvas.counts_over(counts, (255, 255, 255), c)
+            canvas.glyphs_over(x + c - stamp.levels.width, y, stamp, (255, 255, 255))
 
 
 @cache
