@@ -395,3 +395,30 @@ def test_a_thick_outline_is_what_pillow_draws() -> None:
             got = Image.new("L", (90, 70), 7)
             _thick_outline(got, points, 200, width)
             assert np.array_equal(np.asarray(got), np.asarray(want))
+
+
+def test_text_over_other_colours_and_cut_by_the_edge_matches_pillow() -> None:
+    """Text drawn over what is there (unit counts, zoomed labels) blends with each pixel under
+    it, within half a step of Pillow's full-colour text, also where the picture's edge cuts it."""
+    from renderers.mapimage import LEVELS, _Canvas, palette_for
+
+    world = war_world()
+    pal = palette_for(view_for(world, "red"))
+    stripes = [style.WATER, style.LAND, style.COAST, style.parse_colour("#4363d8")]
+    size = (120, 40)
+    rgb = Image.new("RGB", size)
+    index = Image.new("L", size)
+    for i, colour in enumerate(stripes):  # vertical stripes: the text crosses four colours
+        ImageDraw.Draw(rgb).rectangle((i * 30, 0, i * 30 + 29, 39), fill=colour)
+        ImageDraw.Draw(index).rectangle((i * 30, 0, i * 30 + 29, 39), fill=pal.add(colour))
+    canvas = _Canvas(index, pal)
+    font = style.font(14)
+    for xy, text in (((5, 12), "inf 1234"), ((95, -6), "cut"), ((-9, 28), "edge")):
+        canvas.text_over(xy, text, 14, (255, 255, 255), None, 2, (0, 0, 0))
+        ImageDraw.Draw(rgb).text(
+            xy, text, font=font, fill=(255, 255, 255), stroke_width=2, stroke_fill=(0, 0, 0)
+        )
+    got = np.asarray(canvas.finish().convert("RGB")).astype(int)
+    want = np.asarray(rgb).astype(int)
+    assert np.abs(got - want).max() <= 255 / LEVELS / 2 + 2
+    assert (np.abs(got - want).max(axis=2) > 0).any()  # it did blend in steps
