@@ -17,12 +17,17 @@ machine the bot's own process (commands, the ticker) wins the CPU when both want
 
 If no process pool can start (no /dev/shm, a sandbox that forbids processes) the pool draws in
 threads instead, and says so once in the log. If a worker dies, the pool is started again and the
-picture tried once more. A picture that fails to draw raises its exception in the caller.
+picture tried once more. A picture that fails to draw raises its exception in the caller; one
+still waiting when the pool is shut down raises `PoolClosed`.
 
-The module keeps one default pool (`default_pool()`; `draw_map`, `draw_crop`, `start` and
+The module keeps one default pool (`default_pool()`; `draw_map`, `draw_crop`, `run`, `start` and
 `shutdown` use it). Its size comes from `SI_DRAW_WORKERS` (default: one less than the number of
-cores, 1 to 4; 0 draws in threads) unless `configure()` sets it. `shutdown()` stops its processes; a later
-draw starts it again.
+cores, 1 to 4, so the event loop keeps a core; 0 draws in threads) unless `configure()` sets it.
+`shutdown()` stops its processes; a later draw starts it again.
+
+As with any "spawn" pool, a worker imports the parent's main module: a script that draws
+through the pool must keep its work under `if __name__ == "__main__":` (the bot's entry points,
+`si` and `python -m bot`, do).
 """
 
 from __future__ import annotations
