@@ -15,6 +15,7 @@ from discord.ext import commands
 
 from engine.ai.runner import AiRunner
 from engine.service import GameService
+from renderers import pool as drawing
 
 from .background import stop_tasks
 from .config import Settings
@@ -50,6 +51,9 @@ class StrategicBot(commands.Bot):
         self.synced: list[app_commands.AppCommand] = []
 
     async def setup_hook(self) -> None:
+        if self.settings.draw_workers is not None:
+            drawing.configure(self.settings.draw_workers)
+        await drawing.start()  # the first picture need not wait for the pool's processes
         if self.service is None:
             Path(self.settings.database).parent.mkdir(parents=True, exist_ok=True)
             self.service = await GameService.open(self.settings.database)
@@ -248,6 +252,7 @@ def run(settings: Settings | None = None) -> int:
     bot = StrategicBot(settings)
     try:
         bot.run(settings.discord_token.get_secret_value(), log_handler=None)
+        asyncio.run(drawing.shutdown())
     except discord.LoginFailure:
         log.error("Discord refused the token: check DISCORD_TOKEN (Developer Portal > Bot)")
         return 2

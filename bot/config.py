@@ -43,10 +43,20 @@ class Settings(BaseSettings):
         alias="SI_OUTBOX_RETENTION_DAYS",
         description="how long delivered DM reports are kept before they are deleted (empty: forever)",
     )
+    draw_workers: int | None = Field(
+        default=None,
+        alias="SI_DRAW_WORKERS",
+        description="processes drawing map pictures (empty: one less than the cores, 1-4; 0: threads)",
+    )
     log_level: str = Field(default="INFO", alias="SI_LOG_LEVEL")
 
     @field_validator(
-        "discord_token", "moderator_role", "dev_guild", "outbox_retention_days", mode="before"
+        "discord_token",
+        "moderator_role",
+        "dev_guild",
+        "outbox_retention_days",
+        "draw_workers",
+        mode="before",
     )
     @classmethod
     def _empty_is_unset(cls, value):

@@ -14,9 +14,9 @@ Failures: closed DMs are recorded (`store.set_dm_status`, for `/status`) and the
 again at most once an hour; rate limits and other errors count an attempt and are retried next
 pass, until `max_attempts`.
 
-Pictures are rendered in worker threads; the view they are drawn from is taken on the event
-loop (it is a copy, so the game may go on meanwhile). A day's sitrep pictures are drawn a batch
-at a time (`workers`) side by side in threads, then sent one after another.
+Pictures are drawn in worker processes (`renderers.pool`); the view they are drawn from is
+taken on the event loop (it is a copy, so the game may go on meanwhile). A day's sitrep
+pictures are handed to the pool a batch at a time (`workers`), then sent one after another.
 
 Cost with many idle games: a pass reads the pending rows of every game in one query and lists
 the running games in another; only the games with pending rows are looked at further, and for
@@ -31,7 +31,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
-import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, fields
@@ -172,8 +171,8 @@ class Notifier:
         self._running: set[int] = set()
         self._wake = asyncio.Event()
         self._retry_now: set[str] = set()  # users to try although their DMs were closed
-        # sitrep pictures drawn at once: enough to keep every core busy
-        self._workers = workers or max(2, 2 * (os.cpu_count() or 1))
+        # sitrep pictures handed to the drawing pool at once (a game's 8 nations measured best)
+        self._workers = workers or 8
 
     # --- running ------------------------------------------------------------------------------
 
@@ -405,15 +404,13 @@ class Notifier:
         return None
 
     async def _picture(self, view: View, title: str, events: list[ev.Event]) -> bytes | None:
-        """The map with markers for these events, rendered and encoded in a worker thread."""
-        from renderers.mapimage import png_bytes, render_map
+        """The map with markers for these events, drawn in a worker process."""
+        from renderers import pool as drawing
         from renderers.markers import markers_from
 
         markers = markers_from(events, view.nation, view.width, view.height)
         try:
-            return await asyncio.to_thread(
-                lambda: png_bytes(render_map(view, title=title, markers=markers))
-            )
+            return await drawing.draw_map(view, title=title, markers=markers)
         except Exception:
             log.exception("rendering the map for %s failed", view.nation)
             return None
@@ -492,8 +489,9 @@ class Notifier:
             title = f"{game.name} - {n.name} - {view.clock}"
             due.append((user, view, sitrep_text(game.name, view), title, settings, status))
 
-        # the views were taken above, in one go; the pictures of a batch are drawn side by side
-        # in worker threads, then sent one after another (the store is used by one at a time)
+        # the views were taken above, in one go; the pictures of a batch are drawn in the
+        # drawing pool's processes, then sent one after another (the store is used by one at a
+        # time)
         batch = self._workers
         for start in range(0, len(due), batch):
             chunk = due[start : start + batch]
