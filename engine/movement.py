@@ -294,8 +294,13 @@ def _entry_states(world: World, ctx: MoveContext, ut: UnitType) -> bytearray:
         state[np.fromiter(remembered.keys(), dtype=np.int64, count=len(remembered))] = _ASK
     occupied = np.frombuffer(world.occupied, dtype=np.uint8) != 0
     state[occupied & visible] = _ASK
-    for sq in ctx.sight.ghosts():
-        state[sq] = _ASK  # a unit remembered there
+    for sq in ctx.sight.remembered_squares():
+        state[sq] = _ASK  # a unit remembered there: a ghost, if it is not seen gone
+    if world.reveals:  # units shown to the nation, wherever they are
+        told = ctx.sight.informants
+        for (nation, uid), until in world.reveals.items():
+            if until >= world.tick and nation in told and uid in world.units:
+                state[world.units[uid].sq] = _ASK
     return bytearray(state.tobytes())
 
 

@@ -8,8 +8,6 @@ from __future__ import annotations
 
 from typing import Literal, NamedTuple
 
-import numpy as np
-
 from . import events as ev
 from .world import Unit, World
 
@@ -36,7 +34,9 @@ class Sight:
         self.sharers = world.team(nation)
         # nations whose sightings reach this one (they pass theirs on to it)
         self.informants = world.informants(nation)
-        self._ghosts: dict[int, list[Ghost]] | None = None
+        self._remembered: dict[int, list[tuple[int, str, str]]] | None = None
+        self._ghosts_at: dict[int, list[Ghost]] = {}
+        self._grids: tuple[list, list] | None = None
 
     def sees_square(self, sq: int) -> bool:
         return self.index.covers(self.nation, sq)
@@ -52,53 +52,77 @@ class Sight:
     def ghosts(self) -> dict[int, list[Ghost]]:
         """Foreign units the nation remembers (24 hours, subs 8) where it last saw them, on
         squares it does not watch now, and not seen now elsewhere: the view's ghosts."""
-        if self._ghosts is None:
-            self._ghosts = {}
+        out: dict[int, list[Ghost]] = {}
+        for sq in self.remembered_squares():
+            ghosts = self.ghosts_at(sq)
+            if ghosts:
+                out[sq] = ghosts
+        return out
+
+    def remembered_squares(self) -> dict[int, list[tuple[int, str, str]]]:
+        """Squares where the nation remembers a foreign unit (within the memory period), with
+        (unit, type, owner): where ghosts may be (`ghosts_at` says which are)."""
+        if self._remembered is None:
+            self._remembered = {}
             memory = self.world.sightings.get(self.nation)
             if memory:
-                self._ghosts = self._find_ghosts(memory)
-        return self._ghosts
+                world = self.world
+                stealthy = _stealthy(world)
+                per_hour = world.ticks_per_hour
+                since = world.tick - world.rules.sighting.memory_hours * per_hour
+                sub_since = world.tick - world.rules.sighting.sub_memory_hours * per_hour
+                sharers = self.sharers
+                for uid, (when, sq, type_name, owner) in memory.items():
+                    if owner in sharers:
+                        continue  # a friend's
+                    if when < (sub_since if type_name in stealthy else since):
+                        continue  # forgotten (`World.remembered`)
+                    self._remembered.setdefault(sq, []).append((uid, type_name, owner))
+        return self._remembered
 
-    def _find_ghosts(self, memory: dict[int, list]) -> dict[int, list[Ghost]]:
-        world = self.world
-        index = self.index
-        seen = np.zeros(world.grid.size, dtype=bool)
-        sub_seen = seen.copy()
-        for n in self.informants:
-            seen |= index.mask(n)
-            sub_seen |= index.mask(n, sub=True)
-        told = self.informants
-        reveals = world.reveals
-        tick = world.tick
-        units = world.units
-        stealthy = _stealthy(world)
-        per_hour = world.ticks_per_hour
-        since = tick - world.rules.sighting.memory_hours * per_hour
-        sub_since = tick - world.rules.sighting.sub_memory_hours * per_hour
-        sharers = self.sharers
-        found: dict[int, list[Ghost]] = {}
-        for uid, (when, sq, type_name, owner) in memory.items():
-            sub = type_name in stealthy
-            if when < (sub_since if sub else since) or owner in sharers:
-                continue  # forgotten (`World.remembered`), or a friend's
-            if (sub_seen if sub else seen)[sq]:
-                continue  # watched now: it would show if it were there
-            unit = units.get(uid)
-            if unit is not None:
-                if reveals and any(reveals.get((n, uid), -1) >= tick for n in told):
-                    continue  # shown: seen now
-                now = sub_seen if unit.type in stealthy else seen
-                if unit.carried_by is None and now[unit.sq]:
-                    continue  # seen now elsewhere
-            found.setdefault(sq, []).append(Ghost(uid, type_name, owner))
-        for ghosts in found.values():
-            ghosts.sort()
+    def ghosts_at(self, sq: int) -> list[Ghost]:
+        """The ghosts on one square (see `ghosts`)."""
+        cached = self._ghosts_at.get(sq)
+        if cached is not None:
+            return cached
+        found: list[Ghost] = []
+        entries = self.remembered_squares().get(sq)
+        if entries:
+            world = self.world
+            stealthy = _stealthy(world)
+            reveals = world.reveals
+            tick = world.tick
+            for uid, type_name, owner in entries:
+                if self._watched(sq, type_name in stealthy):
+                    continue  # watched now: it would show if it were there
+                unit = world.units.get(uid)
+                if unit is not None:
+                    if reveals and any(reveals.get((n, uid), -1) >= tick for n in self.informants):
+                        continue  # shown: seen now
+                    if unit.carried_by is None and self._watched(unit.sq, unit.type in stealthy):
+                        continue  # seen now elsewhere
+                found.append(Ghost(uid, type_name, owner))
+            found.sort()
+        self._ghosts_at[sq] = found
         return found
+
+    def _watched(self, sq: int, sub: bool) -> bool:
+        """Whether a square is covered by the sight that reaches this nation (the view's
+        masks, read a square at a time)."""
+        if self._grids is None:
+            index = self.index
+            index.settle_static()
+            members = sorted({m for n in self.informants for m in self.world.team(n)})
+            self._grids = (
+                [index.counts[m].reshape(-1) for m in members if m in index.counts],
+                [index.sub_counts[m].reshape(-1) for m in members if m in index.sub_counts],
+            )
+        return any(g[sq] > 0 for g in self._grids[1 if sub else 0])
 
     def sees_foreign_at(self, sq: int) -> bool:
         """Whether the nation knows of a unit of a nation outside its team on the square: one
         it sees there now, or a ghost."""
-        if sq in self.ghosts():
+        if sq in self.remembered_squares() and self.ghosts_at(sq):
             return True
         return any(
             u.owner not in self.sharers and self.sees_unit(u) for u in self.world.units_at(sq)
@@ -180,7 +204,7 @@ class Knowledge:
                 and sight.sees_unit(unit)
             ):
                 return unit.owner, unit.type
-        ghosts = sight.ghosts().get(sq)
+        ghosts = sight.ghosts_at(sq)
         return (ghosts[0].owner, ghosts[0].type) if ghosts else None
 
 

@@ -105,6 +105,10 @@ class SightIndex:
         r = ut.sight if ut.sight is not None else self.world.radar_radius(unit.owner)
         return unit.owner, unit.sq, r, ut.sees_subs
 
+    def settle_static(self) -> None:
+        """Bring cities, satellites and radar up to date before reading the grids directly."""
+        self._sync_static()
+
     def _sync_static(self) -> None:
         """Cities, satellites and radar units: restamp whatever differs from the world."""
         world = self.world
