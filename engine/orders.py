@@ -269,7 +269,7 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
         (u.owner, u.type)
         for u in world.units_at(target)
         if u.owner not in team and u.carried_by is None and sight.sees_unit(u)
-    ] or [(g.owner, g.type) for g in sight.ghosts().get(target, [])]
+    ] or [(g.owner, g.type) for g in sight.ghosts_at(target)]
     if seen:
         hostile = [(o, t) for o, t in seen if combat.at_war(world, nation, o)]
         if not hostile:

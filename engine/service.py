@@ -499,6 +499,23 @@ class GameService:
         target = min(target, game.world.end_tick)
         return max(0, target - game.world.tick)
 
+    def next_tick_at(self, game_id: int) -> float | None:
+        """The real time at which a game in memory has its next tick due (`inf`: none will
+        be, paused, ended or not running); None when the game is not in memory (ask
+        `due_ticks`, which loads it). Reads memory only: the ticker's pass skips games that are
+        not due without a task or a store round trip each."""
+        game = self._games.get(game_id)
+        if game is None:
+            return None
+        clock = game.row.clock
+        if game.row.status != "running" or clock.get("paused") or clock.get("anchor_real") is None:
+            return math.inf
+        world = game.world
+        if world.tick >= world.end_tick:
+            return math.inf
+        tph = world.rules.ticks_per_hour
+        return clock["anchor_real"] + (world.tick + 1 - clock["anchor_tick"]) * clock["speed"] / tph
+
     async def catch_up(
         self, game_id: int, now: float | None = None, *, max_ticks: int | None = None
     ) -> int:

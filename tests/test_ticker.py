@@ -114,3 +114,30 @@ async def test_run_forever_survives_a_failing_pass_and_cancels_cleanly(service, 
     with pytest.raises(asyncio.CancelledError):
         await task
     assert task.cancelled()
+
+
+async def test_a_pass_leaves_games_that_are_not_due_alone(service, monkeypatch):
+    """Idle games cost a clock check a pass: only games with a tick due are caught up."""
+    games = [
+        await service.create_game(name=f"g{i}", world=strip_world(), speed=SPEED, now=T0)
+        for i in range(6)
+    ]
+    clock = Clock()
+    ticker = Ticker(service, clock=clock)
+    await ticker.run_once()  # loads them all
+    asked: list[int] = []
+    real = service.catch_up
+
+    async def counting(game_id, now=None, **kw):
+        asked.append(game_id)
+        return await real(game_id, now, **kw)
+
+    monkeypatch.setattr(service, "catch_up", counting)
+    clock.t = T0 + 10  # less than a tick (15 s at this speed) after the start
+    assert await ticker.run_once() == {g: 0 for g in games}
+    assert asked == []
+    await service.set_speed(games[0], SPEED / 4, now=clock.t)  # four times faster from now
+    asked.clear()  # (the speed change catches the game up first)
+    clock.t = T0 + 10 + 4  # a tick of the fast game is due, none of the others
+    assert await ticker.run_once() == {g: (1 if g == games[0] else 0) for g in games}
+    assert asked == [games[0]]
