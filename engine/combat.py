@@ -275,6 +275,11 @@ def hurt(world: World, unit: Unit, damage: int, by: str | None, out: list[ev.Eve
     return True
 
 
+def attack_cost(world: World, attacker: Unit) -> int:
+    """Mobility an attack (or a capture) costs: 1, or the out-of-supply cost."""
+    return 1 if in_supply(world, attacker) else world.rules.supply.out_of_supply_step_cost
+
+
 def resolve_attack(world: World, attacker: Unit, target_sq: int, *, moved: bool) -> list[ev.Event]:
     """One unit attacks a square it stands next to (all checks done by the caller)."""
     rules = world.rules
@@ -282,7 +287,7 @@ def resolve_attack(world: World, attacker: Unit, target_sq: int, *, moved: bool)
     nation = attacker.owner
     out: list[ev.Event] = []
     defenders = defenders_at(world, nation, target_sq)
-    cost = 1 if in_supply(world, attacker) else rules.supply.out_of_supply_step_cost
+    cost = attack_cost(world, attacker)
     if not defenders:
         city = world.cities.get(target_sq)
         if city is not None and at.unit_class == UnitClass.LAND:
@@ -318,8 +323,14 @@ def resolve_attack(world: World, attacker: Unit, target_sq: int, *, moved: bool)
     visible = [d for d in defenders if sight.sees_unit(d)]
     target = pick_defender(world, at, visible or defenders)
     if first and not hurt(world, attacker, first, next(iter(sorted(owners))), out):
-        shown = [] if visible else show(world, nation, target)
-        out[:0] = [*shown, attacked(target, attacker_hp=0, defender_hp=target.hp)]
+        # shot down before it fired: a defender it could not see stays unseen (its side is
+        # told it was shot down, by the destroyed unit's report)
+        shot = attacked(target, attacker_hp=0, defender_hp=target.hp)
+        if not visible:
+            team = world.team(nation)
+            shot = shot.model_copy(update={"to": [n for n in shot.to if n not in team]})
+        if shot.to:
+            out.insert(0, shot)
         return out
     if is_bomber(at) and not (at_sea(world, target_sq) and at.can_attack_sea):
         return out + bomb(world, attacker, target_sq, defenders, first)

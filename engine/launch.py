@@ -61,7 +61,8 @@ def launch_icbm(world: World, unit: Unit, target: int, *, counter: bool = False)
     losers: list[str] = []
     blast = world.grid.within(target, radius)
     # who saw what, before anything in the blast (their own eyes included) is gone
-    victims = [v for sq in blast for v in world.units_at(sq) if v.carried_by is None]
+    # every unit in the blast, cargo included (a carrier dying in a port sets its cargo loose)
+    victims = [v for sq in blast for v in world.units_at(sq)]
     saw = {v.id: observers(world, v.sq, v) | {v.owner} for v in victims}
     saw_city = {sq: observers(world, sq) for sq in blast if sq in world.cities}
     for victim in victims:

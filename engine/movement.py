@@ -376,6 +376,9 @@ def walk(
         foreign = _foreign_at(world, ctx, sq)
         blocked = foreign or not can_enter(world, ctx, unit, ut, sq)
         if blocked and not foreign and goal is not None and replans < _MAX_REPLANS:
+            # what it saw on the way is remembered now (it would be at the end of the order),
+            # so the new plan does not lead back through what it has already found
+            world.sight_index.settle()
             ctx.invalidate_sight()  # it sees now what stands in the way
             again = plan_move(world, ctx, unit, goal, approach=approach)
             if again is not None:
@@ -383,7 +386,7 @@ def walk(
                 continue
         if blocked:
             for other in world.units_at(sq):
-                if other.owner not in ctx.team:
+                if other.owner not in ctx.team and other.carried_by is None:
                     out.extend(show(world, unit.owner, other))  # bumping into a unit shows it
             out.append(
                 ev.MoveBlocked(

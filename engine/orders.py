@@ -329,8 +329,9 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
     for unit, path in _escorts_first(world, plans):
         if unit.id not in world.units:
             continue
-        if capture and world.cities[target].owner == nation:
-            break  # taken already by an earlier unit of this command
+        city_now = world.cities.get(target)
+        if capture and (city_now is None or city_now.owner == nation):
+            break  # taken already by an earlier unit of this command (or gone, devastated)
         if path:
             result = walk(world, ctx, unit, path, hooks=hooks, goal=target, approach=True)
             out.extend(result.events)
@@ -345,8 +346,24 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
         takes_city = rules.unit[unit.type].unit_class == UnitClass.LAND and _still_hostile(
             world, nation, target
         )
-        if not capture and not takes_city and not combat.defenders_at(world, nation, target):
+        defended = bool(combat.defenders_at(world, nation, target))
+        why = None
+        if not capture and not takes_city and not defended:
             # nothing hostile left there: beaten by an earlier unit, or gone since seen
+            why = f"nothing to attack at {where} any more"
+        elif not capture and takes_city and not defended:
+            # an attack on units that have left the city: taking it costs what a capture does
+            extra = rules.command_points.costs.capture - rules.command_points.costs.attack
+            if world.nations[nation].cp < extra:
+                why = (
+                    f"the city at {where} is empty, and taking it costs {extra} more command points"
+                )
+            else:
+                _pay(world, nation, extra)
+                capture = True
+        if why is None and unit.mobility < combat.attack_cost(world, unit):
+            why = f"not enough mobility left to attack {where}"
+        if why is not None:
             out.append(
                 ev.OrderCancelled(
                     tick=world.tick,
@@ -354,7 +371,7 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
                     nation=nation,
                     unit=unit.id,
                     square=where,
-                    reason=f"nothing to attack at {where} any more",
+                    reason=why,
                 )
             )
             break
