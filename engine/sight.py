@@ -12,10 +12,6 @@ from . import events as ev
 from .world import Unit, World
 
 
-def _stealthy(world: World) -> frozenset[str]:
-    return frozenset(ut.name for ut in world.rules.units if ut.stealth)
-
-
 class Ghost(NamedTuple):
     """A foreign unit as the nation remembers it."""
 
@@ -43,21 +39,11 @@ class Sight:
 
     def sees_unit(self, unit: Unit) -> bool:
         """Seen now (by the team or a nation passing its sightings on), or shown (reveals).
-        A unit remembered where it was last seen is a ghost (`ghosts`), judged by that memory
+        A unit remembered where it was last seen is a ghost (`ghosts_at`), judged by that memory
         alone: whether it is really still there is what the nation does not know."""
         if unit.owner in self.sharers:
             return True
         return any(self.index.sees_unit(n, unit) for n in self.informants)
-
-    def ghosts(self) -> dict[int, list[Ghost]]:
-        """Foreign units the nation remembers (24 hours, subs 8) where it last saw them, on
-        squares it does not watch now, and not seen now elsewhere: the view's ghosts."""
-        out: dict[int, list[Ghost]] = {}
-        for sq in self.remembered_squares():
-            ghosts = self.ghosts_at(sq)
-            if ghosts:
-                out[sq] = ghosts
-        return out
 
     def remembered_squares(self) -> dict[int, list[tuple[int, str, str]]]:
         """Squares where the nation remembers a foreign unit (within the memory period), with
@@ -67,7 +53,7 @@ class Sight:
             memory = self.world.sightings.get(self.nation)
             if memory:
                 world = self.world
-                stealthy = _stealthy(world)
+                stealthy = world.rules.stealthy
                 per_hour = world.ticks_per_hour
                 since = world.tick - world.rules.sighting.memory_hours * per_hour
                 sub_since = world.tick - world.rules.sighting.sub_memory_hours * per_hour
@@ -81,7 +67,8 @@ class Sight:
         return self._remembered
 
     def ghosts_at(self, sq: int) -> list[Ghost]:
-        """The ghosts on one square (see `ghosts`)."""
+        """The ghosts on one square: foreign units the nation remembers (24 hours, subs 8)
+        there, where it does not watch now, and not seen now elsewhere (the view's rule)."""
         cached = self._ghosts_at.get(sq)
         if cached is not None:
             return cached
@@ -89,7 +76,7 @@ class Sight:
         entries = self.remembered_squares().get(sq)
         if entries:
             world = self.world
-            stealthy = _stealthy(world)
+            stealthy = world.rules.stealthy
             reveals = world.reveals
             tick = world.tick
             for uid, type_name, owner in entries:

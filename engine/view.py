@@ -168,7 +168,7 @@ def view_for(world: World, nation: str) -> View:
     sub_visible = index.mask(nation, sub=True)
     # nations passing their sightings on to this one (allies, friends in some rulesets) pass on
     # everything they see, their own allies' sight included
-    informants = [n for n in world.nations if n != nation and nation in world.sight_sharers(n)]
+    informants = [n for n in world.informants(nation) if n != nation]
     unit_seen = visible.copy()
     unit_sub_seen = sub_visible.copy()
     for other in informants:
@@ -207,7 +207,7 @@ def view_for(world: World, nation: str) -> View:
     def foreign_now(u) -> UnitView:
         return UnitView(u.id, u.type, u.owner, u.sq, u.hp, "now", world.tick)
 
-    stealthy = {ut.name for ut in world.rules.units if ut.stealth}
+    stealthy = world.rules.stealthy
     occupied = np.frombuffer(world.occupied, dtype=np.uint8).astype(bool)
     candidates = np.flatnonzero(unit_seen & occupied)
     found: list = []

@@ -353,6 +353,11 @@ class Ruleset(Strict):
         return {c.name: c for c in self.cities}
 
     @cached_property
+    def stealthy(self) -> frozenset[str]:
+        """Names of the unit types only sub-sight sees (submarines)."""
+        return frozenset(u.name for u in self.units if u.stealth)
+
+    @cached_property
     def interdiction_reach(self) -> int:
         """The widest radius at which any unit interdicts (or sees a sub to interdict it)."""
         return max((max(u.interdict_radius or 0, u.sees_subs) for u in self.units), default=0)
