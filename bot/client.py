@@ -14,6 +14,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from engine.ai.runner import AiRunner
+from engine.loops import every
 from engine.service import GameService
 from renderers import pool as drawing
 
@@ -182,22 +183,21 @@ class StrategicBot(commands.Bot):
         """Refresh the status of running games now and then (the clock moves), and of games
         whose nations changed, soon."""
         assert self.service is not None
+        service = self.service
         elapsed = 0.0
-        while True:
-            try:
-                await asyncio.sleep(5.0)
-                elapsed += 5.0
-                games = set(self._dirty_games)
-                self._dirty_games.clear()
-                if elapsed >= self.settings.status_seconds:
-                    elapsed = 0.0
-                    games |= {g.id for g in await self.service.games(status=["running"])}
-                for game_id in sorted(games):
-                    await self.refresh_status(game_id)
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("status board pass failed")
+
+        async def one_pass() -> None:
+            nonlocal elapsed
+            elapsed += 5.0
+            games = set(self._dirty_games)
+            self._dirty_games.clear()
+            if elapsed >= self.settings.status_seconds:
+                elapsed = 0.0
+                games |= {g.id for g in await service.games(status=["running"])}
+            for game_id in sorted(games):
+                await self.refresh_status(game_id)
+
+        await every(5.0, one_pass, name="status board pass", wait_first=True, logger=log)
 
     async def _on_tree_error(
         self, interaction: discord.Interaction, error: app_commands.AppCommandError

@@ -29,7 +29,6 @@ and held rows never are), checked every `prune_every` seconds by `run_forever`.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import logging
 import time
 from collections.abc import Callable
@@ -39,6 +38,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from engine import events as ev
+from engine.loops import every, guarded
 from engine.store import DmStatus, OutboxRow
 from engine.view import View, view_for
 
@@ -185,26 +185,17 @@ class Notifier:
         rows every `prune_every` seconds; an error in a pass is logged and the next pass goes
         on. Cancel the task to stop."""
         next_prune = self.clock()
-        while True:
-            try:
-                await self.run_once()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("notifier pass failed")
+
+        async def one_pass() -> None:
+            nonlocal next_prune
+            await guarded(self.run_once, "notifier pass", log)
             if self.retention is not None and self.clock() >= next_prune:
                 next_prune = self.clock() + self.prune_every
-                try:
-                    await self.prune()
-                except asyncio.CancelledError:
-                    raise
-                except Exception:
-                    log.exception("pruning the outbox failed")
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), interval)
-            if self._wake.is_set():
-                self._wake.clear()
-                await asyncio.sleep(settle)  # let a burst of commits land in one pass
+                await guarded(self.prune, "pruning the outbox", log)
+
+        await every(
+            interval, one_pass, name="notifier pass", wake=self._wake, settle=settle, logger=log
+        )
 
     async def prune(self, *, batch: int = 5000) -> int:
         """Delete the outbox rows delivered more than `retention` seconds ago, `batch` rows a

@@ -20,6 +20,8 @@ import math
 import time
 from collections.abc import Callable
 
+from engine.loops import every
+
 log = logging.getLogger(__name__)
 
 MAX_BACKOFF = 300.0
@@ -102,12 +104,16 @@ class Ticker:
     async def run_forever(self, interval: float = 5.0) -> None:
         """Advance the running games every `interval` seconds (at once again while some game is
         still catching up), forever; cancel the task to stop."""
-        while True:
-            try:
-                await self.run_once()
-            except asyncio.CancelledError:
-                raise
-            except Exception:  # e.g. the store could not list the games
-                log.exception("ticker pass failed")
-                self.behind = False
-            await asyncio.sleep(min(interval, 0.05) if self.behind else interval)
+        await every(
+            lambda: min(interval, 0.05) if self.behind else interval,
+            self._pass,
+            name="ticker pass",
+            logger=log,
+        )
+
+    async def _pass(self) -> None:
+        try:
+            await self.run_once()
+        except Exception:  # e.g. the store could not list the games (logged by `every`)
+            self.behind = False
+            raise

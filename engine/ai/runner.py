@@ -9,9 +9,10 @@ import asyncio
 import logging
 
 from ..errors import CommandError, GameError
+from ..loops import every
 from ..service import GameService
 from ..view import view_for
-from .brain import STYLES, Memory, decide, failed
+from .brain import STYLES, Memory, decide, failed, resting
 
 log = logging.getLogger(__name__)
 
@@ -50,6 +51,8 @@ class AiRunner:
                 continue
             self.last_hour[key] = hour
             memory = self.memories.setdefault(key, Memory())
+            if resting(memory, style, world.tick, world.ticks_per_hour):
+                continue
             decision = decide(view_for(world, nation), memory, style)
             for command in decision.commands:
                 try:
@@ -61,11 +64,6 @@ class AiRunner:
         return accepted
 
     async def run_forever(self, interval: float = 2.0) -> None:
-        while True:
-            try:
-                await self.run_once()
-            except asyncio.CancelledError:
-                raise
-            except Exception:
-                log.exception("AI pass failed")
-            await asyncio.sleep(interval)
+        """Give the AI seats their turns every `interval` seconds, forever; cancel the task to
+        stop (a failing pass is logged and the next one goes on)."""
+        await every(interval, self.run_once, name="AI pass", logger=log)

@@ -1,0 +1,77 @@
+"""Background loops: one pass every few seconds, for ever, until the task is cancelled.
+
+Every background task of the host (the ticker, the notifier, the AI runner, the pinned status
+board) has the same shape: run a pass, survive its failure, wait, again. `every` is that shape
+written once: an exception of a pass is logged and the next pass goes on, a cancellation is
+re-raised at once (so a task stops on its first cancel), and a loop that must react sooner
+than its interval is woken by an `asyncio.Event`.
+
+It lives in the engine (not in `bot/`) because the AI runner (`engine.ai.runner`) uses it too,
+and the engine never imports the bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+from collections.abc import Awaitable, Callable
+from typing import NoReturn
+
+log = logging.getLogger(__name__)
+
+Pass = Callable[[], Awaitable[object]]
+
+
+async def guarded(pass_: Pass, what: str, logger: logging.Logger | None = None) -> bool:
+    """Run one pass; an exception is logged ("<what> failed", with its traceback) and
+    swallowed, a cancellation re-raised. Returns whether the pass ended without an error."""
+    try:
+        await pass_()
+    except asyncio.CancelledError:
+        raise
+    except Exception:
+        (logger or log).exception("%s failed", what)
+        return False
+    return True
+
+
+async def every(
+    interval: float | Callable[[], float],
+    pass_: Pass,
+    *,
+    name: str = "background pass",
+    wake: asyncio.Event | None = None,
+    settle: float = 0.0,
+    wait_first: bool = False,
+    logger: logging.Logger | None = None,
+) -> NoReturn:
+    """Run `pass_` every `interval` seconds, for ever; cancel the task to stop.
+
+    - `interval`: seconds between the end of a pass and the start of the next, or a function
+      asked after each pass (e.g. shorter while some work is left over).
+    - A pass that raises is logged as "<name> failed" on `logger` and the loop goes on; a
+      `CancelledError` (during a pass or a wait) ends the loop.
+    - `wake`: setting this event ends the wait early; it is cleared, then `settle` seconds
+      pass before the next pass (so a burst of wake-ups lands in one pass).
+    - `wait_first`: wait once before the first pass (else the first pass runs at once).
+    """
+    if wait_first:
+        await _wait(interval, wake, settle)
+    while True:
+        await guarded(pass_, name, logger)
+        await _wait(interval, wake, settle)
+
+
+async def _wait(
+    interval: float | Callable[[], float], wake: asyncio.Event | None, settle: float
+) -> None:
+    seconds = interval() if callable(interval) else interval
+    if wake is None:
+        await asyncio.sleep(seconds)
+        return
+    with contextlib.suppress(TimeoutError):
+        await asyncio.wait_for(wake.wait(), seconds)
+    if wake.is_set():
+        wake.clear()
+        await asyncio.sleep(settle)
