@@ -12,9 +12,13 @@ def eliminate(world: World) -> list[ev.Event]:
     out: list[ev.Event] = []
     if not world.started:
         return out
-    with_cities = {c.owner for c in world.cities.values() if c.owner is not None}
+    with_cities: set[str] | None = None  # asked only when a nation has no units left
     for nation in world.nations.values():
-        if nation.out or nation.id in with_cities or world.owned.get(nation.id):
+        if nation.out or world.owned.get(nation.id):
+            continue
+        if with_cities is None:
+            with_cities = {c.owner for c in world.cities.values() if c.owner is not None}
+        if nation.id in with_cities:
             continue
         nation.out = True
         out.append(

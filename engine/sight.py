@@ -49,10 +49,16 @@ class Sight:
         """Squares where the nation remembers a foreign unit (within the memory period), with
         (unit, type, owner): where ghosts may be (`ghosts_at` says which are)."""
         if self._remembered is None:
+            world = self.world
+            key = (world.tick, world.memory_version.get(self.nation, 0), self.sharers)
+            cached = world.remembered_cache.get(self.nation)
+            if cached is not None and cached[0] == key:
+                self._remembered = cached[1]
+                return self._remembered
             self._remembered = {}
-            memory = self.world.sightings.get(self.nation)
+            world.remembered_cache[self.nation] = (key, self._remembered)
+            memory = world.sightings.get(self.nation)
             if memory:
-                world = self.world
                 stealthy = world.rules.stealthy
                 per_hour = world.ticks_per_hour
                 since = world.tick - world.rules.sighting.memory_hours * per_hour

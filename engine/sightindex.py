@@ -30,6 +30,7 @@ class SightIndex:
         self.sub_counts: dict[str, np.ndarray] = {}
         self.stamped: dict[tuple, tuple[str, int, int, int]] = {}  # key -> (nation, sq, r, sub_r)
         self.synced_version = -1
+        self.static_keys: dict[tuple, None] = {}  # the cities' and satellites' keys in `stamped`
         self._windows: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
         # sight windows left since the last settle: (team, square, radius)
         self.left: list[tuple[frozenset[str], int, int]] = []
@@ -89,10 +90,13 @@ class SightIndex:
 
     def _stamp(self, key: tuple, nation: str, sq: int, r: int, sub_r: int) -> None:
         self.stamped[key] = (nation, sq, r, sub_r)
+        if key[0] != "u":
+            self.static_keys[key] = None
         self._add(nation, sq, r, sub_r, +1)
 
     def _unstamp(self, key: tuple) -> None:
         old = self.stamped.pop(key, None)
+        self.static_keys.pop(key, None)
         if old is not None:
             nation, sq, r, _ = old
             if r >= 0 and self.world.started and nation in self.world.nations:
@@ -128,9 +132,7 @@ class SightIndex:
         satellite_sight = max((u.satellite_sight or 0 for u in world.rules.units), default=0)
         for i, (owner, sq) in enumerate(world.satellites):
             want[("s", i)] = (owner, sq, satellite_sight, 0)
-        for key in [
-            k for k in self.stamped if k[0] in ("c", "s") and self.stamped[k] != want.get(k)
-        ]:
+        for key in [k for k in self.static_keys if self.stamped[k] != want.get(k)]:
             self._unstamp(key)
         for key, source in want.items():
             if key not in self.stamped:

@@ -199,6 +199,10 @@ class World:
         self._teams: dict[str, frozenset[str]] = {}
         self._sharers: dict[str, frozenset[str]] = {}
         self._informants: dict[str, list[str]] = {}
+        # per nation: a count of the changes to its memory of units (`remember`), and where it
+        # remembers foreign units, keyed by (tick, that count, its team) (`Sight`)
+        self.memory_version: dict[str, int] = {}
+        self.remembered_cache: dict[str, tuple[tuple, dict]] = {}
         self.supply_cache: dict[tuple[str, str], Any] = {}
         self.map_version = 0  # bumped whenever terrain or the set of city squares changes
         self.radar_units: set[int] = set()  # units that see by radar (their sight grows with tech)
@@ -404,6 +408,7 @@ class World:
 
     def remember(self, nation: str, unit: Unit) -> None:
         self.sightings.setdefault(nation, {})[unit.id] = [self.tick, unit.sq, unit.type, unit.owner]
+        self.memory_version[nation] = self.memory_version.get(nation, 0) + 1
 
     def remembered(self, nation: str, unit_id: int) -> list | None:
         """What the nation remembers of a unit, if it saw it recently enough."""
@@ -419,6 +424,7 @@ class World:
         return entry if self.tick - entry[0] <= hours * self.ticks_per_hour else None
 
     def forget_old_sightings(self) -> None:
+        self.remembered_cache.clear()
         for nation, seen in self.sightings.items():
             self.sightings[nation] = {
                 u: e for u, e in seen.items() if self.remembered(nation, u) is not None
@@ -560,6 +566,7 @@ class World:
         self.known.pop(nation_id, None)
         self.city_memory.pop(nation_id, None)
         self.sightings.pop(nation_id, None)
+        self.remembered_cache.clear()
         for other in self.nations.values():
             other.relations.pop(nation_id, None)
         self._relations_changed()

@@ -9,6 +9,7 @@ import numpy as np
 
 from engine import commands as cmd
 from engine.ai import Memory, decide
+from engine.ai.brain import EVERY_HOURS
 from engine.orders import apply
 from engine.scenario import build_world
 from engine.view import view_for
@@ -136,7 +137,7 @@ def test_a_transport_takes_idle_units_off_a_beach_and_sails_for_an_overseas_city
     for c in mine:
         apply(world, "red", c)
     assert world.units[2].carried_by == 3
-    world.tick += world.ticks_per_hour
+    world.tick += EVERY_HOURS["normal"] * world.ticks_per_hour  # its next decision
     sail = [
         c for c in orders(world, "red", memory=memory) if isinstance(c, cmd.Move) and c.units == [3]
     ]
@@ -190,9 +191,23 @@ def test_an_ai_ahead_of_everyone_it_knows_keeps_the_peace() -> None:
 def test_an_easy_ai_gives_orders_only_every_third_hour_and_founds_no_city() -> None:
     world = world_of(home_with_engineer("6,3"), known_by=("red",))
     acted = []
+    memory = Memory()
     for hour in range(6):
         world.tick = hour * world.ticks_per_hour
-        mine = orders(world, "red", "easy")
+        mine = orders(world, "red", "easy", memory)
         acted.append(bool(mine))
         assert not [c for c in mine if isinstance(c, cmd.BuildCity)]
     assert acted == [True, False, False, True, False, False]
+
+
+def test_a_normal_ai_gives_orders_every_second_hour_and_rests_between() -> None:
+    world = world_of(home_with_engineer("6,3"), known_by=("red",))
+    acted = []
+    memory = Memory()
+    for hour in range(5):
+        world.tick = hour * world.ticks_per_hour
+        acted.append(bool(orders(world, "red", "normal", memory)))
+    assert acted == [True, False, True, False, True]
+    # a decision missed (the game ran on meanwhile) is made at the next chance
+    world.tick = 9 * world.ticks_per_hour
+    assert orders(world, "red", "normal", memory)

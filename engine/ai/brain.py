@@ -29,7 +29,8 @@ The policy, in the order commands are issued (command points are spent on what m
 8. Scout: zeppelins and idle units head for the nearest squares never seen (land units only
    where they can walk).
 
-Styles: `normal`; `easy` (the same, but orders only every third game hour, founds no cities and
+Styles: `normal` (orders every second game hour); `easy` (the same, but orders only every third
+game hour, founds no cities and
 makes no alliances); `caretaker` (defence first: builds, garrisons, fights back, starts no war,
 sends nobody abroad); `expand` (the naive expander the AI is measured against: infantry and
 transports only, one port, loads in port only, never starts a war); `passive` (no orders).
@@ -55,7 +56,9 @@ from ..view import NEVER_SEEN, CityView, UnitView, View
 WATER, LAND = 1, 2  # in View.terrain (1 + the world's terrain codes)
 STYLES = ("normal", "easy", "caretaker", "expand", "passive")
 LEVELS = ("easy", "normal")  # the difficulty a moderator picks for an AI nation (a style)
-EASY_EVERY_HOURS = 3  # an easy AI gives orders only every third game hour
+# Game hours between two decisions of a style. An hour is four ticks: a unit on a standing
+# order walks on meanwhile, and deciding every second hour halves what the AI costs.
+EVERY_HOURS = {"normal": 2, "easy": 3, "caretaker": 1, "expand": 1, "passive": 1}
 
 
 @dataclass
@@ -69,6 +72,14 @@ class Memory:
     islands: tuple[int, list[int]] | None = None  # (tick, island label per square)
     voyages: dict[int, int] = field(default_factory=dict)  # transport -> overseas city square
     loading: dict[int, int] = field(default_factory=dict)  # transport -> tick it began loading
+    decided: int | None = None  # the game hour of its last decision
+
+
+def resting(memory: Memory, style: str, tick: int, ticks_per_hour: int) -> bool:
+    """Whether the AI lets this game hour pass without a decision (its style decides every
+    `EVERY_HOURS`): callers ask before they build the nation's view."""
+    hour = tick // ticks_per_hour
+    return memory.decided is not None and 0 <= hour - memory.decided < EVERY_HOURS[style]
 
 
 @dataclass
@@ -244,9 +255,6 @@ class Planner:
     def plan(self) -> Decision:
         if self.style == "passive":
             return Decision([], ["passive: no orders"])
-        hour = self.view.tick // self.rules.ticks_per_hour
-        if self.style == "easy" and hour % EASY_EVERY_HOURS:
-            return Decision([], ["easy: resting this hour"])
         self.diplomacy()
         self.hold()
         self.fight()
@@ -815,13 +823,15 @@ class Planner:
         big = np.int64(n)
         lab = np.where(land, np.arange(n, dtype=np.int64), big).reshape(self.h, self.w)
         mask = land.reshape(self.h, self.w)
+        h, w = self.h, self.w
         while True:
-            low = lab
-            for dy in (-1, 0, 1):
-                for dx in (-1, 0, 1):
-                    if dy or dx:
-                        low = np.minimum(low, np.roll(np.roll(lab, dy, 0), dx, 1))
-            low = np.where(mask, low, big)
+            wrapped = np.pad(lab, 1, mode="wrap")  # the torus: each neighbour is a slice
+            low = lab.copy()
+            for dy in (0, 1, 2):
+                for dx in (0, 1, 2):
+                    if dy != 1 or dx != 1:
+                        np.minimum(low, wrapped[dy : dy + h, dx : dx + w], out=low)
+            low[~mask] = big
             flat = low.reshape(-1)
             inside = flat < big
             flat[inside] = flat[flat[inside]]
@@ -1174,7 +1184,13 @@ class Planner:
 def decide(view: View, memory: Memory, style: str = "normal") -> Decision:
     if style not in STYLES:
         raise ValueError(f"an AI style is one of {', '.join(STYLES)}")
-    return Planner(view, memory, style, load_rules(view.ruleset)).plan()
+    rules = load_rules(view.ruleset)
+    if style == "passive":
+        return Decision([], ["passive: no orders"])
+    if resting(memory, style, view.tick, rules.ticks_per_hour):
+        return Decision([], [f"{style}: resting this hour"])
+    memory.decided = view.tick // rules.ticks_per_hour
+    return Planner(view, memory, style, rules).plan()
 
 
 def failed(memory: Memory, command: cmd.Command, tick: int, width: int) -> None:

@@ -9,7 +9,7 @@ from ..errors import CommandError
 from ..orders import apply
 from ..view import view_for
 from ..world import World
-from .brain import Memory, decide, failed
+from .brain import Memory, decide, failed, resting
 
 
 @dataclass
@@ -25,6 +25,8 @@ def play_turn(world: World, seat: Seat) -> list:
     """One AI decision for one nation, applied; returns the events."""
     nation = world.nations.get(seat.nation)
     if nation is None or nation.out or world.ended or not world.started:
+        return []
+    if resting(seat.memory, seat.style, world.tick, world.ticks_per_hour):
         return []
     decision = decide(view_for(world, seat.nation), seat.memory, seat.style)
     events: list = []
