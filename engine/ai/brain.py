@@ -30,9 +30,8 @@ The policy, in the order commands are issued (command points are spent on what m
    where they can walk).
 
 Styles: `normal` (orders every second game hour); `easy` (the same, but orders only every third
-game hour, founds no cities and
-makes no alliances); `caretaker` (defence first: builds, garrisons, fights back, starts no war,
-sends nobody abroad); `expand` (the naive expander the AI is measured against: infantry and
+game hour, founds no cities and makes no alliances); `caretaker` (defence first, every hour:
+builds, garrisons, fights back, starts no war, sends nobody abroad); `expand` (the naive expander the AI is measured against: infantry and
 transports only, one port, loads in port only, never starts a war); `passive` (no orders).
 """
 

@@ -1,7 +1,7 @@
-"""AI seats in stored games: once per game hour, each AI nation of a running game decides from
-its view and submits its commands through the service, like a player. Which nations the AI
-plays is in the game's settings: {"ai": {nation: style}} ("normal" for AI nations, "caretaker"
-for a player's nation while they are away)."""
+"""AI seats in stored games: each game hour, each AI nation of a running game whose style decides
+this hour (`brain.resting`) decides from its view and submits its commands through the service,
+like a player. Which nations the AI plays is in the game's settings: {"ai": {nation: style}}
+("normal" for AI nations, "caretaker" for a player's nation while they are away)."""
 
 from __future__ import annotations
 
