@@ -49,6 +49,8 @@ class StrategicBot(commands.Bot):
         self.ticker: Ticker | None = None
         self._tasks: list[asyncio.Task] = []
         self._dirty_games: set[int] = set()
+        # game -> (pinned status message id, its text) as last posted or edited by this process
+        self._status_shown: dict[int, tuple[str, str]] = {}
         self.synced: list[app_commands.AppCommand] = []
 
     async def setup_hook(self) -> None:
@@ -68,7 +70,7 @@ class StrategicBot(commands.Bot):
             self.tree.copy_global_to(guild=guild)
         self.synced = await self.tree.sync(guild=guild)
         self.service.subscribe(self._on_events)
-        # delivered DMs' outbox rows are kept this long (SI_OUTBOX_RETENTION_DAYS, 7 by default)
+        # delivered (or given up) DMs' outbox rows are kept this long (SI_OUTBOX_RETENTION_DAYS)
         retention = self.settings.outbox_retention_days
         self.notifier = Notifier(
             self.service,
@@ -147,15 +149,21 @@ class StrategicBot(commands.Bot):
             await self.refresh_status(reply.refresh_game)
 
     async def refresh_status(self, game_id: int) -> None:
-        """Post and pin a game's status message, or edit the pinned one."""
+        """Post and pin a game's status message, or edit the pinned one when its text changed
+        since the last edit this process made (at 1,000 games an edit each of every pass
+        would be some 17 Discord requests a second, most of them changing nothing)."""
         assert self.service is not None
         try:
             row = await self.service.game(game_id)
         except Exception:  # the game is gone (deleted)
+            self._status_shown.pop(game_id, None)
             return
         if not row.channel_id:
             return
         text = (await self.desk.status_board(game_id))[:2000]
+        message_id = row.settings.get("status_message_id")
+        if message_id and self._status_shown.get(game_id) == (str(message_id), text):
+            return  # the pinned message already says this
         none = discord.AllowedMentions.none()
         try:
             channel = self.get_channel(int(row.channel_id)) or await self.fetch_channel(
@@ -163,12 +171,12 @@ class StrategicBot(commands.Bot):
             )
             if not isinstance(channel, discord.TextChannel | discord.Thread):
                 return
-            message_id = row.settings.get("status_message_id")
             if message_id:
                 try:
                     await channel.get_partial_message(int(message_id)).edit(
                         content=text, allowed_mentions=none
                     )
+                    self._status_shown[game_id] = (str(message_id), text)
                     return
                 except discord.NotFound:
                     pass
@@ -176,6 +184,7 @@ class StrategicBot(commands.Bot):
             with contextlib.suppress(discord.HTTPException):
                 await message.pin(reason="Strategic Initiative game status")
             await self.service.update_settings(game_id, status_message_id=str(message.id))
+            self._status_shown[game_id] = (str(message.id), text)
         except discord.HTTPException as exc:
             log.warning("could not update the status of game %s: %s", game_id, exc)
 

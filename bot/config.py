@@ -41,7 +41,10 @@ class Settings(BaseSettings):
     outbox_retention_days: float | None = Field(
         default=7.0,
         alias="SI_OUTBOX_RETENTION_DAYS",
-        description="how long delivered DM reports are kept before they are deleted (empty: forever)",
+        description=(
+            "how long delivered (or given up) DM reports are kept before they are deleted"
+            " (empty: forever)"
+        ),
     )
     draw_workers: int | None = Field(
         default=None,

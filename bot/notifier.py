@@ -22,8 +22,9 @@ Cost with many idle games: a pass reads the pending rows of every game in one qu
 the running games in another; only the games with pending rows are looked at further, and for
 sitreps only the games whose game day (or members) changed since the last pass (the day is read
 from the world in memory). Members are kept in memory by the store. So a pass over 1,000 idle
-games is two store round trips. Delivered rows are deleted after `retention` seconds (pending
-and held rows never are), checked every `prune_every` seconds by `run_forever`.
+games is two store round trips. Delivered rows are deleted after `retention` seconds, and rows
+given up on (`max_attempts`) once written `retention` seconds ago (pending and held rows never
+are), checked every `prune_every` seconds by `run_forever`.
 """
 
 from __future__ import annotations
@@ -163,7 +164,7 @@ class Notifier:
         self.clock = clock
         self.batch_limit = batch_limit
         self.max_attempts = max_attempts
-        self.retention = retention  # seconds delivered rows are kept (None: for ever)
+        self.retention = retention  # seconds delivered (or given up) rows are kept (None: for ever)
         self.prune_every = prune_every
         self._sitrep_days: dict[tuple[int, str], int] = {}
         # game -> (game day, members version) when its sitreps were last looked at
@@ -198,20 +199,23 @@ class Notifier:
         )
 
     async def prune(self, *, batch: int = 5000) -> int:
-        """Delete the outbox rows delivered more than `retention` seconds ago, `batch` rows a
-        transaction (other work goes on between them); returns how many."""
+        """Delete the outbox rows delivered more than `retention` seconds ago, and those given
+        up on (`max_attempts` failed attempts) written more than `retention` seconds ago,
+        `batch` rows a transaction (other work goes on between them); returns how many."""
         if self.retention is None:
             return 0
         before = self.clock() - self.retention
         total = 0
         while True:
-            deleted = await self.store.prune_outbox(before, batch=batch)
+            deleted = await self.store.prune_outbox(
+                before, batch=batch, max_attempts=self.max_attempts
+            )
             total += deleted
             if deleted < batch:
                 break
             await asyncio.sleep(0)
         if total:
-            log.info("pruned %d outbox rows delivered before %.0f", total, before)
+            log.info("pruned %d outbox rows delivered or given up before %.0f", total, before)
         return total
 
     async def release(self, user_id: str) -> int:

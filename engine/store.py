@@ -588,17 +588,28 @@ class Store:
         if rows:
             await self.db.write(lambda c: c.executemany(sql, rows))
 
-    async def prune_outbox(self, before: float, *, batch: int = 5000) -> int:
-        """Delete outbox rows delivered before `before` (a timestamp), at most `batch` rows a
-        transaction (call again while it returns `batch`); rows not delivered (pending, held,
-        given up on) are never deleted. Returns how many were deleted."""
+    async def prune_outbox(
+        self, before: float, *, batch: int = 5000, max_attempts: int | None = None
+    ) -> int:
+        """Delete outbox rows delivered before `before` (a timestamp) and, with
+        `max_attempts`, the rows given up on (that many failed attempts: never sent again)
+        written before `before`; at most `batch` rows a transaction (call again while it
+        returns `batch`). Rows still to send (pending, held) are never deleted. Returns how
+        many were deleted."""
 
         def prune(c: sqlite3.Connection) -> int:
-            return c.execute(
+            deleted = c.execute(
                 "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox"
                 " WHERE delivered_at IS NOT NULL AND delivered_at < ? LIMIT ?)",
                 (before, batch),
             ).rowcount
+            if max_attempts is not None and deleted < batch:
+                deleted += c.execute(
+                    "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox"
+                    " WHERE delivered_at IS NULL AND attempts >= ? AND created_at < ? LIMIT ?)",
+                    (max_attempts, before, batch - deleted),
+                ).rowcount
+            return deleted
 
         return await self.db.write(prune)
 

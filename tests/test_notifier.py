@@ -501,30 +501,41 @@ async def test_pending_and_held_rows_are_delivered_after_a_restart(tmp_path):
         await service.close()
 
 
-async def test_prune_deletes_only_rows_delivered_before_the_retention(env):
+async def test_prune_deletes_rows_delivered_or_given_up_before_the_retention(env):
     service, game, notifier, _, clock = env
     await service.advance(game, 96 * 2)
     rows = await pending(service)
-    assert len(rows) >= 8
+    assert len(rows) >= 9
     ids = [r.id for r in rows]
     week = 7 * 86400
-    old, recent, held, failed, given_up = ids[0:2], ids[2:4], ids[4:5], ids[5:6], ids[6:7]
-    untouched = ids[7:]
+    old, recent, held, failed = ids[0:2], ids[2:4], ids[4:5], ids[5:6]
+    given_up, given_up_lately = ids[6:7], ids[7:8]
+    untouched = ids[8:]
+
+    async def written(at: float, row_ids: list[int]) -> None:
+        await service.store.db.write(
+            lambda c: c.executemany(
+                "UPDATE outbox SET created_at = ? WHERE id = ?", [(at, i) for i in row_ids]
+            )
+        )
+
+    await written(T0 - 10 * week, ids)  # every row written long ago, but
+    await written(T0 - week + 60, given_up_lately)  # this one a little less than a week ago
     await service.store.mark_delivered(old, now=T0 - week - 1)
     await service.store.mark_delivered(recent, now=T0 - week + 60)
     await service.store.hold(held, T0 - 1)  # held long ago, still not delivered
     await service.store.mark_failed(failed, "rate limited")
     for _ in range(notifier.max_attempts):
-        await service.store.mark_failed(given_up, "503")
+        await service.store.mark_failed(given_up + given_up_lately, "503")
     notifier.retention = week
-    assert await notifier.prune() == len(old)
+    assert await notifier.prune() == len(old) + len(given_up)
     left = {r[0] for r in await service.store.query("SELECT id FROM outbox")}
-    assert left == set(ids) - set(old)
+    assert left == set(ids) - set(old) - set(given_up)
     assert {r.id for r in await pending(service)} == set(held + failed + untouched)
     clock.t = T0 + 120  # a little later the recent ones are a week old too
-    assert await notifier.prune(batch=1) == len(recent)  # one row a transaction
+    assert await notifier.prune(batch=1) == len(recent) + len(given_up_lately)  # a row at a time
     left = {r[0] for r in await service.store.query("SELECT id FROM outbox")}
-    assert left == set(held + failed + given_up + untouched)
+    assert left == set(held + failed + untouched)  # rows still to send are never deleted
     notifier.retention = None  # kept for ever
     await service.store.mark_delivered(untouched, now=T0 - 10 * week)
     assert await notifier.prune() == 0

@@ -1,6 +1,6 @@
 """The outbox's queries: the rows to send (read through two indexes so the rows held back are
 never read) are exactly the undelivered, not given up, not still held ones, in id order; and
-pruning deletes only rows delivered before its time."""
+pruning deletes only rows delivered (or given up on and written) before its time."""
 
 from __future__ import annotations
 
@@ -115,3 +115,42 @@ async def test_prune_deletes_only_rows_delivered_before_its_time(store, seed):
     assert after == [(i, d) for i, d in before if d is None or d >= cut]
     assert deleted == len(before) - len(after) > 0
     assert await store.prune_outbox(cut) == 0
+
+
+@pytest.mark.parametrize("seed", range(3))
+async def test_prune_deletes_given_up_rows_written_before_its_time(store, seed):
+    """With `max_attempts`, rows given up on (never sent again) go too once written before
+    the cut; rows still to send (fewer attempts, held or not) stay however old."""
+    rng = random.Random(seed)
+    rows = []
+    for _ in range(300):
+        delivered = rng.choice([None, None, NOW - 60, NOW - 8 * 86400])
+        created = rng.choice([NOW - 9 * 86400, NOW - 7 * 86400 - 1, NOW - 3600])
+        hold = rng.choice([None, NOW - 1, NOW + 3600])
+        rows.append((created, delivered, rng.choice([0, 1, 4, 5, 7]), hold))
+    await store.db.write(
+        lambda c: c.executemany(
+            "INSERT INTO outbox (game_id, seq, tick, nation, event, created_at, delivered_at,"
+            " attempts, hold_until) VALUES (1, 1, 1, 'red', '{}', ?, ?, ?, ?)",
+            rows,
+        )
+    )
+    columns = "SELECT id, created_at, delivered_at, attempts FROM outbox ORDER BY id"
+    before = await store.query(columns)
+    cut = NOW - 7 * 86400
+    deleted = 0
+    while (n := await store.prune_outbox(cut, batch=7, max_attempts=5)) == 7:
+        deleted += n
+    deleted += n
+
+    def kept(created: float, delivered: float | None, attempts: int) -> bool:
+        if delivered is not None:
+            return delivered >= cut
+        return attempts < 5 or created >= cut
+
+    after = await store.query(columns)
+    assert after == [r for r in before if kept(*r[1:])]
+    assert deleted == len(before) - len(after) > 0
+    assert any(d is None and a >= 5 and c < cut for _, c, d, a in before)  # some went
+    assert any(d is None and a >= 5 and c >= cut for _, c, d, a in after)  # some stayed
+    assert await store.prune_outbox(cut, max_attempts=5) == 0
