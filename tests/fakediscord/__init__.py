@@ -43,8 +43,15 @@ followup_timeout=5.0, file_limit=10 MiB, raise_on_errors=True)``.
 would not offer the command (unknown, wrong context, missing
 ``default_member_permissions``) and ``ValueError`` for options the client
 would refuse (unknown names, missing required options, not a choice, ...).
+
+Modules: :mod:`.server` (``FakeDiscord``: lifecycle, world building, clients),
+:mod:`.state` (the data and what was recorded), :mod:`.gateway` (the websocket and
+the dispatch of events), :mod:`.rest` (HTTP plumbing: validation, auth, rate limits),
+:mod:`.routes` and :mod:`.callbacks` (the REST handlers), :mod:`.driver` (the users
+the tests play), :mod:`.models`, :mod:`.limits` and :mod:`.spec`.
 """
 
+from .driver import CommandUnavailable
 from .limits import Problem
 from .models import (
     Attachment,
@@ -58,16 +65,10 @@ from .models import (
     Role,
     User,
 )
-from .server import (
-    ApiRequest,
-    CommandUnavailable,
-    FakeDiscord,
-    FakeDiscordErrors,
-    RateLimitRule,
-    RecordedError,
-    RequestLog,
-)
+from .rest import ApiRequest, RateLimitRule
+from .server import FakeDiscord
 from .spec import ApiSpec, load_spec
+from .state import FakeDiscordErrors, RecordedError, RequestLog
 
 __all__ = [
     "ApiRequest",

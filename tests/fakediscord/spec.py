@@ -1,4 +1,5 @@
-"""Discord's OpenAPI spec: route matching and request validation.
+"""Discord's OpenAPI spec: route matching and request validation, and schema errors told
+the way Discord tells them (:func:`schema_problems`).
 
 The spec (OpenAPI 3.1, i.e. JSON Schema 2020-12) is loaded once per process
 (:func:`load_spec` is cached) and validators are compiled lazily per route.
@@ -26,6 +27,8 @@ from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
+
+from .limits import Problem
 
 DEFAULT_SPEC_PATH = Path(
     os.environ.get("DISCORD_OPENAPI_SPEC", "/work/shared/discord-api-spec/openapi.json")
@@ -221,3 +224,66 @@ class ApiSpec:
 def load_spec(path: str | None = None) -> ApiSpec:
     """Load (once per process) and return the spec."""
     return ApiSpec(Path(path) if path else DEFAULT_SPEC_PATH)
+
+
+# --------------------------------------------------------------------------- schema errors
+
+
+def _is_discriminator_miss(err) -> bool:
+    """Does this error say "wrong union branch" (root type, or the ``type`` field)?"""
+    rel = list(err.relative_path)
+    if not rel and err.validator == "type":
+        return True
+    return rel == ["type"] and err.validator in ("enum", "const", "type")
+
+
+def _leaf_errors(err) -> list:
+    """Descend into anyOf/oneOf errors, following the branch the payload meant."""
+    if not err.context:
+        return [err]
+    branches: dict[Any, list] = {}
+    for sub in err.context:
+        branches.setdefault(sub.schema_path[0] if sub.schema_path else None, []).append(sub)
+    chosen = min(
+        branches.values(),
+        key=lambda errs: (any(_is_discriminator_miss(e) for e in errs), len(errs)),
+    )
+    if all(_is_discriminator_miss(e) for e in chosen) and len(branches) > 1:
+        return [err]  # no branch fits at all: report the union itself
+    out: list = []
+    for sub in chosen:
+        out += _leaf_errors(sub)
+    return out
+
+
+def _discord_message(err) -> tuple[str, str]:
+    """Discord-like error code and message for a schema violation."""
+    value = err.validator_value
+    match err.validator:
+        case "maxLength" | "maxItems":
+            return "BASE_TYPE_MAX_LENGTH", f"Must be {value} or fewer in length. (schema)"
+        case "minLength" | "minItems":
+            return "BASE_TYPE_MIN_LENGTH", f"Must be {value} or more in length. (schema)"
+        case "maximum":
+            return "NUMBER_TYPE_MAX", f"int value should be less than or equal to {value}. (schema)"
+        case "minimum":
+            return (
+                "NUMBER_TYPE_MIN",
+                f"int value should be greater than or equal to {value}. (schema)",
+            )
+        case "required":
+            return "BASE_TYPE_REQUIRED", f"This field is required: {err.message} (schema)"
+        case "enum" | "const":
+            return "BASE_TYPE_CHOICES", f"Value must be one of {value}. (schema)"
+    msg = err.message if len(err.message) <= 200 else err.message[:200] + "..."
+    return str(err.validator).upper(), f"{msg} (schema)"
+
+
+def schema_problems(errors: Iterable[ValidationError]) -> list[Problem]:
+    """Discord-style problems (paths into the body) for the schema errors of a body."""
+    problems = []
+    for err in errors:
+        for leaf in _leaf_errors(err):
+            code, msg = _discord_message(leaf)
+            problems.append(Problem(tuple(leaf.absolute_path), code, msg))
+    return problems

@@ -1,0 +1,475 @@
+"""REST routes of the fake Discord for the bot's resources: identity and gateway URL,
+guilds, application commands, channels, messages, DMs, pins and reactions.
+
+:class:`BotMessages` creates, edits and deletes the bot's messages (also for the
+interaction callbacks of :mod:`.callbacks`): Discord's limits, attachments, and the
+MESSAGE_* events on the gateway.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, Gateway
+from .limits import check_command, check_command_list, check_message
+from .models import (
+    EPHEMERAL,
+    Attachment,
+    Channel,
+    Guild,
+    InteractionRecord,
+    Message,
+    User,
+    _guess_type,
+    iso_now,
+    snowflake,
+)
+from .rest import ApiError, ApiRequest, RouteTable, limit_error
+from .state import State
+
+P_VIEW_CHANNEL = 1 << 10
+P_SEND_MESSAGES = 1 << 11
+P_MANAGE_MESSAGES = 1 << 13
+P_ATTACH_FILES = 1 << 15
+P_PIN_MESSAGES = 1 << 51
+
+
+class BotMessages:
+    """The bot's messages: checked, stored, and announced on the gateway."""
+
+    def __init__(self, state: State, gateway: Gateway) -> None:
+        self.state = state
+        self.gateway = gateway
+
+    def check_limits(
+        self,
+        req: ApiRequest,
+        payload: dict[str, Any],
+        *,
+        create: bool,
+        prefix: tuple = (),
+        existing: int = 0,
+    ) -> None:
+        files = [(f.filename, f.data) for f in req.files]
+        problems = check_message(
+            payload,
+            files,
+            create=create,
+            file_limit=self.state.file_limit,
+            path=prefix,
+            existing_attachments=existing,
+        )
+        if problems:
+            raise limit_error(problems)
+
+    def create(
+        self,
+        req: ApiRequest,
+        channel: Channel,
+        payload: dict[str, Any],
+        *,
+        author: User | None = None,
+        flags: int = 0,
+        interaction: InteractionRecord | None = None,
+        webhook: bool = False,
+    ) -> Message:
+        state = self.state
+        msg = Message(
+            snowflake(),
+            channel.id,
+            author or state.bot_user,
+            guild_id=channel.guild_id,
+            content=payload.get("content") or "",
+            embeds=list(payload.get("embeds") or []),
+            components=list(payload.get("components") or []),
+            flags=flags,
+            tts=bool(payload.get("tts")),
+            webhook_id=state.application_id if webhook else None,
+            interaction_id=interaction.id if interaction else None,
+            application_id=state.application_id if interaction else None,
+        )
+        msg.attachments = self._attachments(req, channel.id, payload, [])
+        msg.history.append(payload)
+        state.messages[msg.id] = msg
+        channel.message_ids.append(msg.id)
+        if not msg.ephemeral and not msg.loading:
+            self.announce(msg, channel)
+        return msg
+
+    def announce(self, msg: Message, channel: Channel) -> None:
+        """MESSAGE_CREATE for ``msg`` (if the bot asked for the intent)."""
+        intent = INTENT_DIRECT_MESSAGES if channel.is_dm else INTENT_GUILD_MESSAGES
+        if self.gateway.wants(intent):
+            self.gateway.dispatch("MESSAGE_CREATE", msg.to_api())
+
+    def edit(self, req: ApiRequest, msg: Message, payload: dict[str, Any]) -> Message:
+        if "content" in payload:
+            msg.content = payload["content"] or ""
+        if "embeds" in payload:
+            msg.embeds = list(payload["embeds"] or [])
+        if "components" in payload:
+            msg.components = list(payload["components"] or [])
+        msg.attachments = self._attachments(req, msg.channel_id, payload, msg.attachments)
+        msg.edited_timestamp = iso_now()
+        msg.history.append(payload)
+        if (
+            not msg.ephemeral
+            and not msg.loading
+            and self.gateway.wants(INTENT_DIRECT_MESSAGES | INTENT_GUILD_MESSAGES)
+        ):
+            self.gateway.dispatch("MESSAGE_UPDATE", msg.to_api())
+        return msg
+
+    def delete(self, msg: Message) -> None:
+        msg.deleted = True
+        if not msg.ephemeral:
+            data = {"id": str(msg.id), "channel_id": str(msg.channel_id)}
+            if msg.guild_id:
+                data["guild_id"] = str(msg.guild_id)
+            self.gateway.dispatch("MESSAGE_DELETE", data)
+
+    def _attachments(
+        self, req: ApiRequest, channel_id: int, payload: dict[str, Any], existing: list[Attachment]
+    ) -> list[Attachment]:
+        meta = {
+            str(a.get("id")): a for a in payload.get("attachments") or [] if isinstance(a, dict)
+        }
+        if "attachments" in payload and payload["attachments"] is not None:
+            kept = [a for a in existing if str(a.id) in meta]
+        else:
+            kept = list(existing)
+        new: list[Attachment] = []
+        for upload in req.files:
+            index = upload.field[6:-1] if upload.field.startswith("files[") else upload.field
+            info = meta.get(index, {})
+            aid = snowflake()
+            filename = info.get("filename") or upload.filename
+            new.append(
+                Attachment(
+                    aid,
+                    filename,
+                    upload.data,
+                    f"{self.state.base_url}/attachments/{channel_id}/{aid}/{filename}",
+                    _guess_type(filename) or upload.content_type,
+                    info.get("description"),
+                )
+            )
+        return kept + new
+
+
+class Routes:
+    """Handlers of the resource routes (see :meth:`table`)."""
+
+    def __init__(self, state: State, messages: BotMessages) -> None:
+        self.state = state
+        self.messages = messages
+
+    def table(self) -> RouteTable:
+        r: RouteTable = {}
+        app = "/applications/{application_id}"
+        ch = "/channels/{channel_id}"
+        r["GET", "/users/@me"] = self._get_me
+        r["GET", "/oauth2/applications/@me"] = self._get_application
+        r["GET", "/applications/@me"] = self._get_application
+        r["GET", "/gateway"] = self._get_gateway
+        r["GET", "/gateway/bot"] = self._get_gateway
+        for prefix in (app, app + "/guilds/{guild_id}"):
+            r["PUT", prefix + "/commands"] = self._put_commands
+            r["GET", prefix + "/commands"] = self._get_commands
+            r["POST", prefix + "/commands"] = self._post_command
+            r["GET", prefix + "/commands/{command_id}"] = self._get_command
+            r["PATCH", prefix + "/commands/{command_id}"] = self._patch_command
+            r["DELETE", prefix + "/commands/{command_id}"] = self._delete_command
+        r["POST", "/users/@me/channels"] = self._create_dm
+        r["GET", "/users/{user_id}"] = self._get_user
+        r["GET", ch] = self._get_channel
+        r["GET", ch + "/messages"] = self._list_messages
+        r["POST", ch + "/messages"] = self._create_message
+        r["GET", ch + "/messages/{message_id}"] = self._get_message
+        r["PATCH", ch + "/messages/{message_id}"] = self._edit_message
+        r["DELETE", ch + "/messages/{message_id}"] = self._delete_message
+        r["POST", ch + "/typing"] = self._typing
+        for pins in (ch + "/pins", ch + "/messages/pins"):
+            r["GET", pins] = self._get_pins
+            r["PUT", pins + "/{message_id}"] = self._pin
+            r["DELETE", pins + "/{message_id}"] = self._unpin
+        r["PUT", ch + "/messages/{message_id}/reactions/{emoji_name}/@me"] = self._react
+        r["DELETE", ch + "/messages/{message_id}/reactions/{emoji_name}/@me"] = self._react
+        r["GET", "/guilds/{guild_id}"] = self._get_guild
+        r["GET", "/guilds/{guild_id}/channels"] = self._get_guild_channels
+        r["GET", "/guilds/{guild_id}/roles"] = self._get_guild_roles
+        r["GET", "/guilds/{guild_id}/members/{user_id}"] = self._get_guild_member
+        return r
+
+    # ------------------------------------------------------------------ identity
+    async def _get_me(self, req: ApiRequest) -> Any:
+        bot = self.state.bot_user
+        return {**bot.to_api(), "verified": True, "mfa_enabled": False, "locale": "en-US"}
+
+    async def _get_application(self, req: ApiRequest) -> Any:
+        state = self.state
+        return {
+            "id": str(state.application_id),
+            "name": state.bot_user.name,
+            "icon": None,
+            "description": "fake application",
+            "summary": "",
+            "type": None,
+            "bot_public": True,
+            "bot_require_code_grant": False,
+            "verify_key": "0" * 64,
+            "flags": 0,
+            "owner": state.owner.to_api(),
+            "team": None,
+            "bot": state.bot_user.to_api(),
+            "rpc_origins": [],
+            "tags": [],
+            "redirect_uris": [],
+            "interactions_endpoint_url": None,
+            "role_connections_verification_url": None,
+            "approximate_guild_count": len(state.guilds),
+        }
+
+    async def _get_gateway(self, req: ApiRequest) -> Any:
+        return {
+            "url": self.state.gateway_url,
+            "shards": 1,
+            "session_start_limit": {
+                "total": 1000,
+                "remaining": 999,
+                "reset_after": 0,
+                "max_concurrency": 1,
+            },
+        }
+
+    async def _get_user(self, req: ApiRequest) -> Any:
+        user = self.state.users.get(int(req.params["user_id"]))
+        if user is None:
+            raise ApiError(404, 10013, "Unknown User")
+        return user.to_api()
+
+    # ------------------------------------------------------------------ guilds
+    def _guild(self, req: ApiRequest) -> Guild:
+        gid = int(req.params["guild_id"])
+        if gid not in self.state.guilds:
+            raise ApiError(404, 10004, "Unknown Guild", record="unknown-entity")
+        return self.state.guilds[gid]
+
+    async def _get_guild(self, req: ApiRequest) -> Any:
+        return self._guild(req).to_api()
+
+    async def _get_guild_channels(self, req: ApiRequest) -> Any:
+        return [c.to_api() for c in self._guild(req).channels.values()]
+
+    async def _get_guild_roles(self, req: ApiRequest) -> Any:
+        return [r.to_api() for r in self._guild(req).roles.values()]
+
+    async def _get_guild_member(self, req: ApiRequest) -> Any:
+        member = self._guild(req).members.get(int(req.params["user_id"]))
+        if member is None:
+            raise ApiError(404, 10007, "Unknown Member")
+        return member.to_api()
+
+    # ------------------------------------------------------------------ commands
+    def _check_app(self, req: ApiRequest) -> int | None:
+        if int(req.params["application_id"]) != self.state.application_id:
+            raise ApiError(403, 50001, "Missing Access", record="wrong-application")
+        return int(req.params["guild_id"]) if "guild_id" in req.params else None
+
+    def _store_command(self, guild_id: int | None, payload: dict[str, Any], old: dict | None):
+        cmd = dict(payload)
+        cmd.setdefault("type", 1)
+        cmd.setdefault("description", "")
+        cmd.setdefault("options", [])
+        cmd.setdefault("default_member_permissions", None)
+        cmd.setdefault("nsfw", False)
+        cmd["id"] = old["id"] if old else str(snowflake())
+        cmd["application_id"] = str(self.state.application_id)
+        cmd["version"] = str(snowflake())
+        if guild_id is not None:
+            cmd["guild_id"] = str(guild_id)
+            cmd.pop("contexts", None)
+            cmd.pop("integration_types", None)
+        else:
+            cmd.setdefault("contexts", None)
+            cmd.setdefault("integration_types", [0])
+            cmd.setdefault("dm_permission", True)
+        return cmd
+
+    async def _put_commands(self, req: ApiRequest) -> Any:
+        guild_id = self._check_app(req)
+        if guild_id is not None and guild_id not in self.state.guilds:
+            raise ApiError(404, 10004, "Unknown Guild", record="unknown-entity")
+        payload = req.json or []
+        problems = check_command_list(payload)
+        if problems:
+            raise limit_error(problems)
+        old = {(c["type"], c["name"]): c for c in self.state.app_commands.get(guild_id, [])}
+        stored = [
+            self._store_command(guild_id, c, old.get((c.get("type", 1) or 1, c["name"])))
+            for c in payload
+        ]
+        self.state.app_commands[guild_id] = stored
+        self.state.command_syncs.append((guild_id, payload))
+        return stored
+
+    async def _get_commands(self, req: ApiRequest) -> Any:
+        return self.state.app_commands.get(self._check_app(req), [])
+
+    def _find_command(self, req: ApiRequest) -> tuple[int | None, int, dict[str, Any]]:
+        guild_id = self._check_app(req)
+        for i, cmd in enumerate(self.state.app_commands.get(guild_id, [])):
+            if cmd["id"] == req.params["command_id"]:
+                return guild_id, i, cmd
+        raise ApiError(404, 10063, "Unknown application command", record="unknown-entity")
+
+    async def _post_command(self, req: ApiRequest) -> Any:
+        guild_id = self._check_app(req)
+        problems = check_command(req.json)
+        if problems:
+            raise limit_error(problems)
+        cmds = self.state.app_commands.setdefault(guild_id, [])
+        kind = req.json.get("type", 1) or 1
+        for i, cmd in enumerate(cmds):
+            if cmd["name"] == req.json["name"] and cmd["type"] == kind:
+                cmds[i] = self._store_command(guild_id, req.json, cmd)
+                return cmds[i]
+        if len([c for c in cmds if c["type"] == kind]) >= (100 if kind == 1 else 5):
+            raise ApiError(
+                400, 30032, "Maximum number of application commands reached", record="limits"
+            )
+        cmds.append(self._store_command(guild_id, req.json, None))
+        self.state.command_syncs.append((guild_id, [req.json]))
+        return cmds[-1]
+
+    async def _get_command(self, req: ApiRequest) -> Any:
+        return self._find_command(req)[2]
+
+    async def _patch_command(self, req: ApiRequest) -> Any:
+        guild_id, i, cmd = self._find_command(req)
+        merged = {k: v for k, v in cmd.items() if k not in ("id", "application_id", "version")}
+        merged.update(req.json or {})
+        problems = check_command(merged)
+        if problems:
+            raise limit_error(problems)
+        cmds = self.state.app_commands[guild_id]
+        cmds[i] = self._store_command(guild_id, merged, cmd)
+        return cmds[i]
+
+    async def _delete_command(self, req: ApiRequest) -> Any:
+        guild_id, i, _ = self._find_command(req)
+        del self.state.app_commands[guild_id][i]
+        return None
+
+    # ------------------------------------------------------------------ channels and messages
+    def _channel(self, req: ApiRequest) -> Channel:
+        chan = self.state.channels.get(int(req.params["channel_id"]))
+        if chan is None:
+            raise ApiError(404, 10003, "Unknown Channel", record="unknown-entity")
+        return chan
+
+    def _channel_message(self, req: ApiRequest) -> tuple[Channel, Message]:
+        chan = self._channel(req)
+        msg = self.state.messages.get(int(req.params["message_id"]))
+        if msg is None or msg.channel_id != chan.id or msg.deleted or msg.ephemeral:
+            raise ApiError(404, 10008, "Unknown Message", record="unknown-entity")
+        return chan, msg
+
+    def _require(self, chan: Channel, bits: int, what: str) -> None:
+        if chan.guild_id is None:
+            return
+        perms = self.state.guilds[chan.guild_id].permissions_of(self.state.bot_user.id)
+        if perms & bits != bits:
+            raise ApiError(403, 50013, f"Missing Permissions ({what})")
+
+    async def _create_dm(self, req: ApiRequest) -> Any:
+        rid = (req.json or {}).get("recipient_id")
+        user = self.state.users.get(int(rid)) if rid is not None else None
+        if user is None:
+            raise ApiError(
+                400, 50035, "Invalid Form Body (unknown recipient)", record="unknown-entity"
+            )
+        return self.state.dm_channel(user).to_api()
+
+    async def _get_channel(self, req: ApiRequest) -> Any:
+        return self._channel(req).to_api()
+
+    async def _list_messages(self, req: ApiRequest) -> Any:
+        chan = self._channel(req)
+        limit = int(req.query.get("limit", 50))
+        msgs = list(reversed(self.state.channel_messages(chan)))
+        if "before" in req.query:
+            msgs = [m for m in msgs if m.id < int(req.query["before"])]
+        if "after" in req.query:
+            msgs = [m for m in msgs if m.id > int(req.query["after"])]
+        return [m.to_api() for m in msgs[:limit]]
+
+    async def _create_message(self, req: ApiRequest) -> Any:
+        chan = self._channel(req)
+        payload = req.json or {}
+        self.messages.check_limits(req, payload, create=True)
+        if chan.is_dm and chan.recipient is not None and chan.recipient.id in self.state.closed_dms:
+            raise ApiError(403, 50007, "Cannot send messages to this user")
+        self._require(chan, P_VIEW_CHANNEL | P_SEND_MESSAGES, "SEND_MESSAGES")
+        if req.files:
+            self._require(chan, P_ATTACH_FILES, "ATTACH_FILES")
+        flags = (payload.get("flags") or 0) & ~EPHEMERAL
+        return self.messages.create(req, chan, payload, flags=flags).to_api()
+
+    async def _get_message(self, req: ApiRequest) -> Any:
+        return self._channel_message(req)[1].to_api()
+
+    async def _edit_message(self, req: ApiRequest) -> Any:
+        _, msg = self._channel_message(req)
+        if msg.author is not self.state.bot_user:
+            raise ApiError(
+                403, 50005, "Cannot edit a message authored by another user", record="forbidden"
+            )
+        payload = req.json or {}
+        self.messages.check_limits(req, payload, create=False)
+        return self.messages.edit(req, msg, payload).to_api()
+
+    async def _delete_message(self, req: ApiRequest) -> Any:
+        chan, msg = self._channel_message(req)
+        if msg.author is not self.state.bot_user:
+            self._require(chan, P_MANAGE_MESSAGES, "MANAGE_MESSAGES")
+        self.messages.delete(msg)
+        return None
+
+    async def _typing(self, req: ApiRequest) -> Any:
+        self._channel(req)
+        return None
+
+    async def _get_pins(self, req: ApiRequest) -> Any:
+        chan = self._channel(req)
+        msgs = [self.state.messages[m].to_api() for m in chan.pins]
+        if req.op and req.op.template.endswith("/messages/pins"):
+            return {
+                "items": [{"pinned_at": iso_now(), "message": m} for m in msgs],
+                "has_more": False,
+            }
+        return msgs
+
+    async def _pin(self, req: ApiRequest) -> Any:
+        chan, msg = self._channel_message(req)
+        if chan.guild_id is not None:
+            perms = self.state.guilds[chan.guild_id].permissions_of(self.state.bot_user.id)
+            if not perms & (P_MANAGE_MESSAGES | P_PIN_MESSAGES):
+                raise ApiError(403, 50013, "Missing Permissions (PIN_MESSAGES)")
+        if not msg.pinned:
+            if len(chan.pins) >= 250:
+                raise ApiError(400, 30003, "Maximum number of pins reached (250)", record="limits")
+            msg.pinned = True
+            chan.pins.append(msg.id)
+        return None
+
+    async def _unpin(self, req: ApiRequest) -> Any:
+        chan, msg = self._channel_message(req)
+        if msg.pinned:
+            msg.pinned = False
+            chan.pins.remove(msg.id)
+        return None
+
+    async def _react(self, req: ApiRequest) -> Any:
+        self._channel_message(req)
+        return None

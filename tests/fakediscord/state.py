@@ -1,0 +1,217 @@
+"""What the fake Discord holds: its settings, the world (users, guilds, channels, messages,
+interactions, commands), what it recorded (requests, errors, presences), and lookups on them.
+
+The gateway, the REST side and the driver all read and change this one :class:`State`
+(:class:`~.server.FakeDiscord` is one); the model objects themselves are in :mod:`.models`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from .limits import DEFAULT_FILE_LIMIT
+from .models import (
+    Attachment,
+    Channel,
+    ChannelType,
+    Guild,
+    InteractionRecord,
+    Member,
+    Message,
+    User,
+    snowflake,
+)
+from .spec import ApiSpec, load_spec
+
+log = logging.getLogger("fakediscord")
+
+
+# --------------------------------------------------------------------------- records
+
+
+@dataclass
+class RecordedError:
+    """A protocol error the fake detected (the bot did something Discord rejects)."""
+
+    kind: str
+    message: str
+    method: str = ""
+    path: str = ""
+    status: int = 0
+    details: Any = None
+
+    def __str__(self) -> str:
+        where = f" {self.method} {self.path}" if self.method else ""
+        extra = f"\n    {json.dumps(self.details)[:2000]}" if self.details else ""
+        return f"[{self.kind}]{where} -> {self.status}: {self.message}{extra}"
+
+
+class FakeDiscordErrors(AssertionError):
+    """Raised when errors were recorded and not consumed by the test."""
+
+    def __init__(self, errors: list[RecordedError]):
+        self.errors = errors
+        lines = "\n".join(f"  - {e}" for e in errors)
+        super().__init__(f"fake Discord recorded {len(errors)} error(s):\n{lines}")
+
+
+@dataclass
+class RequestLog:
+    """One REST request the bot made, with the fake's answer."""
+
+    method: str
+    path: str
+    template: str | None
+    query: dict[str, str]
+    json: Any
+    files: list[tuple[str, int]]
+    status: int = 0
+    response: Any = None
+
+
+def as_id(obj: Any) -> int:
+    """The id of a model object, a member's user, or an id given as int or str."""
+    if isinstance(obj, int):
+        return obj
+    if isinstance(obj, str):
+        return int(obj)
+    if isinstance(obj, Member):
+        return obj.user.id
+    return int(obj.id)
+
+
+# --------------------------------------------------------------------------- state
+
+
+class State:
+    """The data of one fake Discord, shared by its gateway, REST side and driver."""
+
+    def __init__(
+        self,
+        *,
+        token: str = "fake-token",
+        bot_name: str = "FakeBot",
+        interaction_timeout: float = 3.0,
+        token_ttl: float = 15 * 60,
+        followup_timeout: float = 5.0,
+        file_limit: int = DEFAULT_FILE_LIMIT,
+        raise_on_errors: bool = True,
+        spec_path: str | None = None,
+    ) -> None:
+        self.token = token
+        self.interaction_timeout = interaction_timeout
+        self.token_ttl = token_ttl
+        self.followup_timeout = followup_timeout
+        self.file_limit = file_limit
+        self.raise_on_errors = raise_on_errors
+        self.spec: ApiSpec = load_spec(spec_path)
+
+        self.application_id = snowflake()
+        self.bot_user = User(self.application_id, bot_name, bot=True)
+        self.owner = User(snowflake(), "app-owner")
+        self.users: dict[int, User] = {self.bot_user.id: self.bot_user}
+        self.guilds: dict[int, Guild] = {}
+        self.channels: dict[int, Channel] = {}
+        self.messages: dict[int, Message] = {}
+        self.interactions: dict[int, InteractionRecord] = {}
+        self.by_token: dict[str, InteractionRecord] = {}
+        """Interactions by token (the bot answers and follows up with the token)."""
+        self.app_commands: dict[int | None, list[dict[str, Any]]] = {}
+        """Registered application commands as stored, by guild id (``None`` = global)."""
+        self.command_syncs: list[tuple[int | None, list[dict[str, Any]]]] = []
+        self.uploads: dict[int, Attachment] = {}
+        """Attachments the driver sent as command options (served by the CDN)."""
+        self.closed_dms: set[int] = set()
+        self.errors: list[RecordedError] = []
+        self.requests: list[RequestLog] = []
+        self.presences: list[dict[str, Any]] = []
+        self.port = 0
+        self._changed = asyncio.Condition()
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def gateway_url(self) -> str:
+        return f"ws://127.0.0.1:{self.port}/gateway"
+
+    # ------------------------------------------------------------------ errors
+    def record(self, kind: str, message: str, **kw: Any) -> RecordedError:
+        """Record a protocol error (fails the test at exit unless popped)."""
+        err = RecordedError(kind, message, **kw)
+        self.errors.append(err)
+        log.warning("fake discord error: %s", err)
+        return err
+
+    def record_error(self, message: str, kind: str = "test") -> None:
+        """Record an error from test code (fails the test at exit like any other)."""
+        self.record(kind, message)
+
+    def pop_errors(self) -> list[RecordedError]:
+        """Return and clear the recorded errors (for tests that expect some)."""
+        errors, self.errors = self.errors, []
+        return errors
+
+    def assert_no_errors(self) -> None:
+        if self.errors:
+            errors = self.pop_errors()
+            raise FakeDiscordErrors(errors)
+
+    # ------------------------------------------------------------------ changes
+    async def notify(self) -> None:
+        """Wake whoever waits for a change (after every REST request)."""
+        async with self._changed:
+            self._changed.notify_all()
+
+    async def wait_until(self, predicate: Callable[[], bool]) -> None:
+        """Wait (without timeout) until ``predicate()`` holds after some change."""
+        async with self._changed:
+            await self._changed.wait_for(predicate)
+
+    # ------------------------------------------------------------------ lookups
+    def commands(self, guild: Guild | int | None = None) -> list[dict[str, Any]]:
+        """Registered commands (as stored, with ids) globally or for ``guild``."""
+        key = None if guild is None else as_id(guild)
+        return list(self.app_commands.get(key, []))
+
+    def command(self, name: str, guild: Guild | int | None = None) -> dict[str, Any]:
+        for cmd in self.commands(guild):
+            if cmd["name"] == name:
+                return cmd
+        raise KeyError(
+            f"command {name!r} not registered; have {[c['name'] for c in self.commands(guild)]}"
+        )
+
+    def channel_messages(
+        self, channel: Channel, *, include_ephemeral: bool = False, include_deleted: bool = False
+    ) -> list[Message]:
+        out = []
+        for mid in channel.message_ids:
+            msg = self.messages[mid]
+            if msg.deleted and not include_deleted:
+                continue
+            if msg.ephemeral and not include_ephemeral:
+                continue
+            out.append(msg)
+        return out
+
+    def dm_channel(self, user: User) -> Channel:
+        """The DM channel between the bot and ``user`` (created on demand)."""
+        for chan in self.channels.values():
+            if chan.type == ChannelType.DM and chan.recipient is user:
+                return chan
+        chan = Channel(snowflake(), ChannelType.DM, recipient=user)
+        self.channels[chan.id] = chan
+        return chan
+
+    def member(self, guild: Guild, user: User) -> Member:
+        return guild.members[user.id]
+
+    def user_permissions(self, guild: Guild, user: User) -> int:
+        return guild.permissions_of(user.id)
