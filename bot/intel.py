@@ -5,8 +5,11 @@ from __future__ import annotations
 
 import math
 
+from engine.realtime import RealClock
 from engine.rules import load as load_rules
+from engine.store import GameRow
 from engine.view import View
+from engine.world import World
 from renderers import pool as drawing
 
 from . import parsing
@@ -93,14 +96,9 @@ class Intel:
             )
         return "Some of your DMs failed recently; I will keep trying."
 
-    def _real_time(self, game, world, tick: int) -> float | None:
-        clock = game.clock
-        if game.status != "running" or clock.get("paused") or clock.get("anchor_real") is None:
-            return None
-        return (
-            clock["anchor_real"]
-            + (tick - clock["anchor_tick"]) * clock["speed"] / world.ticks_per_hour
-        )
+    def _real_time(self, game: GameRow, world: World, tick: int) -> float | None:
+        """When `tick` is due in real time (None: the game's time stands still)."""
+        return RealClock.of_row(game, world.ticks_per_hour).real_time_of(tick)
 
     async def units(self, caller: Caller, page: int = 1, kind: str | None = None) -> Reply:
         seat, nation = await self.ctx.playing(caller)

@@ -14,7 +14,6 @@ import asyncio
 import hashlib
 import json
 import logging
-import math
 import os
 import time
 from collections.abc import Awaitable, Callable
@@ -26,6 +25,7 @@ from .commands import Command
 from .errors import CommandError, GameError
 from .lobby import AI_PLAYER
 from .mapgen import default_size, generate
+from .realtime import RealClock
 from .replay import apply_entry
 from .rules import DEFAULT_RULESET
 from .rules import load as load_rules
@@ -77,6 +77,17 @@ class LiveGame:
     snapshot_seq: int
     snapshot_tick: int
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    _clock: tuple[GameRow, RealClock] | None = field(default=None, repr=False)
+
+    @property
+    def clock(self) -> RealClock:
+        """The game's clock (`games.clock`) as a typed value, read again when the row changed
+        (rows are replaced, never changed in place; the ticker asks every game each pass)."""
+        cached = self._clock
+        if cached is None or cached[0] is not self.row:
+            clock = RealClock.of_row(self.row, self.world.rules.ticks_per_hour)
+            cached = self._clock = (self.row, clock)
+        return cached[1]
 
 
 class GameService:
@@ -160,12 +171,12 @@ class GameService:
             "length_days": world.length_days,
         }
         started = world.started
-        clock = {
-            "speed": float(speed),
-            "paused": False,
-            "anchor_real": (time.time() if now is None else now) if started else None,
-            "anchor_tick": world.tick,
-        }
+        clock = RealClock(
+            ticks_per_hour=world.rules.ticks_per_hour,
+            speed=float(speed),
+            anchor_real=(time.time() if now is None else now) if started else None,
+            anchor_tick=world.tick,
+        ).to_dict()
         players = [
             (n.id, n.player) for n in world.nations.values() if n.player and n.player != AI_PLAYER
         ]  # a world given with its players (scenarios, tests, imports)
@@ -419,7 +430,8 @@ class GameService:
 
     @staticmethod
     def _start_step(game: LiveGame, now: float) -> Step:
-        clock = dict(game.row.clock, anchor_real=now, anchor_tick=game.world.tick, paused=False)
+        started = game.clock.changed(paused=False).anchored(now, game.world.tick)
+        clock = dict(game.row.clock, **started.to_dict())
         return Step(
             {"kind": "lobby", "action": "start"}, status_after=lambda w: "running", clock=clock
         )
@@ -488,16 +500,9 @@ class GameService:
     async def due_ticks(self, game_id: int, now: float | None = None) -> int:
         """How many ticks the game is behind its clock (0 when paused or not running)."""
         game = await self._live(game_id)
-        clock = game.row.clock
-        if game.row.status != "running" or clock.get("paused") or clock.get("anchor_real") is None:
-            return 0
         now = time.time() if now is None else now
-        tph = game.world.rules.ticks_per_hour
-        target = clock["anchor_tick"] + math.floor(
-            (now - clock["anchor_real"]) * tph / clock["speed"]
-        )
-        target = min(target, game.world.end_tick)
-        return max(0, target - game.world.tick)
+        world = game.world
+        return game.clock.due_ticks(now, tick=world.tick, end_tick=world.end_tick)
 
     def next_tick_at(self, game_id: int) -> float | None:
         """The real time at which a game in memory has its next tick due (`inf`: none will
@@ -507,14 +512,8 @@ class GameService:
         game = self._games.get(game_id)
         if game is None:
             return None
-        clock = game.row.clock
-        if game.row.status != "running" or clock.get("paused") or clock.get("anchor_real") is None:
-            return math.inf
         world = game.world
-        if world.tick >= world.end_tick:
-            return math.inf
-        tph = world.rules.ticks_per_hour
-        return clock["anchor_real"] + (world.tick + 1 - clock["anchor_tick"]) * clock["speed"] / tph
+        return game.clock.next_tick_at(world.tick, end_tick=world.end_tick)
 
     async def catch_up(
         self, game_id: int, now: float | None = None, *, max_ticks: int | None = None
@@ -527,15 +526,23 @@ class GameService:
             await self.advance(game_id, due)
         return due
 
-    async def _set_clock(self, game_id: int, now: float | None, **changes: Any) -> None:
+    async def _set_clock(
+        self,
+        game_id: int,
+        now: float | None,
+        *,
+        speed: float | None = None,
+        paused: bool | None = None,
+    ) -> None:
+        """Change the speed or pause flag; a running game's clock is re-anchored at its tick
+        (callers catch it up first)."""
         game = await self._live(game_id)
         async with game.lock:
             now = time.time() if now is None else now
-            clock = dict(game.row.clock, **changes)
+            clock = game.clock.changed(speed=speed, paused=paused)
             if game.row.status == "running":
-                clock["anchor_real"] = now
-                clock["anchor_tick"] = game.world.tick
-            await self._update_row(game, clock=clock)
+                clock = clock.anchored(now, game.world.tick)
+            await self._update_row(game, clock=dict(game.row.clock, **clock.to_dict()))
 
     async def set_speed(self, game_id: int, speed: float, *, now: float | None = None) -> None:
         if speed <= 0:
