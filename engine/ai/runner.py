@@ -11,7 +11,6 @@ import logging
 from ..errors import CommandError, GameError
 from ..loops import every
 from ..service import GameService
-from ..view import view_for
 from .brain import STYLES, Memory, decide, failed, resting
 
 log = logging.getLogger(__name__)
@@ -40,27 +39,27 @@ class AiRunner:
 
     async def _game(self, game_id: int, seats: dict[str, str]) -> int:
         accepted = 0
-        world = await self.service.world(game_id)
-        hour = world.tick // world.ticks_per_hour
+        game = await self.service.summary(game_id)
+        hour = game.tick // game.ticks_per_hour
         for nation, style in sorted(seats.items()):
             key = (game_id, nation)
-            n = world.nations.get(nation)
-            if n is None or n.out or world.ended or style not in STYLES:
+            n = game.nations.get(nation)
+            if n is None or n.out or game.ended or style not in STYLES:
                 continue
             if self.last_hour.get(key) == hour:
                 continue
             self.last_hour[key] = hour
             memory = self.memories.setdefault(key, Memory())
-            if resting(memory, style, world.tick, world.ticks_per_hour):
+            if resting(memory, style, game.tick, game.ticks_per_hour):
                 continue
-            decision = decide(view_for(world, nation), memory, style)
+            decision = decide(await self.service.view(game_id, nation), memory, style)
             for command in decision.commands:
                 try:
                     await self.service.submit(game_id, nation, command)
                     accepted += 1
                 except (CommandError, GameError):
-                    failed(memory, command, world.tick, world.width)
-                world = await self.service.world(game_id)
+                    failed(memory, command, game.tick, game.width)
+            game = await self.service.summary(game_id)
         return accepted
 
     async def run_forever(self, interval: float = 2.0) -> None:
