@@ -44,7 +44,7 @@ async def main() -> None:
         svc = await GameService.open(str(Path(tmp) / "battle.db"))
         game = await svc.create_game(name="battle", world=world)
         t0 = time.perf_counter()
-        await svc.world(game)  # the service loads the game once (snapshot + log)
+        await svc.live_world(game)  # the service loads the game once (snapshot + log)
         print(f"loading the game into the service: {(time.perf_counter() - t0) * 1000:.0f} ms")
         times = []
         start = time.perf_counter()

@@ -116,7 +116,7 @@ async def bench_interactions(tmp: Path) -> None:
                 ms_join, _ = await timed(fake, user, channel, "game join", {"name": f"Nation {i}"})
                 joins.append(ms_join)
             assert bot.service is not None
-            world = await bot.service.world(game)
+            world = await bot.service.live_world(game)
             assert world.started, "the game did not start when full"
             print(
                 f"setup: /game create (4 nations, {world.width}x{world.height}) {ms:.0f} ms, "
@@ -134,7 +134,7 @@ async def bench_interactions(tmp: Path) -> None:
             unit, a, b = _mover(world, nation)
             moves, bad = [], []
             for _ in range(MOVES):
-                here = (await bot.service.world(game)).units[unit].sq
+                here = (await bot.service.live_world(game)).units[unit].sq
                 goal = b if here == a else a
                 x, y = world.grid.xy(goal)
                 ms, reply = await timed(

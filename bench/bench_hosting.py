@@ -180,7 +180,7 @@ def thread_cpu(groups: dict[str, set[int]]) -> dict[str, float]:
 
 
 async def total_ticks(service) -> int:
-    return sum([(await service.world(g.id)).tick for g in await service.games()])
+    return sum([(await service.live_world(g.id)).tick for g in await service.games()])
 
 
 async def host(path: Path, n: int, opts: Options, profile: bool) -> dict[str, float]:

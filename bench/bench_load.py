@@ -199,7 +199,7 @@ class Player:
     async def order(self, desk, game: int, nation: str, caller, kind: str):
         """The desk call for an order of `kind` in `game`, chosen from the nation's own units
         and cities (None when it has nothing for it)."""
-        world = await desk.service.world(game)
+        world = await desk.service.live_world(game)
         rules = world.rules
         rng = self.rng
         if kind == "move":
@@ -297,7 +297,7 @@ async def measure(path: Path, opts: Options, failures: Failures) -> int:
         rows = await service.games(status=["running"])
         assert len(rows) == opts.games, f"{len(rows)} games running"
         games = [r.id for r in rows]
-        per_second = (await service.world(games[0])).rules.ticks_per_hour / opts.speed
+        per_second = (await service.live_world(games[0])).rules.ticks_per_hour / opts.speed
         slack = 1 + math.ceil(per_second * opts.interval)
         print(
             f"{opts.games} running games of 4 nations on {SMALL}x{SMALL} maps in {GUILDS} "
@@ -306,7 +306,7 @@ async def measure(path: Path, opts: Options, failures: Failures) -> int:
             f"ticker every {opts.interval:g} s; {opts.players} players, "
             + (f"{opts.think:g} s between commands" if opts.think else "no pause between commands")
         )
-        before = {g: (await service.world(g)).tick for g in games}
+        before = {g: (await service.live_world(g)).tick for g in games}
         setup_failures = sum(failures.seen.values())
         failures.seen.clear()
 
@@ -349,7 +349,7 @@ async def measure(path: Path, opts: Options, failures: Failures) -> int:
             due = await service.due_ticks(g, at)
             if due > slack:
                 behind[g] = due
-            world = await service.world(g)
+            world = await service.live_world(g)
             world_ticks += world.tick - before[g]
             memory[g] = world.hash()
 
@@ -416,7 +416,7 @@ async def audit(path: Path, memory: dict[int, str], accepted: Counter[int]) -> i
         differ = 0
         for game, digest in memory.items():
             try:
-                differ += (await service.world(game)).hash() != digest
+                differ += (await service.live_world(game)).hash() != digest
             except Exception:  # noqa: BLE001 - a game that cannot be loaded differs too
                 differ += 1
     finally:

@@ -58,7 +58,7 @@ async def bench_move(path: str, runs: int, synchronous: str, straight: bool) -> 
     crow = world.grid.distance(world.units[ship].sq, target)
     svc = await GameService.open(path, synchronous=synchronous)
     game = await svc.create_game(name="bench", world=world)
-    live = await svc.world(game)
+    live = await svc.live_world(game)
     grid = live.grid
     times = []
     for _ in range(runs):
@@ -86,7 +86,7 @@ async def bench_sail(path: str, runs: int, synchronous: str) -> None:
     there = far_square(world, ship, 8, straight=True)
     svc = await GameService.open(path, synchronous=synchronous)
     game = await svc.create_game(name="bench", world=world)
-    live = await svc.world(game)
+    live = await svc.live_world(game)
     grid = live.grid
     times = []
     for i in range(runs):

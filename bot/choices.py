@@ -116,8 +116,8 @@ class Choices:
         taken: set[str] = set()
         try:
             seat = await self.ctx.seat(caller)
-            world = await self.ctx.service.world(seat.game.id)
-            taken = {n.colour for n in world.nations.values()}
+            summary = await self.ctx.service.summary(seat.game.id)
+            taken = {n.colour for n in summary.nations.values()}
         except UserError:
             pass
         return [

@@ -13,7 +13,7 @@ from typing import Any
 from engine.errors import CommandError, GameError
 from engine.service import GameService
 from engine.store import GameRow, Store
-from engine.view import View, view_for
+from engine.view import View
 
 ACTIVE = ("lobby", "running", "paused")
 
@@ -239,9 +239,8 @@ class Context:
         row = await self.service.store.game(game_id) if game_id is not None else None
         if row is None:
             raise UserError(f"Game {game_id} no longer exists: nothing was done.")
-        members = await self.service.store.members(row.id)
-        world = await self.service.world(row.id)
-        found = world.nations.get(nation)
+        members = await self.service.members(row.id)
+        found = (await self.service.summary(row.id)).nations.get(nation)
         name = found.name if found is not None else nation
         if members.get(nation) != caller.user_id:
             raise UserError(f"You no longer lead {name} in game {row.id}: nothing was done.")
@@ -257,8 +256,7 @@ class Context:
                 f"You do not play in game {seat.game.id} ({seat.game.name}). "
                 "Use `/game join` to take a nation."
             )
-        world = await self.service.world(seat.game.id)
-        nation = world.nations.get(seat.nation)
+        nation = (await self.service.summary(seat.game.id)).nations.get(seat.nation)
         if nation is None:
             raise UserError("Your nation is no longer in this game.")
         if nation.out:
@@ -266,7 +264,7 @@ class Context:
         return seat, seat.nation
 
     async def view(self, game_id: int, nation: str) -> View:
-        return view_for(await self.service.world(game_id), nation)
+        return await self.service.view(game_id, nation)
 
 
 def explain(exc: Exception) -> str:

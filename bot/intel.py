@@ -8,8 +8,8 @@ import math
 from engine.realtime import RealClock
 from engine.rules import load as load_rules
 from engine.store import GameRow
+from engine.summary import GameSummary
 from engine.view import View
-from engine.world import World
 from renderers import pool as drawing
 
 from . import parsing
@@ -47,7 +47,7 @@ class Intel:
     async def status(self, caller: Caller) -> Reply:
         seat, nation = await self.ctx.playing(caller)
         view = await self.ctx.view(seat.game.id, nation)
-        world = await self.ctx.service.world(seat.game.id)
+        game = await self.ctx.service.summary(seat.game.id)
         s = view.status
         me = view.nations[nation]
         lines = [
@@ -57,16 +57,16 @@ class Intel:
             f" - power {s.power}/{s.power_limit}",
             f"{s.cities} cities, {s.units} units",
         ]
-        nxt = _next_update(view, world.rules.ticks_per_unit_update)
-        when = self._real_time(seat.game, world, nxt) if nxt is not None else None
+        nxt = _next_update(view, game.rules.ticks_per_unit_update)
+        when = self._real_time(seat.game, game, nxt) if nxt is not None else None
         if nxt is not None:
             lines.append(
-                f"Next unit update (mobility, healing): {world.clock(nxt)}"
+                f"Next unit update (mobility, healing): {game.clock(nxt)}"
                 + (f" (<t:{int(when)}:R>)" if when else "")
             )
-        end_when = self._real_time(seat.game, world, world.end_tick)
+        end_when = self._real_time(seat.game, game, game.end_tick)
         lines.append(
-            f"The game ends {world.clock(world.end_tick)}"
+            f"The game ends {game.clock(game.end_tick)}"
             + (f" (<t:{int(end_when)}:R>)" if end_when else "")
         )
         for p in view.pending:
@@ -75,7 +75,7 @@ class Intel:
             who = "You" if p.nation == nation else name
             towards = name if p.nation == nation else "you"
             lines.append(
-                f"Pending: {who} become {p.level} towards {towards} at {world.clock(p.due_tick)}."
+                f"Pending: {who} become {p.level} towards {towards} at {game.clock(p.due_tick)}."
             )
         problem = await self._dm_problem(caller.user_id)
         if problem:
@@ -96,9 +96,9 @@ class Intel:
             )
         return "Some of your DMs failed recently; I will keep trying."
 
-    def _real_time(self, game: GameRow, world: World, tick: int) -> float | None:
+    def _real_time(self, game: GameRow, summary: GameSummary, tick: int) -> float | None:
         """When `tick` is due in real time (None: the game's time stands still)."""
-        return RealClock.of_row(game, world.ticks_per_hour).real_time_of(tick)
+        return RealClock.of_row(game, summary.ticks_per_hour).real_time_of(tick)
 
     async def units(self, caller: Caller, page: int = 1, kind: str | None = None) -> Reply:
         seat, nation = await self.ctx.playing(caller)

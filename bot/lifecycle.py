@@ -107,8 +107,7 @@ class Lifecycle:
                 f"Game {game.id} has {'started' if game.status != 'ended' else 'ended'}; "
                 "nations join before the start."
             )
-        world = await self.ctx.service.world(game.id)
-        taken = [n.colour for n in world.nations.values()]
+        taken = [n.colour for n in (await self.ctx.service.summary(game.id)).nations.values()]
         try:
             chosen = colours.resolve(colour) if colour else colours.default_colour(taken)
         except ValueError as exc:
@@ -121,12 +120,12 @@ class Lifecycle:
             )
         except GameError as exc:
             raise UserError(str(exc)) from None
-        world = await self.ctx.service.world(game.id)
-        joined = len(world.nations)
-        full = len(world.slots)
-        home = world.grid.label(world.slots[world.slot_owner.index(nid)][0])
+        summary = await self.ctx.service.summary(game.id)
+        joined, full = len(summary.nations), summary.seats
+        view = await self.ctx.service.view(game.id, nid)
+        homes = [view.label(c.sq) for c in view.own_cities()]
         started = (await self.ctx.service.game(game.id)).status == "running"
-        text = f"You lead **{name}** in {game.name}; your capital is at {home}."
+        text = f"You lead **{name}** in {game.name}; your cities are at {', '.join(homes)}."
         if started:
             text += " The game is full and has started: good luck!"
         announce = f"**{name}** joins {game.name} ({joined}/{full})." + (
@@ -151,8 +150,7 @@ class Lifecycle:
             )
         if game.status != "lobby":
             raise UserError("AI nations join before the start.")
-        world = await self.ctx.service.world(game.id)
-        taken = [n.colour for n in world.nations.values()]
+        taken = [n.colour for n in (await self.ctx.service.summary(game.id)).nations.values()]
         try:
             chosen = colours.resolve(colour) if colour else colours.default_colour(taken)
             nid = await self.ctx.service.join(game.id, name=name, colour=chosen, player=AI_PLAYER)
@@ -193,7 +191,7 @@ class Lifecycle:
         seat, nation = await self.ctx.playing(caller)
         if seat.game.status != "lobby":
             raise UserError("The game has started: use `/game resign` to give up.")
-        name = (await self.ctx.service.world(seat.game.id)).nations[nation].name
+        name = (await self.ctx.service.summary(seat.game.id)).nations[nation].name
         await self.ctx.service.leave(seat.game.id, nation)
         return Reply(
             text=f"You left {seat.game.name}.",
@@ -208,16 +206,15 @@ class Lifecycle:
             raise UserError(f"Game {game.id} is {game.status}, not waiting to start.")
         if caller.user_id != game.created_by and not self.ctx.moderates(caller, game):
             raise UserError("Only the game's creator or a moderator of its server can start it.")
-        world = await self.ctx.service.world(game.id)
-        if len(world.nations) < 2:
+        nations = len((await self.ctx.service.summary(game.id)).nations)
+        if nations < 2:
             raise UserError("A game needs at least two nations to start.")
         await self.ctx.service.start(game.id)
         return Reply(
             text=f"{game.name} has started.",
             announce=(
                 game.channel_id or "",
-                f"**{game.name} has started** with {len(world.nations)} nations. "
-                "Check your DMs for your map.",
+                f"**{game.name} has started** with {nations} nations. Check your DMs for your map.",
             ),
             refresh_game=game.id,
         )
@@ -226,8 +223,7 @@ class Lifecycle:
         seat, nation = await self.ctx.playing(caller)
         if seat.game.status not in ("running", "paused"):
             raise UserError("Only a running game can be resigned from; leave the lobby instead.")
-        world = await self.ctx.service.world(seat.game.id)
-        name = world.nations[nation].name
+        name = (await self.ctx.service.summary(seat.game.id)).nations[nation].name
         confirm = await self.ctx.confirmations.ask(
             caller, "Resign", "resign", seat.game.id, nation=nation
         )
@@ -242,7 +238,7 @@ class Lifecycle:
         seat = await self.ctx.owner(caller, pending.game_id, pending.args["nation"])
         if seat.game.status not in ("running", "paused"):
             raise UserError(f"Game {seat.game.id} is {seat.game.status}: nothing was done.")
-        name = (await self.ctx.service.world(seat.game.id)).nations[seat.nation].name
+        name = (await self.ctx.service.summary(seat.game.id)).nations[seat.nation].name
         try:
             await self.ctx.service.resign(seat.game.id, seat.nation)
         except GameError as exc:
@@ -259,10 +255,10 @@ class Lifecycle:
             return Reply(text="No games on this server yet: `/game create` starts one.")
         lines = []
         for g in rows[-20:]:
-            world = await self.ctx.service.world(g.id)
+            summary = await self.ctx.service.summary(g.id)
             lines.append(
-                f"**{g.id}** {g.name}: {g.status}, {len(world.nations)}/{len(world.slots)} "
-                f"nations, {world.clock()}" + (f" in <#{g.channel_id}>" if g.channel_id else "")
+                f"**{g.id}** {g.name}: {g.status}, {len(summary.nations)}/{summary.seats} "
+                f"nations, {summary.clock()}" + (f" in <#{g.channel_id}>" if g.channel_id else "")
             )
         return Reply(text="\n".join(lines))
 
@@ -273,19 +269,19 @@ class Lifecycle:
     async def status_board(self, game_id: int) -> str:
         """The pinned status message of a game: public facts only."""
         row: GameRow = await self.ctx.service.game(game_id)
-        world = await self.ctx.service.world(game_id)
-        members = await self.ctx.service.store.members(game_id)
+        game = await self.ctx.service.summary(game_id)
+        members = await self.ctx.service.members(game_id)
         clock = row.clock
         lines = [
-            f"**{row.name}** (game {row.id}) - {world.rules.title} rules, "
-            f"{world.width}x{world.height} map, {world.length_days} days",
+            f"**{row.name}** (game {row.id}) - {game.rules.title} rules, "
+            f"{game.width}x{game.height} map, {game.length_days} days",
             f"Status: **{row.status}**"
             + (" (paused)" if clock.get("paused") and row.status == "running" else "")
-            + f" - {world.clock()} - speed {speed_label(clock.get('speed', 3600.0))}",
-            f"Nations ({len(world.nations)}/{len(world.slots)}):",
+            + f" - {game.clock()} - speed {speed_label(clock.get('speed', 3600.0))}",
+            f"Nations ({len(game.nations)}/{game.seats}):",
         ]
         ai = row.settings.get("ai", {})
-        for n in world.nations.values():
+        for n in game.nations.values():
             who = f"<@{members[n.id]}>" if n.id in members else "no player"
             if ai.get(n.id) == "caretaker":
                 who += " (AI caretaker)"

@@ -8,7 +8,6 @@ button; pressing it checks the presser's rights again, as they are then."""
 from __future__ import annotations
 
 from engine.errors import GameError
-from engine.view import full_view, view_for
 from renderers import pool as drawing
 
 from .context import Caller, Context, Pending, Reply, UserError
@@ -62,29 +61,26 @@ class Moderation:
             raise UserError(f"Game {game.id} is {game.status}, not running.")
         if not 1 <= ticks <= MAX_FORCED_TICKS:
             raise UserError(f"Force 1 to {MAX_FORCED_TICKS} ticks (15 game minutes each).")
-        world = await self.ctx.service.world(game.id)
-        before = world.tick
+        before = (await self.ctx.service.summary(game.id)).tick
         await self.ctx.service.advance(game.id, ticks)
         # keep the clock's anchor: the forced ticks are ahead of the schedule, not lost
         await self.ctx.service.set_speed(game.id, game.clock.get("speed", 3600.0))
-        world = await self.ctx.service.world(game.id)
+        after = await self.ctx.service.summary(game.id)
         return _announce(
             game,
-            f"A moderator moved {game.name} on {world.tick - before} ticks to {world.clock()}.",
+            f"A moderator moved {game.name} on {after.tick - before} ticks to {after.clock()}.",
         )
 
     async def _nation(self, game_id: int, text: str) -> str:
-        world = await self.ctx.service.world(game_id)
-        wanted = text.strip().lower()
-        for n in world.nations.values():
-            if wanted in (n.id.lower(), n.name.lower()):
-                return n.id
-        raise UserError(f"There is no nation {text!r} in this game.")
+        found = (await self.ctx.service.summary(game_id)).nation_named(text)
+        if found is None:
+            raise UserError(f"There is no nation {text!r} in this game.")
+        return found
 
     async def mod_kick(self, caller: Caller, nation: str) -> Reply:
         game = await self._game(caller)
         nid = await self._nation(game.id, nation)
-        name = (await self.ctx.service.world(game.id)).nations[nid].name
+        name = (await self.ctx.service.summary(game.id)).nations[nid].name
         try:
             if game.status == "lobby":
                 await self.ctx.service.leave(game.id, nid)
@@ -97,7 +93,7 @@ class Moderation:
     async def mod_substitute(self, caller: Caller, nation: str, user_id: str) -> Reply:
         game = await self._game(caller)
         nid = await self._nation(game.id, nation)
-        name = (await self.ctx.service.world(game.id)).nations[nid].name
+        name = (await self.ctx.service.summary(game.id)).nations[nid].name
         try:
             await self.ctx.service.substitute(game.id, nid, user_id)
         except GameError as exc:
@@ -137,18 +133,18 @@ class Moderation:
 
     async def mod_view(self, caller: Caller, nation: str | None = None) -> Reply:
         game = await self._game(caller)
-        world = await self.ctx.service.world(game.id)
+        summary = await self.ctx.service.summary(game.id)
         if nation:
             nid = await self._nation(game.id, nation)
-            view = view_for(world, nid)
-            label = world.nations[nid].name
+            view = await self.ctx.service.view(game.id, nid)
+            label = summary.nations[nid].name
         else:
-            view = full_view(world)
+            view = await self.ctx.service.full_view(game.id)
             label = "everything"
         title = f"{game.name} (game {game.id}), moderator view"
         data = await drawing.draw_map(view, title=title)  # in a worker process
         return Reply(
-            text=f"{label} at {world.clock()} (only you see this).",
+            text=f"{label} at {view.clock} (only you see this).",
             files=[(f"mod-{game.id}-{nation or 'all'}.png", data)],
         )
 

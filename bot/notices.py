@@ -547,7 +547,8 @@ def _terrain(e: ev.TerrainSwitched, v: _View) -> str:
 
 def _joined(e: ev.NationJoined, v: _View) -> str:
     if e.nation == v.nation:
-        return f"You joined the game as **{v.name(e.nation, e.name)}**; your home is {e.home}"
+        home = f"; your home is {e.home}" if e.home else ""
+        return f"You joined the game as **{v.name(e.nation, e.name)}**{home}"
     return f"**{v.name(e.nation, e.name)}** joined the game"
 
 

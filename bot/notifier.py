@@ -40,8 +40,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from engine import events as ev
 from engine.loops import every, guarded
-from engine.store import DmStatus, OutboxRow
-from engine.view import View, view_for
+from engine.store import DmStatus, GameRow, OutboxRow
+from engine.summary import GameSummary
+from engine.view import View
 
 from .delivery import DeliveryFailed, DmClosed, DmSender, RateLimited
 
@@ -337,11 +338,11 @@ class Notifier:
 
         ids = [r.id for r, _ in items]
         events = [e for _, e in items]
-        world = await self.service.world(game_id)
+        summary = await self.service.summary(game_id)
         game = await self.service.game(game_id)
-        names = {n.id: n.name for n in world.nations.values()}
+        names = {n.id: n.name for n in summary.nations.values()}
         # the game's name in the header: a player may be in several games
-        clock = f"{game.name}, {world.clock(max(e.tick for e in events))}"
+        clock = f"{game.name}, {summary.clock(max(e.tick for e in events))}"
         messages = notices.digest(events, nation, names, clock=clock)
         if not messages:  # nothing worth a DM
             await self.store.mark_delivered(ids, now=now)
@@ -349,8 +350,8 @@ class Notifier:
             return
         files: list[tuple[str, bytes]] = []
         if self.render and settings.pictures and any(notices.is_big(e, nation) for e in events):
-            title = f"{game.name} - {names.get(nation, nation)} - {world.clock()}"
-            png = await self._picture(view_for(world, nation), title, events)
+            title = f"{game.name} - {names.get(nation, nation)} - {summary.clock()}"
+            png = await self._picture(await self.service.view(game_id, nation), title, events)
             if png is not None:
                 files = [("map.png", png)]
         outcome = await self._send(user, messages, files, status, now, report)
@@ -426,14 +427,11 @@ class Notifier:
             if only is not None and game.id != only:
                 continue
             try:
-                world = await self.service.world(game.id)
-                mark = (
-                    world.tick // world.rules.ticks_per_day,
-                    self.store.members_version(game.id),
-                )
+                summary = await self.service.summary(game.id)
+                mark = (summary.day, self.store.members_version(game.id))
                 if self._looked.get(game.id) == mark:
                     continue
-                await self._game_sitreps(game, world, mark[0], now, report)
+                await self._game_sitreps(game, summary, mark[0], now, report)
                 self._looked[game.id] = mark
             except asyncio.CancelledError:
                 raise
@@ -441,9 +439,9 @@ class Notifier:
                 log.exception("sitreps for game %s failed", game.id)
 
     async def _game_sitreps(
-        self, game, world, day: int, now: float, report: DeliveryReport
+        self, game: GameRow, summary: GameSummary, day: int, now: float, report: DeliveryReport
     ) -> None:
-        if not world.started or world.ended:
+        if not summary.started or summary.ended:
             return
         members = await self.store.members(game.id)
         todo = []
@@ -471,7 +469,7 @@ class Notifier:
 
         due: list[tuple[str, View, str, str, PlayerSettings, DmStatus | None]] = []
         for nation, user in new_day:
-            n = world.nations.get(nation)
+            n = summary.nations.get(nation)
             if n is None or n.out:
                 continue
             settings = await load_settings(self.store, user)
@@ -480,7 +478,7 @@ class Notifier:
             status = await self.store.get_dm_status(user)
             if _closed_recently(status, now):
                 continue
-            view = view_for(world, nation)
+            view = await self.service.view(game.id, nation)
             title = f"{game.name} - {n.name} - {view.clock}"
             due.append((user, view, sitrep_text(game.name, view), title, settings, status))
 

@@ -181,9 +181,9 @@ class Playing:
                 and e.due_tick is not None
                 and e.due_tick > view.tick
             ):
-                world = await self.ctx.service.world(seat.game.id)
+                game = await self.ctx.service.summary(seat.game.id)
                 return Reply(
-                    text=f"Your relation to {name} becomes {chosen} at {world.clock(e.due_tick)} "
+                    text=f"Your relation to {name} becomes {chosen} at {game.clock(e.due_tick)} "
                     "(notice given)."
                 )
         theirs = after.nations[other].relation_from

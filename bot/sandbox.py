@@ -208,13 +208,12 @@ class Sandbox:
 
     async def wait(self, hours: float) -> None:
         assert self.game is not None
-        world = await self.service.world(self.game)
+        per_hour = (await self.service.summary(self.game)).ticks_per_hour
         for _ in range(max(1, round(hours))):
-            await self.service.advance(self.game, world.ticks_per_hour)
+            await self.service.advance(self.game, per_hour)
             await self.ai.run_once()
         await self.service.set_speed(self.game, (await self.service.game(self.game)).clock["speed"])
-        world = await self.service.world(self.game)
-        self.write(f"It is now {world.clock()}.")
+        self.write(f"It is now {(await self.service.summary(self.game)).clock()}.")
 
     async def handle(self, line: str) -> bool:
         """One line of input; False when the player quits."""

@@ -90,13 +90,13 @@ async def _demo(days: int, db: str | None, ruleset: str, seed: int) -> None:
             ("Gold", "#d4ac0d"),
         ]:
             await service.join(game, name=name, colour=colour, player=None)
-        world = await service.world(game)
+        world = await service.live_world(game)
         print(
             f"game {game}: {world.width}x{world.height} {world.rules.title} map, seed {seed}, database {path}"
         )
         ticks = days * world.rules.ticks_per_day
         events = await service.advance(game, ticks)
-        world = await service.world(game)
+        world = await service.live_world(game)
         print(f"advanced {ticks} ticks to {world.clock()}; {len(events)} events")
         for nation in world.nations.values():
             print(
@@ -166,7 +166,7 @@ async def _render(args: argparse.Namespace) -> int:
         if row is None:
             print(f"there is no game {args.game} in {args.db}", file=sys.stderr)
             return 2
-        world = await service.world(args.game)
+        world = await service.live_world(args.game)
         nation = None
         if args.nation:
             wanted = args.nation.lower()

@@ -113,7 +113,7 @@ class NationJoined(Event):
     kind: Literal["NationJoined"] = "NationJoined"
     nation: str
     name: str
-    home: str
+    home: str | None = None  # told to the nation itself only
 
 
 class NationLeft(Event):

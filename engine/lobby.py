@@ -55,11 +55,13 @@ def join(
     claim_slot(world, free[0], nation_id)
     world.cities_changed()
     home = world.grid.label(world.slots[free[0]][0])
-    return [
-        ev.NationJoined(
-            tick=world.tick, to=list(world.nations), nation=nation_id, name=name, home=home
-        )
+    others = [n for n in world.nations if n != nation_id]
+    told = [
+        ev.NationJoined(tick=world.tick, to=[nation_id], nation=nation_id, name=name, home=home)
     ]
+    if others:  # where its home is, the others do not learn
+        told.append(ev.NationJoined(tick=world.tick, to=others, nation=nation_id, name=name))
+    return told
 
 
 def leave(world: World, nation_id: str) -> list[ev.Event]:

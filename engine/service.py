@@ -30,6 +30,8 @@ from .replay import apply_entry
 from .rules import DEFAULT_RULESET
 from .rules import load as load_rules
 from .store import GameRow, LogWrite, Store
+from .summary import GameSummary, summarise
+from .view import View, full_view, view_for
 from .world import World
 
 log = logging.getLogger(__name__)
@@ -227,8 +229,33 @@ class GameService:
 
     # --- reading ---------------------------------------------------------------------------------------
 
-    async def world(self, game_id: int) -> World:
-        """The live world, for read-only use by the view filter and tools. Never mutate it."""
+    # Players, moderators and reports read a game through a nation's view or the public
+    # summary; the live world itself is for tools that say so (the CLI, the sandbox's
+    # cheats, tests), never for anything a player reads.
+
+    async def summary(self, game_id: int) -> GameSummary:
+        """What anyone may know of the game: nations' names, colours and seats, its size, rules
+        and time."""
+        return summarise((await self._live(game_id)).world)
+
+    async def view(self, game_id: int, nation: str) -> View:
+        """Everything the nation may know now (the fog filter)."""
+        world = (await self._live(game_id)).world
+        if nation not in world.nations:
+            raise GameError(f"there is no nation {nation!r} in game {game_id}")
+        return view_for(world, nation)
+
+    async def full_view(self, game_id: int) -> View:
+        """Everything as it is: for moderators and the end-of-game timelapse only."""
+        return full_view((await self._live(game_id)).world)
+
+    async def members(self, game_id: int) -> dict[str, str]:
+        """Who plays which nation: nation -> Discord user id."""
+        return await self.store.members(game_id)
+
+    async def live_world(self, game_id: int) -> World:
+        """The live, mutable world, for tools (the CLI, the sandbox, tests). Never mutate it,
+        and never show a player anything read from it: use `view` or `summary`."""
         return (await self._live(game_id)).world
 
     async def game(self, game_id: int) -> GameRow:

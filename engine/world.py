@@ -584,9 +584,7 @@ class World:
 
     def clock(self, tick: int | None = None) -> str:
         """Game time as 'day D hh:mm' (day 1 starts at tick 0)."""
-        t = self.tick if tick is None else tick
-        minutes = t * self.rules.time.minutes_per_tick
-        return f"day {minutes // 1440 + 1} {minutes % 1440 // 60:02d}:{minutes % 60:02d}"
+        return self.rules.clock(self.tick if tick is None else tick)
 
     # --- serialisation --------------------------------------------------------------------------
 

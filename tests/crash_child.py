@@ -23,7 +23,7 @@ async def main(path: str, seed: int) -> None:
         (x, y) for x in range(13, 23) for y in range(1, 4)
     ]
     while True:
-        world = await svc.world(game)
+        world = await svc.live_world(game)
         if rng.randint(0, 2) == 0:
             await svc.advance(game, rng.randint(1, 5))
         else:
@@ -41,7 +41,7 @@ async def main(path: str, seed: int) -> None:
                 )
             except CommandError:
                 continue
-        world = await svc.world(game)
+        world = await svc.live_world(game)
         seq = await svc.store.last_seq(game)
         print(f"ACK {seq} {world.hash()}", flush=True)
 

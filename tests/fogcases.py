@@ -1169,7 +1169,7 @@ class DeskRunner:
         self.service.evict(self.game)
 
     async def world(self) -> World:
-        return await self.service.world(self.game)
+        return await self.service.live_world(self.game)
 
     async def view(self) -> View:
         return view_for(await self.world(), self.me)

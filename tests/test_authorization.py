@@ -169,7 +169,7 @@ async def fingerprint(service: GameService) -> dict[int, Any]:
     """Everything a command could change: each game's row, players, log and world."""
     out: dict[int, Any] = {}
     for row in await service.store.games():
-        world = await service.world(row.id)
+        world = await service.live_world(row.id)
         out[row.id] = (
             row.status,
             row.clock,
@@ -480,7 +480,7 @@ async def test_a_pending_resign_does_not_survive_a_substitution(fresh) -> None:
     with pytest.raises(UserError, match="You no longer lead Red in game"):
         await fresh.desk.confirm(red, ask.confirm.token)
     assert await fingerprint(fresh.service) == before
-    world = await fresh.service.world(game)
+    world = await fresh.service.live_world(game)
     assert not world.nations["red"].out
     assert (await fresh.service.store.members(game))["red"] == "12"
 
@@ -540,7 +540,7 @@ async def test_a_confirmation_survives_a_restart(prepared, tmp_path) -> None:
     try:
         done = await Desk(service).confirm(red, ask.confirm.token)
         assert "Red has resigned" in done.text
-        assert (await service.world(prepared.running)).nations["red"].out
+        assert (await service.live_world(prepared.running)).nations["red"].out
     finally:
         await service.close()
 
@@ -644,7 +644,7 @@ async def test_cross_server_mod_commands_are_refused_through_discord(discord_env
     env = discord_env
     game = await _two_player_game(env, env.dave)
     service = env.bot.service
-    tick = (await service.world(game)).tick
+    tick = (await service.live_world(game)).tick
     # dave plays Blue here and has Manage Server on his own server: from there, /mod is his
     # own server's business only
     seen = await env.fake.invoke(env.dave, env.lounge, "mod view", {"nation": "Red"})
@@ -652,7 +652,7 @@ async def test_cross_server_mod_commands_are_refused_through_discord(discord_env
     assert "no game in this channel" in seen.text
     ticked = await env.fake.invoke(env.dave, env.lounge, "mod tick", {"ticks": 96})
     assert "no game in this channel" in ticked.text
-    assert (await service.world(game)).tick < tick + 96
+    assert (await service.live_world(game)).tick < tick + 96
     # his own orders still follow him there
     status = await env.fake.invoke(env.dave, env.lounge, "status")
     assert "**Blue**" in status.text
@@ -671,14 +671,14 @@ async def test_a_confirmation_button_works_after_a_restart(discord_env) -> None:
     await fake.start_client(env.bot, wait_for_sync=True)
     done = await fake.click(env.bob, ask, button)
     assert "Blue has resigned" in done.text
-    assert (await env.bot.service.world(game)).nations["blue"].out
+    assert (await env.bot.service.live_world(game)).nations["blue"].out
     # a button whose time ran out says so, also after the restart
     await env.bot.service.store.db.write(
         lambda c: c.execute("UPDATE confirmations SET expires_at = 0")
     )
     late = await fake.click(env.alice, end_asked, end_asked.message.buttons[0]["custom_id"])
     assert late.ephemeral and "expired" in late.text
-    assert not (await env.bot.service.world(game)).nations["red"].out
+    assert not (await env.bot.service.live_world(game)).nations["red"].out
 
 
 async def test_the_sandbox_confirms_with_yes(tmp_path) -> None:

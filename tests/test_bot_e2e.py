@@ -104,7 +104,7 @@ async def test_a_whole_game_through_discord(env) -> None:
     assert zoom.files and len(zoom.files[0].data) < len(picture.files[0].data) * 4
 
     # autocomplete offers alice's own units only
-    world = await env.bot.service.world(game)
+    world = await env.bot.service.live_world(game)
     red_units = {str(u.id) for u in world.units_of("red")}
     choices = await fake.autocomplete(env.alice, env.channel, "move", focused="units", value="")
     assert choices and {c["value"] for c in choices} <= red_units
@@ -116,7 +116,7 @@ async def test_a_whole_game_through_discord(env) -> None:
     assert bad.ephemeral and "999999" in bad.text
     off = await fake.invoke(env.alice, env.channel, "move", {"units": str(unit.id), "to": "5000,1"})
     assert "off the map" in off.text
-    assert (await env.bot.service.world(game)).hash() == before
+    assert (await env.bot.service.live_world(game)).hash() == before
     moved = await fake.invoke(
         env.alice,
         env.channel,
@@ -150,7 +150,7 @@ async def test_the_ticker_advances_games_by_their_speed(env) -> None:
     fast = await fake.invoke(env.mod, env.channel, "mod speed", {"seconds_per_hour": 0.5})
     assert "now runs at" in fast.text
     await fake.wait_for_message(env.channel, lambda m: "now runs at" in m.content)
-    start = (await service.world(game)).tick
+    start = (await service.live_world(game)).tick
     await eventually(lambda: service._games[game].world.tick >= start + 8, timeout=10)
 
 

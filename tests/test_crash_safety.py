@@ -70,7 +70,7 @@ def test_sigkill_loses_nothing_acknowledged(tmp_path, seed, kill_after):
         await store.close()
 
         svc = await GameService.open(str(db))
-        recovered = await svc.world(game)
+        recovered = await svc.live_world(game)
         if last == acked_seq:
             assert recovered.hash() == acked_hash
         # the recovered world equals a replay of its whole log (consistency)

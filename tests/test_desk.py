@@ -107,7 +107,7 @@ async def test_the_creator_fills_seats_with_ai_nations_of_a_chosen_level(desk: D
         await desk.game_add_ai(caller("1"), "Hal", level="nightmare")
     with pytest.raises(UserError, match="creator or a moderator"):
         await desk.game_add_ai(caller("2"), "Hal")
-    assert len((await desk.ctx.service.world(game)).nations) == 1  # nothing changed
+    assert len((await desk.ctx.service.live_world(game)).nations) == 1  # nothing changed
     easy = await desk.game_add_ai(caller("1"), "Hal", level="easy")
     assert "**Hal** (AI, easy) joins" in easy.text
     full = await desk.game_add_ai(caller("1"), "Deep Blue")

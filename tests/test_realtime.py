@@ -127,12 +127,12 @@ async def test_the_service_keeps_the_stored_form_and_follows_the_clock(tmp_path)
         game = await service.create_game(name="g", world=strip_world(), speed=360.0, now=T0)
         row = await service.game(game)
         assert row.clock == {"speed": 360.0, "paused": False, "anchor_real": T0, "anchor_tick": 0}
-        tph = (await service.world(game)).rules.ticks_per_hour
+        tph = (await service.live_world(game)).rules.ticks_per_hour
         assert await service.due_ticks(game, T0 + 10 * 360.0 / tph) == 10
         assert service.next_tick_at(game) == T0 + 360.0 / tph
         assert await service.catch_up(game, T0 + 10 * 360.0 / tph) == 10
         await service.set_speed(game, 36.0, now=T0 + 3600)  # catches up, then re-anchors
-        tick = (await service.world(game)).tick
+        tick = (await service.live_world(game)).tick
         row = await service.game(game)
         assert row.clock == {
             "speed": 36.0,
@@ -164,7 +164,7 @@ async def test_status_gives_the_real_time_of_the_game_end_and_none_when_paused(t
         desk = Desk(service)
         game = await started(desk)
         row = await service.game(game)
-        world = await service.world(game)
+        world = await service.live_world(game)
         end = RealClock.of_row(row, world.ticks_per_hour).real_time_of(world.end_tick)
         assert (
             end

@@ -214,7 +214,7 @@ async def test_timelapse_replays_the_stored_game_and_si_render_writes_pictures(t
         game = await service.create_game(name="T", max_nations=2, width=32, height=32, seed=4)
         for name, colour in (("Red", "#e6194b"), ("Blue", "#4363d8")):
             await service.join(game, name=name, colour=colour, player=None)
-        world = await service.world(game)
+        world = await service.live_world(game)
         per_day = world.rules.ticks_per_day
         await service.advance(game, per_day)
         everything = await timelapse(service.store, game, every_ticks=per_day // 4)

@@ -28,13 +28,13 @@ async def test_accepted_command_is_logged_and_survives_a_restart(tmp_path):
     assert result.seq == 1
     moved = [e for e in result.events if e.kind == "UnitsMoved"]
     assert moved and moved[0].arrived == [1, 2]
-    world = await svc.world(game)
+    world = await svc.live_world(game)
     before = world.hash()
     assert world.grid.label(world.units[1].sq) == "4,2"
     await svc.close()
 
     again = await GameService.open(path)
-    world2 = await again.world(game)
+    world2 = await again.live_world(game)
     assert world2.hash() == before
     assert world2.grid.label(world2.units[2].sq) == "4,2"
     await again.close()
@@ -42,7 +42,7 @@ async def test_accepted_command_is_logged_and_survives_a_restart(tmp_path):
 
 async def test_rejected_command_changes_nothing_and_is_not_logged(service):
     game = await service.create_game(name="t", world=strip_world())
-    world = await service.world(game)
+    world = await service.live_world(game)
     before = world.hash()
     with pytest.raises(CommandError, match="no unit 4"):
         await service.submit(game, "red", cmd.Move(units=[1, 4], to=(4, 2)))  # 4 is blue's
@@ -50,7 +50,7 @@ async def test_rejected_command_changes_nothing_and_is_not_logged(service):
         await service.submit(game, "red", cmd.Move(units=[1], to=(0, 1)))  # in sight
     with pytest.raises(CommandError, match="off the map"):
         await service.submit(game, "red", cmd.Move(units=[1], to=(99, 1)))
-    assert (await service.world(game)).hash() == before
+    assert (await service.live_world(game)).hash() == before
     assert await service.store.last_seq(game) == 0
 
 
@@ -73,7 +73,7 @@ async def test_advance_is_batched_and_equals_single_ticks(tmp_path):
     for svc, g in ((a, ga), (b, gb)):
         await svc.submit(g, "red", cmd.Move(units=[1], to=(9, 1)))
         await svc.advance(g, 50)
-    assert (await a.world(ga)).hash() == (await b.world(gb)).hash()
+    assert (await a.live_world(ga)).hash() == (await b.live_world(gb)).hash()
     assert await a.store.last_seq(ga) == 1 + 4  # 16+16+16+2
     assert await b.store.last_seq(gb) == 1 + 50
     await a.close()
@@ -87,18 +87,18 @@ async def test_recovery_replays_the_log_after_the_latest_snapshot(tmp_path):
     for _ in range(13):
         await svc.advance(game, 1)
     await svc.submit(game, "blue", cmd.Move(units=[4], to=(17, 2)))
-    expected = (await svc.world(game)).hash()
+    expected = (await svc.live_world(game)).hash()
     snap = await svc.store.latest_snapshot(game)
     assert snap is not None and 0 < snap[0] < 14  # a snapshot was taken, with log after it
     await svc.close()
     again = await GameService.open(path)
-    assert (await again.world(game)).hash() == expected
+    assert (await again.live_world(game)).hash() == expected
     await again.close()
 
 
 async def test_a_failed_commit_leaves_memory_as_the_store_has_it(service):
     game = await service.create_game(name="t", world=strip_world())
-    before = (await service.world(game)).hash()
+    before = (await service.live_world(game)).hash()
     # the transaction fails half-way, after the log row went in: as a full disk would
     await service.store.db.write(
         lambda c: c.execute(
@@ -107,7 +107,7 @@ async def test_a_failed_commit_leaves_memory_as_the_store_has_it(service):
     )
     with pytest.raises(sqlite3.IntegrityError, match="disk full"):
         await service.submit(game, "red", cmd.Move(units=[1], to=(4, 2)))
-    assert (await service.world(game)).hash() == before  # rebuilt from the store
+    assert (await service.live_world(game)).hash() == before  # rebuilt from the store
     assert await service.store.last_seq(game) == 0  # the log row was rolled back
     await service.store.db.write(lambda c: c.execute("DROP TRIGGER full"))
     await service.submit(game, "red", cmd.Move(units=[1], to=(4, 2)))  # the store goes on
@@ -120,21 +120,21 @@ async def test_clock_speed_pause_and_catch_up(service):
     assert await service.due_ticks(game, now=1000.0) == 0
     assert await service.due_ticks(game, now=1059.0) == 3
     assert await service.catch_up(game, now=1120.0) == 8
-    assert (await service.world(game)).tick == 8
+    assert (await service.live_world(game)).tick == 8
     await service.pause(game, now=1180.0)
-    assert (await service.world(game)).tick == 12
+    assert (await service.live_world(game)).tick == 12
     assert await service.due_ticks(game, now=5000.0) == 0  # paused
     await service.resume(game, now=5000.0)
     assert await service.due_ticks(game, now=5015.0) == 1
     await service.set_speed(game, 3600.0, now=5030.0)  # back to real time
-    assert (await service.world(game)).tick == 14
+    assert (await service.live_world(game)).tick == 14
     assert await service.due_ticks(game, now=5030.0 + 3600.0) == 4
 
 
 async def test_lobby_join_start_and_commands_before_start(service):
     game = await service.create_game(name="lobby", max_nations=2, width=40, height=40, seed=5)
     red = await service.join(game, name="Red", colour="#c0392b", player="100")
-    world = await service.world(game)
+    world = await service.live_world(game)
     assert red == "red" and len(world.cities_of("red")) == len(world.rules.start.cities)
     with pytest.raises(CommandError, match="not started"):
         await service.submit(game, "red", cmd.Move(units=[1], to=(0, 0)))
@@ -166,11 +166,11 @@ async def play_generated_game(path: str, *, restart_midway: bool) -> str:
     for name in ("Red", "Blue", "Green"):
         await svc.join(game, name=name, colour="#123456", player=None)
     for step in range(12):
-        world = await svc.world(game)
+        world = await svc.live_world(game)
         if step == 6 and restart_midway:
             await svc.close()
             svc = await GameService.open(path, snapshot_every=3)
-            world = await svc.world(game)
+            world = await svc.live_world(game)
         nation = ["red", "blue", "green"][step % 3]
         units = sorted(u.id for u in world.units_of(nation) if u.type == "infantry")
         city = world.cities_of(nation)[0]
@@ -178,7 +178,7 @@ async def play_generated_game(path: str, *, restart_midway: bool) -> str:
         with contextlib.suppress(CommandError):
             await svc.submit(game, nation, cmd.Move(units=units[:2], to=(x + 1, y)))
         await svc.advance(game, 7)
-    digest = (await svc.world(game)).hash()
+    digest = (await svc.live_world(game)).hash()
     await svc.close()
     return digest
 
@@ -195,7 +195,7 @@ async def test_a_crash_inside_the_core_after_a_change_is_rolled_back(service, mo
     import engine.replay as replay
 
     game = await service.create_game(name="t", world=strip_world())
-    before = (await service.world(game)).hash()
+    before = (await service.live_world(game)).hash()
     real = replay.apply
 
     def half_then_crash(world, nation, command):
@@ -206,8 +206,8 @@ async def test_a_crash_inside_the_core_after_a_change_is_rolled_back(service, mo
     with pytest.raises(RuntimeError):
         await service.submit(game, "red", cmd.Move(units=[1], to=(4, 2)))
     monkeypatch.setattr(replay, "apply", real)
-    world = await service.world(game)
+    world = await service.live_world(game)
     assert world.hash() == before
     assert world.nations["red"].cp == 512
     await service.submit(game, "red", cmd.Move(units=[1], to=(4, 2)))  # and the game goes on
-    assert (await service.world(game)).nations["red"].cp == 511
+    assert (await service.live_world(game)).nations["red"].cp == 511

@@ -71,7 +71,7 @@ async def test_the_status_message_is_edited_only_when_it_changed(env) -> None:
     edit = f"PATCH /channels/{channel.id}/messages/{message_id}"
     assert sent(fake, channel.id) == [*posted, edit]
     assert pinned.content == await bot.desk.status_board(game)
-    assert (await service.world(game)).clock() in pinned.content
+    assert (await service.live_world(game)).clock() in pinned.content
 
     await service.update_settings(game, ai={"blue": "normal"})  # a change besides the clock
     await bot.refresh_status(game)

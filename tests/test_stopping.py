@@ -73,7 +73,7 @@ async def test_all_loops_together_stop_and_leave_the_store_consistent(busy):
         assert all(t.cancelled() for t in tasks)
     for row in await busy.games():
         fresh = GameService(busy.store)
-        assert (await fresh.world(row.id)).hash() == (await busy.world(row.id)).hash()
+        assert (await fresh.live_world(row.id)).hash() == (await busy.live_world(row.id)).hash()
 
 
 async def test_stop_tasks_reports_a_task_that_ignores_its_cancel():
@@ -110,7 +110,7 @@ async def test_the_bot_closes_within_seconds_while_games_run(tmp_path):
         await fake.invoke(alice, channel, "game join", {"name": "Red"})
         await fake.invoke(bob, channel, "game join", {"name": "Blue"})  # full: it starts
         await asyncio.sleep(0.3)  # the ticker, notifier and AI are busy with the game
-        assert (await bot.service.world(game)).started
+        assert (await bot.service.live_world(game)).started
         started = time.monotonic()
         await asyncio.wait_for(bot.close(), 5.0)
         assert time.monotonic() - started < 5.0

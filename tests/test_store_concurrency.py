@@ -40,12 +40,12 @@ async def service(tmp_path):
 async def _stored_hash(service: GameService, game_id: int) -> str:
     """The world as a fresh process would load it from the store."""
     fresh = GameService(service.store)
-    return (await fresh.world(game_id)).hash()
+    return (await fresh.live_world(game_id)).hash()
 
 
 async def _assert_consistent(service: GameService, game_id: int) -> None:
     """Memory equals a reload from the store, and the store still takes writes."""
-    live = (await service.world(game_id)).hash()
+    live = (await service.live_world(game_id)).hash()
     assert live == await _stored_hash(service, game_id)
     # not wedged: a write in this game and a write elsewhere both commit
     await service.advance(game_id, 1)
@@ -120,7 +120,7 @@ async def test_store_writes_of_many_kinds_interleave_safely(service):
     for i in range(6):
         assert await service.store.get_player_settings(f"u{i}") == {"n": 19}
     for g in games:
-        assert (await service.world(g)).tick == 20
+        assert (await service.live_world(g)).tick == 20
         await _assert_consistent(service, g)
 
 
@@ -146,7 +146,7 @@ async def test_cancelling_submit_anywhere_never_lies(service):
         to = [(3, 1), (2, 1)]
         for steps in range(1, MAX_STEPS):
             seq_before = await service.store.last_seq(game)
-            hash_before = (await service.world(game)).hash()
+            hash_before = (await service.live_world(game)).hash()
             kind, value = await _cancel_after(
                 service.submit(game, "red", cmd.Move(units=[1], to=to[steps % 2])), steps
             )
@@ -156,8 +156,8 @@ async def test_cancelling_submit_anywhere_never_lies(service):
             if kind == "done":
                 assert committed, f"step {steps}: reported done but not in the store"
             if not committed:
-                assert (await service.world(game)).hash() == hash_before, f"step {steps}"
-            assert (await service.world(game)).hash() == await _stored_hash(service, game)
+                assert (await service.live_world(game)).hash() == hash_before, f"step {steps}"
+            assert (await service.live_world(game)).hash() == await _stored_hash(service, game)
             await service.advance(game, 16)  # mobility back for the next move
             if kind == "done" and steps > 20:
                 break
@@ -178,7 +178,7 @@ async def test_cancelling_advance_anywhere_never_lies(service):
         for steps in range(1, MAX_STEPS):
             kind, value = await _cancel_after(service.advance(game, 40), steps)
             assert kind != "error", f"step {steps}: {value!r}"
-            world = await service.world(game)
+            world = await service.live_world(game)
             assert world.hash() == await _stored_hash(service, game), f"step {steps}"
             if kind == "done" and steps > 20:
                 break
@@ -205,7 +205,7 @@ async def test_cancelling_create_game_anywhere_leaves_no_half_game(service):
                 assert [g.id for g in new] == [value]
             assert len(new) <= 1
             for g in new:  # whatever was created is whole: world, hash and members
-                world = await service.world(g.id)
+                world = await service.live_world(g.id)
                 assert world.hash() == await _stored_hash(service, g.id)
                 assert await service.store.members(g.id) == {"red": "100", "blue": "200"}
             if kind == "done" and steps > 20:
@@ -260,10 +260,10 @@ async def test_a_cancelled_command_that_committed_survives_a_restart(tmp_path):
             committed.append(kind)
         if kind == "done" and steps > 10:
             break
-    expected = (await svc.world(game)).hash()
+    expected = (await svc.live_world(game)).hash()
     await svc.close()
     again = await GameService.open(path)
-    assert (await again.world(game)).hash() == expected
+    assert (await again.live_world(game)).hash() == expected
     await again.close()
     assert "done" in committed
 

@@ -32,7 +32,7 @@ async def service(tmp_path):
 
 
 async def tick_of(service, game) -> int:
-    return (await service.world(game)).tick
+    return (await service.live_world(game)).tick
 
 
 async def test_running_games_follow_their_clocks(service):

@@ -374,6 +374,11 @@ class Ruleset(Strict):
     def ticks_per_unit_update(self) -> int:
         return self.time.unit_update_hours * self.ticks_per_hour
 
+    def clock(self, tick: int) -> str:
+        """Game time at a tick as 'day D hh:mm' (day 1 starts at tick 0)."""
+        minutes = tick * self.time.minutes_per_tick
+        return f"day {minutes // 1440 + 1} {minutes % 1440 // 60:02d}:{minutes % 60:02d}"
+
     def builds_of(self, designation: str) -> list[UnitType]:
         return [u for u in self.units if u.built_in == designation]
 

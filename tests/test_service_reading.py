@@ -1,0 +1,76 @@
+"""The service's read side: players, moderators and reports read a game through a nation's view
+or the public summary, never through the live world."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+from engine import commands as cmd
+from engine.errors import GameError
+from engine.service import GameService
+from tests.worlds import strip_world
+
+BOT = Path(__file__).resolve().parent.parent / "bot"
+
+
+@pytest.fixture
+async def service(tmp_path):
+    svc = await GameService.open(str(tmp_path / "games.db"))
+    yield svc
+    await svc.close()
+
+
+async def test_the_summary_tells_public_facts_and_follows_the_game(service):
+    game = await service.create_game(name="t", world=strip_world())
+    before = await service.summary(game)
+    assert sorted(before.nations) == ["blue", "red"]
+    assert before.nations["red"].name and not before.nations["red"].out
+    assert before.started and not before.ended and before.tick == 0
+    assert before.clock() == "day 1 00:00"
+    with pytest.raises(AttributeError):  # frozen: a reader cannot change the game through it
+        before.tick = 5  # type: ignore[misc]
+    with pytest.raises(TypeError):
+        before.nations["red"] = before.nations["blue"]  # type: ignore[index]
+    await service.advance(game, 5)
+    after = await service.summary(game)
+    assert after.tick == 5 and after.clock() == "day 1 01:15"
+    assert before.tick == 0  # a summary taken earlier does not change
+
+
+async def test_a_view_is_the_nations_own_and_an_unknown_nation_is_refused(service):
+    game = await service.create_game(name="t", world=strip_world())
+    view = await service.view(game, "red")
+    assert view.nation == "red" and all(u.owner == "red" for u in view.own_units())
+    with pytest.raises(GameError, match="no nation 'green'"):
+        await service.view(game, "green")
+    await service.submit(game, "red", cmd.Move(units=[1], to=(4, 2)))
+    assert (await service.view(game, "red")).unit(1).sq != view.unit(1).sq
+
+
+async def test_a_joining_nations_home_is_told_to_it_alone(service):
+    game = await service.create_game(name="lobby", max_nations=3, width=40, height=40, seed=5)
+    await service.join(game, name="Red", colour="#c0392b", player="100")
+    await service.join(game, name="Blue", colour="#2e86c1", player="200")
+    joined = [r for r in await service.store.pending_events() if r.event["kind"] == "NationJoined"]
+    told = {(r.nation, r.event["nation"]): r.event.get("home") for r in joined}
+    assert told[("red", "red")] and told[("blue", "blue")]  # each learns its own home
+    assert told[("red", "blue")] is None  # red learns that blue joined, not where it lives
+
+
+def test_the_bot_never_reads_the_live_world() -> None:
+    """Every reply, DM and picture of the bot comes from a view or the summary: no module of
+    the bot asks the service for the live world."""
+    offenders = []
+    for path in sorted(BOT.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if (
+                isinstance(node, ast.Attribute)
+                and node.attr in ("live_world", "world")
+                and isinstance(node.value, ast.Attribute)
+                and node.value.attr == "service"
+            ):
+                offenders.append(f"{path.name}:{node.lineno}")
+    assert offenders == []
