@@ -20,6 +20,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from . import entries as en
 from . import events as ev
 from .commands import Command
 from .errors import CommandError, GameError
@@ -58,7 +59,7 @@ class Step:
     the game's status (worked out from the world after it), its clock, and its members
     ((added (nation, user) pairs), (removed nations))."""
 
-    entry: dict[str, Any]
+    entry: en.Entry
     status_after: Callable[[World], str | None] | None = None
     clock: dict[str, Any] | None = None
     members: tuple[list[tuple[str, str]], list[str]] | None = None
@@ -334,7 +335,7 @@ class GameService:
         # Snapshots are taken with time (advance entries), where nobody waits on a reply;
         # players' commands only snapshot when a long run of them has no tick in between.
         since = seqs[-1] - game.snapshot_seq
-        kinds = {s.entry["kind"] for s in steps}
+        kinds = {s.entry.kind for s in steps}
         if kinds == {"command"}:
             due = since >= self.command_snapshot_every
         else:
@@ -351,7 +352,7 @@ class GameService:
             LogWrite(
                 seq,
                 a.tick,
-                a.step.entry,
+                a.step.entry.to_json(),
                 [(nation, e.model_dump(mode="json")) for e in a.events for nation in e.to],
             )
             for seq, a in zip(seqs, applied, strict=True)
@@ -401,8 +402,7 @@ class GameService:
                 if row.status != "lobby"
                 else "the game has not started yet"
             )
-        entry = {"kind": "command", "nation": nation, "command": command.model_dump(mode="json")}
-        return await self._run(game_id, Step(entry))
+        return await self._run(game_id, Step(en.CommandEntry(nation=nation, command=command)))
 
     # --- lobby -------------------------------------------------------------------------------------------
 
@@ -424,14 +424,7 @@ class GameService:
         if not 1 <= len(name) <= 32:
             raise GameError("a nation's name is 1 to 32 characters")
         nid = nation_id or nation_id_for(game.world, name)
-        entry = {
-            "kind": "lobby",
-            "action": "join",
-            "nation": nid,
-            "name": name,
-            "colour": colour,
-            "player": player,
-        }
+        entry = en.Join(nation=nid, name=name, colour=colour, player=player)
         added = [(nid, player)] if player and player != AI_PLAYER else []
 
         def start_when_full(game: LiveGame) -> Step | None:  # full: start at once, atomically
@@ -445,11 +438,11 @@ class GameService:
     async def leave(self, game_id: int, nation: str) -> None:
         await self._run(
             game_id,
-            Step({"kind": "lobby", "action": "leave", "nation": nation}, members=([], [nation])),
+            Step(en.Leave(nation=nation), members=([], [nation])),
         )
 
     async def resign(self, game_id: int, nation: str) -> None:
-        await self._run(game_id, Step({"kind": "lobby", "action": "resign", "nation": nation}))
+        await self._run(game_id, Step(en.Resign(nation=nation)))
 
     async def start(self, game_id: int, *, now: float | None = None) -> None:
         game = await self._live(game_id)
@@ -460,7 +453,7 @@ class GameService:
         started = game.clock.changed(paused=False).anchored(now, game.world.tick)
         clock = dict(game.row.clock, **started.to_dict())
         return Step(
-            {"kind": "lobby", "action": "start"}, status_after=lambda w: "running", clock=clock
+            en.Start(), status_after=lambda w: "running", clock=clock
         )
 
     async def substitute(self, game_id: int, nation: str, player: str | None) -> None:
@@ -468,7 +461,7 @@ class GameService:
         await self._run(
             game_id,
             Step(
-                {"kind": "lobby", "action": "substitute", "nation": nation, "player": player},
+                en.Substitute(nation=nation, player=player),
                 members=([(nation, player)] if player else [], [] if player else [nation]),
             ),
         )
@@ -476,7 +469,7 @@ class GameService:
     async def end(self, game_id: int) -> list[ev.Event]:
         """End a running game now (a moderator's decision): standings as they are."""
         result = await self._run(
-            game_id, Step({"kind": "lobby", "action": "end"}, status_after=lambda w: "ended")
+            game_id, Step(en.End(), status_after=lambda w: "ended")
         )
         return result.events
 
@@ -515,7 +508,7 @@ class GameService:
             result = await self._run(
                 game_id,
                 Step(
-                    {"kind": "advance", "ticks": n},
+                    en.Advance(ticks=n),
                     status_after=lambda w: "ended" if w.ended else None,
                 ),
             )

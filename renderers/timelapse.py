@@ -14,6 +14,7 @@ from PIL import Image
 
 from engine import events as ev
 from engine.clock import advance
+from engine.entries import Advance, entry_from_json
 from engine.replay import apply_entry
 from engine.store import Store
 from engine.view import full_view, view_for
@@ -56,9 +57,10 @@ def frames(
         told.clear()
 
     last = None
-    for entry in entries:
-        if entry.get("kind") == "advance":
-            for _ in range(int(entry["ticks"])):
+    for stored in entries:
+        entry = entry_from_json(stored)
+        if isinstance(entry, Advance):
+            for _ in range(entry.ticks):
                 told.extend(advance(world, 1))
                 if world.tick % every == 0:
                     snap()
