@@ -225,15 +225,20 @@ class StrategicBot(commands.Bot):
                 await interaction.response.send_message(text, ephemeral=True)
 
 
-async def add_cogs(bot: commands.Bot) -> None:
-    from .cogs.intel import IntelCog
-    from .cogs.lifecycle import GameCog
-    from .cogs.moderation import ModCog
-    from .cogs.orders import OrdersCog
-    from .cogs.settings import SettingsCog
+# The cogs, one extension per feature (named as the feature's desk module), in the order their
+# commands are registered.
+EXTENSIONS = (
+    "bot.cogs.lifecycle",
+    "bot.cogs.playing",
+    "bot.cogs.intel",
+    "bot.cogs.moderation",
+    "bot.cogs.preferences",
+)
 
-    for cog in (GameCog(bot), OrdersCog(bot), IntelCog(bot), ModCog(bot), SettingsCog(bot)):
-        await bot.add_cog(cog)
+
+async def add_cogs(bot: commands.Bot) -> None:
+    for name in EXTENSIONS:
+        await bot.load_extension(name)
 
 
 async def build_payload() -> list[dict]:

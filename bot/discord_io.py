@@ -7,17 +7,30 @@ import io
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from typing import Protocol, cast
 
 import discord
 from discord import app_commands
 
+from .config import Settings
 from .context import Caller, Reply, UserError, explain
-
-if TYPE_CHECKING:  # pragma: no cover
-    from .client import StrategicBot
+from .desk import Desk
 
 log = logging.getLogger(__name__)
+
+
+class Host(Protocol):
+    """What the cogs and the helpers here need of the bot (`bot.client.StrategicBot` is one):
+    its settings, the desk that answers every command, and what follows a reply."""
+
+    settings: Settings
+    desk: Desk
+
+    async def after_reply(self, reply: Reply) -> None: ...
+
+
+def host_of(interaction: discord.Interaction) -> Host:
+    return cast(Host, interaction.client)
 
 
 def is_moderator(interaction: discord.Interaction, role: str | None) -> bool:
@@ -33,7 +46,7 @@ def is_moderator(interaction: discord.Interaction, role: str | None) -> bool:
 
 
 def caller_of(interaction: discord.Interaction) -> Caller:
-    bot: StrategicBot = interaction.client  # type: ignore[assignment]
+    bot = host_of(interaction)
     return Caller(
         user_id=str(interaction.user.id),
         name=interaction.user.display_name,
@@ -73,7 +86,7 @@ class ConfirmButton(
         return cls(match["token"], label, danger)
 
     async def callback(self, interaction: discord.Interaction) -> None:
-        bot: StrategicBot = interaction.client  # type: ignore[assignment]
+        bot = host_of(interaction)
         try:
             reply = await bot.desk.confirm(caller_of(interaction), self.token)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a clear message
@@ -99,7 +112,7 @@ async def respond(
     public: bool = False,
 ) -> None:
     """Run a desk action and answer: defer first when it may take a while (3-second limit)."""
-    bot: StrategicBot = interaction.client  # type: ignore[assignment]
+    bot = host_of(interaction)
     if slow:
         await interaction.response.defer(ephemeral=not public, thinking=True)
     try:

@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..discord_io import caller_of, complete, respond
+from ..discord_io import Host, caller_of, complete, respond
 
 
 class IntelCog(commands.Cog):
-    def __init__(self, bot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     @app_commands.command(name="map", description="Your map (only you see it); zoom in with at")
@@ -59,3 +61,8 @@ class IntelCog(commands.Cog):
     @app_commands.command(name="nations", description="The nations and your relations")
     async def nations(self, interaction: discord.Interaction) -> None:
         await respond(interaction, lambda: self.bot.desk.nations(caller_of(interaction)))
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry point (`bot.load_extension`)."""
+    await bot.add_cog(IntelCog(cast(Host, bot)))

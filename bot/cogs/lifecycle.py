@@ -2,20 +2,22 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
 from engine.rules import available
 
-from ..discord_io import caller_of, complete, respond
+from ..discord_io import Host, caller_of, complete, respond
 from ..lifecycle import LEVELS, SIZES, SPEEDS
 
 
 class GameCog(
     commands.GroupCog, group_name="game", group_description="Create, join and follow games"
 ):
-    def __init__(self, bot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         super().__init__()
 
@@ -125,3 +127,8 @@ class GameCog(
     @app_commands.command(name="info", description="The game in this channel: status and nations")
     async def info(self, interaction: discord.Interaction) -> None:
         await respond(interaction, lambda: self.bot.desk.game_info(caller_of(interaction)))
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry point (`bot.load_extension`)."""
+    await bot.add_cog(GameCog(cast(Host, bot)))

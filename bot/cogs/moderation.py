@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..discord_io import caller_of, respond
+from ..discord_io import Host, caller_of, respond
 from ..lifecycle import SPEEDS
 
 
@@ -15,7 +17,7 @@ from ..lifecycle import SPEEDS
 class ModCog(
     commands.GroupCog, group_name="mod", group_description="Moderate the game in this channel"
 ):
-    def __init__(self, bot) -> None:
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
         super().__init__()
 
@@ -79,3 +81,8 @@ class ModCog(
         await respond(
             interaction, lambda: self.bot.desk.mod_view(caller_of(interaction), nation), slow=True
         )
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry point (`bot.load_extension`)."""
+    await bot.add_cog(ModCog(cast(Host, bot)))

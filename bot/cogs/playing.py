@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..discord_io import caller_of, complete, respond
+from ..discord_io import Host, caller_of, complete, respond
 
 SQUARE = "a square as the map shows it: x,y (for example 12,7)"
 UNITS = "unit ids: 12, or 12 13 14, or 12-15"
 
 
-class OrdersCog(commands.Cog):
-    def __init__(self, bot) -> None:
+class PlayingCog(commands.Cog):
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     async def _units(self, interaction: discord.Interaction, current: str):
@@ -135,3 +137,8 @@ class OrdersCog(commands.Cog):
     @diplomacy.autocomplete("level")
     async def _levels(self, interaction: discord.Interaction, current: str):
         return await complete(interaction, current, self.bot.desk.choose_levels)
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry point (`bot.load_extension`)."""
+    await bot.add_cog(PlayingCog(cast(Host, bot)))

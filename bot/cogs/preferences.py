@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+from typing import cast
+
 import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..discord_io import caller_of, respond
+from ..discord_io import Host, caller_of, respond
 
 
-class SettingsCog(commands.Cog):
-    def __init__(self, bot) -> None:
+class PreferencesCog(commands.Cog):
+    def __init__(self, bot: Host) -> None:
         self.bot = bot
 
     @app_commands.command(name="notify", description="Your DM reports: quiet hours, topics, sitrep")
@@ -50,3 +52,8 @@ class SettingsCog(commands.Cog):
                 no_quiet_hours=no_quiet_hours,
             ),
         )
+
+
+async def setup(bot: commands.Bot) -> None:
+    """The extension's entry point (`bot.load_extension`)."""
+    await bot.add_cog(PreferencesCog(cast(Host, bot)))
