@@ -133,13 +133,15 @@ def default_build(world: World, designation: str, tech: float) -> str | None:
 
 def set_build(world: World, city: City, unit: UnitType | None) -> None:
     """Set the current build; the designation follows the unit; progress is lost."""
+    moved = unit is not None and city.designation != unit.built_in
     if unit is None:
         city.build = None
     else:
         city.build = unit.name
         city.designation = unit.built_in
     city.progress = 0
-    world.cities_changed(city.owner)
+    if moved:  # what a city sees and supplies follows its designation, not its build
+        world.cities_changed(city.owner)
 
 
 def progress_builds(world: World) -> list[ev.Event]:

@@ -156,6 +156,7 @@ def _designate(world: World, nation: str, c: cmd.Designate) -> list[ev.Event]:
     _charge(world, nation, cost, "a city order")
     city.designation = ct.name
     economy.set_build(world, city, rules.unit[build] if build else None)
+    world.cities_changed(city.owner)  # it sees and supplies as its new designation does
     _pay(world, nation, cost)
     return [economy.city_changed(world, city)]
 
