@@ -166,3 +166,40 @@ def test_supply_kept_up_as_suppliers_move_spend_and_die_equals_the_definition(se
                     bool(want[sq]) for sq in squares
                 ]
                 assert np.array_equal(MoveContext(world, nation).supply.grid(cls), want)
+
+
+def test_supply_and_city_sight_follow_every_city_order() -> None:
+    """The cached supply grids and the cities' sight after a city order equal those worked out
+    afresh: a designation change (by /designate or by a build the designation follows)
+    invalidates them, and a build that keeps the designation needs not."""
+    from engine import commands as cmd
+    from engine.orders import apply
+    from engine.rules import UnitClass
+    from engine.sightindex import SightIndex
+    from engine.supply import SupplyMap
+    from tests.worlds import strip_world
+
+    world = strip_world()
+    world.nations["red"].cp = 100
+    orders = [
+        cmd.Designate(city=(1, 1), designation="port"),  # the fort becomes a port
+        cmd.SetBuild(city=(1, 1), unit="patrol_boat"),  # a port's build: it stays a port
+        cmd.SetBuild(city=(1, 1), unit="infantry"),  # a fort's build: the city is a fort again
+        cmd.Designate(city=(1, 1), designation="tech"),
+        cmd.SetBuild(city=(3, 3), unit="supply_ship"),
+        cmd.SetBuild(city=(3, 3), unit="zeppelin"),  # the port becomes a tech centre
+    ]
+    for order in orders:
+        for cls in (UnitClass.LAND, UnitClass.SEA):  # cached before the order
+            SupplyMap(world, "red").grid(cls)
+        apply(world, "red", order)
+        cached = {cls: SupplyMap(world, "red").grid(cls).copy() for cls in UnitClass}
+        world.supply_cache.clear()
+        assert all(
+            np.array_equal(cached[cls], SupplyMap(world, "red").grid(cls)) for cls in UnitClass
+        ), order
+        fresh = SightIndex(world)
+        fresh.settle_static()
+        assert all(
+            np.array_equal(world.sight_index.counts[n], fresh.counts[n]) for n in fresh.counts
+        )
