@@ -23,7 +23,7 @@ def front(world, attackers: str, defenders: str, pairs: int):
         if world.is_land(sq) and sq not in world.cities and not world.at.get(sq)
     ]
     is_free = set(free)
-    out = []
+    out: list[tuple[int, tuple[int, int]]] = []
     for sq in free:
         if len(out) >= pairs:
             break

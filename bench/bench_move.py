@@ -13,6 +13,7 @@ from pathlib import Path
 
 from bench.worlds import big_world
 from engine import commands as cmd
+from engine import events as ev
 from engine.movement import MoveContext, can_enter
 from engine.service import GameService
 from engine.store import LogWrite, Store
@@ -69,7 +70,8 @@ async def bench_move(path: str, runs: int, synchronous: str, straight: bool) -> 
         t0 = time.perf_counter()
         result = await svc.submit(game, "n00", cmd.Move(units=[ship], to=grid.xy(goal)))
         times.append((time.perf_counter() - t0) * 1000)
-        assert result.events[0].ordered == [ship]
+        moved = result.events[0]
+        assert isinstance(moved, ev.UnitsMoved) and moved.ordered == [ship]
     print(
         f"move, 100-square path ({crow} as the crow flies), synchronous={synchronous}: median {statistics.median(times):.2f} ms, "
         f"p99 {pct(times, 0.99):.2f} ms, max {max(times):.2f} ms over {runs} commands (target p99 <= 5 ms)"
@@ -96,7 +98,8 @@ async def bench_sail(path: str, runs: int, synchronous: str) -> None:
         t0 = time.perf_counter()
         result = await svc.submit(game, "n00", cmd.Move(units=[ship], to=grid.xy(goal)))
         times.append((time.perf_counter() - t0) * 1000)
-        assert result.events[0].arrived == [ship], result.events
+        moved = result.events[0]
+        assert isinstance(moved, ev.UnitsMoved) and moved.arrived == [ship], result.events
     print(
         f"move, a destroyer sailing 8 squares, synchronous={synchronous}: median "
         f"{statistics.median(times):.2f} ms, p99 {pct(times, 0.99):.2f} ms, max {max(times):.2f} ms "

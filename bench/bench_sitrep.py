@@ -226,6 +226,7 @@ def main(argv: list[str]) -> None:
         else:
             modes.append(arg)
     size, nations = options["size"], options["nations"]
+    assert size is not None and nations is not None  # set above; only "workers" may be None
     start = time.perf_counter()
     views = sitrep_views(NATIONS * HOURS, nations, size)
     units = statistics.mean(len(v.units) for v in views)

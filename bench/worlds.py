@@ -21,9 +21,9 @@ def big_world(
 ) -> World:
     world = generate(ruleset, nations=nations, width=size, height=size, seed=seed)
     for slot in range(nations):
-        nid = f"n{slot:02d}"
-        world.add_nation(nid, f"Nation {slot}", "#888888")
-        claim_slot(world, slot, nid)
+        joining = f"n{slot:02d}"
+        world.add_nation(joining, f"Nation {slot}", "#888888")
+        claim_slot(world, slot, joining)
     world.started = True
     for nation in world.nations.values():
         nation.tech = 10.0

@@ -301,7 +301,9 @@ def resolve_attack(world: World, attacker: Unit, target_sq: int, *, moved: bool)
     first = square_fire(world, attacker, target_sq, owners)
     from_label = world.grid.label(attacker.sq)
 
-    def attacked(target: Unit, **results: int) -> ev.Attacked:
+    def attacked(
+        target: Unit, *, attacker_hp: int, defender_hp: int, damage: int = 0, counter: int = 0
+    ) -> ev.Attacked:
         return ev.Attacked(
             tick=world.tick,
             to=seers[target.id],
@@ -314,7 +316,10 @@ def resolve_attack(world: World, attacker: Unit, target_sq: int, *, moved: bool)
             defender_unit=target.id,
             defender_type=target.type,
             first_fire=first,
-            **results,
+            damage=damage,
+            counter=counter,
+            attacker_hp=attacker_hp,
+            defender_hp=defender_hp,
         )
 
     # the defender is one the attacker's side sees; with none in sight (a submarine lying in

@@ -44,7 +44,9 @@ def standings(world: World) -> list[dict]:
         team = sorted(world.team(nid) - placed)
         placed.update(team)
         teams.append(team)
-    rows = [{"nations": team, "cities": sum(counts.get(n, 0) for n in team)} for team in teams]
+    rows: list[dict] = [  # as returned (and as GameEnded.standings holds them)
+        {"nations": team, "cities": sum(counts.get(n, 0) for n in team)} for team in teams
+    ]
     rows.sort(key=lambda r: (-r["cities"], r["nations"]))
     return rows
 

@@ -75,7 +75,12 @@ class Interdiction:
                 continue
             if unit.id in self.fired or unit.carried_by is not None or unit.ammo < 1:
                 continue
-            radius = ut.sees_subs if mt.stealth else ut.interdict_radius
+            if mt.stealth:
+                radius = ut.sees_subs
+            else:
+                # the index holds only unit types with an interdict_radius (World._reactive)
+                assert ut.interdict_radius is not None
+                radius = ut.interdict_radius
             d = grid.distance(unit.sq, sq)
             if radius <= 0 or d > radius:
                 continue

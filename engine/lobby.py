@@ -56,7 +56,7 @@ def join(
     world.cities_changed()
     home = world.grid.label(world.slots[free[0]][0])
     others = [n for n in world.nations if n != nation_id]
-    told = [
+    told: list[ev.Event] = [
         ev.NationJoined(tick=world.tick, to=[nation_id], nation=nation_id, name=name, home=home)
     ]
     if others:  # where its home is, the others do not learn

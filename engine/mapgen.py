@@ -64,6 +64,7 @@ cities plain neutral cities, which they already are (it re-asserts that, and is 
 
 from __future__ import annotations
 
+import functools
 import heapq
 import math
 from collections.abc import Callable, Sequence
@@ -599,7 +600,7 @@ class _Builder:
                     island = self._grow(
                         start,
                         size,
-                        lambda s, k=k: self._free_for(s, k),
+                        functools.partial(self._free_for, k=k),
                         self._home_key(start, shape * radius),
                     )
                     if len(island) != size:  # cannot happen: the old island still fits

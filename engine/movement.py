@@ -33,7 +33,7 @@ class MoveContext:
     _sight: Sight | None = None
     _visible: np.ndarray | None = None
     _known: np.ndarray | None = None
-    team: set[str] = field(default_factory=set)
+    team: frozenset[str] = field(default_factory=frozenset)  # set from the world after init
 
     def __post_init__(self) -> None:
         self.team = self.world.team(self.nation)
@@ -103,18 +103,17 @@ def can_enter(world: World, ctx: MoveContext, unit: Unit, ut: UnitType, sq: int)
         return True
     if mode == MovesOn.LAND:
         return carrier_with_room(world, unit, sq) is not None  # boarding a transport
-    if mode in (MovesOn.SEA, MovesOn.LAND_AND_SEA):
-        rules = world.rules
-        # stacking with the team's own ships; foreign ships are obstacles only when seen
-        # (known_foreign) or bumped into, so a hidden sub never shapes a path
-        return not any(
-            is_ship(rules.unit[o.type])
-            and o.id != unit.id
-            and o.carried_by is None
-            and o.owner in ctx.team
-            for o in world.units_at(sq)
-        )
-    return False
+    # what is left is MovesOn.SEA or MovesOn.LAND_AND_SEA (NONE, AIR and LAND returned above):
+    # stacking with the team's own ships; foreign ships are obstacles only when seen
+    # (known_foreign) or bumped into, so a hidden sub never shapes a path
+    rules = world.rules
+    return not any(
+        is_ship(rules.unit[o.type])
+        and o.id != unit.id
+        and o.carried_by is None
+        and o.owner in ctx.team
+        for o in world.units_at(sq)
+    )
 
 
 def may_enter(world: World, ctx: MoveContext, unit: Unit, ut: UnitType, sq: int) -> bool:
@@ -323,7 +322,9 @@ def _known_foreign(world: World, ctx: MoveContext, sq: int) -> bool:
 
 def _foreign_at(world: World, ctx: MoveContext, sq: int) -> bool:
     ids = world.at.get(sq)
-    return bool(ids) and any(world.units[i].owner not in ctx.team for i in ids)
+    if not ids:
+        return False
+    return any(world.units[i].owner not in ctx.team for i in ids)
 
 
 StepHook = Callable[[World, Unit, int], list[ev.Event] | None]

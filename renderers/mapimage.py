@@ -705,6 +705,7 @@ def _draw_units(
         lead = _lead(units, classes) if len(units) > 1 else units[0]
         cls = classes.get(lead.type, "land")
         colour = canvas.owner(view, lead.owner)
+        box: tuple[float, float, float, float]
         if on_city:
             box = (x + c * 0.42, y + c * 0.42, x + c - 1, y + c - 1)
         else:
@@ -722,8 +723,8 @@ def _count_stamp(n: int, size: int) -> _Glyphs:
     times)."""
     text = str(n) if n < 100 else "99+"
     f = style.font(size)
-    left, top, right, bottom = f.getbbox(text)
-    mask = Image.new("L", (right + 2, bottom + 2), 0)
+    _, _, right, bottom = f.getbbox(text)  # whole pixels without a stroke: int() keeps them
+    mask = Image.new("L", (int(right) + 2, int(bottom) + 2), 0)
     ImageDraw.Draw(mask).text((1, 0), text, font=f, fill=255)
     return _Glyphs.of(mask.point(_QUANTISE))
 

@@ -108,14 +108,13 @@ def _warm() -> int:
     """Import and load what every picture needs (rules, fonts), once per worker."""
     from engine.rules import load as load_rules
 
-    from . import mapimage, style
+    from . import mapimage, style  # noqa: F401 (mapimage: imported to load it)
 
     for name in ("standard", "classic"):
         with contextlib.suppress(Exception):
             load_rules(name)
     for size in (8, 10, 12, 13, 14, 16):
         style.font(size)
-    assert mapimage.render_map
     return os.getpid()
 
 
@@ -205,7 +204,9 @@ class DrawPool:
         still waiting when the pool is shut down raises `PoolClosed` (not CancelledError: the
         caller was not cancelled)."""
         for attempt in (1, 2):
-            executor = self._executor or await asyncio.to_thread(self._ensure)
+            executor = self._executor
+            if executor is None:
+                executor = await asyncio.to_thread(self._ensure)
             sent = args
             if not isinstance(executor, ThreadPoolExecutor):  # to another process
                 sent = tuple(Parcel(a) if isinstance(a, View) else a for a in args)

@@ -70,9 +70,13 @@ def short_name(type_name: str) -> str:
 
 
 @cache
-def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+def font(size: int) -> ImageFont.FreeTypeFont:
     """Pillow's bundled scalable font: the same on every machine."""
-    return ImageFont.load_default(size=size)
+    f = ImageFont.load_default(size=size)
+    # Pillow's wheels are built with FreeType, so this is the scalable font; the bitmap
+    # fallback of a build without it has one size and no getmask2, which the map text needs
+    assert isinstance(f, ImageFont.FreeTypeFont)
+    return f
 
 
 def parse_colour(text: str | None) -> tuple[int, int, int]:

@@ -42,6 +42,7 @@ import contextlib
 import json
 import random
 from collections.abc import Callable
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, fields, is_dataclass
 from typing import Any
 
@@ -560,7 +561,7 @@ def add_scene(rnd, world: World, nations: list[str]):
 
 
 def hide_changes(
-    rnd, b: World, secrets: Secrets, hot: set[int] = frozenset()
+    rnd, b: World, secrets: Secrets, hot: AbstractSet[int] = frozenset()
 ) -> tuple[list[str], bool]:
     """Change world B where `secrets.nation` sees nothing (more likely on the `hot` squares,
     those a scene aims at); returns the changes in words and whether terrain or cities
@@ -636,7 +637,7 @@ def hide_changes(
             aboard = carriers_for(world, type_name, owner)
             if aboard and rnd.random() < 0.5:
                 carrier = rnd.choice(aboard)
-                unit = world.add_unit(
+                aboard_unit = world.add_unit(
                     type_name,
                     owner,
                     carrier.sq,
@@ -645,7 +646,7 @@ def hide_changes(
                     **random_numbers(rnd, world, type_name),
                 )
                 changes.append(
-                    f"{NAMES[owner]}'s {type_name} {unit.id} added aboard {carrier.type} {carrier.id} at {label(carrier.sq)}"
+                    f"{NAMES[owner]}'s {type_name} {aboard_unit.id} added aboard {carrier.type} {carrier.id} at {label(carrier.sq)}"
                 )
                 continue
             unit = add_unit(rnd, world, owner, type_name, squares, unit_id=reserved[0])

@@ -9,6 +9,7 @@ import time
 from types import SimpleNamespace
 
 import pytest
+from pydantic import SecretStr
 
 from bot.client import StrategicBot
 from bot.config import Settings
@@ -26,9 +27,10 @@ async def eventually(predicate, timeout: float = 5.0) -> None:
 
 
 def settings(tmp_path, guild_id: int, **extra) -> Settings:
-    return Settings(
+    # _env_file is BaseSettings' own argument, which mypy does not see (it reads the fields)
+    return Settings(  # type: ignore[call-arg]
         _env_file=None,
-        discord_token="fake-token",
+        discord_token=SecretStr("fake-token"),
         SI_DATABASE=str(tmp_path / "bot.db"),
         SI_DEV_GUILD=guild_id,
         SI_TICK_SECONDS=0.05,

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import statistics
+from typing import Any
 
 from engine import commands as cmd
+from engine import events as ev
 from engine.orders import apply
 from engine.scenario import build_world
 
-DUEL = {
+DUEL: dict[str, Any] = {  # a scenario spec, as build_world takes it
     "ruleset": "classic",
     "map": "~~~~~~\n~~~~~~\n~~~~~~",
     "nations": {"red": {}, "blue": {}},
@@ -25,7 +27,7 @@ def test_a_thousand_attacks_stay_between_half_and_full_attack():
     for seed in range(1000):
         world, _ = build_world({**DUEL, "seed": seed})
         events = apply(world, "red", cmd.Attack(units=[1], target=(3, 1)))
-        hit = next(e for e in events if e.kind == "Attacked")
+        hit = next(e for e in events if isinstance(e, ev.Attacked))
         damages.append(hit.damage)
         assert world.units[2].hp == 40 - hit.damage
     assert min(damages) == 3 and max(damages) == 5  # destroyer attack 5: from 2.5 (3) to 5

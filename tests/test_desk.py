@@ -30,6 +30,7 @@ async def started(desk: Desk) -> int:
     await desk.game_join(caller("1"), "Red", "red")
     joined = await desk.game_join(caller("2"), "Blue", "blue")
     assert "has started" in joined.text  # full: it starts by itself
+    assert reply.refresh_game is not None  # a new game's reply names it (its status board)
     return reply.refresh_game
 
 
@@ -50,7 +51,9 @@ async def test_orders_go_through_and_bad_input_gets_a_clear_message(desk: Desk) 
     units = await desk.units(caller("1"))
     first = int(units.text.splitlines()[1].split("`")[1])
     view = await desk.ctx.view(1, "red")
-    sq = view.unit(first).sq
+    unit = view.unit(first)
+    assert unit is not None  # listed by /units: red's own
+    sq = unit.sq
     x, y = sq % view.width, sq // view.width
     reply = await desk.move(caller("1"), str(first), f"{x},{(y + 1) % view.height}")
     assert "moved" in reply.text.lower() or "order" in reply.text.lower()
@@ -102,6 +105,7 @@ async def test_diplomacy_reads_names_and_the_answer_from_the_view(desk: Desk) ->
 async def test_the_creator_fills_seats_with_ai_nations_of_a_chosen_level(desk: Desk) -> None:
     reply = await desk.game_create(caller("1"), "Robots", nations=3, speed="test (x360)")
     game = reply.refresh_game
+    assert game is not None  # a new game's reply names it (its status board)
     await desk.game_join(caller("1"), "Red", "red")
     with pytest.raises(UserError, match="level is one of: easy, normal"):
         await desk.game_add_ai(caller("1"), "Hal", level="nightmare")

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.view import view_for
+from engine.view import View, view_for
 from renderers import pool as drawing
 from renderers.mapimage import png_bytes, render_crop, render_map
 from renderers.markers import Marker
@@ -85,7 +85,9 @@ def test_a_view_travels_as_a_parcel_and_arrives_whole(view) -> None:
     assert np.array_equal(copy.visible, view.visible) and copy.visible.dtype == view.visible.dtype
 
 
-async def test_a_picture_that_fails_raises_in_the_caller_and_the_pool_goes_on(pool, view) -> None:
+async def test_a_picture_that_fails_raises_in_the_caller_and_the_pool_goes_on(
+    pool: drawing.DrawPool, view: View
+) -> None:
     with pytest.raises(AttributeError):
         await pool.draw_map(view, markers=[object()])  # type: ignore[list-item]
     assert await pool.draw_map(view, title="after") == png_bytes(render_map(view, title="after"))

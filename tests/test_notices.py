@@ -21,6 +21,13 @@ def _event_classes() -> list[type[ev.Event]]:
     ]
 
 
+def told(event: ev.Event, nation: str, names: dict[str, str]) -> str:
+    """The line `nation` reads about `event` (the tests below expect one)."""
+    line = notices.describe(event, nation, names)
+    assert line is not None, f"{nation} is told nothing of {event!r}"
+    return line
+
+
 def _attack(**kw) -> ev.Attacked:
     base = dict(
         tick=5,
@@ -39,7 +46,7 @@ def _attack(**kw) -> ev.Attacked:
         defender_hp=7,
     )
     base.update(kw)
-    return ev.Attacked(**base)
+    return ev.Attacked.model_validate(base)
 
 
 def _sample(cls: type[ev.Event]) -> ev.Event:
@@ -207,9 +214,9 @@ def test_unknown_event_subclass_has_no_category():
 
 def test_attack_from_both_sides_and_from_a_bystander():
     event = _attack(to=["blue", "green", "red"], attacker_type="heavy_bomber")
-    red = notices.describe(event, "red", NAMES)
-    blue = notices.describe(event, "blue", NAMES)
-    green = notices.describe(event, "green", NAMES)
+    red = told(event, "red", NAMES)
+    blue = told(event, "blue", NAMES)
+    green = told(event, "green", NAMES)
     assert red.startswith("Your heavy bomber 12 attacked Blue's tank 40 at 12,7")
     assert blue.startswith("Red's heavy bomber 12 attacked your tank 40 at 12,7 from 11,7")
     assert green.startswith("Red's heavy bomber 12 attacked Blue's tank 40 at 12,7")
@@ -218,26 +225,36 @@ def test_attack_from_both_sides_and_from_a_bystander():
 
 def test_names_fall_back_to_ids():
     event = _attack()
-    assert "blue's tank 40" in notices.describe(event, "red", {})
+    assert "blue's tank 40" in told(event, "red", {})
 
 
 def test_kill_and_first_fire_are_bold():
-    killed = notices.describe(_attack(defender_hp=0, counter=0), "red", NAMES)
+    killed = told(_attack(defender_hp=0, counter=0), "red", NAMES)
     assert "**destroyed**" in killed
     shot = _attack(first_fire=10, damage=0, counter=0, attacker_hp=0, attacker_type="fighter")
-    line = notices.describe(shot, "blue", NAMES)
+    line = told(shot, "blue", NAMES)
     assert line.startswith("Red's fighter 12 was **shot down**")
 
 
 def test_unit_destroyed_perspective():
-    base = dict(tick=1, to=["blue", "green", "red"], unit=4, unit_type="tank", square="3,3")
-    assert notices.describe(ev.UnitDestroyed(nation="blue", by="red", **base), "red", NAMES) == (
+    def destroyed(nation: str, by: str | None) -> ev.UnitDestroyed:
+        return ev.UnitDestroyed(
+            tick=1,
+            to=["blue", "green", "red"],
+            nation=nation,
+            by=by,
+            unit=4,
+            unit_type="tank",
+            square="3,3",
+        )
+
+    assert notices.describe(destroyed("blue", by="red"), "red", NAMES) == (
         "You **destroyed** Blue's tank 4 at 3,3"
     )
-    assert notices.describe(ev.UnitDestroyed(nation="blue", by="red", **base), "blue", NAMES) == (
+    assert notices.describe(destroyed("blue", by="red"), "blue", NAMES) == (
         "Your tank 4 was **destroyed** at 3,3 by Red"
     )
-    lost = notices.describe(ev.UnitDestroyed(nation="red", by=None, **base), "red", NAMES)
+    lost = notices.describe(destroyed("red", by=None), "red", NAMES)
     assert lost == "Your tank 4 was **lost** at 3,3"
 
 
@@ -245,13 +262,13 @@ def test_city_capture_wording_and_bigness():
     event = ev.CityCaptured(
         tick=1, to=["blue", "green", "red"], nation="red", previous="blue", city="20,1", unit=1
     )
-    assert notices.describe(event, "red", NAMES).startswith("**You captured 20,1** from Blue")
+    assert told(event, "red", NAMES).startswith("**You captured 20,1** from Blue")
     assert notices.describe(event, "blue", NAMES) == "**Red captured your city 20,1**"
     assert notices.describe(event, "green", NAMES) == "Red captured Blue's city 20,1"
     assert notices.is_big(event, "red") and notices.is_big(event, "blue")
     assert not notices.is_big(event, "green")
     neutral = event.model_copy(update={"previous": None})
-    assert "neutral" in notices.describe(neutral, "red", NAMES)
+    assert "neutral" in told(neutral, "red", NAMES)
 
 
 def test_relations():
@@ -296,32 +313,32 @@ def test_bombing_sides():
 
 def test_interception_and_interdiction_sides():
     i = _sample(ev.Intercepted)
-    assert notices.describe(i, "red", NAMES).startswith(
+    assert told(i, "red", NAMES).startswith(
         "Blue's fighter 30 intercepted your cargo plane 7 at 9,9: hit for 4"
     )
-    assert notices.describe(i, "blue", NAMES).startswith("Your fighter 30 intercepted Red's")
+    assert told(i, "blue", NAMES).startswith("Your fighter 30 intercepted Red's")
     d = _sample(ev.Interdicted)
-    assert "Blue's destroyer 31 fired on your transport 3" in notices.describe(d, "red", NAMES)
+    assert "Blue's destroyer 31 fired on your transport 3" in told(d, "red", NAMES)
 
 
 def test_icbm_is_big_for_everyone_told():
     event = _sample(ev.IcbmLaunched)
     assert notices.is_big(event, "red") and notices.is_big(event, "blue")
-    assert notices.describe(event, "red", NAMES).startswith("**You launched an ICBM 1** at 20,1")
-    assert "**your cities were hit**" in notices.describe(event, "blue", NAMES)
+    assert told(event, "red", NAMES).startswith("**You launched an ICBM 1** at 20,1")
+    assert "**your cities were hit**" in told(event, "blue", NAMES)
 
 
 def test_game_events():
     start = _sample(ev.GameStarted)
     assert notices.is_big(start, "red")
-    assert "ends in 10 days" in notices.describe(start, "red", NAMES)
+    assert "ends in 10 days" in told(start, "red", NAMES)
     end = _sample(ev.GameEnded)
     assert notices.is_big(end, "blue")
-    assert notices.describe(end, "red", NAMES).startswith("**The game is over: you won!**")
-    assert notices.describe(end, "blue", NAMES).startswith("**The game is over.** Winner: Red")
+    assert told(end, "red", NAMES).startswith("**The game is over: you won!**")
+    assert told(end, "blue", NAMES).startswith("**The game is over.** Winner: Red")
     out = _sample(ev.NationEliminated)
     assert notices.is_big(out, "blue") and not notices.is_big(out, "red")
-    assert notices.describe(out, "blue", NAMES).startswith("**You have been eliminated.**")
+    assert told(out, "blue", NAMES).startswith("**You have been eliminated.**")
     assert notices.describe(out, "red", NAMES) == "**Blue has been eliminated**"
 
 
@@ -386,7 +403,7 @@ def test_digest_collapses_repeats_and_orders_by_category():
 
 
 def test_collapsed_line_says_how_many_more():
-    batch = [_skipped(f"{i},1") for i in range(12)]
+    batch: list[ev.Event] = [_skipped(f"{i},1") for i in range(12)]
     [message] = notices.digest(batch, "red", NAMES)
     assert message.splitlines() == [
         "**12 reports**",
@@ -414,7 +431,7 @@ def test_digest_drops_a_kill_the_combat_line_already_told():
 
 
 def test_digest_splits_at_the_limit_without_splitting_lines():
-    batch = [
+    batch: list[ev.Event] = [
         _attack(attacker_unit=i, defender_unit=1000 + i, tick=i, square=f"{i},{i}")
         for i in range(300)
     ]
@@ -454,6 +471,6 @@ def test_long_lines_are_clipped():
         for i in range(50)
     ]
     event = _sample(ev.Bombed).model_copy(update={"hits": hits})
-    line = notices.describe(event, "blue", {"red": "R" * 200, "blue": "B" * 200})
+    line = told(event, "blue", {"red": "R" * 200, "blue": "B" * 200})
     assert len(line) <= notices.MAX_LINE
     assert line.count("**") % 2 == 0

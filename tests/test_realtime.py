@@ -166,6 +166,7 @@ async def test_status_gives_the_real_time_of_the_game_end_and_none_when_paused(t
         row = await service.game(game)
         world = await service.live_world(game)
         end = RealClock.of_row(row, world.ticks_per_hour).real_time_of(world.end_tick)
+        assert end is not None  # started and not paused: its time moves
         assert (
             end
             == row.clock["anchor_real"] + world.end_tick * row.clock["speed"] / world.ticks_per_hour

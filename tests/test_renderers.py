@@ -9,13 +9,13 @@ import copy
 import io
 
 import numpy as np
-from PIL import Image, ImageDraw
+from PIL import GifImagePlugin, Image, ImageDraw
 
 from engine import commands as cmd
 from engine.clock import advance
 from engine.orders import apply
 from engine.scenario import build_world
-from engine.view import view_for
+from engine.view import View, view_for
 from renderers import style
 from renderers.mapimage import png_bytes, render_crop, render_map, square_box
 from renderers.markers import markers_from
@@ -36,6 +36,20 @@ def war_world():
     ]
     world, _ = build_world(spec)
     return world
+
+
+def box_of(image: Image.Image, view: View, sq: int) -> tuple[int, int, int, int]:
+    """`square_box` of a square the tests expect the picture to show."""
+    box = square_box(image, view, sq)
+    assert box is not None, f"square {sq} is not on the picture"
+    return box
+
+
+def colours_in(image: Image.Image, most: int) -> set[tuple[int, ...]]:
+    """The RGB colours of a picture that has at most `most` of them."""
+    counted = image.convert("RGB").getcolors(most)
+    assert counted is not None, f"more than {most} colours"
+    return {c for _, c in counted if isinstance(c, tuple)}  # in RGB every colour is a tuple
 
 
 def decode(image: Image.Image) -> np.ndarray:
@@ -59,7 +73,7 @@ def test_a_hidden_unit_square_shows_no_unit_and_the_owner_sees_it() -> None:
     assert red_view.unit(5) is None  # out of red's sight
     red = render_map(red_view)
     arr = decode(red)
-    box = square_box(red, red_view, engineer.sq)
+    box = box_of(red, red_view, engineer.sq)
     blue_colour = style.parse_colour(world.nations["blue"].colour)
     assert not has_colour(arr, box, blue_colour, tolerance=10)
     # the square is drawn as fog only: never-seen or remembered terrain, nothing else
@@ -70,7 +84,7 @@ def test_a_hidden_unit_square_shows_no_unit_and_the_owner_sees_it() -> None:
 
     blue_view = view_for(world, "blue")
     blue = render_map(blue_view)
-    assert has_colour(decode(blue), square_box(blue, blue_view, engineer.sq), blue_colour)
+    assert has_colour(decode(blue), box_of(blue, blue_view, engineer.sq), blue_colour)
 
 
 def test_a_visible_enemy_city_shows_its_owners_colour() -> None:
@@ -80,7 +94,7 @@ def test_a_visible_enemy_city_shows_its_owners_colour() -> None:
     assert view.cities[fort].owner == "blue" and view.cities[fort].seen == "now"
     image = render_map(view)
     arr = decode(image)
-    left, top, right, bottom = square_box(image, view, fort)
+    left, top, right, bottom = box_of(image, view, fort)
     # the lower-left corner of the square is city fill (the unit sits lower right)
     corner = arr[bottom - 4, left + 3]
     assert tuple(corner) == style.parse_colour(world.nations["blue"].colour)
@@ -88,7 +102,7 @@ def test_a_visible_enemy_city_shows_its_owners_colour() -> None:
     tech = world.grid.index(19, 3)
     assert tech not in view.cities
     assert not has_colour(
-        arr, square_box(image, view, tech), style.parse_colour(world.nations["blue"].colour), 10
+        arr, box_of(image, view, tech), style.parse_colour(world.nations["blue"].colour), 10
     )
 
 
@@ -105,16 +119,16 @@ def test_remembered_squares_are_dimmed_and_keep_the_last_known_picture() -> None
     assert ghost is not None and ghost.seen == "memory" and ghost.sq == fort
     image = render_map(view)
     arr = decode(image)
-    left, top, right, bottom = square_box(image, view, fort)
+    left, top, right, bottom = box_of(image, view, fort)
     blue = style.parse_colour(world.nations["blue"].colour)
     assert tuple(arr[bottom - 4, left + 3]) == style.dim(blue, 0.7)
     # a land square next to the fort that red saw: dimmed land, not never-seen
     near = world.grid.index(20, 2)
-    box = square_box(image, view, near)
+    box = box_of(image, view, near)
     assert tuple(arr[box[1] + 5, box[0] + 5]) == style.dim(style.LAND)
     # a square red never saw stays dark
     far = world.grid.index(22, 5)
-    box = square_box(image, view, far)
+    box = box_of(image, view, far)
     assert tuple(arr[box[1] + 5, box[0] + 5]) == style.NEVER_SEEN
 
 
@@ -166,7 +180,7 @@ def test_markers_show_the_nations_own_events_only() -> None:
     assert [(m.sq, m.kind) for m in markers] == [(world.grid.index(14, 1), "attack")]
     image = render_map(view, markers=markers)
     arr = decode(image)
-    box = square_box(image, view, world.grid.index(14, 1))
+    box = box_of(image, view, world.grid.index(14, 1))
     c = box[2] - box[0]
     ring = (box[0] - c, box[1] - c, box[2] + c, box[3] + c)
     assert has_colour(arr, ring, style.MARKER_COLOURS["attack"])
@@ -185,7 +199,7 @@ def test_a_zoomed_crop_is_larger_and_wraps_round_the_map_edge() -> None:
     # red's two infantry stand in the fort at 1,1: red pixels in that square
     arr = decode(crop)
     red = style.parse_colour(world.nations["red"].colour)
-    assert has_colour(arr, square_box(crop, view, world.grid.index(1, 1)), red)
+    assert has_colour(arr, box_of(crop, view, world.grid.index(1, 1)), red)
 
 
 def test_big_map_pictures_stay_small() -> None:
@@ -223,11 +237,13 @@ async def test_timelapse_replays_the_stored_game_and_si_render_writes_pictures(t
         await service.close()
     for data in (everything, red):
         gif = Image.open(io.BytesIO(data))
+        assert isinstance(gif, GifImagePlugin.GifImageFile)
         assert gif.format == "GIF" and gif.n_frames == 4  # every 6 hours of one day
 
     # red's frames are fogged: far fewer bright (in sight) pixels than the full view's
     def lit(data: bytes) -> int:
         gif = Image.open(io.BytesIO(data))
+        assert isinstance(gif, GifImagePlugin.GifImageFile)
         gif.seek(gif.n_frames - 1)
         arr = np.asarray(gif.convert("RGB")).astype(int)
         return int((np.abs(arr - np.array(style.WATER)).max(axis=2) <= 12).sum())
@@ -285,8 +301,9 @@ def test_every_empty_square_is_its_terrain_colour_exactly_with_grid_lines() -> N
         if sq in busy:
             continue
         x, y = sq % view.width, sq // view.width
-        colour = tuple(int(v) for v in want[y, x])
-        left, top, right, bottom = square_box(image, view, sq)
+        r, g, b = (int(v) for v in want[y, x])
+        colour = (r, g, b)
+        left, top, right, bottom = box_of(image, view, sq)
         square = arr[top:bottom, left:right].astype(int)
         # labels of the edges stay outside the map; inside: fill, grid line, crossing
         assert tuple(square[5, 5]) == colour
@@ -308,8 +325,9 @@ def test_the_projects_colours_are_exact_in_the_palette_png() -> None:
     data = png_bytes(render_map(view, title="colours", markers=markers))
     decoded = Image.open(io.BytesIO(data))
     assert decoded.format == "PNG" and decoded.mode == "P"
-    assert len(decoded.getpalette()) // 3 <= 256
-    shown = {tuple(c) for _, c in decoded.convert("RGB").getcolors(256)}
+    palette = decoded.getpalette()
+    assert palette is not None and len(palette) // 3 <= 256
+    shown = colours_in(decoded, 256)
     red = style.parse_colour(world.nations["red"].colour)
     blue = style.parse_colour(world.nations["blue"].colour)
     expected = {
@@ -359,10 +377,11 @@ def test_thirty_two_nations_keep_their_colours_exact() -> None:
     assert len(pal) <= 256
     image = render_map(crowded, title="crowded")
     arr = decode(image)
-    found = {tuple(c) for _, c in Image.fromarray(arr).getcolors(256 * 256)}
+    found = colours_in(Image.fromarray(arr), 256 * 256)
     for n in many.values():
         assert style.parse_colour(n.colour) in found  # its swatch in the legend
-    assert len(image.getpalette()) // 3 <= 256
+    palette = image.getpalette()
+    assert palette is not None and len(palette) // 3 <= 256
 
     # a full palette: exact colours stay exact, blends fall back to the nearest colour
     full = Palette([(i, i, i) for i in range(256)])

@@ -11,7 +11,7 @@ from engine.scenario import build_world
 from engine.view import view_for
 
 
-def test_a_walk_that_meets_hidden_water_goes_round_it_and_does_not_swing_back():
+def test_a_walk_that_meets_hidden_water_goes_round_it_and_does_not_swing_back(monkeypatch):
     """Red knows nothing of the map; a water wall at x=15 (y 4-16) stands between its
     infantry and the goal. Planning again as it meets the water, the infantry must remember
     what it found on the way (it once went back and forth in front of the wall until its
@@ -33,7 +33,7 @@ def test_a_walk_that_meets_hidden_water_goes_round_it_and_does_not_swing_back():
             trail.append(sq)
         move(unit, sq)
 
-    world.move_unit = recording
+    monkeypatch.setattr(world, "move_unit", recording)
     events = apply(world, "red", cmd.Move(units=[1], to=(16, 10)))
     unit = world.units[1]
     assert world.grid.label(unit.sq) == "16,10"

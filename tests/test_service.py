@@ -8,6 +8,7 @@ import sqlite3
 import pytest
 
 from engine import commands as cmd
+from engine import events as ev
 from engine.errors import CommandError, GameError
 from engine.service import GameService
 from tests.worlds import strip_world
@@ -26,7 +27,7 @@ async def test_accepted_command_is_logged_and_survives_a_restart(tmp_path):
     game = await svc.create_game(name="t", world=strip_world())
     result = await svc.submit(game, "red", cmd.Move(units=[1, 2], to=(4, 2)))
     assert result.seq == 1
-    moved = [e for e in result.events if e.kind == "UnitsMoved"]
+    moved = [e for e in result.events if isinstance(e, ev.UnitsMoved)]
     assert moved and moved[0].arrived == [1, 2]
     world = await svc.live_world(game)
     before = world.hash()

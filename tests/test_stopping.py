@@ -110,6 +110,7 @@ async def test_the_bot_closes_within_seconds_while_games_run(tmp_path):
         await fake.invoke(alice, channel, "game join", {"name": "Red"})
         await fake.invoke(bob, channel, "game join", {"name": "Blue"})  # full: it starts
         await asyncio.sleep(0.3)  # the ticker, notifier and AI are busy with the game
+        assert bot.service is not None  # opened when the client started (setup_hook)
         assert (await bot.service.live_world(game)).started
         started = time.monotonic()
         await asyncio.wait_for(bot.close(), 5.0)

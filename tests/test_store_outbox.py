@@ -5,10 +5,14 @@ pruning deletes only rows delivered (or given up on and written) before its time
 from __future__ import annotations
 
 import random
+from collections.abc import Awaitable, Callable
+from typing import TypeVar
 
 import pytest
 
 from engine.store import Store
+
+T = TypeVar("T")
 
 NOW = 1_800_000_000.0
 OLD_QUERY = (  # what pending_events meant before it was read through the two indexes
@@ -63,7 +67,7 @@ async def test_pending_rows_are_those_of_the_plain_query(store, seed):
                 assert [r.id for r in got] == expected
 
 
-async def _vm_steps(store: Store, read) -> tuple[int, object]:
+async def _vm_steps(store: Store, read: Callable[[], Awaitable[T]]) -> tuple[int, T]:
     """SQLite virtual machine steps taken by `await read()` (a progress handler counts them)."""
     count = [0]
 

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from engine.scenario import build_world
 from engine.world import World
 
-STRIP = {
+STRIP: dict[str, Any] = {  # a scenario spec, as build_world takes it
     "ruleset": "standard",
     "seed": 11,
     "map": """

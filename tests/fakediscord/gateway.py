@@ -119,13 +119,16 @@ class Gateway:
         if op == 1:
             conn.send(11, None)
         elif op == 2:
+            assert isinstance(d, dict)  # IDENTIFY's data is an object
             await self._identify(conn, d)
         elif op == 3:
+            assert isinstance(d, dict)  # PRESENCE_UPDATE's data is an object
             self.state.presences.append(d)
         elif op == 6:
             conn.identified = True
             conn.send(0, {}, "RESUMED")
         elif op == 8:
+            assert isinstance(d, dict)  # REQUEST_GUILD_MEMBERS's data is an object
             self._request_members(conn, d)
         elif op in (4, 31, 36, 37):
             pass  # voice state / soundboard / misc: accepted, ignored

@@ -91,7 +91,7 @@ def _check_options(options: Any, path: tuple, *, depth: int) -> list[Problem]:
                 path, "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_COMMAND_OPTIONS} or fewer in length."
             )
         )
-    seen: set[str] = set()
+    seen: set[str | None] = set()  # None: an option without a name (reported above)
     optional_seen = False
     kinds = {opt.get("type") for opt in options if isinstance(opt, dict)}
     if kinds & {1, 2} and kinds - {1, 2}:
@@ -231,7 +231,7 @@ def check_command_list(cmds: Any) -> list[Problem]:
     if not isinstance(cmds, list):
         return []
     problems: list[Problem] = []
-    seen: set[tuple[int, str]] = set()
+    seen: set[tuple[int, str | None]] = set()  # None: a command without a name
     counts: dict[int, int] = {}
     for i, cmd in enumerate(cmds):
         problems += check_command(cmd, (i,))

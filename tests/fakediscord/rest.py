@@ -18,7 +18,7 @@ from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from aiohttp import web
+from aiohttp import BodyPartReader, web
 
 from .limits import Problem, errors_object
 from .spec import Operation, schema_problems
@@ -190,17 +190,19 @@ class RestApi:
             req.multipart = True
             reader = await request.multipart()
             while (part := await reader.next()) is not None:
-                data = await part.read()  # type: ignore[union-attr]
-                name = part.name or ""  # type: ignore[union-attr]
+                # discord.py's forms are flat: a part is never a multipart body itself
+                assert isinstance(part, BodyPartReader)
+                data = await part.read()
+                name = part.name or ""
                 if name == "payload_json":
                     req.json = _parse_json(bytes(data))
-                elif part.filename is not None:  # type: ignore[union-attr]
+                elif part.filename is not None:
                     req.files.append(
                         UploadedFile(
                             name,
-                            part.filename,  # type: ignore[union-attr]
+                            part.filename,
                             bytes(data),
-                            part.headers.get("Content-Type"),  # type: ignore[union-attr]
+                            part.headers.get("Content-Type"),
                         )
                     )
                 else:

@@ -103,8 +103,8 @@ class FakeDiscord(Driver):
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
         await site.start()
         server = site._server
-        assert server is not None
-        self.port = server.sockets[0].getsockname()[1]  # type: ignore[union-attr]
+        assert isinstance(server, asyncio.Server)  # typed as the abstract one; started: real
+        self.port = server.sockets[0].getsockname()[1]
 
     async def close(self) -> None:
         for client in list(self._clients):

@@ -171,9 +171,10 @@ class ApiSpec:
         self._validators: dict[tuple[str, str, bool], Draft202012Validator | None] = {}
 
     def resolve(self, schema: dict[str, Any]) -> dict[str, Any]:
-        while isinstance(schema, dict) and "$ref" in schema:
-            schema = self._resolver.lookup(schema["$ref"]).contents
-        return schema
+        found: Any = schema  # what a $ref points at is any JSON (a schema: an object or a bool)
+        while isinstance(found, dict) and "$ref" in found:
+            found = self._resolver.lookup(found["$ref"]).contents
+        return found
 
     def match(self, method: str, path: str) -> tuple[Operation | None, bool]:
         """Find the operation for ``path`` (relative to ``/api/v10``).
