@@ -6,13 +6,24 @@ moving units are intercepted and interdicted as in a real war.
 
 Targets: with 5% moving, mean <= 5 ms and p99 <= 20 ms a tick.
 
-Usage: python -m bench.bench_moving [SHARES] [TICKS]   (default "1,5,20" percent, 48 ticks)"""
+With `--service` the world is a game of a `GameService` (a store in a temporary folder), each
+tick is `service.advance(game, 1)` as the ticker does it (in the ticks' worker thread, with the
+commit and the day's snapshot), and a heartbeat on the event loop measures how late the loop
+answers meanwhile: what every other game's players feel while a big world ticks.
+
+`--on-loop` does the same with the ticks on the event loop (as before the worker thread).
+
+Usage: python -m bench.bench_moving [SHARES] [TICKS] [--service | --on-loop]
+(default "1,5,20" percent, 48 ticks)"""
 
 from __future__ import annotations
 
+import asyncio
 import statistics
 import sys
+import tempfile
 import time
+from pathlib import Path
 
 from bench.worlds import big_world
 from engine import events as ev
@@ -77,6 +88,12 @@ def movers(world: World) -> list[int]:
 def run(share: float, ticks: int, seed: int = 1) -> None:
     world = big_world(seed=seed)
     at_war(world)
+    _measure(world, share, ticks, seed, lambda: (tick_once(world), None))
+
+
+def _measure(world: World, share: float, ticks: int, seed: int, step) -> None:
+    """Keep `share` of the units on standing orders and time `ticks` ticks made by `step()`
+    (which returns the tick's events and how late the event loop was meanwhile, if known)."""
     rng = Rng(seed)
     candidates = movers(world)
     rng.shuffle(candidates)
@@ -99,14 +116,17 @@ def run(share: float, ticks: int, seed: int = 1) -> None:
         return moving + given
 
     top_up()
-    tick_once(world)  # builds the supply grids
+    step()  # builds the supply grids
     times: list[float] = []
+    lags: list[float] = []
     counts = {"steps": 0, "interceptions": 0, "interdictions": 0, "blocked": 0, "arrived": 0}
     for _ in range(ticks):
         before = {u.id: u.sq for u in world.units.values() if u.order is not None}
         start = time.perf_counter()
-        events = tick_once(world)
+        events, lag = step()
         times.append((time.perf_counter() - start) * 1000)
+        if lag is not None:
+            lags.append(lag)
         for uid, sq in before.items():
             unit = world.units.get(uid)
             if unit is not None and unit.sq != sq:
@@ -129,13 +149,69 @@ def run(share: float, ticks: int, seed: int = 1) -> None:
         f"{p99:.1f} ms, max {times[-1]:.1f} ms over {len(times)} ticks; "
         + ", ".join(f"{v} {k}" for k, v in counts.items())
     )
+    if lags:
+        lags.sort()
+        print(
+            f"  event loop late while ticking: max {lags[-1]:.1f} ms, p99 "
+            f"{lags[min(len(lags) - 1, int(len(lags) * 0.99))]:.1f} ms, median "
+            f"{statistics.median(lags):.1f} ms (heartbeat every 1 ms, worst per tick)"
+        )
+
+
+def run_service(share: float, ticks: int, seed: int = 1, *, in_thread: bool = True) -> None:
+    """The same through the service: ticks in its worker thread (`in_thread`; else on the
+    event loop, as before), each committed."""
+    from engine.service import GameService
+
+    async def main() -> None:
+        world = big_world(seed=seed)
+        at_war(world)
+        with tempfile.TemporaryDirectory() as tmp:
+            service = await GameService.open(
+                str(Path(tmp) / "bench.db"), synchronous="NORMAL", ticks_in_thread=in_thread
+            )
+            game = await service.create_game(name="big", world=world)
+            live = await service.live_world(game)  # a bench's tool: orders are given directly
+            loop = asyncio.get_running_loop()
+            worst = [0.0]
+            ticking = [False]
+
+            async def heartbeat() -> None:
+                while True:
+                    t = time.perf_counter()
+                    await asyncio.sleep(0.001)
+                    if ticking[0]:
+                        worst[0] = max(worst[0], (time.perf_counter() - t - 0.001) * 1000)
+
+            beat = asyncio.create_task(heartbeat())
+
+            def step():
+                async def one():
+                    worst[0], ticking[0] = 0.0, True
+                    result = await service.advance(game, 1)
+                    ticking[0] = False
+                    return result, worst[0]
+
+                return asyncio.run_coroutine_threadsafe(one(), loop).result()
+
+            try:
+                await asyncio.to_thread(_measure, live, share, ticks, seed, step)
+            finally:
+                beat.cancel()
+                await service.close()
+
+    asyncio.run(main())
 
 
 def main() -> None:
-    shares = [float(s) / 100 for s in (sys.argv[1] if len(sys.argv) > 1 else "1,5,20").split(",")]
-    ticks = int(sys.argv[2]) if len(sys.argv) > 2 else 48
+    args = [a for a in sys.argv[1:] if not a.startswith("--")]
+    shares = [float(s) / 100 for s in (args[0] if args else "1,5,20").split(",")]
+    ticks = int(args[1]) if len(args) > 1 else 48
     for share in shares:
-        run(share, ticks)
+        if "--service" in sys.argv or "--on-loop" in sys.argv:
+            run_service(share, ticks, in_thread="--on-loop" not in sys.argv)
+        else:
+            run(share, ticks)
 
 
 if __name__ == "__main__":

@@ -11,14 +11,16 @@ snapshot + log replay), so memory never runs ahead of what was acknowledged.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import hashlib
 import json
 import logging
 import os
 import time
 from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from . import entries as en
 from . import events as ev
@@ -39,6 +41,7 @@ log = logging.getLogger(__name__)
 
 REAL_TIME = 3600.0  # real seconds per game hour at normal speed
 
+T = TypeVar("T")
 Subscriber = Callable[[int, list[ev.Event]], Awaitable[None] | None]
 
 
@@ -101,8 +104,12 @@ class GameService:
         snapshot_every: int = 64,
         advance_batch: int = 16,
         command_snapshot_every: int = 1000,
+        ticks_in_thread: bool = True,
     ) -> None:
         self.store = store
+        # Time runs in one worker thread (`_apply`): a busy world's ticks take tens of
+        # milliseconds of Python, and the event loop must go on serving the other games.
+        self._ticks = ThreadPoolExecutor(1, "ticks") if ticks_in_thread else None
         self.snapshot_every = snapshot_every
         self.command_snapshot_every = command_snapshot_every
         self.advance_batch = advance_batch
@@ -116,6 +123,8 @@ class GameService:
         return cls(await Store.open(path, synchronous=synchronous), **kwargs)
 
     async def close(self) -> None:
+        if self._ticks is not None:
+            self._ticks.shutdown(wait=True)
         await self.store.close()
 
     def subscribe(self, callback: Subscriber) -> None:
@@ -237,18 +246,30 @@ class GameService:
     async def summary(self, game_id: int) -> GameSummary:
         """What anyone may know of the game: nations' names, colours and seats, its size, rules
         and time."""
-        return summarise((await self._live(game_id)).world)
+        return await self._read(game_id, summarise)
 
     async def view(self, game_id: int, nation: str) -> View:
         """Everything the nation may know now (the fog filter)."""
-        world = (await self._live(game_id)).world
-        if nation not in world.nations:
-            raise GameError(f"there is no nation {nation!r} in game {game_id}")
-        return view_for(world, nation)
+
+        def read(world: World) -> View:
+            if nation not in world.nations:
+                raise GameError(f"there is no nation {nation!r} in game {game_id}")
+            return view_for(world, nation)
+
+        return await self._read(game_id, read)
 
     async def full_view(self, game_id: int) -> View:
         """Everything as it is: for moderators and the end-of-game timelapse only."""
-        return full_view((await self._live(game_id)).world)
+        return await self._read(game_id, full_view)
+
+    async def _read(self, game_id: int, read: Callable[[World], T]) -> T:
+        """Read the live world under the game's lock: never in the middle of a change (a tick
+        runs in a worker thread meanwhile)."""
+        game = await self._live(game_id)
+        async with game.lock:
+            if self._games.get(game_id) is not game:  # evicted while we waited
+                return await self._read(game_id, read)
+            return read(game.world)
 
     async def members(self, game_id: int) -> dict[str, str]:
         """Who plays which nation: nation -> Discord user id."""
@@ -290,7 +311,7 @@ class GameService:
             try:
                 step: Step | None = first
                 while step is not None:
-                    events = apply_entry(game.world, step.entry)
+                    events = await self._apply(game, step.entry)
                     applied.append(Applied(step, events, game.world.tick))
                     step = then(game) if then is not None and len(applied) == 1 else None
             except (CommandError, GameError):
@@ -323,6 +344,28 @@ class GameService:
         await self._notify(game_id, events)
         return result
 
+    async def _apply(self, game: LiveGame, entry: en.Entry) -> list[ev.Event]:
+        """Apply an entry to the live world (under the game's lock). Time moves on in the
+        ticks' worker thread, where the event loop keeps its turn every switch interval
+        (`sys.getswitchinterval`, 5 ms): other games' commands and replies go on meanwhile, and
+        this game's readers wait for its lock. A cancelled caller waits for the thread to finish
+        (it cannot be stopped) before the world, changed by then, is dropped."""
+        if not isinstance(entry, en.Advance):
+            return apply_entry(game.world, entry)
+        return await self._off_loop(apply_entry, game.world, entry)
+
+    async def _off_loop(self, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(*args)` in the ticks' worker thread (on the loop when there is none)."""
+        if self._ticks is None:
+            return fn(*args)
+        job = asyncio.get_running_loop().run_in_executor(self._ticks, fn, *args)
+        try:
+            return await asyncio.shield(job)
+        except asyncio.CancelledError:
+            with contextlib.suppress(BaseException):
+                await job
+            raise
+
     async def _commit(
         self,
         game: LiveGame,
@@ -344,19 +387,29 @@ class GameService:
                 or world.tick - game.snapshot_tick >= world.rules.ticks_per_day
                 or "lobby" in kinds
             )
-        snapshot = None
-        if due:
-            world_json = world.to_json()
-            snapshot = (world_json, hashlib.sha256(world_json.encode()).hexdigest())
-        writes = [
-            LogWrite(
-                seq,
-                a.tick,
-                a.step.entry.to_json(),
-                [(nation, e.model_dump(mode="json")) for e in a.events for nation in e.to],
-            )
-            for seq, a in zip(seqs, applied, strict=True)
-        ]
+
+        def prepare() -> tuple[tuple[str, str] | None, list[LogWrite]]:
+            snapshot = None
+            if due:
+                world_json = world.to_json()
+                snapshot = (world_json, hashlib.sha256(world_json.encode()).hexdigest())
+            writes = [
+                LogWrite(
+                    seq,
+                    a.tick,
+                    a.step.entry.to_json(),
+                    [(nation, e.model_dump(mode="json")) for e in a.events for nation in e.to],
+                )
+                for seq, a in zip(seqs, applied, strict=True)
+            ]
+            return snapshot, writes
+
+        # a tick's many events and a snapshot of a big world take a while to write out: that
+        # is done in the ticks' thread too; a player's command is written out here at once
+        if due or "advance" in kinds:
+            snapshot, writes = await self._off_loop(prepare)
+        else:
+            snapshot, writes = prepare()
         status = None
         if any(s.status_after is not None for s in steps):
             status = next(
@@ -452,9 +505,7 @@ class GameService:
     def _start_step(game: LiveGame, now: float) -> Step:
         started = game.clock.changed(paused=False).anchored(now, game.world.tick)
         clock = dict(game.row.clock, **started.to_dict())
-        return Step(
-            en.Start(), status_after=lambda w: "running", clock=clock
-        )
+        return Step(en.Start(), status_after=lambda w: "running", clock=clock)
 
     async def substitute(self, game_id: int, nation: str, player: str | None) -> None:
         """Hand a nation to another player (None: nobody plays it, e.g. the AI)."""
@@ -468,9 +519,7 @@ class GameService:
 
     async def end(self, game_id: int) -> list[ev.Event]:
         """End a running game now (a moderator's decision): standings as they are."""
-        result = await self._run(
-            game_id, Step(en.End(), status_after=lambda w: "ended")
-        )
+        result = await self._run(game_id, Step(en.End(), status_after=lambda w: "ended"))
         return result.events
 
     async def update_settings(self, game_id: int, **changes: Any) -> GameRow:

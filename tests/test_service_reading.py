@@ -74,3 +74,41 @@ def test_the_bot_never_reads_the_live_world() -> None:
             ):
                 offenders.append(f"{path.name}:{node.lineno}")
     assert offenders == []
+
+
+async def test_a_long_tick_holds_neither_the_event_loop_nor_other_games(service, monkeypatch):
+    """Time moves on in a worker thread: while one game's tick runs, another game's command is
+    applied and committed, and the ticking game's readers wait for its tick to end (never a
+    world half-way through a tick)."""
+    import asyncio
+    import threading
+
+    import engine.replay
+
+    slow = await service.create_game(name="slow", world=strip_world())
+    other = await service.create_game(name="other", world=strip_world())
+    slow_world = await service.live_world(slow)
+    started, release = threading.Event(), threading.Event()
+    real = engine.replay.advance
+
+    def held(world, ticks):  # the slow game's tick waits for the test to let it go
+        if world is slow_world:
+            started.set()
+            release.wait(10)
+        return real(world, ticks)
+
+    monkeypatch.setattr(engine.replay, "advance", held)
+    ticking = asyncio.create_task(service.advance(slow, 4))
+    try:
+        assert await asyncio.to_thread(started.wait, 10)
+        done = await asyncio.wait_for(
+            service.submit(other, "red", cmd.Move(units=[1], to=(4, 2))), 10
+        )
+        assert done.seq == 1  # committed while the other game's tick is still running
+        reading = asyncio.create_task(service.summary(slow))
+        await asyncio.sleep(0.05)
+        assert not ticking.done() and not reading.done()
+    finally:
+        release.set()
+    await ticking
+    assert (await reading).tick == 4
