@@ -64,7 +64,7 @@ class StrategicBot(commands.Bot):
         await add_cogs(self)
         # confirmation buttons are answered by their custom id, also those sent before a restart
         self.add_dynamic_items(ConfirmButton)
-        self.tree.on_error = self._on_tree_error
+        self.tree.error(self._on_tree_error)
         guild = discord.Object(id=self.settings.dev_guild) if self.settings.dev_guild else None
         if guild is not None:
             self.tree.copy_global_to(guild=guild)

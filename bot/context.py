@@ -154,6 +154,7 @@ class Context:
         else the only active game they play in (on any server: a player's own orders follow
         them). It grants no right: moderators' rights come from `moderated`/`moderates`."""
         store = self.service.store
+        row: GameRow | None
         if game_id is not None:
             row = await self.game(game_id)
             if caller.guild_id is not None and row.guild_id not in (None, caller.guild_id):
@@ -191,7 +192,8 @@ class Context:
             if g.channel_id == caller.channel_id
         ]
         active = [g for g in rows if g.status in ACTIVE]
-        return (active or rows or [None])[-1]
+        found = active or rows
+        return found[-1] if found else None
 
     # --- authority ------------------------------------------------------------------------------
 

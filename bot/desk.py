@@ -3,6 +3,8 @@ sandbox) translate their input into these calls and the `Reply` back into messag
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from engine.service import GameService
 
 from .choices import Choices
@@ -13,12 +15,17 @@ from .moderation import Moderation
 from .playing import Playing
 from .preferences import Preferences
 
+if TYPE_CHECKING:  # pragma: no cover
+    from .notifier import Notifier
+
 
 class Desk(Lifecycle, Playing, Intel, Moderation, Preferences, Choices):
     def __init__(self, service: GameService) -> None:
         self.ctx = Context(service)
         self.service = service
-        self.notifier = None  # set by the bot: settings changes release held reports
+        self.notifier: Notifier | None = (
+            None  # set by the bot: settings changes release held reports
+        )
 
     async def confirm(self, caller: Caller, token: str) -> Reply:
         """The caller pressed a confirmation button: the action waiting behind it (kept in the

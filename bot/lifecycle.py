@@ -235,12 +235,13 @@ class Lifecycle:
     async def confirmed_resign(self, caller: Caller, pending: Pending) -> Reply:
         """The resign button: the presser must still lead the nation (not substituted or
         kicked meanwhile) and the game must still be running."""
-        seat = await self.ctx.owner(caller, pending.game_id, pending.args["nation"])
+        nation: str = pending.args["nation"]
+        seat = await self.ctx.owner(caller, pending.game_id, nation)
         if seat.game.status not in ("running", "paused"):
             raise UserError(f"Game {seat.game.id} is {seat.game.status}: nothing was done.")
-        name = (await self.ctx.service.summary(seat.game.id)).nations[seat.nation].name
+        name = (await self.ctx.service.summary(seat.game.id)).nations[nation].name
         try:
-            await self.ctx.service.resign(seat.game.id, seat.nation)
+            await self.ctx.service.resign(seat.game.id, nation)
         except GameError as exc:
             raise UserError(str(exc)) from None
         return Reply(

@@ -240,8 +240,9 @@ def _collapse(events: list[Event], view: _View) -> list[str]:
             done.add(key)
             text = _clip(_COLLAPSERS[type(e)](keyed[key], view))
         else:
-            text = describe(e, view.nation, view.names)
-            assert text is not None
+            described = describe(e, view.nation, view.names)
+            assert described is not None  # only told events are listed
+            text = described
         if text in index:
             counts[index[text]] += 1
             continue

@@ -119,7 +119,7 @@ class Playing:
             raise UserError(f"You have no unit {unit}.")
         rules = load_rules(view.ruleset)
         ut = rules.unit[mine.type]
-        if ut.launchable is None and ut.blast_radius is None:
+        if not ut.launchable and ut.blast_radius is None:
             raise UserError(f"{ut.title} {unit} cannot be launched.")
 
         if ut.blast_radius is None:  # a satellite: nothing to confirm

@@ -23,6 +23,7 @@ from .commands import AnyCommand
 
 class Entry(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+    kind: str
 
     def to_json(self) -> dict[str, Any]:
         """The stored form."""

@@ -20,11 +20,11 @@ import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, TypeVar, cast
 
 from . import entries as en
 from . import events as ev
-from .commands import Command
+from .commands import AnyCommand, Command
 from .errors import CommandError, GameError
 from .lobby import AI_PLAYER
 from .mapgen import default_size, generate
@@ -455,7 +455,8 @@ class GameService:
                 if row.status != "lobby"
                 else "the game has not started yet"
             )
-        return await self._run(game_id, Step(en.CommandEntry(nation=nation, command=command)))
+        typed = cast("AnyCommand", command)  # every Command is one of the union's kinds
+        return await self._run(game_id, Step(en.CommandEntry(nation=nation, command=typed)))
 
     # --- lobby -------------------------------------------------------------------------------------------
 

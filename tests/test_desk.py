@@ -65,6 +65,8 @@ async def test_orders_go_through_and_bad_input_gets_a_clear_message(desk: Desk) 
     with pytest.raises(UserError) as err:
         await desk.move(caller("1"), str(blue_unit), "1,1")
     assert "blue" not in str(err.value).lower()  # never says whose unit it is
+    with pytest.raises(UserError, match=rf"^Infantry {first} cannot be launched\.$"):
+        await desk.launch(caller("1"), first, "1,1")  # nothing to launch: nothing is sent
     choices = await desk.choose_units(caller("1"), "")
     assert choices and all("Blue" not in label for label, _ in choices)
     assert {v for _, v in choices} <= {str(u.id) for u in view.own_units()}

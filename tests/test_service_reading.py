@@ -23,7 +23,7 @@ async def service(tmp_path):
     await svc.close()
 
 
-async def test_the_summary_tells_public_facts_and_follows_the_game(service):
+async def test_the_summary_tells_public_facts_and_follows_the_game(service: GameService):
     game = await service.create_game(name="t", world=strip_world())
     before = await service.summary(game)
     assert sorted(before.nations) == ["blue", "red"]
