@@ -72,6 +72,33 @@ class Sight:
                     self._remembered.setdefault(sq, []).append((uid, type_name, owner))
         return self._remembered
 
+    def _remembered_at(self, sq: int) -> list[tuple[int, str, str]]:
+        """`remembered_squares().get(sq)`, read from the world's index of memories by square
+        when the whole map is not needed."""
+        if self._remembered is not None:
+            return self._remembered.get(sq, [])
+        world = self.world
+        ids = world.memory_at.get(self.nation, {}).get(sq)
+        if not ids:
+            return []
+        memory = world.sightings.get(self.nation, {})
+        stealthy = world.rules.stealthy
+        per_hour = world.ticks_per_hour
+        since = world.tick - world.rules.sighting.memory_hours * per_hour
+        sub_since = world.tick - world.rules.sighting.sub_memory_hours * per_hour
+        out = []
+        for uid in sorted(ids):
+            entry = memory.get(uid)
+            if entry is None or entry[1] != sq:
+                continue  # remembered elsewhere since (or forgotten)
+            when, _, type_name, owner = entry
+            if owner in self.sharers:
+                continue  # a friend's
+            if when < (sub_since if type_name in stealthy else since):
+                continue  # forgotten (`World.remembered`)
+            out.append((uid, type_name, owner))
+        return out
+
     def ghosts_at(self, sq: int) -> list[Ghost]:
         """The ghosts on one square: foreign units the nation remembers (24 hours, subs 8)
         there, where it does not watch now, and not seen now elsewhere (the view's rule)."""
@@ -79,7 +106,7 @@ class Sight:
         if cached is not None:
             return cached
         found: list[Ghost] = []
-        entries = self.remembered_squares().get(sq)
+        entries = self._remembered_at(sq)
         if entries:
             world = self.world
             stealthy = world.rules.stealthy
@@ -115,7 +142,7 @@ class Sight:
     def sees_foreign_at(self, sq: int) -> bool:
         """Whether the nation knows of a unit of a nation outside its team on the square: one
         it sees there now, or a ghost."""
-        if sq in self.remembered_squares() and self.ghosts_at(sq):
+        if self.ghosts_at(sq):
             return True
         return any(
             u.owner not in self.sharers and self.sees_unit(u) for u in self.world.units_at(sq)

@@ -191,11 +191,14 @@ class SightIndex:
     def _foreign_in_window(self, nation: str, sq: int, r: int) -> list[Unit]:
         world = self.world
         team = world.team(nation)
+        occupied, at, units = world.occupied, world.at, world.units
         out: list[Unit] = []
         for near in world.grid.within(sq, r):
-            ids = world.at.get(near)
-            if ids:
-                out.extend(world.units[i] for i in sorted(ids) if world.units[i].owner not in team)
+            if occupied[near]:
+                ids = at[near]
+                if len(ids) > 1:
+                    ids = sorted(ids)
+                out.extend(units[i] for i in ids if units[i].owner not in team)
         return out
 
     # --- queries --------------------------------------------------------------------------------

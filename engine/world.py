@@ -202,6 +202,9 @@ class World:
         # per nation: a count of the changes to its memory of units (`remember`), and where it
         # remembers foreign units, keyed by (tick, that count, its team) (`Sight`)
         self.memory_version: dict[str, int] = {}
+        # per nation: square -> ids of units it remembers there (may hold stale ids: readers
+        # check `sightings`)
+        self.memory_at: dict[str, dict[int, set[int]]] = {}
         self.remembered_cache: dict[str, tuple[tuple, dict]] = {}
         self.supply_cache: dict[tuple[str, str], Any] = {}
         self.map_version = 0  # bumped whenever terrain or the set of city squares changes
@@ -407,8 +410,21 @@ class World:
         return cached
 
     def remember(self, nation: str, unit: Unit) -> None:
-        self.sightings.setdefault(nation, {})[unit.id] = [self.tick, unit.sq, unit.type, unit.owner]
+        seen = self.sightings.setdefault(nation, {})
+        where = self.memory_at.setdefault(nation, {})
+        old = seen.get(unit.id)
+        if old is not None and old[1] != unit.sq and old[1] in where:
+            where[old[1]].discard(unit.id)
+        seen[unit.id] = [self.tick, unit.sq, unit.type, unit.owner]
+        where.setdefault(unit.sq, set()).add(unit.id)
         self.memory_version[nation] = self.memory_version.get(nation, 0) + 1
+
+    def _index_memory(self) -> None:
+        self.memory_at = {}
+        for nation, seen in self.sightings.items():
+            where = self.memory_at[nation] = {}
+            for uid, entry in seen.items():
+                where.setdefault(entry[1], set()).add(uid)
 
     def remembered(self, nation: str, unit_id: int) -> list | None:
         """What the nation remembers of a unit, if it saw it recently enough."""
@@ -429,6 +445,7 @@ class World:
             self.sightings[nation] = {
                 u: e for u, e in seen.items() if self.remembered(nation, u) is not None
             }
+        self._index_memory()
 
     def reveal(self, nation: str, unit: Unit) -> int:
         """Show a unit to a nation for the ruleset's memory (subs: the shorter sub memory);
@@ -566,6 +583,7 @@ class World:
         self.known.pop(nation_id, None)
         self.city_memory.pop(nation_id, None)
         self.sightings.pop(nation_id, None)
+        self.memory_at.pop(nation_id, None)
         self.remembered_cache.clear()
         for other in self.nations.values():
             other.relations.pop(nation_id, None)
@@ -660,6 +678,7 @@ class World:
             n: {int(u): list(e) for u, e in entries.items()}
             for n, entries in d["sightings"].items()
         }
+        world._index_memory()
         world.known = {n: _unpack(v, world.grid.size) for n, v in d.get("known", {}).items()}
         world.city_memory = {
             n: {int(sq): list(e) for sq, e in m.items()}
