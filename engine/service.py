@@ -84,6 +84,15 @@ class LiveGame:
     snapshot_tick: int
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _clock: tuple[GameRow, RealClock] | None = field(default=None, repr=False)
+    _summary: tuple[int, GameSummary] | None = field(default=None, repr=False)
+
+    def summary(self) -> GameSummary:
+        """The public summary, worked out again only after a commit (call under the lock: then
+        the world is the committed one of `seq`; the notifier asks every game each pass)."""
+        cached = self._summary
+        if cached is None or cached[0] != self.seq:
+            cached = self._summary = (self.seq, summarise(self.world))
+        return cached[1]
 
     @property
     def clock(self) -> RealClock:
@@ -246,7 +255,11 @@ class GameService:
     async def summary(self, game_id: int) -> GameSummary:
         """What anyone may know of the game: nations' names, colours and seats, its size, rules
         and time."""
-        return await self._read(game_id, summarise)
+        game = await self._live(game_id)
+        async with game.lock:
+            if self._games.get(game_id) is not game:  # evicted while we waited
+                return await self.summary(game_id)
+            return game.summary()
 
     async def view(self, game_id: int, nation: str) -> View:
         """Everything the nation may know now (the fog filter)."""
