@@ -8,7 +8,7 @@ from __future__ import annotations
 import sys
 import time
 
-from engine.ai.simulate import simulate
+from engine.strategic.ai.simulate import simulate
 
 
 def win_rate(

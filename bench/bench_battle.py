@@ -10,8 +10,8 @@ import time
 from pathlib import Path
 
 from bench.worlds import big_world
-from engine import commands as cmd
-from engine.service import GameService
+from engine.host.service import GameService
+from engine.strategic import commands as cmd
 
 
 def front(world, attackers: str, defenders: str, pairs: int):

@@ -242,7 +242,7 @@ async def drain(notifier) -> tuple[float, int, DeliveryReport]:
 async def bench_hour(tmp: Path) -> None:
     from bot.notifier import Notifier
     from bot.ticker import Ticker
-    from engine.service import GameService
+    from engine.host.service import GameService
 
     service = await GameService.open(str(tmp / "games.db"), synchronous="NORMAL")
     try:

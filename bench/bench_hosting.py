@@ -72,12 +72,12 @@ def template_worlds(days: int = 2) -> list:
     """An 8-nation game on the default map, started (2 AI nations, 6 played by people) and
     advanced `days` game days with nobody giving orders; then a copy at each tick of the next
     day."""
-    from engine import lobby
-    from engine.lobby import AI_PLAYER
-    from engine.mapgen import default_size, generate
-    from engine.replay import apply_entry
-    from engine.rules import DEFAULT_RULESET
-    from engine.world import World
+    from engine.strategic import lobby
+    from engine.strategic.lobby import AI_PLAYER
+    from engine.strategic.mapgen import default_size, generate
+    from engine.strategic.replay import apply_entry
+    from engine.strategic.rules import DEFAULT_RULESET
+    from engine.strategic.world import World
 
     width, height = default_size(NATIONS)
     world = generate(DEFAULT_RULESET, nations=NATIONS, width=width, height=height, seed=SEED)
@@ -96,7 +96,7 @@ def template_worlds(days: int = 2) -> list:
 
 async def build(path: Path, n: int) -> float:
     """N games in a new file (synchronous=NORMAL while building); returns the seconds taken."""
-    from engine.service import GameService
+    from engine.host.service import GameService
 
     began = time.perf_counter()
     worlds = template_worlds()
@@ -186,8 +186,8 @@ async def total_ticks(service) -> int:
 async def host(path: Path, n: int, opts: Options, profile: bool) -> dict[str, float]:
     from bot.background import stop_tasks
     from bot.notifier import Notifier
-    from engine.ai.runner import AiRunner
-    from engine.service import GameService
+    from engine.host.runner import AiRunner
+    from engine.host.service import GameService
 
     service = await GameService.open(str(path))  # synchronous=FULL, as the bot
     sender = RecordingSender()

@@ -288,7 +288,7 @@ async def run(opts: Options) -> int:
 
 async def measure(path: Path, opts: Options, failures: Failures) -> int:
     from bot.desk import Desk
-    from engine.service import GameService
+    from engine.host.service import GameService
 
     service = await GameService.open(str(path))  # synchronous=FULL, the default
     try:
@@ -409,7 +409,7 @@ def listing(title: str, counts: Counter[str], top: int = 12) -> None:
 async def audit(path: Path, memory: dict[int, str], accepted: Counter[int]) -> int:
     """After closing the service: does each game reload from the file as it was in memory,
     and does its log hold exactly the commands the players were told were accepted?"""
-    from engine.service import GameService
+    from engine.host.service import GameService
 
     service = await GameService.open(str(path))
     try:

@@ -12,8 +12,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from engine import mapgen  # noqa: E402
-from engine.rules import load  # noqa: E402
+from engine.strategic import mapgen  # noqa: E402
+from engine.strategic.rules import load  # noqa: E402
 
 CASES = ((2, 60), (8, 128), (32, 256))
 

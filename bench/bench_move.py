@@ -12,12 +12,12 @@ from collections import deque
 from pathlib import Path
 
 from bench.worlds import big_world
-from engine import commands as cmd
-from engine import events as ev
-from engine.movement import MoveContext, can_enter
-from engine.service import GameService
-from engine.store import LogWrite, Store
-from engine.world import World
+from engine.host.service import GameService
+from engine.host.store import LogWrite, Store
+from engine.strategic import commands as cmd
+from engine.strategic import events as ev
+from engine.strategic.systems.movement import MoveContext, can_enter
+from engine.strategic.world import World
 
 
 def far_square(world: World, unit_id: int, steps: int, *, straight: bool = False) -> int:

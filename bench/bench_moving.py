@@ -26,12 +26,12 @@ import time
 from pathlib import Path
 
 from bench.worlds import big_world
-from engine import events as ev
-from engine.clock import tick_once
-from engine.movement import MoveContext, plan_move
-from engine.rng import Rng
-from engine.rules.models import MovesOn
-from engine.world import World
+from engine.strategic import events as ev
+from engine.strategic.clock import tick_once
+from engine.strategic.rules.models import MovesOn
+from engine.strategic.systems.movement import MoveContext, plan_move
+from engine.strategic.systems.rng import Rng
+from engine.strategic.world import World
 
 LEG = 12  # squares of a standing order
 
@@ -161,7 +161,7 @@ def _measure(world: World, share: float, ticks: int, seed: int, step) -> None:
 def run_service(share: float, ticks: int, seed: int = 1, *, in_thread: bool = True) -> None:
     """The same through the service: ticks in its worker thread (`in_thread`; else on the
     event loop, as before), each committed."""
-    from engine.service import GameService
+    from engine.host.service import GameService
 
     async def main() -> None:
         world = big_world(seed=seed)

@@ -19,8 +19,8 @@ import time
 from PIL import Image
 
 from bench.worlds import big_world
-from engine.clock import advance
-from engine.view import View, view_for
+from engine.strategic.clock import advance
+from engine.strategic.view import View, view_for
 from renderers.mapimage import png_bytes, render_crop, render_map
 
 RUNS = 9

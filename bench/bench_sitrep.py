@@ -28,7 +28,7 @@ import statistics
 import sys
 import time
 
-from engine.view import View, view_for
+from engine.strategic.view import View, view_for
 
 SIZE = 128
 NATIONS = 8
@@ -37,9 +37,9 @@ HOURS = 50
 
 def played_game(nations: int, size: int, days: int, seed: int = 1):
     """A generated game the AI has played for `days` game days: (world, seats)."""
-    from engine.ai.local import play_turn
-    from engine.ai.simulate import new_world
-    from engine.clock import advance
+    from engine.strategic.ai.local import play_turn
+    from engine.strategic.ai.simulate import new_world
+    from engine.strategic.clock import advance
 
     world, seats = new_world(nations, size, size, 10, seed, "standard", ["normal"])
     tph = world.ticks_per_hour
@@ -54,8 +54,8 @@ def sitrep_views(
     count: int = NATIONS * HOURS, nations: int = NATIONS, size: int = SIZE
 ) -> list[View]:
     """`count` views of a game in play (every nation's view after each further game hour)."""
-    from engine.ai.local import play_turn
-    from engine.clock import advance
+    from engine.strategic.ai.local import play_turn
+    from engine.strategic.clock import advance
 
     world, seats = played_game(nations, size, 3)
     views: list[View] = []

@@ -10,7 +10,7 @@ import statistics
 import time
 
 from bench.worlds import big_world
-from engine.clock import tick_once
+from engine.strategic.clock import tick_once
 
 
 def main() -> None:

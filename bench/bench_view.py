@@ -7,8 +7,8 @@ import statistics
 import time
 
 from bench.worlds import big_world
-from engine.clock import advance
-from engine.view import view_for
+from engine.strategic.clock import advance
+from engine.strategic.view import view_for
 
 
 def main() -> None:

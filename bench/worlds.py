@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from engine.mapgen import claim_slot, generate
-from engine.rng import Rng
-from engine.world import World
+from engine.strategic.mapgen import claim_slot, generate
+from engine.strategic.systems.rng import Rng
+from engine.strategic.world import World
 
 LAND_TYPES = ["infantry", "infantry", "tank", "engineer"]
 SEA_TYPES = ["destroyer", "transport", "supply_ship", "battleship", "submarine", "cruiser"]

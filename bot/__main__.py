@@ -2,6 +2,6 @@
 
 import sys
 
-from .client import run
+from bot.client import run
 
 sys.exit(run())

@@ -5,10 +5,9 @@ from __future__ import annotations
 
 import re
 
-from engine import colours
-from engine.rules import load as load_rules
-
-from .context import Caller, Context, UserError
+from bot.context import Caller, Context, UserError
+from engine.strategic import colours
+from engine.strategic.rules import load as load_rules
 
 LIMIT = 25
 Choice = tuple[str, str]  # (what the player reads, the value filled in)

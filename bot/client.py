@@ -13,19 +13,18 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine.ai.runner import AiRunner
+from bot.background import stop_tasks
+from bot.config import Settings
+from bot.context import Reply, UserError, explain
+from bot.delivery import discord_sender
+from bot.desk import Desk
+from bot.discord_io import ConfirmButton
+from bot.notifier import Notifier
+from bot.ticker import Ticker
+from engine.host.runner import AiRunner
+from engine.host.service import GameService
 from engine.loops import every
-from engine.service import GameService
 from renderers import pool as drawing
-
-from .background import stop_tasks
-from .config import Settings
-from .context import Reply, UserError, explain
-from .delivery import discord_sender
-from .desk import Desk
-from .discord_io import ConfirmButton
-from .notifier import Notifier
-from .ticker import Ticker
 
 log = logging.getLogger(__name__)
 

@@ -11,9 +11,9 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import CommandError, GameError
-from engine.service import GameService
-from engine.store import GameRow, Store
-from engine.view import View
+from engine.host.service import GameService
+from engine.host.store import GameRow, Store
+from engine.strategic.view import View
 
 ACTIVE = ("lobby", "running", "paused")
 

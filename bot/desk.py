@@ -5,18 +5,17 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from engine.service import GameService
-
-from .choices import Choices
-from .context import UNKNOWN_CONFIRMATION, Caller, Context, Reply, UserError
-from .intel import Intel
-from .lifecycle import Lifecycle
-from .moderation import Moderation
-from .playing import Playing
-from .preferences import Preferences
+from bot.choices import Choices
+from bot.context import UNKNOWN_CONFIRMATION, Caller, Context, Reply, UserError
+from bot.intel import Intel
+from bot.lifecycle import Lifecycle
+from bot.moderation import Moderation
+from bot.playing import Playing
+from bot.preferences import Preferences
+from engine.host.service import GameService
 
 if TYPE_CHECKING:  # pragma: no cover
-    from .notifier import Notifier
+    from bot.notifier import Notifier
 
 
 class Desk(Lifecycle, Playing, Intel, Moderation, Preferences, Choices):

@@ -12,9 +12,9 @@ from typing import Protocol, cast
 import discord
 from discord import app_commands
 
-from .config import Settings
-from .context import Caller, Reply, UserError, explain
-from .desk import Desk
+from bot.config import Settings
+from bot.context import Caller, Reply, UserError, explain
+from bot.desk import Desk
 
 log = logging.getLogger(__name__)
 

@@ -5,15 +5,14 @@ from __future__ import annotations
 
 import math
 
-from engine.realtime import RealClock
-from engine.rules import load as load_rules
-from engine.store import GameRow
-from engine.summary import GameSummary
-from engine.view import View
+from bot import parsing
+from bot.context import Caller, Context, Reply, UserError
+from engine.host.realtime import RealClock
+from engine.host.store import GameRow
+from engine.strategic.rules import load as load_rules
+from engine.strategic.summary import GameSummary
+from engine.strategic.view import View
 from renderers import pool as drawing
-
-from . import parsing
-from .context import Caller, Context, Reply, UserError
 
 PAGE = 15
 

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from engine import colours
-from engine.ai.brain import LEVELS
+from bot.context import ACTIVE, Caller, Context, Pending, Reply, UserError
 from engine.errors import GameError
-from engine.rules import available
-from engine.rules import load as load_rules
-from engine.store import GameRow
-
-from .context import ACTIVE, Caller, Context, Pending, Reply, UserError
+from engine.host.store import GameRow
+from engine.strategic import colours
+from engine.strategic.ai.brain import LEVELS
+from engine.strategic.rules import available
+from engine.strategic.rules import load as load_rules
 
 # speed presets: real seconds per game hour
 SPEEDS: dict[str, float] = {
@@ -43,7 +42,7 @@ class Lifecycle:
         speed: str = "real-time",
         days: int | None = None,
     ) -> Reply:
-        from engine.mapgen import default_size
+        from engine.strategic.mapgen import default_size
 
         if caller.guild_id is None or caller.channel_id is None:
             raise UserError("Create games in a server channel: the channel becomes the game's.")
@@ -137,7 +136,7 @@ class Lifecycle:
         self, caller: Caller, name: str, colour: str | None = None, level: str = "normal"
     ) -> Reply:
         """The creator or a moderator fills a seat with an AI nation (before the start)."""
-        from engine.lobby import AI_PLAYER
+        from engine.strategic.lobby import AI_PLAYER
 
         if level not in LEVELS:
             raise UserError(f"An AI's level is one of: {', '.join(LEVELS)}.")

@@ -7,11 +7,10 @@ button; pressing it checks the presser's rights again, as they are then."""
 
 from __future__ import annotations
 
+from bot.context import Caller, Context, Pending, Reply, UserError
+from bot.lifecycle import SPEEDS, speed_label
 from engine.errors import GameError
 from renderers import pool as drawing
-
-from .context import Caller, Context, Pending, Reply, UserError
-from .lifecycle import SPEEDS, speed_label
 
 MAX_FORCED_TICKS = 96 * 10
 

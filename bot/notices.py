@@ -42,8 +42,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from engine import events as ev
-from engine.events import Event
+from engine.strategic import events as ev
+from engine.strategic.events import Event
 
 CATEGORIES = ("combat", "cities", "builds", "diplomacy", "tech", "moves", "game")
 """What a player may mute."""
@@ -58,7 +58,7 @@ DISCORD_LIMIT = 2000
 def _minutes_per_tick() -> int:
     """Events do not name their ruleset: durations use the tick length every ruleset shares
     (read from data/rulesets; a ruleset with another tick length must bring it here)."""
-    from engine.rules import available, load
+    from engine.strategic.rules import available, load
 
     lengths = {load(name).time.minutes_per_tick for name in available()}
     if len(lengths) != 1:

@@ -38,13 +38,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from engine import events as ev
+from bot.delivery import DeliveryFailed, DmClosed, DmSender, RateLimited
+from engine.host.store import DmStatus, GameRow, OutboxRow
 from engine.loops import every, guarded
-from engine.store import DmStatus, GameRow, OutboxRow
-from engine.summary import GameSummary
-from engine.view import View
-
-from .delivery import DeliveryFailed, DmClosed, DmSender, RateLimited
+from engine.strategic import events as ev
+from engine.strategic.summary import GameSummary
+from engine.strategic.view import View
 
 log = logging.getLogger(__name__)
 
@@ -70,7 +69,7 @@ class PlayerSettings(BaseModel):
     @field_validator("muted")
     @classmethod
     def _known_categories(cls, value: list[str]) -> list[str]:
-        from .notices import CATEGORIES
+        from bot.notices import CATEGORIES
 
         unknown = [c for c in value if c not in CATEGORIES]
         if unknown:
@@ -108,7 +107,7 @@ def parse_settings(data: dict[str, Any] | None) -> PlayerSettings:
     try:
         return PlayerSettings.model_validate(data)
     except ValidationError:
-        from .notices import CATEGORIES
+        from bot.notices import CATEGORIES
 
         data["muted"] = [c for c in data.get("muted") or [] if c in CATEGORIES]
         try:
@@ -273,7 +272,7 @@ class Notifier:
         now: float,
         report: DeliveryReport,
     ) -> None:
-        from . import notices
+        from bot import notices
 
         if user is None:  # nobody (or the AI) plays it
             await self.store.mark_delivered([r.id for r in rows], now=now)
@@ -334,7 +333,7 @@ class Notifier:
         now: float,
         report: DeliveryReport,
     ) -> None:
-        from . import notices
+        from bot import notices
 
         ids = [r.id for r, _ in items]
         events = [e for _, e in items]

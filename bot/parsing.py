@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from .context import UserError
+from bot.context import UserError
 
 MAX_UNITS = 64
 

@@ -6,14 +6,13 @@ what the nation cannot see)."""
 
 from __future__ import annotations
 
-from engine import commands as cmd
-from engine import events as ev
+from bot import parsing
+from bot.context import Caller, Context, Pending, Reply, Seat, UserError
 from engine.errors import CommandError, GameError
-from engine.rules import load as load_rules
-from engine.view import View
-
-from . import parsing
-from .context import Caller, Context, Pending, Reply, Seat, UserError
+from engine.strategic import commands as cmd
+from engine.strategic import events as ev
+from engine.strategic.rules import load as load_rules
+from engine.strategic.view import View
 
 
 class Playing:

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 from pydantic import ValidationError
 
-from .context import Caller, Context, Reply, UserError
-from .notices import CATEGORIES
-from .notifier import PlayerSettings
+from bot.context import Caller, Context, Reply, UserError
+from bot.notices import CATEGORIES
+from bot.notifier import PlayerSettings
 
 
 class Preferences:

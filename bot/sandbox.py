@@ -12,14 +12,13 @@ import tempfile
 from collections.abc import Callable
 from pathlib import Path
 
-from engine.ai.runner import AiRunner
-from engine.service import GameService
-
-from .background import stop_tasks
-from .context import Caller, Reply, UserError, explain
-from .desk import Desk
-from .notifier import Notifier
-from .ticker import Ticker
+from bot.background import stop_tasks
+from bot.context import Caller, Reply, UserError, explain
+from bot.desk import Desk
+from bot.notifier import Notifier
+from bot.ticker import Ticker
+from engine.host.runner import AiRunner
+from engine.host.service import GameService
 
 GUILD, CHANNEL = "sandbox", "sandbox"
 
@@ -71,7 +70,7 @@ Sandbox only: wait HOURS (time passes now), speed SECONDS (real seconds per game
 
 async def command_specs() -> dict[str, list[dict]]:
     """Slash command path -> its options, from the payload the bot registers."""
-    from .client import build_payload
+    from bot.client import build_payload
 
     out: dict[str, list[dict]] = {}
     for command in await build_payload():

@@ -28,12 +28,11 @@ from functools import cache, lru_cache
 import numpy as np
 from PIL import Image, ImageDraw
 
-from engine.rules import Ruleset
-from engine.rules import load as load_rules
-from engine.view import CityView, UnitView, View
-
-from . import style
-from .markers import Marker
+from engine.strategic.rules import Ruleset
+from engine.strategic.rules import load as load_rules
+from engine.strategic.view import CityView, UnitView, View
+from renderers import style
+from renderers.markers import Marker
 
 _CLASS_ORDER = {"sea": 0, "air": 1, "land": 2, "tech": 3}
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from engine import events as ev
-from engine.geometry import parse_coord
+from engine.strategic import events as ev
+from engine.strategic.systems.geometry import parse_coord
 
 
 @dataclass(frozen=True, slots=True)

@@ -46,9 +46,8 @@ from dataclasses import fields
 from operator import attrgetter
 from typing import Any
 
-from engine.view import CityView, UnitView, View
-
-from .markers import Marker
+from engine.strategic.view import CityView, UnitView, View
+from renderers.markers import Marker
 
 log = logging.getLogger(__name__)
 
@@ -106,9 +105,8 @@ def _init_worker(nice: int) -> None:
 
 def _warm() -> int:
     """Import and load what every picture needs (rules, fonts), once per worker."""
-    from engine.rules import load as load_rules
-
-    from . import mapimage, style  # noqa: F401 (mapimage: imported to load it)
+    from engine.strategic.rules import load as load_rules
+    from renderers import mapimage, style  # noqa: F401 (mapimage: imported to load it)
 
     for name in ("standard", "classic"):
         with contextlib.suppress(Exception):
@@ -120,14 +118,14 @@ def _warm() -> int:
 
 def draw_map_bytes(view: View, options: dict[str, Any]) -> bytes:
     """`render_map(view, **options)` encoded as PNG (in a worker, or anywhere)."""
-    from .mapimage import png_bytes, render_map
+    from renderers.mapimage import png_bytes, render_map
 
     return png_bytes(render_map(view, **options))
 
 
 def draw_crop_bytes(view: View, centre: int, radius: int, options: dict[str, Any]) -> bytes:
     """`render_crop(view, centre, radius, **options)` encoded as PNG."""
-    from .mapimage import png_bytes, render_crop
+    from renderers.mapimage import png_bytes, render_crop
 
     return png_bytes(render_crop(view, centre, radius, **options))
 

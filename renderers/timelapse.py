@@ -12,16 +12,15 @@ from typing import Any
 
 from PIL import Image
 
-from engine import events as ev
-from engine.clock import advance
-from engine.entries import Advance, entry_from_json
-from engine.replay import apply_entry
-from engine.store import Store
-from engine.view import full_view, view_for
-from engine.world import World
-
-from .mapimage import render_map
-from .markers import markers_from
+from engine.host.entries import Advance, entry_from_json
+from engine.host.store import Store
+from engine.strategic import events as ev
+from engine.strategic.clock import advance
+from engine.strategic.replay import apply_entry
+from engine.strategic.view import full_view, view_for
+from engine.strategic.world import World
+from renderers.mapimage import render_map
+from renderers.markers import markers_from
 
 MAX_BYTES = 8 * 1024 * 1024  # under Discord's 10 MiB attachment limit
 

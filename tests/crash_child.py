@@ -7,10 +7,10 @@ from __future__ import annotations
 import asyncio
 import sys
 
-from engine import commands as cmd
 from engine.errors import CommandError
-from engine.rng import Rng
-from engine.service import GameService
+from engine.host.service import GameService
+from engine.strategic import commands as cmd
+from engine.strategic.systems.rng import Rng
 from tests.worlds import strip_world
 
 

@@ -53,16 +53,16 @@ from bot import notices
 from bot.context import Caller, UserError
 from bot.notifier import sitrep_text
 from bot.parsing import choice, square, unit_ids
-from engine import commands as cmd
-from engine import events as ev
-from engine.clock import advance
-from engine.economy import default_build
 from engine.errors import CommandError, GameError
-from engine.orders import apply
-from engine.rules.models import UnitClass
-from engine.transport import can_carry
-from engine.view import View, view_for
-from engine.world import LAND, WATER, City, Unit, World
+from engine.strategic import commands as cmd
+from engine.strategic import events as ev
+from engine.strategic.clock import advance
+from engine.strategic.orders import apply
+from engine.strategic.rules.models import UnitClass
+from engine.strategic.systems.economy import default_build
+from engine.strategic.systems.transport import can_carry
+from engine.strategic.view import View, view_for
+from engine.strategic.world import LAND, WATER, City, Unit, World
 from renderers.markers import markers_from
 
 ME = "a"

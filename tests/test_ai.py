@@ -5,13 +5,13 @@ from __future__ import annotations
 
 import pytest
 
-from engine import lobby
-from engine.ai import Memory, decide
-from engine.ai.runner import AiRunner
-from engine.ai.simulate import new_world, simulate
-from engine.clock import advance
-from engine.service import GameService
-from engine.view import view_for
+from engine.host.runner import AiRunner
+from engine.host.service import GameService
+from engine.strategic import lobby
+from engine.strategic.ai import Memory, decide
+from engine.strategic.ai.simulate import new_world, simulate
+from engine.strategic.clock import advance
+from engine.strategic.view import view_for
 
 
 @pytest.mark.parametrize("seed", [3, 4, 5])

@@ -1,5 +1,5 @@
 """The AI's style profiles: complete, frozen, commented, and each style differs from `normal`
-only where the docs (engine/ai/__init__.py, docs/ARCHITECTURE.md) say it does; the policy
+only where the docs (engine/strategic/ai/__init__.py, docs/ARCHITECTURE.md) say it does; the policy
 reads profiles, never a style's name."""
 
 from __future__ import annotations
@@ -10,10 +10,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.ai import EVERY_HOURS, PROFILES, STYLES, Profile
-from engine.ai.brain import LEVELS, Decision, Memory, decide, failed, resting
+from engine.strategic.ai import EVERY_HOURS, PROFILES, STYLES, Profile
+from engine.strategic.ai.brain import LEVELS, Decision, Memory, decide, failed, resting
 
-AI = Path(__file__).resolve().parent.parent / "engine" / "ai"
+AI = Path(__file__).resolve().parent.parent / "engine" / "strategic" / "ai"
 
 # what each style changes from `normal`, as documented
 DOCUMENTED = {
@@ -110,7 +110,7 @@ def test_cadence_derived_from_the_profiles() -> None:
 
 
 def test_public_names_stay_importable() -> None:
-    import engine.ai as ai
+    import engine.strategic.ai as ai
 
     for name in ("decide", "Memory", "Decision", "STYLES", "EVERY_HOURS", "resting", "failed"):
         assert getattr(ai, name) is not None

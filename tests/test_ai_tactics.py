@@ -7,13 +7,13 @@ from typing import Any
 
 import numpy as np
 
-from engine import commands as cmd
-from engine.ai import Memory, decide
-from engine.ai.brain import EVERY_HOURS
-from engine.orders import apply
-from engine.scenario import build_world
-from engine.view import view_for
-from engine.world import World
+from engine.strategic import commands as cmd
+from engine.strategic.ai import Memory, decide
+from engine.strategic.ai.brain import EVERY_HOURS
+from engine.strategic.orders import apply
+from engine.strategic.scenario import build_world
+from engine.strategic.view import view_for
+from engine.strategic.world import World
 
 
 def world_of(spec: dict[str, Any], *, known_by: tuple[str, ...] = ()) -> World:

@@ -23,9 +23,9 @@ from pydantic import SecretStr
 from bot.context import Caller, Reply, UserError
 from bot.desk import Desk
 from bot.sandbox import ROUTES, command_specs
-from engine.commands import Move
-from engine.scenario import build_world
-from engine.service import GameService
+from engine.host.service import GameService
+from engine.strategic.commands import Move
+from engine.strategic.scenario import build_world
 
 # --- the world the matrix is played in -----------------------------------------------------------
 

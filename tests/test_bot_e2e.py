@@ -187,7 +187,7 @@ SCENARIO_MAP = """
 
 
 async def test_a_skipped_build_and_an_interception_reach_the_right_players_only(env) -> None:
-    from engine.scenario import build_world
+    from engine.strategic.scenario import build_world
 
     fake = env.fake
     world, _ = build_world(

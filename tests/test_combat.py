@@ -5,10 +5,10 @@ from __future__ import annotations
 import statistics
 from typing import Any
 
-from engine import commands as cmd
-from engine import events as ev
-from engine.orders import apply
-from engine.scenario import build_world
+from engine.strategic import commands as cmd
+from engine.strategic import events as ev
+from engine.strategic.orders import apply
+from engine.strategic.scenario import build_world
 
 DUEL: dict[str, Any] = {  # a scenario spec, as build_world takes it
     "ruleset": "classic",

@@ -5,12 +5,12 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import commands as cmd
-from engine.clock import advance
 from engine.errors import CommandError
-from engine.orders import apply
-from engine.rules.models import UnitClass
-from engine.world import World
+from engine.strategic import commands as cmd
+from engine.strategic.clock import advance
+from engine.strategic.orders import apply
+from engine.strategic.rules.models import UnitClass
+from engine.strategic.world import World
 from tests.worlds import STRIP, strip_world
 
 W, H = 24, 6

@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.replay import apply_entry
-from engine.service import GameService
-from engine.store import Store
-from engine.world import World
+from engine.host.service import GameService
+from engine.host.store import Store
+from engine.strategic.replay import apply_entry
+from engine.strategic.world import World
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -6,7 +6,7 @@ import pytest
 
 from bot.context import Caller, UserError
 from bot.desk import Desk
-from engine.service import GameService
+from engine.host.service import GameService
 
 GUILD, CHANNEL = "900", "901"
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from engine.view import View, view_for
+from engine.strategic.view import View, view_for
 from renderers import pool as drawing
 from renderers.mapimage import png_bytes, render_crop, render_map
 from renderers.markers import Marker

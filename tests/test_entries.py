@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from engine import commands as cmd
-from engine import entries as en
-from engine.replay import apply_entry
+from engine.host import entries as en
+from engine.strategic import commands as cmd
+from engine.strategic.replay import apply_entry
 from tests.worlds import strip_world
 
 STORED = [  # entries as older logs hold them (the shapes the service wrote before)

@@ -28,12 +28,12 @@ from hypothesis import HealthCheck, example, given, settings
 
 from bot import intel
 from bot.desk import Desk
-from engine import commands as cmd
-from engine.orders import apply
-from engine.scenario import build_world
-from engine.service import GameService
-from engine.view import view_for
-from engine.world import LAND, World
+from engine.host.service import GameService
+from engine.strategic import commands as cmd
+from engine.strategic.orders import apply
+from engine.strategic.scenario import build_world
+from engine.strategic.view import view_for
+from engine.strategic.world import LAND, World
 from tests.fogcases import (
     NAMES,
     PLAYERS,

@@ -6,8 +6,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.geometry import Grid, parse_coord
-from engine.supply import dilate
+from engine.strategic.systems.geometry import Grid, parse_coord
+from engine.strategic.systems.supply import dilate
 
 
 def brute_distance(grid: Grid, a: int, b: int) -> int:
@@ -60,8 +60,8 @@ def test_dilation_matches_the_definition(w, h, r, data):
 @given(st.integers(0, 40), st.sampled_from(["standard", "classic"]))
 def test_sight_index_built_in_bulk_equals_one_unit_at_a_time(seed, ruleset):
     """Loading a world stamps all units at once; the grids must equal stamping them singly."""
-    from engine.rng import Rng
-    from engine.world import World
+    from engine.strategic.systems.rng import Rng
+    from engine.strategic.world import World
 
     world = World(ruleset, 17, 13, seed=seed)
     world.add_nation("red", "Red", "#f00")
@@ -87,7 +87,7 @@ def test_sight_index_built_in_bulk_equals_one_unit_at_a_time(seed, ruleset):
 def supplied_by_definition(world, nation: str, unit_class) -> np.ndarray:
     """Squares within the supply radius of a source, straight from the rules: a city of the
     nation's team that supplies the class, or the nation's own supplier with ammunition."""
-    from engine.rules.models import UnitClass
+    from engine.strategic.rules.models import UnitClass
 
     rules = world.rules
     sea = unit_class == UnitClass.SEA
@@ -119,10 +119,10 @@ def supplied_by_definition(world, nation: str, unit_class) -> np.ndarray:
 def test_supply_kept_up_as_suppliers_move_spend_and_die_equals_the_definition(seed, ruleset, data):
     """The supply grids follow supplier units as they move, run out of ammunition, are
     refilled and die (kept incrementally, engine/supplyindex.py), and always equal the rule."""
-    from engine.movement import MoveContext
-    from engine.rules.models import UnitClass
-    from engine.supply import SupplyMap
-    from engine.world import LAND, WATER, City, World
+    from engine.strategic.rules.models import UnitClass
+    from engine.strategic.systems.movement import MoveContext
+    from engine.strategic.systems.supply import SupplyMap
+    from engine.strategic.world import LAND, WATER, City, World
 
     w, h = data.draw(st.integers(8, 24)), data.draw(st.integers(8, 24))
     world = World(ruleset, w, h, seed=seed)
@@ -172,11 +172,11 @@ def test_supply_and_city_sight_follow_every_city_order() -> None:
     """The cached supply grids and the cities' sight after a city order equal those worked out
     afresh: a designation change (by /designate or by a build the designation follows)
     invalidates them, and a build that keeps the designation needs not."""
-    from engine import commands as cmd
-    from engine.orders import apply
-    from engine.rules import UnitClass
-    from engine.sightindex import SightIndex
-    from engine.supply import SupplyMap
+    from engine.strategic import commands as cmd
+    from engine.strategic.orders import apply
+    from engine.strategic.rules import UnitClass
+    from engine.strategic.systems.sightindex import SightIndex
+    from engine.strategic.systems.supply import SupplyMap
     from tests.worlds import strip_world
 
     world = strip_world()

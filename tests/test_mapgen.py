@@ -13,10 +13,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine import mapgen
-from engine.economy import default_build
-from engine.rules import load
-from engine.world import LAND, World
+from engine.strategic import mapgen
+from engine.strategic.rules import load
+from engine.strategic.systems.economy import default_build
+from engine.strategic.world import LAND, World
 
 RULES = load("standard")
 NEAR_HOME_RADIUS = 6

@@ -8,7 +8,7 @@ import re
 import pytest
 
 from bot import notices
-from engine import events as ev
+from engine.strategic import events as ev
 
 NAMES = {"red": "Red", "blue": "Blue", "green": "Green"}
 

@@ -7,9 +7,9 @@ import pytest
 
 from bot.delivery import DeliveryFailed, DmClosed, RateLimited
 from bot.notifier import DeliveryReport, Notifier, PlayerSettings, save_settings
-from engine import commands as cmd
-from engine.scenario import build_world
-from engine.service import GameService
+from engine.host.service import GameService
+from engine.strategic import commands as cmd
+from engine.strategic.scenario import build_world
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 T0 = 1_700_000_000.0 - 1_700_000_000.0 % 86400 + 12 * 3600  # noon UTC

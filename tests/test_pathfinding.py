@@ -7,8 +7,14 @@ import heapq
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.movement import MoveContext, can_enter, find_path, may_enter, step_cost
-from engine.world import LAND, WATER, City, World
+from engine.strategic.systems.movement import (
+    MoveContext,
+    can_enter,
+    find_path,
+    may_enter,
+    step_cost,
+)
+from engine.strategic.world import LAND, WATER, City, World
 
 
 def dijkstra_cost(world: World, ctx: MoveContext, unit, goal: int) -> int | None:

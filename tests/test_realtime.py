@@ -7,8 +7,8 @@ import math
 
 import pytest
 
-from engine.realtime import RealClock
-from engine.store import GameRow
+from engine.host.realtime import RealClock
+from engine.host.store import GameRow
 from tests.worlds import strip_world
 
 T0 = 1_700_000_000.0
@@ -120,7 +120,7 @@ def test_of_row_is_running_only_with_the_running_status():
 
 
 async def test_the_service_keeps_the_stored_form_and_follows_the_clock(tmp_path):
-    from engine.service import GameService
+    from engine.host.service import GameService
 
     service = await GameService.open(str(tmp_path / "clock.db"), synchronous="NORMAL")
     try:
@@ -156,7 +156,7 @@ async def test_status_gives_the_real_time_of_the_game_end_and_none_when_paused(t
     """`/status` (bot/intel.py) reads the same clock: the game's end as a Discord timestamp
     while time runs, none while paused."""
     from bot.desk import Desk
-    from engine.service import GameService
+    from engine.host.service import GameService
     from tests.test_desk import caller, started
 
     service = await GameService.open(str(tmp_path / "status.db"), synchronous="NORMAL")

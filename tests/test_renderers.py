@@ -11,11 +11,11 @@ import io
 import numpy as np
 from PIL import GifImagePlugin, Image, ImageDraw
 
-from engine import commands as cmd
-from engine.clock import advance
-from engine.orders import apply
-from engine.scenario import build_world
-from engine.view import View, view_for
+from engine.strategic import commands as cmd
+from engine.strategic.clock import advance
+from engine.strategic.orders import apply
+from engine.strategic.scenario import build_world
+from engine.strategic.view import View, view_for
 from renderers import style
 from renderers.mapimage import png_bytes, render_crop, render_map, square_box
 from renderers.markers import markers_from
@@ -203,7 +203,7 @@ def test_a_zoomed_crop_is_larger_and_wraps_round_the_map_edge() -> None:
 
 
 def test_big_map_pictures_stay_small() -> None:
-    from engine.mapgen import claim_slot, generate
+    from engine.strategic.mapgen import claim_slot, generate
 
     world = generate("standard", nations=8, width=256, height=256, seed=5)
     for slot in range(8):
@@ -218,8 +218,8 @@ def test_big_map_pictures_stay_small() -> None:
 
 
 async def test_timelapse_replays_the_stored_game_and_si_render_writes_pictures(tmp_path) -> None:
-    from engine.cli import main
-    from engine.service import GameService
+    from bot.cli import main
+    from engine.host.service import GameService
     from renderers.timelapse import timelapse
 
     db = tmp_path / "game.db"
@@ -359,8 +359,8 @@ def test_thirty_two_nations_keep_their_colours_exact() -> None:
     steps of anti-aliased text take what is left (the nearest colour once it is full)."""
     import dataclasses
 
-    from engine.colours import PALETTE as NATION_COLOURS
-    from engine.view import NationView
+    from engine.strategic.colours import PALETTE as NATION_COLOURS
+    from engine.strategic.view import NationView
     from renderers.mapimage import Palette, palette_for
 
     world = war_world()

@@ -4,11 +4,11 @@ and what a bump or a shot-down attacker may reveal."""
 
 from __future__ import annotations
 
-from engine import commands as cmd
-from engine import events as ev
-from engine.orders import apply
-from engine.scenario import build_world
-from engine.view import view_for
+from engine.strategic import commands as cmd
+from engine.strategic import events as ev
+from engine.strategic.orders import apply
+from engine.strategic.scenario import build_world
+from engine.strategic.view import view_for
 
 
 def test_a_walk_that_meets_hidden_water_goes_round_it_and_does_not_swing_back(monkeypatch):

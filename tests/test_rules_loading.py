@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from engine.rules import RulesetError, available, load, load_file
-from engine.rules.export import ruleset_json
-from engine.rules.loader import RULESET_DIR
-from engine.rules.models import CityType, Ruleset, UnitType
+from engine.strategic.rules import RulesetError, available, load, load_file
+from engine.strategic.rules.export import ruleset_json
+from engine.strategic.rules.loader import RULESET_DIR
+from engine.strategic.rules.models import CityType, Ruleset, UnitType
 
 RULESETS = ("classic", "standard")
 UNIT_KEYS = {

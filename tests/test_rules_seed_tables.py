@@ -20,7 +20,7 @@ from typing import Any
 
 import pytest
 
-from engine.rules import Ruleset, load
+from engine.strategic.rules import Ruleset, load
 from tests import seed_tables
 from tests.seed_tables import SEED_001_UNIT_SECTIONS, SEEDS_DIR, UNIT_HEADER
 

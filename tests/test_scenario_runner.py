@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import json
 
-from engine.cli import main
-from engine.scenario import run
+from bot.cli import main
+from engine.strategic.scenario import run
 
 BASE = {
     "ruleset": "standard",

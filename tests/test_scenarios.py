@@ -4,7 +4,7 @@ from pathlib import Path
 
 import pytest
 
-from engine.scenario import run_file
+from engine.strategic.scenario import run_file
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.yaml"))
 

@@ -7,10 +7,10 @@ import sqlite3
 
 import pytest
 
-from engine import commands as cmd
-from engine import events as ev
 from engine.errors import CommandError, GameError
-from engine.service import GameService
+from engine.host.service import GameService
+from engine.strategic import commands as cmd
+from engine.strategic import events as ev
 from tests.worlds import strip_world
 
 
@@ -150,7 +150,7 @@ async def test_lobby_join_start_and_commands_before_start(service):
 
 
 async def test_schema_is_migrated_once(tmp_path):
-    from engine.store import SCHEMA_VERSION, Store
+    from engine.host.store import SCHEMA_VERSION, Store
 
     path = tmp_path / "m.db"
     store = await Store.open(path)
@@ -193,7 +193,7 @@ async def test_same_seed_and_commands_give_the_same_world_also_across_a_restart(
 async def test_a_crash_inside_the_core_after_a_change_is_rolled_back(service, monkeypatch):
     """A bug that raises halfway through a command must not leave the half-changed world in
     memory: the next request sees what the store has."""
-    import engine.replay as replay
+    import engine.strategic.replay as replay
 
     game = await service.create_game(name="t", world=strip_world())
     before = (await service.live_world(game)).hash()

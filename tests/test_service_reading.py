@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from engine import commands as cmd
 from engine.errors import GameError
-from engine.service import GameService
+from engine.host.service import GameService
+from engine.strategic import commands as cmd
 from tests.worlds import strip_world
 
 BOT = Path(__file__).resolve().parent.parent / "bot"
@@ -83,13 +83,13 @@ async def test_a_long_tick_holds_neither_the_event_loop_nor_other_games(service,
     import asyncio
     import threading
 
-    import engine.replay
+    import engine.strategic.replay
 
     slow = await service.create_game(name="slow", world=strip_world())
     other = await service.create_game(name="other", world=strip_world())
     slow_world = await service.live_world(slow)
     started, release = threading.Event(), threading.Event()
-    real = engine.replay.advance
+    real = engine.strategic.replay.advance
 
     def held(world, ticks):  # the slow game's tick waits for the test to let it go
         if world is slow_world:
@@ -97,7 +97,7 @@ async def test_a_long_tick_holds_neither_the_event_loop_nor_other_games(service,
             release.wait(10)
         return real(world, ticks)
 
-    monkeypatch.setattr(engine.replay, "advance", held)
+    monkeypatch.setattr(engine.strategic.replay, "advance", held)
     ticking = asyncio.create_task(service.advance(slow, 4))
     try:
         assert await asyncio.to_thread(started.wait, 10)

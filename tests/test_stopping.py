@@ -12,8 +12,8 @@ from bot.background import stop_tasks
 from bot.client import StrategicBot
 from bot.notifier import Notifier
 from bot.ticker import Ticker
-from engine.ai.runner import AiRunner
-from engine.service import GameService
+from engine.host.runner import AiRunner
+from engine.host.service import GameService
 from tests.fakediscord import FakeDiscord
 from tests.test_bot_e2e import MANAGE_GUILD, settings
 from tests.worlds import strip_world

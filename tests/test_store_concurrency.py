@@ -21,10 +21,10 @@ import json
 
 import pytest
 
-from engine import commands as cmd
 from engine.errors import CommandError
-from engine.service import GameService
-from engine.world import World
+from engine.host.service import GameService
+from engine.strategic import commands as cmd
+from engine.strategic.world import World
 from tests.worlds import strip_world
 
 MAX_STEPS = 200

@@ -9,8 +9,8 @@ import contextlib
 
 import pytest
 
-from engine.service import GameService
-from engine.store import Store
+from engine.host.service import GameService
+from engine.host.store import Store
 from tests.worlds import strip_world
 
 

@@ -10,7 +10,7 @@ from typing import TypeVar
 
 import pytest
 
-from engine.store import Store
+from engine.host.store import Store
 
 T = TypeVar("T")
 

@@ -9,7 +9,7 @@ import time
 import pytest
 
 from bot.ticker import Ticker
-from engine.service import GameService
+from engine.host.service import GameService
 from tests.worlds import strip_world
 
 T0 = 1000.0

@@ -7,9 +7,9 @@ from __future__ import annotations
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from engine.clock import advance
-from engine.view import view_for
-from engine.world import LAND, WATER, City, World
+from engine.strategic.clock import advance
+from engine.strategic.view import view_for
+from engine.strategic.world import LAND, WATER, City, World
 
 NATIONS = ["a", "b", "c", "d"]
 

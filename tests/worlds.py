@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.scenario import build_world
-from engine.world import World
+from engine.strategic.scenario import build_world
+from engine.strategic.world import World
 
 STRIP: dict[str, Any] = {  # a scenario spec, as build_world takes it
     "ruleset": "standard",

@@ -8,10 +8,9 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from engine.rules import available
-
-from ..discord_io import Host, caller_of, complete, respond
-from ..lifecycle import LEVELS, SIZES, SPEEDS
+from bot.discord_io import Host, caller_of, complete, respond
+from bot.lifecycle import LEVELS, SIZES, SPEEDS
+from engine.strategic.rules import available
 
 
 class GameCog(

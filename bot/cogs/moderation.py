@@ -8,8 +8,8 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..discord_io import Host, caller_of, respond
-from ..lifecycle import SPEEDS
+from bot.discord_io import Host, caller_of, respond
+from bot.lifecycle import SPEEDS
 
 
 @app_commands.default_permissions(manage_guild=True)

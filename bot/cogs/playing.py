@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..discord_io import Host, caller_of, complete, respond
+from bot.discord_io import Host, caller_of, complete, respond
 
 SQUARE = "a square as the map shows it: x,y (for example 12,7)"
 UNITS = "unit ids: 12, or 12 13 14, or 12-15"

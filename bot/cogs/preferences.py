@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from ..discord_io import Host, caller_of, respond
+from bot.discord_io import Host, caller_of, respond
 
 
 class PreferencesCog(commands.Cog):

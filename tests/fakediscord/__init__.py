@@ -51,9 +51,9 @@ the dispatch of events), :mod:`.rest` (HTTP plumbing: validation, auth, rate lim
 the tests play), :mod:`.models`, :mod:`.limits` and :mod:`.spec`.
 """
 
-from .driver import CommandUnavailable
-from .limits import Problem
-from .models import (
+from tests.fakediscord.driver import CommandUnavailable
+from tests.fakediscord.limits import Problem
+from tests.fakediscord.models import (
     Attachment,
     Channel,
     ChannelType,
@@ -65,10 +65,10 @@ from .models import (
     Role,
     User,
 )
-from .rest import ApiRequest, RateLimitRule
-from .server import FakeDiscord
-from .spec import ApiSpec, load_spec
-from .state import FakeDiscordErrors, RecordedError, RequestLog
+from tests.fakediscord.rest import ApiRequest, RateLimitRule
+from tests.fakediscord.server import FakeDiscord
+from tests.fakediscord.spec import ApiSpec, load_spec
+from tests.fakediscord.state import FakeDiscordErrors, RecordedError, RequestLog
 
 __all__ = [
     "ApiRequest",

@@ -14,11 +14,11 @@ from __future__ import annotations
 import time
 from typing import Any
 
-from .limits import check_autocomplete
-from .models import EPHEMERAL, LOADING, InteractionRecord, Message
-from .rest import ApiError, ApiRequest, RouteTable, limit_error
-from .routes import BotMessages
-from .state import State
+from tests.fakediscord.limits import check_autocomplete
+from tests.fakediscord.models import EPHEMERAL, LOADING, InteractionRecord, Message
+from tests.fakediscord.rest import ApiError, ApiRequest, RouteTable, limit_error
+from tests.fakediscord.routes import BotMessages
+from tests.fakediscord.state import State
 
 # message flags an interaction response may set: EPHEMERAL, SUPPRESS_EMBEDS,
 # SUPPRESS_NOTIFICATIONS, IS_COMPONENTS_V2

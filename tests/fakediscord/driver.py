@@ -15,8 +15,8 @@ import secrets
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from .gateway import Gateway
-from .models import (
+from tests.fakediscord.gateway import Gateway
+from tests.fakediscord.models import (
     ADMINISTRATOR,
     ALL_PERMISSIONS,
     Attachment,
@@ -31,7 +31,7 @@ from .models import (
     _guess_type,
     snowflake,
 )
-from .state import State, as_id
+from tests.fakediscord.state import State, as_id
 
 
 class CommandUnavailable(Exception):

@@ -21,7 +21,7 @@ from typing import Any
 
 from aiohttp import WSMsgType, web
 
-from .state import State
+from tests.fakediscord.state import State
 
 INTENT_GUILD_MESSAGES = 1 << 9
 INTENT_DIRECT_MESSAGES = 1 << 12

@@ -20,9 +20,9 @@ from typing import Any
 
 from aiohttp import BodyPartReader, web
 
-from .limits import Problem, errors_object
-from .spec import Operation, schema_problems
-from .state import RequestLog, State
+from tests.fakediscord.limits import Problem, errors_object
+from tests.fakediscord.spec import Operation, schema_problems
+from tests.fakediscord.state import RequestLog, State
 
 API_PREFIX = "/api/v10"
 

@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from .gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, Gateway
-from .limits import check_command, check_command_list, check_message
-from .models import (
+from tests.fakediscord.gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, Gateway
+from tests.fakediscord.limits import check_command, check_command_list, check_message
+from tests.fakediscord.models import (
     EPHEMERAL,
     Attachment,
     Channel,
@@ -24,8 +24,8 @@ from .models import (
     iso_now,
     snowflake,
 )
-from .rest import ApiError, ApiRequest, RouteTable, limit_error
-from .state import State
+from tests.fakediscord.rest import ApiError, ApiRequest, RouteTable, limit_error
+from tests.fakediscord.state import State
 
 P_VIEW_CHANNEL = 1 << 10
 P_SEND_MESSAGES = 1 << 11

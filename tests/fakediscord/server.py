@@ -18,14 +18,14 @@ from typing import Any
 import yarl
 from aiohttp import web
 
-from .callbacks import Callbacks
-from .driver import Driver
-from .gateway import Gateway
-from .limits import DEFAULT_FILE_LIMIT
-from .models import Channel, ChannelType, Guild, Member, Role, User, snowflake
-from .rest import API_PREFIX, ApiRequest, RateLimitRule, RestApi
-from .routes import BotMessages, Routes
-from .state import as_id
+from tests.fakediscord.callbacks import Callbacks
+from tests.fakediscord.driver import Driver
+from tests.fakediscord.gateway import Gateway
+from tests.fakediscord.limits import DEFAULT_FILE_LIMIT
+from tests.fakediscord.models import Channel, ChannelType, Guild, Member, Role, User, snowflake
+from tests.fakediscord.rest import API_PREFIX, ApiRequest, RateLimitRule, RestApi
+from tests.fakediscord.routes import BotMessages, Routes
+from tests.fakediscord.state import as_id
 
 log = logging.getLogger("fakediscord")
 

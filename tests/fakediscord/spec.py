@@ -28,7 +28,7 @@ from jsonschema.exceptions import ValidationError
 from referencing import Registry, Resource
 from referencing.jsonschema import DRAFT202012
 
-from .limits import Problem
+from tests.fakediscord.limits import Problem
 
 DEFAULT_SPEC_PATH = Path(
     os.environ.get("DISCORD_OPENAPI_SPEC", "/work/shared/discord-api-spec/openapi.json")

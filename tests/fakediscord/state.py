@@ -14,8 +14,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
-from .limits import DEFAULT_FILE_LIMIT
-from .models import (
+from tests.fakediscord.limits import DEFAULT_FILE_LIMIT
+from tests.fakediscord.models import (
     Attachment,
     Channel,
     ChannelType,
@@ -26,7 +26,7 @@ from .models import (
     User,
     snowflake,
 )
-from .spec import ApiSpec, load_spec
+from tests.fakediscord.spec import ApiSpec, load_spec
 
 log = logging.getLogger("fakediscord")
 

@@ -1,0 +1,367 @@
+"""`si`: the one command-line entry of the project.
+
+si rules NAME [--json]        print a ruleset (as JSON with --json)
+si scenario FILE... [--dump]  run scenario files; exit 0 when every expectation holds
+si render DB GAME [--nation N] [--at X,Y --radius R] [--timelapse] [-o FILE]
+                              a nation's map (or everything) of a stored game as PNG / GIF
+si simulate [--nations N --size WxH --days D --seed S --json --snapshots DIR]
+                              a whole game between AI nations at full speed
+si bot                        run the Discord bot (DISCORD_TOKEN and settings from .env)
+si commands [--json|--markdown]  the slash commands the bot registers with Discord
+si demo [--days N]            create a game, let it run a day, print a summary
+si sandbox [--nations N --players A,B --speed S]  play offline against AI nations
+si run                        what `make run` starts: the bot with a token, else the sandbox
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import sys
+import tempfile
+from pathlib import Path
+
+from engine.strategic.rules import RulesetError, available, load
+from engine.strategic.rules.export import ruleset_json
+
+
+def _cmd_rules(args: argparse.Namespace) -> int:
+    try:
+        rules = load(args.name)
+    except RulesetError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(ruleset_json(rules), indent=2))
+        return 0
+    print(f"{rules.title} ({rules.name}): {rules.description}")
+    print()
+    header = f"{'unit':<14}{'in':<9}{'tech':>5}{'hrs':>5}{'mob':>5}{'sight':>6}{'att':>5}{'ammo':>5}{'flak':>5}{'hp':>5}"
+    print(header)
+    print("-" * len(header))
+
+    def cell(v: object) -> str:
+        return "-" if v is None else str(v)
+
+    for u in rules.units:
+        print(
+            f"{u.name:<14}{u.built_in:<9}{u.tech:>5}{u.cost_hours:>5}{u.mobility:>5}{cell(u.sight):>6}"
+            f"{cell(u.attack):>5}{cell(u.ammo):>5}{cell(u.flak):>5}{u.hp:>5}"
+        )
+    print()
+    for c in rules.cities:
+        print(f"{c.title:<12} flak {cell(c.flak):>2}  cannon {cell(c.cannon):>2}  sight {c.sight}")
+    return 0
+
+
+def _cmd_scenario(args: argparse.Namespace) -> int:
+    from engine.strategic.scenario import run_file
+
+    failed = 0
+    for path in args.files:
+        report = run_file(path, out_dir=args.out)
+        status = "ok  " if report.ok else "FAIL"
+        print(f"{status} {path}: {report.name}")
+        for failure in report.failures:
+            print(f"     - {failure}")
+        for picture in report.pictures:
+            print(f"     picture: {picture}")
+        if args.dump and report.world is not None:
+            print(json.dumps(report.world.to_dict(), indent=1, sort_keys=True))
+        failed += not report.ok
+    if len(args.files) > 1:
+        print(f"{len(args.files) - failed} passed, {failed} failed")
+    return 1 if failed else 0
+
+
+async def _demo(days: int, db: str | None, ruleset: str, seed: int) -> None:
+    from engine.host.service import GameService
+    from engine.strategic.systems.economy import power, power_limit
+
+    path = db or str(Path(tempfile.mkdtemp()) / "demo.db")
+    service = await GameService.open(path, synchronous="NORMAL")
+    try:
+        game = await service.create_game(name="Demo", ruleset=ruleset, max_nations=4, seed=seed)
+        for name, colour in [
+            ("Red", "#c0392b"),
+            ("Blue", "#2e86c1"),
+            ("Green", "#27ae60"),
+            ("Gold", "#d4ac0d"),
+        ]:
+            await service.join(game, name=name, colour=colour, player=None)
+        world = await service.live_world(game)
+        print(
+            f"game {game}: {world.width}x{world.height} {world.rules.title} map, seed {seed}, database {path}"
+        )
+        ticks = days * world.rules.ticks_per_day
+        events = await service.advance(game, ticks)
+        world = await service.live_world(game)
+        print(f"advanced {ticks} ticks to {world.clock()}; {len(events)} events")
+        for nation in world.nations.values():
+            print(
+                f"  {nation.name:<6} cities {len(world.cities_of(nation.id)):>2}  units {len(world.units_of(nation.id)):>3}"
+                f"  tech {nation.tech:5.2f}  cp {nation.cp:>4}  power {power(world, nation.id)}/{power_limit(world, nation.id)}"
+            )
+        kinds: dict[str, int] = {}
+        for e in events:
+            kinds[e.kind] = kinds.get(e.kind, 0) + 1
+        print("  events: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
+    finally:
+        await service.close()
+
+
+def _cmd_demo(args: argparse.Namespace) -> int:
+    asyncio.run(_demo(args.days, args.db, args.ruleset, args.seed))
+    return 0
+
+
+def _cmd_run(args: argparse.Namespace) -> int:
+    """`make run`: the Discord bot when a token is configured, else the offline demo."""
+    from bot.config import Settings
+
+    if Settings().discord_token is not None:
+        print("DISCORD_TOKEN is set: starting the Discord bot (Ctrl-C stops it).")
+        from bot.client import run
+
+        return run()
+    print(
+        "No DISCORD_TOKEN (in .env or the environment): starting the offline sandbox.\n"
+        "To run the bot on Discord, see README.md, 'Run the bot on Discord'."
+    )
+    return _cmd_sandbox(args)
+
+
+def _cmd_sandbox(args: argparse.Namespace) -> int:
+    from bot.sandbox import run_sandbox
+
+    players = [p.strip() for p in (getattr(args, "players", None) or "You").split(",") if p.strip()]
+    return asyncio.run(
+        run_sandbox(
+            nations=getattr(args, "nations", 4),
+            ruleset=args.ruleset,
+            size=getattr(args, "size", "auto"),
+            speed=getattr(args, "speed", "test (x360)"),
+            players=players,
+            db=args.db,
+            out_dir=getattr(args, "out", None),
+        )
+    )
+
+
+async def _render(args: argparse.Namespace) -> int:
+    from engine.host.service import GameService
+    from engine.strategic.systems.geometry import parse_coord
+    from engine.strategic.view import full_view, view_for
+    from renderers.mapimage import png_bytes, render_crop, render_map
+    from renderers.timelapse import timelapse
+
+    if not Path(args.db).exists():
+        print(f"no database at {args.db}", file=sys.stderr)
+        return 2
+    service = await GameService.open(args.db)
+    try:
+        row = await service.store.game(args.game)
+        if row is None:
+            print(f"there is no game {args.game} in {args.db}", file=sys.stderr)
+            return 2
+        world = await service.live_world(args.game)
+        nation = None
+        if args.nation:
+            wanted = args.nation.lower()
+            nation = next(
+                (n.id for n in world.nations.values() if wanted in (n.id.lower(), n.name.lower())),
+                None,
+            )
+            if nation is None:
+                names = ", ".join(n.name for n in world.nations.values())
+                print(f"no nation {args.nation!r} in game {args.game} ({names})", file=sys.stderr)
+                return 2
+        title = f"{row.name} (game {args.game})"
+        if args.timelapse:
+            every = int(args.every * world.ticks_per_hour) if args.every else None
+            data = await timelapse(
+                service.store, args.game, nation=nation, every_ticks=every, title=title
+            )
+            out = Path(args.out or f"game{args.game}-{nation or 'all'}.gif")
+        else:
+            view = view_for(world, nation) if nation else full_view(world)
+            if args.at:
+                x, y = parse_coord(args.at)
+                if not (0 <= x < world.width and 0 <= y < world.height):
+                    print(f"{args.at} is off the {world.width}x{world.height} map", file=sys.stderr)
+                    return 2
+                image = render_crop(view, world.grid.index(x, y), args.radius, title=title)
+            else:
+                image = render_map(view, title=title)
+            data = png_bytes(image)
+            out = Path(args.out or f"game{args.game}-{nation or 'all'}-t{world.tick}.png")
+        out.write_bytes(data)
+        print(f"{out} ({len(data) / 1024:.0f} KiB)")
+        return 0
+    finally:
+        await service.close()
+
+
+def _cmd_render(args: argparse.Namespace) -> int:
+    return asyncio.run(_render(args))
+
+
+def _cmd_bot(args: argparse.Namespace) -> int:
+    from bot.client import run
+
+    return run()
+
+
+def _cmd_commands(args: argparse.Namespace) -> int:
+    from bot.client import command_payload
+
+    payload = command_payload()
+    if args.markdown:
+        from bot.commands_doc import markdown
+
+        print(markdown(payload))
+        return 0
+    if args.json:
+        print(json.dumps(payload, indent=2, sort_keys=True))
+        return 0
+    for command in payload:
+        subs = [o for o in command.get("options", []) if o.get("type") == 1]
+        if subs:
+            for sub in subs:
+                print(f"/{command['name']} {sub['name']:<12} {sub['description']}")
+        else:
+            print(f"/{command['name']:<17} {command['description']}")
+    return 0
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from engine.strategic.ai import STYLES
+    from engine.strategic.ai.simulate import simulate
+
+    try:
+        w, h = (int(v) for v in args.size.lower().split("x"))
+    except ValueError:
+        print(f"--size is WIDTHxHEIGHT, for example 128x128, not {args.size!r}", file=sys.stderr)
+        return 2
+    styles = [s.strip() for s in args.styles.split(",") if s.strip()]
+    bad = [s for s in styles if s not in STYLES]
+    if bad:
+        print(f"unknown AI styles {bad}; choose from {', '.join(STYLES)}", file=sys.stderr)
+        return 2
+    try:
+        summary = simulate(
+            nations=args.nations,
+            width=w,
+            height=h,
+            days=args.days,
+            seed=args.seed,
+            ruleset=args.ruleset,
+            styles=styles,
+            snapshots=args.snapshots,
+        )
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if args.json:
+        print(json.dumps(summary, indent=2, sort_keys=True))
+        return 0
+    print(
+        f"{summary['nations']} AI nations, {summary['size']}, {summary['days']} days "
+        f"({summary['ticks']} ticks) in {summary['elapsed_seconds']} s; "
+        f"AI {summary['ai_ms_per_nation_hour']} ms per nation per game hour"
+    )
+    for nid, row in summary["per_nation"].items():
+        print(
+            f"  {nid:<5} {row['style']:<9} cities {row['cities']:>3}  units {row['units']:>4}"
+            f"  tech {row['tech']:>5}  commands {row['commands']}"
+            + ("  (out)" if row["out"] else "")
+        )
+    print("  " + ", ".join(f"{k} {v}" for k, v in summary["counts"].items()))
+    print(
+        f"  winners: {', '.join(summary['winners']) or 'none'}; world hash {summary['hash'][:16]}"
+    )
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="si", description="Strategic Initiative: engine tools, bot and sandbox"
+    )
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    p = sub.add_parser("rules", help="print a ruleset")
+    p.add_argument("name", choices=available())
+    p.add_argument("--json", action="store_true", help="the loaded ruleset as JSON")
+    p.set_defaults(func=_cmd_rules)
+
+    p = sub.add_parser("scenario", help="run scenario files")
+    p.add_argument("files", nargs="+")
+    p.add_argument("--dump", action="store_true", help="print the final world as JSON")
+    p.add_argument("--out", default=None, help="folder for the pictures of render steps")
+    p.set_defaults(func=_cmd_scenario)
+
+    p = sub.add_parser("simulate", help="a whole game between AI nations, at full speed")
+    p.add_argument("--nations", type=int, default=4)
+    p.add_argument("--size", default="80x80", help="WIDTHxHEIGHT")
+    p.add_argument("--days", type=int, default=10)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--ruleset", default="standard", choices=available())
+    p.add_argument("--styles", default="normal", help="AI styles in turn, e.g. normal,passive")
+    p.add_argument("--json", action="store_true")
+    p.add_argument("--snapshots", default=None, help="write each nation's map every game day here")
+    p.set_defaults(func=_cmd_simulate)
+
+    p = sub.add_parser("bot", help="run the Discord bot")
+    p.set_defaults(func=_cmd_bot)
+
+    p = sub.add_parser("commands", help="the slash commands the bot registers")
+    p.add_argument("--json", action="store_true", help="the exact payload sent to Discord")
+    p.add_argument("--markdown", action="store_true", help="the table in docs/COMMANDS.md")
+    p.set_defaults(func=_cmd_commands)
+
+    p = sub.add_parser("render", help="draw a stored game's map or timelapse")
+    p.add_argument("db", help="the game database (sqlite file)")
+    p.add_argument("game", type=int, help="game id")
+    p.add_argument("--nation", help="nation id or name (default: everything)")
+    p.add_argument("--at", help="centre of a zoomed picture, x,y")
+    p.add_argument("--radius", type=int, default=6, help="squares around --at (default 6)")
+    p.add_argument("--timelapse", action="store_true", help="the whole game as an animated GIF")
+    p.add_argument("--every", type=float, default=None, help="game hours between frames (6)")
+    p.add_argument("-o", "--out", help="output file (default: a name from the game and nation)")
+    p.set_defaults(func=_cmd_render)
+
+    p = sub.add_parser("demo", help="create a 4-nation game, advance it and print a summary")
+    p.add_argument("--days", type=int, default=1)
+    p.add_argument("--db", default=None, help="database file (default: a temporary one)")
+    p.add_argument("--ruleset", default="standard", choices=available())
+    p.add_argument("--seed", type=int, default=1)
+    p.set_defaults(func=_cmd_demo)
+
+    from bot.lifecycle import SIZES, SPEEDS
+
+    for name in ("sandbox", "run"):
+        p = sub.add_parser(
+            name,
+            help="play offline against AI nations in the terminal"
+            if name == "sandbox"
+            else "the Discord bot with a token, else the sandbox",
+        )
+        p.add_argument("--nations", type=int, default=4, help="nations in all (AI fill the rest)")
+        p.add_argument("--players", default="You", help="local players, comma-separated")
+        p.add_argument("--size", default="auto", choices=SIZES)
+        p.add_argument("--speed", default="test (x360)", choices=list(SPEEDS))
+        p.add_argument("--ruleset", default="standard", choices=available())
+        p.add_argument("--db", default=None, help="database file (default: a temporary one)")
+        p.add_argument("--out", default=None, help="where pictures go (default: sandbox-maps)")
+        p.set_defaults(func=_cmd_sandbox if name == "sandbox" else _cmd_run)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    return int(args.func(args) or 0)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

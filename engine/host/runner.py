@@ -1,0 +1,68 @@
+"""AI seats in stored games: each game hour, each AI nation of a running game whose style decides
+this hour (`brain.resting`) decides from its view and submits its commands through the service,
+like a player. Which nations the AI plays is in the game's settings: {"ai": {nation: style}}
+("normal" for AI nations, "caretaker" for a player's nation while they are away)."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+
+from engine.errors import CommandError, GameError
+from engine.host.service import GameService
+from engine.loops import every
+from engine.strategic.ai.brain import STYLES, Memory, decide, failed, resting
+
+log = logging.getLogger(__name__)
+
+
+class AiRunner:
+    def __init__(self, service: GameService) -> None:
+        self.service = service
+        self.memories: dict[tuple[int, str], Memory] = {}
+        self.last_hour: dict[tuple[int, str], int] = {}
+
+    async def run_once(self) -> int:
+        """Decide for every AI seat whose game hour moved on; returns commands accepted."""
+        accepted = 0
+        for game in await self.service.games(status=["running"]):
+            seats = game.settings.get("ai") or {}
+            if not seats:
+                continue
+            try:
+                accepted += await self._game(game.id, seats)
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("AI turn in game %s failed", game.id)
+        return accepted
+
+    async def _game(self, game_id: int, seats: dict[str, str]) -> int:
+        accepted = 0
+        game = await self.service.summary(game_id)
+        hour = game.tick // game.ticks_per_hour
+        for nation, style in sorted(seats.items()):
+            key = (game_id, nation)
+            n = game.nations.get(nation)
+            if n is None or n.out or game.ended or style not in STYLES:
+                continue
+            if self.last_hour.get(key) == hour:
+                continue
+            self.last_hour[key] = hour
+            memory = self.memories.setdefault(key, Memory())
+            if resting(memory, style, game.tick, game.ticks_per_hour):
+                continue
+            decision = decide(await self.service.view(game_id, nation), memory, style)
+            for command in decision.commands:
+                try:
+                    await self.service.submit(game_id, nation, command)
+                    accepted += 1
+                except (CommandError, GameError):
+                    failed(memory, command, game.tick, game.width)
+            game = await self.service.summary(game_id)
+        return accepted
+
+    async def run_forever(self, interval: float = 2.0) -> None:
+        """Give the AI seats their turns every `interval` seconds, forever; cancel the task to
+        stop (a failing pass is logged and the next one goes on)."""
+        await every(interval, self.run_once, name="AI pass", logger=log)

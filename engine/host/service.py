@@ -1,0 +1,646 @@
+"""The one way to act on a game. The Discord cogs, the sandbox, the AI and the scenario runner's
+service mode all call this.
+
+For every request: take the game's lock, validate and apply it on the in-memory world through
+the pure core, append it to the log (with its events in the outbox, and now and then a snapshot)
+in one transaction, COMMIT, and only then answer and tell subscribers. If anything fails after
+the world was touched, the in-memory world is thrown away and rebuilt from the store (latest
+snapshot + log replay), so memory never runs ahead of what was acknowledged.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import json
+import logging
+import os
+import time
+from collections.abc import Awaitable, Callable
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+from typing import Any, TypeVar, cast
+
+from engine.errors import CommandError, GameError
+from engine.host import entries as en
+from engine.host.realtime import RealClock
+from engine.host.store import GameRow, LogWrite, Store
+from engine.strategic import events as ev
+from engine.strategic.commands import AnyCommand, Command
+from engine.strategic.lobby import AI_PLAYER
+from engine.strategic.mapgen import default_size, generate
+from engine.strategic.replay import apply_entry
+from engine.strategic.rules import DEFAULT_RULESET
+from engine.strategic.rules import load as load_rules
+from engine.strategic.summary import GameSummary, summarise
+from engine.strategic.view import View, full_view, view_for
+from engine.strategic.world import World
+
+log = logging.getLogger(__name__)
+
+REAL_TIME = 3600.0  # real seconds per game hour at normal speed
+
+T = TypeVar("T")
+Subscriber = Callable[[int, list[ev.Event]], Awaitable[None] | None]
+
+
+@dataclass
+class CommandResult:
+    game_id: int
+    seq: int
+    tick: int
+    events: list[ev.Event]
+
+    def for_nation(self, nation: str) -> list[ev.Event]:
+        return [e for e in self.events if nation in e.to]
+
+
+@dataclass(frozen=True)
+class Step:
+    """One log entry to apply and commit, with what changes beside the world when it commits:
+    the game's status (worked out from the world after it), its clock, and its members
+    ((added (nation, user) pairs), (removed nations))."""
+
+    entry: en.Entry
+    status_after: Callable[[World], str | None] | None = None
+    clock: dict[str, Any] | None = None
+    members: tuple[list[tuple[str, str]], list[str]] | None = None
+
+
+@dataclass(frozen=True)
+class Applied:
+    step: Step
+    events: list[ev.Event]
+    tick: int  # the world's tick after the step
+
+
+@dataclass
+class LiveGame:
+    row: GameRow
+    world: World
+    seq: int
+    snapshot_seq: int
+    snapshot_tick: int
+    lock: asyncio.Lock = field(default_factory=asyncio.Lock)
+    _clock: tuple[GameRow, RealClock] | None = field(default=None, repr=False)
+    _summary: tuple[int, GameSummary] | None = field(default=None, repr=False)
+
+    def summary(self) -> GameSummary:
+        """The public summary, worked out again only after a commit (call under the lock: then
+        the world is the committed one of `seq`; the notifier asks every game each pass)."""
+        cached = self._summary
+        if cached is None or cached[0] != self.seq:
+            cached = self._summary = (self.seq, summarise(self.world))
+        return cached[1]
+
+    @property
+    def clock(self) -> RealClock:
+        """The game's clock (`games.clock`) as a typed value, read again when the row changed
+        (rows are replaced, never changed in place; the ticker asks every game each pass)."""
+        cached = self._clock
+        if cached is None or cached[0] is not self.row:
+            clock = RealClock.of_row(self.row, self.world.rules.ticks_per_hour)
+            cached = self._clock = (self.row, clock)
+        return cached[1]
+
+
+class GameService:
+    def __init__(
+        self,
+        store: Store,
+        *,
+        snapshot_every: int = 64,
+        advance_batch: int = 16,
+        command_snapshot_every: int = 1000,
+        ticks_in_thread: bool = True,
+    ) -> None:
+        self.store = store
+        # Time runs in one worker thread (`_apply`): a busy world's ticks take tens of
+        # milliseconds of Python, and the event loop must go on serving the other games.
+        self._ticks = ThreadPoolExecutor(1, "ticks") if ticks_in_thread else None
+        self.snapshot_every = snapshot_every
+        self.command_snapshot_every = command_snapshot_every
+        self.advance_batch = advance_batch
+        self._games: dict[int, LiveGame] = {}
+        self._loading: dict[int, asyncio.Lock] = {}
+        self._subscribers: list[Subscriber] = []
+
+    @classmethod
+    async def open(cls, path: str, **kwargs: Any) -> GameService:
+        synchronous = kwargs.pop("synchronous", "FULL")
+        return cls(await Store.open(path, synchronous=synchronous), **kwargs)
+
+    async def close(self) -> None:
+        if self._ticks is not None:
+            self._ticks.shutdown(wait=True)
+        await self.store.close()
+
+    def subscribe(self, callback: Subscriber) -> None:
+        """`callback(game_id, events)` runs after each commit (for live notification; the
+        durable copy of every event is the store's outbox)."""
+        self._subscribers.append(callback)
+
+    # --- creating and loading games ---------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        name: str,
+        ruleset: str = DEFAULT_RULESET,
+        max_nations: int = 8,
+        width: int | None = None,
+        height: int | None = None,
+        seed: int | None = None,
+        length_days: int | None = None,
+        speed: float = REAL_TIME,
+        guild_id: str | None = None,
+        channel_id: str | None = None,
+        created_by: str | None = None,
+        world: World | None = None,
+        now: float | None = None,
+    ) -> int:
+        """Create a game in the lobby. The map is generated now with `max_nations` home slots
+        (or `world` is taken as given, e.g. from a scenario)."""
+        if speed <= 0:
+            raise GameError("speed is real seconds per game hour and must be positive")
+        if world is None:
+            rules = load_rules(ruleset)
+            if not 2 <= max_nations <= 32:
+                raise GameError("a game has 2 to 32 nations")
+            if width is None or height is None:
+                width, height = default_size(max_nations)
+            if seed is None:
+                seed = int.from_bytes(os.urandom(4), "big")
+            try:  # a big map takes a few hundred ms: off the event loop
+                world = await asyncio.to_thread(
+                    generate,
+                    rules,
+                    nations=max_nations,
+                    width=width,
+                    height=height,
+                    seed=seed,
+                    length_days=length_days,
+                )
+            except ValueError as exc:
+                raise GameError(str(exc)) from exc
+        settings = {
+            "max_nations": len(world.slots),
+            "width": world.width,
+            "height": world.height,
+            "seed": world.seed,
+            "length_days": world.length_days,
+        }
+        started = world.started
+        clock = RealClock(
+            ticks_per_hour=world.rules.ticks_per_hour,
+            speed=float(speed),
+            anchor_real=(time.time() if now is None else now) if started else None,
+            anchor_tick=world.tick,
+        ).to_dict()
+        players = [
+            (n.id, n.player) for n in world.nations.values() if n.player and n.player != AI_PLAYER
+        ]  # a world given with its players (scenarios, tests, imports)
+        return await self.store.create_game(
+            members=players,
+            status="running" if started else "lobby",
+            name=name,
+            ruleset=world.rules.name,
+            settings=settings,
+            clock=clock,
+            world_json=world.to_json(),
+            world_hash=world.hash(),
+            guild_id=guild_id,
+            channel_id=channel_id,
+            created_by=created_by,
+        )
+
+    async def _live(self, game_id: int) -> LiveGame:
+        game = self._games.get(game_id)
+        if game is not None:
+            return game
+        lock = self._loading.setdefault(game_id, asyncio.Lock())
+        async with lock:
+            game = self._games.get(game_id)
+            if game is None:
+                game = await self._load(game_id)
+                self._games[game_id] = game
+        return game
+
+    async def _load(self, game_id: int) -> LiveGame:
+        found = await self.store.load(game_id)
+        if found is None:
+            raise GameError(f"there is no game {game_id}")
+        row, (snap_seq, world_json, _), entries = found
+        world = World.from_dict(json.loads(world_json))
+        snap_tick = world.tick
+        seq = snap_seq
+        for entry_seq, entry in entries:
+            apply_entry(world, entry)
+            seq = entry_seq
+        return LiveGame(
+            row=row, world=world, seq=seq, snapshot_seq=snap_seq, snapshot_tick=snap_tick
+        )
+
+    def evict(self, game_id: int) -> None:
+        """Forget the in-memory world; the next request rebuilds it from the store."""
+        self._games.pop(game_id, None)
+
+    # --- reading ---------------------------------------------------------------------------------------
+
+    # Players, moderators and reports read a game through a nation's view or the public
+    # summary; the live world itself is for tools that say so (the CLI, the sandbox's
+    # cheats, tests), never for anything a player reads.
+
+    async def summary(self, game_id: int) -> GameSummary:
+        """What anyone may know of the game: nations' names, colours and seats, its size, rules
+        and time."""
+        game = await self._live(game_id)
+        async with game.lock:
+            if self._games.get(game_id) is not game:  # evicted while we waited
+                return await self.summary(game_id)
+            return game.summary()
+
+    async def view(self, game_id: int, nation: str) -> View:
+        """Everything the nation may know now (the fog filter)."""
+
+        def read(world: World) -> View:
+            if nation not in world.nations:
+                raise GameError(f"there is no nation {nation!r} in game {game_id}")
+            return view_for(world, nation)
+
+        return await self._read(game_id, read)
+
+    async def full_view(self, game_id: int) -> View:
+        """Everything as it is: for moderators and the end-of-game timelapse only."""
+        return await self._read(game_id, full_view)
+
+    async def _read(self, game_id: int, read: Callable[[World], T]) -> T:
+        """Read the live world under the game's lock: never in the middle of a change (a tick
+        runs in a worker thread meanwhile)."""
+        game = await self._live(game_id)
+        async with game.lock:
+            if self._games.get(game_id) is not game:  # evicted while we waited
+                return await self._read(game_id, read)
+            return read(game.world)
+
+    async def members(self, game_id: int) -> dict[str, str]:
+        """Who plays which nation: nation -> Discord user id."""
+        return await self.store.members(game_id)
+
+    async def live_world(self, game_id: int) -> World:
+        """The live, mutable world, for tools (the CLI, the sandbox, tests). Never mutate it,
+        and never show a player anything read from it: use `view` or `summary`."""
+        return (await self._live(game_id)).world
+
+    async def game(self, game_id: int) -> GameRow:
+        return (await self._live(game_id)).row
+
+    async def games(
+        self, *, status: list[str] | None = None, guild_id: str | None = None
+    ) -> list[GameRow]:
+        return await self.store.games(status=status, guild_id=guild_id)
+
+    # --- the one write path ------------------------------------------------------------------------------
+
+    async def _run(
+        self,
+        game_id: int,
+        first: Step,
+        then: Callable[[LiveGame], Step | None] | None = None,
+    ) -> CommandResult:
+        """Apply `first` (and `then(game)`, if that gives a step) to the live world and commit
+        them in one transaction; answer only after COMMIT.
+
+        If the caller is cancelled, the answer is the truth too: a cancellation that lands
+        before the transaction was handed to the store changes nothing; one that lands later
+        waits until the store has committed or rolled back, brings memory in line with it
+        (`on_commit`), and is then re-raised."""
+        game = await self._live(game_id)
+        async with game.lock:
+            if self._games.get(game_id) is not game:  # evicted while we waited
+                return await self._run(game_id, first, then)
+            applied: list[Applied] = []
+            try:
+                step: Step | None = first
+                while step is not None:
+                    events = await self._apply(game, step.entry)
+                    applied.append(Applied(step, events, game.world.tick))
+                    step = then(game) if then is not None and len(applied) == 1 else None
+            except (CommandError, GameError):
+                if applied:  # a later step was refused after the first changed the world
+                    self.evict(game_id)
+                raise  # validated before any change: the world is untouched
+            except BaseException:
+                self.evict(game_id)
+                raise
+            committed = False
+
+            def settle(row: GameRow | None, seqs: list[int], snapshot: bool) -> None:
+                nonlocal committed
+                committed = True
+                game.seq = seqs[-1]
+                if snapshot:
+                    game.snapshot_seq = seqs[-1]
+                    game.snapshot_tick = game.world.tick
+                if row is not None:
+                    game.row = row
+
+            try:
+                seq = await self._commit(game, applied, settle)
+            except BaseException:
+                if not committed:
+                    self.evict(game_id)
+                raise
+        events = [e for a in applied for e in a.events]
+        result = CommandResult(game_id=game_id, seq=seq, tick=game.world.tick, events=events)
+        await self._notify(game_id, events)
+        return result
+
+    async def _apply(self, game: LiveGame, entry: en.Entry) -> list[ev.Event]:
+        """Apply an entry to the live world (under the game's lock). Time moves on in the
+        ticks' worker thread, where the event loop keeps its turn every switch interval
+        (`sys.getswitchinterval`, 5 ms): other games' commands and replies go on meanwhile, and
+        this game's readers wait for its lock. A cancelled caller waits for the thread to finish
+        (it cannot be stopped) before the world, changed by then, is dropped."""
+        if not isinstance(entry, en.Advance):
+            return apply_entry(game.world, entry)
+        return await self._off_loop(apply_entry, game.world, entry)
+
+    async def _off_loop(self, fn: Callable[..., T], *args: Any) -> T:
+        """`fn(*args)` in the ticks' worker thread (on the loop when there is none)."""
+        if self._ticks is None:
+            return fn(*args)
+        job = asyncio.get_running_loop().run_in_executor(self._ticks, fn, *args)
+        try:
+            return await asyncio.shield(job)
+        except asyncio.CancelledError:
+            with contextlib.suppress(BaseException):
+                await job
+            raise
+
+    async def _commit(
+        self,
+        game: LiveGame,
+        applied: list[Applied],
+        settle: Callable[[GameRow | None, list[int], bool], None],
+    ) -> int:
+        world = game.world
+        steps = [a.step for a in applied]
+        seqs = [game.seq + 1 + i for i in range(len(steps))]
+        # Snapshots are taken with time (advance entries), where nobody waits on a reply;
+        # players' commands only snapshot when a long run of them has no tick in between.
+        since = seqs[-1] - game.snapshot_seq
+        kinds = {s.entry.kind for s in steps}
+        if kinds == {"command"}:
+            due = since >= self.command_snapshot_every
+        else:
+            due = (
+                since >= self.snapshot_every
+                or world.tick - game.snapshot_tick >= world.rules.ticks_per_day
+                or "lobby" in kinds
+            )
+
+        def prepare() -> tuple[tuple[str, str] | None, list[LogWrite]]:
+            snapshot = None
+            if due:
+                world_json = world.to_json()
+                snapshot = (world_json, hashlib.sha256(world_json.encode()).hexdigest())
+            writes = [
+                LogWrite(
+                    seq,
+                    a.tick,
+                    a.step.entry.to_json(),
+                    [(nation, e.model_dump(mode="json")) for e in a.events for nation in e.to],
+                )
+                for seq, a in zip(seqs, applied, strict=True)
+            ]
+            return snapshot, writes
+
+        # a tick's many events and a snapshot of a big world take a while to write out: that
+        # is done in the ticks' thread too; a player's command is written out here at once
+        if due or "advance" in kinds:
+            snapshot, writes = await self._off_loop(prepare)
+        else:
+            snapshot, writes = prepare()
+        status = None
+        if any(s.status_after is not None for s in steps):
+            status = next(
+                (st for s in reversed(steps) if s.status_after and (st := s.status_after(world))),
+                None,
+            )
+        clock = next((s.clock for s in reversed(steps) if s.clock is not None), None)
+        members = None
+        if any(s.members is not None for s in steps):
+            added = [p for s in steps if s.members for p in s.members[0]]
+            removed = [n for s in steps if s.members for n in s.members[1]]
+            members = (added, removed)
+        await self.store.append_many(
+            game.row.id,
+            writes,
+            snapshot=snapshot,
+            status=status,
+            clock=clock,
+            members=members,
+            on_commit=lambda row: settle(row, seqs, snapshot is not None),
+        )
+        return seqs[-1]
+
+    async def _notify(self, game_id: int, events: list[ev.Event]) -> None:
+        if not events:
+            return
+        for callback in self._subscribers:
+            try:
+                outcome = callback(game_id, events)
+                if asyncio.iscoroutine(outcome):
+                    await outcome
+            except Exception:  # a subscriber never breaks the game
+                log.exception("event subscriber failed for game %s", game_id)
+
+    # --- players' commands -----------------------------------------------------------------------------
+
+    async def submit(self, game_id: int, nation: str, command: Command) -> CommandResult:
+        """Validate and apply a nation's command; returns after it is committed."""
+        row = await self.game(game_id)
+        if row.status != "running" and row.status != "paused":
+            raise CommandError(
+                "the game is not running"
+                if row.status != "lobby"
+                else "the game has not started yet"
+            )
+        typed = cast("AnyCommand", command)  # every Command is one of the union's kinds
+        return await self._run(game_id, Step(en.CommandEntry(nation=nation, command=typed)))
+
+    # --- lobby -------------------------------------------------------------------------------------------
+
+    async def join(
+        self,
+        game_id: int,
+        *,
+        name: str,
+        colour: str,
+        player: str | None,
+        nation_id: str | None = None,
+    ) -> str:
+        from engine.strategic.lobby import nation_id_for
+
+        game = await self._live(game_id)
+        if game.row.status == "ended":
+            raise GameError("the game is over")
+        name = name.strip()
+        if not 1 <= len(name) <= 32:
+            raise GameError("a nation's name is 1 to 32 characters")
+        nid = nation_id or nation_id_for(game.world, name)
+        entry = en.Join(nation=nid, name=name, colour=colour, player=player)
+        added = [(nid, player)] if player and player != AI_PLAYER else []
+
+        def start_when_full(game: LiveGame) -> Step | None:  # full: start at once, atomically
+            if game.row.status == "lobby" and all(o is not None for o in game.world.slot_owner):
+                return self._start_step(game, time.time())
+            return None
+
+        await self._run(game_id, Step(entry, members=(added, [])), start_when_full)
+        return nid
+
+    async def leave(self, game_id: int, nation: str) -> None:
+        await self._run(
+            game_id,
+            Step(en.Leave(nation=nation), members=([], [nation])),
+        )
+
+    async def resign(self, game_id: int, nation: str) -> None:
+        await self._run(game_id, Step(en.Resign(nation=nation)))
+
+    async def start(self, game_id: int, *, now: float | None = None) -> None:
+        game = await self._live(game_id)
+        await self._run(game_id, self._start_step(game, time.time() if now is None else now))
+
+    @staticmethod
+    def _start_step(game: LiveGame, now: float) -> Step:
+        started = game.clock.changed(paused=False).anchored(now, game.world.tick)
+        clock = dict(game.row.clock, **started.to_dict())
+        return Step(en.Start(), status_after=lambda w: "running", clock=clock)
+
+    async def substitute(self, game_id: int, nation: str, player: str | None) -> None:
+        """Hand a nation to another player (None: nobody plays it, e.g. the AI)."""
+        await self._run(
+            game_id,
+            Step(
+                en.Substitute(nation=nation, player=player),
+                members=([(nation, player)] if player else [], [] if player else [nation]),
+            ),
+        )
+
+    async def end(self, game_id: int) -> list[ev.Event]:
+        """End a running game now (a moderator's decision): standings as they are."""
+        result = await self._run(game_id, Step(en.End(), status_after=lambda w: "ended"))
+        return result.events
+
+    async def update_settings(self, game_id: int, **changes: Any) -> GameRow:
+        """Merge bot-side settings of a game (e.g. the pinned status message's id)."""
+        game = await self._live(game_id)
+        async with game.lock:
+            settings = dict(game.row.settings, **changes)
+            return await self._update_row(game, settings=settings)
+
+    async def _update_row(self, game: LiveGame, **changes: Any) -> GameRow:
+        """Change the game's row in the store (under the game's lock); memory follows on
+        commit, even if the caller is cancelled meanwhile."""
+
+        def settle(row: GameRow | None) -> None:
+            if row is not None:
+                game.row = row
+
+        row = await self.store.update_game(game.row.id, **changes, on_commit=settle)
+        if row is None:
+            raise GameError(f"there is no game {game.row.id}")
+        return row
+
+    # --- time ---------------------------------------------------------------------------------------------
+
+    async def advance(self, game_id: int, ticks: int) -> list[ev.Event]:
+        """Advance a game by `ticks`, in committed batches, yielding between batches."""
+        if ticks < 0:
+            raise GameError("time only moves forward")
+        out: list[ev.Event] = []
+        while ticks > 0:
+            game = await self._live(game_id)
+            if game.world.ended or not game.world.started:
+                break
+            n = min(ticks, self.advance_batch)
+            result = await self._run(
+                game_id,
+                Step(
+                    en.Advance(ticks=n),
+                    status_after=lambda w: "ended" if w.ended else None,
+                ),
+            )
+            out.extend(result.events)
+            ticks -= n
+            await asyncio.sleep(0)
+        return out
+
+    async def due_ticks(self, game_id: int, now: float | None = None) -> int:
+        """How many ticks the game is behind its clock (0 when paused or not running)."""
+        game = await self._live(game_id)
+        now = time.time() if now is None else now
+        world = game.world
+        return game.clock.due_ticks(now, tick=world.tick, end_tick=world.end_tick)
+
+    def next_tick_at(self, game_id: int) -> float | None:
+        """The real time at which a game in memory has its next tick due (`inf`: none will
+        be, paused, ended or not running); None when the game is not in memory (ask
+        `due_ticks`, which loads it). Reads memory only: the ticker's pass skips games that are
+        not due without a task or a store round trip each."""
+        game = self._games.get(game_id)
+        if game is None:
+            return None
+        world = game.world
+        return game.clock.next_tick_at(world.tick, end_tick=world.end_tick)
+
+    async def catch_up(
+        self, game_id: int, now: float | None = None, *, max_ticks: int | None = None
+    ) -> int:
+        """Advance a running game to where its clock says it should be; returns ticks done."""
+        due = await self.due_ticks(game_id, now)
+        if max_ticks is not None:
+            due = min(due, max_ticks)
+        if due:
+            await self.advance(game_id, due)
+        return due
+
+    async def _set_clock(
+        self,
+        game_id: int,
+        now: float | None,
+        *,
+        speed: float | None = None,
+        paused: bool | None = None,
+    ) -> None:
+        """Change the speed or pause flag; a running game's clock is re-anchored at its tick
+        (callers catch it up first)."""
+        game = await self._live(game_id)
+        async with game.lock:
+            now = time.time() if now is None else now
+            clock = game.clock.changed(speed=speed, paused=paused)
+            if game.row.status == "running":
+                clock = clock.anchored(now, game.world.tick)
+            await self._update_row(game, clock=dict(game.row.clock, **clock.to_dict()))
+
+    async def set_speed(self, game_id: int, speed: float, *, now: float | None = None) -> None:
+        if speed <= 0:
+            raise GameError("speed is real seconds per game hour and must be positive")
+        await self.catch_up(game_id, now)
+        await self._set_clock(game_id, now, speed=float(speed))
+
+    async def pause(self, game_id: int, *, now: float | None = None) -> None:
+        await self.catch_up(game_id, now)
+        await self._set_clock(game_id, now, paused=True)
+
+    async def resume(self, game_id: int, *, now: float | None = None) -> None:
+        await self._set_clock(game_id, now, paused=False)
+
+    async def delete_game(self, game_id: int) -> None:
+        game = await self._live(game_id)
+        async with game.lock:
+            await self.store.delete_game(game_id, on_commit=lambda _: self.evict(game_id))

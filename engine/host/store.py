@@ -1,0 +1,827 @@
+"""SQLite storage: games, the append-only log, world snapshots and the event outbox, with
+versioned migrations applied at start-up.
+
+Every method is one unit of work on the database thread (`engine.database`): each write is a
+single transaction from BEGIN to COMMIT that no other coroutine's SQL can interleave with and
+that a cancellation cannot split (see `Database.write`). Nothing is written outside a
+transaction, so whatever a method returns has been committed.
+
+Durability: WAL journal; `synchronous=FULL` by default so an acknowledged command survives
+even a power cut (NORMAL survives a killed process, and is faster).
+
+Kept in memory beside the file (a process hosting many games asks for them all the time): each
+game's members, and the games' rows as last parsed. Members are written only by this class's
+methods, which forget a game's members before they hand their transaction over; a read hands
+its job over after every write that came before it (the thread runs jobs in order) and keeps
+its answer only if no member write was handed over meanwhile, so the memory never holds members
+older than what was committed. Games' rows are read from the file every time, only their
+parsing is saved (a row whose text did not change gives the same `GameRow`; rows are never
+changed in place). One process per database file writes members (the bot); other processes
+may read it.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+import time
+import zlib
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from engine.host.database import Database
+
+MIGRATIONS: list[str] = [
+    # 1: games, log, snapshots, outbox
+    """
+    CREATE TABLE games (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL,
+        ruleset TEXT NOT NULL,
+        status TEXT NOT NULL,
+        guild_id TEXT,
+        channel_id TEXT,
+        created_by TEXT,
+        created_at REAL NOT NULL,
+        settings TEXT NOT NULL,
+        clock TEXT NOT NULL
+    );
+    CREATE TABLE log (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        tick INTEGER NOT NULL,
+        entry TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE snapshots (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        tick INTEGER NOT NULL,
+        world BLOB NOT NULL,
+        hash TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        PRIMARY KEY (game_id, seq)
+    );
+    CREATE TABLE outbox (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        seq INTEGER NOT NULL,
+        tick INTEGER NOT NULL,
+        nation TEXT NOT NULL,
+        event TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        delivered_at REAL,
+        attempts INTEGER NOT NULL DEFAULT 0,
+        last_error TEXT
+    );
+    CREATE INDEX outbox_pending ON outbox (delivered_at, id);
+    CREATE TABLE members (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        nation TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        PRIMARY KEY (game_id, nation)
+    );
+    CREATE INDEX members_user ON members (user_id);
+    """,
+    # 2: DM notifications: players' settings, whether we can DM them, daily sitreps, and
+    # outbox rows held back (quiet hours, closed DMs) until a time
+    """
+    CREATE TABLE player_settings (
+        user_id TEXT PRIMARY KEY,
+        settings TEXT NOT NULL
+    );
+    CREATE TABLE dm_status (
+        user_id TEXT PRIMARY KEY,
+        status TEXT NOT NULL,
+        detail TEXT,
+        since REAL NOT NULL,
+        checked REAL NOT NULL
+    );
+    CREATE TABLE sitreps (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        nation TEXT NOT NULL,
+        last_day INTEGER NOT NULL,
+        PRIMARY KEY (game_id, nation)
+    );
+    ALTER TABLE outbox ADD COLUMN hold_until REAL;
+    """,
+    # 3: confirmations waiting for their button (resign, launch, end, delete): what to do, kept
+    # as a description (kind + arguments), so a button still works after a restart
+    """
+    CREATE TABLE confirmations (
+        token TEXT PRIMARY KEY,
+        user_id TEXT NOT NULL,
+        game_id INTEGER REFERENCES games(id) ON DELETE CASCADE,
+        kind TEXT NOT NULL,
+        args TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        expires_at REAL NOT NULL
+    );
+    CREATE INDEX confirmations_expiry ON confirmations (expires_at);
+    """,
+    # 4: the notifier's query of the rows to send, without reading the rows held back (quiet
+    # hours, closed DMs: there can be tens of thousands), every pass: rows never held (or
+    # released) in id order, and held rows by the time they are held until
+    """
+    CREATE INDEX outbox_ready ON outbox (id) WHERE delivered_at IS NULL AND hold_until IS NULL;
+    CREATE INDEX outbox_held ON outbox (hold_until)
+        WHERE delivered_at IS NULL AND hold_until IS NOT NULL;
+    """,
+]
+
+SCHEMA_VERSION = len(MIGRATIONS)
+
+
+@dataclass(frozen=True)
+class GameRow:
+    id: int
+    name: str
+    ruleset: str
+    status: str
+    guild_id: str | None
+    channel_id: str | None
+    created_by: str | None
+    created_at: float
+    settings: dict[str, Any]
+    clock: dict[str, Any]
+
+
+class DmStatus(NamedTuple):
+    """Whether the bot can DM a user: status "ok", "closed" (the user does not accept DMs) or
+    "failing" (Discord errors); `since` is when it became so, `checked` the last attempt."""
+
+    status: str
+    detail: str | None
+    since: float
+    checked: float
+
+
+@dataclass(frozen=True)
+class ConfirmationRow:
+    """An action waiting for its confirmation button: who asked, in which game, what to do
+    (`kind` and its JSON arguments) and until when."""
+
+    token: str
+    user_id: str
+    game_id: int | None
+    kind: str
+    args: dict[str, Any]
+    created_at: float
+    expires_at: float
+
+
+@dataclass(frozen=True)
+class OutboxRow:
+    id: int
+    game_id: int
+    seq: int
+    tick: int
+    nation: str
+    event: dict[str, Any]
+    attempts: int
+
+
+def _dumps(value: Any) -> str:
+    return json.dumps(value, separators=(",", ":"), sort_keys=True)
+
+
+class Store:
+    def __init__(self, db: Database, path: str) -> None:
+        self.db = db
+        self.path = path
+        self._members: dict[int, dict[str, str]] = {}  # game -> {nation: user}, as committed
+        self._member_writes: dict[int, int] = {}  # game -> member writes handed over so far
+        self._creates = 0  # games created so far (a new game's members are written too)
+        self._rows: dict[int, tuple[tuple[Any, ...], GameRow]] = {}  # game -> (raw row, parsed)
+
+    @classmethod
+    async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> Store:
+        if synchronous not in ("FULL", "NORMAL", "EXTRA"):
+            raise ValueError("synchronous must be FULL, NORMAL or EXTRA")
+        path = str(path)
+        if path != ":memory:":
+            Path(path).parent.mkdir(parents=True, exist_ok=True)
+        db = await Database.open(
+            path,
+            [
+                "PRAGMA journal_mode=WAL",
+                f"PRAGMA synchronous={synchronous}",
+                "PRAGMA foreign_keys=ON",
+                "PRAGMA busy_timeout=5000",
+            ],
+        )
+        store = cls(db, path)
+        try:
+            await store.migrate()
+        except BaseException:
+            await db.close()
+            raise
+        return store
+
+    async def close(self) -> None:
+        await self.db.close()
+
+    async def query(self, sql: str, args: Iterable[Any] = ()) -> list[tuple[Any, ...]]:
+        """Rows of one read-only statement (for tools and tests)."""
+        params = tuple(args)
+        return await self.db.read(lambda c: c.execute(sql, params).fetchall())
+
+    async def schema_version(self) -> int:
+        return await self.db.read(_user_version)
+
+    async def migrate(self) -> None:
+        """Bring the schema up to date, one transaction per migration (a version is either
+        wholly applied or not at all)."""
+        version = await self.schema_version()
+        if version > SCHEMA_VERSION:
+            raise RuntimeError(
+                f"database schema {version} is newer than this program ({SCHEMA_VERSION})"
+            )
+        for number in range(version, SCHEMA_VERSION):
+
+            def apply(c: sqlite3.Connection, number: int = number) -> None:
+                if _user_version(c) != number:  # another process migrated meanwhile
+                    return
+                for statement in _statements(MIGRATIONS[number]):
+                    c.execute(statement)
+                c.execute(f"PRAGMA user_version={number + 1}")
+
+            await self.db.write(apply)
+
+    # --- games ---------------------------------------------------------------------------------
+
+    async def create_game(
+        self,
+        *,
+        name: str,
+        ruleset: str,
+        settings: dict[str, Any],
+        clock: dict[str, Any],
+        world_json: str,
+        world_hash: str,
+        guild_id: str | None = None,
+        channel_id: str | None = None,
+        created_by: str | None = None,
+        status: str = "lobby",
+        members: Iterable[tuple[str, str]] = (),
+    ) -> int:
+        """One transaction: the game, its first world and its players ((nation, user) pairs)."""
+        now = time.time()
+        world_blob = zlib.compress(world_json.encode(), 1)
+        pairs = list(members)
+
+        def create(c: sqlite3.Connection) -> int:
+            cur = c.execute(
+                "INSERT INTO games (name, ruleset, status, guild_id, channel_id, created_by,"
+                " created_at, settings, clock) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                (
+                    name,
+                    ruleset,
+                    status,
+                    guild_id,
+                    channel_id,
+                    created_by,
+                    now,
+                    _dumps(settings),
+                    _dumps(clock),
+                ),
+            )
+            game_id = cur.lastrowid
+            assert game_id is not None
+            c.execute(
+                "INSERT INTO snapshots (game_id, seq, tick, world, hash, created_at)"
+                " VALUES (?, 0, 0, ?, ?, ?)",
+                (game_id, world_blob, world_hash, now),
+            )
+            _set_members(c, game_id, pairs, [])
+            return game_id
+
+        self._creates += 1
+        game_id = await self.db.write(create)
+        self._members.pop(game_id, None)  # ids are never reused: only to be sure
+        return game_id
+
+    async def game(self, game_id: int) -> GameRow | None:
+        return await self.db.read(lambda c: _select_game(c, game_id))
+
+    async def games(
+        self, *, status: Iterable[str] | None = None, guild_id: str | None = None
+    ) -> list[GameRow]:
+        sql = "SELECT * FROM games WHERE 1=1"
+        args: list[Any] = []
+        if status is not None:
+            status = list(status)
+            sql += f" AND status IN ({','.join('?' * len(status))})"
+            args += status
+        if guild_id is not None:
+            sql += " AND guild_id = ?"
+            args.append(guild_id)
+        rows = await self.query(sql + " ORDER BY id", args)
+        return [self._parsed(r) for r in rows]
+
+    def _parsed(self, raw: tuple[Any, ...]) -> GameRow:
+        """The `GameRow` of a raw row, parsed again only when its text changed."""
+        known = self._rows.get(raw[0])
+        if known is not None and known[0] == raw:
+            return known[1]
+        row = _game_row(raw)
+        self._rows[row.id] = (raw, row)
+        return row
+
+    async def update_game(
+        self,
+        game_id: int,
+        *,
+        status: str | None = None,
+        clock: dict | None = None,
+        settings: dict | None = None,
+        on_commit: Callable[[GameRow | None], None] | None = None,
+    ) -> GameRow | None:
+        """Change a game's status, clock or settings; returns the row as committed (None if
+        the game is gone). `on_commit` as in `Database.write`."""
+
+        def update(c: sqlite3.Connection) -> GameRow | None:
+            _update_game(c, game_id, status=status, clock=clock, settings=settings)
+            return _select_game(c, game_id)
+
+        return await self.db.write(update, on_commit=on_commit)
+
+    async def delete_game(
+        self, game_id: int, *, on_commit: Callable[[None], None] | None = None
+    ) -> None:
+        def delete(c: sqlite3.Connection) -> None:
+            for table in ("outbox", "members", "sitreps", "snapshots", "log"):
+                c.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
+            c.execute("DELETE FROM games WHERE id = ?", (game_id,))
+
+        self._members_change(game_id)
+        self._rows.pop(game_id, None)
+        await self.db.write(delete, on_commit=on_commit)
+
+    # --- the log ---------------------------------------------------------------------------------
+
+    async def append_many(
+        self,
+        game_id: int,
+        writes: list[LogWrite],
+        *,
+        snapshot: tuple[str, str] | None = None,
+        status: str | None = None,
+        clock: dict[str, Any] | None = None,
+        members: tuple[list[tuple[str, str]], list[str]] | None = None,
+        on_commit: Callable[[GameRow | None], None] | None = None,
+    ) -> GameRow | None:
+        """One transaction: the log entries, their events for each recipient, and optionally a
+        snapshot of the world after the last one (taken at its seq), a new game status or
+        clock, and membership changes ((added (nation, user) pairs), (removed nations)).
+
+        Returns after COMMIT: the game's row as committed when the status or clock changed,
+        else None. `on_commit` as in `Database.write`."""
+        now = time.time()
+        blob = None
+        if snapshot is not None:
+            blob = (zlib.compress(snapshot[0].encode(), 1), snapshot[1])
+        log_rows = [(game_id, w.seq, w.tick, _dumps(w.entry), now) for w in writes]
+        outbox_rows = [
+            (game_id, w.seq, w.tick, nation, _dumps(payload), now)
+            for w in writes
+            for nation, payload in w.events
+        ]
+        last = writes[-1]
+
+        def append(c: sqlite3.Connection) -> GameRow | None:
+            c.executemany(
+                "INSERT INTO log (game_id, seq, tick, entry, created_at) VALUES (?, ?, ?, ?, ?)",
+                log_rows,
+            )
+            if outbox_rows:
+                c.executemany(
+                    "INSERT INTO outbox (game_id, seq, tick, nation, event, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    outbox_rows,
+                )
+            if blob is not None:
+                c.execute(
+                    "INSERT INTO snapshots (game_id, seq, tick, world, hash, created_at)"
+                    " VALUES (?, ?, ?, ?, ?, ?)",
+                    (game_id, last.seq, last.tick, blob[0], blob[1], now),
+                )
+                # keep the first world (seq 0: the whole history is it + the log) and the newest
+                c.execute(
+                    "DELETE FROM snapshots WHERE game_id = ? AND seq > 0 AND seq < ?",
+                    (game_id, last.seq),
+                )
+            if members is not None:
+                _set_members(c, game_id, *members)
+            if status is None and clock is None:
+                return None
+            _update_game(c, game_id, status=status, clock=clock)
+            return _select_game(c, game_id)
+
+        if members is not None:
+            self._members_change(game_id)
+        return await self.db.write(append, on_commit=on_commit)
+
+    async def latest_snapshot(self, game_id: int) -> tuple[int, str, str] | None:
+        """(seq, world json, hash) of the newest snapshot."""
+        return await self._snapshot(game_id, "DESC")
+
+    async def first_snapshot(self, game_id: int) -> tuple[int, str, str] | None:
+        """(seq, world json, hash) of the world the game was created with (seq 0): with the
+        whole log it replays the game's history."""
+        return await self._snapshot(game_id, "ASC")
+
+    async def _snapshot(self, game_id: int, order: str) -> tuple[int, str, str] | None:
+        assert order in ("ASC", "DESC")
+        rows = await self.query(
+            f"SELECT seq, world, hash FROM snapshots WHERE game_id = ? ORDER BY seq {order} LIMIT 1",
+            (game_id,),
+        )
+        if not rows:
+            return None
+        seq, world, digest = rows[0]
+        return int(seq), zlib.decompress(world).decode(), digest
+
+    async def load(
+        self, game_id: int
+    ) -> tuple[GameRow, tuple[int, str, str], list[tuple[int, dict[str, Any]]]] | None:
+        """What a game is rebuilt from, read in one go (one consistent state): its row, its
+        latest snapshot and the log after it. None if there is no such game or world."""
+
+        def read(c: sqlite3.Connection):
+            c.execute("BEGIN")  # one read transaction: the three reads see the same state
+            try:
+                row = _select_game(c, game_id)
+                snap = c.execute(
+                    "SELECT seq, world, hash FROM snapshots WHERE game_id = ?"
+                    " ORDER BY seq DESC LIMIT 1",
+                    (game_id,),
+                ).fetchone()
+                if row is None or snap is None:
+                    return None
+                entries = c.execute(
+                    "SELECT seq, entry FROM log WHERE game_id = ? AND seq > ? ORDER BY seq",
+                    (game_id, snap[0]),
+                ).fetchall()
+            finally:
+                c.execute("COMMIT")
+            return row, snap, entries
+
+        found = await self.db.read(read)
+        if found is None:
+            return None
+        row, snap, entries = found
+        snapshot = (int(snap[0]), zlib.decompress(snap[1]).decode(), snap[2])
+        return row, snapshot, [(int(s), json.loads(e)) for s, e in entries]
+
+    async def log_after(self, game_id: int, seq: int) -> list[tuple[int, dict[str, Any]]]:
+        rows = await self.query(
+            "SELECT seq, entry FROM log WHERE game_id = ? AND seq > ? ORDER BY seq", (game_id, seq)
+        )
+        return [(int(r[0]), json.loads(r[1])) for r in rows]
+
+    async def last_seq(self, game_id: int) -> int:
+        rows = await self.query(
+            "SELECT COALESCE(MAX(seq), 0) FROM log WHERE game_id = ?", (game_id,)
+        )
+        return int(rows[0][0]) if rows else 0
+
+    # --- members -----------------------------------------------------------------------------------
+
+    async def memberships(self, user_id: str) -> list[tuple[int, str]]:
+        rows = await self.query(
+            "SELECT game_id, nation FROM members WHERE user_id = ? ORDER BY game_id", (user_id,)
+        )
+        return [(int(r[0]), r[1]) for r in rows]
+
+    async def add_members(self, game_id: int, pairs: Iterable[tuple[str, str]]) -> None:
+        """Record who plays which nation: (nation, user id) pairs."""
+        added = list(pairs)
+        self._members_change(game_id)
+        await self.db.write(lambda c: _set_members(c, game_id, added, []))
+
+    async def members(self, game_id: int) -> dict[str, str]:
+        """{nation: user id} of the game's players (from memory once read)."""
+        known = self._members.get(game_id)
+        if known is not None:
+            return dict(known)
+        writes = (self._member_writes.get(game_id, 0), self._creates)
+        rows = await self.query("SELECT nation, user_id FROM members WHERE game_id = ?", (game_id,))
+        found = {r[0]: r[1] for r in rows}
+        if (self._member_writes.get(game_id, 0), self._creates) == writes:  # none handed over
+            self._members[game_id] = found
+        return dict(found)
+
+    def members_version(self, game_id: int) -> int:
+        """A number that changes whenever the game's members may have changed (a write that
+        touches them was handed to the database): callers can keep what they worked out from
+        the members until it changes."""
+        return self._member_writes.get(game_id, 0)
+
+    def _members_change(self, game_id: int) -> None:
+        """Called before a write that may change the game's members is handed over."""
+        self._member_writes[game_id] = self._member_writes.get(game_id, 0) + 1
+        self._members.pop(game_id, None)
+
+    # --- outbox ------------------------------------------------------------------------------------
+
+    async def pending_events(
+        self, *, limit: int = 500, max_attempts: int = 5, now: float | None = None
+    ) -> list[OutboxRow]:
+        """Undelivered rows in id order, without those given up on (`max_attempts`) and those
+        held back (`hold`) until after `now`."""
+        now = time.time() if now is None else now
+        columns = "SELECT id, game_id, seq, tick, nation, event, attempts FROM outbox INDEXED BY"
+
+        def read(c: sqlite3.Connection) -> list[tuple[Any, ...]]:
+            # two index range reads (outbox_ready, outbox_held) instead of one scan of every
+            # undelivered row: the rows still held are never read; the first `limit` of both
+            c.execute("BEGIN")  # one read transaction: both see the same state
+            try:
+                ready = c.execute(
+                    f"{columns} outbox_ready WHERE delivered_at IS NULL AND hold_until IS NULL"
+                    " AND attempts < ? ORDER BY id LIMIT ?",
+                    (max_attempts, limit),
+                ).fetchall()
+                released = c.execute(
+                    f"{columns} outbox_held WHERE delivered_at IS NULL AND hold_until IS NOT NULL"
+                    " AND hold_until <= ? AND attempts < ? ORDER BY id LIMIT ?",
+                    (now, max_attempts, limit),
+                ).fetchall()
+            finally:
+                c.execute("COMMIT")
+            return sorted(ready + released)[:limit]
+
+        rows = await self.db.read(read)
+        return [
+            OutboxRow(int(r[0]), int(r[1]), int(r[2]), int(r[3]), r[4], json.loads(r[5]), int(r[6]))
+            for r in rows
+        ]
+
+    async def mark_delivered(self, ids: Iterable[int], *, now: float | None = None) -> None:
+        """Mark rows delivered (at `now`, the time `prune_outbox` goes by)."""
+        at = time.time() if now is None else now
+        await self._update_rows(
+            "UPDATE outbox SET delivered_at = ? WHERE id = ?", ids, lambda i: (at, i)
+        )
+
+    async def mark_failed(self, ids: Iterable[int], error: str) -> None:
+        await self._update_rows(
+            "UPDATE outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?",
+            ids,
+            lambda i: (error[:500], i),
+        )
+
+    async def hold(self, ids: Iterable[int], until: float) -> None:
+        """Keep these rows out of `pending_events` until `until` (quiet hours, closed DMs)."""
+        await self._update_rows(
+            "UPDATE outbox SET hold_until = ? WHERE id = ?", ids, lambda i: (until, i)
+        )
+
+    async def _update_rows(
+        self, sql: str, ids: Iterable[int], args: Callable[[int], tuple[Any, ...]]
+    ) -> None:
+        rows = [args(i) for i in ids]
+        if rows:
+            await self.db.write(lambda c: c.executemany(sql, rows))
+
+    async def prune_outbox(
+        self, before: float, *, batch: int = 5000, max_attempts: int | None = None
+    ) -> int:
+        """Delete outbox rows delivered before `before` (a timestamp) and, with
+        `max_attempts`, the rows given up on (that many failed attempts: never sent again)
+        written before `before`; at most `batch` rows a transaction (call again while it
+        returns `batch`). Rows still to send (pending, held) are never deleted. Returns how
+        many were deleted."""
+
+        def prune(c: sqlite3.Connection) -> int:
+            deleted = c.execute(
+                "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox"
+                " WHERE delivered_at IS NOT NULL AND delivered_at < ? LIMIT ?)",
+                (before, batch),
+            ).rowcount
+            if max_attempts is not None and deleted < batch:
+                deleted += c.execute(
+                    "DELETE FROM outbox WHERE id IN (SELECT id FROM outbox"
+                    " WHERE delivered_at IS NULL AND attempts >= ? AND created_at < ? LIMIT ?)",
+                    (max_attempts, before, batch - deleted),
+                ).rowcount
+            return deleted
+
+        return await self.db.write(prune)
+
+    async def release_held(self, user_id: str) -> int:
+        """Release every held row for the nations this user plays (e.g. after the player
+        changed the quiet hours or opened the DMs); returns how many."""
+        return await self.db.write(
+            lambda c: (
+                c.execute(
+                    "UPDATE outbox SET hold_until = NULL WHERE delivered_at IS NULL"
+                    " AND hold_until IS NOT NULL AND EXISTS (SELECT 1 FROM members m"
+                    " WHERE m.user_id = ? AND m.game_id = outbox.game_id AND m.nation = outbox.nation)",
+                    (str(user_id),),
+                ).rowcount
+            )
+        )
+
+    # --- players' notification settings --------------------------------------------------------
+
+    async def get_player_settings(self, user_id: str) -> dict[str, Any]:
+        rows = await self.query(
+            "SELECT settings FROM player_settings WHERE user_id = ?", (str(user_id),)
+        )
+        return json.loads(rows[0][0]) if rows else {}
+
+    async def set_player_settings(self, user_id: str, settings: dict[str, Any]) -> None:
+        args = (str(user_id), _dumps(settings))
+        await self.db.write(
+            lambda c: c.execute(
+                "INSERT OR REPLACE INTO player_settings (user_id, settings) VALUES (?, ?)", args
+            )
+        )
+
+    async def get_dm_status(self, user_id: str) -> DmStatus | None:
+        rows = await self.query(
+            "SELECT status, detail, since, checked FROM dm_status WHERE user_id = ?",
+            (str(user_id),),
+        )
+        if not rows:
+            return None
+        status, detail, since, checked = rows[0]
+        return DmStatus(status, detail, float(since), float(checked))
+
+    async def set_dm_status(
+        self, user_id: str, status: str, detail: str | None = None, *, now: float | None = None
+    ) -> None:
+        """Record the outcome of a DM attempt; `since` only moves when the status changes."""
+        now = time.time() if now is None else now
+        args = (str(user_id), status, detail, now, now)
+        await self.db.write(
+            lambda c: c.execute(
+                "INSERT INTO dm_status (user_id, status, detail, since, checked)"
+                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"
+                " since = CASE WHEN dm_status.status = excluded.status THEN dm_status.since"
+                " ELSE excluded.since END,"
+                " status = excluded.status, detail = excluded.detail, checked = excluded.checked",
+                args,
+            )
+        )
+
+    # --- confirmations waiting for their button ----------------------------------------------------
+
+    async def add_confirmation(
+        self,
+        token: str,
+        *,
+        user_id: str,
+        game_id: int | None,
+        kind: str,
+        args: dict[str, Any],
+        expires_at: float,
+        now: float | None = None,
+    ) -> None:
+        """One transaction: drop the confirmations that expired, record this one."""
+        now = time.time() if now is None else now
+        row = (token, str(user_id), game_id, kind, _dumps(args), now, expires_at)
+
+        def add(c: sqlite3.Connection) -> None:
+            c.execute("DELETE FROM confirmations WHERE expires_at < ?", (now,))
+            c.execute(
+                "INSERT INTO confirmations (token, user_id, game_id, kind, args, created_at,"
+                " expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                row,
+            )
+
+        await self.db.write(add)
+
+    async def confirmation(self, token: str) -> ConfirmationRow | None:
+        rows = await self.query(
+            "SELECT token, user_id, game_id, kind, args, created_at, expires_at"
+            " FROM confirmations WHERE token = ?",
+            (token,),
+        )
+        if not rows:
+            return None
+        r = rows[0]
+        return ConfirmationRow(
+            r[0],
+            r[1],
+            None if r[2] is None else int(r[2]),
+            r[3],
+            json.loads(r[4]),
+            float(r[5]),
+            float(r[6]),
+        )
+
+    async def take_confirmation(self, token: str) -> bool:
+        """Remove a confirmation; True for the one caller that removed it (a button pressed
+        twice at once runs once)."""
+        return await self.db.write(
+            lambda c: c.execute("DELETE FROM confirmations WHERE token = ?", (token,)).rowcount == 1
+        )
+
+    # --- daily situation reports ------------------------------------------------------------------
+
+    async def get_sitrep(self, game_id: int, nation: str) -> int | None:
+        """The last game day a sitrep was sent to this nation (None: never)."""
+        rows = await self.query(
+            "SELECT last_day FROM sitreps WHERE game_id = ? AND nation = ?", (game_id, nation)
+        )
+        return int(rows[0][0]) if rows else None
+
+    async def set_sitrep(self, game_id: int, nation: str, day: int) -> None:
+        await self.set_sitreps(game_id, {nation: day})
+
+    async def sitreps(self, game_id: int) -> dict[str, int]:
+        """{nation: the last game day a sitrep was sent to it} for every nation of the game
+        that has one."""
+        rows = await self.query(
+            "SELECT nation, last_day FROM sitreps WHERE game_id = ?", (game_id,)
+        )
+        return {r[0]: int(r[1]) for r in rows}
+
+    async def set_sitreps(self, game_id: int, days: dict[str, int]) -> None:
+        """Record the last sitrep day of several nations of a game in one transaction."""
+        rows = [(game_id, nation, day) for nation, day in days.items()]
+        if rows:
+            await self.db.write(
+                lambda c: c.executemany(
+                    "INSERT OR REPLACE INTO sitreps (game_id, nation, last_day) VALUES (?, ?, ?)",
+                    rows,
+                )
+            )
+
+
+@dataclass(frozen=True)
+class LogWrite:
+    """One log entry to append: its seq and tick, the entry, and its events per recipient."""
+
+    seq: int
+    tick: int
+    entry: dict[str, Any]
+    events: list[tuple[str, dict[str, Any]]]
+
+
+def _user_version(c: sqlite3.Connection) -> int:
+    row = c.execute("PRAGMA user_version").fetchone()
+    return int(row[0]) if row else 0
+
+
+def _select_game(c: sqlite3.Connection, game_id: int) -> GameRow | None:
+    row = c.execute("SELECT * FROM games WHERE id = ?", (game_id,)).fetchone()
+    return _game_row(row) if row else None
+
+
+def _update_game(
+    c: sqlite3.Connection,
+    game_id: int,
+    *,
+    status: str | None = None,
+    clock: dict | None = None,
+    settings: dict | None = None,
+) -> None:
+    sets, args = [], []
+    if status is not None:
+        sets.append("status = ?")
+        args.append(status)
+    if clock is not None:
+        sets.append("clock = ?")
+        args.append(_dumps(clock))
+    if settings is not None:
+        sets.append("settings = ?")
+        args.append(_dumps(settings))
+    if sets:
+        c.execute(f"UPDATE games SET {', '.join(sets)} WHERE id = ?", (*args, game_id))
+
+
+def _set_members(
+    c: sqlite3.Connection, game_id: int, added: list[tuple[str, str]], removed: list[str]
+) -> None:
+    for nation in removed:
+        c.execute("DELETE FROM members WHERE game_id = ? AND nation = ?", (game_id, nation))
+    c.executemany(
+        "INSERT OR REPLACE INTO members (game_id, nation, user_id) VALUES (?, ?, ?)",
+        [(game_id, nation, user) for nation, user in added],
+    )
+
+
+def _statements(script: str) -> list[str]:
+    return [s.strip() for s in script.split(";") if s.strip()]
+
+
+def _game_row(row: Any) -> GameRow:
+    return GameRow(
+        id=int(row[0]),
+        name=row[1],
+        ruleset=row[2],
+        status=row[3],
+        guild_id=row[4],
+        channel_id=row[5],
+        created_by=row[6],
+        created_at=float(row[7]),
+        settings=json.loads(row[8]),
+        clock=json.loads(row[9]),
+    )

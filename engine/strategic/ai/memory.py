@@ -1,0 +1,31 @@
+"""What an AI nation carries from one decision to the next, and what it learns from a command
+the engine refused."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from engine.strategic import commands as cmd
+
+
+@dataclass
+class Memory:
+    """What one AI nation carries from one decision to the next."""
+
+    failed: dict[tuple[int, int], int] = field(default_factory=dict)  # (unit, goal) -> tick
+    target: str | None = None  # the nation it makes (or prepares) war on
+    staging_since: int = 0  # tick it chose that target
+    sent: dict[int, int] = field(default_factory=dict)  # unit -> goal square it was sent to
+    islands: tuple[int, list[int]] | None = None  # (tick, island label per square)
+    voyages: dict[int, int] = field(default_factory=dict)  # transport -> overseas city square
+    loading: dict[int, int] = field(default_factory=dict)  # transport -> tick it began loading
+    decided: int | None = None  # the game hour of its last decision
+
+
+def failed(memory: Memory, command: cmd.Command, tick: int, width: int) -> None:
+    """Remember a rejected move so it is not tried again for a while (`Profile.retry_days`)."""
+    if isinstance(command, cmd.Move):
+        x, y = command.to
+        for uid in command.units:
+            memory.sent.pop(uid, None)
+            memory.failed[(uid, y * width + x)] = tick

@@ -1,0 +1,132 @@
+"""Typed commands: the one way in for players, moderators, scenarios and the AI.
+
+A command names what a nation wants; `engine.orders.apply` validates it completely against
+the world and the nation's rights before changing anything.
+"""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
+
+from engine.strategic.systems.geometry import parse_coord
+
+
+def _coord(value: Any) -> tuple[int, int]:
+    if isinstance(value, str):
+        return parse_coord(value)
+    if isinstance(value, (list, tuple)) and len(value) == 2:
+        return int(value[0]), int(value[1])
+    if isinstance(value, dict) and {"x", "y"} <= value.keys():
+        return int(value["x"]), int(value["y"])
+    raise ValueError(f"coordinates look like x,y (for example 12,7), not {value!r}")
+
+
+Coord = Annotated[tuple[int, int], BeforeValidator(_coord)]
+
+
+class Command(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    kind: str
+
+
+class SetBuild(Command):
+    """Build this unit type now (the city's designation follows); progress is lost."""
+
+    kind: Literal["build"] = "build"
+    city: Coord
+    unit: str
+
+
+class SetNextBuild(Command):
+    """Build this unit type after the current one (up to tech + margin); None clears it."""
+
+    kind: Literal["next_build"] = "next_build"
+    city: Coord
+    unit: str | None
+
+
+class Designate(Command):
+    """Make the city a fort, port, airport, tech centre (or base where the ruleset allows);
+    it starts building that designation's first unit the nation can build."""
+
+    kind: Literal["designate"] = "designate"
+    city: Coord
+    designation: str
+
+
+class Move(Command):
+    kind: Literal["move"] = "move"
+    units: list[int] = Field(min_length=1, max_length=64)
+    to: Coord
+
+
+class Attack(Command):
+    """Units move next to the target square (if they are not already) and attack it; land
+    units attacking an empty enemy or neutral city capture it."""
+
+    kind: Literal["attack"] = "attack"
+    units: list[int] = Field(min_length=1, max_length=64)
+    target: Coord
+
+
+class SetRelation(Command):
+    """Set your relation towards another nation (war, neutral, ..., allied)."""
+
+    kind: Literal["relation"] = "relation"
+    other: str = Field(description="the other nation's id")
+    level: str
+
+
+class Launch(Command):
+    """Launch a satellite or an ICBM at a square within its range (its mobility)."""
+
+    kind: Literal["launch"] = "launch"
+    unit: int
+    target: Coord
+
+
+class Board(Command):
+    """Units on the square of a ship or aircraft of yours go aboard it (in port, say)."""
+
+    kind: Literal["board"] = "board"
+    units: list[int] = Field(min_length=1, max_length=64)
+    carrier: int
+
+
+class CancelOrders(Command):
+    kind: Literal["cancel_orders"] = "cancel_orders"
+    units: list[int] = Field(min_length=1, max_length=64)
+
+
+class BuildCity(Command):
+    kind: Literal["build_city"] = "build_city"
+    unit: int
+
+
+class SwitchTerrain(Command):
+    kind: Literal["switch_terrain"] = "switch_terrain"
+    unit: int
+
+
+AnyCommand = Annotated[
+    SetBuild
+    | SetNextBuild
+    | Designate
+    | Move
+    | Attack
+    | SetRelation
+    | CancelOrders
+    | Board
+    | Launch
+    | BuildCity
+    | SwitchTerrain,
+    Field(discriminator="kind"),
+]
+
+COMMAND_ADAPTER: TypeAdapter[AnyCommand] = TypeAdapter(AnyCommand)
+
+
+def command_from_dict(data: dict) -> Command:
+    return COMMAND_ADAPTER.validate_python(data)

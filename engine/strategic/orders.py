@@ -1,0 +1,593 @@
+"""`apply(world, nation, command) -> events`: validate a command completely, then carry it out.
+
+Every handler first checks everything (ownership, rules, command points) and raises
+`CommandError` with a reason the nation may read; only then does it change the world.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from engine.errors import CommandError
+from engine.strategic import commands as cmd
+from engine.strategic import events as ev
+from engine.strategic.rules.models import MovesOn, UnitClass, UnitType
+from engine.strategic.systems import combat, diplomacy, economy, launch, transport
+from engine.strategic.systems.endgame import eliminate
+from engine.strategic.systems.interception import Interception
+from engine.strategic.systems.interdiction import Interdiction
+from engine.strategic.systems.movement import (
+    MoveContext,
+    follow,
+    is_ship,
+    plan_move,
+    step_cost,
+    walk,
+)
+from engine.strategic.systems.sight import Knowledge, Sight
+from engine.strategic.world import LAND, WATER, City, Unit, World
+
+
+def apply(world: World, nation: str, command: cmd.Command) -> list[ev.Event]:
+    if nation not in world.nations:
+        raise CommandError(f"there is no nation {nation!r} in this game")
+    if world.ended:
+        raise CommandError("the game is over")
+    if not world.started:
+        raise CommandError("the game has not started yet")
+    if world.nations[nation].out:
+        raise CommandError("your nation is out of the game")
+    handler = _HANDLERS.get(type(command))
+    if handler is None:
+        raise CommandError(f"unknown command {command.kind!r}")
+    events = handler(world, nation, command)
+    events += eliminate(world)
+    world.sight_index.settle()
+    return events
+
+
+# --- helpers ------------------------------------------------------------------------------
+
+
+def _square(world: World, xy: tuple[int, int]) -> int:
+    x, y = xy
+    if not (0 <= x < world.width and 0 <= y < world.height):
+        raise CommandError(
+            f"{x},{y} is off the map (x 0-{world.width - 1}, y 0-{world.height - 1})"
+        )
+    return world.grid.index(x, y)
+
+
+def _own_city(world: World, nation: str, xy: tuple[int, int]) -> City:
+    sq = _square(world, xy)
+    city = world.cities.get(sq)
+    if city is None or city.owner != nation:
+        raise CommandError(f"you have no city at {xy[0]},{xy[1]}")
+    return city
+
+
+def _own_unit(world: World, nation: str, uid: int) -> Unit:
+    unit = world.units.get(uid)
+    if unit is None or unit.owner != nation:
+        raise CommandError(f"you have no unit {uid}")
+    return unit
+
+
+def _unit_type(world: World, name: str) -> UnitType:
+    ut = world.rules.unit.get(name)
+    if ut is None:
+        known = ", ".join(u.name for u in world.rules.units)
+        raise CommandError(f"there is no unit type {name!r} in this ruleset ({known})")
+    return ut
+
+
+def _charge(world: World, nation: str, cost: int, what: str) -> None:
+    """Check that the nation can pay (call before changing anything)."""
+    have = world.nations[nation].cp
+    if have < cost:
+        raise CommandError(f"{what} costs {cost} command points; you have {have}")
+
+
+def _pay(world: World, nation: str, cost: int) -> None:
+    world.nations[nation].cp -= cost
+
+
+def _check_buildable(
+    world: World, nation: str, city: City, ut: UnitType, *, tech_margin: int
+) -> None:
+    rules = world.rules
+    ct = rules.city[ut.built_in]
+    if not ct.builds_units:
+        raise CommandError(f"{ut.title} is not built in cities")
+    if ct.needs_coast and not world.is_coastal(city.sq):
+        raise CommandError(
+            f"{ut.title} is built in a {ct.title.lower()}, and only a city next to water can be one"
+        )
+    tech = world.nations[nation].tech
+    if ut.tech > tech + tech_margin:
+        need = (
+            "now" if tech_margin == 0 else f"as a next build (your tech {tech:.2f} + {tech_margin})"
+        )
+        raise CommandError(
+            f"{ut.title} needs tech {ut.tech}; you cannot build it {need} (your tech is {tech:.2f})"
+        )
+
+
+# --- city orders ------------------------------------------------------------------------------
+
+
+def _set_build(world: World, nation: str, c: cmd.SetBuild) -> list[ev.Event]:
+    city = _own_city(world, nation, c.city)
+    ut = _unit_type(world, c.unit)
+    _check_buildable(world, nation, city, ut, tech_margin=0)
+    if city.build == ut.name:
+        raise CommandError(f"this city is already building {ut.title}")
+    cost = world.rules.command_points.costs.city_orders
+    _charge(world, nation, cost, "a city order")
+    economy.set_build(world, city, ut)
+    _pay(world, nation, cost)
+    return [economy.city_changed(world, city)]
+
+
+def _set_next_build(world: World, nation: str, c: cmd.SetNextBuild) -> list[ev.Event]:
+    city = _own_city(world, nation, c.city)
+    if c.unit is not None:
+        ut = _unit_type(world, c.unit)
+        _check_buildable(world, nation, city, ut, tech_margin=world.rules.tech.next_build_margin)
+    cost = world.rules.command_points.costs.city_orders
+    _charge(world, nation, cost, "a city order")
+    city.next_build = c.unit
+    _pay(world, nation, cost)
+    return [economy.city_changed(world, city)]
+
+
+def _designate(world: World, nation: str, c: cmd.Designate) -> list[ev.Event]:
+    rules = world.rules
+    city = _own_city(world, nation, c.city)
+    ct = rules.city.get(c.designation)
+    if ct is None:
+        raise CommandError(
+            f"a city can be {', '.join(n for n, t in rules.city.items() if t.designatable)}; not {c.designation!r}"
+        )
+    if not ct.designatable:
+        how = [u.title for u in rules.units if u.becomes == ct.name]
+        hint = f" (build {how[0]} to make one)" if how else ""
+        raise CommandError(f"a city cannot be designated {ct.title.lower()} directly{hint}")
+    if ct.needs_coast and not world.is_coastal(city.sq):
+        raise CommandError(f"only a city next to water can be a {ct.title.lower()}")
+    if city.designation == ct.name:
+        raise CommandError(f"this city is already a {ct.title.lower()}")
+    # With nothing the tech allows yet, the city holds the designation and builds nothing.
+    build = economy.default_build(world, ct.name, world.nations[nation].tech)
+    cost = rules.command_points.costs.city_orders
+    _charge(world, nation, cost, "a city order")
+    city.designation = ct.name
+    economy.set_build(world, city, rules.unit[build] if build else None)
+    world.cities_changed(city.owner)  # it sees and supplies as its new designation does
+    _pay(world, nation, cost)
+    return [economy.city_changed(world, city)]
+
+
+# --- moves --------------------------------------------------------------------------------------
+
+
+def _move(world: World, nation: str, c: cmd.Move) -> list[ev.Event]:
+    goal = _square(world, c.to)
+    if len(set(c.units)) != len(c.units):
+        raise CommandError("a unit is listed twice")
+    units = [_own_unit(world, nation, uid) for uid in c.units]
+    rules = world.rules
+    ships = [u for u in units if is_ship(rules.unit[u.type])]
+    if ships and len(units) > 1:
+        raise CommandError("ships move one at a time (only one ship may be on a sea square)")
+    ctx = MoveContext(world, nation)
+    plans: list[tuple[Unit, list[int]]] = []
+    for unit in units:
+        ut = rules.unit[unit.type]
+        if ut.moves_on == MovesOn.NONE:
+            raise CommandError(f"unit {unit.id} ({ut.title}) does not move; it is launched")
+        if unit.sq == goal:
+            raise CommandError(f"unit {unit.id} ({ut.title}) is already at {c.to[0]},{c.to[1]}")
+        path = plan_move(world, ctx, unit, goal)
+        if path is None:
+            raise CommandError(_no_path_reason(world, unit, ut, goal, c.to))
+        plans.append((unit, path))
+    cost = rules.command_points.costs.move
+    _charge(world, nation, cost, "a move")
+    _pay(world, nation, cost)
+    out: list[ev.Event] = []
+    arrived: list[int] = []
+    ordered: list[int] = []
+    hooks = (Interception(world), Interdiction(world))
+    for unit, path in _escorts_first(world, plans):
+        if unit.id not in world.units:
+            continue
+        result = follow(world, ctx, unit, goal, path, hooks=hooks)
+        out.extend(result.events)
+        ctx.invalidate_sight()
+        if result.arrived:
+            arrived.append(unit.id)
+        elif unit.order is not None:
+            ordered.append(unit.id)
+    out.insert(
+        0,
+        ev.UnitsMoved(
+            tick=world.tick,
+            to=[nation],
+            nation=nation,
+            units=list(c.units),
+            to_square=world.grid.label(goal),
+            arrived=arrived,
+            ordered=ordered,
+        ),
+    )
+    return out
+
+
+def _escorts_first(
+    world: World, plans: list[tuple[Unit, list[int]]]
+) -> list[tuple[Unit, list[int]]]:
+    """Fighters fly first, so they meet the interceptors before the bombers behind them."""
+    rules = world.rules
+    return sorted(plans, key=lambda p: not rules.unit[p[0].type].intercepts)
+
+
+def _no_path_reason(world: World, unit: Unit, ut: UnitType, goal: int, xy: tuple[int, int]) -> str:
+    """Why a move has no path, in terms of what the nation knows: a square it never saw and
+    does not see now gets no reason at all (its terrain and city stay hidden)."""
+    where = f"{xy[0]},{xy[1]}"
+    name = f"unit {unit.id} ({ut.title})"
+    distance = world.grid.distance(unit.sq, goal)
+    if ut.needs_fuel and distance > unit.fuel:
+        return f"{name} has fuel for {unit.fuel} squares; {where} is {distance} away"
+    known = Knowledge(world, unit.owner)
+    terrain = known.terrain(goal)
+    if terrain is None:
+        return f"{name} has no known way to {where}"
+    there = known.foreign_unit_at(goal)
+    if there is not None:
+        owner, type_name = there
+        title = world.rules.unit[type_name].title.lower()
+        hint = "; attack it with /attack" if combat.at_war(world, unit.owner, owner) else ""
+        return (
+            f"{name} cannot move onto {where}: {world.nations[owner].name}'s {title} is there "
+            f"as far as you know{hint}"
+        )
+    city_owner = known.city_owner(goal)
+    if city_owner is not False and city_owner not in world.team(unit.owner):
+        return f"{name} cannot move into the city at {where}; cities are taken by capture"
+    if ut.moves_on == MovesOn.SEA and terrain == LAND and city_owner is False:
+        return f"{name} sails on water, and {where} is land"
+    if ut.moves_on == MovesOn.LAND and terrain == WATER and city_owner is False:
+        return f"{name} moves on land, and {where} is water"
+    return f"{name} has no known way to {where}"
+
+
+def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
+    rules = world.rules
+    target = _square(world, c.target)
+    where = f"{c.target[0]},{c.target[1]}"
+    if len(set(c.units)) != len(c.units):
+        raise CommandError("a unit is listed twice")
+    units = [_own_unit(world, nation, uid) for uid in c.units]
+    team = world.team(nation)
+    sight = Sight(world, nation)
+    # what the nation knows is there: units it sees now, else those it remembers there
+    seen = [
+        (u.owner, u.type)
+        for u in world.units_at(target)
+        if u.owner not in team and u.carried_by is None and sight.sees_unit(u)
+    ] or [(g.owner, g.type) for g in sight.ghosts_at(target)]
+    if seen:
+        hostile = [(o, t) for o, t in seen if combat.at_war(world, nation, o)]
+        if not hostile:
+            other = world.nations[seen[0][0]].name
+            raise CommandError(f"you are not at war with {other}; declare war first")
+        capture = False
+        seen_types = [rules.unit[t] for _, t in hostile]
+    else:
+        # a city as the nation knows it: seen now, or remembered (its owner as last seen)
+        owner = Knowledge(world, nation).city_owner(target)
+        if owner is False or owner in team:
+            raise CommandError(f"you see nothing to attack at {where}")
+        if owner is not None and not combat.at_war(world, nation, owner):
+            raise CommandError(
+                f"you are not at war with {world.nations[owner].name}; declare war first"
+            )
+        capture = True
+        seen_types = []
+    ctx = MoveContext(world, nation)
+    plans: list[tuple[Unit, list[int]]] = []
+    for unit in units:
+        ut = rules.unit[unit.type]
+        name = f"unit {unit.id} ({ut.title})"
+        if unit.carried_by is not None and not (
+            capture and world.grid.distance(unit.sq, target) == 1
+        ):
+            raise CommandError(
+                f"{name} is being carried (carried units only take an empty city next to them)"
+            )
+        if ut.moves_on == MovesOn.NONE:
+            raise CommandError(f"{name} does not fight; it is launched")
+        if capture:
+            if ut.unit_class != UnitClass.LAND:
+                raise CommandError(f"{name} cannot take a city; only land units can")
+        else:
+            if not any(combat.can_hit(world, ut, target, dt) for dt in seen_types):
+                raise CommandError(f"{name} cannot attack what is at {where}")
+            if unit.ammo < 1:
+                raise CommandError(f"{name} has no ammunition")
+        path = plan_move(world, ctx, unit, target, approach=True)
+        if path is None:
+            raise CommandError(f"{name} has no known way to get next to {where}")
+        need = _path_cost(world, ctx, unit, path) + 1
+        if unit.mobility < need:
+            raise CommandError(
+                f"{name} needs {need} mobility to reach {where} and attack; it has {unit.mobility}"
+            )
+        plans.append((unit, path))
+    movers = [u for u, path in plans if path]
+    if len(movers) > 1 and any(is_ship(rules.unit[u.type]) for u in movers):
+        raise CommandError("ships move one at a time (only one ship may be on a sea square)")
+    cost = rules.command_points.costs.capture if capture else rules.command_points.costs.attack
+    _charge(world, nation, cost, "taking a city" if capture else "an attack")
+    _pay(world, nation, cost)
+    out: list[ev.Event] = []
+    hooks = (Interception(world), Interdiction(world))
+    for unit, path in _escorts_first(world, plans):
+        if unit.id not in world.units:
+            continue
+        city_now = world.cities.get(target)
+        if capture and (city_now is None or city_now.owner == nation):
+            break  # taken already by an earlier unit of this command (or gone, devastated)
+        if path:
+            result = walk(world, ctx, unit, path, hooks=hooks, goal=target, approach=True)
+            out.extend(result.events)
+            ctx.invalidate_sight()
+            unit.set_order(None)
+            if unit.id not in world.units or not result.arrived:
+                continue
+        if world.grid.distance(unit.sq, target) != 1:
+            continue
+        if capture and not _still_hostile(world, nation, target):
+            break  # seen up close, the city is not what was remembered: no attack
+        takes_city = rules.unit[unit.type].unit_class == UnitClass.LAND and _still_hostile(
+            world, nation, target
+        )
+        defended = bool(combat.defenders_at(world, nation, target))
+        why = None
+        if not capture and not takes_city and not defended:
+            # nothing hostile left there: beaten by an earlier unit, or gone since seen
+            why = f"nothing to attack at {where} any more"
+        elif not capture and takes_city and not defended:
+            # an attack on units that have left the city: taking it costs what a capture does
+            extra = rules.command_points.costs.capture - rules.command_points.costs.attack
+            if world.nations[nation].cp < extra:
+                why = (
+                    f"the city at {where} is empty, and taking it costs {extra} more command points"
+                )
+            else:
+                _pay(world, nation, extra)
+                capture = True
+        if why is None and unit.mobility < combat.attack_cost(world, unit):
+            why = f"not enough mobility left to attack {where}"
+        if why is not None:
+            out.append(
+                ev.OrderCancelled(
+                    tick=world.tick,
+                    to=[nation],
+                    nation=nation,
+                    unit=unit.id,
+                    square=where,
+                    reason=why,
+                )
+            )
+            break
+        out.extend(combat.resolve_attack(world, unit, target, moved=bool(path)))
+    return out
+
+
+def _still_hostile(world: World, nation: str, target: int) -> bool:
+    """A city attacked from memory, now seen up close: still one to take (neutral, or of a
+    nation at war with this one)?"""
+    city = world.cities.get(target)
+    if city is None or city.owner in world.team(nation):
+        return False
+    return city.owner is None or combat.at_war(world, nation, city.owner)
+
+
+def _path_cost(world: World, ctx: MoveContext, unit: Unit, path: list[int]) -> int:
+    ut = world.rules.unit[unit.type]
+    total, here = 0, unit.sq
+    for sq in path:
+        total += step_cost(world, ctx, ut, here)
+        here = sq
+    return total
+
+
+def _relation(world: World, nation: str, c: cmd.SetRelation) -> list[ev.Event]:
+    cost = world.rules.command_points.costs.diplomacy
+    _charge(world, nation, cost, "diplomacy")
+    out = diplomacy.set_relation(world, nation, c.other, c.level)
+    _pay(world, nation, cost)
+    return out
+
+
+def _launch(world: World, nation: str, c: cmd.Launch) -> list[ev.Event]:
+    rules = world.rules
+    unit = _own_unit(world, nation, c.unit)
+    ut = rules.unit[unit.type]
+    target = _square(world, c.target)
+    name = f"unit {unit.id} ({ut.title})"
+    if not ut.launchable:
+        raise CommandError(f"{name} cannot be launched")
+    if not launch.can_launch_from(world, unit):
+        raise CommandError(
+            f"{name} is launched from a {rules.city[ut.built_in].title.lower()} of yours or from what carries it"
+        )
+    distance = world.grid.distance(unit.sq, target)
+    if distance > unit.mobility:
+        raise CommandError(
+            f"{name} reaches {unit.mobility} squares; {c.target[0]},{c.target[1]} is {distance} away"
+        )
+    icbm = ut.blast_radius is not None
+    cost = (
+        rules.command_points.costs.launch_icbm
+        if icbm
+        else rules.command_points.costs.launch_satellite
+    )
+    _charge(world, nation, cost, "launching an ICBM" if icbm else "launching a satellite")
+    _pay(world, nation, cost)
+    if icbm:
+        return launch.launch_icbm(world, unit, target)
+    return launch.launch_satellite(world, unit, target)
+
+
+def _board(world: World, nation: str, c: cmd.Board) -> list[ev.Event]:
+    carrier = _own_unit(world, nation, c.carrier)
+    rules = world.rules
+    ct = rules.unit[carrier.type]
+    if ct.capacity <= 0:
+        raise CommandError(f"unit {carrier.id} ({ct.title}) carries nothing")
+    if len(set(c.units)) != len(c.units) or carrier.id in c.units:
+        raise CommandError("list each unit once, and not the carrier itself")
+    units = [_own_unit(world, nation, uid) for uid in c.units]
+    weight = transport.load(world, carrier)
+    for unit in units:
+        ut = rules.unit[unit.type]
+        name = f"unit {unit.id} ({ut.title})"
+        if unit.sq != carrier.sq:
+            raise CommandError(f"{name} is not on the square of unit {carrier.id}")
+        if unit.carried_by is not None:
+            raise CommandError(f"{name} is already aboard unit {unit.carried_by}")
+        if not transport.can_carry(world, carrier, unit):
+            raise CommandError(f"a {ct.title} cannot carry a {ut.title}")
+        weight += ut.weight
+    if weight > ct.capacity:
+        raise CommandError(f"a {ct.title} carries {ct.capacity}; that would be {weight}")
+    for unit in units:
+        unit.carried_by = carrier.id
+    return []
+
+
+def _cancel_orders(world: World, nation: str, c: cmd.CancelOrders) -> list[ev.Event]:
+    units = [_own_unit(world, nation, uid) for uid in c.units]
+    if not any(u.order is not None for u in units):
+        raise CommandError("none of these units has a standing order")
+    for unit in units:
+        unit.set_order(None)
+    return []
+
+
+# --- engineers ------------------------------------------------------------------------------------
+
+
+def _engineer(world: World, nation: str, uid: int, flag: str, what: str) -> tuple[Unit, UnitType]:
+    unit = _own_unit(world, nation, uid)
+    ut = world.rules.unit[unit.type]
+    if not getattr(ut, flag):
+        raise CommandError(f"unit {unit.id} ({ut.title}) cannot {what}; engineers can")
+    if unit.carried_by is not None:
+        raise CommandError(f"unit {unit.id} ({ut.title}) is being carried")
+    return unit, ut
+
+
+def _build_city(world: World, nation: str, c: cmd.BuildCity) -> list[ev.Event]:
+    rules = world.rules
+    unit, ut = _engineer(world, nation, c.unit, "builds_cities", "build cities")
+    sq = unit.sq
+    where = world.grid.label(sq)
+    if sq in world.cities:
+        raise CommandError(f"there is already a city at {where}")
+    if world.is_water(sq):
+        if not rules.engineer.build_city_on_water:
+            raise CommandError("a new city must be founded on land")
+        if not any(
+            world.terrain[n] == LAND or n in world.cities for n in world.grid.neighbours(sq)
+        ):
+            raise CommandError("a city on water must be next to land")
+    for n in world.grid.neighbours(sq):
+        other = world.cities.get(n)
+        if other is None or other.owner is None or other.owner == nation:
+            continue
+        if (
+            rules.engineer.city_blocked_by == "other_player"
+            or world.relation(nation, other.owner) == rules.diplomacy.war
+        ):
+            who = (
+                "another nation's"
+                if rules.engineer.city_blocked_by == "other_player"
+                else "an enemy"
+            )
+            raise CommandError(f"a new city may not be next to {who} city ({world.grid.label(n)})")
+    need = rules.engineer.build_city_mobility
+    if unit.mobility < need:
+        raise CommandError(
+            f"founding a city takes {need} mobility; unit {unit.id} has {unit.mobility}"
+        )
+    cost = rules.command_points.costs.build_city
+    _charge(world, nation, cost, "founding a city")
+    _pay(world, nation, cost)
+    unit.mobility -= need
+    world.terrain[sq] = LAND
+    designation = rules.capture.new_designation
+    world.cities[sq] = City(
+        sq=sq,
+        owner=nation,
+        designation=designation,
+        build=economy.default_build(world, designation, world.nations[nation].tech),
+    )
+    world.map_changed()
+    return [ev.CityFounded(tick=world.tick, to=[nation], nation=nation, city=where)]
+
+
+def _switch_terrain(world: World, nation: str, c: cmd.SwitchTerrain) -> list[ev.Event]:
+    rules = world.rules
+    unit, ut = _engineer(world, nation, c.unit, "switches_terrain", "switch terrain")
+    sq = unit.sq
+    where = world.grid.label(sq)
+    if sq in world.cities:
+        raise CommandError("a city's square cannot be switched")
+    others = [u for u in world.units_at(sq) if not rules.unit[u.type].switches_terrain]
+    if others:
+        raise CommandError(f"only engineers may be on a square being switched ({where})")
+    neighbours = world.grid.neighbours(sq)
+    if world.is_land(sq):
+        if not any(world.terrain[n] == WATER and n not in world.cities for n in neighbours):
+            raise CommandError("water can only be made next to water")
+        new, name = WATER, "water"
+    else:
+        if not any(world.terrain[n] == LAND for n in neighbours):
+            raise CommandError("land can only be made next to land")
+        new, name = LAND, "land"
+    need = rules.engineer.switch_terrain_mobility
+    if unit.mobility < need:
+        raise CommandError(
+            f"switching terrain takes {need} mobility; unit {unit.id} has {unit.mobility}"
+        )
+    cost = rules.command_points.costs.switch_terrain
+    _charge(world, nation, cost, "switching terrain")
+    _pay(world, nation, cost)
+    unit.mobility -= need
+    world.terrain[sq] = new
+    world.map_changed()
+    return [
+        ev.TerrainSwitched(tick=world.tick, to=[nation], nation=nation, square=where, terrain=name)
+    ]
+
+
+Handler = Callable[[World, str, cmd.Command], list[ev.Event]]
+
+_HANDLERS: dict[type, Handler] = {
+    cmd.SetBuild: _set_build,  # type: ignore[dict-item]
+    cmd.SetNextBuild: _set_next_build,  # type: ignore[dict-item]
+    cmd.Designate: _designate,  # type: ignore[dict-item]
+    cmd.Move: _move,  # type: ignore[dict-item]
+    cmd.Attack: _attack,  # type: ignore[dict-item]
+    cmd.SetRelation: _relation,  # type: ignore[dict-item]
+    cmd.CancelOrders: _cancel_orders,  # type: ignore[dict-item]
+    cmd.Board: _board,  # type: ignore[dict-item]
+    cmd.Launch: _launch,  # type: ignore[dict-item]
+    cmd.BuildCity: _build_city,  # type: ignore[dict-item]
+    cmd.SwitchTerrain: _switch_terrain,  # type: ignore[dict-item]
+}

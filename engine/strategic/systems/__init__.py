@@ -1,0 +1,1 @@
+"""The rules' mechanisms: movement, combat, supply, sight, and the rest, applied by `orders` and `clock`."""

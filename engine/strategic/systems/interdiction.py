@@ -1,0 +1,194 @@
+"""Naval interdiction (seed 000 section 11; seed 001 section 10 for battle formations).
+
+When a ship moves, every hostile unit able to interdict that sees it come within its
+interdiction radius closes in and fires once; the ship stops where it is and does not fire
+back. Hostile means any nation not friendly or allied towards the mover.
+
+Who interdicts (unit data: `interdict_radius`, `sees_subs`, `escort`):
+- ships with ammo, at least the ruleset's minimum hp, and mobility to close in, that are in
+  supply (`classic`) or in a battle formation, within the formation radius of a port of their
+  team or a capital ship of theirs (`standard`);
+- against a sub only units that see subs, at their sub-sight radius;
+- escorts (destroyers, cruisers) within the escort radius of a capital ship of theirs only go
+  after subs, or ships already next to them;
+- tanks on the coast fire at ships passing next to them (they do not move);
+- naval bombers fly out to ships within their radius and back for free.
+No interdiction happens on a square with cannons (a port, a fort, a base), and interdiction
+moves never trigger interdiction.
+"""
+
+from __future__ import annotations
+
+from engine.strategic import events as ev
+from engine.strategic.rules.models import UnitClass
+from engine.strategic.systems import combat
+from engine.strategic.systems.interception import Interception
+from engine.strategic.systems.movement import MoveContext, plan_move, refuel, walk
+from engine.strategic.systems.sight import SightCache, witnesses
+from engine.strategic.systems.supply import in_supply
+from engine.strategic.world import Unit, World
+
+
+class Interdiction:
+    """A walk hook for one order."""
+
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.fired: set[int] = set()
+        self._sights = SightCache(world)
+
+    def __call__(self, world: World, mover: Unit, sq: int) -> list[ev.Event] | None:
+        rules = world.rules
+        mt = rules.unit[mover.type]
+        if mt.unit_class != UnitClass.SEA or mover.carried_by is not None:
+            return None
+        city = world.cities.get(sq)
+        if (
+            city is not None
+            and city.owner is not None
+            and (rules.city[city.designation].cannon or 0) > 0
+        ):
+            return None
+        out: list[ev.Event] = []
+        for unit in self._candidates(world, mover, sq):
+            if mover.id not in world.units:
+                break
+            self.fired.add(unit.id)
+            out.extend(self._fire(world, unit, mover))
+        if out:
+            self._sights.clear()
+        return out or None
+
+    def _candidates(self, world: World, mover: Unit, sq: int) -> list[Unit]:
+        rules = world.rules
+        combat_rules = rules.combat
+        grid = world.grid
+        mt = rules.unit[mover.type]
+        blocks = rules.diplomacy.blocks_interception
+        found: list[tuple[int, int, Unit]] = []
+        # only units within the widest radius can react: the tile index finds them
+        for uid in sorted(world.interdictors.near(sq, rules.interdiction_reach)):
+            unit = world.units[uid]
+            ut = rules.unit[unit.type]
+            nation = unit.owner
+            if nation == mover.owner or world.relation(nation, mover.owner) in blocks:
+                continue
+            if unit.id in self.fired or unit.carried_by is not None or unit.ammo < 1:
+                continue
+            if mt.stealth:
+                radius = ut.sees_subs
+            else:
+                # the index holds only unit types with an interdict_radius (World._reactive)
+                assert ut.interdict_radius is not None
+                radius = ut.interdict_radius
+            d = grid.distance(unit.sq, sq)
+            if radius <= 0 or d > radius:
+                continue
+            if unit.hp < ut.hp and unit.hp < combat_rules.interdiction_min_hp:
+                continue
+            if ut.unit_class == UnitClass.LAND and (d != 1 or not world.is_coastal(unit.sq)):
+                continue
+            if ut.unit_class == UnitClass.SEA:
+                if unit.mobility < max(0, d - 1) or not self._ready(world, unit):
+                    continue
+                if ut.escort and not mt.stealth and d > 1 and self._escorting(world, unit):
+                    continue
+            if ut.unit_class == UnitClass.AIR and (
+                unit.mobility < d or (ut.needs_fuel and unit.fuel < d)
+            ):
+                continue
+            if not self._sights.sees(nation, mover):
+                continue
+            found.append((d, unit.id, unit))
+        found.sort(key=lambda t: (t[0], t[1]))
+        return [u for _, _, u in found]
+
+    def _ready(self, world: World, unit: Unit) -> bool:
+        """A ship interdicts in supply (classic) or in a battle formation (standard)."""
+        rules = world.rules
+        if rules.combat.interdiction_needs_supply:
+            return in_supply(world, unit)
+        radius = rules.combat.battle_formation_radius
+        if radius is None:
+            return True
+        grid = world.grid
+        team = world.team(unit.owner)
+        for city in world.cities.values():
+            if (
+                city.owner in team
+                and rules.city[city.designation].supplies_sea
+                and grid.distance(city.sq, unit.sq) <= radius
+            ):
+                return True
+        return any(
+            other.id != unit.id
+            and rules.unit[other.type].capital
+            and grid.distance(other.sq, unit.sq) <= radius
+            for other in world.units_of(unit.owner)
+        )
+
+    def _escorting(self, world: World, unit: Unit) -> bool:
+        rules = world.rules
+        radius = rules.combat.escort_radius
+        grid = world.grid
+        return any(
+            other.id != unit.id
+            and rules.unit[other.type].capital
+            and rules.unit[other.type].unit_class == UnitClass.SEA
+            and grid.distance(other.sq, unit.sq) <= radius
+            for other in world.units_of(unit.owner)
+        )
+
+    def _fire(self, world: World, unit: Unit, mover: Unit) -> list[ev.Event]:
+        rules = world.rules
+        ut = rules.unit[unit.type]
+        mt = rules.unit[mover.type]
+        out: list[ev.Event] = []
+        home = unit.sq
+        d = world.grid.distance(unit.sq, mover.sq)
+        if ut.unit_class == UnitClass.SEA and d > 1:
+            ctx = MoveContext(world, unit.owner)
+            path = plan_move(world, ctx, unit, mover.sq, approach=True)
+            if path is None or len(path) > unit.mobility:
+                return out
+            walk(world, ctx, unit, path)  # no hooks: interdiction never triggers interdiction
+            if world.grid.distance(unit.sq, mover.sq) != 1:
+                return out
+        elif ut.unit_class == UnitClass.AIR:
+            unit.mobility -= d  # the flight back is free
+            if ut.needs_fuel:
+                unit.fuel -= d
+            grid = world.grid
+            near = min(grid.neighbours(mover.sq), key=lambda n: (grid.distance(n, home), n))
+            world.move_unit(unit, near)
+            # an interdicting naval bomber may itself be intercepted on its way out
+            met = Interception(world)(world, unit, near)
+            if met:
+                if unit.id in world.units:
+                    world.move_unit(unit, home)
+                return met
+        value = combat.effective_attack(world, ut, mt, mover.sq, counter=False)
+        damage = combat.damage_to(world, ut, mover, combat.roll(world, value))
+        combat.spend_ammo(world, unit)
+        seers = sorted(witnesses(world, unit, mover))  # the two sides, and who sees both
+        out.append(
+            ev.Interdicted(
+                tick=world.tick,
+                to=seers,
+                interdictor=unit.owner,
+                mover=mover.owner,
+                square=world.grid.label(mover.sq),
+                unit=unit.id,
+                unit_type=unit.type,
+                ship=mover.id,
+                ship_type=mover.type,
+                damage=damage,
+                ship_hp=max(0, mover.hp - damage),
+                from_square=world.grid.label(home),
+            )
+        )
+        combat.hurt(world, mover, damage, unit.owner, out)
+        if ut.unit_class == UnitClass.AIR:
+            world.move_unit(unit, home)
+            refuel(world, unit)  # back home, where it rearms if it may
+        return out

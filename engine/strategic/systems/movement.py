@@ -1,0 +1,474 @@
+"""Movement: where a unit may go, the cheapest path on the torus, and walking it.
+
+Each step costs 1 mobility, or the ruleset's out-of-supply cost when the unit is out of supply
+on the square it leaves. Air units pay 1 mobility and 1 fuel a step and refuel where they may.
+A unit without enough mobility walks as far as it can and keeps a standing order that the
+4-hourly update carries on. Paths avoid foreign units the nation can see; a unit that bumps into
+one it could not see stops in front of it.
+"""
+
+from __future__ import annotations
+
+import heapq
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from engine.strategic import events as ev
+from engine.strategic.rules.models import MovesOn, UnitClass, UnitType
+from engine.strategic.systems.sight import Sight, show
+from engine.strategic.systems.supply import SupplyMap, can_refuel_at
+from engine.strategic.systems.transport import carrier_with_room, pick_up, settle
+from engine.strategic.world import LAND, WASTE, WATER, Unit, World
+
+
+@dataclass
+class MoveContext:
+    """Per-command caches: a nation's supply grids, current sight and known map."""
+
+    world: World
+    nation: str
+    _supply: SupplyMap | None = None
+    _sight: Sight | None = None
+    _visible: np.ndarray | None = None
+    _known: np.ndarray | None = None
+    team: frozenset[str] = field(default_factory=frozenset)  # set from the world after init
+
+    def __post_init__(self) -> None:
+        self.team = self.world.team(self.nation)
+
+    @property
+    def supply(self) -> SupplyMap:
+        if self._supply is None:
+            self._supply = SupplyMap(self.world, self.nation)
+        return self._supply
+
+    @property
+    def sight(self) -> Sight:
+        if self._sight is None:
+            self._sight = Sight(self.world, self.nation)
+        return self._sight
+
+    @property
+    def visible(self) -> np.ndarray:
+        """The squares the nation sees now (flat bool array)."""
+        if self._visible is None:
+            self._visible = self.world.sight_index.mask(self.nation)
+        return self._visible
+
+    @property
+    def known(self) -> np.ndarray:
+        """The terrain as the nation knows it, flat: terrain + 1 where it sees or saw the
+        square, 0 where it never did."""
+        if self._known is None:
+            world = self.world
+            before = world.known.get(self.nation)
+            if before is None:
+                before = np.zeros(world.grid.size, dtype=np.uint8)
+            self._known = np.where(self.visible, world.terrain_array() + 1, before).astype(np.uint8)
+        return self._known
+
+    def invalidate_sight(self) -> None:
+        """After a unit moved, what the nation sees may differ (supply grids invalidate
+        themselves in the world's cache)."""
+        self._sight = None
+        self._visible = None
+        self._known = None
+
+
+def is_ship(ut: UnitType) -> bool:
+    return ut.unit_class == UnitClass.SEA
+
+
+def can_enter(world: World, ctx: MoveContext, unit: Unit, ut: UnitType, sq: int) -> bool:
+    """Terrain, cities and ship stacking (foreign units are checked separately)."""
+    mode = ut.moves_on
+    if mode == MovesOn.NONE:
+        return False
+    city = world.cities.get(sq)
+    if city is not None:
+        if city.owner not in ctx.team:
+            return False  # neutral and foreign cities are taken by capture, not by moving
+        if mode in (MovesOn.LAND, MovesOn.AIR, MovesOn.LAND_AND_SEA):
+            return True
+        ct = world.rules.city[city.designation]
+        return ct.ship_passage and world.is_coastal(sq)
+    if world.terrain[sq] == WASTE:
+        return False
+    if world.is_land(sq):
+        return mode in (MovesOn.LAND, MovesOn.AIR, MovesOn.LAND_AND_SEA)
+    # water without a city
+    if mode == MovesOn.AIR:
+        return True
+    if mode == MovesOn.LAND:
+        return carrier_with_room(world, unit, sq) is not None  # boarding a transport
+    # what is left is MovesOn.SEA or MovesOn.LAND_AND_SEA (NONE, AIR and LAND returned above):
+    # stacking with the team's own ships; foreign ships are obstacles only when seen
+    # (known_foreign) or bumped into, so a hidden sub never shapes a path
+    rules = world.rules
+    return not any(
+        is_ship(rules.unit[o.type])
+        and o.id != unit.id
+        and o.carried_by is None
+        and o.owner in ctx.team
+        for o in world.units_at(sq)
+    )
+
+
+def may_enter(world: World, ctx: MoveContext, unit: Unit, ut: UnitType, sq: int) -> bool:
+    """`can_enter` as the nation knows the square: as it is where the nation sees it; as last
+    seen elsewhere (a remembered city is foreign or neutral: taken by capture, not entered);
+    and a square it never saw might be anything, so a path may try it."""
+    if ctx.visible[sq]:
+        return can_enter(world, ctx, unit, ut, sq)
+    mode = ut.moves_on
+    if mode == MovesOn.NONE or sq in world.city_memory.get(ctx.nation, ()):
+        return False
+    value = int(ctx.known[sq])
+    if value == 0:
+        return True
+    terrain = value - 1
+    if terrain == LAND:
+        return mode in (MovesOn.LAND, MovesOn.AIR, MovesOn.LAND_AND_SEA)
+    if terrain == WATER:
+        # a transport of its own to board would be in sight
+        return mode in (MovesOn.SEA, MovesOn.AIR, MovesOn.LAND_AND_SEA)
+    return False  # waste
+
+
+def boards(world: World, ut: UnitType, sq: int) -> bool:
+    """A land unit stepping onto water boards a transport there: that ends its path."""
+    return ut.moves_on == MovesOn.LAND and world.is_water(sq) and sq not in world.cities
+
+
+def step_cost(world: World, ctx: MoveContext, ut: UnitType, from_sq: int) -> int:
+    if ut.unit_class == UnitClass.AIR or not ut.needs_supply or ut.unit_class == UnitClass.TECH:
+        return 1
+    if ctx.supply.square_supplied(ut.unit_class, from_sq):
+        return 1
+    return world.rules.supply.out_of_supply_step_cost
+
+
+def find_path(
+    world: World,
+    ctx: MoveContext,
+    unit: Unit,
+    goal: int,
+    *,
+    limit: int | None = None,
+    approach: bool = False,
+) -> list[int] | None:
+    """Cheapest path from the unit's square to `goal` (excluded start, included goal), or None.
+    With `approach`, the cheapest path to any square next to `goal` (to attack it).
+
+    A* with the Chebyshev distance as heuristic (every step costs at least 1), ties broken
+    towards the deeper node. `limit` caps the path cost (air units: their fuel)."""
+    grid = world.grid
+    ut = world.rules.unit[unit.type]
+    start = unit.sq
+    if approach:
+        if grid.distance(start, goal) == 1:
+            return []
+        goals = {
+            n
+            for n in grid.neighbours(goal)
+            if n != start
+            and may_enter(world, ctx, unit, ut, n)
+            and not _known_foreign(world, ctx, n)
+        }
+        if not goals:
+            return None
+    else:
+        if start == goal:
+            return []
+        if not may_enter(world, ctx, unit, ut, goal) or _known_foreign(world, ctx, goal):
+            return None
+        goals = {goal}
+    reach = 1 if approach else 0
+    w, h = grid.width, grid.height
+    gx, gy = goal % w, goal // w
+    table = grid.neighbour_table
+    state = _entry_states(world, ctx, ut)
+    costs = _step_costs(world, ctx, ut)
+    # Out of supply a step costs more. Every square closer to the goal than the goal's distance
+    # to the nearest supplied square is out of supply, so the last steps of any path cost at
+    # least that much: a consistent lower bound that keeps A* from flooding the open sea.
+    deep, surcharge = 0, 0
+    if costs is not None:
+        surcharge = world.rules.supply.out_of_supply_step_cost - 1
+        deep = max(0, ctx.supply.depth(ut.unit_class, goal) - 1 - reach)
+    infinity = 1 << 30
+    best = [infinity] * grid.size
+    best[start] = 0
+    came: dict[int, int] = {}
+    # heap entries are single ints: f, then deeper first (G_MAX - g), then the square
+    heap: list[int] = [(grid.distance(start, goal) << _F_SHIFT) | (_G_MAX << _SQ_BITS) | start]
+    push, pop = heapq.heappush, heapq.heappop
+    cap = min(_G_MAX, infinity if limit is None else limit)
+    sq_mask = (1 << _SQ_BITS) - 1
+    g_mask = (1 << _G_BITS) - 1
+    while heap:
+        key = pop(heap)
+        sq = key & sq_mask
+        g = _G_MAX - ((key >> _SQ_BITS) & g_mask)
+        if sq in goals:
+            path = [sq]
+            while sq in came:
+                sq = came[sq]
+                path.append(sq)
+            path.pop()
+            path.reverse()
+            return path
+        if g > best[sq]:
+            continue
+        ng = g + (costs[sq] if costs is not None else 1)
+        if ng > cap:
+            continue
+        deeper = (_G_MAX - ng) << _SQ_BITS
+        for nb in table[sq]:
+            if ng >= best[nb]:
+                continue
+            st = state[nb]
+            if st != _OPEN:
+                if st == _BLOCKED:
+                    continue
+                ok = (
+                    may_enter(world, ctx, unit, ut, nb)
+                    and (nb in goals or not _known_foreign(world, ctx, nb))
+                    and (nb in goals or not (ctx.visible[nb] and boards(world, ut, nb)))
+                )
+                state[nb] = _OPEN if ok else _BLOCKED
+                if not ok:
+                    continue
+            best[nb] = ng
+            came[nb] = sq
+            dx = nb % w - gx
+            dy = nb // w - gy
+            if dx < 0:
+                dx = -dx
+            if dy < 0:
+                dy = -dy
+            if w - dx < dx:
+                dx = w - dx
+            if h - dy < dy:
+                dy = h - dy
+            estimate = (dx if dx > dy else dy) - reach
+            if estimate > 0:
+                estimate += surcharge * (estimate if estimate < deep else deep)
+            else:
+                estimate = 0
+            push(heap, ((ng + estimate) << _F_SHIFT) | deeper | nb)
+    return None
+
+
+_SQ_BITS = 20  # squares: maps up to 1,048,576 squares
+_G_BITS = 16
+_G_MAX = (1 << _G_BITS) - 1  # path costs beyond this are not searched
+_F_SHIFT = _SQ_BITS + _G_BITS
+_OPEN, _BLOCKED, _ASK = 1, 2, 0
+
+
+_KNOWN_OPEN = {  # per way of moving: the known terrain (terrain + 1; 0 never seen) it may enter
+    MovesOn.LAND: (0, LAND + 1),
+    MovesOn.SEA: (0, WATER + 1),
+    MovesOn.AIR: (0, LAND + 1, WATER + 1),
+    MovesOn.LAND_AND_SEA: (0, LAND + 1, WATER + 1),
+}
+
+
+def _entry_states(world: World, ctx: MoveContext, ut: UnitType) -> bytearray:
+    """Per square, as the nation knows it: open by terrain alone, blocked by terrain, or to
+    be asked (`may_enter`: cities seen or remembered, occupied squares in sight, ghosts)."""
+    lut = np.full(4, _BLOCKED, dtype=np.uint8)
+    lut[list(_KNOWN_OPEN.get(ut.moves_on, ()))] = _OPEN
+    state = lut[ctx.known]
+    visible = ctx.visible
+    if world.cities:
+        cities = np.fromiter(world.cities.keys(), dtype=np.int64, count=len(world.cities))
+        cities = cities[visible[cities]]
+        state[cities] = _ASK
+    remembered = world.city_memory.get(ctx.nation)
+    if remembered:
+        state[np.fromiter(remembered.keys(), dtype=np.int64, count=len(remembered))] = _ASK
+    occupied = np.frombuffer(world.occupied, dtype=np.uint8) != 0
+    state[occupied & visible] = _ASK
+    for sq in ctx.sight.remembered_squares():
+        state[sq] = _ASK  # a unit remembered there: a ghost, if it is not seen gone
+    if world.reveals:  # units shown to the nation, wherever they are
+        told = ctx.sight.informants
+        for (nation, uid), until in world.reveals.items():
+            if until >= world.tick and nation in told and uid in world.units:
+                state[world.units[uid].sq] = _ASK
+    return bytearray(state.tobytes())
+
+
+def _step_costs(world: World, ctx: MoveContext, ut: UnitType) -> bytes | None:
+    """Cost of a step from each square (by supply there), or None when every step costs 1."""
+    if ut.unit_class == UnitClass.AIR or not ut.needs_supply or ut.unit_class == UnitClass.TECH:
+        return None
+    return ctx.supply.step_costs(ut.unit_class, world.rules.supply.out_of_supply_step_cost)
+
+
+def _known_foreign(world: World, ctx: MoveContext, sq: int) -> bool:
+    """A foreign unit the nation knows of on the square: seen there now, or a ghost."""
+    ids = world.at.get(sq)
+    if ids and all(world.units[i].owner in ctx.team for i in ids):
+        ids = None
+    if not ids and not world.sightings.get(ctx.nation):
+        return False
+    return ctx.sight.sees_foreign_at(sq)
+
+
+def _foreign_at(world: World, ctx: MoveContext, sq: int) -> bool:
+    ids = world.at.get(sq)
+    if not ids:
+        return False
+    return any(world.units[i].owner not in ctx.team for i in ids)
+
+
+StepHook = Callable[[World, Unit, int], list[ev.Event] | None]
+
+
+@dataclass
+class WalkResult:
+    arrived: bool
+    stopped: bool  # stopped early (blocked, intercepted, ...): the order is dropped
+    events: list[ev.Event]
+    rest: list[int] = field(default_factory=list)  # the route still ahead
+
+
+_MAX_REPLANS = 32  # each one follows something new seen on the way, so this is a safety net
+
+
+def walk(
+    world: World,
+    ctx: MoveContext,
+    unit: Unit,
+    path: list[int],
+    *,
+    hooks: tuple[StepHook, ...] = (),
+    goal: int | None = None,
+    approach: bool = False,
+) -> WalkResult:
+    """Walk a path as far as mobility (and fuel) allow. Hooks run after each step and may
+    stop the walk by returning events (interception, interdiction).
+
+    Paths are planned on the map as the nation knows it, so a step may meet terrain or a city
+    it could not see from afar: with a `goal` the unit plans again from where it stands, with
+    what it sees now, and goes on (`approach`: to a square next to the goal). A foreign unit it
+    bumps into stops it, and shows itself."""
+    ut = world.rules.unit[unit.type]
+    air = ut.unit_class == UnitClass.AIR
+    out: list[ev.Event] = []
+    if path:
+        pick_up(world, unit)
+    moved = False
+    replans = 0
+    path = list(path)
+    i = 0
+    while i < len(path):
+        sq = path[i]
+        cost = step_cost(world, ctx, ut, unit.sq)
+        if unit.mobility < cost:
+            return WalkResult(False, False, out, path[i:])
+        if air and ut.needs_fuel and unit.fuel < 1:
+            return WalkResult(False, True, out, path[i:])
+        foreign = _foreign_at(world, ctx, sq)
+        blocked = foreign or not can_enter(world, ctx, unit, ut, sq)
+        if blocked and not foreign and goal is not None and replans < _MAX_REPLANS:
+            # what it saw on the way is remembered now (it would be at the end of the order),
+            # so the new plan does not lead back through what it has already found
+            world.sight_index.settle()
+            ctx.invalidate_sight()  # it sees now what stands in the way
+            again = plan_move(world, ctx, unit, goal, approach=approach)
+            if again is not None:
+                path, i, replans = again, 0, replans + 1
+                continue
+        if blocked:
+            for other in world.units_at(sq):
+                if other.owner not in ctx.team and other.carried_by is None:
+                    out.extend(show(world, unit.owner, other))  # bumping into a unit shows it
+            out.append(
+                ev.MoveBlocked(
+                    tick=world.tick,
+                    to=[unit.owner],
+                    nation=unit.owner,
+                    unit=unit.id,
+                    square=world.grid.label(unit.sq),
+                    blocked_at=world.grid.label(sq),
+                )
+            )
+            return WalkResult(False, True, out, [])
+        unit.mobility -= cost
+        if air and ut.needs_fuel:
+            unit.fuel -= 1
+        world.move_unit(unit, sq)
+        unit.carried_by = None  # stepped off whatever carried it (unseen inside it till now)
+        moved = True
+        i += 1
+        for hook in hooks:
+            stop = hook(world, unit, sq)
+            if stop:
+                out.extend(stop)
+                if unit.id in world.units:
+                    settle(world, unit)
+                return WalkResult(False, True, out, [])
+    if moved:
+        settle(world, unit)
+    if air:
+        refuel(world, unit)
+    return WalkResult(True, False, out, [])
+
+
+def follow(
+    world: World,
+    ctx: MoveContext,
+    unit: Unit,
+    goal: int,
+    path: list[int],
+    *,
+    hooks: tuple[StepHook, ...] = (),
+) -> WalkResult:
+    """Walk towards `goal` along `path`; keep or drop the unit's standing order accordingly."""
+    result = walk(world, ctx, unit, path, hooks=hooks, goal=goal)
+    if result.arrived or result.stopped:
+        unit.set_order(None)
+    else:
+        unit.set_order(goal, result.rest)
+    return result
+
+
+def route_open(world: World, ctx: MoveContext, unit: Unit) -> bool:
+    """Whether a standing order's remembered route is still open (terrain, cities, ships and
+    foreign units the nation sees); if not, the route is planned anew."""
+    route = unit.route
+    if not route:
+        return False
+    ut = world.rules.unit[unit.type]
+    goal = route[-1]
+    for sq in route:
+        if not may_enter(world, ctx, unit, ut, sq) or (
+            sq != goal and _known_foreign(world, ctx, sq)
+        ):
+            return False
+    return not (ut.unit_class == UnitClass.AIR and ut.needs_fuel and len(route) > unit.fuel)
+
+
+def refuel(world: World, unit: Unit) -> None:
+    ut = world.rules.unit[unit.type]
+    if ut.unit_class == UnitClass.AIR and can_refuel_at(world, unit, unit.sq):
+        if ut.needs_fuel:
+            unit.fuel = ut.full_fuel
+        if ut.ammo:
+            unit.ammo = ut.ammo
+
+
+def plan_move(
+    world: World, ctx: MoveContext, unit: Unit, goal: int, *, approach: bool = False
+) -> list[int] | None:
+    """The path a unit would take towards `goal` now (with `approach`: to a square next to
+    it), or None if it cannot get there."""
+    ut = world.rules.unit[unit.type]
+    limit = unit.fuel if (ut.unit_class == UnitClass.AIR and ut.needs_fuel) else None
+    return find_path(world, ctx, unit, goal, limit=limit, approach=approach)

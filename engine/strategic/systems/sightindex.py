@@ -1,0 +1,279 @@
+"""Who sees what, kept up to date as units move: per nation, how many of its sight sources
+cover each square (one count grid for ordinary sight, one for sub-sight).
+
+Units update the grids as they appear, move and vanish (World calls `unit_placed`,
+`unit_moved`, `unit_removed`); cities, carriers' radar and satellites are checked against
+what is stamped whenever the index is read, since they change rarely. The index is derived
+state: it is rebuilt from the world on load and never serialised.
+
+It also keeps the nations' memories honest: before a unit leaves a square, every nation that
+sees it there remembers it there; before a sight source moves away, its nation remembers the
+foreign units it was looking at (`World.sightings`).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.strategic.world import Unit, World
+
+
+class SightIndex:
+    def __init__(self, world: World) -> None:
+        self.world = world
+        h, w = world.height, world.width
+        self.shape = (h, w)
+        self.counts: dict[str, np.ndarray] = {}
+        self.sub_counts: dict[str, np.ndarray] = {}
+        self.stamped: dict[tuple, tuple[str, int, int, int]] = {}  # key -> (nation, sq, r, sub_r)
+        self.synced_version = -1
+        self.static_keys: dict[tuple, None] = {}  # the cities' and satellites' keys in `stamped`
+        self._windows: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        # sight windows left since the last settle: (team, square, radius)
+        self.left: list[tuple[frozenset[str], int, int]] = []
+        # all units at once: count sources per (nation, radius), then spread each count grid
+        groups: dict[tuple[str, int, bool], list[int]] = {}
+        for unit in world.units.values():
+            source = self._unit_source(unit)
+            self.stamped[("u", unit.id)] = source
+            nation, sq, r, sub_r = source
+            groups.setdefault((nation, r, False), []).append(sq)
+            if sub_r > 0:
+                groups.setdefault((nation, sub_r, True), []).append(sq)
+        for (nation, r, sub), squares in sorted(groups.items()):
+            src = np.zeros(self.shape[0] * self.shape[1], dtype=np.int32)
+            np.add.at(src, squares, 1)
+            grid = self._grid(self.sub_counts if sub else self.counts, nation)
+            grid += _box_count(src.reshape(self.shape), r)
+
+    # --- stamping ----------------------------------------------------------------------------
+
+    def _grid(self, table: dict[str, np.ndarray], nation: str) -> np.ndarray:
+        grid = table.get(nation)
+        if grid is None:
+            grid = table[nation] = np.zeros(self.shape, dtype=np.int32)
+        return grid
+
+    def _window(self, sq: int, r: int) -> tuple[np.ndarray, np.ndarray]:
+        """The rows and columns of the (2r+1)^2 window around a square, wrapping; a window as
+        wide as an axis takes each line of that axis once."""
+        key = (sq, r)
+        cached = self._windows.get(key)
+        if cached is not None:
+            return cached
+        h, w = self.shape
+        x, y = sq % w, sq // w
+        rows = (np.arange(y - r, y + r + 1) % h) if 2 * r + 1 < h else np.arange(h)
+        cols = (np.arange(x - r, x + r + 1) % w) if 2 * r + 1 < w else np.arange(w)
+        if len(self._windows) > 65536:
+            self._windows.clear()
+        self._windows[key] = (rows, cols)
+        return rows, cols
+
+    def _add(self, nation: str, sq: int, r: int, sub_r: int, sign: int) -> None:
+        if r >= 0:
+            self._add_window(self._grid(self.counts, nation), sq, r, sign)
+        if sub_r > 0:
+            self._add_window(self._grid(self.sub_counts, nation), sq, sub_r, sign)
+
+    def _add_window(self, grid: np.ndarray, sq: int, r: int, sign: int) -> None:
+        h, w = self.shape
+        y, x = divmod(sq, w)
+        if r <= y < h - r and r <= x < w - r:  # away from the edges: a plain slice
+            grid[y - r : y + r + 1, x - r : x + r + 1] += sign
+        else:
+            rows, cols = self._window(sq, r)
+            grid[np.ix_(rows, cols)] += sign
+
+    def _stamp(self, key: tuple, nation: str, sq: int, r: int, sub_r: int) -> None:
+        self.stamped[key] = (nation, sq, r, sub_r)
+        if key[0] != "u":
+            self.static_keys[key] = None
+        self._add(nation, sq, r, sub_r, +1)
+
+    def _unstamp(self, key: tuple) -> None:
+        old = self.stamped.pop(key, None)
+        self.static_keys.pop(key, None)
+        if old is not None:
+            nation, sq, r, _ = old
+            if r >= 0 and self.world.started and nation in self.world.nations:
+                # sight leaves these squares: the team will remember them (at the next settle)
+                self.left.append((self.world.team(nation), sq, r))
+            self._add(*old, -1)
+
+    def _unit_source(self, unit: Unit) -> tuple[str, int, int, int]:
+        ut = self.world.rules.unit[unit.type]
+        r = ut.sight if ut.sight is not None else self.world.radar_radius(unit.owner)
+        return unit.owner, unit.sq, r, ut.sees_subs
+
+    def settle_static(self) -> None:
+        """Bring cities, satellites and radar up to date before reading the grids directly."""
+        self._sync_static()
+
+    def _sync_static(self) -> None:
+        """Cities, satellites and radar units: restamp whatever differs from the world."""
+        world = self.world
+        if self.synced_version == world.static_sight_version:
+            return
+        self.synced_version = world.static_sight_version
+        want: dict[tuple, tuple[str, int, int, int]] = {}
+        for city in world.cities.values():
+            if city.owner is not None:
+                ct = world.rules.city[city.designation]
+                want[("c", city.sq)] = (
+                    city.owner,
+                    city.sq,
+                    ct.sight_at(world.nations[city.owner].tech),
+                    0,
+                )
+        satellite_sight = max((u.satellite_sight or 0 for u in world.rules.units), default=0)
+        for i, (owner, sq) in enumerate(world.satellites):
+            want[("s", i)] = (owner, sq, satellite_sight, 0)
+        for key in [k for k in self.static_keys if self.stamped[k] != want.get(k)]:
+            self._unstamp(key)
+        for key, source in want.items():
+            if key not in self.stamped:
+                self._stamp(key, *source)
+        for uid in world.radar_units:
+            key = ("u", uid)
+            source = self._unit_source(world.units[uid])
+            if self.stamped.get(key) != source:
+                self._unstamp(key)
+                self._stamp(key, *source)
+
+    def settle(self) -> None:
+        """Bring cities, satellites and radar up to date, and let teams remember the squares
+        their sight left (terrain and cities as they are now). The engine settles at the end of
+        every command and tick, so reading the index later (a view, a picture) changes nothing
+        a replay would not change in the same way."""
+        self._sync_static()
+        if not self.left:
+            return
+        left, self.left = self.left, []
+        w = self.shape[1]
+        by_team: dict[frozenset[str], list[np.ndarray]] = {}
+        for team, sq, r in left:
+            rows, cols = self._window(sq, r)
+            by_team.setdefault(team, []).append((rows[:, None] * w + cols[None, :]).reshape(-1))
+        for team, parts in by_team.items():
+            self.world.note_seen(team, np.unique(np.concatenate(parts)))
+
+    # --- world hooks ---------------------------------------------------------------------------
+
+    def unit_placed(self, unit: Unit) -> None:
+        self._stamp(("u", unit.id), *self._unit_source(unit))
+
+    def unit_leaving(self, unit: Unit, *, vanishing: bool = False) -> None:
+        """Before a unit leaves its square or vanishes: remember what must be remembered."""
+        world = self.world
+        if not world.started:
+            return
+        self._sync_static()
+        if not vanishing:
+            for nation in self.nations_seeing(unit):
+                world.remember(nation, unit)
+        nation, sq, r, sub_r = self.stamped.get(("u", unit.id), (unit.owner, unit.sq, 0, 0))
+        for other in self._foreign_in_window(nation, sq, max(r, sub_r)):
+            if self.sees_unit(nation, other):
+                for sharer in world.sight_sharers(nation):
+                    world.remember(sharer, other)
+
+    def unit_moved(self, unit: Unit) -> None:
+        self._unstamp(("u", unit.id))
+        self._stamp(("u", unit.id), *self._unit_source(unit))
+
+    def unit_removed(self, unit: Unit) -> None:
+        self._unstamp(("u", unit.id))
+
+    def _foreign_in_window(self, nation: str, sq: int, r: int) -> list[Unit]:
+        world = self.world
+        team = world.team(nation)
+        occupied, at, units = world.occupied, world.at, world.units
+        out: list[Unit] = []
+        for near in world.grid.within(sq, r):
+            if occupied[near]:
+                ids = at[near]
+                if len(ids) > 1:
+                    ids = sorted(ids)
+                out.extend(units[i] for i in ids if units[i].owner not in team)
+        return out
+
+    # --- queries --------------------------------------------------------------------------------
+
+    def covers(self, nation: str, sq: int, *, sub: bool = False) -> bool:
+        """Whether the nation's team has a source covering the square."""
+        self._sync_static()
+        table = self.sub_counts if sub else self.counts
+        h, w = self.shape
+        y, x = divmod(sq, w)
+        for member in self.world.team(nation):
+            grid = table.get(member)
+            if grid is not None and grid[y, x] > 0:
+                return True
+        return False
+
+    def sees_unit(self, nation: str, unit: Unit) -> bool:
+        world = self.world
+        if unit.owner in world.team(nation):
+            return True
+        if world.reveals.get((nation, unit.id), -1) >= world.tick:
+            return True
+        if unit.carried_by is not None:
+            return False  # inside a foreign carrier: only its owner's team knows
+        stealth = world.rules.unit[unit.type].stealth
+        return self.covers(nation, unit.sq, sub=stealth)
+
+    def nations_seeing(self, unit: Unit) -> list[str]:
+        """Nations (other than the owner's team) that see this unit now, directly or through a
+        nation that passes its sightings on to them (`sees_unit` for every nation at once)."""
+        world = self.world
+        self._sync_static()
+        direct: set[str] = set()
+        if unit.carried_by is None:
+            table = self.sub_counts if world.rules.unit[unit.type].stealth else self.counts
+            y, x = divmod(unit.sq, self.shape[1])
+            for nation, grid in table.items():
+                if grid[y, x] > 0 and nation in world.nations:
+                    direct |= world.team(nation)
+        if world.reveals:
+            tick = world.tick
+            for nation in world.nations:
+                if world.reveals.get((nation, unit.id), -1) >= tick:
+                    direct.add(nation)
+        own = world.team(unit.owner)
+        direct -= own
+        out = set(direct)
+        for n in direct:
+            out.update(world.sight_sharers(n))
+        out -= own
+        return sorted(out)
+
+    def mask(self, nation: str, *, sub: bool = False) -> np.ndarray:
+        """Flat bool array of the squares the nation's team covers now."""
+        self._sync_static()
+        table = self.sub_counts if sub else self.counts
+        out = np.zeros(self.shape, dtype=bool)
+        for member in self.world.team(nation):
+            grid = table.get(member)
+            if grid is not None:
+                out |= grid > 0
+        return out.reshape(-1)
+
+
+def _box_count(src: np.ndarray, r: int) -> np.ndarray:
+    """For every square, the sum of `src` over the (2r+1)^2 window around it, wrapping; a
+    window as wide as an axis counts each line of that axis once (as `_window` does)."""
+    out = src
+    for axis in (0, 1):
+        n = out.shape[axis]
+        if 2 * r + 1 >= n:
+            out = np.broadcast_to(out.sum(axis=axis, keepdims=True), out.shape).copy()
+            continue
+        acc = out.copy()
+        for d in range(1, r + 1):
+            acc += np.roll(out, d, axis=axis) + np.roll(out, -d, axis=axis)
+        out = acc
+    return out

@@ -1,0 +1,71 @@
+"""Where each nation's supplier units supply, kept up to date as they move: per nation and
+class (land, sea), how many of its own suppliers with ammunition cover each square.
+
+A supplier that moves changes one window of one count grid, instead of the nation's whole
+supply grid being dilated again from every source (which made every step of a moving
+transport or engineer cost a full-map rebuild). Cities are few and change rarely; their part
+stays a dilated grid cached per nation (`engine/supply.py`). Derived state: rebuilt from the
+units on load, never serialised.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.strategic.world import Unit, World
+
+CLASSES = ("land", "sea")
+
+
+class SupplyIndex:
+    def __init__(self, world: World) -> None:
+        self.world = world
+        self.shape = (world.height, world.width)
+        self.counts: dict[tuple[str, str], np.ndarray] = {}
+        self.stamped: dict[
+            int, tuple[str, int, tuple[str, ...]]
+        ] = {}  # uid -> (owner, sq, classes)
+
+    def grid(self, nation: str, unit_class: str) -> np.ndarray | None:
+        """The count grid of a nation's supplier units for a class (None: it has none)."""
+        return self.counts.get((nation, unit_class))
+
+    def unit_changed(self, unit: Unit) -> None:
+        """A unit appeared, vanished, moved or changed its ammunition."""
+        world = self.world
+        ut = world.rules.unit[unit.type]
+        if not (ut.supplies_land or ut.supplies_sea):
+            return
+        want: tuple[str, int, tuple[str, ...]] | None = None
+        if unit.id in world.units and unit.ammo >= 1:
+            classes = tuple(
+                c for c, on in zip(CLASSES, (ut.supplies_land, ut.supplies_sea), strict=True) if on
+            )
+            want = (unit.owner, unit.sq, classes)
+        have = self.stamped.get(unit.id)
+        if have == want:
+            return
+        if have is not None:
+            self._stamp(*have, -1)
+            del self.stamped[unit.id]
+        if want is not None:
+            self._stamp(*want, +1)
+            self.stamped[unit.id] = want
+
+    def _stamp(self, owner: str, sq: int, classes: tuple[str, ...], sign: int) -> None:
+        h, w = self.shape
+        r = self.world.rules.supply.radius
+        y, x = divmod(sq, w)
+        for unit_class in classes:
+            grid = self.counts.get((owner, unit_class))
+            if grid is None:
+                grid = self.counts[(owner, unit_class)] = np.zeros(self.shape, dtype=np.int32)
+            if r <= y < h - r and r <= x < w - r:
+                grid[y - r : y + r + 1, x - r : x + r + 1] += sign
+            else:
+                rows = (np.arange(y - r, y + r + 1) % h) if 2 * r + 1 < h else np.arange(h)
+                cols = (np.arange(x - r, x + r + 1) % w) if 2 * r + 1 < w else np.arange(w)
+                grid[np.ix_(rows, cols)] += sign
