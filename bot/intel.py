@@ -9,8 +9,8 @@ from bot import parsing
 from bot.context import Caller, Context, Reply, UserError
 from engine.host.realtime import RealClock
 from engine.host.store import GameRow
+from engine.host.summary import GameSummary
 from engine.strategic.rules import load as load_rules
-from engine.strategic.summary import GameSummary
 from engine.strategic.view import View
 from renderers import pool as drawing
 
@@ -56,7 +56,7 @@ class Intel:
             f" - power {s.power}/{s.power_limit}",
             f"{s.cities} cities, {s.units} units",
         ]
-        nxt = _next_update(view, game.rules.ticks_per_unit_update)
+        nxt = _next_update(view, load_rules(view.ruleset).ticks_per_unit_update)
         when = self._real_time(seat.game, game, nxt) if nxt is not None else None
         if nxt is not None:
             lines.append(

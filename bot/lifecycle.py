@@ -273,8 +273,8 @@ class Lifecycle:
         members = await self.ctx.service.members(game_id)
         clock = row.clock
         lines = [
-            f"**{row.name}** (game {row.id}) - {game.rules.title} rules, "
-            f"{game.width}x{game.height} map, {game.length_days} days",
+            f"**{row.name}** (game {row.id}) - {game.rules_title} rules, "
+            f"{game.board}, {game.length_days} days",
             f"Status: **{row.status}**"
             + (" (paused)" if clock.get("paused") and row.status == "running" else "")
             + f" - {game.clock()} - speed {speed_label(clock.get('speed', 3600.0))}",

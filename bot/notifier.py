@@ -40,9 +40,9 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from bot.delivery import DeliveryFailed, DmClosed, DmSender, RateLimited
 from engine.host.store import DmStatus, GameRow, OutboxRow
+from engine.host.summary import GameSummary
 from engine.loops import every, guarded
 from engine.strategic import events as ev
-from engine.strategic.summary import GameSummary
 from engine.strategic.view import View
 
 log = logging.getLogger(__name__)

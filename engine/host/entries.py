@@ -1,7 +1,8 @@
 """The game log's entries, typed: a nation's command, time moving on, and the lobby's and
-moderators' actions. The service writes them and recovery replays them through one function
-(`engine.replay.apply_entry`). Their JSON is the log's stored form, unchanged from the untyped
-entries of older logs, which load as they are:
+moderators' actions, the same for every game kind. The service writes them and recovery
+replays them through the kind's `apply` (`engine.host.kind`); a command is kept as its JSON and
+the kind parses it with its own command types. Their JSON is the log's stored form, unchanged
+from the untyped entries of older logs, which load as they are:
 
   {"kind": "command", "nation": "red", "command": {...a command...}}
   {"kind": "advance", "ticks": 4}
@@ -18,8 +19,6 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Discriminator, Field, Tag, TypeAdapter
 
-from engine.strategic.commands import AnyCommand
-
 
 class Entry(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -31,11 +30,11 @@ class Entry(BaseModel):
 
 
 class CommandEntry(Entry):
-    """A nation's command."""
+    """A nation's command, as its JSON (the game kind parses and validates it)."""
 
     kind: Literal["command"] = "command"
     nation: str
-    command: AnyCommand
+    command: dict[str, Any]
 
 
 class Advance(Entry):

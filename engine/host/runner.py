@@ -1,17 +1,20 @@
-"""AI seats in stored games: each game hour, each AI nation of a running game whose style decides
-this hour (`brain.resting`) decides from its view and submits its commands through the service,
-like a player. Which nations the AI plays is in the game's settings: {"ai": {nation: style}}
-("normal" for AI nations, "caretaker" for a player's nation while they are away)."""
+"""AI seats in stored games, for every game kind with an AI (`GameKind.ai`): each game hour,
+each AI nation of a running game whose style decides this hour decides from its nation's view
+and submits its commands through the service, like a player. Which nations the AI plays is in
+the game's settings: {"ai": {nation: style}} (for Strategic Initiative "normal" or "easy" for
+AI nations, "caretaker" for a player's nation while they are away)."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
+from typing import Any
 
 from engine.errors import CommandError, GameError
-from engine.host.service import GameService
 from engine.loops import every
-from engine.strategic.ai.brain import STYLES, Memory, decide, failed, resting
+
+from .kind import kind as kind_named
+from .service import GameService
 
 log = logging.getLogger(__name__)
 
@@ -19,7 +22,7 @@ log = logging.getLogger(__name__)
 class AiRunner:
     def __init__(self, service: GameService) -> None:
         self.service = service
-        self.memories: dict[tuple[int, str], Memory] = {}
+        self.memories: dict[tuple[int, str], Any] = {}
         self.last_hour: dict[tuple[int, str], int] = {}
 
     async def run_once(self) -> int:
@@ -30,35 +33,40 @@ class AiRunner:
             if not seats:
                 continue
             try:
-                accepted += await self._game(game.id, seats)
+                accepted += await self._game(game.id, game.kind, seats)
             except asyncio.CancelledError:
                 raise
             except Exception:
                 log.exception("AI turn in game %s failed", game.id)
         return accepted
 
-    async def _game(self, game_id: int, seats: dict[str, str]) -> int:
+    async def _game(self, game_id: int, kind: str, seats: dict[str, str]) -> int:
+        ai = kind_named(kind).ai
+        if ai is None:
+            return 0
         accepted = 0
         game = await self.service.summary(game_id)
         hour = game.tick // game.ticks_per_hour
         for nation, style in sorted(seats.items()):
             key = (game_id, nation)
             n = game.nations.get(nation)
-            if n is None or n.out or game.ended or style not in STYLES:
+            if n is None or n.out or game.ended or style not in ai.styles:
                 continue
             if self.last_hour.get(key) == hour:
                 continue
             self.last_hour[key] = hour
-            memory = self.memories.setdefault(key, Memory())
-            if resting(memory, style, game.tick, game.ticks_per_hour):
+            memory = self.memories.get(key)
+            if memory is None:
+                memory = self.memories[key] = ai.memory()
+            if ai.resting(memory, style, game.tick, game.ticks_per_hour):
                 continue
-            decision = decide(await self.service.view(game_id, nation), memory, style)
-            for command in decision.commands:
+            view = await self.service.view(game_id, nation)
+            for command in ai.decide(view, memory, style):
                 try:
                     await self.service.submit(game_id, nation, command)
                     accepted += 1
                 except (CommandError, GameError):
-                    failed(memory, command, game.tick, game.width)
+                    ai.failed(memory, command, view)
             game = await self.service.summary(game_id)
         return accepted
 

@@ -13,36 +13,33 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
-import json
 import logging
-import os
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar, cast
+from typing import Any, TypeVar
+
+from pydantic import BaseModel
 
 from engine.errors import CommandError, GameError
 from engine.host import entries as en
 from engine.host.realtime import RealClock
 from engine.host.store import GameRow, LogWrite, Store
-from engine.strategic import events as ev
-from engine.strategic.commands import AnyCommand, Command
-from engine.strategic.lobby import AI_PLAYER
-from engine.strategic.mapgen import default_size, generate
-from engine.strategic.replay import apply_entry
-from engine.strategic.rules import DEFAULT_RULESET
-from engine.strategic.rules import load as load_rules
-from engine.strategic.summary import GameSummary, summarise
-from engine.strategic.view import View, full_view, view_for
-from engine.strategic.world import World
+
+from .events import Event
+from .kind import DEFAULT_KIND, GameKind, State
+from .kind import kind as _kind
+from .summary import GameSummary
+
+AI_PLAYER = "ai"  # the player of nations the AI plays (it may play several)
 
 log = logging.getLogger(__name__)
 
 REAL_TIME = 3600.0  # real seconds per game hour at normal speed
 
 T = TypeVar("T")
-Subscriber = Callable[[int, list[ev.Event]], Awaitable[None] | None]
+Subscriber = Callable[[int, list[Event]], Awaitable[None] | None]
 
 
 @dataclass
@@ -50,9 +47,9 @@ class CommandResult:
     game_id: int
     seq: int
     tick: int
-    events: list[ev.Event]
+    events: list[Event]
 
-    def for_nation(self, nation: str) -> list[ev.Event]:
+    def for_nation(self, nation: str) -> list[Event]:
         return [e for e in self.events if nation in e.to]
 
 
@@ -63,7 +60,7 @@ class Step:
     ((added (nation, user) pairs), (removed nations))."""
 
     entry: en.Entry
-    status_after: Callable[[World], str | None] | None = None
+    status_after: Callable[[State], str | None] | None = None
     clock: dict[str, Any] | None = None
     members: tuple[list[tuple[str, str]], list[str]] | None = None
 
@@ -71,17 +68,18 @@ class Step:
 @dataclass(frozen=True)
 class Applied:
     step: Step
-    events: list[ev.Event]
+    events: list[Event]
     tick: int  # the world's tick after the step
 
 
 @dataclass
 class LiveGame:
     row: GameRow
-    world: World
+    world: Any  # the kind's state (`State`)
     seq: int
     snapshot_seq: int
     snapshot_tick: int
+    kind: GameKind
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _clock: tuple[GameRow, RealClock] | None = field(default=None, repr=False)
     _summary: tuple[int, GameSummary] | None = field(default=None, repr=False)
@@ -91,7 +89,7 @@ class LiveGame:
         the world is the committed one of `seq`; the notifier asks every game each pass)."""
         cached = self._summary
         if cached is None or cached[0] != self.seq:
-            cached = self._summary = (self.seq, summarise(self.world))
+            cached = self._summary = (self.seq, self.kind.summary(self.world))
         return cached[1]
 
     @property
@@ -100,7 +98,7 @@ class LiveGame:
         (rows are replaced, never changed in place; the ticker asks every game each pass)."""
         cached = self._clock
         if cached is None or cached[0] is not self.row:
-            clock = RealClock.of_row(self.row, self.world.rules.ticks_per_hour)
+            clock = RealClock.of_row(self.row, self.kind.ticks_per_hour(self.world))
             cached = self._clock = (self.row, clock)
         return cached[1]
 
@@ -147,69 +145,45 @@ class GameService:
         self,
         *,
         name: str,
-        ruleset: str = DEFAULT_RULESET,
-        max_nations: int = 8,
-        width: int | None = None,
-        height: int | None = None,
-        seed: int | None = None,
-        length_days: int | None = None,
+        kind: str = DEFAULT_KIND,
         speed: float = REAL_TIME,
         guild_id: str | None = None,
         channel_id: str | None = None,
         created_by: str | None = None,
-        world: World | None = None,
+        world: Any | None = None,
         now: float | None = None,
+        **options: Any,
     ) -> int:
-        """Create a game in the lobby. The map is generated now with `max_nations` home slots
-        (or `world` is taken as given, e.g. from a scenario)."""
+        """Create a game in the lobby. Its kind makes its first state from `options` (for
+        Strategic Initiative: `ruleset`, `max_nations`, `width`, `height`, `seed`,
+        `length_days`), or `world` is taken as given (e.g. from a scenario)."""
         if speed <= 0:
             raise GameError("speed is real seconds per game hour and must be positive")
+        try:
+            plugin = _kind(kind)
+        except KeyError as exc:
+            raise GameError(str(exc.args[0])) from None
         if world is None:
-            rules = load_rules(ruleset)
-            if not 2 <= max_nations <= 32:
-                raise GameError("a game has 2 to 32 nations")
-            if width is None or height is None:
-                width, height = default_size(max_nations)
-            if seed is None:
-                seed = int.from_bytes(os.urandom(4), "big")
-            try:  # a big map takes a few hundred ms: off the event loop
-                world = await asyncio.to_thread(
-                    generate,
-                    rules,
-                    nations=max_nations,
-                    width=width,
-                    height=height,
-                    seed=seed,
-                    length_days=length_days,
-                )
-            except ValueError as exc:
-                raise GameError(str(exc)) from exc
-        settings = {
-            "max_nations": len(world.slots),
-            "width": world.width,
-            "height": world.height,
-            "seed": world.seed,
-            "length_days": world.length_days,
-        }
+            # a big map takes a few hundred ms: off the event loop
+            world = await asyncio.to_thread(plugin.setup, options)
+        assert world is not None
         started = world.started
         clock = RealClock(
-            ticks_per_hour=world.rules.ticks_per_hour,
+            ticks_per_hour=plugin.ticks_per_hour(world),
             speed=float(speed),
             anchor_real=(time.time() if now is None else now) if started else None,
             anchor_tick=world.tick,
         ).to_dict()
-        players = [
-            (n.id, n.player) for n in world.nations.values() if n.player and n.player != AI_PLAYER
-        ]  # a world given with its players (scenarios, tests, imports)
         return await self.store.create_game(
-            members=players,
+            members=plugin.players(world),  # a world given with its players (scenarios, tests)
             status="running" if started else "lobby",
             name=name,
-            ruleset=world.rules.name,
-            settings=settings,
+            kind=plugin.name,
+            ruleset=plugin.ruleset_of(world),
+            settings=plugin.settings_of(world),
             clock=clock,
-            world_json=world.to_json(),
-            world_hash=world.hash(),
+            world_json=plugin.dump(world),
+            world_hash=plugin.hash(world),
             guild_id=guild_id,
             channel_id=channel_id,
             created_by=created_by,
@@ -232,14 +206,20 @@ class GameService:
         if found is None:
             raise GameError(f"there is no game {game_id}")
         row, (snap_seq, world_json, _), entries = found
-        world = World.from_dict(json.loads(world_json))
+        plugin = _kind(row.kind)
+        world = plugin.load(world_json)
         snap_tick = world.tick
         seq = snap_seq
         for entry_seq, entry in entries:
-            apply_entry(world, entry)
+            plugin.apply(world, en.entry_from_json(entry))
             seq = entry_seq
         return LiveGame(
-            row=row, world=world, seq=seq, snapshot_seq=snap_seq, snapshot_tick=snap_tick
+            row=row,
+            world=world,
+            seq=seq,
+            snapshot_seq=snap_seq,
+            snapshot_tick=snap_tick,
+            kind=plugin,
         )
 
     def evict(self, game_id: int) -> None:
@@ -261,34 +241,35 @@ class GameService:
                 return await self.summary(game_id)
             return game.summary()
 
-    async def view(self, game_id: int, nation: str) -> View:
-        """Everything the nation may know now (the fog filter)."""
+    async def view(self, game_id: int, nation: str) -> Any:
+        """Everything the nation may know now (the fog filter: the kind's `view_for`)."""
 
-        def read(world: World) -> View:
-            if nation not in world.nations:
-                raise GameError(f"there is no nation {nation!r} in game {game_id}")
-            return view_for(world, nation)
+        def read(game: LiveGame) -> Any:
+            try:
+                return game.kind.view_for(game.world, nation)
+            except KeyError:
+                raise GameError(f"there is no nation {nation!r} in game {game_id}") from None
 
         return await self._read(game_id, read)
 
-    async def full_view(self, game_id: int) -> View:
+    async def full_view(self, game_id: int) -> Any:
         """Everything as it is: for moderators and the end-of-game timelapse only."""
-        return await self._read(game_id, full_view)
+        return await self._read(game_id, lambda game: game.kind.full_view(game.world))
 
-    async def _read(self, game_id: int, read: Callable[[World], T]) -> T:
+    async def _read(self, game_id: int, read: Callable[[LiveGame], T]) -> T:
         """Read the live world under the game's lock: never in the middle of a change (a tick
         runs in a worker thread meanwhile)."""
         game = await self._live(game_id)
         async with game.lock:
             if self._games.get(game_id) is not game:  # evicted while we waited
                 return await self._read(game_id, read)
-            return read(game.world)
+            return read(game)
 
     async def members(self, game_id: int) -> dict[str, str]:
         """Who plays which nation: nation -> Discord user id."""
         return await self.store.members(game_id)
 
-    async def live_world(self, game_id: int) -> World:
+    async def live_world(self, game_id: int) -> Any:
         """The live, mutable world, for tools (the CLI, the sandbox, tests). Never mutate it,
         and never show a player anything read from it: use `view` or `summary`."""
         return (await self._live(game_id)).world
@@ -357,15 +338,15 @@ class GameService:
         await self._notify(game_id, events)
         return result
 
-    async def _apply(self, game: LiveGame, entry: en.Entry) -> list[ev.Event]:
+    async def _apply(self, game: LiveGame, entry: en.Entry) -> list[Event]:
         """Apply an entry to the live world (under the game's lock). Time moves on in the
         ticks' worker thread, where the event loop keeps its turn every switch interval
         (`sys.getswitchinterval`, 5 ms): other games' commands and replies go on meanwhile, and
         this game's readers wait for its lock. A cancelled caller waits for the thread to finish
         (it cannot be stopped) before the world, changed by then, is dropped."""
         if not isinstance(entry, en.Advance):
-            return apply_entry(game.world, entry)
-        return await self._off_loop(apply_entry, game.world, entry)
+            return game.kind.apply(game.world, entry)
+        return await self._off_loop(game.kind.apply, game.world, entry)
 
     async def _off_loop(self, fn: Callable[..., T], *args: Any) -> T:
         """`fn(*args)` in the ticks' worker thread (on the loop when there is none)."""
@@ -397,14 +378,14 @@ class GameService:
         else:
             due = (
                 since >= self.snapshot_every
-                or world.tick - game.snapshot_tick >= world.rules.ticks_per_day
+                or game.kind.snapshot_due(world, world.tick - game.snapshot_tick)
                 or "lobby" in kinds
             )
 
         def prepare() -> tuple[tuple[str, str] | None, list[LogWrite]]:
             snapshot = None
             if due:
-                world_json = world.to_json()
+                world_json = game.kind.dump(world)
                 snapshot = (world_json, hashlib.sha256(world_json.encode()).hexdigest())
             writes = [
                 LogWrite(
@@ -446,7 +427,7 @@ class GameService:
         )
         return seqs[-1]
 
-    async def _notify(self, game_id: int, events: list[ev.Event]) -> None:
+    async def _notify(self, game_id: int, events: list[Event]) -> None:
         if not events:
             return
         for callback in self._subscribers:
@@ -459,7 +440,7 @@ class GameService:
 
     # --- players' commands -----------------------------------------------------------------------------
 
-    async def submit(self, game_id: int, nation: str, command: Command) -> CommandResult:
+    async def submit(self, game_id: int, nation: str, command: BaseModel) -> CommandResult:
         """Validate and apply a nation's command; returns after it is committed."""
         row = await self.game(game_id)
         if row.status != "running" and row.status != "paused":
@@ -468,8 +449,8 @@ class GameService:
                 if row.status != "lobby"
                 else "the game has not started yet"
             )
-        typed = cast("AnyCommand", command)  # every Command is one of the union's kinds
-        return await self._run(game_id, Step(en.CommandEntry(nation=nation, command=typed)))
+        entry = en.CommandEntry(nation=nation, command=command.model_dump(mode="json"))
+        return await self._run(game_id, Step(entry))
 
     # --- lobby -------------------------------------------------------------------------------------------
 
@@ -482,20 +463,18 @@ class GameService:
         player: str | None,
         nation_id: str | None = None,
     ) -> str:
-        from engine.strategic.lobby import nation_id_for
-
         game = await self._live(game_id)
         if game.row.status == "ended":
             raise GameError("the game is over")
         name = name.strip()
         if not 1 <= len(name) <= 32:
             raise GameError("a nation's name is 1 to 32 characters")
-        nid = nation_id or nation_id_for(game.world, name)
+        nid = nation_id or game.kind.nation_id_for(game.world, name)
         entry = en.Join(nation=nid, name=name, colour=colour, player=player)
         added = [(nid, player)] if player and player != AI_PLAYER else []
 
         def start_when_full(game: LiveGame) -> Step | None:  # full: start at once, atomically
-            if game.row.status == "lobby" and all(o is not None for o in game.world.slot_owner):
+            if game.row.status == "lobby" and game.kind.full(game.world):
                 return self._start_step(game, time.time())
             return None
 
@@ -531,7 +510,7 @@ class GameService:
             ),
         )
 
-    async def end(self, game_id: int) -> list[ev.Event]:
+    async def end(self, game_id: int) -> list[Event]:
         """End a running game now (a moderator's decision): standings as they are."""
         result = await self._run(game_id, Step(en.End(), status_after=lambda w: "ended"))
         return result.events
@@ -558,11 +537,11 @@ class GameService:
 
     # --- time ---------------------------------------------------------------------------------------------
 
-    async def advance(self, game_id: int, ticks: int) -> list[ev.Event]:
+    async def advance(self, game_id: int, ticks: int) -> list[Event]:
         """Advance a game by `ticks`, in committed batches, yielding between batches."""
         if ticks < 0:
             raise GameError("time only moves forward")
-        out: list[ev.Event] = []
+        out: list[Event] = []
         while ticks > 0:
             game = await self._live(game_id)
             if game.world.ended or not game.world.started:

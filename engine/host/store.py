@@ -130,6 +130,10 @@ MIGRATIONS: list[str] = [
     CREATE INDEX outbox_held ON outbox (hold_until)
         WHERE delivered_at IS NULL AND hold_until IS NOT NULL;
     """,
+    # 5: each game's kind (engine/host/kind.py); every game before it was Strategic Initiative
+    """
+    ALTER TABLE games ADD COLUMN kind TEXT NOT NULL DEFAULT 'strategic-initiative';
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -147,6 +151,7 @@ class GameRow:
     created_at: float
     settings: dict[str, Any]
     clock: dict[str, Any]
+    kind: str = "strategic-initiative"  # the game kind (engine/host/kind.py)
 
 
 class DmStatus(NamedTuple):
@@ -261,6 +266,7 @@ class Store:
         settings: dict[str, Any],
         clock: dict[str, Any],
         world_json: str,
+        kind: str = "strategic-initiative",
         world_hash: str,
         guild_id: str | None = None,
         channel_id: str | None = None,
@@ -276,7 +282,7 @@ class Store:
         def create(c: sqlite3.Connection) -> int:
             cur = c.execute(
                 "INSERT INTO games (name, ruleset, status, guild_id, channel_id, created_by,"
-                " created_at, settings, clock) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                " created_at, settings, clock, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
                     name,
                     ruleset,
@@ -287,6 +293,7 @@ class Store:
                     now,
                     _dumps(settings),
                     _dumps(clock),
+                    kind,
                 ),
             )
             game_id = cur.lastrowid
@@ -824,4 +831,5 @@ def _game_row(row: Any) -> GameRow:
         created_at=float(row[7]),
         settings=json.loads(row[8]),
         clock=json.loads(row[9]),
+        kind=row[10],
     )

@@ -8,15 +8,9 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from pydantic import Field, TypeAdapter
 
-
-class Event(BaseModel):
-    model_config = ConfigDict(frozen=True)
-
-    kind: str
-    tick: int
-    to: list[str] = Field(description="nations that may learn of this event")
+from engine.host.events import Event
 
 
 class BuildSkipped(Event):

@@ -1,5 +1,6 @@
-"""One function applies a log entry (`engine.entries`) to a world, live or in replay: the
-service uses it for both, so recovery (latest snapshot + log) is exact."""
+"""One function applies a log entry (`engine.host.entries`) to a world, live or in replay:
+the service uses it for both (through the kind), so recovery (latest snapshot + log) is
+exact."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from engine.host import entries as en
 from engine.strategic import events as ev
 from engine.strategic import lobby
 from engine.strategic.clock import advance
+from engine.strategic.commands import command_from_dict
 from engine.strategic.orders import apply
 from engine.strategic.world import World
 
@@ -18,7 +20,7 @@ def apply_entry(world: World, entry: en.Entry | dict[str, Any]) -> list[ev.Event
     e = en.entry_from_json(entry)
     match e:
         case en.CommandEntry():
-            return apply(world, e.nation, e.command)
+            return apply(world, e.nation, command_from_dict(e.command))
         case en.Advance():
             return advance(world, e.ticks)
         case en.Join():

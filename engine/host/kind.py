@@ -1,0 +1,157 @@
+"""A game kind is a plugin with a small typed interface, in the spirit of boardgame.io's `Game`:
+the host (the service, the store, the lobby, moderation, the ticker, the notifier, the sandbox
+and the bot's generic commands) serves every kind through it, once.
+
+A kind's state (its "world") is its own business: the host keeps it in memory, hands it back
+to the kind, and stores what `dump` makes of it. Every change goes through `apply`, with one
+log entry (`engine.host.entries`): a nation's command (its JSON, which the kind parses and
+validates), time moving on, or a lobby or moderator action. The same entries replayed on the
+same first state give the same state (`hash`): that is how a game is recovered.
+
+Kinds are found by name in `KINDS` (module:attribute), imported when first asked for, so the
+host imports no kind and a kind imports nothing of the host but this interface and its entries.
+What a kind brings to the other layers (its pictures, its DM wording, its AI, its scenario
+steps) is registered by those layers under the kind's name.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from .entries import Entry
+from .events import Event
+from .summary import GameSummary
+
+DEFAULT_KIND = "strategic-initiative"
+
+# name -> "module:attribute" of the kind's object (a `GameKind`)
+KINDS: dict[str, str] = {
+    "strategic-initiative": "engine.strategic.kind:KIND",
+}
+
+
+class State(Protocol):
+    """What the host reads of any kind's state: where its time stands."""
+
+    tick: int  # ticks (or turns) since the start
+    started: bool
+    ended: bool
+
+    @property
+    def end_tick(self) -> int: ...
+
+
+class Ai(Protocol):
+    """A kind's AI players, as the host's AI runner drives them: once a game hour each AI
+    seat may decide from its nation's view, like a player, and submits the commands."""
+
+    styles: tuple[str, ...]  # what `settings.ai` may name for a seat
+
+    def memory(self) -> Any:
+        """What one AI nation carries from one decision to the next (kept by the runner)."""
+        ...
+
+    def resting(self, memory: Any, style: str, tick: int, ticks_per_hour: int) -> bool:
+        """Whether the seat lets this hour pass (asked before its view is built)."""
+        ...
+
+    def decide(self, view: Any, memory: Any, style: str) -> list[Any]:
+        """The commands, from the nation's view alone."""
+        ...
+
+    def failed(self, memory: Any, command: Any, view: Any) -> None:
+        """A command was refused: remember it."""
+        ...
+
+
+class GameKind(Protocol):
+    name: str  # as stored in the game's row and typed in `/game create kind:`
+    title: str  # as players know it
+    ai: Ai | None  # its AI players, if it has any
+
+    # --- setup and the state's stored form -----------------------------------------------------
+
+    def setup(self, options: dict[str, Any]) -> State:
+        """The first state of a new game from its creation options (raises `GameError` with a
+        reason a player may read when they are not valid)."""
+        ...
+
+    def settings_of(self, world: Any) -> dict[str, Any]:
+        """The game's options as stored with its row (size, seats, seed, length...)."""
+        ...
+
+    def ruleset_of(self, world: Any) -> str:
+        """The name of the game's rules (stored with its row)."""
+        ...
+
+    def dump(self, world: Any) -> str:
+        """The state as canonical JSON (snapshots)."""
+        ...
+
+    def load(self, text: str) -> State: ...
+
+    def hash(self, world: Any) -> str: ...
+
+    # --- the one way in ------------------------------------------------------------------------
+
+    def apply(self, world: Any, entry: Entry) -> list[Event]:
+        """Apply one log entry; a refusal raises `CommandError`/`GameError` and changes
+        nothing. Returns the events, each naming the nations that may learn of it."""
+        ...
+
+    def nation_id_for(self, world: Any, name: str) -> str:
+        """A new nation's id, made from its name, unique in the game."""
+        ...
+
+    def full(self, world: Any) -> bool:
+        """Whether every seat is taken (a full lobby starts at once)."""
+        ...
+
+    def players(self, world: Any) -> list[tuple[str, str]]:
+        """(nation, user) of the nations people play (a state given with its players)."""
+        ...
+
+    # --- the one way out -----------------------------------------------------------------------
+
+    def view_for(self, world: Any, nation: str) -> Any:
+        """Everything the nation may know now (the fog filter)."""
+        ...
+
+    def full_view(self, world: Any) -> Any:
+        """Everything, for moderators and the end-of-game timelapse."""
+        ...
+
+    def summary(self, world: Any) -> GameSummary: ...
+
+    # --- time ----------------------------------------------------------------------------------
+
+    def ticks_per_hour(self, world: Any) -> int:
+        """Real-time kinds move in ticks; a game hour is this many."""
+        ...
+
+    def snapshot_due(self, world: Any, ticks_since: int) -> bool:
+        """Whether time moved on enough since the last snapshot to take one."""
+        ...
+
+
+_loaded: dict[str, GameKind] = {}
+
+
+def kind(name: str) -> GameKind:
+    """The game kind of this name (`GameError`-free: an unknown name is a bug or a bad row)."""
+    found = _loaded.get(name)
+    if found is None:
+        if name not in KINDS:
+            raise KeyError(f"there is no game kind {name!r} (known: {', '.join(sorted(KINDS))})")
+        module, _, attribute = KINDS[name].partition(":")
+        found = _loaded[name] = getattr(importlib.import_module(module), attribute)
+    return found
+
+
+def register(name: str, where: str) -> Callable[[], GameKind]:
+    """Make a kind known by its import path (tests and plugins)."""
+    KINDS[name] = where
+    _loaded.pop(name, None)
+    return lambda: kind(name)

@@ -1,0 +1,57 @@
+"""What anyone may know of a game, whatever its kind, without a nation's fog: its nations'
+public facts, its board and where its time stands. Lobby lists, status boards, moderators'
+replies and the headers of reports read this (a nation's own picture of the game is its view),
+so nothing outside the engine needs the live world. Each game kind makes it
+(`GameKind.summary`)."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class NationSummary:
+    id: str
+    name: str
+    colour: str
+    player: str | None  # who plays it (a Discord user id, "ai", or nobody)
+    out: bool
+
+
+@dataclass(frozen=True)
+class GameSummary:
+    kind: str  # the game kind's name
+    rules_title: str  # its rules as players know them ("Standard", "Classic", ...)
+    board: str  # the board in a few words ("116x116 map")
+    length_days: int
+    tick: int
+    started: bool
+    ended: bool
+    seats: int  # nations the game has room for
+    nations: Mapping[str, NationSummary]  # read-only, in the order they joined
+    ticks_per_hour: int
+    ticks_per_day: int
+    minutes_per_tick: int
+
+    @property
+    def end_tick(self) -> int:
+        return self.length_days * self.ticks_per_day
+
+    @property
+    def day(self) -> int:
+        """Days gone by since the start (0 on the first day)."""
+        return self.tick // self.ticks_per_day
+
+    def clock(self, tick: int | None = None) -> str:
+        """Game time as 'day D hh:mm', now or at `tick` (day 1 starts at tick 0)."""
+        minutes = (self.tick if tick is None else tick) * self.minutes_per_tick
+        return f"day {minutes // 1440 + 1} {minutes % 1440 // 60:02d}:{minutes % 60:02d}"
+
+    def nation_named(self, text: str) -> str | None:
+        """The id of the nation whose id or name this is (any case), if any."""
+        wanted = text.strip().lower()
+        for n in self.nations.values():
+            if wanted in (n.id.lower(), n.name.lower()):
+                return n.id
+        return None
