@@ -20,10 +20,12 @@ import asyncio
 import json
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 from engine.strategic.rules import RulesetError, available, load
 from engine.strategic.rules.export import ruleset_json
+from engine.strategic.world import World
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
@@ -55,12 +57,30 @@ def _cmd_rules(args: argparse.Namespace) -> int:
     return 0
 
 
+def _snapshots(out_dir: Path) -> Callable[[World], None]:
+    """`si simulate --snapshots DIR`: each nation's map at the end of each game day."""
+    from engine.strategic.view import view_for
+    from renderers.mapimage import png_bytes, render_map
+
+    out_dir.mkdir(parents=True, exist_ok=True)
+
+    def draw(world: World) -> None:
+        day = world.tick // world.rules.ticks_per_day
+        for nid, nation in world.nations.items():
+            if not nation.out:
+                image = render_map(view_for(world, nid), title=f"simulation day {day}")
+                (out_dir / f"day{day:02d}-{nid}.png").write_bytes(png_bytes(image))
+
+    return draw
+
+
 def _cmd_scenario(args: argparse.Namespace) -> int:
     from engine.strategic.scenario import run_file
+    from renderers.painter import paint
 
     failed = 0
     for path in args.files:
-        report = run_file(path, out_dir=args.out)
+        report = run_file(path, out_dir=args.out, painter=paint)
         status = "ok  " if report.ok else "FAIL"
         print(f"{status} {path}: {report.name}")
         for failure in report.failures:
@@ -151,8 +171,8 @@ def _cmd_sandbox(args: argparse.Namespace) -> int:
 
 async def _render(args: argparse.Namespace) -> int:
     from engine.host.service import GameService
-    from engine.strategic.systems.geometry import parse_coord
     from engine.strategic.view import full_view, view_for
+    from engine.strategic.world.geometry import parse_coord
     from renderers.mapimage import png_bytes, render_crop, render_map
     from renderers.timelapse import timelapse
 
@@ -180,9 +200,8 @@ async def _render(args: argparse.Namespace) -> int:
         title = f"{row.name} (game {args.game})"
         if args.timelapse:
             every = int(args.every * world.ticks_per_hour) if args.every else None
-            data = await timelapse(
-                service.store, args.game, nation=nation, every_ticks=every, title=title
-            )
+            first, entries = await service.history(args.game)
+            data = timelapse(first, entries, nation=nation, every_ticks=every, title=title)
             out = Path(args.out or f"game{args.game}-{nation or 'all'}.gif")
         else:
             view = view_for(world, nation) if nation else full_view(world)
@@ -258,7 +277,7 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
             seed=args.seed,
             ruleset=args.ruleset,
             styles=styles,
-            snapshots=args.snapshots,
+            every_day=_snapshots(Path(args.snapshots)) if args.snapshots else None,
         )
     except ValueError as exc:
         print(exc, file=sys.stderr)

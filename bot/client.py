@@ -122,7 +122,8 @@ class StrategicBot(commands.Bot):
             row = await self.service.game(game_id)
             if not row.channel_id:
                 return
-            data = await timelapse(self.service.store, game_id, title=row.name)
+            first, entries = await self.service.history(game_id)
+            data = await asyncio.to_thread(timelapse, first, entries, title=row.name)
             channel = self.get_channel(int(row.channel_id)) or await self.fetch_channel(
                 int(row.channel_id)
             )

@@ -9,7 +9,7 @@ from bot import parsing
 from bot.context import Caller, Context, Reply, UserError
 from engine.host.realtime import RealClock
 from engine.host.store import GameRow
-from engine.host.summary import GameSummary
+from engine.interface.summary import GameSummary
 from engine.strategic.rules import load as load_rules
 from engine.strategic.view import View
 from renderers import pool as drawing

@@ -40,7 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from bot.delivery import DeliveryFailed, DmClosed, DmSender, RateLimited
 from engine.host.store import DmStatus, GameRow, OutboxRow
-from engine.host.summary import GameSummary
+from engine.interface.summary import GameSummary
 from engine.loops import every, guarded
 from engine.strategic import events as ev
 from engine.strategic.view import View

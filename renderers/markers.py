@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.strategic import events as ev
-from engine.strategic.systems.geometry import parse_coord
+from engine.strategic.world.geometry import parse_coord
 
 
 @dataclass(frozen=True, slots=True)

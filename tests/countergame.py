@@ -12,9 +12,9 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict
 
 from engine.errors import CommandError, GameError
-from engine.host import entries as en
-from engine.host.events import Event
-from engine.host.summary import GameSummary, NationSummary
+from engine.interface import entries as en
+from engine.interface.events import Event
+from engine.interface.summary import GameSummary, NationSummary
 
 
 class Add(BaseModel):

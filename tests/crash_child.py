@@ -10,7 +10,7 @@ import sys
 from engine.errors import CommandError
 from engine.host.service import GameService
 from engine.strategic import commands as cmd
-from engine.strategic.systems.rng import Rng
+from engine.strategic.world.rng import Rng
 from tests.worlds import strip_world
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from pydantic import ValidationError
 
-from engine.host import entries as en
+from engine.interface import entries as en
 from engine.strategic import commands as cmd
 from engine.strategic.replay import apply_entry
 from tests.worlds import strip_world

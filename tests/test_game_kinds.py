@@ -1,4 +1,4 @@
-"""The host serves any game kind through its small interface (`engine.host.kind`): a second,
+"""The host serves any game kind through its small interface (`engine.interface.kind`): a second,
 tiny kind is created, joined, started, played, recovered after a restart and read through the
 same service as Strategic Initiative."""
 
@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 
 from engine.errors import CommandError, GameError
-from engine.host.kind import KINDS, kind, register
 from engine.host.service import GameService
+from engine.interface.kind import KINDS, kind, register
 from tests.countergame import Add
 
 

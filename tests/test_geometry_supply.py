@@ -6,8 +6,8 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.strategic.systems.geometry import Grid, parse_coord
 from engine.strategic.systems.supply import dilate
+from engine.strategic.world.geometry import Grid, parse_coord
 
 
 def brute_distance(grid: Grid, a: int, b: int) -> int:
@@ -60,8 +60,8 @@ def test_dilation_matches_the_definition(w, h, r, data):
 @given(st.integers(0, 40), st.sampled_from(["standard", "classic"]))
 def test_sight_index_built_in_bulk_equals_one_unit_at_a_time(seed, ruleset):
     """Loading a world stamps all units at once; the grids must equal stamping them singly."""
-    from engine.strategic.systems.rng import Rng
     from engine.strategic.world import World
+    from engine.strategic.world.rng import Rng
 
     world = World(ruleset, 17, 13, seed=seed)
     world.add_nation("red", "Red", "#f00")
@@ -175,8 +175,8 @@ def test_supply_and_city_sight_follow_every_city_order() -> None:
     from engine.strategic import commands as cmd
     from engine.strategic.orders import apply
     from engine.strategic.rules import UnitClass
-    from engine.strategic.systems.sightindex import SightIndex
     from engine.strategic.systems.supply import SupplyMap
+    from engine.strategic.world.sightindex import SightIndex
     from tests.worlds import strip_world
 
     world = strip_world()

@@ -231,8 +231,10 @@ async def test_timelapse_replays_the_stored_game_and_si_render_writes_pictures(t
         world = await service.live_world(game)
         per_day = world.rules.ticks_per_day
         await service.advance(game, per_day)
-        everything = await timelapse(service.store, game, every_ticks=per_day // 4)
-        red = await timelapse(service.store, game, nation="red", every_ticks=per_day // 4)
+        first, entries = await service.history(game)
+        everything = timelapse(first, entries, every_ticks=per_day // 4)
+        first, entries = await service.history(game)
+        red = timelapse(first, entries, nation="red", every_ticks=per_day // 4)
     finally:
         await service.close()
     for data in (everything, red):

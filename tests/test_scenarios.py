@@ -5,11 +5,12 @@ from pathlib import Path
 import pytest
 
 from engine.strategic.scenario import run_file
+from renderers.painter import paint
 
 SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.yaml"))
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])
 def test_scenario(path: Path) -> None:
-    report = run_file(path)
+    report = run_file(path, painter=paint)
     assert report.ok, "\n".join([f"{path.name}: {report.name}", *report.failures])

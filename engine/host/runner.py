@@ -11,9 +11,9 @@ import logging
 from typing import Any
 
 from engine.errors import CommandError, GameError
+from engine.interface.kind import kind as kind_named
 from engine.loops import every
 
-from .kind import kind as kind_named
 from .service import GameService
 
 log = logging.getLogger(__name__)

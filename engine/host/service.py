@@ -23,14 +23,13 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from engine.errors import CommandError, GameError
-from engine.host import entries as en
 from engine.host.realtime import RealClock
 from engine.host.store import GameRow, LogWrite, Store
-
-from .events import Event
-from .kind import DEFAULT_KIND, GameKind, State
-from .kind import kind as _kind
-from .summary import GameSummary
+from engine.interface import entries as en
+from engine.interface.events import Event
+from engine.interface.kind import DEFAULT_KIND, GameKind, State
+from engine.interface.kind import kind as _kind
+from engine.interface.summary import GameSummary
 
 AI_PLAYER = "ai"  # the player of nations the AI plays (it may play several)
 
@@ -264,6 +263,17 @@ class GameService:
             if self._games.get(game_id) is not game:  # evicted while we waited
                 return await self._read(game_id, read)
             return read(game)
+
+    async def history(self, game_id: int) -> tuple[Any, list[dict[str, Any]]]:
+        """The game's first state and every log entry since, to replay it whole (the
+        end-of-game timelapse): a fresh state of the kind's, not the live one."""
+        game = await self._live(game_id)
+        first = await self.store.first_snapshot(game_id)
+        if first is None:
+            raise GameError(f"game {game_id} has no stored history")
+        seq, world_json, _ = first
+        entries = [entry for _, entry in await self.store.log_after(game_id, seq)]
+        return await asyncio.to_thread(game.kind.load, world_json), entries
 
     async def members(self, game_id: int) -> dict[str, str]:
         """Who plays which nation: nation -> Discord user id."""

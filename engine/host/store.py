@@ -130,7 +130,7 @@ MIGRATIONS: list[str] = [
     CREATE INDEX outbox_held ON outbox (hold_until)
         WHERE delivered_at IS NULL AND hold_until IS NOT NULL;
     """,
-    # 5: each game's kind (engine/host/kind.py); every game before it was Strategic Initiative
+    # 5: each game's kind (engine/interface/kind.py); every game before it was Strategic Initiative
     """
     ALTER TABLE games ADD COLUMN kind TEXT NOT NULL DEFAULT 'strategic-initiative';
     """,
@@ -151,7 +151,7 @@ class GameRow:
     created_at: float
     settings: dict[str, Any]
     clock: dict[str, Any]
-    kind: str = "strategic-initiative"  # the game kind (engine/host/kind.py)
+    kind: str = "strategic-initiative"  # the game kind (engine/interface/kind.py)
 
 
 class DmStatus(NamedTuple):

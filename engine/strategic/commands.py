@@ -10,7 +10,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, TypeAdapter
 
-from engine.strategic.systems.geometry import parse_coord
+from engine.strategic.world.geometry import parse_coord
 
 
 def _coord(value: Any) -> tuple[int, int]:

@@ -10,7 +10,7 @@ from typing import Annotated, Literal
 
 from pydantic import Field, TypeAdapter
 
-from engine.host.events import Event
+from engine.interface.events import Event
 
 
 class BuildSkipped(Event):

@@ -1,4 +1,4 @@
-"""Strategic Initiative as a game kind (`engine.host.kind.GameKind`): the host's one door into
+"""Strategic Initiative as a game kind (`engine.interface.kind.GameKind`): the host's one door into
 this package."""
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from types import MappingProxyType
 from typing import Any
 
 from engine.errors import GameError
-from engine.host.entries import Entry
-from engine.host.summary import GameSummary, NationSummary
+from engine.interface.entries import Entry
+from engine.interface.summary import GameSummary, NationSummary
 
 from . import events as ev
 from .lobby import AI_PLAYER

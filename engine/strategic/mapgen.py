@@ -74,9 +74,9 @@ import numpy as np
 from engine.strategic.rules import Ruleset
 from engine.strategic.rules import load as load_ruleset
 from engine.strategic.systems.economy import default_build
-from engine.strategic.systems.geometry import Grid
-from engine.strategic.systems.rng import Rng
 from engine.strategic.world import LAND, City, World
+from engine.strategic.world.geometry import Grid
+from engine.strategic.world.rng import Rng
 
 # --- tunables ----------------------------------------------------------------------------------
 

@@ -1,17 +1,19 @@
-"""One function applies a log entry (`engine.host.entries`) to a world, live or in replay:
+"""One function applies a log entry (`engine.interface.entries`) to a world, live or in replay:
 the service uses it for both (through the kind), so recovery (latest snapshot + log) is
 exact."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
 from typing import Any
 
-from engine.host import entries as en
+from engine.interface import entries as en
 from engine.strategic import events as ev
 from engine.strategic import lobby
 from engine.strategic.clock import advance
 from engine.strategic.commands import command_from_dict
 from engine.strategic.orders import apply
+from engine.strategic.view import View, full_view, view_for
 from engine.strategic.world import World
 
 
@@ -36,3 +38,44 @@ def apply_entry(world: World, entry: en.Entry | dict[str, Any]) -> list[ev.Event
         case en.End():
             return lobby.end_now(world)
     raise ValueError(f"unknown log entry {e!r}")
+
+
+def views_over_time(
+    world: World,
+    entries: Iterable[en.Entry | dict[str, Any]],
+    *,
+    nation: str | None = None,
+    every_ticks: int | None = None,
+) -> Iterator[tuple[View, list[ev.Event]]]:
+    """Replay the entries on `world` (changed in place) and give, every `every_ticks` (default:
+    6 game hours) and at the end, `nation`'s view (everything when None) with the events it was
+    told since the last one: the frames of a timelapse."""
+    every = every_ticks or 6 * world.ticks_per_hour
+    told: list[ev.Event] = []
+
+    def frame() -> tuple[View, list[ev.Event]] | None:
+        if not world.started:
+            return None
+        shown: tuple[View, list[ev.Event]]
+        if nation is None:
+            shown = (full_view(world), [])
+        elif nation in world.nations:
+            shown = (view_for(world, nation), [e for e in told if nation in e.to])
+        else:
+            return None
+        told.clear()
+        return shown
+
+    last = None
+    for stored in entries:
+        entry = en.entry_from_json(stored)
+        if isinstance(entry, en.Advance):
+            for _ in range(entry.ticks):
+                told.extend(advance(world, 1))
+                if world.tick % every == 0 and (shown := frame()) is not None:
+                    yield shown
+                    last = world.tick
+        else:
+            told.extend(apply_entry(world, entry))
+    if last != world.tick and (shown := frame()) is not None:
+        yield shown

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -22,6 +23,7 @@ from engine.strategic.clock import advance
 from engine.strategic.commands import command_from_dict
 from engine.strategic.orders import apply
 from engine.strategic.systems.economy import power, power_limit
+from engine.strategic.view import View, view_for
 from engine.strategic.world import LAND, WASTE, WATER, City, World
 
 WATER_CHARS = "~"
@@ -222,19 +224,32 @@ def load_file(path: str | Path) -> dict[str, Any]:
     return spec
 
 
-def run_file(path: str | Path, *, out_dir: str | Path | None = None) -> Report:
+# Draws a nation's picture for a render step: (view, events it was told since the last expect
+# step, the square to centre a crop on or None for the whole map, the crop's radius, title) ->
+# PNG bytes. The renderers provide one (`renderers.painter.paint`); without one, render steps
+# check what the view shows and write no picture.
+Painter = Callable[[View, list[ev.Event], int | None, int, str], bytes]
+
+
+def run_file(
+    path: str | Path, *, out_dir: str | Path | None = None, painter: Painter | None = None
+) -> Report:
     try:
         spec = load_file(path)
-        return run(spec, path=str(path), out_dir=out_dir)
+        return run(spec, path=str(path), out_dir=out_dir, painter=painter)
     except ScenarioError as exc:
         return Report(name=Path(path).stem, path=str(path), failures=[f"scenario error: {exc}"])
 
 
 def run(
-    spec: dict[str, Any], *, path: str = "<scenario>", out_dir: str | Path | None = None
+    spec: dict[str, Any],
+    *,
+    path: str = "<scenario>",
+    out_dir: str | Path | None = None,
+    painter: Painter | None = None,
 ) -> Report:
-    """Run a scenario. Render steps write their pictures under `out_dir` (default: a
-    `si-renders` folder in the system's temporary directory)."""
+    """Run a scenario. Render steps draw with `painter` and write their pictures under
+    `out_dir` (default: a `si-renders` folder in the system's temporary directory)."""
     world, letters = build_world(spec)
     report = Report(name=spec.get("name", Path(path).stem), path=path, world=world)
     since: list[ev.Event] = []
@@ -273,9 +288,10 @@ def run(
             report.failures.extend(f"{where}: {f}" for f in _check(world, body, letters, since))
             since = []
         elif action == "render":
-            failures, picture = _render(world, body, letters, since, out_dir)
+            failures, picture = _render(world, body, letters, since, out_dir, painter)
             report.failures.extend(f"{where}: {f}" for f in failures)
-            report.pictures.append(picture)
+            if picture is not None:
+                report.pictures.append(picture)
         else:
             raise ScenarioError(
                 f"step {number}: unknown step {action!r} (do, reject, advance, expect, render)"
@@ -289,16 +305,13 @@ def _render(
     letters: dict[str, int],
     since: list[ev.Event],
     out_dir: str | Path | None,
-) -> tuple[list[str], Path]:
+    painter: Painter | None,
+) -> tuple[list[str], Path | None]:
     """Draw a nation's picture (full map, or a crop with `at` and `radius`) to `file`, with
     markers for the events since the last expect step; `shows` / `hides` list unit ids that
     must (not) be in the nation's view; `cities` maps squares to the owner the nation's view
     must show there (null: neutral; "unknown": no city known there)."""
     import tempfile
-
-    from engine.strategic.view import view_for
-    from renderers.mapimage import png_bytes, render_crop, render_map
-    from renderers.markers import markers_from
 
     unknown = set(body) - {"nation", "file", "at", "radius", "shows", "hides", "cities", "title"}
     if unknown:
@@ -308,22 +321,18 @@ def _render(
         raise ScenarioError(f"render: no nation {nation!r}")
     name = str(body.get("file") or f"{nation}-{world.tick}.png")
     base = Path(out_dir) if out_dir is not None else Path(tempfile.gettempdir()) / "si-renders"
-    target = Path(name) if Path(name).is_absolute() else base / name
-    target.parent.mkdir(parents=True, exist_ok=True)
+    target: Path | None = Path(name) if Path(name).is_absolute() else base / name
     view = view_for(world, nation)
-    markers = markers_from(since, nation, world.width, world.height)
-    title = str(body.get("title", "scenario"))
-    if "at" in body:
-        image = render_crop(
-            view,
-            _where(world, body["at"], letters),
-            int(body.get("radius", 4)),
-            title=title,
-            markers=markers,
+    if painter is not None and target is not None:
+        centre = _where(world, body["at"], letters) if "at" in body else None
+        told = [e for e in since if nation in e.to]
+        png = painter(
+            view, told, centre, int(body.get("radius", 4)), str(body.get("title", "scenario"))
         )
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_bytes(png)
     else:
-        image = render_map(view, title=title, markers=markers)
-    target.write_bytes(png_bytes(image))
+        target = None
     failures = []
     in_view = {u.id for u in view.units}
     for uid in body.get("shows") or []:

@@ -12,9 +12,9 @@ from engine.strategic.ai.memory import Memory
 from engine.strategic.ai.profile import Profile
 from engine.strategic.rules import Ruleset
 from engine.strategic.rules.models import UnitClass
-from engine.strategic.systems.geometry import Grid
 from engine.strategic.systems.supply import dilate
 from engine.strategic.view import NEVER_SEEN, CityView, UnitView, View
+from engine.strategic.world.geometry import Grid
 
 WATER, LAND = 1, 2  # in View.terrain (1 + the world's terrain codes)
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from engine.strategic import lobby
@@ -51,8 +51,10 @@ def simulate(
     seed: int,
     ruleset: str = "standard",
     styles: list[str] | None = None,
-    snapshots: str | Path | None = None,
+    every_day: Callable[[World], None] | None = None,
 ) -> dict[str, Any]:
+    """Play a whole game between AI nations; `every_day(world)` is called at the end of each
+    game day and at the end (e.g. to draw each nation's map: `si simulate --snapshots`)."""
     started = time.perf_counter()
     world, seats = new_world(nations, width, height, days, seed, ruleset, styles or ["normal"])
     counts: Counter[str] = Counter()
@@ -60,9 +62,6 @@ def simulate(
     decisions = 0
     tph = world.ticks_per_hour
     per_day = world.rules.ticks_per_day
-    out_dir = Path(snapshots) if snapshots else None
-    if out_dir:
-        out_dir.mkdir(parents=True, exist_ok=True)
     while not world.ended:
         t0 = time.perf_counter()
         events = []
@@ -74,8 +73,8 @@ def simulate(
         for e in events:
             if e.kind in COUNTED:
                 counts[COUNTED[e.kind]] += 1
-        if out_dir and (world.tick % per_day == 0 or world.ended):
-            _snapshots(world, out_dir)
+        if every_day is not None and (world.tick % per_day == 0 or world.ended):
+            every_day(world)
     elapsed = time.perf_counter() - started
     ended = [e for e in events if e.kind == "GameEnded"]
     winners = ended[-1].winners if ended else []
@@ -105,15 +104,3 @@ def simulate(
         "winners": winners,
         "hash": world.hash(),
     }
-
-
-def _snapshots(world: World, out_dir: Path) -> None:
-    from engine.strategic.view import view_for
-    from renderers.mapimage import png_bytes, render_map
-
-    day = world.tick // world.rules.ticks_per_day
-    for nid, nation in world.nations.items():
-        if nation.out:
-            continue
-        image = render_map(view_for(world, nid), title=f"simulation day {day}")
-        (out_dir / f"day{day:02d}-{nid}.png").write_bytes(png_bytes(image))

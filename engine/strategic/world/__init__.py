@@ -17,11 +17,11 @@ import numpy as np
 
 from engine.strategic.rules import Ruleset
 from engine.strategic.rules import load as load_ruleset
-from engine.strategic.systems.geometry import Grid
-from engine.strategic.systems.rng import Rng
-from engine.strategic.systems.sightindex import SightIndex
-from engine.strategic.systems.spatial import TileIndex
-from engine.strategic.systems.supplyindex import SupplyIndex
+from engine.strategic.world.geometry import Grid
+from engine.strategic.world.rng import Rng
+from engine.strategic.world.sightindex import SightIndex
+from engine.strategic.world.spatial import TileIndex
+from engine.strategic.world.supplyindex import SupplyIndex
 
 WATER = 0
 LAND = 1

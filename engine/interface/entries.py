@@ -1,6 +1,6 @@
 """The game log's entries, typed: a nation's command, time moving on, and the lobby's and
 moderators' actions, the same for every game kind. The service writes them and recovery
-replays them through the kind's `apply` (`engine.host.kind`); a command is kept as its JSON and
+replays them through the kind's `apply` (`engine.interface.kind`); a command is kept as its JSON and
 the kind parses it with its own command types. Their JSON is the log's stored form, unchanged
 from the untyped entries of older logs, which load as they are:
 
