@@ -30,8 +30,8 @@ from engine.strategic import events as ev
 from engine.strategic.clock import tick_once
 from engine.strategic.rules.models import MovesOn
 from engine.strategic.systems.movement import MoveContext, plan_move
-from engine.strategic.systems.rng import Rng
 from engine.strategic.world import World
+from engine.strategic.world.rng import Rng
 
 LEG = 12  # squares of a standing order
 

@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from engine.strategic.mapgen import claim_slot, generate
-from engine.strategic.systems.rng import Rng
 from engine.strategic.world import World
+from engine.strategic.world.rng import Rng
 
 LAND_TYPES = ["infantry", "infantry", "tank", "engineer"]
 SEA_TYPES = ["destroyer", "transport", "supply_ship", "battleship", "submarine", "cruiser"]
