@@ -14,7 +14,7 @@ Seed 000 (the `classic` ruleset) is an HTML page: its <table>s are read with htm
 as {"columns": [...], "rows": [[cell, ...], ...]} with the cells exactly as the seed writes them
 ("8*", "*", "" included); prose columns (Icon, Notes) are left out.
 
-tests/test_rules_seed_tables.py checks that the file equals what these parsers read whenever the
+tests/engine/test_rules_seed_tables.py checks that the file equals what these parsers read whenever the
 seeds are present, so the figures cannot drift from the seeds.
 """
 
@@ -52,7 +52,7 @@ SEED_000_TECH_ROW = "Technology increase"
 ABOUT = (
     "Figures of the rule seeds' unit, city, tech and command point tables, transcribed by the "
     "parsers of tests/seed_tables.py (cells as the seeds write them). Do not edit by hand: "
-    "regenerate with `python -m tests.seed_tables`. tests/test_rules_seed_tables.py checks the "
+    "regenerate with `python -m tests.seed_tables`. tests/engine/test_rules_seed_tables.py checks the "
     "rulesets against these figures, and these figures against ../shared/seeds when present."
 )
 

@@ -7,7 +7,7 @@ import pytest
 from engine.strategic.scenario import run_file
 from renderers.painter import paint
 
-SCENARIOS = sorted((Path(__file__).parent / "scenarios").glob("*.yaml"))
+SCENARIOS = sorted(Path(__file__).parent.glob("*.yaml"))
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.stem for p in SCENARIOS])

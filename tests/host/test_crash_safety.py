@@ -19,7 +19,7 @@ from engine.host.store import Store
 from engine.strategic.replay import apply_entry
 from engine.strategic.world import World
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def run_and_kill(db: Path, seed: int, acks_before_kill: int) -> tuple[int, list[tuple[int, str]]]:

@@ -157,7 +157,7 @@ async def test_status_gives_the_real_time_of_the_game_end_and_none_when_paused(t
     while time runs, none while paused."""
     from bot.desk import Desk
     from engine.host.service import GameService
-    from tests.test_desk import caller, started
+    from tests.bot.test_desk import caller, started
 
     service = await GameService.open(str(tmp_path / "status.db"), synchronous="NORMAL")
     try:

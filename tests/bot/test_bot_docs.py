@@ -9,7 +9,7 @@ from pathlib import Path
 from bot.client import command_payload
 from bot.commands_doc import BEGIN, END, markdown
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def test_commands_md_lists_exactly_the_registered_commands() -> None:

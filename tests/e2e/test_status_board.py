@@ -9,8 +9,8 @@ from types import SimpleNamespace
 import pytest
 
 from bot.client import StrategicBot
+from tests.e2e.test_bot_e2e import settings
 from tests.fakediscord import FakeDiscord
-from tests.test_bot_e2e import settings
 from tests.worlds import strip_world
 
 

@@ -19,7 +19,7 @@ from engine.strategic.view import View, view_for
 from renderers import pool as drawing
 from renderers.mapimage import png_bytes, render_crop, render_map
 from renderers.markers import Marker
-from tests.test_renderers import war_world
+from tests.renderers.test_renderers import war_world
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@ from engine.host.service import GameService
 from engine.strategic import commands as cmd
 from tests.worlds import strip_world
 
-BOT = Path(__file__).resolve().parent.parent / "bot"
+BOT = Path(__file__).resolve().parents[2] / "bot"
 
 
 @pytest.fixture
