@@ -25,6 +25,7 @@ from engine.strategic.orders import apply
 from engine.strategic.systems.economy import power, power_limit
 from engine.strategic.view import View, view_for
 from engine.strategic.world import LAND, WASTE, WATER, City, World
+from engine.strategic.world.rng import DiceError, PinnedDice
 
 WATER_CHARS = "~"
 LAND_CHARS = "."
@@ -252,51 +253,84 @@ def run(
     `out_dir` (default: a `si-renders` folder in the system's temporary directory)."""
     world, letters = build_world(spec)
     report = Report(name=spec.get("name", Path(path).stem), path=path, world=world)
+    dice = PinnedDice(world.rng.state, _dice(spec.get("dice") or [], "dice"))
+    world.rng = dice
     since: list[ev.Event] = []
     for number, step in enumerate(spec.get("steps") or [], start=1):
         if not isinstance(step, dict) or len(step) != 1:
             raise ScenarioError(f"step {number}: a step is one of do, reject, advance, expect")
         ((action, body),) = step.items()
         where = f"step {number} ({action})"
-        if action == "do":
-            nation, command = _command(body, letters, world)
-            try:
-                since.extend(apply(world, nation, command))
-            except CommandError as exc:
-                report.failures.append(f"{where}: command rejected: {exc}")
-        elif action == "reject":
-            expected = str(body.get("error", ""))
-            nation, command = _command(
-                {k: v for k, v in body.items() if k != "error"}, letters, world
-            )
-            before = world.hash()
-            try:
-                apply(world, nation, command)
-                report.failures.append(
-                    f"{where}: expected the command to be rejected, but it was accepted"
-                )
-            except CommandError as exc:
-                if expected.lower() not in str(exc).lower():
-                    report.failures.append(
-                        f"{where}: rejected with {str(exc)!r}, expected a message containing {expected!r}"
-                    )
-                if world.hash() != before:
-                    report.failures.append(f"{where}: a rejected command changed the world")
-        elif action == "advance":
-            since.extend(advance(world, _duration(world, body)))
-        elif action == "expect":
-            report.failures.extend(f"{where}: {f}" for f in _check(world, body, letters, since))
-            since = []
-        elif action == "render":
-            failures, picture = _render(world, body, letters, since, out_dir, painter)
-            report.failures.extend(f"{where}: {f}" for f in failures)
-            if picture is not None:
-                report.pictures.append(picture)
-        else:
-            raise ScenarioError(
-                f"step {number}: unknown step {action!r} (do, reject, advance, expect, render)"
-            )
+        try:
+            since = _step(world, action, body, where, letters, since, report, out_dir, painter)
+        except DiceError as exc:  # a pinned die the roll cannot give
+            report.failures.append(f"{where}: {exc}")
+    if dice.pinned:
+        report.failures.append(
+            f"{len(dice.pinned)} pinned dice were never rolled ({dice.pinned}): pin only the "
+            "rolls the scenario makes"
+        )
     return report
+
+
+def _dice(values: Any, where: str) -> list[int]:
+    if not isinstance(values, list) or not all(isinstance(v, int) for v in values):
+        raise ScenarioError(f"{where}: dice are a list of whole numbers, e.g. [5, 3]")
+    return list(values)
+
+
+def _step(
+    world: World,
+    action: str,
+    body: Any,
+    where: str,
+    letters: dict[str, int],
+    since: list[ev.Event],
+    report: Report,
+    out_dir: str | Path | None,
+    painter: Painter | None,
+) -> list[ev.Event]:
+    """One step; returns the events told since the last expect step."""
+    if action == "dice":
+        assert isinstance(world.rng, PinnedDice)
+        world.rng.pin(_dice(body, where))
+    elif action == "do":
+        nation, command = _command(body, letters, world)
+        try:
+            since.extend(apply(world, nation, command))
+        except CommandError as exc:
+            report.failures.append(f"{where}: command rejected: {exc}")
+    elif action == "reject":
+        expected = str(body.get("error", ""))
+        nation, command = _command({k: v for k, v in body.items() if k != "error"}, letters, world)
+        before = world.hash()
+        try:
+            apply(world, nation, command)
+            report.failures.append(
+                f"{where}: expected the command to be rejected, but it was accepted"
+            )
+        except CommandError as exc:
+            if expected.lower() not in str(exc).lower():
+                report.failures.append(
+                    f"{where}: rejected with {str(exc)!r}, expected a message containing {expected!r}"
+                )
+            if world.hash() != before:
+                report.failures.append(f"{where}: a rejected command changed the world")
+    elif action == "advance":
+        since.extend(advance(world, _duration(world, body)))
+    elif action == "expect":
+        report.failures.extend(f"{where}: {f}" for f in _check(world, body, letters, since))
+        since = []
+    elif action == "render":
+        failures, picture = _render(world, body, letters, since, out_dir, painter)
+        report.failures.extend(f"{where}: {f}" for f in failures)
+        if picture is not None:
+            report.pictures.append(picture)
+    else:
+        raise ScenarioError(
+            f"{where}: unknown step {action!r} (do, reject, advance, expect, render, dice)"
+        )
+    return since
 
 
 def _render(

@@ -4,8 +4,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from bot.cli import main
-from engine.strategic.scenario import run
+from engine.strategic.scenario import ScenarioError, run
 
 BASE = {
     "ruleset": "standard",
@@ -55,6 +57,15 @@ def test_wrong_error_text_is_reported():
         len(report.failures) == 1
         and "expected a message containing 'dragons'" in report.failures[0]
     )
+
+
+def test_pinned_dice_that_no_roll_used_or_no_roll_can_give_are_reported():
+    unused = run({**BASE, "dice": [3], "steps": [{"advance": "1h"}]})
+    assert unused.failures == [
+        "1 pinned dice were never rolled ([3]): pin only the rolls the scenario makes"
+    ]
+    with pytest.raises(ScenarioError, match="dice are a list of whole numbers"):
+        run({**BASE, "steps": [{"dice": ["six"]}]})
 
 
 def test_si_scenario_exit_codes(tmp_path, capsys):

@@ -41,3 +41,33 @@ class Rng:
         for i in range(len(items) - 1, 0, -1):
             j = self.randint(0, i)
             items[i], items[j] = items[j], items[i]
+
+
+class DiceError(ValueError):
+    """A pinned die that the roll cannot give."""
+
+
+class PinnedDice(Rng):
+    """Dice a scenario pins (`dice: [5, 3]`, as boardgame.io's MockRandom does): the next rolls
+    give these numbers in turn, then the seeded dice go on from where they were. A pinned number
+    outside the roll's range is refused, so a scenario cannot claim an impossible roll."""
+
+    __slots__ = ("pinned", "rolled")
+
+    def __init__(self, state: int, pinned: list[int] | None = None) -> None:
+        super().__init__(0)
+        self.state = state
+        self.pinned: list[int] = list(pinned or [])
+        self.rolled: list[tuple[int, int, int]] = []  # (value, lo, hi) of each pinned roll
+
+    def pin(self, values: list[int]) -> None:
+        self.pinned.extend(values)
+
+    def randint(self, lo: int, hi: int) -> int:
+        if not self.pinned:
+            return super().randint(lo, hi)
+        value = self.pinned.pop(0)
+        if not lo <= value <= hi:
+            raise DiceError(f"a pinned die of {value} cannot come from a roll of {lo} to {hi}")
+        self.rolled.append((value, lo, hi))
+        return value
