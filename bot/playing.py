@@ -6,7 +6,7 @@ what the nation cannot see)."""
 
 from __future__ import annotations
 
-from bot import parsing
+from bot import notices, parsing
 from bot.context import Caller, Context, Pending, Reply, Seat, UserError
 from engine.errors import CommandError, GameError
 from engine.strategic import commands as cmd
@@ -27,6 +27,14 @@ class Playing:
             raise UserError(str(exc)) from None
         return result.for_nation(nation), nation
 
+    async def _told(self, caller: Caller, events: list[ev.Event], nation: str) -> str:
+        """What a command's events tell the nation, worded as its DMs word them (`notices`),
+        with what became of the units it moved."""
+        seat = await self.ctx.seat(caller)
+        summary = await self.ctx.service.summary(seat.game.id)
+        names = {n.id: n.name for n in summary.nations.values()}
+        return _order_summary(events, nation, names)
+
     async def _view(self, caller: Caller) -> tuple[View, str]:
         seat, nation = await self.ctx.playing(caller)
         return await self.ctx.view(seat.game.id, nation), nation
@@ -38,14 +46,14 @@ class Playing:
     async def move(self, caller: Caller, units: str, to: str) -> Reply:
         command = cmd.Move(units=parsing.unit_ids(units), to=await self._square(caller, to))
         events, nation = await self._submit(caller, command)
-        return Reply(text=_order_summary(events, nation) or "Orders given.")
+        return Reply(text=await self._told(caller, events, nation) or "Orders given.")
 
     async def attack(self, caller: Caller, units: str, target: str) -> Reply:
         command = cmd.Attack(
             units=parsing.unit_ids(units), target=await self._square(caller, target)
         )
         events, nation = await self._submit(caller, command)
-        return Reply(text=_order_summary(events, nation) or "Attack ordered.")
+        return Reply(text=await self._told(caller, events, nation) or "Attack ordered.")
 
     async def build(
         self, caller: Caller, city: str, unit: str, *, next_build: bool = False
@@ -150,8 +158,10 @@ class Playing:
             )
         except (CommandError, GameError) as exc:
             raise UserError(str(exc)) from None
-        lines = [_launch_line(e, nation) for e in result.for_nation(nation)]
-        return Reply(text="\n".join(x for x in lines if x) or "Launched.")
+        summary = await self.ctx.service.summary(seat.game.id)
+        names = {n.id: n.name for n in summary.nations.values()}
+        text = _order_summary(result.for_nation(nation), nation, names)
+        return Reply(text=text or "Launched.")
 
     async def diplomacy(self, caller: Caller, nation: str, level: str) -> Reply:
         seat, me = await self.ctx.playing(caller)
@@ -205,10 +215,14 @@ def _ids(ids: list[int]) -> str:
     return ("unit " if len(ids) == 1 else "units ") + ", ".join(str(i) for i in ids)
 
 
-def _order_summary(events: list[ev.Event], nation: str) -> str:
+def _order_summary(events: list[ev.Event], nation: str, names: dict[str, str]) -> str:
+    """The reply to an order: where the moved units went (only a reply says that), then each
+    event in the words of the nation's DMs."""
     lines: list[str] = []
     for e in events:
-        if isinstance(e, ev.UnitsMoved) and e.nation == nation:
+        if isinstance(e, ev.UnitsMoved):
+            if e.nation != nation:
+                continue
             if e.arrived:
                 lines.append(f"{_ids(e.arrived).capitalize()} moved to {e.to_square}.")
             if e.ordered:
@@ -216,52 +230,11 @@ def _order_summary(events: list[ev.Event], nation: str) -> str:
                     f"{_ids(e.ordered).capitalize()} on the way to {e.to_square} "
                     "(going on as mobility comes back)."
                 )
-        elif isinstance(e, ev.OrderCompleted):
-            lines.append(f"Unit {e.unit} arrived at {e.square}.")
-        elif isinstance(e, ev.OrderCancelled) and e.nation == nation:
-            lines.append(f"Unit {e.unit} gave up at {e.square}: {e.reason}.")
-        elif isinstance(e, ev.MoveBlocked):
-            lines.append(f"Unit {e.unit} stopped at {e.square}: blocked at {e.blocked_at}.")
-        elif isinstance(e, ev.Attacked):
-            lines.append(_attack_line(e, nation))
-        elif isinstance(e, ev.CityCaptured) and e.nation == nation:
-            lines.append(f"**City at {e.city} captured!**")
-        elif isinstance(e, ev.UnitDestroyed):
-            whose = "Your" if e.nation == nation else "Enemy"
-            lines.append(
-                f"{whose} {e.unit_type.replace('_', ' ')} {e.unit} destroyed at {e.square}."
-            )
-        elif isinstance(e, ev.Intercepted):
-            lines.append(
-                f"Intercepted at {e.square}: {e.fighter_type.replace('_', ' ')} hit {e.unit_type.replace('_', ' ')} {e.unit}."
-            )
-        elif isinstance(e, ev.Interdicted):
-            lines.append(f"Fired on at {e.square} by a {e.ship_type.replace('_', ' ')}.")
+            continue
+        text = notices.describe(e, nation, names)
+        if text:
+            lines.append(text if text.endswith((".", "!", "?")) else text + ".")
     return "\n".join(lines[:25])
-
-
-def _attack_line(e: ev.Attacked, nation: str) -> str:
-    mine = e.attacker == nation
-    who = (
-        f"Your {e.attacker_type.replace('_', ' ')} {e.attacker_unit}"
-        if mine
-        else f"Enemy {e.attacker_type.replace('_', ' ')}"
-    )
-    target = f"{e.defender_type.replace('_', ' ')} {e.defender_unit} at {e.square}"
-    return (
-        f"{who} hit {target} for {e.damage} (now {e.defender_hp} hp); "
-        f"counter-fire {e.counter} (attacker now {e.attacker_hp} hp)."
-    )
-
-
-def _launch_line(e: ev.Event, nation: str) -> str | None:
-    if isinstance(e, ev.SatelliteLaunched) and e.nation == nation:
-        return f"Satellite in orbit over {e.square}: it watches that area from now on."
-    if isinstance(e, ev.IcbmLaunched):
-        who = "Your" if e.nation == nation else "A counter-launched"
-        extra = f", {len(e.devastated)} cities devastated" if e.devastated else ""
-        return f"{who} {e.unit_type.replace('_', ' ')} struck {e.square}: {e.destroyed} units destroyed{extra}."
-    return None
 
 
 def _check_running(seat: Seat) -> None:

@@ -1093,7 +1093,8 @@ class PureRunner:
             mine = [e for e in events if self.me in e.to]
             from bot.playing import _order_summary
 
-            out.texts.append("reply: " + _order_summary(mine, self.me))
+            names = {n.id: n.name for n in world.nations.values()}
+            out.texts.append("reply: " + _order_summary(mine, self.me, names))
             out.add_events(events, world, self.me)
         else:
             return None  # questions are the desk's (DeskRunner)
