@@ -28,7 +28,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
-    from bot.notifier import DeliveryReport
+    from bot.dm.notifier import DeliveryReport
 
 MANAGE_GUILD = 1 << 5
 MOVES = 200
@@ -215,7 +215,7 @@ class RecordingSender:
 
 async def drain(notifier) -> tuple[float, int, DeliveryReport]:
     """Notifier passes until one does nothing: (ms of the passes with work, passes, report)."""
-    from bot.notifier import DeliveryReport
+    from bot.dm.notifier import DeliveryReport
 
     total = DeliveryReport()
     spent, passes = 0.0, 0
@@ -240,7 +240,7 @@ async def drain(notifier) -> tuple[float, int, DeliveryReport]:
 
 
 async def bench_hour(tmp: Path) -> None:
-    from bot.notifier import Notifier
+    from bot.dm.notifier import Notifier
     from bot.ticker import Ticker
     from engine.host.service import GameService
 

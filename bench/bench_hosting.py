@@ -185,7 +185,7 @@ async def total_ticks(service) -> int:
 
 async def host(path: Path, n: int, opts: Options, profile: bool) -> dict[str, float]:
     from bot.background import stop_tasks
-    from bot.notifier import Notifier
+    from bot.dm.notifier import Notifier
     from engine.host.runner import AiRunner
     from engine.host.service import GameService
 

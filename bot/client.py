@@ -16,10 +16,10 @@ from discord.ext import commands
 from bot.background import stop_tasks
 from bot.config import Settings
 from bot.context import Reply, UserError, explain
-from bot.delivery import discord_sender
 from bot.desk import Desk
 from bot.discord_io import ConfirmButton
-from bot.notifier import Notifier
+from bot.dm.delivery import discord_sender
+from bot.dm.notifier import Notifier
 from bot.ticker import Ticker
 from engine.host.runner import AiRunner
 from engine.host.service import GameService

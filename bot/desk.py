@@ -15,7 +15,7 @@ from bot.preferences import Preferences
 from engine.host.service import GameService
 
 if TYPE_CHECKING:  # pragma: no cover
-    from bot.notifier import Notifier
+    from bot.dm.notifier import Notifier
 
 
 class Desk(Lifecycle, Playing, Intel, Moderation, Preferences, Choices):

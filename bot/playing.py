@@ -6,8 +6,9 @@ what the nation cannot see)."""
 
 from __future__ import annotations
 
-from bot import notices, parsing
+from bot import parsing
 from bot.context import Caller, Context, Pending, Reply, Seat, UserError
+from bot.dm import notices
 from engine.errors import CommandError, GameError
 from engine.strategic import commands as cmd
 from engine.strategic import events as ev

@@ -15,7 +15,7 @@ from pathlib import Path
 from bot.background import stop_tasks
 from bot.context import Caller, Reply, UserError, explain
 from bot.desk import Desk
-from bot.notifier import Notifier
+from bot.dm.notifier import Notifier
 from bot.ticker import Ticker
 from engine.host.runner import AiRunner
 from engine.host.service import GameService

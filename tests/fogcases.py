@@ -49,9 +49,9 @@ from typing import Any
 import numpy as np
 from hypothesis import strategies as st
 
-from bot import notices
 from bot.context import Caller, UserError
-from bot.notifier import sitrep_text
+from bot.dm import notices
+from bot.dm.notifier import sitrep_text
 from bot.parsing import choice, square, unit_ids
 from engine.errors import CommandError, GameError
 from engine.strategic import commands as cmd

@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from bot import notices
+from bot.dm import notices
 from engine.strategic import events as ev
 
 NAMES = {"red": "Red", "blue": "Blue", "green": "Green"}

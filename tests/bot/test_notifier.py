@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.delivery import DeliveryFailed, DmClosed, RateLimited
-from bot.notifier import DeliveryReport, Notifier, PlayerSettings, save_settings
+from bot.dm.delivery import DeliveryFailed, DmClosed, RateLimited
+from bot.dm.notifier import DeliveryReport, Notifier, PlayerSettings, save_settings
 from engine.host.service import GameService
 from engine.strategic import commands as cmd
 from engine.strategic.scenario import build_world
@@ -252,7 +252,7 @@ async def test_a_sitrep_once_per_game_day(env):
 async def test_discord_sender_against_a_fake_discord():
     import discord
 
-    from bot.delivery import discord_sender
+    from bot.dm.delivery import discord_sender
     from tests.fakediscord import FakeDiscord
 
     async with FakeDiscord() as fake:

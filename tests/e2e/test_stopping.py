@@ -10,7 +10,7 @@ import pytest
 
 from bot.background import stop_tasks
 from bot.client import StrategicBot
-from bot.notifier import Notifier
+from bot.dm.notifier import Notifier
 from bot.ticker import Ticker
 from engine.host.runner import AiRunner
 from engine.host.service import GameService

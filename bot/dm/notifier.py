@@ -1,6 +1,6 @@
 """Events to DMs. The store's outbox holds every event for every recipient nation, written in
 the same transaction as the change; the notifier reads the pending rows, groups them per game
-and nation, and DMs each nation's player one digest per pass (`bot.notices`), with a map picture
+and nation, and DMs each nation's player one digest per pass (`bot.dm.notices`), with a map picture
 when something big happened. Once a game day it also sends each player a situation report.
 
 Who gets what: a row is for one nation and goes to the user who plays that nation
@@ -38,7 +38,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-from bot.delivery import DeliveryFailed, DmClosed, DmSender, RateLimited
+from bot.dm.delivery import DeliveryFailed, DmClosed, DmSender, RateLimited
 from engine.host.store import DmStatus, GameRow, OutboxRow
 from engine.interface.summary import GameSummary
 from engine.loops import every, guarded
@@ -69,7 +69,7 @@ class PlayerSettings(BaseModel):
     @field_validator("muted")
     @classmethod
     def _known_categories(cls, value: list[str]) -> list[str]:
-        from bot.notices import CATEGORIES
+        from bot.dm.notices import CATEGORIES
 
         unknown = [c for c in value if c not in CATEGORIES]
         if unknown:
@@ -107,7 +107,7 @@ def parse_settings(data: dict[str, Any] | None) -> PlayerSettings:
     try:
         return PlayerSettings.model_validate(data)
     except ValidationError:
-        from bot.notices import CATEGORIES
+        from bot.dm.notices import CATEGORIES
 
         data["muted"] = [c for c in data.get("muted") or [] if c in CATEGORIES]
         try:
@@ -272,7 +272,7 @@ class Notifier:
         now: float,
         report: DeliveryReport,
     ) -> None:
-        from bot import notices
+        from bot.dm import notices
 
         if user is None:  # nobody (or the AI) plays it
             await self.store.mark_delivered([r.id for r in rows], now=now)
@@ -333,7 +333,7 @@ class Notifier:
         now: float,
         report: DeliveryReport,
     ) -> None:
-        from bot import notices
+        from bot.dm import notices
 
         ids = [r.id for r, _ in items]
         events = [e for _, e in items]
