@@ -10,9 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.store import BotStore
 from engine.errors import CommandError, GameError
 from engine.host.service import GameService
-from engine.host.store import GameRow, Store
+from engine.host.store import GameRow
 from engine.strategic.view import View
 
 ACTIVE = ("lobby", "running", "paused")
@@ -78,7 +79,7 @@ class Confirmations:
     presser's rights against the game as it is now and only then acts."""
 
     def __init__(
-        self, store: Store, ttl: float = 300.0, clock: Callable[[], float] = time.time
+        self, store: BotStore, ttl: float = 300.0, clock: Callable[[], float] = time.time
     ) -> None:
         self.store = store
         self.ttl = ttl
@@ -136,7 +137,7 @@ class Context:
 
     def __init__(self, service: GameService) -> None:
         self.service = service
-        self.confirmations = Confirmations(service.store)
+        self.confirmations = Confirmations(BotStore.of(service.store))
 
     async def game(self, game_id: int) -> GameRow:
         try:

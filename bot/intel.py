@@ -7,6 +7,7 @@ import math
 
 from bot import parsing
 from bot.context import Caller, Context, Reply, UserError
+from bot.store import BotStore
 from engine.host.realtime import RealClock
 from engine.host.store import GameRow
 from engine.interface.summary import GameSummary
@@ -82,10 +83,7 @@ class Intel:
         return Reply(text="\n".join(lines))
 
     async def _dm_problem(self, user_id: str) -> str | None:
-        getter = getattr(self.ctx.service.store, "get_dm_status", None)
-        if getter is None:
-            return None
-        status = await getter(user_id)
+        status = await BotStore.of(self.ctx.service.store).get_dm_status(user_id)
         if not status or status[0] == "ok":
             return None
         if status[0] == "closed":

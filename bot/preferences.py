@@ -7,6 +7,7 @@ from pydantic import ValidationError
 from bot.context import Caller, Context, Reply, UserError
 from bot.dm.notices import CATEGORIES
 from bot.dm.notifier import PlayerSettings
+from bot.store import BotStore
 
 
 class Preferences:
@@ -25,7 +26,7 @@ class Preferences:
         pictures: bool | None = None,
         no_quiet_hours: bool = False,
     ) -> Reply:
-        store = self.ctx.service.store
+        store = BotStore.of(self.ctx.service.store)
         current = PlayerSettings.model_validate(await store.get_player_settings(caller.user_id))
         data = current.model_dump()
         if no_quiet_hours:

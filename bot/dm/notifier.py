@@ -10,7 +10,7 @@ Players' settings (`PlayerSettings`, stored per user): muted categories are mark
 without a DM; in quiet hours rows are held until the window ends (game start and end still go
 out); sitreps and pictures can be turned off.
 
-Failures: closed DMs are recorded (`store.set_dm_status`, for `/status`) and the user is tried
+Failures: closed DMs are recorded (`BotStore.set_dm_status`, for `/status`) and the user is tried
 again at most once an hour; rate limits and other errors count an attempt and are retried next
 pass, until `max_attempts`.
 
@@ -39,7 +39,8 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from bot.dm.delivery import DeliveryFailed, DmClosed, DmSender, RateLimited
-from engine.host.store import DmStatus, GameRow, OutboxRow
+from bot.store import BotStore, DmStatus
+from engine.host.store import GameRow, OutboxRow
 from engine.interface.summary import GameSummary
 from engine.loops import every, guarded
 from engine.strategic import events as ev
@@ -117,11 +118,11 @@ def parse_settings(data: dict[str, Any] | None) -> PlayerSettings:
             return PlayerSettings()
 
 
-async def load_settings(store, user_id: str) -> PlayerSettings:
+async def load_settings(store: BotStore, user_id: str) -> PlayerSettings:
     return parse_settings(await store.get_player_settings(user_id))
 
 
-async def save_settings(store, user_id: str, settings: PlayerSettings) -> None:
+async def save_settings(store: BotStore, user_id: str, settings: PlayerSettings) -> None:
     await store.set_player_settings(user_id, settings.model_dump(mode="json"))
 
 
@@ -158,7 +159,8 @@ class Notifier:
         prune_every: float = 3600.0,
     ) -> None:
         self.service = service
-        self.store = service.store
+        self.store = service.store  # the outbox
+        self.bot = BotStore.of(service.store)  # players' settings, DM status, sitreps
         self.send = send
         self.render = render
         self.clock = clock
@@ -293,7 +295,7 @@ class Notifier:
             items.append((row, event))
         await self.store.mark_delivered(unreadable, now=now)
 
-        settings = await load_settings(self.store, user)
+        settings = await load_settings(self.bot, user)
         muted = [r.id for r, e in items if notices.category(e) in settings.muted]
         if muted:
             await self.store.mark_delivered(muted, now=now)
@@ -303,7 +305,7 @@ class Notifier:
         if not items:
             return
 
-        status = await self.store.get_dm_status(user)
+        status = await self.bot.get_dm_status(user)
         if _closed_recently(status, now) and user not in self._retry_now:
             assert status is not None
             await self.store.hold([r.id for r, _ in items], status.checked + CLOSED_RETRY)
@@ -385,17 +387,17 @@ class Notifier:
                 report.dms_sent += 1
         except DmClosed as exc:
             log.info("DMs to user %s are closed: %s", user, exc)
-            await self.store.set_dm_status(user, "closed", str(exc) or "DMs closed", now=now)
+            await self.bot.set_dm_status(user, "closed", str(exc) or "DMs closed", now=now)
             return f"closed: {exc}"
         except RateLimited as exc:
             log.info("rate limited DMing user %s (retry after %.1fs)", user, exc.retry_after)
             return f"rate limited: {exc}"
         except DeliveryFailed as exc:
             log.warning("DM to user %s failed: %s", user, exc)
-            await self.store.set_dm_status(user, "failing", str(exc) or "failed", now=now)
+            await self.bot.set_dm_status(user, "failing", str(exc) or "failed", now=now)
             return f"failed: {exc}"
         if status is None or status.status != "ok":
-            await self.store.set_dm_status(user, "ok", None, now=now)
+            await self.bot.set_dm_status(user, "ok", None, now=now)
         return None
 
     async def _picture(self, view: View, title: str, events: list[ev.Event]) -> bytes | None:
@@ -450,7 +452,7 @@ class Notifier:
                 todo.append((nation, user))
         if not todo:
             return
-        stored = await self.store.sitreps(game.id)
+        stored = await self.bot.sitreps(game.id)
         days: dict[str, int] = {}  # what the nations' sitrep days become
         new_day: list[tuple[str, str]] = []
         for nation, user in todo:
@@ -462,7 +464,7 @@ class Notifier:
             else:  # a new day: it is sent now or skipped, never held
                 days[nation] = day
                 new_day.append((nation, user))
-        await self.store.set_sitreps(game.id, {n: d for n, d in days.items() if stored.get(n) != d})
+        await self.bot.set_sitreps(game.id, {n: d for n, d in days.items() if stored.get(n) != d})
         for nation, d in days.items():
             self._sitrep_days[(game.id, nation)] = d
 
@@ -471,10 +473,10 @@ class Notifier:
             n = summary.nations.get(nation)
             if n is None or n.out:
                 continue
-            settings = await load_settings(self.store, user)
+            settings = await load_settings(self.bot, user)
             if not settings.sitrep or settings.quiet_until(now) is not None:
                 continue
-            status = await self.store.get_dm_status(user)
+            status = await self.bot.get_dm_status(user)
             if _closed_recently(status, now):
                 continue
             view = await self.service.view(game.id, nation)

@@ -29,7 +29,7 @@ import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any
 
 from engine.host.database import Database
 
@@ -86,42 +86,14 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX members_user ON members (user_id);
     """,
-    # 2: DM notifications: players' settings, whether we can DM them, daily sitreps, and
-    # outbox rows held back (quiet hours, closed DMs) until a time
+    # 2: outbox rows held back (quiet hours, closed DMs) until a time. (It also made the bot's
+    # tables of players' settings, DM status and sitreps; those are the bot's own now:
+    # bot/store.py, which makes them where they are missing.)
     """
-    CREATE TABLE player_settings (
-        user_id TEXT PRIMARY KEY,
-        settings TEXT NOT NULL
-    );
-    CREATE TABLE dm_status (
-        user_id TEXT PRIMARY KEY,
-        status TEXT NOT NULL,
-        detail TEXT,
-        since REAL NOT NULL,
-        checked REAL NOT NULL
-    );
-    CREATE TABLE sitreps (
-        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
-        nation TEXT NOT NULL,
-        last_day INTEGER NOT NULL,
-        PRIMARY KEY (game_id, nation)
-    );
     ALTER TABLE outbox ADD COLUMN hold_until REAL;
     """,
-    # 3: confirmations waiting for their button (resign, launch, end, delete): what to do, kept
-    # as a description (kind + arguments), so a button still works after a restart
-    """
-    CREATE TABLE confirmations (
-        token TEXT PRIMARY KEY,
-        user_id TEXT NOT NULL,
-        game_id INTEGER REFERENCES games(id) ON DELETE CASCADE,
-        kind TEXT NOT NULL,
-        args TEXT NOT NULL,
-        created_at REAL NOT NULL,
-        expires_at REAL NOT NULL
-    );
-    CREATE INDEX confirmations_expiry ON confirmations (expires_at);
-    """,
+    # 3: (made the bot's confirmations table, now the bot's own: bot/store.py)
+    "",
     # 4: the notifier's query of the rows to send, without reading the rows held back (quiet
     # hours, closed DMs: there can be tens of thousands), every pass: rows never held (or
     # released) in id order, and held rows by the time they are held until
@@ -152,30 +124,6 @@ class GameRow:
     settings: dict[str, Any]
     clock: dict[str, Any]
     kind: str = "strategic-initiative"  # the game kind (engine/interface/kind.py)
-
-
-class DmStatus(NamedTuple):
-    """Whether the bot can DM a user: status "ok", "closed" (the user does not accept DMs) or
-    "failing" (Discord errors); `since` is when it became so, `checked` the last attempt."""
-
-    status: str
-    detail: str | None
-    since: float
-    checked: float
-
-
-@dataclass(frozen=True)
-class ConfirmationRow:
-    """An action waiting for its confirmation button: who asked, in which game, what to do
-    (`kind` and its JSON arguments) and until when."""
-
-    token: str
-    user_id: str
-    game_id: int | None
-    kind: str
-    args: dict[str, Any]
-    created_at: float
-    expires_at: float
 
 
 @dataclass(frozen=True)
@@ -360,7 +308,8 @@ class Store:
         self, game_id: int, *, on_commit: Callable[[None], None] | None = None
     ) -> None:
         def delete(c: sqlite3.Connection) -> None:
-            for table in ("outbox", "members", "sitreps", "snapshots", "log"):
+            # other tables that name the game (the bot's) go with it: ON DELETE CASCADE
+            for table in ("outbox", "members", "snapshots", "log"):
                 c.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
             c.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
@@ -633,133 +582,6 @@ class Store:
                 ).rowcount
             )
         )
-
-    # --- players' notification settings --------------------------------------------------------
-
-    async def get_player_settings(self, user_id: str) -> dict[str, Any]:
-        rows = await self.query(
-            "SELECT settings FROM player_settings WHERE user_id = ?", (str(user_id),)
-        )
-        return json.loads(rows[0][0]) if rows else {}
-
-    async def set_player_settings(self, user_id: str, settings: dict[str, Any]) -> None:
-        args = (str(user_id), _dumps(settings))
-        await self.db.write(
-            lambda c: c.execute(
-                "INSERT OR REPLACE INTO player_settings (user_id, settings) VALUES (?, ?)", args
-            )
-        )
-
-    async def get_dm_status(self, user_id: str) -> DmStatus | None:
-        rows = await self.query(
-            "SELECT status, detail, since, checked FROM dm_status WHERE user_id = ?",
-            (str(user_id),),
-        )
-        if not rows:
-            return None
-        status, detail, since, checked = rows[0]
-        return DmStatus(status, detail, float(since), float(checked))
-
-    async def set_dm_status(
-        self, user_id: str, status: str, detail: str | None = None, *, now: float | None = None
-    ) -> None:
-        """Record the outcome of a DM attempt; `since` only moves when the status changes."""
-        now = time.time() if now is None else now
-        args = (str(user_id), status, detail, now, now)
-        await self.db.write(
-            lambda c: c.execute(
-                "INSERT INTO dm_status (user_id, status, detail, since, checked)"
-                " VALUES (?, ?, ?, ?, ?) ON CONFLICT (user_id) DO UPDATE SET"
-                " since = CASE WHEN dm_status.status = excluded.status THEN dm_status.since"
-                " ELSE excluded.since END,"
-                " status = excluded.status, detail = excluded.detail, checked = excluded.checked",
-                args,
-            )
-        )
-
-    # --- confirmations waiting for their button ----------------------------------------------------
-
-    async def add_confirmation(
-        self,
-        token: str,
-        *,
-        user_id: str,
-        game_id: int | None,
-        kind: str,
-        args: dict[str, Any],
-        expires_at: float,
-        now: float | None = None,
-    ) -> None:
-        """One transaction: drop the confirmations that expired, record this one."""
-        now = time.time() if now is None else now
-        row = (token, str(user_id), game_id, kind, _dumps(args), now, expires_at)
-
-        def add(c: sqlite3.Connection) -> None:
-            c.execute("DELETE FROM confirmations WHERE expires_at < ?", (now,))
-            c.execute(
-                "INSERT INTO confirmations (token, user_id, game_id, kind, args, created_at,"
-                " expires_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                row,
-            )
-
-        await self.db.write(add)
-
-    async def confirmation(self, token: str) -> ConfirmationRow | None:
-        rows = await self.query(
-            "SELECT token, user_id, game_id, kind, args, created_at, expires_at"
-            " FROM confirmations WHERE token = ?",
-            (token,),
-        )
-        if not rows:
-            return None
-        r = rows[0]
-        return ConfirmationRow(
-            r[0],
-            r[1],
-            None if r[2] is None else int(r[2]),
-            r[3],
-            json.loads(r[4]),
-            float(r[5]),
-            float(r[6]),
-        )
-
-    async def take_confirmation(self, token: str) -> bool:
-        """Remove a confirmation; True for the one caller that removed it (a button pressed
-        twice at once runs once)."""
-        return await self.db.write(
-            lambda c: c.execute("DELETE FROM confirmations WHERE token = ?", (token,)).rowcount == 1
-        )
-
-    # --- daily situation reports ------------------------------------------------------------------
-
-    async def get_sitrep(self, game_id: int, nation: str) -> int | None:
-        """The last game day a sitrep was sent to this nation (None: never)."""
-        rows = await self.query(
-            "SELECT last_day FROM sitreps WHERE game_id = ? AND nation = ?", (game_id, nation)
-        )
-        return int(rows[0][0]) if rows else None
-
-    async def set_sitrep(self, game_id: int, nation: str, day: int) -> None:
-        await self.set_sitreps(game_id, {nation: day})
-
-    async def sitreps(self, game_id: int) -> dict[str, int]:
-        """{nation: the last game day a sitrep was sent to it} for every nation of the game
-        that has one."""
-        rows = await self.query(
-            "SELECT nation, last_day FROM sitreps WHERE game_id = ?", (game_id,)
-        )
-        return {r[0]: int(r[1]) for r in rows}
-
-    async def set_sitreps(self, game_id: int, days: dict[str, int]) -> None:
-        """Record the last sitrep day of several nations of a game in one transaction."""
-        rows = [(game_id, nation, day) for nation, day in days.items()]
-        if rows:
-            await self.db.write(
-                lambda c: c.executemany(
-                    "INSERT OR REPLACE INTO sitreps (game_id, nation, last_day) VALUES (?, ?, ?)",
-                    rows,
-                )
-            )
 
 
 @dataclass(frozen=True)

@@ -7,6 +7,7 @@ import pytest
 
 from bot.dm.delivery import DeliveryFailed, DmClosed, RateLimited
 from bot.dm.notifier import DeliveryReport, Notifier, PlayerSettings, save_settings
+from bot.store import BotStore, DmStatus
 from engine.host.service import GameService
 from engine.strategic import commands as cmd
 from engine.strategic.scenario import build_world
@@ -77,6 +78,13 @@ class FakeSender:
         return [f for u, _, files in self.sent if u == user for f in files]
 
 
+async def dm(service, user: str) -> DmStatus:
+    """Whether the bot can DM this user, as recorded (a record must exist)."""
+    status = await BotStore.of(service.store).get_dm_status(user)
+    assert status is not None
+    return status
+
+
 @pytest.fixture
 async def env(tmp_path):
     service = await GameService.open(str(tmp_path / "n.db"), synchronous="NORMAL")
@@ -113,13 +121,13 @@ async def test_each_nation_hears_only_its_own_events(env):
     assert report.delivered == len(rows) - len(green_rows)
     assert report.dms_sent == 2 and report.pictures == 0
     assert await pending(service) == []
-    assert (await service.store.get_dm_status("100")).status == "ok"
+    assert (await dm(service, "100")).status == "ok"
     assert await notifier.run_once() == DeliveryReport()  # nothing twice
 
 
 async def test_muted_categories_are_marked_delivered_without_a_dm(env):
     service, game, notifier, sender, _ = env
-    await save_settings(service.store, "100", PlayerSettings(muted=["builds"]))
+    await save_settings(BotStore.of(service.store), "100", PlayerSettings(muted=["builds"]))
     await service.advance(game, 32)
     report = await notifier.run_once()
     assert sender.to("100") == [] and len(sender.to("200")) == 1
@@ -145,7 +153,9 @@ def test_settings_are_validated():
 
 async def test_quiet_hours_hold_events_until_the_window_ends(env):
     service, game, notifier, sender, clock = env
-    await save_settings(service.store, "100", PlayerSettings(quiet_from=11, quiet_to=14))
+    await save_settings(
+        BotStore.of(service.store), "100", PlayerSettings(quiet_from=11, quiet_to=14)
+    )
     await service.advance(game, 32)
     report = await notifier.run_once()
     assert sender.to("100") == [] and len(sender.to("200")) == 1
@@ -164,8 +174,8 @@ async def test_closed_dms_are_recorded_and_retried_once_an_hour(env):
     await service.advance(game, 32)
     report = await notifier.run_once()
     assert report.closed == 1 and len(sender.to("200")) == 1
-    status = await service.store.get_dm_status("100")
-    assert status.status == "closed" and "50007" in status.detail and status.since == T0
+    status = await dm(service, "100")
+    assert status.status == "closed" and "50007" in (status.detail or "") and status.since == T0
     [(attempts, error)] = await service.store.query(
         "SELECT attempts, last_error FROM outbox WHERE nation = 'red'"
     )
@@ -181,7 +191,7 @@ async def test_closed_dms_are_recorded_and_retried_once_an_hour(env):
     clock.t = T0 + 3601
     report = await notifier.run_once()
     assert report.delivered == 2 and len(sender.to("100")) == 1
-    assert (await service.store.get_dm_status("100")).status == "ok"
+    assert (await dm(service, "100")).status == "ok"
 
 
 async def test_rate_limits_and_failures_are_retried_next_pass(env):
@@ -191,10 +201,10 @@ async def test_rate_limits_and_failures_are_retried_next_pass(env):
     await service.advance(game, 32)
     report = await notifier.run_once()
     assert report.failed == 2 and sender.sent == []
-    assert (await service.store.get_dm_status("200")).status == "failing"
+    assert (await dm(service, "200")).status == "failing"
     report = await notifier.run_once()
     assert report.delivered == 2 and len(sender.sent) == 2
-    assert (await service.store.get_dm_status("200")).status == "ok"
+    assert (await dm(service, "200")).status == "ok"
     assert await pending(service) == []
 
 
@@ -212,7 +222,7 @@ async def test_a_captured_city_comes_with_a_map_picture(env):
     assert name == "map.png" and data.startswith(PNG_MAGIC)
     assert sender.files("200") == []
     # a player who wants no pictures gets the text only
-    await save_settings(service.store, "100", PlayerSettings(pictures=False))
+    await save_settings(BotStore.of(service.store), "100", PlayerSettings(pictures=False))
     await service.submit(game, "red", cmd.Move(units=[7], to=(9, 3)))
     await service.store.mark_delivered([r.id for r in await pending(service)])
     result = await service.submit(game, "red", cmd.Attack(units=[7], target=(10, 3)))
@@ -224,7 +234,7 @@ async def test_a_captured_city_comes_with_a_map_picture(env):
 
 async def test_a_sitrep_once_per_game_day(env):
     service, game, notifier, sender, clock = env
-    await save_settings(service.store, "200", PlayerSettings(sitrep=False))
+    await save_settings(BotStore.of(service.store), "200", PlayerSettings(sitrep=False))
     await notifier.run_once()  # day 1: the count starts
     assert sender.sent == []
     await service.advance(game, 96)  # day 2
@@ -242,9 +252,11 @@ async def test_a_sitrep_once_per_game_day(env):
     await service.advance(game, 56)
     await service.store.mark_delivered([r.id for r in await pending(service)])
     # day 3 in quiet hours: skipped, not held
-    await save_settings(service.store, "100", PlayerSettings(quiet_from=0, quiet_to=23))
+    await save_settings(
+        BotStore.of(service.store), "100", PlayerSettings(quiet_from=0, quiet_to=23)
+    )
     assert (await notifier.run_once()).sitreps == 0
-    await save_settings(service.store, "100", PlayerSettings())
+    await save_settings(BotStore.of(service.store), "100", PlayerSettings())
     assert (await notifier.run_once()).sitreps == 0
     assert len(sender.to("100")) == 1
 
@@ -275,7 +287,9 @@ async def test_game_start_goes_out_even_in_quiet_hours(tmp_path):
     service = await GameService.open(str(tmp_path / "g.db"), synchronous="NORMAL")
     try:
         game = await service.create_game(name="Lobby", max_nations=2, width=40, height=40, seed=5)
-        await save_settings(service.store, "100", PlayerSettings(quiet_from=0, quiet_to=23))
+        await save_settings(
+            BotStore.of(service.store), "100", PlayerSettings(quiet_from=0, quiet_to=23)
+        )
         await service.join(game, name="Red", colour="#c0392b", player="100")
         await service.join(game, name="Blue", colour="#2e86c1", player="200")  # full: starts
         sender = FakeSender()
@@ -290,10 +304,14 @@ async def test_game_start_goes_out_even_in_quiet_hours(tmp_path):
 
 async def test_release_delivers_held_events_at_once(env):
     service, game, notifier, sender, clock = env
-    await save_settings(service.store, "100", PlayerSettings(quiet_from=11, quiet_to=14))
+    await save_settings(
+        BotStore.of(service.store), "100", PlayerSettings(quiet_from=11, quiet_to=14)
+    )
     await service.advance(game, 32)
     assert (await notifier.run_once()).held_quiet == 1
-    await save_settings(service.store, "100", PlayerSettings())  # the player drops quiet hours
+    await save_settings(
+        BotStore.of(service.store), "100", PlayerSettings()
+    )  # the player drops quiet hours
     assert await notifier.release("100") == 1
     assert (await notifier.run_once()).delivered == 1 and len(sender.to("100")) == 1
 
@@ -347,11 +365,15 @@ class StoreCalls:
                 return await _real(*args, **kwargs)
 
             monkeypatch.setattr(store.db, name, counted)
+        self.proxy = self.proxy_of(store)
+
+    def proxy_of(self, target):
+        """`target` with each method call counted by name (the games store, the bot's)."""
         calls = self.calls
 
         class Proxy:
             def __getattr__(self, name):
-                value = getattr(store, name)
+                value = getattr(target, name)
                 if callable(value):
 
                     def call(*args, **kwargs):
@@ -361,7 +383,7 @@ class StoreCalls:
                     return call
                 return value
 
-        self.proxy = Proxy()
+        return Proxy()
 
     def reset(self) -> None:
         self.calls.clear()
@@ -381,6 +403,7 @@ async def test_a_pass_over_idle_games_costs_no_store_round_trip_per_game(tmp_pat
         notifier = Notifier(service, sender, render=False, clock=Clock())
         counted = StoreCalls(service.store, monkeypatch)
         notifier.store = counted.proxy
+        notifier.bot = counted.proxy_of(BotStore.of(service.store))
         await notifier.run_once()  # the first look: every game's sitrep day is recorded
         assert counted.calls["members"] == 12
         for _ in range(3):
@@ -462,7 +485,9 @@ async def test_pending_and_held_rows_are_delivered_after_a_restart(tmp_path):
     for nation, user in USERS.items():
         world.nations[nation].player = user
     game = await service.create_game(name="Restart", world=world, now=T0)
-    await save_settings(service.store, "100", PlayerSettings(quiet_from=11, quiet_to=14))
+    await save_settings(
+        BotStore.of(service.store), "100", PlayerSettings(quiet_from=11, quiet_to=14)
+    )
     sender = FakeSender()
     sender.errors["200"] = [RateLimited(retry_after=1.0)]
     await service.advance(game, 32)

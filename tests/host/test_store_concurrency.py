@@ -21,6 +21,7 @@ import json
 
 import pytest
 
+from bot.store import BotStore
 from engine.errors import CommandError
 from engine.host.service import GameService
 from engine.strategic import commands as cmd
@@ -49,8 +50,8 @@ async def _assert_consistent(service: GameService, game_id: int) -> None:
     assert live == await _stored_hash(service, game_id)
     # not wedged: a write in this game and a write elsewhere both commit
     await service.advance(game_id, 1)
-    await service.store.set_player_settings("probe", {"sitrep": False})
-    assert (await service.store.get_player_settings("probe")) == {"sitrep": False}
+    await BotStore.of(service.store).set_player_settings("probe", {"sitrep": False})
+    assert (await BotStore.of(service.store).get_player_settings("probe")) == {"sitrep": False}
 
 
 async def _cancel_after(coro, steps: int):
@@ -100,8 +101,8 @@ async def test_store_writes_of_many_kinds_interleave_safely(service):
 
     async def settings_writer(i: int):
         for n in range(20):
-            await service.store.set_player_settings(f"u{i}", {"n": n})
-            await service.store.set_dm_status(f"u{i}", "ok" if n % 2 else "closed")
+            await BotStore.of(service.store).set_player_settings(f"u{i}", {"n": n})
+            await BotStore.of(service.store).set_dm_status(f"u{i}", "ok" if n % 2 else "closed")
 
     async def game_writer(g: int):
         for _ in range(10):
@@ -118,7 +119,7 @@ async def test_store_writes_of_many_kinds_interleave_safely(service):
     )
     assert [r for r in results if isinstance(r, BaseException)] == []
     for i in range(6):
-        assert await service.store.get_player_settings(f"u{i}") == {"n": 19}
+        assert await BotStore.of(service.store).get_player_settings(f"u{i}") == {"n": 19}
     for g in games:
         assert (await service.live_world(g)).tick == 20
         await _assert_consistent(service, g)
@@ -224,9 +225,9 @@ async def test_cancelling_store_writes_anywhere_never_wedges_the_store(service):
     rows = await service.store.pending_events()
     assert rows
     writes = [
-        lambda: service.store.set_player_settings("100", {"sitrep": False}),
-        lambda: service.store.set_dm_status("100", "closed", "no DMs"),
-        lambda: service.store.set_sitrep(game, "red", 3),
+        lambda: BotStore.of(service.store).set_player_settings("100", {"sitrep": False}),
+        lambda: BotStore.of(service.store).set_dm_status("100", "closed", "no DMs"),
+        lambda: BotStore.of(service.store).set_sitrep(game, "red", 3),
         lambda: service.store.hold([r.id for r in rows], 1e12),
         lambda: service.store.release_held("100"),
         lambda: service.store.mark_failed([r.id for r in rows[:2]], "rate limited"),
@@ -240,7 +241,7 @@ async def test_cancelling_store_writes_anywhere_never_wedges_the_store(service):
             if kind == "done":
                 break
     # what was acknowledged is durable
-    assert await service.store.get_player_settings("100") == {"sitrep": False}
+    assert await BotStore.of(service.store).get_player_settings("100") == {"sitrep": False}
 
 
 async def test_a_cancelled_command_that_committed_survives_a_restart(tmp_path):
