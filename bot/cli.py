@@ -181,7 +181,7 @@ async def _render(args: argparse.Namespace) -> int:
         return 2
     service = await GameService.open(args.db)
     try:
-        row = await service.store.game(args.game)
+        row = await service.find_game(args.game)
         if row is None:
             print(f"there is no game {args.game} in {args.db}", file=sys.stderr)
             return 2

@@ -154,7 +154,7 @@ class Context:
         """The game the caller means: the one given, else the one hosted in this channel,
         else the only active game they play in (on any server: a player's own orders follow
         them). It grants no right: moderators' rights come from `moderated`/`moderates`."""
-        store = self.service.store
+        service = self.service
         row: GameRow | None
         if game_id is not None:
             row = await self.game(game_id)
@@ -164,8 +164,8 @@ class Context:
             row = await self._channel_game(caller)
             if row is None:
                 mine = []
-                for gid, _nation in await store.memberships(caller.user_id):
-                    candidate = await store.game(gid)
+                for gid, _nation in await service.memberships(caller.user_id):
+                    candidate = await service.find_game(gid)
                     if candidate is not None and candidate.status in ACTIVE:
                         mine.append(candidate)
                 if not mine:
@@ -180,7 +180,7 @@ class Context:
                         "channel."
                     )
                 row = mine[0]
-        members = await store.members(row.id)
+        members = await service.members(row.id)
         nation = next((n for n, user in members.items() if user == caller.user_id), None)
         return Seat(row, nation)
 
@@ -225,7 +225,7 @@ class Context:
                     "hosted in the channel where you type them."
                 )
         else:
-            found = await self.service.store.game(game_id)
+            found = await self.service.find_game(game_id)
             if found is None:
                 raise UserError(f"Game {game_id} no longer exists: nothing was done.")
             row = found
@@ -239,7 +239,7 @@ class Context:
     async def owner(self, caller: Caller, game_id: int | None, nation: str) -> Seat:
         """For a pending confirmation: the caller still leads this nation in this game (not
         handed to someone else meanwhile), and the nation is still in the game."""
-        row = await self.service.store.game(game_id) if game_id is not None else None
+        row = await self.service.find_game(game_id) if game_id is not None else None
         if row is None:
             raise UserError(f"Game {game_id} no longer exists: nothing was done.")
         members = await self.service.members(row.id)

@@ -287,6 +287,14 @@ class GameService:
     async def game(self, game_id: int) -> GameRow:
         return (await self._live(game_id)).row
 
+    async def find_game(self, game_id: int) -> GameRow | None:
+        """A game's row as stored, or None when there is no such game (nothing is loaded)."""
+        return await self.store.game(game_id)
+
+    async def memberships(self, user_id: str) -> list[tuple[int, str]]:
+        """(game, nation) of every game the user plays in."""
+        return await self.store.memberships(user_id)
+
     async def games(
         self, *, status: list[str] | None = None, guild_id: str | None = None
     ) -> list[GameRow]:
