@@ -42,6 +42,7 @@ class Lifecycle:
         speed: str = "real-time",
         days: int | None = None,
     ) -> Reply:
+        from engine.strategic.kind import MAX_NATIONS, MIN_NATIONS
         from engine.strategic.mapgen import default_size
 
         if caller.guild_id is None or caller.channel_id is None:
@@ -51,8 +52,8 @@ class Lifecycle:
             raise UserError("A game's name is 1 to 40 characters.")
         if ruleset not in available():
             raise UserError(f"There is no ruleset {ruleset!r}: choose {', '.join(available())}.")
-        if not 2 <= nations <= 32:
-            raise UserError("A game has 2 to 32 nations.")
+        if not MIN_NATIONS <= nations <= MAX_NATIONS:
+            raise UserError(f"A game has {MIN_NATIONS} to {MAX_NATIONS} nations.")
         if speed not in SPEEDS:
             raise UserError(f"Speeds are: {', '.join(SPEEDS)}.")
         if size not in SIZES:

@@ -10,6 +10,7 @@ from discord.ext import commands
 
 from bot.discord_io import Host, caller_of, complete, respond
 from bot.lifecycle import LEVELS, SIZES, SPEEDS
+from engine.strategic.kind import MAX_NATIONS, MIN_NATIONS
 from engine.strategic.rules import available
 
 
@@ -24,7 +25,7 @@ class GameCog(
     @app_commands.describe(
         name="the game's name",
         ruleset="standard (default) or classic rules",
-        nations="how many nations (2-32)",
+        nations=f"how many nations ({MIN_NATIONS}-{MAX_NATIONS})",
         size="map size (auto fits the number of nations)",
         speed="how fast game time runs",
         days="how many game days it lasts",
@@ -40,7 +41,7 @@ class GameCog(
         interaction: discord.Interaction,
         name: app_commands.Range[str, 1, 40],
         ruleset: str = "standard",
-        nations: app_commands.Range[int, 2, 32] = 8,
+        nations: app_commands.Range[int, MIN_NATIONS, MAX_NATIONS] = 8,
         size: str = "auto",
         speed: str = "real-time",
         days: app_commands.Range[int, 1, 60] | None = None,

@@ -22,7 +22,7 @@ from .rules import load as load_rules
 from .view import View, full_view, view_for
 from .world import World
 
-MAX_NATIONS = 32
+MIN_NATIONS, MAX_NATIONS = 2, 32  # seats a game may have (the bot's /game create says so too)
 
 
 class StrategicAi:
@@ -67,8 +67,8 @@ class StrategicInitiative:
         number of nations), `seed` (random by default), `length_days`."""
         rules = load_rules(options.get("ruleset") or DEFAULT_RULESET)
         nations = int(options.get("max_nations", 8))
-        if not 2 <= nations <= MAX_NATIONS:
-            raise GameError(f"a game has 2 to {MAX_NATIONS} nations")
+        if not MIN_NATIONS <= nations <= MAX_NATIONS:
+            raise GameError(f"a game has {MIN_NATIONS} to {MAX_NATIONS} nations")
         width, height = options.get("width"), options.get("height")
         if width is None or height is None:
             width, height = default_size(nations)
