@@ -70,11 +70,14 @@ class CounterGame:
     def hash(self, world: Counter) -> str:
         return hashlib.sha256(self.dump(world).encode()).hexdigest()
 
+    def parse_command(self, data: dict[str, Any]) -> Add:
+        return Add.model_validate(data)
+
     def apply(self, world: Counter, entry: en.Entry) -> list[Event]:
         everyone = sorted(world.nations)
         match entry:
             case en.CommandEntry():
-                add = Add.model_validate(entry.command)
+                add = self.parse_command(entry.command)
                 if not world.started:
                     raise CommandError("the game has not started yet")
                 if not 1 <= add.amount <= 3:

@@ -96,6 +96,11 @@ class GameKind(Protocol):
 
     # --- the one way in ------------------------------------------------------------------------
 
+    def parse_command(self, data: dict[str, Any]) -> Any:
+        """A command of this kind from its JSON (a pydantic model; raises `ValidationError`
+        with what is wrong)."""
+        ...
+
     def apply(self, world: Any, entry: Entry) -> list[Event]:
         """Apply one log entry; a refusal raises `CommandError`/`GameError` and changes
         nothing. Returns the events, each naming the nations that may learn of it."""

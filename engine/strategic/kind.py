@@ -13,6 +13,7 @@ from engine.interface.entries import Entry
 from engine.interface.summary import GameSummary, NationSummary
 
 from . import events as ev
+from .commands import command_from_dict
 from .lobby import AI_PLAYER
 from .lobby import nation_id_for as _nation_id_for
 from .mapgen import default_size, generate
@@ -109,6 +110,9 @@ class StrategicInitiative:
         return world.hash()
 
     # --- the one way in ------------------------------------------------------------------------
+
+    def parse_command(self, data: dict[str, Any]) -> Any:
+        return command_from_dict(data)
 
     def apply(self, world: World, entry: Entry) -> list[ev.Event]:
         return apply_entry(world, entry)
