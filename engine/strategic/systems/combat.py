@@ -14,7 +14,7 @@ from engine.strategic import events as ev
 from engine.strategic.rules.models import UnitClass, UnitType
 from engine.strategic.systems.economy import default_build
 from engine.strategic.systems.sight import Sight, SightCache, observers, show, witnesses
-from engine.strategic.systems.supply import in_supply
+from engine.strategic.systems.supply import can_refuel_at, in_supply
 from engine.strategic.world import City, Unit, World
 
 
@@ -191,7 +191,13 @@ def _pull(world: World, consumer: Unit, visited: set[int]) -> bool:
     if consumer.ammo >= full:
         return True
     if ct.unit_class == UnitClass.AIR:
-        return False  # aircraft rearm where they refuel
+        # aircraft rearm where they may refuel (an own or allied airport, ...): one that
+        # fires from there without moving is rearmed at once
+        if not can_refuel_at(world, consumer, consumer.sq):
+            return False
+        consumer.ammo = full
+        world.unit_changed(consumer)
+        return True
     cls = ct.unit_class if ct.unit_class in (UnitClass.LAND, UnitClass.SEA) else UnitClass.LAND
     radius = rules.supply.radius
     grid = world.grid

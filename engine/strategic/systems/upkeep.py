@@ -6,7 +6,7 @@ from engine.strategic import events as ev
 from engine.strategic.rules.models import UnitClass
 from engine.strategic.systems.interception import Interception
 from engine.strategic.systems.interdiction import Interdiction
-from engine.strategic.systems.movement import MoveContext, follow, plan_move, route_open
+from engine.strategic.systems.movement import MoveContext, follow, plan_move, refuel, route_open
 from engine.strategic.systems.supply import SupplyMap, can_refuel_at
 from engine.strategic.world import Unit, World
 
@@ -54,6 +54,8 @@ def unit_update(world: World) -> list[ev.Event]:
     for unit in due:
         ut = rules.unit[unit.type]
         unit.mobility = min(ut.mobility * cap, unit.mobility + ut.mobility)
+        if ut.unit_class == UnitClass.AIR:
+            refuel(world, unit)  # where it may refuel (airport, carrier...): ammo and fuel full
         if unit.hp >= ut.hp:
             continue
         supply = supplies.get(unit.owner)
