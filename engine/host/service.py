@@ -11,13 +11,13 @@ snapshot + log replay), so memory never runs ahead of what was acknowledged.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, TypeVar
 
 from pydantic import BaseModel
@@ -130,7 +130,7 @@ class GameService:
 
     async def close(self) -> None:
         if self._ticks is not None:
-            self._ticks.shutdown(wait=True)
+            await asyncio.to_thread(self._ticks.shutdown, True)
         await self.store.close()
 
     def subscribe(self, callback: Subscriber) -> None:
@@ -305,11 +305,12 @@ class GameService:
     async def _run(
         self,
         game_id: int,
-        first: Step,
+        first: Step | Callable[[LiveGame], Step | None],
         then: Callable[[LiveGame], Step | None] | None = None,
     ) -> CommandResult:
         """Apply `first` (and `then(game)`, if that gives a step) to the live world and commit
-        them in one transaction; answer only after COMMIT.
+        them in one transaction; answer only after COMMIT. `first` may be worked out from the
+        game under its lock (`first(game)`; None: nothing to do, nothing committed).
 
         If the caller is cancelled, the answer is the truth too: a cancellation that lands
         before the transaction was handed to the store changes nothing; one that lands later
@@ -320,8 +321,10 @@ class GameService:
             if self._games.get(game_id) is not game:  # evicted while we waited
                 return await self._run(game_id, first, then)
             applied: list[Applied] = []
+            step: Step | None = first(game) if callable(first) else first
+            if step is None:
+                return CommandResult(game_id=game_id, seq=game.seq, tick=game.world.tick, events=[])
             try:
-                step: Step | None = first
                 while step is not None:
                     events = await self._apply(game, step.entry)
                     applied.append(Applied(step, events, game.world.tick))
@@ -373,10 +376,16 @@ class GameService:
         job = asyncio.get_running_loop().run_in_executor(self._ticks, fn, *args)
         try:
             return await asyncio.shield(job)
-        except asyncio.CancelledError:
-            with contextlib.suppress(BaseException):
-                await job
-            raise
+        except asyncio.CancelledError as first:
+            cancelled = first
+            while not job.done():  # the thread cannot be stopped: wait, however often cancelled
+                try:
+                    await asyncio.wait({job})
+                except asyncio.CancelledError as again:
+                    cancelled = again
+            if not job.cancelled() and job.exception() is not None:
+                job.exception()  # retrieved: the caller hears of its cancellation
+            raise cancelled from None
 
     async def _commit(
         self,
@@ -598,13 +607,38 @@ class GameService:
     async def catch_up(
         self, game_id: int, now: float | None = None, *, max_ticks: int | None = None
     ) -> int:
-        """Advance a running game to where its clock says it should be; returns ticks done."""
-        due = await self.due_ticks(game_id, now)
-        if max_ticks is not None:
-            due = min(due, max_ticks)
-        if due:
-            await self.advance(game_id, due)
-        return due
+        """Advance a running game to where its clock says it should be; returns ticks done.
+        Each batch is worked out under the game's lock from the clock and the tick as they are
+        then, so two catch-ups at once (the ticker's and a moderator's pause) never go past the
+        clock."""
+        now = time.time() if now is None else now
+        done = 0
+        while max_ticks is None or done < max_ticks:
+            left = None if max_ticks is None else max_ticks - done
+            batch = [0]  # the ticks the step takes, set under the lock
+            await self._run(game_id, partial(self._catch_up_step, now, left, batch))
+            if not batch[0]:
+                break
+            done += batch[0]
+            await asyncio.sleep(0)
+        return done
+
+    def _catch_up_step(
+        self, now: float, left: int | None, batch: list[int], game: LiveGame
+    ) -> Step | None:
+        """The next batch of ticks a game is due (under its lock), or None."""
+        world = game.world
+        if world.ended or not world.started:
+            return None
+        n = min(
+            game.clock.due_ticks(now, tick=world.tick, end_tick=world.end_tick), self.advance_batch
+        )
+        if left is not None:
+            n = min(n, left)
+        if n <= 0:
+            return None
+        batch[0] = n
+        return Step(en.Advance(ticks=n), status_after=lambda w: "ended" if w.ended else None)
 
     async def _set_clock(
         self,

@@ -72,20 +72,20 @@ async def test_downtime_is_caught_up_in_bounded_passes(service):
 async def test_a_failing_game_does_not_stop_the_others(service, monkeypatch):
     bad = await service.create_game(name="bad", world=strip_world(), speed=SPEED, now=T0)
     good = await service.create_game(name="good", world=strip_world(), speed=SPEED, now=T0)
-    real_advance = service.advance
+    real_catch_up = service.catch_up
 
-    async def advance(game_id, ticks):
+    async def catch_up(game_id, *args, **kwargs):
         if game_id == bad:
             raise RuntimeError("corrupt world")
-        return await real_advance(game_id, ticks)
+        return await real_catch_up(game_id, *args, **kwargs)
 
-    monkeypatch.setattr(service, "advance", advance)
+    monkeypatch.setattr(service, "catch_up", catch_up)
     clock = Clock(T0 + 60)
     ticker = Ticker(service, clock=clock, backoff=5.0)
     assert await ticker.run_once() == {good: 4}
     clock.t = T0 + 62  # backing off: the bad game is not even tried
     assert await ticker.run_once() == {good: 0}
-    monkeypatch.setattr(service, "advance", real_advance)  # fixed
+    monkeypatch.setattr(service, "catch_up", real_catch_up)  # fixed
     clock.t = T0 + 66
     assert await ticker.run_once() == {bad: 4, good: 0}
     assert await tick_of(service, bad) == 4

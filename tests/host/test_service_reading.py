@@ -112,3 +112,50 @@ async def test_a_long_tick_holds_neither_the_event_loop_nor_other_games(service,
         release.set()
     await ticking
     assert (await reading).tick == 4
+
+
+async def test_two_catch_ups_at_once_never_go_past_the_clock(service: GameService):
+    """The ticker's pass and a moderator's pause at the same moment: each batch is worked out
+    under the game's lock, so the game ends where its clock is, not 80 ticks further."""
+    import asyncio
+
+    game = await service.create_game(name="t", world=strip_world(), speed=60.0, now=1000.0)
+    now = 1000.0 + 15.0 * 200  # a game hour a real minute: 200 ticks due
+    assert await service.due_ticks(game, now=now) == 200
+    await asyncio.gather(service.catch_up(game, now, max_ticks=96), service.pause(game, now=now))
+    assert (await service.summary(game)).tick == 200
+
+
+async def test_a_tick_cancelled_twice_still_holds_the_game_until_its_thread_ends(
+    service: GameService, monkeypatch
+):
+    import asyncio
+    import threading
+
+    import engine.strategic.replay
+
+    game = await service.create_game(name="t", world=strip_world())
+    started, release, finished = threading.Event(), threading.Event(), threading.Event()
+    real = engine.strategic.replay.advance
+
+    def held(world, ticks):
+        started.set()
+        release.wait(10)
+        try:
+            return real(world, ticks)
+        finally:
+            finished.set()
+
+    monkeypatch.setattr(engine.strategic.replay, "advance", held)
+    task = asyncio.create_task(service.advance(game, 4))
+    assert await asyncio.to_thread(started.wait, 10)
+    task.cancel()
+    await asyncio.sleep(0.01)
+    task.cancel()  # a second cancel (a timeout, then a shutdown) on top of the first
+    await asyncio.sleep(0.05)
+    assert not task.done()  # still waiting for the thread, holding the game
+    release.set()
+    with pytest.raises(asyncio.CancelledError):
+        await task
+    assert finished.is_set()
+    assert (await service.summary(game)).tick == 0  # nothing committed: the world is reloaded

@@ -45,6 +45,8 @@ class Decision:
 def resting(memory: Memory, style: str, tick: int, ticks_per_hour: int) -> bool:
     """Whether the AI lets this game hour pass without a decision (its style decides every
     `Profile.every_hours`): callers ask before they build the nation's view."""
+    if not PROFILES[style].gives_orders:
+        return True  # a style that gives no orders never needs a view
     hour = tick // ticks_per_hour
     return memory.decided is not None and 0 <= hour - memory.decided < EVERY_HOURS[style]
 
