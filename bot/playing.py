@@ -28,13 +28,18 @@ class Playing:
             raise UserError(str(exc)) from None
         return result.for_nation(nation), nation
 
-    async def _told(self, caller: Caller, events: list[ev.Event], nation: str) -> str:
+    async def _told(
+        self, caller: Caller, events: list[ev.Event], nation: str, before: View | None = None
+    ) -> str:
         """What a command's events tell the nation, worded as its DMs word them (`notices`),
-        with what became of the units it moved."""
+        with what became of the units it moved (from its view before and after)."""
         seat = await self.ctx.seat(caller)
         summary = await self.ctx.service.summary(seat.game.id)
         names = {n.id: n.name for n in summary.nations.values()}
-        return _order_summary(events, nation, names)
+        travel = None
+        if before is not None:
+            travel = Travel(before, await self.ctx.view(seat.game.id, nation))
+        return _order_summary(events, nation, names, travel)
 
     async def _view(self, caller: Caller) -> tuple[View, str]:
         seat, nation = await self.ctx.playing(caller)
@@ -45,9 +50,11 @@ class Playing:
         return parsing.square(text, view.width, view.height)
 
     async def move(self, caller: Caller, units: str, to: str) -> Reply:
-        command = cmd.Move(units=parsing.unit_ids(units), to=await self._square(caller, to))
+        before, _ = await self._view(caller)
+        xy = parsing.square(to, before.width, before.height)
+        command = cmd.Move(units=parsing.unit_ids(units), to=xy)
         events, nation = await self._submit(caller, command)
-        return Reply(text=await self._told(caller, events, nation) or "Orders given.")
+        return Reply(text=await self._told(caller, events, nation, before) or "Orders given.")
 
     async def attack(self, caller: Caller, units: str, target: str) -> Reply:
         command = cmd.Attack(
@@ -216,13 +223,63 @@ def _ids(ids: list[int]) -> str:
     return ("unit " if len(ids) == 1 else "units ") + ", ".join(str(i) for i in ids)
 
 
-def _order_summary(events: list[ev.Event], nation: str, names: dict[str, str]) -> str:
-    """The reply to an order: where the moved units went (only a reply says that), then each
-    event in the words of the nation's DMs."""
+class Travel:
+    """How far the units of a move went and when they will get there, from the nation's view
+    before and after it."""
+
+    def __init__(self, before: View, after: View) -> None:
+        self.before, self.after = before, after
+        self.rules = load_rules(after.ruleset)
+
+    def _distance(self, a: int, b: int) -> int:
+        w, h = self.after.width, self.after.height
+        dx, dy = abs(a % w - b % w), abs(a // w - b // w)
+        return max(min(dx, w - dx), min(dy, h - dy))
+
+    def lines(self, e: ev.UnitsMoved) -> list[str]:
+        out: list[str] = []
+        for uid in e.units:
+            was, now = self.before.unit(uid), self.after.unit(uid)
+            if now is None:
+                continue  # lost on the way: an event says so
+            went = self._distance(was.sq, now.sq) if was is not None else 0
+            here = self.after.label(now.sq)
+            squares = f"{went} square{'s' if went != 1 else ''}"
+            if uid in e.arrived:
+                out.append(f"Unit {uid} moved {squares} to {here}.")
+            elif uid in e.ordered and now.order is not None:
+                goal = self.after.label(now.order)
+                start = f"moved {squares}, now at {here}" if went else f"waits at {here}"
+                out.append(f"Unit {uid} {start}; goes on to {goal}{self._arrival(now)}.")
+        return out
+
+    def _arrival(self, unit) -> str:
+        """When a unit on a standing order should arrive: it walks its type's mobility at each
+        of its 4-hourly updates (slower out of supply, hence "about")."""
+        if unit.built_tick is None or unit.order is None:
+            return ""
+        period = self.rules.ticks_per_unit_update
+        per_update = self.rules.unit[unit.type].mobility
+        left = self._distance(unit.sq, unit.order)
+        if per_update <= 0 or left <= 0:
+            return ""
+        first = self.after.tick + (unit.built_tick - self.after.tick - 1) % period + 1
+        eta = first + (-(-left // per_update) - 1) * period
+        return f", arriving about {self.rules.clock(eta)}"
+
+
+def _order_summary(
+    events: list[ev.Event], nation: str, names: dict[str, str], travel: Travel | None = None
+) -> str:
+    """The reply to an order: where the moved units went and when the others will arrive (only
+    a reply says that), then each event in the words of the nation's DMs."""
     lines: list[str] = []
     for e in events:
         if isinstance(e, ev.UnitsMoved):
             if e.nation != nation:
+                continue
+            if travel is not None:
+                lines.extend(travel.lines(e))
                 continue
             if e.arrived:
                 lines.append(f"{_ids(e.arrived).capitalize()} moved to {e.to_square}.")

@@ -1,0 +1,41 @@
+"""A move's reply says what happened: how far each unit went and where it is, and for a unit
+that goes on, where to and when it should arrive (issue 15)."""
+
+from __future__ import annotations
+
+import re
+
+from bot.context import Caller
+from bot.desk import Desk
+from engine.host.service import GameService
+from tests.worlds import strip_world
+
+RED = Caller(user_id="100", name="red", guild_id=None, channel_id=None)
+
+
+async def test_a_move_reply_tells_how_far_the_units_went_and_when_the_rest_arrive(tmp_path):
+    service = await GameService.open(str(tmp_path / "g.db"))
+    try:
+        game = await service.create_game(name="t", world=strip_world())
+        desk = Desk(service)
+        # infantry 1 has 6 mobility now and walks 2 at each 4-hourly update
+        far = (await desk.move(RED, "1", "10,1")).text
+        match = re.fullmatch(
+            r"Unit 1 moved 6 squares, now at 7,1; goes on to 10,1, arriving about (day \d+ \d\d:\d\d)\.",
+            far,
+        )
+        assert match, far
+        near = (await desk.move(RED, "2", "3,1")).text
+        assert near == "Unit 2 moved 2 squares to 3,1."
+        # the arrival it named is when the unit really gets there
+        summary = await service.summary(game)
+        while summary.clock() != match.group(1):
+            assert summary.tick < 200, "the named arrival never came"
+            world = await service.live_world(game)
+            assert world.grid.label(world.units[1].sq) != "10,1"  # not before
+            await service.advance(game, 1)
+            summary = await service.summary(game)
+        world = await service.live_world(game)
+        assert world.grid.label(world.units[1].sq) == "10,1"
+    finally:
+        await service.close()
