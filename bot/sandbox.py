@@ -9,7 +9,9 @@ import asyncio
 import re
 import shlex
 import tempfile
+import time
 from collections.abc import Callable
+from datetime import datetime
 from pathlib import Path
 
 from bot.background import stop_tasks
@@ -132,6 +134,42 @@ def parse(line: str, specs: dict[str, list[dict]]) -> tuple[str, dict]:
     return path, values
 
 
+_TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
+_MENTION = re.compile(r"<@!?(\d+|local-\d+)>")
+_CHANNEL = re.compile(r"<#(\d+)>")
+
+
+def plain(text: str, names: dict[str, str] | None = None, *, now: float | None = None) -> str:
+    """Discord markup as a terminal shows it: timestamps as times ("in 3 h 20 min" for the
+    relative ones), mentions as names, channels as #channel, no bold or underline marks."""
+    now = time.time() if now is None else now
+
+    def when(m: re.Match[str]) -> str:
+        at = int(m.group(1))
+        if m.group(2) == "R":
+            return _relative(at - now)
+        return datetime.fromtimestamp(at).strftime("%Y-%m-%d %H:%M")
+
+    text = _TIMESTAMP.sub(when, text)
+    text = _MENTION.sub(lambda m: (names or {}).get(m.group(1), f"user {m.group(1)}"), text)
+    text = _CHANNEL.sub("#channel", text)
+    return text.replace("**", "").replace("__", "")
+
+
+def _relative(seconds: float) -> str:
+    ahead = seconds >= 0
+    left = int(abs(seconds) // 60)
+    days, rest = divmod(left, 24 * 60)
+    hours, minutes = divmod(rest, 60)
+    parts = [f"{days} d"] if days else []
+    if hours:
+        parts.append(f"{hours} h")
+    if minutes or not parts:
+        parts.append(f"{minutes} min")
+    span = " ".join(parts[:2])
+    return f"in {span}" if ahead else f"{span} ago"
+
+
 class Sandbox:
     def __init__(
         self,
@@ -144,7 +182,7 @@ class Sandbox:
         self.service = service
         self.desk = Desk(service)
         self.out_dir = out_dir
-        self.write = write
+        self._print = write
         self.players = {name.lower(): f"local-{i + 1}" for i, name in enumerate(players)}
         self.names = {uid: name for name, uid in zip(players, self.players.values(), strict=True)}
         self.acting = next(iter(self.players.values()))
@@ -155,6 +193,10 @@ class Sandbox:
         self.desk.notifier = self.notifier
         self.ticker = Ticker(service)
         self.ai = AiRunner(service)
+
+    def write(self, text: str) -> None:
+        """Everything the player reads, without Discord's markup."""
+        self._print(plain(text, self.names))
 
     def caller(self) -> Caller:
         return Caller(self.acting, self.names[self.acting], GUILD, CHANNEL, moderator=True)

@@ -60,7 +60,9 @@ async def test_a_sandbox_session(tmp_path) -> None:
     )
     text = "\n".join(out)
     assert code == 0
-    assert "**Alice** in Sandbox" in text and "**Bob** in Sandbox" in text
+    assert "Alice in Sandbox" in text and "Bob in Sandbox" in text
+    # no Discord markup in a terminal: no bold marks, timestamps or mentions as codes
+    assert "**" not in text and "<t:" not in text and "<@" not in text
     assert list((tmp_path / "maps").glob("map-*.png"))
     assert "It is now day 1 06:00." in text
     assert "Robot 1" in text  # the AI nation filled the third seat
@@ -68,3 +70,14 @@ async def test_a_sandbox_session(tmp_path) -> None:
     assert "Bob has resigned" in text
     assert "Bob> " in out  # the prompt says who acts
     assert "[DM to ai]" not in text  # AI nations get no DMs
+
+
+def test_discord_markup_reads_as_plain_text_in_the_terminal() -> None:
+    from bot.sandbox import plain
+
+    text = "**Red** - ends <t:7800:R> (<t:7800:f>), led by <@local-1>, in <#123>"
+    shown = plain(text, {"local-1": "Alice"}, now=0)
+    assert shown.startswith("Red - ends in 2 h 10 min (")
+    assert "led by Alice, in #channel" in shown
+    assert "<" not in shown and "**" not in shown
+    assert plain("<t:0:R>", now=3 * 86400 + 3600) == "3 d 1 h ago"
