@@ -9,6 +9,7 @@ from engine.strategic import colours
 from engine.strategic.ai.brain import LEVELS
 from engine.strategic.rules import available
 from engine.strategic.rules import load as load_rules
+from engine.strategic.words import article
 
 # speed presets: real seconds per game hour
 SPEEDS: dict[str, float] = {
@@ -91,7 +92,7 @@ class Lifecycle:
             raise UserError(str(exc)) from None
         text = (
             f"**{name}** (game {game_id}) is open in this channel: {rules.title} rules, "
-            f"{nations} nations, a {side}x{side} map, {days or rules.time.default_length_days} "
+            f"{nations} nations, {article(f'{side}x{side}')} map, {days or rules.time.default_length_days} "
             f"days at {speed} speed. Join with `/game join`; it starts when full or with "
             "`/game start`."
         )

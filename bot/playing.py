@@ -14,6 +14,7 @@ from engine.strategic import commands as cmd
 from engine.strategic import events as ev
 from engine.strategic.rules import load as load_rules
 from engine.strategic.view import View
+from engine.strategic.words import article
 
 
 class Playing:
@@ -100,7 +101,8 @@ class Playing:
         view, _ = await self._view(caller)
         built = view.cities[xy[1] * view.width + xy[0]]
         what = f"; it builds {_title(rules, built.build)}" if built.build else ""
-        return Reply(text=f"The city at {xy[0]},{xy[1]} is now a {rules.city[name].title}{what}.")
+        title = rules.city[name].title.lower()
+        return Reply(text=f"The city at {xy[0]},{xy[1]} is now {article(title)}{what}.")
 
     async def cancel(self, caller: Caller, units: str) -> Reply:
         ids = parsing.unit_ids(units)
@@ -207,7 +209,7 @@ class Playing:
         tail = (
             f" They are {theirs} towards you."
             if theirs != chosen
-            else f" You are now mutually {chosen}."
+            else f" You are now mutually {'at war' if chosen == rules.diplomacy.war else chosen}."
         )
         return Reply(text=f"Your relation to {name} is now {chosen}.{tail}")
 

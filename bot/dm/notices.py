@@ -44,6 +44,7 @@ from collections.abc import Callable, Iterable
 
 from engine.strategic import events as ev
 from engine.strategic.events import Event
+from engine.strategic.words import article
 
 CATEGORIES = ("combat", "cities", "builds", "diplomacy", "tech", "moves", "game")
 """What a player may mute."""
@@ -314,7 +315,7 @@ def _designation(designation: str) -> str:
 
 
 def _a(word: str) -> str:
-    return f"an {word}" if word[:1].lower() in "aeiou" else f"a {word}"
+    return article(word)
 
 
 def _cap(text: str) -> str:

@@ -74,6 +74,7 @@ import numpy as np
 from engine.strategic.rules import Ruleset
 from engine.strategic.rules import load as load_ruleset
 from engine.strategic.systems.economy import default_build
+from engine.strategic.words import article
 from engine.strategic.world import LAND, City, World
 from engine.strategic.world.geometry import Grid
 from engine.strategic.world.rng import Rng
@@ -151,7 +152,7 @@ def generate(
     if area < nations * MIN_AREA_PER_NATION:
         least = math.ceil(math.sqrt(nations * MIN_AREA_PER_NATION))
         raise ValueError(
-            f"{nations} nations do not fit on a {width}x{height} map ({area // nations} squares "
+            f"{nations} nations do not fit on {article(f'{width}x{height}')} map ({area // nations} squares "
             f"each): a nation needs at least {MIN_AREA_PER_NATION} squares of map for its home "
             f"island and the sea around it, so at least about {least}x{least} "
             f"(default_size({nations}) is {default}x{default})"
@@ -169,7 +170,7 @@ def generate(
         return builder.to_world(rules, seed, length_days)
     roomy = max(max(width, height) + 2, math.ceil(math.sqrt(nations * 40)))
     raise ValueError(
-        f"could not fit {nations} home islands with their cities on a {width}x{height} map "
+        f"could not fit {nations} home islands with their cities on {article(f'{width}x{height}')} map "
         f"({reason}); try a larger map, for example {roomy}x{roomy} "
         f"(default_size({nations}) is {default}x{default})"
     )

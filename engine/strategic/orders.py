@@ -25,6 +25,7 @@ from engine.strategic.systems.movement import (
     walk,
 )
 from engine.strategic.systems.sight import Knowledge, Sight
+from engine.strategic.words import article
 from engine.strategic.world import LAND, WATER, City, Unit, World
 
 
@@ -105,11 +106,11 @@ def _check_buildable(
         )
     tech = world.nations[nation].tech
     if ut.tech > tech + tech_margin:
-        need = (
-            "now" if tech_margin == 0 else f"as a next build (your tech {tech:.2f} + {tech_margin})"
-        )
+        if tech_margin == 0:
+            raise CommandError(f"{ut.title} needs tech {ut.tech}; your tech is {tech:.2f}")
         raise CommandError(
-            f"{ut.title} needs tech {ut.tech}; you cannot build it {need} (your tech is {tech:.2f})"
+            f"{ut.title} needs tech {ut.tech}; a next build may need up to {tech_margin} more "
+            f"than your tech, which is {tech:.2f}"
         )
 
 
@@ -461,7 +462,7 @@ def _board(world: World, nation: str, c: cmd.Board) -> list[ev.Event]:
         if unit.carried_by is not None:
             raise CommandError(f"{name} is already aboard unit {unit.carried_by}")
         if not transport.can_carry(world, carrier, unit):
-            raise CommandError(f"a {ct.title} cannot carry a {ut.title}")
+            raise CommandError(f"{article(ct.title)} cannot carry {article(ut.title)}")
         weight += ut.weight
     if weight > ct.capacity:
         raise CommandError(f"a {ct.title} carries {ct.capacity}; that would be {weight}")

@@ -95,7 +95,9 @@ async def test_moderators_only(desk: Desk) -> None:
 async def test_diplomacy_reads_names_and_the_answer_from_the_view(desk: Desk) -> None:
     await started(desk)
     war = await desk.diplomacy(caller("1"), "blue", "war")
-    assert war.text.startswith("Your relation to Blue is now war.")
+    assert war.text == "Your relation to Blue is now war. You are now mutually at war."
+    with pytest.raises(UserError, match="already at war with Red"):
+        await desk.diplomacy(caller("2"), "red", "war")
     with pytest.raises(UserError, match="no other nation called 'Green'"):
         await desk.diplomacy(caller("1"), "Green", "war")
     with pytest.raises(UserError, match="not a relation"):

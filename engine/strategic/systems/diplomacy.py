@@ -41,7 +41,10 @@ def set_relation(world: World, nation: str, other: str, level: str) -> list[ev.E
     current = world.relation(nation, other)
     pending = [p for p in world.pending if p.nation == nation and p.other == other]
     if level == current and not pending:
-        raise CommandError(f"you are already {level} towards {world.nations[other].name}")
+        name = world.nations[other].name
+        if level == world.rules.diplomacy.war:
+            raise CommandError(f"you are already at war with {name}")
+        raise CommandError(f"you are already {level} towards {name}")
     if d.max_allies is not None and level == "allied" and current != "allied":
         mine = [o for o in world.nations if o != other and world.relation(nation, o) == "allied"]
         if len(mine) >= d.max_allies:
