@@ -100,8 +100,19 @@ class Playing:
         await self._submit(caller, cmd.Designate(city=xy, designation=name))
         view, _ = await self._view(caller)
         built = view.cities[xy[1] * view.width + xy[0]]
-        what = f"; it builds {_title(rules, built.build)}" if built.build else ""
         title = rules.city[name].title.lower()
+        if built.build:
+            what = f"; it builds {_title(rules, built.build)}"
+        else:  # a useless order unless the player knows why: say what would fix it
+            options = sorted(rules.builds_of(name), key=lambda u: (u.tech, u.name))
+            what = "; it builds nothing"
+            if options:
+                first = options[0]
+                what += (
+                    f" until your tech reaches {first.tech} (yours is {view.status.tech:.2f}), "
+                    f"when it can build {first.title}; designate it something it can build now "
+                    "meanwhile"
+                )
         return Reply(text=f"The city at {xy[0]},{xy[1]} is now {article(title)}{what}.")
 
     async def cancel(self, caller: Caller, units: str) -> Reply:

@@ -122,3 +122,17 @@ async def test_the_creator_fills_seats_with_ai_nations_of_a_chosen_level(desk: D
     assert "**Deep Blue** (AI) joins" in full.text and "it has started" in full.text
     row = await desk.ctx.service.game(game)
     assert sorted(row.settings["ai"].values()) == ["easy", "normal"]
+
+
+async def test_designating_a_city_that_can_build_nothing_yet_says_what_would_fix_it(
+    desk: Desk,
+) -> None:
+    await started(desk)
+    view = await desk.ctx.view(1, "red")
+    city = view.own_cities()[0]
+    reply = await desk.designate(caller("1"), view.label(city.sq), "airport")
+    assert reply.text == (
+        f"The city at {view.label(city.sq)} is now an airport; it builds nothing until your tech "
+        f"reaches 6 (yours is {view.status.tech:.2f}), when it can build Fighter; designate it "
+        "something it can build now meanwhile."
+    )
