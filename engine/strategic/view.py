@@ -74,7 +74,7 @@ class NationView:
 class Status:
     tech: float
     cp: int
-    cp_regen: int  # per hour
+    cp_regen: int  # per game hour (gained a tick at a time)
     power: int
     power_limit: int
     cities: int
@@ -281,7 +281,7 @@ def view_for(world: World, nation: str) -> View:
     status = Status(
         tech=me.tech,
         cp=me.cp,
-        cp_regen=cp_regen(world, nation) if world.started else 0,
+        cp_regen=cp_regen(world, nation) * world.ticks_per_hour if world.started else 0,
         power=power(world, nation),
         power_limit=power_limit(world, nation),
         cities=sum(1 for c in cities.values() if c.seen == "own"),

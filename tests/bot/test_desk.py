@@ -136,3 +136,14 @@ async def test_designating_a_city_that_can_build_nothing_yet_says_what_would_fix
         f"reaches 6 (yours is {view.status.tech:.2f}), when it can build Fighter; designate it "
         "something it can build now meanwhile."
     )
+
+
+async def test_the_command_points_an_hour_in_status_are_what_an_hour_brings(desk: Desk) -> None:
+    import re
+
+    game = await started(desk)
+    before = (await desk.ctx.view(game, "red")).status.cp
+    shown = re.search(r"\(\+(\d+) an hour\)", (await desk.status(caller("1"))).text)
+    assert shown, "status shows the command points an hour"
+    await desk.ctx.service.advance(game, (await desk.ctx.service.summary(game)).ticks_per_hour)
+    assert (await desk.ctx.view(game, "red")).status.cp - before == int(shown.group(1))
