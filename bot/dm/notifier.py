@@ -40,6 +40,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from bot.dm.delivery import DeliveryFailed, DmClosed, DmSender, RateLimited
 from bot.store import BotStore, DmStatus
+from engine.host.realtime import RealClock
 from engine.host.store import GameRow, OutboxRow
 from engine.interface.summary import GameSummary
 from engine.loops import every, guarded
@@ -342,8 +343,13 @@ class Notifier:
         summary = await self.service.summary(game_id)
         game = await self.service.game(game_id)
         names = {n.id: n.name for n in summary.nations.values()}
-        # the game's name in the header: a player may be in several games
-        clock = f"{game.name}, {summary.clock(max(e.tick for e in events))}"
+        # the game's name in the header: a player may be in several games; and when it was in
+        # the player's own time (Discord shows the timestamp in their zone)
+        last = max(e.tick for e in events)
+        clock = f"{game.name}, {summary.clock(last)}"
+        real = RealClock.of_row(game, summary.ticks_per_hour).real_time_of(last)
+        if real is not None:
+            clock += f" (<t:{int(real)}:R>)"
         messages = notices.digest(events, nation, names, clock=clock)
         if not messages:  # nothing worth a DM
             await self.store.mark_delivered(ids, now=now)

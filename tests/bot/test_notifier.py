@@ -114,6 +114,8 @@ async def test_each_nation_hears_only_its_own_events(env):
     assert len(red) == 1 and len(blue) == 1  # one digest per nation per pass
     assert "Build skipped" in red[0] and "Notify" in red[0]
     assert "built" not in red[0]
+    # the header says when in the player's own time: tick 32 at real time, 8 hours after T0
+    assert f"Notify, day 1 08:00 (<t:{int(T0) + 8 * 3600}:R>)" in red[0]
     assert "built" in blue[0] and "skipped" not in blue[0].lower()
     assert {u for u, _, _ in sender.sent} == {"100", "200"}  # nothing for the AI's user
     green_rows = [r for r in rows if r.nation == "green"]
