@@ -4,10 +4,12 @@ nations they know of, unit types their tech allows). Never raises: no game, no s
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from bot.context import Caller, Context, UserError
 from engine.strategic import colours
 from engine.strategic.rules import load as load_rules
+from engine.strategic.rules.models import UnitType
 
 LIMIT = 25
 Choice = tuple[str, str]  # (what the player reads, the value filled in)
@@ -43,6 +45,40 @@ class Choices:
             if len(out) == LIMIT:
                 break
         return out
+
+    async def _own_units_that(
+        self, caller: Caller, current: str, can: Callable[[UnitType], bool]
+    ) -> list[Choice]:
+        """Own units of the types that can do something (one id: /launch, /engineer, a
+        carrier for /board)."""
+        view = await self._own_view(caller)
+        if view is None:
+            return []
+        rules = load_rules(view.ruleset)
+        typed = str(current or "").strip().lstrip("#")
+        out: list[Choice] = []
+        for u in view.own_units():
+            ut = rules.unit[u.type]
+            if not can(ut) or not str(u.id).startswith(typed):
+                continue
+            label = f"{u.id} - {ut.title} at {view.label(u.sq)}, {u.hp} hp, mob {u.mobility}"
+            out.append((label[:100], str(u.id)))
+            if len(out) == LIMIT:
+                break
+        return out
+
+    async def choose_launchable(self, caller: Caller, current: str) -> list[Choice]:
+        return await self._own_units_that(
+            caller, current, lambda ut: ut.launchable or ut.blast_radius is not None
+        )
+
+    async def choose_engineers(self, caller: Caller, current: str) -> list[Choice]:
+        return await self._own_units_that(
+            caller, current, lambda ut: ut.builds_cities or ut.switches_terrain
+        )
+
+    async def choose_carriers(self, caller: Caller, current: str) -> list[Choice]:
+        return await self._own_units_that(caller, current, lambda ut: ut.capacity > 0)
 
     async def choose_unit(self, caller: Caller, current: str) -> list[Choice]:
         return await self.choose_units(caller, current.strip().split(" ")[-1] if current else "")

@@ -154,3 +154,19 @@ async def complete(
     except Exception:  # autocomplete never fails loudly
         log.exception("autocomplete failed")
         return []
+
+
+async def complete_ids(
+    interaction: discord.Interaction,
+    current: str | int,
+    fetch: Callable[[Caller, str], Awaitable[list[tuple[str, str]]]],
+) -> list[app_commands.Choice[int]]:
+    """Autocomplete for an integer option (a unit id): the same suggestions, as numbers."""
+    try:
+        pairs = await fetch(caller_of(interaction), str(current or ""))
+        return [
+            app_commands.Choice(name=name[:100], value=int(value)) for name, value in pairs[:25]
+        ]
+    except Exception:  # autocomplete never fails loudly
+        log.exception("autocomplete failed")
+        return []

@@ -8,7 +8,7 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_io import Host, caller_of, complete, respond
+from bot.discord_io import Host, caller_of, complete, complete_ids, respond
 
 SQUARE = "a square as the map shows it: x,y (for example 12,7)"
 UNITS = "unit ids: 12, or 12 13 14, or 12-15"
@@ -101,12 +101,20 @@ class PlayingCog(commands.Cog):
 
     board.autocomplete("units")(_units)
 
+    @board.autocomplete("carrier")
+    async def _carriers(self, interaction: discord.Interaction, current: str):
+        return await complete_ids(interaction, current, self.bot.desk.choose_carriers)
+
     @app_commands.command(name="launch", description="Launch a satellite or an ICBM at a square")
     @app_commands.describe(unit="the satellite or ICBM's id", target=SQUARE)
     async def launch(self, interaction: discord.Interaction, unit: int, target: str) -> None:
         await respond(
             interaction, lambda: self.bot.desk.launch(caller_of(interaction), unit, target)
         )
+
+    @launch.autocomplete("unit")
+    async def _launchable(self, interaction: discord.Interaction, current: str):
+        return await complete_ids(interaction, current, self.bot.desk.choose_launchable)
 
     @app_commands.command(
         name="engineer", description="An engineer builds a city or switches terrain"
@@ -122,6 +130,10 @@ class PlayingCog(commands.Cog):
         await respond(
             interaction, lambda: self.bot.desk.engineer(caller_of(interaction), unit, action)
         )
+
+    @engineer.autocomplete("unit")
+    async def _engineers(self, interaction: discord.Interaction, current: str):
+        return await complete_ids(interaction, current, self.bot.desk.choose_engineers)
 
     @app_commands.command(name="diplomacy", description="Set your relation towards another nation")
     @app_commands.describe(nation="the other nation", level="war, neutral, ... allied")

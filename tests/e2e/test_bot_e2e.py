@@ -138,6 +138,12 @@ async def test_a_whole_game_through_discord(env) -> None:
     )
     assert "Red" in sitrep.content and "Blue" not in sitrep.content.split("\n")[0]
     assert fake.dms(env.carol) == [] and fake.dms(env.mod) == []
+    # /engineer suggests alice's own engineers (its tech centre built one in the day), as ids
+    world = await env.bot.service.live_world(game)
+    engineers = {u.id for u in world.units_of("red") if world.rules.unit[u.type].builds_cities}
+    assert engineers
+    offered = await fake.autocomplete(env.alice, env.channel, "engineer", focused="unit", value="")
+    assert {c["value"] for c in offered} == engineers
     paused = await fake.invoke(env.mod, env.channel, "mod pause")
     assert "paused" in paused.text
 
