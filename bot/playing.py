@@ -15,6 +15,7 @@ from engine.strategic import events as ev
 from engine.strategic.rules import load as load_rules
 from engine.strategic.view import View
 from engine.strategic.words import article
+from engine.strategic.world.geometry import Grid
 
 
 class Playing:
@@ -243,11 +244,7 @@ class Travel:
     def __init__(self, before: View, after: View) -> None:
         self.before, self.after = before, after
         self.rules = load_rules(after.ruleset)
-
-    def _distance(self, a: int, b: int) -> int:
-        w, h = self.after.width, self.after.height
-        dx, dy = abs(a % w - b % w), abs(a // w - b // w)
-        return max(min(dx, w - dx), min(dy, h - dy))
+        self._distance = Grid(after.width, after.height).distance  # squares on the torus
 
     def lines(self, e: ev.UnitsMoved) -> list[str]:
         out: list[str] = []

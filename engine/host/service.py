@@ -383,8 +383,8 @@ class GameService:
                     await asyncio.wait({job})
                 except asyncio.CancelledError as again:
                     cancelled = again
-            if not job.cancelled() and job.exception() is not None:
-                job.exception()  # retrieved: the caller hears of its cancellation
+            if not job.cancelled():
+                job.exception()  # marked retrieved: the caller hears of its cancellation
             raise cancelled from None
 
     async def _commit(
