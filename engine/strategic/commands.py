@@ -110,6 +110,30 @@ class SwitchTerrain(Command):
     unit: int
 
 
+class Disband(Command):
+    """The nation's own units are disbanded: they are gone, wherever they are."""
+
+    kind: Literal["disband"] = "disband"
+    units: list[int] = Field(min_length=1, max_length=64)
+
+
+class CedeUnits(Command):
+    """Units are handed to a mutual ally, where they stand (what a carrier carries goes with
+    it); they become the ally's units."""
+
+    kind: Literal["cede_units"] = "cede_units"
+    units: list[int] = Field(min_length=1, max_length=64)
+    receiver: str = Field(description="the mutual ally's nation id")
+
+
+class CedeCity(Command):
+    """A city is handed to a mutual ally as it stands (designation, build and progress)."""
+
+    kind: Literal["cede_city"] = "cede_city"
+    city: Coord
+    receiver: str = Field(description="the mutual ally's nation id")
+
+
 AnyCommand = Annotated[
     SetBuild
     | SetNextBuild
@@ -121,7 +145,10 @@ AnyCommand = Annotated[
     | Board
     | Launch
     | BuildCity
-    | SwitchTerrain,
+    | SwitchTerrain
+    | Disband
+    | CedeUnits
+    | CedeCity,
     Field(discriminator="kind"),
 ]
 

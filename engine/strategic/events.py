@@ -232,6 +232,33 @@ class CityCaptured(Event):
     unit: int
 
 
+class UnitsDisbanded(Event):
+    """The nation disbanded its own units (told to it alone)."""
+
+    kind: Literal["UnitsDisbanded"] = "UnitsDisbanded"
+    nation: str
+    units: list[dict] = Field(description="{unit, type, square} of each unit disbanded")
+
+
+class UnitsCeded(Event):
+    """`nation` handed units to `receiver`. The two sides are told of every unit; a third
+    nation is told only of the units it sees (never cargo)."""
+
+    kind: Literal["UnitsCeded"] = "UnitsCeded"
+    nation: str
+    receiver: str
+    units: list[dict] = Field(description="{unit, type, square} of each unit ceded")
+
+
+class CityCeded(Event):
+    """`nation` handed its city to `receiver` (told to both and to those who see the city)."""
+
+    kind: Literal["CityCeded"] = "CityCeded"
+    nation: str
+    receiver: str
+    city: str
+
+
 class NationEliminated(Event):
     kind: Literal["NationEliminated"] = "NationEliminated"
     nation: str
@@ -279,6 +306,9 @@ AnyEvent = Annotated[
     | Bombed
     | UnitDestroyed
     | CityCaptured
+    | UnitsDisbanded
+    | UnitsCeded
+    | CityCeded
     | NationEliminated
     | GameEnded,
     Field(discriminator="kind"),

@@ -12,7 +12,7 @@ from engine.errors import CommandError
 from engine.strategic import commands as cmd
 from engine.strategic import events as ev
 from engine.strategic.rules.models import MovesOn, UnitClass, UnitType
-from engine.strategic.systems import combat, diplomacy, economy, launch, transport
+from engine.strategic.systems import cession, combat, diplomacy, economy, launch, transport
 from engine.strategic.systems.endgame import eliminate
 from engine.strategic.systems.interception import Interception
 from engine.strategic.systems.interdiction import Interdiction
@@ -577,6 +577,43 @@ def _switch_terrain(world: World, nation: str, c: cmd.SwitchTerrain) -> list[ev.
     ]
 
 
+# --- disband and cede ---------------------------------------------------------------------------
+
+
+def _listed_units(world: World, nation: str, ids: list[int]) -> list[Unit]:
+    if len(set(ids)) != len(ids):
+        raise CommandError("a unit is listed twice")
+    return [_own_unit(world, nation, uid) for uid in ids]
+
+
+def _disband(world: World, nation: str, c: cmd.Disband) -> list[ev.Event]:
+    units = _listed_units(world, nation, c.units)
+    cession.check_disband(world, units)
+    cost = world.rules.command_points.costs.disband
+    _charge(world, nation, cost, "disbanding")
+    _pay(world, nation, cost)
+    return cession.disband(world, nation, units)
+
+
+def _cede_units(world: World, nation: str, c: cmd.CedeUnits) -> list[ev.Event]:
+    cession.check_receiver(world, nation, c.receiver)
+    units = cession.check_cede_units(world, c.receiver, _listed_units(world, nation, c.units))
+    cost = world.rules.command_points.costs.cede
+    _charge(world, nation, cost, "ceding")
+    _pay(world, nation, cost)
+    return cession.cede_units(world, nation, c.receiver, units)
+
+
+def _cede_city(world: World, nation: str, c: cmd.CedeCity) -> list[ev.Event]:
+    city = _own_city(world, nation, c.city)
+    cession.check_receiver(world, nation, c.receiver)
+    cession.check_cede_city(world, c.receiver, city)
+    cost = world.rules.command_points.costs.cede
+    _charge(world, nation, cost, "ceding")
+    _pay(world, nation, cost)
+    return cession.cede_city(world, nation, c.receiver, city)
+
+
 Handler = Callable[[World, str, cmd.Command], list[ev.Event]]
 
 _HANDLERS: dict[type, Handler] = {
@@ -591,4 +628,7 @@ _HANDLERS: dict[type, Handler] = {
     cmd.Launch: _launch,  # type: ignore[dict-item]
     cmd.BuildCity: _build_city,  # type: ignore[dict-item]
     cmd.SwitchTerrain: _switch_terrain,  # type: ignore[dict-item]
+    cmd.Disband: _disband,  # type: ignore[dict-item]
+    cmd.CedeUnits: _cede_units,  # type: ignore[dict-item]
+    cmd.CedeCity: _cede_city,  # type: ignore[dict-item]
 }

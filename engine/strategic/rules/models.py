@@ -157,6 +157,8 @@ class CommandPointCosts(Strict):
     build_city: int = Field(ge=0)
     city_orders: int = Field(ge=0)
     diplomacy: int = Field(ge=0)
+    disband: int = Field(ge=0, description="disbanding units (one order, however many)")
+    cede: int = Field(ge=0, description="ceding a city or units to a mutual ally")
 
 
 class CommandPoints(Strict):

@@ -335,6 +335,28 @@ class World:
         for passenger in cargo:
             self.move_unit(passenger, sq)
 
+    def transfer_unit(self, unit: Unit, owner: str) -> None:
+        """Hand a unit to another nation where it stands (a cession): every index that knows
+        the owner follows (sight, supply, counters); its standing order is dropped. What it
+        carries is the caller's to hand over too."""
+        if owner == unit.owner:
+            return
+        self.sight_index.unit_leaving(unit, vanishing=True)
+        self.sight_index.unit_removed(unit)
+        self.owned[unit.owner].discard(unit.id)
+        supplier = unit.id in self.suppliers.get(unit.owner, ())
+        self.suppliers.get(unit.owner, set()).discard(unit.id)
+        self._count(unit, -1)
+        self.unit_changed(unit)  # the old owner's supply caches
+        unit.owner = owner
+        unit.set_order(None)
+        self.owned.setdefault(owner, set()).add(unit.id)
+        if supplier:
+            self.suppliers.setdefault(owner, set()).add(unit.id)
+        self._count(unit, +1)
+        self.sight_index.unit_placed(unit)
+        self.unit_changed(unit)  # the supply index's stamp and the new owner's caches
+
     def _place(self, uid: int, sq: int) -> None:
         ids = self.at.get(sq)
         if ids is None:
