@@ -233,6 +233,8 @@ EXTENSIONS = (
     "bot.cogs.intel",
     "bot.cogs.moderation",
     "bot.cogs.preferences",
+    "bot.cogs.guide",
+    "bot.cogs.news",
 )
 
 

@@ -7,9 +7,11 @@ from typing import TYPE_CHECKING
 
 from bot.choices import Choices
 from bot.context import UNKNOWN_CONFIRMATION, Caller, Context, Reply, UserError
+from bot.guide import Guide
 from bot.intel import Intel
 from bot.lifecycle import Lifecycle
 from bot.moderation import Moderation
+from bot.news import News
 from bot.playing import Playing
 from bot.preferences import Preferences
 from engine.host.service import GameService
@@ -18,7 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from bot.dm.notifier import Notifier
 
 
-class Desk(Lifecycle, Playing, Intel, Moderation, Preferences, Choices):
+class Desk(Lifecycle, Playing, Intel, Moderation, Preferences, Guide, News, Choices):
     def __init__(self, service: GameService) -> None:
         self.ctx = Context(service)
         self.service = service

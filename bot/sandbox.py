@@ -50,6 +50,8 @@ ROUTES: dict[str, tuple[str, dict[str, str]]] = {
     "cities": ("cities", {}),
     "nations": ("nations", {}),
     "notify": ("notify", {}),
+    "help": ("help", {}),
+    "news": ("news", {}),
     "mod pause": ("mod_pause", {}),
     "mod resume": ("mod_resume", {}),
     "mod speed": ("mod_speed", {}),
@@ -66,6 +68,7 @@ HELP = """Type the slash commands without the slash, options as name:value or in
   move units:12 13 to:5,6      (or: move 12 5,6)      attack units:12 target:6,6
   build city:3,4 unit:tank     designate city:3,4 designation:port     diplomacy Blue war
   launch unit:40 target:30,9   engineer unit:7 action:build_city       cancel units:12
+  help units (the rules: start units cp power supply combat diplomacy commands)    news
 Sandbox only: wait HOURS (time passes now), speed SECONDS (real seconds per game hour),
   pause, resume, as NAME (act as another local player), help, quit"""
 
@@ -271,7 +274,7 @@ class Sandbox:
             return True
         if word in ("quit", "exit"):
             return False
-        if word == "help":
+        if word == "help" and len(text.split()) == 1:  # `help units`: the rules' pages
             self.write(HELP)
             return True
         if word == "as":

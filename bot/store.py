@@ -3,6 +3,8 @@
 the bot can DM them, the daily sitreps sent, and the confirmations waiting for their button.
 The engine knows nothing of these.
 
+It also keeps each player's latest DM reports per game for `/news`.
+
 `BotStore.of(store)` gives the one bot store of a games store; its tables are made (or
 brought up to date) on first use, so a database created before the bot's tables moved here
 keeps them as they are."""
@@ -52,6 +54,21 @@ MIGRATIONS: list[str] = [
         expires_at REAL NOT NULL
     );
     CREATE INDEX IF NOT EXISTS confirmations_expiry ON confirmations (expires_at);
+    """,
+    # 2: the reports composed for each player (/news), the last few per game and user;
+    # `first_row` (the first outbox row told) and `part` make recording a report idempotent
+    """
+    CREATE TABLE news (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        user_id TEXT NOT NULL,
+        at REAL NOT NULL,
+        first_row INTEGER NOT NULL,
+        part INTEGER NOT NULL,
+        text TEXT NOT NULL,
+        UNIQUE (game_id, user_id, first_row, part)
+    );
+    CREATE INDEX news_reader ON news (game_id, user_id, id);
     """,
 ]
 
@@ -245,6 +262,56 @@ class BotStore:
                     rows,
                 )
             )
+
+    # --- reports kept for /news ------------------------------------------------------------------
+
+    async def add_news(
+        self,
+        game_id: int,
+        user_id: str,
+        texts: list[str],
+        *,
+        first_row: int,
+        at: float,
+        keep: int,
+    ) -> None:
+        """Record the messages of one report for a player (once: the same report recorded
+        again changes nothing), and keep only the player's `keep` latest of this game."""
+        rows = [(game_id, str(user_id), at, first_row, i, t) for i, t in enumerate(texts)]
+        trim = (game_id, str(user_id), game_id, str(user_id), keep)
+
+        def add(c: sqlite3.Connection) -> None:
+            c.executemany(
+                "INSERT OR IGNORE INTO news (game_id, user_id, at, first_row, part, text)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                rows,
+            )
+            c.execute(
+                "DELETE FROM news WHERE game_id = ? AND user_id = ? AND id NOT IN ("
+                " SELECT id FROM news WHERE game_id = ? AND user_id = ?"
+                " ORDER BY id DESC LIMIT ?)",
+                trim,
+            )
+
+        if rows:
+            await self._write(add)
+
+    async def news(self, game_id: int, user_id: str, limit: int) -> list[NewsRow]:
+        """A player's latest report messages in a game, the newest report first (the messages
+        of one report in their order)."""
+        rows = await self._query(
+            "SELECT at, text FROM news WHERE game_id = ? AND user_id = ?"
+            " ORDER BY first_row DESC, part LIMIT ?",
+            (game_id, str(user_id), limit),
+        )
+        return [NewsRow(float(at), text) for at, text in rows]
+
+
+class NewsRow(NamedTuple):
+    """One report message kept for /news: when it was composed (a UTC timestamp), its text."""
+
+    at: float
+    text: str
 
 
 def _migrate(c: sqlite3.Connection) -> None:
