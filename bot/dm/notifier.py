@@ -350,7 +350,14 @@ class Notifier:
         real = RealClock.of_row(game, summary.ticks_per_hour).real_time_of(last)
         if real is not None:
             clock += f" (<t:{int(real)}:R>)"
-        messages = notices.digest(events, nation, names, clock=clock)
+        # the nation's own joining is told by a welcome (its start and first orders) instead
+        joined = [e for e in events if isinstance(e, ev.NationJoined) and _joined_self(e, nation)]
+        told = [e for e in events if not _joined_self(e, nation)]
+        messages = notices.digest(told, nation, names, clock=clock)
+        if joined:
+            messages.insert(0, await self._welcome(game, summary, nation, joined[0]))
+        if messages:  # kept for /news first, even if the DM cannot be delivered
+            await self._keep_news(game_id, user, items, nation, names, clock, joined, messages)
         if not messages:  # nothing worth a DM
             await self.store.mark_delivered(ids, now=now)
             report.delivered += len(ids)
@@ -375,6 +382,61 @@ class Notifier:
             report.closed += len(ids)
         else:
             report.failed += len(ids)
+
+    async def _welcome(
+        self, game: GameRow, summary: GameSummary, nation: str, joined: ev.NationJoined
+    ) -> str:
+        """The welcome of a nation that joined, from its view as it is now (the game may
+        have started since)."""
+        from bot.dm.welcome import welcome
+        from engine.strategic.rules import load as load_rules
+
+        view = await self.service.view(game.id, nation)
+        clock = RealClock.of_row(game, summary.ticks_per_hour)
+        return welcome(
+            view,
+            load_rules(game.ruleset),
+            game_name=game.name,
+            capital=joined.home,
+            started=summary.started,
+            joined=len(summary.nations),
+            seats=summary.seats,
+            length_days=summary.length_days,
+            seconds_per_hour=float(game.clock.get("speed", 3600.0)),
+            end_at=clock.real_time_of(summary.end_tick) if summary.started else None,
+        )
+
+    async def _keep_news(
+        self,
+        game_id: int,
+        user: str,
+        items: list[tuple[OutboxRow, ev.Event]],
+        nation: str,
+        names: dict[str, str],
+        clock: str,
+        joined: list[ev.NationJoined],
+        messages: list[str],
+    ) -> None:
+        """Record the report for the player's /news: the events composed for the first time
+        (a row whose DM failed before is composed again, but it was kept then)."""
+        from bot.dm import notices
+        from bot.news import KEPT, PART
+
+        fresh = [(r, e) for r, e in items if r.attempts == 0]
+        if not fresh:
+            return
+        texts = notices.digest(
+            [e for _, e in fresh if not _joined_self(e, nation)],
+            nation,
+            names,
+            clock=clock,
+            limit=PART,
+        )
+        if joined and any(_joined_self(e, nation) for _, e in fresh):
+            texts.insert(0, messages[0][:PART])
+        await self.bot.add_news(
+            game_id, user, texts, first_row=fresh[0][0].id, at=self.clock(), keep=KEPT
+        )
 
     async def _send(
         self,
@@ -524,6 +586,11 @@ def sitrep_text(game_name: str, view: View) -> str:
         f"Tech {s.tech:.1f} | Command points {s.cp} (+{s.cp_regen}/h) | "
         f"Cities {s.cities} | Units {s.units} | Power {s.power}/{s.power_limit}"
     )
+
+
+def _joined_self(event: ev.Event, nation: str) -> bool:
+    """The nation's own joining (the one told its home), which a welcome DM tells."""
+    return isinstance(event, ev.NationJoined) and event.nation == nation and event.home is not None
 
 
 def _closed_recently(status: DmStatus | None, now: float) -> bool:
