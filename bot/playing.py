@@ -6,7 +6,7 @@ what the nation cannot see)."""
 
 from __future__ import annotations
 
-from bot import parsing
+from bot import parsing, selectors
 from bot.context import Caller, Context, Pending, Reply, Seat, UserError
 from bot.dm import notices
 from engine.errors import CommandError, GameError
@@ -54,16 +54,25 @@ class Playing:
     async def move(self, caller: Caller, units: str, to: str) -> Reply:
         before, _ = await self._view(caller)
         xy = parsing.square(to, before.width, before.height)
-        command = cmd.Move(units=parsing.unit_ids(units), to=xy)
+        rules = load_rules(before.ruleset)
+        goal = xy[1] * before.width + xy[0]
+        chosen = selectors.for_move(selectors.resolve(units, before, rules), before, rules, goal)
+        command = cmd.Move(units=chosen.ids(), to=xy)
         events, nation = await self._submit(caller, command)
-        return Reply(text=await self._told(caller, events, nation, before) or "Orders given.")
+        told = await self._told(caller, events, nation, before) or "Orders given."
+        return Reply(text=_noted(chosen, told))
 
     async def attack(self, caller: Caller, units: str, target: str) -> Reply:
-        command = cmd.Attack(
-            units=parsing.unit_ids(units), target=await self._square(caller, target)
-        )
+        view, _ = await self._view(caller)
+        xy = parsing.square(target, view.width, view.height)
+        rules = load_rules(view.ruleset)
+        at = xy[1] * view.width + xy[0]
+        chosen = selectors.for_attack(selectors.resolve(units, view, rules), view, rules, at)
+        command = cmd.Attack(units=chosen.ids(), target=xy)
         events, nation = await self._submit(caller, command)
-        return Reply(text=await self._told(caller, events, nation) or "Attack ordered.")
+        return Reply(
+            text=_noted(chosen, await self._told(caller, events, nation) or "Attack ordered.")
+        )
 
     async def build(
         self, caller: Caller, city: str, unit: str, *, next_build: bool = False
@@ -117,14 +126,21 @@ class Playing:
         return Reply(text=f"The city at {xy[0]},{xy[1]} is now {article(title)}{what}.")
 
     async def cancel(self, caller: Caller, units: str) -> Reply:
-        ids = parsing.unit_ids(units)
+        view, _ = await self._view(caller)
+        chosen = selectors.for_cancel(
+            selectors.resolve(units, view, load_rules(view.ruleset)), view
+        )
+        ids = chosen.ids()
         await self._submit(caller, cmd.CancelOrders(units=ids))
-        return Reply(text=f"Standing orders cancelled for {_ids(ids)}.")
+        return Reply(text=f"Standing orders cancelled for {_ids(ids)}{chosen.tail()}.")
 
     async def board(self, caller: Caller, units: str, carrier: int) -> Reply:
-        ids = parsing.unit_ids(units)
+        view, _ = await self._view(caller)
+        rules = load_rules(view.ruleset)
+        chosen = selectors.for_board(selectors.resolve(units, view, rules), view, rules, carrier)
+        ids = chosen.ids()
         await self._submit(caller, cmd.Board(units=ids, carrier=carrier))
-        return Reply(text=f"{_ids(ids)} went aboard {carrier}.")
+        return Reply(text=f"{_ids(ids).capitalize()} went aboard {carrier}{chosen.tail()}.")
 
     async def engineer(self, caller: Caller, unit: int, action: str) -> Reply:
         action = parsing.choice(action, ["build_city", "switch_terrain"], "engineer action")
@@ -225,12 +241,87 @@ class Playing:
         )
         return Reply(text=f"Your relation to {name} is now {chosen}.{tail}")
 
+    # --- disband and cede ---------------------------------------------------------------------
+
+    async def disband(self, caller: Caller, units: str) -> Reply:
+        """Disbanding is for good: the units are listed and a button asks first."""
+        seat, nation = await self.ctx.playing(caller)
+        _check_running(seat)
+        ids = parsing.unit_ids(units)
+        view = await self.ctx.view(seat.game.id, nation)
+        listed = []
+        for uid in ids:
+            mine = view.unit(uid)
+            if mine is None or mine.seen != "own":
+                raise UserError(f"You have no unit {uid}.")
+            listed.append(f"{notices.unit_title(mine.type)} {uid} at {view.label(mine.sq)}")
+        cost = load_rules(view.ruleset).command_points.costs.disband
+        confirm = await self.ctx.confirmations.ask(
+            caller, "Disband", "disband", seat.game.id, nation=nation, units=ids
+        )
+        return Reply(
+            text=(
+                f"Disband {', '.join(listed)}? {'It is' if len(ids) == 1 else 'They are'} gone "
+                f"for good ({cost} command point{'' if cost == 1 else 's'})."
+            ),
+            confirm=confirm,
+        )
+
+    async def confirmed_disband(self, caller: Caller, pending: Pending) -> Reply:
+        """The disband button: the presser must still lead the nation; the engine checks the
+        units again (they may have died or been ceded meanwhile)."""
+        nation = pending.args["nation"]
+        seat = await self.ctx.owner(caller, pending.game_id, nation)
+        _check_running(seat)
+        command = cmd.Disband(units=[int(u) for u in pending.args["units"]])
+        try:
+            result = await self.ctx.service.submit(seat.game.id, nation, command)
+        except (CommandError, GameError) as exc:
+            raise UserError(str(exc)) from None
+        summary = await self.ctx.service.summary(seat.game.id)
+        names = {n.id: n.name for n in summary.nations.values()}
+        return Reply(text=_order_summary(result.for_nation(nation), nation, names) or "Disbanded.")
+
+    async def cede(
+        self, caller: Caller, to: str, units: str | None = None, city: str | None = None
+    ) -> Reply:
+        """Hand units or a city (exactly one of them) to a mutual ally."""
+        if (units is None) == (city is None):
+            raise UserError("Cede either units or a city: give `units` or `city`, not both.")
+        seat, me = await self.ctx.playing(caller)
+        view = await self.ctx.view(seat.game.id, me)
+        wanted = to.strip().lower()
+        other = next(
+            (
+                n.id
+                for n in view.nations.values()
+                if wanted in (n.id.lower(), n.name.lower()) and n.id != me
+            ),
+            None,
+        )
+        if other is None:
+            raise UserError(f"There is no other nation called {to!r} in this game.")
+        if units is not None:
+            command: cmd.Command = cmd.CedeUnits(units=parsing.unit_ids(units), receiver=other)
+        else:
+            assert city is not None
+            xy = parsing.square(city, view.width, view.height)
+            command = cmd.CedeCity(city=xy, receiver=other)
+        events, nation = await self._submit(caller, command)
+        return Reply(text=await self._told(caller, events, nation) or "Ceded.")
+
 
 def _title(rules, type_name: str | None) -> str:
     if type_name is None:
         return "nothing"
     ut = rules.unit.get(type_name)
     return ut.title if ut else type_name
+
+
+def _noted(chosen: selectors.Selection, told: str) -> str:
+    """An order's reply, after which units it chose and skipped (when worth saying)."""
+    note = chosen.note()
+    return f"{note}\n{told}" if note else told
 
 
 def _ids(ids: list[int]) -> str:

@@ -59,8 +59,10 @@ async def test_orders_go_through_and_bad_input_gets_a_clear_message(desk: Desk) 
     assert "moved" in reply.text.lower() or "order" in reply.text.lower()
     with pytest.raises(UserError, match="off the map"):
         await desk.move(caller("1"), str(first), f"{view.width + 5},1")
-    with pytest.raises(UserError, match="not a unit id"):
-        await desk.move(caller("1"), "tank", "1,1")
+    with pytest.raises(UserError, match="'tnak' is not a unit id or a kind of unit"):
+        await desk.move(caller("1"), "tnak", "1,1")
+    with pytest.raises(UserError, match=r"^You have no tanks\.$"):  # red has none yet
+        await desk.move(caller("1"), "tanks", "1,1")
     blue_unit = next(u.id for u in (await desk.ctx.view(1, "blue")).own_units())
     with pytest.raises(UserError) as err:
         await desk.move(caller("1"), str(blue_unit), "1,1")
