@@ -43,6 +43,7 @@ class Desk(Lifecycle, Playing, Intel, Moderation, Preferences, Guide, News, Choi
 CONFIRMED: dict[str, str] = {
     "resign": "confirmed_resign",
     "launch": "confirmed_launch",
+    "disband": "confirmed_disband",
     "mod_end": "confirmed_mod_end",
     "mod_delete": "confirmed_mod_delete",
 }

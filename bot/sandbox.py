@@ -44,6 +44,8 @@ ROUTES: dict[str, tuple[str, dict[str, str]]] = {
     "launch": ("launch", {}),
     "engineer": ("engineer", {}),
     "diplomacy": ("diplomacy", {}),
+    "disband": ("disband", {}),
+    "cede": ("cede", {}),
     "map": ("map", {}),
     "status": ("status", {}),
     "units": ("units", {"type": "kind"}),

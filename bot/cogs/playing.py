@@ -1,4 +1,5 @@
-"""Orders: /move, /attack, /build, /designate, /cancel, /board, /launch, /engineer, /diplomacy."""
+"""Orders: /move, /attack, /build, /designate, /cancel, /board, /launch, /engineer, /diplomacy,
+/disband, /cede."""
 
 from __future__ import annotations
 
@@ -149,6 +150,37 @@ class PlayingCog(commands.Cog):
     @diplomacy.autocomplete("level")
     async def _levels(self, interaction: discord.Interaction, current: str):
         return await complete(interaction, current, self.bot.desk.choose_levels)
+
+    @app_commands.command(
+        name="disband", description="Disband your own units for good (asks first)"
+    )
+    @app_commands.describe(units=UNITS)
+    async def disband(self, interaction: discord.Interaction, units: str) -> None:
+        await respond(interaction, lambda: self.bot.desk.disband(caller_of(interaction), units))
+
+    disband.autocomplete("units")(_units)
+
+    @app_commands.command(
+        name="cede", description="Hand units or a city to a mutual ally (give units or city)"
+    )
+    @app_commands.describe(
+        to="the mutual ally who receives them", units=UNITS, city="your city, x,y"
+    )
+    async def cede(
+        self,
+        interaction: discord.Interaction,
+        to: str,
+        units: str | None = None,
+        city: str | None = None,
+    ) -> None:
+        await respond(
+            interaction,
+            lambda: self.bot.desk.cede(caller_of(interaction), to, units=units, city=city),
+        )
+
+    cede.autocomplete("to")(_nations)
+    cede.autocomplete("units")(_units)
+    cede.autocomplete("city")(_cities)
 
 
 async def setup(bot: commands.Bot) -> None:

@@ -15,6 +15,7 @@ combat
 cities
   CityCaptured: told; BIG when the city is taken by us or from us.
   CityFounded: told to the founder (a rare, map-changing result worth keeping in the log).
+  CityCeded: told to both sides and to those who see the city; BIG when ceded to us.
 builds
   UnitBuilt, BuildSkipped: told; collapsed per unit type when repeated.
   CityChanged: told (a finished base, or the next build taking over). The same event also
@@ -30,6 +31,9 @@ moves
   OrderCompleted: told (a standing order finished later, on a unit update, not in a reply).
   OrderCancelled, MoveBlocked: told (the player must give a new order).
   TerrainSwitched: told to the engineer's owner (rare and changes the map).
+  UnitsDisbanded: told to the owner (the units listed).
+diplomacy (cessions)
+  UnitsCeded: told to both sides (every unit) and to those who saw some (those units only).
 game
   NationJoined, NationLeft, NationEliminated: told; our own elimination is BIG.
   GameStarted, GameEnded: told; BIG.
@@ -82,6 +86,9 @@ _CATEGORY: dict[type[Event], str] = {
     ev.IcbmLaunched: "combat",
     ev.CityCaptured: "cities",
     ev.CityFounded: "cities",
+    ev.CityCeded: "cities",
+    ev.UnitsCeded: "diplomacy",
+    ev.UnitsDisbanded: "moves",
     ev.UnitBuilt: "builds",
     ev.BuildSkipped: "builds",
     ev.CityChanged: "builds",
@@ -124,6 +131,8 @@ def is_big(event: Event, nation: str) -> bool:
             return nation in (event.nation, event.previous)
         case ev.IcbmLaunched() | ev.GameStarted() | ev.GameEnded():
             return True
+        case ev.CityCeded():
+            return event.receiver == nation
         case ev.NationEliminated():
             return event.nation == nation
         case ev.RelationChanged():
@@ -477,6 +486,40 @@ def _founded(e: ev.CityFounded, v: _View) -> str:
     return f"{v.name(e.nation)} founded a city at {e.city}"
 
 
+def _ceded_units(items: list[dict]) -> str:
+    return _listing(
+        [
+            f"{unit_title(str(i.get('type', 'unit')))} {i.get('unit')} at {i.get('square')}"
+            for i in items
+        ]
+    )
+
+
+def _count_units(n: int) -> str:
+    return f"{n} unit{'' if n == 1 else 's'}"
+
+
+def _disbanded(e: ev.UnitsDisbanded, v: _View) -> str:
+    return f"You disbanded {_count_units(len(e.units))}: {_ceded_units(e.units)}"
+
+
+def _units_ceded(e: ev.UnitsCeded, v: _View) -> str:
+    count, listed = _count_units(len(e.units)), _ceded_units(e.units)
+    if e.nation == v.nation:
+        return f"You ceded {count} to {v.name(e.receiver)}: {listed}"
+    if e.receiver == v.nation:
+        return f"**{v.name(e.nation)} ceded you {count}**: {listed}"
+    return f"{v.name(e.nation)} ceded {count} to {v.name(e.receiver)}: {listed}"
+
+
+def _city_ceded(e: ev.CityCeded, v: _View) -> str:
+    if e.nation == v.nation:
+        return f"You ceded your city {e.city} to {v.name(e.receiver)}"
+    if e.receiver == v.nation:
+        return f"**{v.name(e.nation)} ceded you the city at {e.city}**"
+    return f"{v.name(e.nation)} ceded its city {e.city} to {v.name(e.receiver)}"
+
+
 def _built(e: ev.UnitBuilt, v: _View) -> str:
     return _cap(f"{v.owner(e.nation)} city {e.city} built {unit_title(e.unit)} {e.unit_id}")
 
@@ -617,6 +660,9 @@ _WRITERS: dict[type[Event], Callable[..., str | None]] = {
     ev.IcbmLaunched: _icbm,
     ev.CityCaptured: _captured,
     ev.CityFounded: _founded,
+    ev.CityCeded: _city_ceded,
+    ev.UnitsCeded: _units_ceded,
+    ev.UnitsDisbanded: _disbanded,
     ev.UnitBuilt: _built,
     ev.BuildSkipped: _skipped,
     ev.CityChanged: _city_changed,

@@ -154,6 +154,17 @@ def _sample(cls: type[ev.Event]) -> ev.Event:
             tick=1, to=to, nation="red", previous="blue", city="20,1", unit=1
         ),
         ev.NationEliminated: ev.NationEliminated(tick=1, to=to, nation="blue", name="Blue"),
+        ev.UnitsDisbanded: ev.UnitsDisbanded(
+            tick=1, to=["red"], nation="red", units=[{"unit": 3, "type": "tank", "square": "3,4"}]
+        ),
+        ev.UnitsCeded: ev.UnitsCeded(
+            tick=1,
+            to=to,
+            nation="red",
+            receiver="blue",
+            units=[{"unit": 5, "type": "heavy_bomber", "square": "12,7"}],
+        ),
+        ev.CityCeded: ev.CityCeded(tick=1, to=to, nation="red", receiver="blue", city="12,7"),
         ev.PlayerChanged: ev.PlayerChanged(
             tick=1, to=["red"], nation="red", player="ai", previous="100"
         ),
@@ -474,3 +485,33 @@ def test_long_lines_are_clipped():
     line = told(event, "blue", {"red": "R" * 200, "blue": "B" * 200})
     assert len(line) <= notices.MAX_LINE
     assert line.count("**") % 2 == 0
+
+
+# --- cessions -------------------------------------------------------------------------------------
+
+
+def test_a_cession_is_told_from_each_side() -> None:
+    items = [
+        {"unit": 5, "type": "heavy_bomber", "square": "12,7"},
+        {"unit": 6, "type": "infantry", "square": "12,7"},
+    ]
+    units = ev.UnitsCeded(tick=1, to=["red", "blue"], nation="red", receiver="blue", units=items)
+    told = ev.UnitsCeded(tick=1, to=["green"], nation="red", receiver="blue", units=items[1:])
+    city = ev.CityCeded(
+        tick=1, to=["red", "blue", "green"], nation="red", receiver="blue", city="4,1"
+    )
+    names = {**NAMES, "green": "Green"}
+    assert notices.describe(units, "red", names) == (
+        "You ceded 2 units to Blue: heavy bomber 5 at 12,7 and infantry 6 at 12,7"
+    )
+    assert notices.describe(units, "blue", names) == (
+        "**Red ceded you 2 units**: heavy bomber 5 at 12,7 and infantry 6 at 12,7"
+    )
+    assert notices.describe(told, "green", names) == "Red ceded 1 unit to Blue: infantry 6 at 12,7"
+    assert notices.describe(city, "blue", names) == "**Red ceded you the city at 4,1**"
+    assert notices.describe(city, "red", names) == "You ceded your city 4,1 to Blue"
+    assert notices.describe(city, "green", names) == "Red ceded its city 4,1 to Blue"
+    assert notices.is_big(city, "blue") and not notices.is_big(city, "red")
+    gone = ev.UnitsDisbanded(tick=1, to=["red"], nation="red", units=items[:1])
+    assert notices.describe(gone, "red", names) == "You disbanded 1 unit: heavy bomber 5 at 12,7"
+    assert notices.describe(gone, "blue", names) is None
