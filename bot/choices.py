@@ -3,9 +3,9 @@ nations they know of, unit types their tech allows). Never raises: no game, no s
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable
 
+from bot import selectors
 from bot.context import Caller, Context, UserError
 from engine.strategic import colours
 from engine.strategic.rules import load as load_rules
@@ -26,25 +26,12 @@ class Choices:
         return await self.ctx.view(seat.game.id, nation)
 
     async def choose_units(self, caller: Caller, current: str) -> list[Choice]:
-        """Own units; the last id being typed is completed, earlier ones kept."""
+        """Own units and selectors of them (`all at 12,7 (3 units: ...)`, `tanks at 12,7`,
+        `all tanks`, `idle tanks`); the part being typed is completed, earlier ones kept."""
         view = await self._own_view(caller)
         if view is None:
             return []
-        rules = load_rules(view.ruleset)
-        head, _, last = current.rpartition(" ") if " " in current.strip() else ("", "", current)
-        head = head.strip()
-        taken = set(re.findall(r"\d+", head))
-        out: list[Choice] = []
-        for u in view.own_units():
-            if str(u.id) in taken or not str(u.id).startswith(last.strip().lstrip("#")):
-                continue
-            value = f"{head} {u.id}".strip()
-            title = rules.unit[u.type].title
-            label = f"{value} - {title} at {view.label(u.sq)}, {u.hp} hp, mob {u.mobility}"
-            out.append((label[:100], value[:100]))
-            if len(out) == LIMIT:
-                break
-        return out
+        return selectors.suggest(current, view, load_rules(view.ruleset), LIMIT)
 
     async def _own_units_that(
         self, caller: Caller, current: str, can: Callable[[UnitType], bool]
@@ -81,7 +68,8 @@ class Choices:
         return await self._own_units_that(caller, current, lambda ut: ut.capacity > 0)
 
     async def choose_unit(self, caller: Caller, current: str) -> list[Choice]:
-        return await self.choose_units(caller, current.strip().split(" ")[-1] if current else "")
+        last = current.strip().split(" ")[-1] if current else ""
+        return [c for c in await self.choose_units(caller, last) if c[1].isdigit()]
 
     async def choose_cities(self, caller: Caller, current: str) -> list[Choice]:
         view = await self._own_view(caller)
