@@ -1,12 +1,19 @@
 """Map pictures from a nation's View (never from the world: what is not in the view cannot be
-drawn).
+drawn). `docs/PICTURES.md` is the player's guide to them.
 
-`render_map(view)` draws the whole map: terrain (water, land, coast), fog (never seen: dark;
-remembered: dimmed, with the cities and units as last seen; in sight: clear), cities by owner
-colour and designation, units by class in their owner's colour with a count where several share
-a square, markers for what happened, coordinates on the edges as players type them, a title line
-and a legend. `render_crop(view, centre, radius)` draws a window around a square, larger, with
-unit ids.
+`render_focus(view)` is what a player is shown by default: the part of the map the nation has
+something in (its cities and units and a margin; with markers, the squares where things happened
+and the nation's own things near them), at about `FOCUS_WIDTH` pixels across, which Discord shows
+without shrinking. `render_map(view)` draws the whole board: terrain (water, land, coast), fog
+(never seen: dark; remembered: dimmed, with the cities and units as last seen; in sight: clear),
+cities by owner and designation, units by class with a count where several share a square, hit
+points, supply, standing orders, markers for what happened, coordinates on the edges as players
+type them, a header and a legend of what is drawn. `render_crop(view, centre, radius)` draws a
+window around a square. Squares of 40 pixels and more list their units by type and id.
+
+Owners are coloured by relation on a nation's own map (`colours="relation"`: you, allied,
+friendly, neutral, war) or by each nation's colour (`colours="nation"`; the full view has no
+relations and always uses them).
 
 Pictures are palette images ("P", at most 256 colours), drawn as palette indices from the
 start: the project's colours (`style`, the nations' colours) are registered first and are exact;
@@ -60,6 +67,11 @@ class Region:
         return len(self.rows) * self.cell
 
 
+FOCUS_WIDTH = 550  # pixels: what Discord shows of a picture in a message without shrinking it
+DETAIL_CELL = 40  # squares at least this big list their units ("inf 12") instead of one shape
+Colours = str  # "relation" or "nation"
+
+
 def render_map(
     view: View,
     *,
@@ -67,10 +79,35 @@ def render_map(
     markers: Sequence[Marker] = (),
     cell: int | None = None,
     legend: bool = True,
+    colours: Colours = "relation",
 ) -> Image.Image:
+    """The whole board."""
     c = cell or style.cell_size(view.width, view.height)
     region = Region(list(range(view.height)), list(range(view.width)), c)
-    return _picture(view, region, title=title, markers=markers, detail=False, legend=legend)
+    return _picture(
+        view, region, title=title, markers=markers, legend=legend, colours=colours, width=640
+    )
+
+
+def render_focus(
+    view: View,
+    *,
+    title: str = "",
+    markers: Sequence[Marker] = (),
+    colours: Colours = "relation",
+    width: int = FOCUS_WIDTH,
+    legend: bool = True,
+) -> Image.Image:
+    """The part of the board that matters to the nation (`focus_region`), about `width` pixels
+    across: its own cities and units, or, with markers, what happened and its things near it."""
+    cols, rows = focus_region(view, markers)
+    margin_left = _margin_left(view, 14)
+    room = width - margin_left - 8
+    c = max(12, min(60, room // len(cols), room * 3 // 2 // len(rows)))
+    region = Region(rows, cols, c)
+    return _picture(
+        view, region, title=title, markers=markers, legend=legend, colours=colours, width=width
+    )
 
 
 def render_crop(
@@ -81,13 +118,118 @@ def render_crop(
     title: str = "",
     markers: Sequence[Marker] = (),
     cell: int = 60,
+    colours: Colours = "relation",
 ) -> Image.Image:
+    """A window of `radius` squares round `centre`."""
     radius = max(1, min(radius, max(view.width, view.height) // 2))
     cx, cy = centre % view.width, centre // view.width
     cols = _span(cx, radius, view.width)
     rows = _span(cy, radius, view.height)
     region = Region(rows, cols, cell)
-    return _picture(view, region, title=title, markers=markers, detail=True, legend=True)
+    return _picture(
+        view, region, title=title, markers=markers, legend=True, colours=colours, width=640
+    )
+
+
+# --- what a focused picture shows --------------------------------------------------------------
+
+FOCUS_MARGIN = 3  # squares round the nation's things
+FOCUS_LEAST = 11  # squares across at least
+FOCUS_MOST = 30  # and at most (16 pixels a square at FOCUS_WIDTH)
+FOCUS_REACH = 8  # units further than this from every own city are left to the whole board
+EVENT_MARGIN = 2
+EVENT_NEAR = 4  # own things this close to a marker are shown with it
+EVENT_MOST = 24
+
+
+def focus_region(view: View, markers: Sequence[Marker] = ()) -> tuple[list[int], list[int]]:
+    """The columns and rows (wrapping round the torus) a focused picture shows: with markers,
+    their squares (a blast's whole radius) and the nation's own things within `EVENT_NEAR` of
+    them; else its cities and its units within `FOCUS_REACH` of them; else its units; else the
+    squares it knows; else the whole board."""
+    w, h = view.width, view.height
+    cities = [c.sq for c in view.own_cities()]
+    units = [u.sq for u in view.own_units()]
+    own = cities + units
+    if markers:
+        points: list[tuple[int, int]] = []
+        for m in markers:
+            x, y = m.sq % w, m.sq // w
+            points += [(x - m.radius, y - m.radius), (x + m.radius, y + m.radius)]
+        for sq in own:
+            if any(_distance(sq, m.sq, w, h) <= EVENT_NEAR + m.radius for m in markers):
+                points.append((sq % w, sq // w))
+        margin, most = EVENT_MARGIN, EVENT_MOST
+    else:
+        home = cities + [
+            sq for sq in units if any(_distance(sq, c, w, h) <= FOCUS_REACH for c in cities)
+        ]
+        squares = home or units or np.flatnonzero(view.terrain).tolist()
+        if not squares:
+            return list(range(w)), list(range(h))
+        points = [(sq % w, sq // w) for sq in squares]
+        margin, most = FOCUS_MARGIN, FOCUS_MOST
+    points = _cluster(points, w, h, most - 2 * margin)
+    cols = _window([p[0] for p in points], w, margin, most)
+    rows = _window([p[1] for p in points], h, margin, most)
+    return cols, rows
+
+
+def _cluster(points: list[tuple[int, int]], w: int, h: int, span: int) -> list[tuple[int, int]]:
+    """The points in the square of `span` (round the torus) that holds the most of them, when
+    they do not all fit in one: a picture of one place, not of two far-off corners."""
+    if len(points) < 2:
+        return points
+    xy = np.array(points) % np.array([w, h])
+    dx = np.abs(xy[:, None, 0] - xy[None, :, 0])
+    dy = np.abs(xy[:, None, 1] - xy[None, :, 1])
+    dx, dy = np.minimum(dx, w - dx), np.minimum(dy, h - dy)
+    if dx.max() < span and dy.max() < span:
+        return points
+    near = (dx <= span // 2) & (dy <= span // 2)  # near[i]: the square centred on point i
+    best = int(near.sum(axis=1).argmax())
+    return [p for p, keep in zip(points, near[best].tolist(), strict=True) if keep]
+
+
+def _distance(a: int, b: int, w: int, h: int) -> int:
+    """Chebyshev distance on the torus (as `Grid.distance`)."""
+    dx = abs(a % w - b % w)
+    dy = abs(a // w - b // w)
+    return max(min(dx, w - dx), min(dy, h - dy))
+
+
+def _arc(coords: Sequence[int], size: int) -> tuple[int, int]:
+    """The shortest run of a circle of `size` that holds every coordinate: (start, length)."""
+    xs = sorted({c % size for c in coords})
+    gap, after = -1, 0
+    for i, x in enumerate(xs):
+        nxt = xs[i + 1] if i + 1 < len(xs) else xs[0] + size
+        if nxt - x > gap:
+            gap, after = nxt - x, i
+    return xs[(after + 1) % len(xs)], size - gap + 1
+
+
+def _window(coords: Sequence[int], size: int, margin: int, most: int) -> list[int]:
+    """The run holding the coordinates and `margin` round them, `FOCUS_LEAST` to `most` long
+    (the run of `most` holding the most of them when they spread wider), round the circle."""
+    most = min(most, size)
+    least = min(FOCUS_LEAST, most)
+    start, length = _arc(coords, size)
+    start, length = start - margin, length + 2 * margin
+    if length > most:
+        counts = np.bincount([c % size for c in coords], minlength=size)
+        inside = np.convolve(np.concatenate([counts, counts[: most - 1]]), np.ones(most, int))
+        window = inside[most - 1 : most - 1 + size]  # window[s]: coordinates in s .. s+most-1
+        best = int(window.argmax())
+        # round the coordinates in that window, with what margin there is room for
+        start, length = _arc([c for c in coords if (c - best) % size < most], size)
+        extra = min(2 * margin, most - length)
+        start, length = start - extra // 2, length + extra
+    if length < least:
+        start, length = start - (least - length) // 2, least
+    if length >= size:
+        return list(range(size))
+    return [(start + d) % size for d in range(length)]
 
 
 def png_bytes(image: Image.Image, *, compress_level: int = 6) -> bytes:
@@ -195,6 +337,9 @@ def _base_colours() -> list[RGB]:
         (0, 0, 0),
         (255, 255, 255),
         *style.MARKER_COLOURS.values(),
+        *style.RELATION_COLOURS.values(),
+        *(style.dim(c, 0.7) for c in style.RELATION_COLOURS.values()),
+        style.ORDER_LINE,
         _UNKNOWN_MARKER,
         _LEGEND_OUTLINE,
         _LEGEND_UNIT,
@@ -203,7 +348,7 @@ def _base_colours() -> list[RGB]:
 
 _UNKNOWN_MARKER = (255, 0, 0)
 _LEGEND_OUTLINE = (90, 90, 90)
-_LEGEND_UNIT = (200, 60, 60)
+_LEGEND_UNIT = (200, 200, 200)
 
 
 def _fixed_palette() -> Palette:
@@ -219,10 +364,13 @@ def _fixed_palette() -> Palette:
     return pal
 
 
-def palette_for(view: View) -> Palette:
-    """The picture's palette before drawing: `_fixed_palette`, then each nation's colour and
-    its remembered (dimmed) shade."""
+def palette_for(view: View, colours: Colours = "nation") -> Palette:
+    """The picture's palette before drawing: `_fixed_palette` (the relation colours among them),
+    then each nation's colour and its remembered (dimmed) shade when nations are drawn in
+    their own colours."""
     pal = _fixed_palette()
+    if _by_relation(view, colours):
+        return pal
     for n in view.nations.values():
         colour = style.parse_colour(n.colour)
         pal.add(colour)
@@ -306,9 +454,10 @@ def _split(v: float) -> tuple[int, float]:
 class _Canvas:
     """An "L" image of palette indices and its palette, with the text helpers."""
 
-    def __init__(self, image: Image.Image, pal: Palette) -> None:
+    def __init__(self, image: Image.Image, pal: Palette, colours: Colours = "nation") -> None:
         self.image = image
         self.pal = pal
+        self.colours = colours
         self.draw = ImageDraw.Draw(image)
         self._done: dict[tuple, tuple[_Glyphs, Image.Image]] = {}
         self._owners: dict[str | None, int] = {}
@@ -317,7 +466,7 @@ class _Canvas:
         """The index of a nation's colour (neutral grey for none)."""
         i = self._owners.get(owner)
         if i is None:
-            i = self._owners[owner] = self.pal.add(_owner_colour(view, owner))
+            i = self._owners[owner] = self.pal.add(_owner_colour(view, owner, self.colours))
         return i
 
     def ink(self, colour: Sequence[int]) -> int:
@@ -426,40 +575,58 @@ def _label_step(cell: int, digits: int, font_px: int) -> int:
     return 200
 
 
+def _margin_left(view: View, font_px: int) -> int:
+    digits = len(str(max(view.width, view.height) - 1))
+    return int(digits * font_px * 0.62) + 10
+
+
 def _picture(
     view: View,
     region: Region,
     *,
     title: str,
     markers: Sequence[Marker],
-    detail: bool,
     legend: bool,
+    colours: Colours,
+    width: int,
 ) -> Image.Image:
     rules = load_rules(view.ruleset)
-    pal = palette_for(view)
+    pal = palette_for(view, colours)
+    detail = region.cell >= DETAIL_CELL
     font_px = 14 if region.cell >= 8 else 12
-    digits = len(str(max(view.width, view.height) - 1))
-    margin_left = int(digits * font_px * 0.62) + 10
+    margin_left = _margin_left(view, font_px)
     margin_top = font_px + 8
-    title_h = 2 * (font_px + 6) + 8
-    top = title_h + margin_top
     map_w, map_h = region.width_px, region.height_px
-    layout = _legend_layout(view, rules, max(map_w + margin_left, 640)) if legend else None
-    width = max(margin_left + map_w + 8, layout.width if layout else 0)
-    height = top + map_h + 8 + (layout.height if layout else 0)
+    width = max(margin_left + map_w + 8, width)
+    header = _header_lines(view, title, width, font_px)
+    title_h = 8 + (font_px + 8) + (len(header) - 1) * (font_px + 4) + 4
+    top = title_h + margin_top
+    shown = [m for m in markers if _pos(view, region, m.sq) is not None]
+    drawn: set[str] = set()
+    layout = _legend_layout(view, rules, width, colours, drawn) if legend else None
+    height = top + map_h + 8
     image = Image.new("L", (width, height), pal.add(style.BACKGROUND))
     image.paste(_terrain_pixels(view, region, pal), (margin_left, top))
-    canvas = _Canvas(image, pal)
-    _title(canvas, view, title, font_px)
+    canvas = _Canvas(image, pal, colours)
+    _title(canvas, view, header, font_px)
     _coordinates(canvas, view, region, margin_left, top, font_px, detail)
+    clip = (margin_left, top, margin_left + map_w, top + map_h)
     _draw_cities(canvas, view, region, margin_left, top, detail)
-    _draw_units(canvas, view, rules, region, margin_left, top, detail)
-    _draw_markers(canvas, view, region, margin_left, top, markers)
+    _draw_orders(canvas, view, region, margin_left, top, clip, drawn)
+    _draw_units(canvas, view, rules, region, margin_left, top, detail, drawn)
+    _draw_markers(canvas, view, region, margin_left, top, shown)
+    drawn |= {f"marker:{m.kind}" for m in shown}
     if layout is not None:
-        _draw_legend(canvas, layout, top + map_h + 8)
+        layout = _legend_layout(view, rules, width, colours, drawn)
+        picture = Image.new("L", (width, height + layout.height), pal.add(style.BACKGROUND))
+        _paste(picture, image, 0, 0)
+        canvas.image = picture
+        canvas.draw = ImageDraw.Draw(picture)
+        _draw_legend(canvas, layout, height)
     picture = canvas.finish()
     picture.info["origin"] = (margin_left, top)  # pixel of the region's first square
     picture.info["region"] = region
+    picture.info["legend"] = [label for label, _ in layout.items] if layout else []
     return picture
 
 
@@ -522,33 +689,71 @@ def _terrain_pixels(view: View, region: Region, pal: Palette) -> Image.Image:
 # --- text ------------------------------------------------------------------------------------
 
 
-def _title(canvas: _Canvas, view: View, title: str, font_px: int) -> None:
+def clock_label(clock: str) -> str:
+    """The game clock as a picture's header says it: "day 3 14:00", and midnight as the end of
+    the day before ("end of day 10", not "day 11 00:00": a day's snapshot is taken then)."""
+    parts = clock.split()
+    if len(parts) == 3 and parts[0] == "day" and parts[2] == "00:00" and parts[1].isdigit():
+        day = int(parts[1])
+        if day > 1:
+            return f"end of day {day - 1}"
+    return clock
+
+
+def _header_lines(view: View, title: str, width: int, font_px: int) -> list[str]:
+    """The title line, then the nation's numbers, labelled, wrapped to the picture's width."""
     me = view.nations.get(view.nation)
-    bg = style.BACKGROUND
     if me is None:  # the full view (moderators, timelapses)
-        line1 = f"{title} - everything" if title else "everything"
-        canvas.text((6, 6), line1, font_px + 2, style.TEXT, bg)
         counts = {n: 0 for n in view.nations}
         for c in view.cities.values():
             if c.owner in counts:
                 counts[c.owner] += 1
-        line2 = f"{view.clock} (tick {view.tick})   " + "   ".join(
-            f"{view.nations[n].name} {k}" for n, k in sorted(counts.items(), key=lambda i: -i[1])
+        first = f"{title} - everything" if title else "everything"
+        items = [clock_label(view.clock)] + [
+            f"{view.nations[n].name} {k} cities"
+            for n, k in sorted(counts.items(), key=lambda i: -i[1])
+        ]
+    else:
+        s = view.status
+        first = f"{title} - {me.name}" if title else me.name
+        items = [
+            clock_label(view.clock),
+            f"command points {s.cp} (+{s.cp_regen} an hour)",
+            f"tech {s.tech:.2f}",
+            f"power {s.power} of {s.power_limit}",
+            f"{s.cities} cities, {s.units} units",
+        ]
+    lines = [first]
+    room = width - 12
+    font = style.font(font_px)
+    line = ""
+    for item in items:
+        joined = f"{line}   {item}" if line else item
+        if line and font.getlength(joined) > room:
+            lines.append(line)
+            joined = item
+        line = joined
+    lines.append(line)
+    return lines[:6]
+
+
+def _title(canvas: _Canvas, view: View, lines: list[str], font_px: int) -> None:
+    me = view.nations.get(view.nation)
+    bg = style.BACKGROUND
+    x = 6
+    if me is not None:  # the nation's colour (or "you") beside its name
+        colour = _owner_colour(view, view.nation, canvas.colours)
+        canvas.draw.rectangle(
+            (6, 8, 6 + font_px, 8 + font_px),
+            fill=canvas.ink(colour),
+            outline=canvas.ink(style.OUTLINE),
         )
-        canvas.text((6, 12 + font_px), line2[:200], font_px, style.TEXT_DIM, bg)
-        return
-    s = view.status
-    line1 = f"{title} - {me.name}" if title else me.name
-    canvas.draw.rectangle(
-        (6, 8, 6 + font_px, 8 + font_px), fill=canvas.ink(style.parse_colour(me.colour))
-    )
-    canvas.text((12 + font_px, 6), line1, font_px + 2, style.TEXT, bg)
-    line2 = (
-        f"{view.clock} (tick {view.tick})   tech {s.tech:.2f}   command points {s.cp}"
-        f" (+{s.cp_regen}/h)   power {s.power}/{s.power_limit}   cities {s.cities}"
-        f"   units {s.units}"
-    )
-    canvas.text((6, 12 + font_px), line2, font_px, style.TEXT_DIM, bg)
+        x = 12 + font_px
+    canvas.text((x, 6), lines[0], font_px + 2, style.TEXT, bg)
+    y = 14 + font_px
+    for line in lines[1:]:
+        canvas.text((6, y), line, font_px, style.TEXT_DIM, bg)
+        y += font_px + 4
 
 
 def _coordinates(canvas: _Canvas, view, region, left, top, font_px, detail) -> None:
@@ -624,10 +829,27 @@ def _positions(view: View, region: Region) -> dict[int, tuple[int, int]]:
     return out
 
 
-def _owner_colour(view: View, owner: str | None) -> RGB:
+def _by_relation(view: View, colours: Colours) -> bool:
+    """Whether owners are coloured by relation (never in the full view: it has none)."""
+    if colours not in ("relation", "nation"):
+        raise ValueError(f"colours are 'relation' or 'nation', not {colours!r}")
+    return colours == "relation" and view.nation in view.nations
+
+
+def _owner_colour(view: View, owner: str | None, colours: Colours = "nation") -> RGB:
     if owner is None or owner not in view.nations:
         return style.NEUTRAL
+    if _by_relation(view, colours):
+        return style.RELATION_COLOURS[_relation(view, owner)]
     return style.parse_colour(view.nations[owner].colour)
+
+
+def _relation(view: View, owner: str) -> str:
+    """ "you" or the relation group of another nation (`style.relation_group`)."""
+    if owner == view.nation:
+        return "you"
+    n = view.nations[owner]
+    return style.relation_group(n.relation_to, n.relation_from)
 
 
 def _draw_cities(canvas: _Canvas, view: View, region: Region, left: int, top: int, detail) -> None:
@@ -652,7 +874,7 @@ def _pos(view: View, region: Region, sq: int) -> tuple[int, int] | None:
 
 
 def _city(canvas: _Canvas, view: View, city: CityView, x: int, y: int, c: int, detail) -> None:
-    fill = _owner_colour(view, city.owner)
+    fill = _owner_colour(view, city.owner, canvas.colours)
     if city.seen == "memory":
         fill = style.dim(fill, 0.7)
     inset = 0 if c < 8 else 1
@@ -680,7 +902,14 @@ def _classes(ruleset: str) -> dict[str, str]:
 
 
 def _draw_units(
-    canvas: _Canvas, view: View, rules: Ruleset, region: Region, left: int, top: int, detail
+    canvas: _Canvas,
+    view: View,
+    rules: Ruleset,
+    region: Region,
+    left: int,
+    top: int,
+    detail: bool,
+    drawn: set[str],
 ) -> None:
     by_square: dict[int, list[UnitView]] = {}
     for u in view.units:
@@ -688,6 +917,7 @@ def _draw_units(
     if not by_square:
         return
     classes = _classes(view.ruleset)
+    most_hp = {ut.name: ut.hp for ut in rules.units}
     c = region.cell
     where = _positions(view, region) if detail else None
     count_px = max(8, int(c * 0.45))
@@ -698,8 +928,13 @@ def _draw_units(
             continue
         x, y = left + pos[0], top + pos[1]
         on_city = sq in view.cities
+        if any(u.supplied is False for u in units) and c >= 10:
+            drawn.add("supply")
         if detail:
-            _unit_list(canvas, view, classes, units, x, y, c, on_city)
+            _unit_list(canvas, view, classes, most_hp, units, x, y, c, on_city, drawn)
+            if any(u.supplied is False for u in units):
+                b = max(7, c // 5)
+                _no_supply(canvas, x + c - b - 2, y + 2, b)
             continue
         lead = _lead(units, classes) if len(units) > 1 else units[0]
         cls = classes.get(lead.type, "land")
@@ -710,10 +945,52 @@ def _draw_units(
         else:
             pad = max(1, c * 0.14)
             box = (x + pad, y + pad, x + c - 1 - pad, y + c - 1 - pad)
-        _shape(canvas, cls, box, colour, outline, ghost=lead.seen == "memory")
+        ghost = lead.seen == "memory"
+        _shape(canvas, cls, box, colour, outline, ghost=ghost)
+        drawn.add(f"{'ghost' if ghost else 'shape'}:{cls}")
+        if ghost and c >= 14:  # last seen here: a question mark in the hollow shape
+            mx, my = (box[0] + box[2]) / 2, (box[1] + box[3]) / 2
+            size = max(8, int((box[2] - box[0]) * 0.7))
+            canvas.text_over((mx, my), "?", size, (255, 255, 255), "mm", 1, (0, 0, 0))
         if len(units) > 1 and c >= 12:
             stamp = _count_stamp(len(units), count_px)
             canvas.glyphs_over(x + c - stamp.levels.width, y, stamp, (255, 255, 255))
+            drawn.add("count")
+        if c >= 10:
+            known = [u for u in units if u.hp is not None and most_hp.get(u.type)]
+            have = sum(u.hp or 0 for u in known)
+            most = sum(most_hp[u.type] for u in known)
+            if have < most:
+                bar_h = max(2, c // 10)
+                _hp_bar(
+                    canvas, int(box[0]), int(box[3]) - bar_h + 1, int(box[2]), bar_h, have / most
+                )
+                drawn.add("hp")
+            if any(u.supplied is False for u in units):
+                _no_supply(canvas, int(box[0]) - 1, int(box[1]) - 1, max(7, c // 4))
+
+
+def _hp_bar(canvas: _Canvas, x0: int, y0: int, x1: int, h: int, share: float) -> None:
+    """Hit points left: the white part of a bar on black."""
+    draw = canvas.draw
+    draw.rectangle((x0, y0, x1, y0 + h), fill=canvas.ink(style.OUTLINE))
+    full = x0 + 1 + round((x1 - x0 - 2) * share)
+    if full > x0:
+        draw.rectangle(
+            (x0 + 1, y0 + 1 if h > 2 else y0, full, y0 + h - 1 if h > 2 else y0 + h),
+            fill=canvas.ink(style.HP_BAR),
+        )
+
+
+def _no_supply(canvas: _Canvas, x: int, y: int, b: int) -> None:
+    """Out of supply: a white "!" on a black badge, `b` pixels square."""
+    draw = canvas.draw
+    draw.rectangle((x, y, x + b - 1, y + b - 1), fill=canvas.ink(style.OUTLINE))
+    ink = canvas.ink(style.NO_SUPPLY)
+    mx = x + b // 2
+    w = max(0, b // 8)
+    draw.rectangle((mx - w, y + 1, mx + w, y + b - 4), fill=ink)
+    draw.rectangle((mx - w, y + b - 2, mx + w, y + b - 2), fill=ink)
 
 
 @cache
@@ -780,32 +1057,139 @@ def _thick_outline(
     image.paste(ink, (left, top), patch)
 
 
-def _unit_list(canvas: _Canvas, view, classes, units: list[UnitView], x, y, c, on_city) -> None:
-    """Zoomed pictures: a small shape and 'type id' lines for the units on a square."""
+def stack_lines(units: list[UnitView], room: int) -> list[tuple[UnitView, str]]:
+    """What a zoomed square says of its units, at most `room` lines, each with the unit whose
+    shape it shows: one line a unit ("inf #12", "tank #7?" when last seen) while they fit,
+    else one a type ("inf 4"), the last line joining what is left ("tank 2, eng 1")."""
     units = sorted(units, key=lambda u: (u.seen == "memory", u.id))
-    size = max(9, c // 5)
-    line_h = max(10, c // 5 + 2)
+    room = max(1, room)
+    if len(units) <= room:
+        return [
+            (u, f"{style.short_name(u.type)} #{u.id}" + ("?" if u.seen == "memory" else ""))
+            for u in units
+        ]
+    groups: dict[tuple[str, str, bool], list[UnitView]] = {}
+    for u in units:
+        groups.setdefault((u.owner, u.type, u.seen == "memory"), []).append(u)
+    parts = [
+        (g[0], f"{style.short_name(g[0].type)} {len(g)}" + ("?" if g[0].seen == "memory" else ""))
+        for g in groups.values()
+    ]
+    if len(parts) <= room:
+        return parts
+    head, rest = parts[: room - 1], parts[room - 1 :]
+    return [*head, (rest[0][0], ", ".join(label for _, label in rest))]
+
+
+def _unit_list(
+    canvas: _Canvas, view, classes, most_hp, units: list[UnitView], x, y, c, on_city, drawn
+) -> None:
+    """Zoomed pictures: a small shape and a line of text for each unit, or each type when they
+    do not fit (`stack_lines`), hit points as a bar under the shape."""
+    size = max(10, c // 5)
+    line_h = max(11, c // 5 + 2)
     top = y + (c // 4 + 2 if on_city else 2)
     room = max(1, (y + c - 2 - top) // line_h)
     white, black = (255, 255, 255), (0, 0, 0)
     outline = canvas.ink(style.OUTLINE)
-    for shown, u in enumerate(units):
-        if shown == room - 1 and len(units) > room:
-            more = f"+{len(units) - shown} more"
-            canvas.text_over((x + 3, top + shown * line_h), more, size, white, None, 2, black)
-            break
+    lines = stack_lines(units, room)
+    if len(lines) < len(units):
+        drawn.add("stack")
+    for shown, (u, label) in enumerate(lines):
         colour = canvas.owner(view, u.owner)
         ly = top + shown * line_h
-        _shape(
-            canvas,
-            classes.get(u.type, "land"),
-            (x + 2, ly + 1, x + 2 + line_h - 3, ly + line_h - 2),
-            colour,
-            outline,
-            ghost=u.seen == "memory",
-        )
-        label = f"{style.short_name(u.type)} {u.id}" + ("?" if u.seen == "memory" else "")
+        cls = classes.get(u.type, "land")
+        ghost = u.seen == "memory"
+        box = (x + 2, ly + 1, x + 2 + line_h - 3, ly + line_h - 2)
+        _shape(canvas, cls, box, colour, outline, ghost=ghost)
+        drawn.add(f"{'ghost' if ghost else 'shape'}:{cls}")
         canvas.text_over((x + line_h + 1, ly), label, size, white, None, 2, black)
+        most = most_hp.get(u.type)
+        if len(lines) == len(units) and u.hp is not None and most and u.hp < most:
+            _hp_bar(canvas, box[0], box[3] - 1, box[2], 2, u.hp / most)
+            drawn.add("hp")
+
+
+def _draw_orders(
+    canvas: _Canvas,
+    view: View,
+    region: Region,
+    left: int,
+    top: int,
+    clip: tuple[int, int, int, int],
+    drawn: set[str],
+) -> None:
+    """Standing orders: a line from each own unit to where it is going, the short way round
+    the torus (on the whole board, both ends of a line that crosses an edge), an arrowhead at
+    the target."""
+    c = region.cell
+    w, h = view.width, view.height
+    done: set[tuple[int, int]] = set()
+    light, dark = canvas.ink(style.ORDER_LINE), canvas.ink(style.OUTLINE)
+    width = 2 if c >= 16 else 1
+    shifts_x = (0, -w * c, w * c) if len(region.cols) == w else (0,)
+    shifts_y = (0, -h * c, h * c) if len(region.rows) == h else (0,)
+    for u in view.units:
+        if u.seen != "own" or u.order is None or u.order == u.sq or (u.sq, u.order) in done:
+            continue
+        done.add((u.sq, u.order))
+        pos = _pos(view, region, u.sq)
+        if pos is None:
+            continue
+        dx = (u.order % w - u.sq % w + w // 2) % w - w // 2
+        dy = (u.order // w - u.sq // w + h // 2) % h - h // 2
+        x0, y0 = left + pos[0] + c / 2, top + pos[1] + c / 2
+        for sx in shifts_x:
+            for sy in shifts_y:
+                a = (x0 + sx, y0 + sy)
+                b = (a[0] + dx * c, a[1] + dy * c)
+                seg = _clip_line(a, b, clip)
+                if seg is None:
+                    continue
+                drawn.add("order")
+                canvas.draw.line(seg, fill=dark, width=width + 2)
+                canvas.draw.line(seg, fill=light, width=width)
+                if seg[2:] == b:  # the target is on the picture: an arrowhead
+                    _arrowhead(canvas, a, b, max(4, c // 3), light, dark)
+
+
+def _arrowhead(canvas: _Canvas, a, b, size: int, light: int, dark: int) -> None:
+    length = max(1e-9, ((b[0] - a[0]) ** 2 + (b[1] - a[1]) ** 2) ** 0.5)
+    ux, uy = (b[0] - a[0]) / length, (b[1] - a[1]) / length
+    back = (b[0] - ux * size, b[1] - uy * size)
+    points = [
+        b,
+        (back[0] - uy * size * 0.6, back[1] + ux * size * 0.6),
+        (back[0] + uy * size * 0.6, back[1] - ux * size * 0.6),
+    ]
+    canvas.draw.polygon(points, fill=light, outline=dark)
+
+
+def _clip_line(a, b, box) -> tuple[float, float, float, float] | None:
+    """The part of the segment a-b inside box (left, top, right, bottom; exclusive): Liang and
+    Barsky's clipping. None when nothing is inside."""
+    x0, y0 = a
+    dx, dy = b[0] - x0, b[1] - y0
+    t0, t1 = 0.0, 1.0
+    for p, q in (
+        (-dx, x0 - box[0]),
+        (dx, box[2] - 1 - x0),
+        (-dy, y0 - box[1]),
+        (dy, box[3] - 1 - y0),
+    ):
+        if p == 0:
+            if q < 0:
+                return None
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return None
+    end = (x0 + t1 * dx, y0 + t1 * dy) if t1 < 1 else b
+    return (x0 + t0 * dx, y0 + t0 * dy, *end)
 
 
 def _draw_markers(canvas: _Canvas, view: View, region: Region, left: int, top: int, markers):
@@ -844,26 +1228,47 @@ class _Legend:
 
 _LEGEND_PX = 13
 _LEGEND_COL = 150
+_LEGEND_NATION_COL = 265
 
 
-def _legend_layout(view: View, rules: Ruleset, width: int) -> _Legend:
+_SHAPE_NAMES = {"land": "land unit", "sea": "ship", "air": "aircraft", "tech": "satellite, missile"}
+
+
+def _legend_layout(
+    view: View, rules: Ruleset, width: int, colours: Colours, drawn: set[str]
+) -> _Legend:
+    """What the picture's signs mean: terrain always, then only what was drawn (unit shapes,
+    last seen, counts, hit points, supply, orders, the markers), the cities, and the owners."""
     items: list[tuple[str, tuple[str, object]]] = [
         ("in sight", ("swatch", style.LAND)),
         ("remembered", ("swatch", style.dim(style.LAND))),
         ("never seen", ("swatch", style.NEVER_SEEN)),
         ("water", ("swatch", style.WATER)),
-        ("coast", ("swatch", style.COAST)),
-        ("land unit", ("shape", "land")),
-        ("ship", ("shape", "sea")),
-        ("aircraft", ("shape", "air")),
-        ("last seen", ("ghost", "land")),
+        ("coast: ships reach it", ("swatch", style.COAST)),
     ]
+    for cls, name in _SHAPE_NAMES.items():
+        if f"shape:{cls}" in drawn:
+            items.append((name, ("shape", cls)))
+    if any(d.startswith("ghost:") for d in drawn):
+        items.append(("hollow, ?: last seen", ("ghost", "land")))
+    if "count" in drawn:
+        items.append(("number: units there", ("count", "3")))
+    if "stack" in drawn:
+        items.append(("inf 4: 4 infantry", ("count", "4")))
+    if "hp" in drawn:
+        items.append(("hit points left", ("hp", 0.6)))
+    if "supply" in drawn:
+        items.append(("out of supply", ("supply", None)))
+    if "order" in drawn:
+        items.append(("standing order", ("order", None)))
     for ct in rules.cities:
         letter = style.DESIGNATION_LETTERS.get(ct.name, ct.name[:1].upper())
         items.append((ct.title.lower(), ("city", letter)))
     for kind in ("attack", "capture", "interception", "blast", "lost"):
-        items.append((kind if kind != "lost" else "unit lost", ("marker", kind)))
+        if f"marker:{kind}" in drawn:
+            items.append((kind if kind != "lost" else "unit lost", ("marker", kind)))
     nations: list[tuple[str, RGB]] = []
+    by_relation = _by_relation(view, colours)
     for n in view.nations.values():
         if view.nation not in view.nations:  # the full view: no relations to show
             nations.append((n.name, style.parse_colour(n.colour)))
@@ -873,11 +1278,14 @@ def _legend_layout(view: View, rules: Ruleset, width: int) -> _Legend:
             rel += f" (they: {n.relation_from.replace('_', ' ')})"
         if n.out:
             rel += ", out"
-        nations.append((f"{n.name}: {rel}", style.parse_colour(n.colour)))
-    nations.append(("neutral", style.NEUTRAL))
+        nations.append((f"{n.name}: {rel}", _owner_colour(view, n.id, colours)))
+    if by_relation:  # you first, then by relation, friends before foes
+        order = list(style.RELATION_COLOURS.values())
+        nations.sort(key=lambda item: order.index(item[1]))
+    nations.append(("unowned", style.NEUTRAL))
     per_row = max(1, (width - 12) // _LEGEND_COL)
-    per_row_nations = max(1, (width - 12) // (2 * _LEGEND_COL))
-    rows = -(-len(items) // per_row) + -(-len(nations) // max(1, per_row // 2))
+    per_row_nations = max(1, (width - 12) // _LEGEND_NATION_COL)
+    rows = -(-len(items) // per_row) + -(-len(nations) // per_row_nations)
     height = rows * (_LEGEND_PX + 8) + 10
     return _Legend(width, height, items, nations, per_row, per_row_nations)
 
@@ -894,7 +1302,7 @@ def _draw_legend(canvas: _Canvas, legend: _Legend, y0: int) -> None:
     # what the signs mean: the same in every picture of a ruleset and width, drawn once
     _paste(canvas.image, _legend_items(tuple(legend.items), per_row, width), 0, y0)
     base = y0 + 4 + (-(-len(legend.items) // per_row)) * row_h
-    wide = 2 * _LEGEND_COL
+    wide = _LEGEND_NATION_COL
     per_row_n = legend.per_row_nations
     for i, (label, colour) in enumerate(legend.nations):
         x = 8 + (i % per_row_n) * wide
@@ -948,6 +1356,17 @@ def _legend_items(
             )
         elif kind == "marker":
             draw.ellipse(box, outline=ink(style.MARKER_COLOURS[str(arg)]), width=2)
+        elif kind == "count":
+            canvas.text((x + s / 2, y + 1 + s / 2), str(arg), _LEGEND_PX, style.TEXT, bg, "mm")
+        elif kind == "hp":
+            draw.rectangle(box, fill=ink(style.LAND))
+            _hp_bar(canvas, x + 1, y + s - 3, x + s - 1, 3, float(arg))  # type: ignore[arg-type]
+        elif kind == "supply":
+            draw.rectangle(box, fill=ink(style.LAND))
+            _no_supply(canvas, x + 2, y + 3, s - 3)
+        elif kind == "order":
+            draw.line((x, y + s - 1, x + s - 3, y + 4), fill=ink(style.OUTLINE), width=4)
+            draw.line((x, y + s - 1, x + s - 3, y + 4), fill=ink(style.ORDER_LINE), width=2)
         canvas.text((x + s + 5, y), label, _LEGEND_PX, style.TEXT, bg)
     assert len(pal) == len(_fixed_palette()), "the legend's signs need no other colour"
     return image

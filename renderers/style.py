@@ -1,4 +1,8 @@
-"""Colours, sizes and fonts shared by every picture."""
+"""Colours, sizes and fonts shared by every picture.
+
+The colours a player must tell apart (terrain, fog, unowned cities, markers, the relation
+colours and the nations' palette, `engine/strategic/colours.py`) stay at least 18 apart in
+CIEDE2000 (`renderers/colour.py`, `tests/renderers/test_palette.py`)."""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ from PIL import ImageFont
 NEVER_SEEN = (18, 20, 26)
 WATER = (38, 84, 150)
 LAND = (96, 150, 72)
-COAST = (164, 166, 104)  # land next to water: where ships can reach
+COAST = (186, 176, 110)  # land next to water: where ships can reach
 WASTE = (92, 80, 72)
 GRID_LINE = (0, 0, 0)
 REMEMBERED_DIM = 0.55  # squares known but not in sight now are drawn at this brightness
@@ -18,16 +22,47 @@ REMEMBERED_DIM = 0.55  # squares known but not in sight now are drawn at this br
 BACKGROUND = (28, 30, 36)
 TEXT = (232, 232, 232)
 TEXT_DIM = (160, 164, 172)
-NEUTRAL = (222, 222, 222)
+NEUTRAL = (150, 150, 150)  # unowned cities
 OUTLINE = (12, 12, 12)
 
 MARKER_COLOURS = {
-    "attack": (255, 64, 48),
-    "capture": (255, 0, 220),
-    "interception": (255, 170, 0),
-    "blast": (255, 240, 60),
-    "lost": (255, 255, 255),
+    "attack": (255, 255, 255),  # a ring with ticks: a cross-hair
+    "capture": (255, 0, 255),
+    "interception": (0, 240, 255),
+    "blast": (255, 150, 0),
+    "lost": (120, 0, 30),
 }
+
+# a nation's own map colours every nation by its relation (`colours="relation"`, the default
+# on a player's map); the worse of the two directions counts (a nation at war with you is "war"
+# whatever you think of it)
+RELATION_COLOURS = {
+    "you": (255, 235, 0),
+    "allied": (130, 120, 255),
+    "friendly": (150, 255, 120),
+    "neutral": (255, 170, 210),
+    "war": (230, 0, 0),
+}
+# each level of a ruleset's diplomacy as one of the five (non-aggression is still neutral)
+RELATION_OF_LEVEL = {
+    "war": "war",
+    "neutral": "neutral",
+    "non_aggression": "neutral",
+    "friendly": "friendly",
+    "allied": "allied",
+}
+_RELATION_RANK = {"war": 0, "neutral": 1, "friendly": 2, "allied": 3}
+
+
+def relation_group(relation_to: str, relation_from: str) -> str:
+    """The relation colour's name for a nation: the worse of the two directions."""
+    groups = (RELATION_OF_LEVEL.get(r, "neutral") for r in (relation_to, relation_from))
+    return min(groups, key=lambda g: _RELATION_RANK[g])
+
+
+HP_BAR = (255, 255, 255)  # hit points left, over OUTLINE for what is lost
+ORDER_LINE = (240, 240, 240)  # a standing order: from the unit to where it goes
+NO_SUPPLY = (255, 255, 255)  # the "!" on a black badge: out of supply
 
 DESIGNATION_LETTERS = {
     "fort": "F",

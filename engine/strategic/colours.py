@@ -1,30 +1,34 @@
 """Nation colours: a named palette players choose from (and the default for nations that do
-not choose), picked to stay apart from each other and from the map's terrain colours."""
+not choose), picked to stay apart from each other (CIEDE2000 >= 14) and from the map's terrain, fog and
+marker colours (>= 18): `tests/renderers/test_palette.py` measures it. Pure data: nothing in
+the rules or the world's hash depends on a colour. There is no black or grey (they vanish into
+the fog and the unowned cities); a nation past the palette gets the fallback grey, and is told
+apart from the others by relation on its players' maps."""
 
 from __future__ import annotations
 
 PALETTE: dict[str, str] = {
-    "red": "#e6194b",
-    "blue": "#4363d8",
-    "yellow": "#ffe119",
-    "orange": "#f58231",
-    "purple": "#911eb4",
-    "cyan": "#42d4f4",
-    "magenta": "#f032e6",
-    "lime": "#bfef45",
-    "pink": "#fabed4",
-    "teal": "#469990",
-    "lavender": "#dcbeff",
-    "brown": "#9a6324",
-    "cream": "#fffac8",
-    "maroon": "#800000",
-    "mint": "#aaffc3",
-    "navy": "#000075",
-    "olive": "#808000",
-    "apricot": "#ffd8b1",
-    "black": "#202020",
-    "grey": "#a9a9a9",
+    "red": "#ff2d5a",
+    "blue": "#7887ff",
+    "yellow": "#ffff00",
+    "orange": "#ff3c00",
+    "purple": "#960096",
+    "cyan": "#3cb4ff",
+    "magenta": "#b45a96",
+    "lime": "#00f000",
+    "pink": "#ffb4d2",
+    "teal": "#007878",
+    "lavender": "#c3b4ff",
+    "brown": "#b4694b",
+    "cream": "#d2ff87",
+    "maroon": "#a53c00",
+    "mint": "#69ffb4",
+    "navy": "#3c0078",
+    "olive": "#876900",
+    "apricot": "#f0b4a5",
 }
+
+FALLBACK = "#a9a9a9"
 
 
 def default_colour(taken: list[str] | set[str]) -> str:
@@ -33,7 +37,7 @@ def default_colour(taken: list[str] | set[str]) -> str:
     for colour in PALETTE.values():
         if colour not in used:
             return colour
-    return "#a9a9a9"
+    return FALLBACK
 
 
 def resolve(text: str) -> str:

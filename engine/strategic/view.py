@@ -22,7 +22,9 @@ from typing import Any
 
 import numpy as np
 
+from engine.strategic.rules.models import UnitClass
 from engine.strategic.systems.economy import cp_regen, power, power_limit
+from engine.strategic.systems.supply import SupplyMap
 from engine.strategic.world import World
 
 NEVER_SEEN = 0  # in View.terrain; other values are 1 + the terrain (WATER, LAND, WASTE)
@@ -44,6 +46,10 @@ class UnitView:
     order: int | None = None
     carried_by: int | None = None
     built_tick: int | None = None
+    # own units only: False when a land or sea unit that needs supply is out of it (it heals
+    # less, pays more to move, `systems/supply.py`); None when supply does not apply (aircraft,
+    # which refuel instead, and units that need none) or the unit is not the nation's own
+    supplied: bool | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -183,8 +189,16 @@ def view_for(world: World, nation: str) -> View:
 
     units: list[UnitView] = []
     listed: set[int] = set()
+    supply = SupplyMap(world, nation)
+    rules = world.rules
     for uid in sorted(world.owned.get(nation, ())):
         u = world.units[uid]
+        ut = rules.unit[u.type]
+        supplied = (
+            supply.square_supplied(ut.unit_class, u.sq)
+            if ut.needs_supply and ut.unit_class in (UnitClass.LAND, UnitClass.SEA)
+            else None
+        )
         units.append(
             UnitView(
                 u.id,
@@ -200,6 +214,7 @@ def view_for(world: World, nation: str) -> View:
                 u.order,
                 u.carried_by,
                 u.born,
+                supplied,
             )
         )
         listed.add(uid)

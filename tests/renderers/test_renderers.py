@@ -75,7 +75,9 @@ def test_a_hidden_unit_square_shows_no_unit_and_the_owner_sees_it() -> None:
     arr = decode(red)
     box = box_of(red, red_view, engineer.sq)
     blue_colour = style.parse_colour(world.nations["blue"].colour)
+    war = style.RELATION_COLOURS["war"]
     assert not has_colour(arr, box, blue_colour, tolerance=10)
+    assert not has_colour(arr, box, war, tolerance=10)
     # the square is drawn as fog only: never-seen or remembered terrain, nothing else
     allowed = {style.NEVER_SEEN, style.dim(style.LAND), style.dim(style.COAST)}
     lines = {style.grid_line(c) for c in allowed}  # grid lines
@@ -83,7 +85,10 @@ def test_a_hidden_unit_square_shows_no_unit_and_the_owner_sees_it() -> None:
     assert {tuple(p) for p in pixels(arr, box).tolist()} <= allowed
 
     blue_view = view_for(world, "blue")
-    blue = render_map(blue_view)
+    blue = render_map(blue_view)  # on its own map, the nation's things are "you"
+    you = style.RELATION_COLOURS["you"]
+    assert has_colour(decode(blue), box_of(blue, blue_view, engineer.sq), you)
+    blue = render_map(blue_view, colours="nation")
     assert has_colour(decode(blue), box_of(blue, blue_view, engineer.sq), blue_colour)
 
 
@@ -92,12 +97,17 @@ def test_a_visible_enemy_city_shows_its_owners_colour() -> None:
     fort = world.grid.index(20, 1)
     view = view_for(world, "red")
     assert view.cities[fort].owner == "blue" and view.cities[fort].seen == "now"
-    image = render_map(view)
+    image = render_map(view, colours="nation")
     arr = decode(image)
     left, top, right, bottom = box_of(image, view, fort)
     # the lower-left corner of the square is city fill (the unit sits lower right)
     corner = arr[bottom - 4, left + 3]
     assert tuple(corner) == style.parse_colour(world.nations["blue"].colour)
+    # by relation (the default): red is at war with blue
+    by_relation = render_map(view)
+    left, top, right, bottom = box_of(by_relation, view, fort)
+    corner = decode(by_relation)[bottom - 4, left + 3]
+    assert tuple(corner) == style.RELATION_COLOURS["war"]
     # blue's other city at 19,3 is out of sight and never seen: no blue there
     tech = world.grid.index(19, 3)
     assert tech not in view.cities
@@ -120,8 +130,7 @@ def test_remembered_squares_are_dimmed_and_keep_the_last_known_picture() -> None
     image = render_map(view)
     arr = decode(image)
     left, top, right, bottom = box_of(image, view, fort)
-    blue = style.parse_colour(world.nations["blue"].colour)
-    assert tuple(arr[bottom - 4, left + 3]) == style.dim(blue, 0.7)
+    assert tuple(arr[bottom - 4, left + 3]) == style.dim(style.RELATION_COLOURS["war"], 0.7)
     # a land square next to the fort that red saw: dimmed land, not never-seen
     near = world.grid.index(20, 2)
     box = box_of(image, view, near)
@@ -198,8 +207,8 @@ def test_a_zoomed_crop_is_larger_and_wraps_round_the_map_edge() -> None:
     assert region.cell > render_map(view).info["region"].cell
     # red's two infantry stand in the fort at 1,1: red pixels in that square
     arr = decode(crop)
-    red = style.parse_colour(world.nations["red"].colour)
-    assert has_colour(arr, box_of(crop, view, world.grid.index(1, 1)), red)
+    you = style.RELATION_COLOURS["you"]
+    assert has_colour(arr, box_of(crop, view, world.grid.index(1, 1)), you)
 
 
 def test_big_map_pictures_stay_small() -> None:
@@ -324,7 +333,7 @@ def test_the_projects_colours_are_exact_in_the_palette_png() -> None:
     markers = [
         Marker(world.grid.index(5 + 2 * i, 2), kind) for i, kind in enumerate(style.MARKER_COLOURS)
     ]
-    data = png_bytes(render_map(view, title="colours", markers=markers))
+    data = png_bytes(render_map(view, title="colours", markers=markers, colours="nation"))
     decoded = Image.open(io.BytesIO(data))
     assert decoded.format == "PNG" and decoded.mode == "P"
     palette = decoded.getpalette()
@@ -377,7 +386,7 @@ def test_thirty_two_nations_keep_their_colours_exact() -> None:
     crowded = dataclasses.replace(view, nations=many)
     pal = palette_for(crowded)
     assert len(pal) <= 256
-    image = render_map(crowded, title="crowded")
+    image = render_map(crowded, title="crowded", colours="nation")
     arr = decode(image)
     found = colours_in(Image.fromarray(arr), 256 * 256)
     for n in many.values():

@@ -1,0 +1,93 @@
+"""The pictures of `docs/PICTURES.md`, made again from a reproducible mid-game world:
+
+    python -m renderers.gallery docs/pictures
+
+Four AI nations play three game days on an 80x80 map (seed 7, `engine.strategic.ai.simulate`);
+then the first nation's `/map` (the focused picture), `/map full:true` (the whole board) and a
+DM picture of the last hours' events are drawn, each also scaled to 550 pixels across as Discord
+shows it in a message (`*-550.png`). With `--before` it draws what the renderer of the time
+draws for `/map` (the whole board: run it against an older checkout, with that checkout first
+on PYTHONPATH, and this file given by path)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from PIL import Image
+
+SEED = 7
+SIZE = 80
+NATIONS = 4
+DAYS = 3
+SHOWN = 550  # what Discord shows of a picture in a message, in pixels across
+
+
+def mid_game():
+    """The world after `DAYS` game days of AI play, and the events of its last six hours."""
+    from engine.strategic.ai.simulate import new_world, play_turn
+    from engine.strategic.clock import advance
+
+    world, seats = new_world(NATIONS, SIZE, SIZE, 10, SEED, "standard", ["normal"])
+    recent: list = []
+    per_hour = world.ticks_per_hour
+    while world.tick < DAYS * world.rules.ticks_per_day:
+        events = []
+        for seat in seats:
+            events.extend(play_turn(world, seat))
+        events.extend(advance(world, per_hour))
+        recent = (recent + events)[-4000:]
+    since = world.tick - 6 * per_hour
+    return world, [e for e in recent if e.tick >= since]
+
+
+def shown(image: Image.Image, width: int = SHOWN) -> Image.Image:
+    """The picture as Discord shows it in a message: scaled down to `width` pixels across
+    (kept as a palette PNG of 256 colours, to stay small)."""
+    rgb = image.convert("RGB")
+    if rgb.width > width:
+        rgb = rgb.resize((width, round(rgb.height * width / rgb.width)), Image.Resampling.LANCZOS)
+    return rgb.quantize(256, method=Image.Quantize.MEDIANCUT, dither=Image.Dither.NONE)
+
+
+def save(image: Image.Image, out: Path, name: str) -> None:
+    image.save(out / f"{name}.png", optimize=True)
+    shown(image).save(out / f"{name}-550.png", optimize=True)
+    print(f"{name}: {image.width}x{image.height} px")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", type=Path)
+    parser.add_argument("--before", action="store_true", help="draw with the old renderer")
+    args = parser.parse_args(argv)
+    args.out.mkdir(parents=True, exist_ok=True)
+
+    from engine.strategic.view import view_for
+    from renderers import mapimage
+    from renderers.markers import markers_from
+
+    world, recent = mid_game()
+    nation = sorted(world.nations)[0]
+    view = view_for(world, nation)
+    title = f"Gallery (seed {SEED})"
+    markers = markers_from(recent, nation, world.width, world.height)
+    print(
+        f"{nation}: {len(view.own_units())} units, {len(view.own_cities())} cities, "
+        f"{len(markers)} markers, {view.clock}"
+    )
+    if args.before:
+        save(mapimage.render_map(view, title=title), args.out, "before-map")
+        if markers:
+            save(mapimage.render_map(view, title=title, markers=markers), args.out, "before-event")
+        return 0
+    save(mapimage.render_focus(view, title=title), args.out, "after-map")
+    save(mapimage.render_map(view, title=title), args.out, "after-map-full")
+    if markers:
+        save(mapimage.render_focus(view, title=title, markers=markers), args.out, "after-event")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
