@@ -446,3 +446,95 @@ def for_cancel(selection: Selection, view: View) -> Selection:
     """Skip units with no standing order."""
     reasons = {u.id: "no standing order" for u in _own(view, selection) if u.order is None}
     return selection.skip(reasons)
+
+
+# --- suggestions as a player types (autocomplete) ------------------------------------------------
+
+SEPARATORS = " ,;+&"
+
+
+def _candidates(view: View, rules: Ruleset, typed_ids: set[str]) -> list[list[tuple[str, str]]]:
+    """What may be suggested, best first, in tiers: the stacks on a square, the kinds (and the
+    idle ones), single units. Each is (value, label)."""
+    own = view.own_units()
+    by_square: dict[int, list[UnitView]] = {}
+    by_type: dict[str, list[UnitView]] = {}
+    for u in own:
+        by_square.setdefault(u.sq, []).append(u)
+        by_type.setdefault(u.type, []).append(u)
+
+    def counted(value: str, units: list[UnitView]) -> tuple[str, str]:
+        n = len(units)
+        ids = ", ".join(str(u.id) for u in units)
+        return value, f"{value} ({n} unit{'s' if n != 1 else ''}: {ids})"
+
+    def words(type_name: str) -> str:
+        return _plural(_norm(rules.unit[type_name].title))
+
+    stacks: list[tuple[str, str]] = []
+    for sq, units in sorted(by_square.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        if len(units) > 1:
+            stacks.append(counted(f"all at {view.label(sq)}", units))
+        types = {u.type for u in units}
+        for t in sorted(types):
+            of_type = [u for u in units if u.type == t]
+            stacks.append(counted(f"{words(t)} at {view.label(sq)}", of_type))
+    kinds: list[tuple[str, str]] = []
+    for t, units in sorted(by_type.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        kinds.append(counted(f"all {words(t)}", units))
+        kinds.append(counted(words(t), units))
+        idle = [u for u in units if u.order is None]
+        if idle and len(idle) < len(units):
+            kinds.append(counted(f"idle {words(t)}", idle))
+    singles: list[tuple[str, str]] = []
+    for u in own:
+        if str(u.id) in typed_ids:
+            continue
+        ut = rules.unit[u.type]
+        detail = f"{ut.title} at {view.label(u.sq)}, {u.hp} hp, mob {u.mobility}"
+        singles.append((str(u.id), f"{u.id} - {detail}"))
+    return [stacks, kinds, singles]
+
+
+def suggest(current: str, view: View, rules: Ruleset, limit: int = 25) -> list[tuple[str, str]]:
+    """Autocomplete for a `units` option: (label, value) pairs, values at most 100 characters.
+    The part being typed is completed and what came before it is kept; what is typed so far,
+    when it already chooses units with more than plain ids, comes first with its count."""
+    typed = str(current or "")[:100]
+    lowered = typed.lower()
+    out: list[tuple[str, str]] = []
+    try:
+        so_far = resolve(typed, view, rules) if typed.strip() else None
+    except UserError:
+        so_far = None
+    if so_far is not None and so_far.chosen and not so_far.plain:
+        n = len(so_far.chosen)
+        ids = ", ".join(map(str, so_far.chosen))
+        out.append((f"{typed.strip()} ({n} unit{'s' if n != 1 else ''}: {ids})", typed.strip()))
+    starts = [0] + [i for i in range(1, len(typed) + 1) if typed[i - 1] in SEPARATORS]
+    fresh = not typed.strip() or typed[-1] in SEPARATORS
+    head_ids = typed if fresh else typed[: starts[-1]]
+    typed_ids = set(re.findall(r"\d+", head_ids))
+    caps = [8, 6, limit] if fresh else [limit, limit, limit]
+    tiers = _candidates(view, rules, typed_ids)
+    singles = tiers[-1]
+    for tier, cap in zip(tiers, caps, strict=True):
+        taken = 0
+        for value, label in tier:
+            start = next((p for p in starts if value.startswith(lowered[p:].lstrip())), None)
+            if start is None or (
+                fresh and tier is not singles and value[:1].isalpha() and " " not in value
+            ):
+                continue  # nothing typed yet: "all tanks", not also "tanks"
+            head = typed[:start].rstrip()
+            full = f"{head} {value}".strip() if head else value
+            if len(full) > 100 or any(v == full for _, v in out):
+                continue
+            shown = f"{head} {label}".strip() if head else label
+            out.append((shown[:100], full))
+            taken += 1
+            if taken == cap or len(out) >= limit:
+                break
+        if len(out) >= limit:
+            break
+    return out[:limit]

@@ -25,7 +25,7 @@ from bot.context import Caller, Reply, UserError
 from bot.desk import Desk
 from bot.sandbox import ROUTES, command_specs
 from engine.host.service import GameService
-from engine.strategic.commands import Move
+from engine.strategic.commands import Move, SetRelation
 from engine.strategic.rules import load as load_rules
 from engine.strategic.scenario import build_world
 
@@ -353,6 +353,14 @@ MATRIX: dict[str, Case] = {
     "diplomacy": Case(
         "running", lambda n: {"nation": "Yellow", "level": "war"}, PLAYERS, order=True
     ),
+    "disband": Case("running", lambda n: {"units": units(n, "home")}, PLAYERS_ASK),
+    "cede": Case(
+        "running",
+        lambda n: {"to": "Red" if n == "blue" else "Blue", "units": units(n, "home")},
+        PLAYERS,
+        order=True,
+        setup="ally",  # red and blue mutual allies
+    ),
     "map": Case("running", lambda n: {}, PLAYERS),
     "status": Case("running", lambda n: {}, PLAYERS),
     "units": Case("running", lambda n: {}, PLAYERS),
@@ -404,6 +412,10 @@ async def test_authorization_matrix(fresh, path: str, role: str) -> None:
             Move(units=[UNITS[me.nation or "red"]["walker"]], to=(3, 2)),
         )
         fresh.submitted.clear()
+    elif case.setup == "ally":
+        for a, b in (("red", "blue"), ("blue", "red")):
+            await fresh.service.submit(running, a, SetRelation(other=b, level="allied"))
+        fresh.submitted.clear()
     before = await fingerprint(fresh.service)
     options = case.options(me.nation)
     try:
@@ -454,6 +466,7 @@ async def test_autocomplete_offers_only_the_callers_own_things(fresh) -> None:
 ASKED = {
     "game resign": ("player", {}),
     "launch": ("player", {"unit": 5, "target": "12,3"}),
+    "disband": ("player", {"units": "2"}),
     "mod end": ("mod_here", {}),
     "mod delete": ("mod_here", {}),
 }
