@@ -135,6 +135,7 @@ class OutboxRow:
     nation: str
     event: dict[str, Any]
     attempts: int
+    own: bool = False  # its event answers the recipient's own command (see `pending_events`)
 
 
 def _dumps(value: Any) -> str:
@@ -490,7 +491,14 @@ class Store:
         """Undelivered rows in id order, without those given up on (`max_attempts`) and those
         held back (`hold`) until after `now`."""
         now = time.time() if now is None else now
-        columns = "SELECT id, game_id, seq, tick, nation, event, attempts FROM outbox INDEXED BY"
+        # `own`: the row's event came of an entry the recipient nation itself made (its own
+        # command), whose reply told it already
+        columns = (
+            "SELECT id, game_id, seq, tick, nation, event, attempts, EXISTS (SELECT 1 FROM log"
+            " WHERE log.game_id = o.game_id AND log.seq = o.seq"
+            " AND json_extract(log.entry, '$.kind') = 'command'"
+            " AND json_extract(log.entry, '$.nation') = o.nation) FROM outbox AS o INDEXED BY"
+        )
 
         def read(c: sqlite3.Connection) -> list[tuple[Any, ...]]:
             # two index range reads (outbox_ready, outbox_held) instead of one scan of every
@@ -513,7 +521,16 @@ class Store:
 
         rows = await self.db.read(read)
         return [
-            OutboxRow(int(r[0]), int(r[1]), int(r[2]), int(r[3]), r[4], json.loads(r[5]), int(r[6]))
+            OutboxRow(
+                int(r[0]),
+                int(r[1]),
+                int(r[2]),
+                int(r[3]),
+                r[4],
+                json.loads(r[5]),
+                int(r[6]),
+                own=bool(r[7]),
+            )
             for r in rows
         ]
 

@@ -173,4 +173,5 @@ def _strip(world: World, nation_id: str) -> None:
             city.build = None
             city.next_build = None
             city.progress = 0
+            city.skipped = False
     world.cities_changed()

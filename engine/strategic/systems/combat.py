@@ -496,6 +496,7 @@ def capture(world: World, unit: Unit, city: City) -> list[ev.Event]:
     city.build = default_build(world, city.designation, world.nations[unit.owner].tech)
     city.next_build = None
     city.progress = 0
+    city.skipped = False
     world.cities_changed(unit.owner, previous)
     if previous is None:
         world.cities_changed()

@@ -140,6 +140,7 @@ def set_build(world: World, city: City, unit: UnitType | None) -> None:
         city.build = unit.name
         city.designation = unit.built_in
     city.progress = 0
+    city.skipped = False
     if moved:  # what a city sees and supplies follows its designation, not its build
         world.cities_changed(city.owner)
 
@@ -177,6 +178,9 @@ def _complete(world: World, city: City, ut: UnitType) -> list[ev.Event]:
         after = power(world, nation, ut.cost_hours)
         limit = power_limit(world, nation)
         if after > limit:
+            if city.skipped:  # told already: the build is retried quietly
+                return []
+            city.skipped = True
             return [
                 ev.BuildSkipped(
                     tick=world.tick,
@@ -188,6 +192,7 @@ def _complete(world: World, city: City, ut: UnitType) -> list[ev.Event]:
                     limit=limit,
                 )
             ]
+    city.skipped = False
     unit = world.add_unit(ut.name, nation, city.sq)
     return [
         ev.UnitBuilt(

@@ -79,9 +79,12 @@ class City:
     progress: int = 0  # ticks spent on the current build
     next_build: str | None = None
     name: str = ""
+    # the last finished build was skipped for lack of power and nothing changed since (the
+    # owner is told once, not at every finished build)
+    skipped: bool = False
 
     def to_row(self) -> list:
-        return [
+        row = [
             self.sq,
             self.owner,
             self.designation,
@@ -90,6 +93,9 @@ class City:
             self.next_build,
             self.name,
         ]
+        if self.skipped:  # rows of older snapshots have no flag: it defaults to False
+            row.append(True)
+        return row
 
     @classmethod
     def from_row(cls, row: list) -> City:
