@@ -448,12 +448,13 @@ def add_scene(rnd, world: World, nations: list[str]):
     - far_city: a city far from Red's land unit, attacked or moved into;
     - alliance: Red offers an alliance to a nation allied with another;
     - ghost: a foreign unit Red saw and left behind (a ghost), moved into or attacked;
-    - stack: a foreign port holding a ship and a submarine Red cannot see, attacked."""
+    - stack: a foreign port holding a ship and a submarine Red cannot see, attacked;
+    - cede: Red hands its mutual ally a transport with cargo, units or a city."""
     rules = world.rules
     grid = world.grid
     label = grid.label
     others = nations[1:]
-    kind = rnd.choice(["convoy", "strike", "far_city", "alliance", "ghost", "stack"])
+    kind = rnd.choice(["convoy", "strike", "far_city", "alliance", "ghost", "stack", "cede"])
     if kind in ("strike", "alliance") and len(others) < 2:
         kind = "convoy"
     at = rnd.randrange(grid.size)
@@ -543,6 +544,19 @@ def add_scene(rnd, world: World, nations: list[str]):
 
         verb = rnd.choice(["move", "attack"])
         return [("me", verb, str(scout.id), label(seen.sq))], leave
+    if kind == "cede":
+        _mutual(world, ME, enemy, "allied")
+        ship, shore = sq(0, 0), sq(1, 0)
+        _clear(world, WATER, ship)
+        _clear(world, LAND, shore)
+        transport = world.add_unit("transport", ME, ship)
+        world.add_unit("infantry", ME, ship, carried_by=transport.id)
+        walker = world.add_unit(_pick(rnd, world, ["infantry", "tank", "fighter"]), ME, shore)
+        city = next((c for c in world.cities.values() if c.owner == ME), None)
+        steps = [("me", "cede", NAMES[enemy], f"{transport.id} {walker.id}", None)]
+        if city is not None:
+            steps.append(("me", "cede", NAMES[enemy], None, label(city.sq)))
+        return rnd.sample(steps, rnd.randint(1, len(steps))), None
     # stack: a ship and a hidden submarine in a foreign port
     _mutual(world, ME, enemy, rules.diplomacy.war)
     port, beside = sq(0, 0), sq(1, 0)
@@ -674,15 +688,23 @@ def hide_changes(
         changes.append(f"never-seen {label(sq)} is now {'land' if new == LAND else 'water'}")
     if map_differs:
         world.map_changed()
-    # cities Red does not see now (never seen, or remembered as they were)
+    # cities Red does not see now (never seen, or remembered as they were). Every nation's
+    # count of cities is public (it decides the game: /nations), so the worlds keep the counts:
+    # a neutral city may be removed, and owned ones change hands by swapping owners
     owners = [None, *outsiders]
-    for sq in sorted(world.cities):
-        city = world.cities[sq]
-        if secrets.visible[sq] or city.owner not in owners:
+    hidden = [
+        sq
+        for sq in sorted(world.cities)
+        if not secrets.visible[sq] and world.cities[sq].owner in owners
+    ]
+    swapped: set[int] = set()
+    for sq in hidden:
+        city = world.cities.get(sq)
+        if city is None or sq in swapped:
             continue
         if rnd.random() < (0.2 if sq in hot else 0.5):
             continue
-        if rnd.random() < 0.5 and not world.at.get(sq):
+        if city.owner is None and rnd.random() < 0.5 and not world.at.get(sq):
             del world.cities[sq]
             gone = "removed"
             if sq in hot and rnd.random() < 0.5:
@@ -691,17 +713,31 @@ def hide_changes(
             world.map_changed()
             changes.append(f"hidden city at {label(sq)} ({city.owner}) {gone}")
         else:
-            new_owner = rnd.choice(owners)
-            if any(u.owner != new_owner for u in world.units_at(sq)):
+            partners = [
+                other
+                for other in hidden
+                if other != sq
+                and other not in swapped
+                and other in world.cities
+                and world.cities[other].owner != city.owner
+                and not any(u.owner != city.owner for u in world.units_at(other))
+                and not any(u.owner != world.cities[other].owner for u in world.units_at(sq))
+            ]
+            if not partners:
                 continue
-            old = city.owner
-            city.owner = new_owner
-            city.designation = rnd.choice([c.name for c in rules.cities])
-            tech = world.nations[new_owner].tech if new_owner else 0.0
-            city.build = default_build(world, city.designation, tech) if new_owner else None
-            city.progress = 0
-            world.cities_changed(old, new_owner)
-            changes.append(f"hidden city at {label(sq)}: {old} -> {new_owner} {city.designation}")
+            other = world.cities[rnd.choice(partners)]
+            swapped.update((sq, other.sq))
+            for a, new_owner in ((city, other.owner), (other, city.owner)):
+                old = a.owner
+                a.owner = new_owner
+                a.designation = rnd.choice([c.name for c in rules.cities])
+                tech = world.nations[new_owner].tech if new_owner else 0.0
+                a.build = default_build(world, a.designation, tech) if new_owner else None
+                a.progress = 0
+                world.cities_changed(old, new_owner)
+                changes.append(
+                    f"hidden city at {label(a.sq)}: {old} -> {new_owner} {a.designation}"
+                )
         map_differs = True
     free_land = [
         sq
@@ -713,7 +749,7 @@ def hide_changes(
     ]
     if free_land and rnd.randint(0, 2) == 0:
         sq = rnd.choice(free_land)
-        owner = rnd.choice(owners)
+        owner = None  # a neutral city: nobody's count changes
         designation = rnd.choice([c.name for c in rules.cities])
         tech = world.nations[owner].tech if owner else 0.0
         world.cities[sq] = City(
@@ -821,6 +857,7 @@ def my_action(rnd, a: World, b: World, secrets: Secrets, aims: list[int]) -> tup
         + ["attack"] * 4
         + ["build", "next", "designate", "cancel", "board", "engineer", "launch"]
         + ["diplomacy"] * 2
+        + ["disband", "cede", "cede"]
     )
     if kind in ("move", "attack"):
         return ("me", kind, units_text(), where())
@@ -851,6 +888,14 @@ def my_action(rnd, a: World, b: World, secrets: Secrets, aims: list[int]) -> tup
             where(),
         )
     others = [NAMES[n] for n in a.nations if n != me]
+    if kind == "disband":
+        return ("me", "disband", units_text())
+    if kind == "cede":  # units (often a carrier or a unit on a hidden square's edge) or a city
+        allies = [NAMES[n] for n in a.nations if n != me and a.mutual(me, n, "allied")]
+        to = rnd.choice(allies) if allies and rnd.random() < 0.8 else rnd.choice(others)
+        if rnd.random() < 0.6:
+            return ("me", "cede", to, units_text(), None)
+        return ("me", "cede", to, None, city())
     return ("me", "diplomacy", rnd.choice(others), rnd.choice(rules.diplomacy.levels))
 
 
@@ -861,8 +906,15 @@ def other_action(rnd, a: World, b: World, secrets: Secrets, aims: list[int]) -> 
     theirs = sorted({u.id for w in (a, b) for u in w.units.values() if u.owner == nation})
     target = rnd.choice(aims) if aims and rnd.random() < 0.8 else rnd.randrange(a.grid.size)
     at = (target % a.width, target // a.width)
-    kind = rnd.choice(["move", "attack", "attack", "relation"])
-    if kind == "relation" or not theirs:
+    kind = rnd.choice(["move", "attack", "attack", "relation", "cede"])
+    if kind == "cede" and theirs:  # to anyone: accepted only between mutual allies
+        allies = [n for n in a.nations if n != nation and a.mutual(nation, n, "allied")]
+        receiver = rnd.choice(allies or [n for n in a.nations if n != nation])
+        if rnd.random() < 0.7:
+            units = rnd.sample(theirs, min(len(theirs), rnd.choice([1, 1, 2])))
+            return ("other", nation, cmd.CedeUnits(units=units, receiver=receiver))
+        return ("other", nation, cmd.CedeCity(city=at, receiver=receiver))
+    if kind in ("relation", "cede") or not theirs:
         other = rnd.choice([n for n in a.nations if n != nation])
         level = rnd.choice(a.rules.diplomacy.levels)
         return ("other", nation, cmd.SetRelation(other=other, level=level))
@@ -1016,6 +1068,8 @@ def named_units(e: ev.Event) -> list[tuple[str | None, int, str]]:
             return [(e.nation, e.unit, "capturer")]
         case ev.UnitBuilt():
             return [(e.nation, e.unit_id, "built")]
+        case ev.UnitsCeded() | ev.UnitsDisbanded():
+            return [(e.nation, int(i["unit"]), "ceded") for i in e.units]
     return []
 
 
@@ -1132,6 +1186,18 @@ class PureRunner:
             )
         if what == "launch":
             return cmd.Launch(unit=int(args[0]), target=square(args[1], w, h))
+        if what == "disband":
+            return cmd.Disband(units=unit_ids(args[0]))
+        if what == "cede":
+            receiver = next(
+                (n.id for n in world.nations.values() if n.name == args[0] and n.id != self.me),
+                None,
+            )
+            if receiver is None:
+                raise UserError(f"There is no other nation called {args[0]!r} in this game.")
+            if args[1] is not None:
+                return cmd.CedeUnits(units=unit_ids(args[1]), receiver=receiver)
+            return cmd.CedeCity(city=square(args[2], w, h), receiver=receiver)
         if what == "diplomacy":
             other = next(
                 (n.id for n in world.nations.values() if n.name == args[0] and n.id != self.me),
@@ -1213,7 +1279,12 @@ class DeskRunner:
             if reply.confirm is not None:  # an ICBM: press the button
                 reply = await desk.confirm(c, reply.confirm.token)
             return reply
-        return await getattr(desk, what)(c, *args)
+        if what == "cede":
+            return await desk.cede(c, args[0], units=args[1], city=args[2])
+        reply = await getattr(desk, what)(c, *args)
+        if what == "disband" and reply.confirm is not None:  # press the button
+            reply = await desk.confirm(c, reply.confirm.token)
+        return reply
 
     async def _ask(self, what: str, args: tuple) -> str:
         desk, c = self.desk, self.caller
@@ -1233,7 +1304,8 @@ class DeskRunner:
         except UserError as exc:
             return f"{what} error: {exc}"
         pictures = [data.decode() for _name, data in reply.files]
-        return f"{what}: {reply.text} {pictures}"
+        card = reply.embed.as_text() if reply.embed is not None else ""
+        return f"{what}: {reply.text} {card} {pictures}"
 
 
 def picture_input(view: View, title: str, at: int | None, radius: int) -> bytes:
@@ -1264,7 +1336,7 @@ async def compare(case: Case, ra, rb, *, sweep: bool = False) -> int:
     """Play the case in both runners and check Red's outputs; returns the number of steps
     compared (the case stops at the first step after which Red's views differ)."""
     va, vb = await ra.view(), await rb.view()
-    if view_key(va) != view_key(vb):
+    if view_key(va) != view_key(vb) or await _public(ra) != await _public(rb):
         raise AssertionError("the two worlds of a case must look the same to Red\n" + repr(case))
     if sweep:
         for q in SWEEP:
@@ -1287,6 +1359,7 @@ async def compare(case: Case, ra, rb, *, sweep: bool = False) -> int:
                 _fail(case, i, what, "\n    ".join(unseen))
         # what Red knows after the step: its view, the units it saw on the way (memory)
         same = view_key(wa) == view_key(wb) and ma == mb
+        same = same and await _public(ra) == await _public(rb)  # the public scoreboard
         # and the foreign units it was told of (each one checked above as seen by it): a ship
         # of Red's that sank a sub passing by saw it, though nothing of it is left to show
         told = same and foreign_named(oa.events) == foreign_named(ob.events)
@@ -1306,6 +1379,16 @@ async def compare(case: Case, ra, rb, *, sweep: bool = False) -> int:
                 if oa.texts != ob.texts:
                     _fail(case, None, f"/{q[1]} differs at the end", oa.texts, ob.texts)
     return compared
+
+
+async def _public(runner) -> dict[str, int]:
+    """What every player may know: each nation's count of cities (the public scoreboard)."""
+    world = await _world(runner)
+    counts: dict[str, int] = {}
+    for city in world.cities.values():
+        if city.owner is not None:
+            counts[city.owner] = counts.get(city.owner, 0) + 1
+    return counts
 
 
 async def _memory(runner) -> dict:

@@ -17,6 +17,9 @@ class NationSummary:
     colour: str
     player: str | None  # who plays it (a Discord user id, "ai", or nobody)
     out: bool
+    # the public count that decides the game, as every player may see it (Strategic
+    # Initiative: the cities the nation holds)
+    score: int = 0
 
 
 @dataclass(frozen=True)

@@ -138,6 +138,10 @@ class StrategicInitiative:
 
     def summary(self, world: World) -> GameSummary:
         rules = world.rules
+        cities: dict[str, int] = {}
+        for city in world.cities.values():
+            if city.owner is not None:
+                cities[city.owner] = cities.get(city.owner, 0) + 1
         return GameSummary(
             kind=self.name,
             rules_title=rules.title,
@@ -149,7 +153,9 @@ class StrategicInitiative:
             seats=len(world.slots),
             nations=MappingProxyType(
                 {
-                    n.id: NationSummary(n.id, n.name, n.colour, n.player, n.out)
+                    n.id: NationSummary(
+                        n.id, n.name, n.colour, n.player, n.out, cities.get(n.id, 0)
+                    )
                     for n in world.nations.values()
                 }
             ),

@@ -82,8 +82,10 @@ SEA = "~" * 28
 
 def far_east(*, city: bool, square: str, relation: str = "neutral", bridge: bool = False) -> World:
     """Row 1: Red's island (x 1-8), then water, then Blue's island (x 22-26); with `bridge`
-    the land runs all the way. `square` is what 25,1 is without the city: "." or "~"."""
-    east = "..." + ("B" if city else square) + "."
+    the land runs all the way. `square` is what 25,1 is without the city: "." or "~"; Blue's
+    city is then at 26,1 (how many cities each nation holds is public: the worlds of a case
+    keep the counts)."""
+    east = "..." + ("B." if city else square + "B")
     row1 = ("~A" + "." * 20 if bridge else WEST) + east + "~"
     row2 = "~........~~" + "~" * 16 + "~"
     row4 = "~" * 14 + "C" + "~" * 13  # Green's home, far from everything
@@ -91,8 +93,7 @@ def far_east(*, city: bool, square: str, relation: str = "neutral", bridge: bool
         "A": {"owner": "a", "designation": "fort"},
         "C": {"owner": "c", "designation": "fort"},
     }
-    if city:
-        cities["B"] = {"owner": "b", "designation": "fort"}
+    cities["B"] = {"owner": "b", "designation": "fort"}
     return scenario(
         [SEA, row1, row2, SEA, row4],
         cities=cities,
