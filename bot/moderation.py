@@ -141,7 +141,8 @@ class Moderation:
             view = await self.ctx.service.full_view(game.id)
             label = "everything"
         title = f"{game.name} (game {game.id}), moderator view"
-        data = await drawing.draw_map(view, title=title)  # in a worker process
+        # the whole board, each nation in its own colour (a moderator is nobody's "you")
+        data = await drawing.draw_map(view, title=title, colours="nation")  # in a worker process
         return Reply(
             text=f"{label} at {view.clock} (only you see this).",
             files=[(f"mod-{game.id}-{nation or 'all'}.png", data)],

@@ -2,11 +2,12 @@
 GIL of the bot's process.
 
     from renderers import pool
-    data = await pool.draw_map(view, title=..., markers=...)      # PNG bytes
+    data = await pool.draw_focus(view, title=..., markers=...)    # PNG bytes: what matters
+    data = await pool.draw_map(view, title=..., markers=...)      # the whole board
     data = await pool.draw_crop(view, centre, radius, title=...)
 
 The View (frozen dataclasses and numpy arrays) is pickled to a worker, which draws it
-(`mapimage.render_map` / `render_crop`) and encodes it (`png_bytes`); only the PNG's bytes come
+(`mapimage.render_focus` / `render_map` / `render_crop`) and encodes it (`png_bytes`); only the PNG's bytes come
 back. The output is byte-for-byte what drawing in-process gives.
 
 `DrawPool` wraps a `concurrent.futures.ProcessPoolExecutor` with the "spawn" start method (safe
@@ -123,6 +124,13 @@ def draw_map_bytes(view: View, options: dict[str, Any]) -> bytes:
     return png_bytes(render_map(view, **options))
 
 
+def draw_focus_bytes(view: View, options: dict[str, Any]) -> bytes:
+    """`render_focus(view, **options)` encoded as PNG."""
+    from renderers.mapimage import png_bytes, render_focus
+
+    return png_bytes(render_focus(view, **options))
+
+
 def draw_crop_bytes(view: View, centre: int, radius: int, options: dict[str, Any]) -> bytes:
     """`render_crop(view, centre, radius, **options)` encoded as PNG."""
     from renderers.mapimage import png_bytes, render_crop
@@ -176,10 +184,30 @@ class DrawPool:
         markers: Sequence[Marker] = (),
         cell: int | None = None,
         legend: bool = True,
+        colours: str = "relation",
     ) -> bytes:
-        """The nation's full map as PNG bytes (`mapimage.render_map`)."""
-        options = {"title": title, "markers": list(markers), "cell": cell, "legend": legend}
+        """The nation's whole board as PNG bytes (`mapimage.render_map`)."""
+        options = {
+            "title": title,
+            "markers": list(markers),
+            "cell": cell,
+            "legend": legend,
+            "colours": colours,
+        }
         return await self.run(draw_map_bytes, view, options)
+
+    async def draw_focus(
+        self,
+        view: View,
+        *,
+        title: str = "",
+        markers: Sequence[Marker] = (),
+        colours: str = "relation",
+    ) -> bytes:
+        """What matters to the nation, or round the markers, as PNG bytes
+        (`mapimage.render_focus`)."""
+        options = {"title": title, "markers": list(markers), "colours": colours}
+        return await self.run(draw_focus_bytes, view, options)
 
     async def draw_crop(
         self,
@@ -190,9 +218,10 @@ class DrawPool:
         title: str = "",
         markers: Sequence[Marker] = (),
         cell: int = 60,
+        colours: str = "relation",
     ) -> bytes:
         """A zoomed window round `centre` as PNG bytes (`mapimage.render_crop`)."""
-        options = {"title": title, "markers": list(markers), "cell": cell}
+        options = {"title": title, "markers": list(markers), "cell": cell, "colours": colours}
         return await self.run(draw_crop_bytes, view, centre, radius, options)
 
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
@@ -338,11 +367,23 @@ async def draw_map(
     markers: Sequence[Marker] = (),
     cell: int | None = None,
     legend: bool = True,
+    colours: str = "relation",
 ) -> bytes:
-    """The full map as PNG bytes, drawn in the default pool."""
+    """The whole board as PNG bytes, drawn in the default pool."""
     return await default_pool().draw_map(
-        view, title=title, markers=markers, cell=cell, legend=legend
+        view, title=title, markers=markers, cell=cell, legend=legend, colours=colours
     )
+
+
+async def draw_focus(
+    view: View,
+    *,
+    title: str = "",
+    markers: Sequence[Marker] = (),
+    colours: str = "relation",
+) -> bytes:
+    """The focused picture (`mapimage.render_focus`) as PNG bytes, drawn in the default pool."""
+    return await default_pool().draw_focus(view, title=title, markers=markers, colours=colours)
 
 
 async def draw_crop(
@@ -353,10 +394,11 @@ async def draw_crop(
     title: str = "",
     markers: Sequence[Marker] = (),
     cell: int = 60,
+    colours: str = "relation",
 ) -> bytes:
     """A zoomed window as PNG bytes, drawn in the default pool."""
     return await default_pool().draw_crop(
-        view, centre, radius, title=title, markers=markers, cell=cell
+        view, centre, radius, title=title, markers=markers, cell=cell, colours=colours
     )
 
 

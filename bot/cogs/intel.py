@@ -15,17 +15,25 @@ class IntelCog(commands.Cog):
     def __init__(self, bot: Host) -> None:
         self.bot = bot
 
-    @app_commands.command(name="map", description="Your map (only you see it); zoom in with at")
-    @app_commands.describe(at="centre of a zoomed map, x,y", radius="squares around it (1-20)")
+    @app_commands.command(
+        name="map",
+        description="Your map round your cities and units (only you see it); full: the whole board",
+    )
+    @app_commands.describe(
+        at="centre of a zoomed map, x,y",
+        radius="squares around it (1-20)",
+        full="the whole board instead of the part round your cities and units",
+    )
     async def map(
         self,
         interaction: discord.Interaction,
         at: str | None = None,
         radius: app_commands.Range[int, 1, 20] = 6,
+        full: bool = False,
     ) -> None:
         await respond(
             interaction,
-            lambda: self.bot.desk.map(caller_of(interaction), at, radius),
+            lambda: self.bot.desk.map(caller_of(interaction), at, radius, full),
             slow=True,
         )
 
@@ -38,14 +46,41 @@ class IntelCog(commands.Cog):
         await respond(interaction, lambda: self.bot.desk.status(caller_of(interaction)))
 
     @app_commands.command(name="units", description="Your units, a page at a time")
-    @app_commands.describe(page="page number", type="only this unit type")
+    @app_commands.describe(
+        page="page number",
+        type="only this unit type",
+        group="list them square by square",
+        ready="true: only units with mobility left; false: only those with none left",
+        orders="only units with standing orders, or only those without",
+        at="only units on this square, x,y",
+    )
+    @app_commands.choices(
+        group=[app_commands.Choice(name="by square", value="square")],
+        orders=[
+            app_commands.Choice(name="with standing orders", value="with"),
+            app_commands.Choice(name="without standing orders", value="without"),
+        ],
+    )
     async def units(
         self,
         interaction: discord.Interaction,
         page: app_commands.Range[int, 1, 1000] = 1,
         type: str | None = None,
+        group: str | None = None,
+        ready: bool | None = None,
+        orders: str | None = None,
+        at: str | None = None,
     ) -> None:
-        await respond(interaction, lambda: self.bot.desk.units(caller_of(interaction), page, type))
+        await respond(
+            interaction,
+            lambda: self.bot.desk.units(
+                caller_of(interaction), page, type, group=group, ready=ready, orders=orders, at=at
+            ),
+        )
+
+    @units.autocomplete("at")
+    async def _unit_squares(self, interaction: discord.Interaction, current: str):
+        return await complete(interaction, current, self.bot.desk.choose_unit_squares)
 
     @units.autocomplete("type")
     async def _types(self, interaction: discord.Interaction, current: str):

@@ -1,0 +1,73 @@
+"""The colours a player must tell apart stay apart, measured in CIEDE2000 (`renderers/colour.py`).
+
+Thresholds: the complaints this palette answers measured 10.6 (the blue nation's ships on
+water), 13.9 (crimson against the attack marker) and 16.1 (orange against the interception
+marker): all under 18, so anything a unit or city is drawn in keeps at least 18 from the terrain
+under it, the fog, the unowned cities, the markers and the other relation colours. Two nations are
+also told apart by the legend and by relation, and the palette has 18 of them: they keep 14
+between each other (the closest pairs of the old palette, pink/lavender 15.0 and cream/apricot
+14.1, drew no complaint)."""
+
+from __future__ import annotations
+
+import itertools
+
+from engine.strategic.colours import PALETTE
+from renderers import style
+from renderers.colour import delta_e, distance
+
+APART = 18.0
+NATIONS_APART = 14.0
+
+FIXED = {
+    "water": style.WATER,
+    "land": style.LAND,
+    "coast": style.COAST,
+    "waste": style.WASTE,
+    "never seen": style.NEVER_SEEN,
+    "unowned city": style.NEUTRAL,
+    **{f"{k} marker": v for k, v in style.MARKER_COLOURS.items()},
+}
+
+
+def closest(colours: dict[str, tuple[int, int, int]]) -> tuple[float, str, str]:
+    return min(
+        (distance(a, b), x, y) for (x, a), (y, b) in itertools.combinations(colours.items(), 2)
+    )
+
+
+def test_the_colour_difference_is_ciede2000() -> None:
+    # Sharma, Wu and Dalal's test data (pairs 1, 7, 17 and 25)
+    pairs = [
+        ((50.0, 2.6772, -79.7751), (50.0, 0.0, -82.7485), 2.0425),
+        ((50.0, 0.0, 0.0), (50.0, -1.0, 2.0), 2.3669),
+        ((50.0, 2.5, 0.0), (73.0, 25.0, -18.0), 27.1492),
+        ((60.2574, -34.0099, 36.2677), (60.4626, -34.1751, 39.4387), 1.2644),
+    ]
+    for one, other, want in pairs:
+        assert abs(delta_e(one, other) - want) < 1e-4
+        assert abs(delta_e(other, one) - want) < 1e-4
+    assert distance((0, 0, 0), (255, 255, 255)) == distance((255, 255, 255), (0, 0, 0)) > 99
+
+
+def test_terrain_fog_markers_and_relation_colours_stay_apart() -> None:
+    colours = {**FIXED, **{f"{k} relation": v for k, v in style.RELATION_COLOURS.items()}}
+    gap, one, other = closest(colours)
+    assert gap >= APART, f"{one} and {other} are {gap:.1f} apart"
+
+
+def test_every_nation_colour_stands_off_the_map_and_from_the_others() -> None:
+    nations = {name: style.parse_colour(hexa) for name, hexa in PALETTE.items()}
+    for name, colour in nations.items():
+        for what, other in FIXED.items():
+            gap = distance(colour, other)
+            assert gap >= APART, f"{name} is {gap:.1f} from {what}"
+    gap, one, other = closest(nations)
+    assert gap >= NATIONS_APART, f"{one} and {other} are {gap:.1f} apart"
+
+
+def test_the_old_colours_that_players_could_not_see_would_fail() -> None:
+    old_blue, old_red, old_orange = (0x43, 0x63, 0xD8), (0xE6, 0x19, 0x4B), (0xF5, 0x82, 0x31)
+    assert distance(old_blue, (38, 84, 150)) < APART  # the old water
+    assert distance(old_red, (255, 64, 48)) < APART  # the old attack marker
+    assert distance(old_orange, (255, 170, 0)) < APART  # the old interception marker
