@@ -71,6 +71,22 @@ class Choices:
         last = current.strip().split(" ")[-1] if current else ""
         return [c for c in await self.choose_units(caller, last) if c[1].isdigit()]
 
+    async def choose_unit_squares(self, caller: Caller, current: str) -> list[Choice]:
+        """Squares where the caller's units are, the most crowded first."""
+        view = await self._own_view(caller)
+        if view is None:
+            return []
+        typed = current.strip().replace(" ", "")
+        counts: dict[int, int] = {}
+        for u in view.own_units():
+            counts[u.sq] = counts.get(u.sq, 0) + 1
+        out: list[Choice] = []
+        for sq, n in sorted(counts.items(), key=lambda kv: (-kv[1], kv[0])):
+            label = view.label(sq)
+            if label.startswith(typed):
+                out.append((f"{label} - {n} unit{'s' if n != 1 else ''}", label))
+        return out[:LIMIT]
+
     async def choose_cities(self, caller: Caller, current: str) -> list[Choice]:
         view = await self._own_view(caller)
         if view is None:

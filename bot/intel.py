@@ -97,23 +97,71 @@ class Intel:
         """When `tick` is due in real time (None: the game's time stands still)."""
         return RealClock.of_row(game, summary.ticks_per_hour).real_time_of(tick)
 
-    async def units(self, caller: Caller, page: int = 1, kind: str | None = None) -> Reply:
+    async def units(
+        self,
+        caller: Caller,
+        page: int = 1,
+        kind: str | None = None,
+        *,
+        group: str | None = None,
+        ready: bool | None = None,
+        orders: str | None = None,
+        at: str | None = None,
+    ) -> Reply:
+        """Own units, a page at a time: filtered by type, square (`at`), mobility left
+        (`ready`) and standing orders (`orders`: with or without), listed by id or grouped by
+        square; mobility shown as now/most (the type's mobility times the ruleset's cap)."""
         seat, nation = await self.ctx.playing(caller)
         view = await self.ctx.view(seat.game.id, nation)
         rules = load_rules(view.ruleset)
         own = view.own_units()
+        wanted: list[str] = []  # the filters, in words: "of type Tank at 12,7"
+        again: list[str] = []  # and as options, for the next page's hint
         if kind:
             name = parsing.choice(kind, [u.name for u in rules.units], "unit type")
             own = [u for u in own if u.type == name]
+            wanted.append(f"of type {rules.unit[name].title}")
+            again.append(f"type:{name}")
+        if at:
+            x, y = parsing.square(at, view.width, view.height)
+            own = [u for u in own if u.sq == y * view.width + x]
+            wanted.append(f"at {x},{y}")
+            again.append(f"at:{x},{y}")
+        if ready is not None:
+            own = [u for u in own if ((u.mobility or 0) > 0) == ready]
+            wanted.append("with mobility left" if ready else "with no mobility left")
+            again.append(f"ready:{str(ready).lower()}")
+        if orders:
+            having = parsing.choice(orders, ["with", "without"], "orders filter") == "with"
+            own = [u for u in own if (u.order is not None) == having]
+            wanted.append("on standing orders" if having else "without standing orders")
+            again.append(f"orders:{'with' if having else 'without'}")
+        by_square = bool(group)
+        if group:
+            parsing.choice(group.removeprefix("by").strip(), ["square"], "grouping")
+            again.append("group:square")
+        filters = "".join(f" {w}" for w in wanted)
         if not own:
-            return Reply(text="You have no units" + (f" of type {kind}." if kind else "."))
+            return Reply(text=f"You have no units{filters}.")
+        if by_square:
+            own = sorted(own, key=lambda u: (u.sq, u.id))
+        per_square: dict[int, int] = {}
+        for u in own:
+            per_square[u.sq] = per_square.get(u.sq, 0) + 1
         pages = math.ceil(len(own) / PAGE)
         page = max(1, min(page, pages))
-        lines = [f"**Your units** ({len(own)}) - page {page}/{pages}"]
+        lines = [f"**Your units**{filters} ({len(own)}) - page {page}/{pages}"]
+        last_sq = None
         for u in own[(page - 1) * PAGE : page * PAGE]:
             ut = rules.unit[u.type]
-            bits = [f"`{u.id:>4}` {ut.title} at {view.label(u.sq)}", f"{u.hp}/{ut.hp} hp"]
-            bits.append(f"mob {u.mobility}")
+            if by_square and u.sq != last_sq:
+                n = per_square[u.sq]
+                lines.append(f"**{view.label(u.sq)}** - {n} unit{'s' if n != 1 else ''}")
+                last_sq = u.sq
+            where = "" if by_square else f" at {view.label(u.sq)}"
+            most = ut.mobility * rules.mobility.cap_multiple
+            bits = [f"`{u.id:>4}` {ut.title}{where}", f"{u.hp}/{ut.hp} hp"]
+            bits.append(f"mob {u.mobility}/{most}")
             if ut.ammo:
                 bits.append(f"ammo {u.ammo}")
             if ut.needs_fuel:
@@ -124,7 +172,7 @@ class Intel:
                 bits.append(f"-> {view.label(u.order)}")
             lines.append(" - ".join(bits))
         if page < pages:
-            lines.append(f"More: `/units page:{page + 1}`")
+            lines.append(f"More: `/units page:{page + 1}{''.join(' ' + a for a in again)}`")
         return Reply(text="\n".join(lines))
 
     async def cities(self, caller: Caller, page: int = 1) -> Reply:

@@ -129,6 +129,11 @@ def parse(line: str, specs: dict[str, list[dict]]) -> tuple[str, dict]:
     elif rest:
         tokens = shlex.split(rest)
         order = list(options.values())
+        if len(tokens) > len(order) and order and order[0]["name"] == "units":
+            # `move all at 12,7 14,7`, `cancel 3 7 tanks`: the words before the other
+            # options' values are the units
+            extra = len(tokens) - len(order) + 1
+            tokens = [" ".join(tokens[:extra]), *tokens[extra:]]
         if len(tokens) > len(order):
             raise UserError(f"{path} takes {len(order)} values: {', '.join(options)}.")
         for option, text in zip(order, tokens, strict=False):

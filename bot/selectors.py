@@ -34,6 +34,7 @@ from dataclasses import dataclass, field, replace
 
 from bot import parsing
 from bot.context import UserError
+from engine.strategic.rules import load as load_rules
 from engine.strategic.rules.models import MovesOn, Ruleset, UnitClass, UnitType
 from engine.strategic.view import UnitView, View
 from engine.strategic.words import article
@@ -371,6 +372,10 @@ def resolve(text: str, view: View, rules: Ruleset) -> Selection:
 # --- what an order's units must be able to do (from the view: the engine checks again) ----------
 
 
+def rules_of(view: View) -> Ruleset:
+    return load_rules(view.ruleset)
+
+
 def _own(view: View, selection: Selection) -> list[UnitView]:
     return [u for uid in selection.chosen if (u := view.unit(uid)) is not None]
 
@@ -496,6 +501,15 @@ def _candidates(view: View, rules: Ruleset, typed_ids: set[str]) -> list[list[tu
     return [stacks, kinds, singles]
 
 
+def _whole(head: str, view: View, rules: Ruleset) -> bool:
+    """Whether what comes before a completion is whole by itself (not "all at" or "at 3,")."""
+    try:
+        parse(head, view, rules)
+    except UserError:
+        return False
+    return True
+
+
 def suggest(current: str, view: View, rules: Ruleset, limit: int = 25) -> list[tuple[str, str]]:
     """Autocomplete for a `units` option: (label, value) pairs, values at most 100 characters.
     The part being typed is completed and what came before it is kept; what is typed so far,
@@ -511,7 +525,11 @@ def suggest(current: str, view: View, rules: Ruleset, limit: int = 25) -> list[t
         n = len(so_far.chosen)
         ids = ", ".join(map(str, so_far.chosen))
         out.append((f"{typed.strip()} ({n} unit{'s' if n != 1 else ''}: {ids})", typed.strip()))
-    starts = [0] + [i for i in range(1, len(typed) + 1) if typed[i - 1] in SEPARATORS]
+    starts = [0] + [
+        i
+        for i in range(1, len(typed) + 1)
+        if typed[i - 1] in SEPARATORS and _whole(typed[:i], view, rules)
+    ]
     fresh = not typed.strip() or typed[-1] in SEPARATORS
     head_ids = typed if fresh else typed[: starts[-1]]
     typed_ids = set(re.findall(r"\d+", head_ids))

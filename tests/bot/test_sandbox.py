@@ -81,3 +81,30 @@ def test_discord_markup_reads_as_plain_text_in_the_terminal() -> None:
     assert "led by Alice, in #channel" in shown
     assert "<" not in shown and "**" not in shown
     assert plain("<t:0:R>", now=3 * 86400 + 3600) == "3 d 1 h ago"
+
+
+async def test_unit_selectors_are_typed_in_order_too() -> None:
+    specs = await command_specs()
+    assert parse('move "all at 12,7" 14,7', specs) == (
+        "move",
+        {"units": "all at 12,7", "to": "14,7"},
+    )
+    assert parse("move all at 12,7 14,7", specs) == (
+        "move",
+        {"units": "all at 12,7", "to": "14,7"},
+    )
+    assert parse("move units:tanks at 12,7 to:14,7", specs) == (
+        "move",
+        {"units": "tanks at 12,7", "to": "14,7"},
+    )
+    assert parse("cancel idle tanks", specs) == ("cancel", {"units": "idle tanks"})
+    assert parse("board 3 7 infantry at 4,4 9", specs) == (
+        "board",
+        {"units": "3 7 infantry at 4,4", "carrier": 9},
+    )
+    assert parse("units group:square ready:true orders:without at:3,4", specs) == (
+        "units",
+        {"group": "square", "ready": True, "orders": "without", "at": "3,4"},
+    )
+    with pytest.raises(UserError, match="takes 3 values"):  # only units take many words
+        parse("build 3,4 tank yes please", specs)
