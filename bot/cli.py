@@ -68,7 +68,7 @@ def _snapshots(out_dir: Path) -> Callable[[World], None]:
         day = world.tick // world.rules.ticks_per_day
         for nid, nation in world.nations.items():
             if not nation.out:
-                # the header's clock says the next day has begun ("day 11 00:00")
+                # the header says midnight as "end of day N", as the title does
                 image = render_map(view_for(world, nid), title=f"simulation, end of day {day}")
                 (out_dir / f"day{day:02d}-{nid}.png").write_bytes(png_bytes(image))
 

@@ -18,17 +18,22 @@ from renderers import pool as drawing
 PAGE = 15
 
 
-def _picture(view: View, title: str, at: int | None, radius: int) -> bytes:
-    """The map (or the zoomed window round `at`) as PNG bytes; runs in a drawing worker."""
-    if at is None:
+def _picture(view: View, title: str, at: int | None, radius: int, full: bool = False) -> bytes:
+    """The map as PNG bytes: the window round `at`, else the whole board when `full`, else
+    the part that matters to the nation (`render_focus`); runs in a drawing worker."""
+    if at is not None:
+        return drawing.draw_crop_bytes(view, at, radius, {"title": title})
+    if full:
         return drawing.draw_map_bytes(view, {"title": title})
-    return drawing.draw_crop_bytes(view, at, radius, {"title": title})
+    return drawing.draw_focus_bytes(view, {"title": title})
 
 
 class Intel:
     ctx: Context
 
-    async def map(self, caller: Caller, at: str | None = None, radius: int = 6) -> Reply:
+    async def map(
+        self, caller: Caller, at: str | None = None, radius: int = 6, full: bool = False
+    ) -> Reply:
         seat, nation = await self.ctx.playing(caller)
         view = await self.ctx.view(seat.game.id, nation)
         centre = None
@@ -39,9 +44,11 @@ class Intel:
             raise UserError("The radius of a zoomed map is 1 to 20 squares.")
         title = f"{seat.game.name} (game {seat.game.id})"
         # the view is a copy: it is drawn in a worker process while the bot goes on
-        data = await drawing.run(_picture, view, title, centre, radius)
+        whole = full and centre is None
+        extra = (True,) if whole else ()  # the whole board; else what matters, or round `at`
+        data = await drawing.run(_picture, view, title, centre, radius, *extra)
         name = f"map-{seat.game.id}-{nation}-t{view.tick}.png"
-        where = f" around {at}" if at else ""
+        where = f" around {at}" if at else (", the whole board," if whole else "")
         return Reply(text=f"Your map{where} at {view.clock}.", files=[(name, data)])
 
     async def status(self, caller: Caller) -> Reply:

@@ -364,7 +364,8 @@ class Notifier:
             return
         files: list[tuple[str, bytes]] = []
         if self.render and settings.pictures and any(notices.is_big(e, nation) for e in events):
-            title = f"{game.name} - {names.get(nation, nation)} - {summary.clock()}"
+            # the picture's header says the nation and the clock (as the picture's own clock)
+            title = game.name
             png = await self._picture(await self.service.view(game_id, nation), title, events)
             if png is not None:
                 files = [("map.png", png)]
@@ -469,13 +470,14 @@ class Notifier:
         return None
 
     async def _picture(self, view: View, title: str, events: list[ev.Event]) -> bytes | None:
-        """The map with markers for these events, drawn in a worker process."""
+        """The map round these events' markers and the nation's things near them (no events:
+        round its cities and units), drawn in a worker process."""
         from renderers import pool as drawing
         from renderers.markers import markers_from
 
         markers = markers_from(events, view.nation, view.width, view.height)
         try:
-            return await drawing.draw_map(view, title=title, markers=markers)
+            return await drawing.draw_focus(view, title=title, markers=markers)
         except Exception:
             log.exception("rendering the map for %s failed", view.nation)
             return None
@@ -548,7 +550,7 @@ class Notifier:
             if _closed_recently(status, now):
                 continue
             view = await self.service.view(game.id, nation)
-            title = f"{game.name} - {n.name} - {view.clock}"
+            title = game.name  # the header adds the nation and the view's own clock
             due.append((user, view, sitrep_text(game.name, view), title, settings, status))
 
         # the views were taken above, in one go; the pictures of a batch are drawn in the
