@@ -62,8 +62,8 @@ def test_every_nation_colour_stands_off_the_map_and_from_the_others() -> None:
         for what, other in FIXED.items():
             gap = distance(colour, other)
             assert gap >= APART, f"{name} is {gap:.1f} from {what}"
-    gap, one, other = closest(nations)
-    assert gap >= NATIONS_APART, f"{one} and {other} are {gap:.1f} apart"
+    gap, first, second = closest(nations)
+    assert gap >= NATIONS_APART, f"{first} and {second} are {gap:.1f} apart"
 
 
 def test_the_old_colours_that_players_could_not_see_would_fail() -> None:
