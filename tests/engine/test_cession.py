@@ -128,9 +128,7 @@ def test_a_witness_is_told_of_the_ship_it_sees_never_of_its_cargo() -> None:
         {"id": 3, "owner": "green", "type": "destroyer", "at": "14,5"},
         {"id": 4, "owner": "red", "type": "infantry", "at": "2,2"},
     ]
-    world = strip_world(
-        relations=ALLIED, units=units, nations={"red": {}, "blue": {}, "green": {}}
-    )
+    world = strip_world(relations=ALLIED, units=units, nations={"red": {}, "blue": {}, "green": {}})
     events = apply(world, "red", cmd.CedeUnits(units=[1, 4], receiver="blue"))
     ceded = [e for e in events if isinstance(e, ev.UnitsCeded)]
     sides = next(e for e in ceded if "red" in e.to)
