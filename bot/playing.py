@@ -247,8 +247,9 @@ class Playing:
         """Disbanding is for good: the units are listed and a button asks first."""
         seat, nation = await self.ctx.playing(caller)
         _check_running(seat)
-        ids = parsing.unit_ids(units)
         view = await self.ctx.view(seat.game.id, nation)
+        chosen = selectors.resolve(units, view, load_rules(view.ruleset))
+        ids = chosen.ids()
         listed = []
         for uid in ids:
             mine = view.unit(uid)
@@ -263,6 +264,7 @@ class Playing:
             text=(
                 f"Disband {', '.join(listed)}? {'It is' if len(ids) == 1 else 'They are'} gone "
                 f"for good ({cost} command point{'' if cost == 1 else 's'})."
+                + (f" (Skipped {chosen.skipped_text()}.)" if chosen.tail() else "")
             ),
             confirm=confirm,
         )
@@ -301,14 +303,17 @@ class Playing:
         )
         if other is None:
             raise UserError(f"There is no other nation called {to!r} in this game.")
+        chosen = None
         if units is not None:
-            command: cmd.Command = cmd.CedeUnits(units=parsing.unit_ids(units), receiver=other)
+            chosen = selectors.resolve(units, view, load_rules(view.ruleset))
+            command: cmd.Command = cmd.CedeUnits(units=chosen.ids(), receiver=other)
         else:
             assert city is not None
             xy = parsing.square(city, view.width, view.height)
             command = cmd.CedeCity(city=xy, receiver=other)
         events, nation = await self._submit(caller, command)
-        return Reply(text=await self._told(caller, events, nation) or "Ceded.")
+        told = await self._told(caller, events, nation) or "Ceded."
+        return Reply(text=_noted(chosen, told) if chosen is not None else told)
 
 
 def _title(rules, type_name: str | None) -> str:

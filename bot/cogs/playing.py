@@ -12,7 +12,7 @@ from discord.ext import commands
 from bot.discord_io import Host, caller_of, complete, complete_ids, respond
 
 SQUARE = "a square as the map shows it: x,y (for example 12,7)"
-UNITS = "unit ids: 12, or 12 13 14, or 12-15"
+UNITS = "ids (12 13) or yours by range, square, kind: 12-15, all at 12,7, tanks at 12,7, idle tanks"
 
 
 class PlayingCog(commands.Cog):
