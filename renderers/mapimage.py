@@ -954,7 +954,11 @@ def _draw_units(
             canvas.text_over((mx, my), "?", size, (255, 255, 255), "mm", 1, (0, 0, 0))
         if len(units) > 1 and c >= 12:
             stamp = _count_stamp(len(units), count_px)
-            canvas.glyphs_over(x + c - stamp.levels.width, y, stamp, (255, 255, 255))
+            ink: RGB = (255, 255, 255)
+            if on_city:  # over the city's fill: black on light fills ("you" yellow)
+                city = view.cities[sq]
+                ink = style.text_on(_owner_colour(view, city.owner, canvas.colours))
+            canvas.glyphs_over(x + c - stamp.levels.width, y, stamp, ink)
             drawn.add("count")
         if c >= 10:
             known = [u for u in units if u.hp is not None and most_hp.get(u.type)]
