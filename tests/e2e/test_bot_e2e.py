@@ -109,7 +109,12 @@ async def test_a_whole_game_through_discord(env) -> None:
     world = await env.bot.service.live_world(game)
     red_units = {str(u.id) for u in world.units_of("red")}
     choices = await fake.autocomplete(env.alice, env.channel, "move", focused="units", value="")
-    assert choices and {c["value"] for c in choices} <= red_units
+    ids = {c["value"] for c in choices if c["value"].isdigit()}
+    assert ids and ids <= red_units
+    for c in choices:  # and selectors, with the ids each chooses: "all at 3,4 (2 units: 5, 9)"
+        if not c["value"].isdigit():
+            chosen = set(c["name"].split(": ", 1)[1].rstrip(")").split(", "))
+            assert chosen <= red_units, c
     # an order, and bad input that changes nothing
     unit = world.units_of("red")[0]
     x, y = world.grid.xy(unit.sq)
@@ -269,3 +274,58 @@ async def test_the_end_of_a_game_posts_its_timelapse_and_notify_settings(env) ->
     )
     assert over.attachments[0].filename.endswith(".gif")
     assert over.attachments[0].data[:6] in (b"GIF87a", b"GIF89a")
+
+
+async def test_move_all_on_a_square_through_discord(env) -> None:
+    """`/move units:"all at x,y"`: the player's own units on the square move, what cannot is
+    skipped and said so, and nobody else's unit is touched."""
+    from engine.strategic.scenario import build_world
+
+    fake = env.fake
+    world, _ = build_world(
+        {
+            "ruleset": "standard",
+            "seed": 5,
+            "map": SCENARIO_MAP,
+            "nations": {
+                "red": {"player": str(env.alice.id)},
+                "blue": {"player": str(env.bob.id)},
+            },
+            "cities": {
+                "A": {"owner": "red", "designation": "fort"},
+                "B": {"owner": "blue", "designation": "fort"},
+            },
+            "units": [
+                {"id": 1, "owner": "red", "type": "infantry", "at": "2,1", "mobility": 6},
+                {"id": 2, "owner": "blue", "type": "infantry", "at": "16,1", "mobility": 6},
+                {"id": 3, "owner": "red", "type": "tank", "at": "2,1", "mobility": 9},
+                {"id": 4, "owner": "red", "type": "satellite", "at": "A"},
+                {"id": 5, "owner": "red", "type": "infantry", "at": "A", "mobility": 6},
+            ],
+        }
+    )
+    game = await env.bot.service.create_game(
+        name="Selectors",
+        world=world,
+        guild_id=str(env.guild.id),
+        channel_id=str(env.channel.id),
+        created_by=str(env.alice.id),
+    )
+    # the suggestions offer the stack on 2,1 with what it holds
+    choices = await fake.autocomplete(env.alice, env.channel, "move", focused="units", value="all")
+    assert {"name": "all at 2,1 (2 units: 1, 3)", "value": "all at 2,1"} in choices
+    reply = await fake.invoke(env.alice, env.channel, "move", {"units": "all at 2,1", "to": "4,1"})
+    assert reply.ephemeral
+    assert reply.text.splitlines()[0] == "Ordered 2 units (1, 3)."
+    assert "Unit 1 moved 2 squares to 4,1." in reply.text
+    assert "Unit 3 moved 2 squares to 4,1." in reply.text
+    home = await fake.invoke(env.alice, env.channel, "move", {"units": "all at 1,1 2", "to": "3,1"})
+    assert home.text.splitlines()[0] == (
+        "Ordered 1 unit (5); skipped 2 (not one of your units), "
+        "4 (a Spy Satellite is launched, it does not move)."
+    )
+    none = await fake.invoke(env.alice, env.channel, "move", {"units": "tanks at 1,1", "to": "3,1"})
+    assert none.ephemeral and none.text == "You have no tanks at 1,1."
+    after = await env.bot.service.live_world(game)
+    assert [after.grid.label(after.units[u].sq) for u in (1, 3, 5)] == ["4,1", "4,1", "3,1"]
+    assert after.grid.label(after.units[2].sq) == "16,1"  # blue's, named: untouched
