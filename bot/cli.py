@@ -166,6 +166,7 @@ def _cmd_sandbox(args: argparse.Namespace) -> int:
             players=players,
             db=args.db,
             out_dir=getattr(args, "out", None),
+            clock_runs=getattr(args, "clock_runs", False),
         )
     )
 
@@ -373,7 +374,16 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--speed", default="test (x360)", choices=list(SPEEDS))
         p.add_argument("--ruleset", default="standard", choices=available())
         p.add_argument("--db", default=None, help="database file (default: a temporary one)")
-        p.add_argument("--out", default=None, help="where pictures go (default: sandbox-maps)")
+        p.add_argument(
+            "--out",
+            default=None,
+            help="where pictures go (default: a 'pictures' folder beside the database)",
+        )
+        p.add_argument(
+            "--clock-runs",
+            action="store_true",
+            help="game time runs while you type (by default it stands still: use wait)",
+        )
         p.set_defaults(func=_cmd_sandbox if name == "sandbox" else _cmd_run)
     return parser
 

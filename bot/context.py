@@ -41,12 +41,55 @@ class Confirm:
     danger: bool = True
 
 
+@dataclass(frozen=True)
+class Embed:
+    """A card (a Discord embed): a title, text, and short named values side by side. The
+    sandbox prints it as text; Discord's limits (title 256, description 4096, 25 fields of
+    256/1024 characters, 6000 in all) are kept by the cog's translation."""
+
+    title: str
+    description: str = ""
+    fields: tuple[tuple[str, str], ...] = ()  # (name, value), shown side by side
+    colour: int | None = None  # 0xRRGGBB: the nation's colour
+    footer: str = ""
+
+    def as_text(self) -> str:
+        """The same card as plain lines (the sandbox, logs)."""
+        lines = [f"**{self.title}**"]
+        if self.description:
+            lines.append(self.description)
+        lines.extend(f"{name}: {value}" for name, value in self.fields)
+        if self.footer:
+            lines.append(self.footer)
+        return "\n".join(lines)
+
+
+@dataclass(frozen=True)
+class Button:
+    """A button under a reply that runs a desk action again with other arguments (the map's
+    zoom, for one): `action` names it, `args` are what the desk needs, kept in the button's
+    custom id (at most 100 characters) so it works after a restart."""
+
+    label: str
+    action: str
+    args: str
+
+
 @dataclass
 class Reply:
     text: str = ""
     files: list[tuple[str, bytes]] = field(default_factory=list)
     ephemeral: bool = True
     confirm: Confirm | None = None
+    embed: Embed | None = None
+    buttons: list[Button] = field(default_factory=list)
+
+    @property
+    def full_text(self) -> str:
+        """The text and the card, as plain lines (the sandbox, tests, logs)."""
+        card = self.embed.as_text() if self.embed is not None else ""
+        return "\n".join(part for part in (self.text, card) if part)
+
     # also say this in the game's channel (joins, starts, ...): (channel id, text)
     announce: tuple[str, str] | None = None
     # the game whose pinned status message should be refreshed
@@ -271,7 +314,20 @@ class Context:
 
 
 def explain(exc: Exception) -> str:
-    """The text a player sees for a rejected action."""
+    """The text a player sees for a rejected action: a sentence (docs/MESSAGES.md)."""
     if isinstance(exc, UserError | CommandError | GameError):
-        return str(exc)
+        return sentence(str(exc))
     return "Something went wrong on our side and it has been logged. Check with /status before trying again."
+
+
+def sentence(text: str) -> str:
+    """A message as docs/MESSAGES.md wants it: a capital first and a full stop (or ! or ?) at
+    the end, the engine's lower-case clauses included ("there is already a city at 3,4")."""
+    text = text.strip()
+    if not text:
+        return text
+    if text[0].islower():
+        text = text[0].upper() + text[1:]
+    if text[-1] not in ".!?":
+        text += "."
+    return text

@@ -38,6 +38,19 @@ class Desk(Lifecycle, Playing, Intel, Moderation, Preferences, Guide, News, Choi
             raise UserError(UNKNOWN_CONFIRMATION)
         return await getattr(self, handler)(caller, pending)
 
+    async def press(self, caller: Caller, action: str, args: str) -> Reply:
+        """The caller pressed a button under a reply (`bot.context.Button`): the desk method
+        for its action runs with the arguments the button carries, checked like typed ones."""
+        handler = PRESSED.get(action)
+        if handler is None:
+            raise UserError("This button is no longer valid: run the command again.")
+        return await getattr(self, handler)(caller, args)
+
+
+# the actions a button under a reply may run -> the desk method that runs it
+PRESSED: dict[str, str] = {
+    "map": "pressed_map",
+}
 
 # the kinds of action a confirmation may hold -> the desk method that rechecks and runs it
 CONFIRMED: dict[str, str] = {

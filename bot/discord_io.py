@@ -13,7 +13,7 @@ import discord
 from discord import app_commands
 
 from bot.config import Settings
-from bot.context import Caller, Reply, UserError, explain
+from bot.context import Button, Caller, Embed, Reply, UserError, explain
 from bot.desk import Desk
 
 log = logging.getLogger(__name__)
@@ -98,6 +98,81 @@ class ConfirmButton(
         await bot.after_reply(reply)
 
 
+class ActionButton(
+    discord.ui.DynamicItem[discord.ui.Button],
+    template=r"si:do:(?P<action>[a-z_]{1,16}):(?P<args>[^\s]{0,80})",
+):
+    """A button that runs a desk action again with other arguments (`bot.context.Button`): the
+    map's zoom, for one. What it does is in its custom id, so it works after a restart; the
+    desk checks the presser against the game as it is now. The answer replaces the message."""
+
+    def __init__(self, action: str, args: str, label: str = "Go") -> None:
+        super().__init__(
+            discord.ui.Button(
+                label=label,
+                style=discord.ButtonStyle.secondary,
+                custom_id=f"si:do:{action}:{args}",
+            )
+        )
+        self.action = action
+        self.args = args
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]
+    ) -> ActionButton:
+        return cls(match["action"], match["args"], getattr(item, "label", None) or "Go")
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = host_of(interaction)
+        await interaction.response.defer()  # a picture may take a moment
+        try:
+            reply = await bot.desk.press(caller_of(interaction), self.action, self.args)
+        except Exception as exc:  # noqa: BLE001 - every failure becomes a clear message
+            if not isinstance(exc, UserError):
+                log.exception("button %s failed", self.action)
+            await interaction.followup.send(explain(exc), ephemeral=True)
+            return
+        await interaction.edit_original_response(
+            content=reply.text[:2000] or None,
+            embed=_embed(reply.embed) if reply.embed else None,
+            attachments=_files(reply),
+            view=buttons_view(reply.buttons),
+        )
+
+
+def buttons_view(buttons: list[Button]) -> discord.ui.View | None:
+    if not buttons:
+        return None
+    view = discord.ui.View(timeout=None)
+    for b in buttons[:25]:
+        view.add_item(ActionButton(b.action, b.args, b.label[:80]))
+    return view
+
+
+def _clip(text: str, limit: int) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _embed(card: Embed) -> discord.Embed:
+    """A card as Discord's embed, within its limits (6000 characters in all)."""
+    embed = discord.Embed(
+        title=_clip(card.title, 256),
+        description=_clip(card.description, 4096) or None,
+        colour=card.colour,
+    )
+    left = 6000 - len(embed.title or "") - len(embed.description or "") - len(card.footer)
+    for name, value in card.fields[:25]:
+        name, value = _clip(name, 256), _clip(value or "-", 1024)
+        if len(name) + len(value) > left:
+            break
+        left -= len(name) + len(value)
+        embed.add_field(name=name, value=value, inline=True)
+    if card.footer:
+        embed.set_footer(text=_clip(card.footer, 2048))
+    return embed
+
+
 def confirm_view(token: str, label: str, danger: bool) -> discord.ui.View:
     view = discord.ui.View(timeout=None)
     view.add_item(ConfirmButton(token, label, danger))
@@ -127,13 +202,19 @@ async def respond(
 
 
 async def send(interaction: discord.Interaction, reply: Reply, *, deferred: bool) -> None:
-    kwargs: dict = {"content": reply.text[:2000] or "Done."}
+    kwargs: dict = {}
+    if reply.text or reply.embed is None:
+        kwargs["content"] = reply.text[:2000] or "Done."
+    if reply.embed is not None:
+        kwargs["embed"] = _embed(reply.embed)
     if reply.files:
         kwargs["files"] = _files(reply)
     if reply.confirm is not None:
         kwargs["view"] = confirm_view(
             reply.confirm.token, reply.confirm.label, reply.confirm.danger
         )
+    elif reply.buttons:
+        kwargs["view"] = buttons_view(reply.buttons)
     if deferred or interaction.response.is_done():
         await interaction.followup.send(**kwargs, ephemeral=reply.ephemeral)
     else:

@@ -4,9 +4,12 @@ from their nation's view, never from the world."""
 from __future__ import annotations
 
 import math
+import re
+from dataclasses import dataclass
+from typing import ClassVar
 
-from bot import parsing
-from bot.context import Caller, Context, Reply, UserError
+from bot import parsing, timing
+from bot.context import Button, Caller, Context, Embed, Reply, UserError
 from bot.store import BotStore
 from engine.host.realtime import RealClock
 from engine.host.store import GameRow
@@ -14,6 +17,7 @@ from engine.interface.summary import GameSummary
 from engine.strategic.rules import load as load_rules
 from engine.strategic.view import View
 from renderers import pool as drawing
+from renderers.mapimage import focus_region
 
 PAGE = 15
 
@@ -28,6 +32,84 @@ def _picture(view: View, title: str, at: int | None, radius: int, full: bool = F
     return drawing.draw_focus_bytes(view, {"title": title})
 
 
+RADII = (3, 6, 10, 15, 20)  # the zoom's steps, in squares round the centre
+
+
+@dataclass(frozen=True)
+class MapFrame:
+    """What a map shows: the nation's part of the board (`FOCUS`), the whole board, or the
+    squares within `radius` of `centre`. Its buttons carry the next frames (as text)."""
+
+    centre: int | None = None
+    radius: int = 0
+    whole: bool = False
+
+    FOCUS: ClassVar[MapFrame]
+    WHOLE: ClassVar[MapFrame]
+
+    @classmethod
+    def crop(cls, centre: int, radius: int) -> MapFrame:
+        return cls(centre=centre, radius=radius)
+
+    def encode(self, game_id: int) -> str:
+        if self.centre is not None:
+            return f"{game_id}:c{self.centre}.{self.radius}"
+        return f"{game_id}:{'w' if self.whole else 'f'}"
+
+    @classmethod
+    def parse(cls, text: str) -> tuple[int, MapFrame]:
+        m = re.fullmatch(r"(\d{1,12}):(?:(f)|(w)|c(\d{1,9})\.(\d{1,2}))", text)
+        if m is None:
+            raise UserError("This button is no longer valid: run /map again.")
+        game = int(m.group(1))
+        if m.group(2):
+            return game, cls.FOCUS
+        if m.group(3):
+            return game, cls.WHOLE
+        return game, cls.crop(int(m.group(4)), max(1, min(20, int(m.group(5)))))
+
+    def buttons(self, game_id: int, view: View) -> list[Button]:
+        """Zoom in, zoom out, the capital, and the same again (refresh)."""
+        out: list[Button] = []
+        inner, outer = self._zoomed(view)
+        if inner is not None:
+            out.append(Button("Zoom in", "map", inner.encode(game_id)))
+        if outer is not None:
+            out.append(Button("Zoom out", "map", outer.encode(game_id)))
+        if view.home is not None:
+            home = MapFrame.crop(view.home, 6)
+            out.append(Button("My capital", "map", home.encode(game_id)))
+        out.append(Button("Refresh", "map", self.encode(game_id)))
+        # one button per frame (Discord refuses two with the same id): at the capital already,
+        # "My capital" is the refresh
+        seen: set[str] = set()
+        unique = []
+        for b in reversed(out):
+            if b.args not in seen:
+                seen.add(b.args)
+                unique.append(b)
+        return unique[::-1]
+
+    def _zoomed(self, view: View) -> tuple[MapFrame | None, MapFrame | None]:
+        if self.whole:
+            return MapFrame.FOCUS, None
+        if self.centre is None:  # the focus: in round its middle, out to the whole board
+            cols, rows = focus_region(view)
+            centre = rows[len(rows) // 2] * view.width + cols[len(cols) // 2]
+            span = max(len(cols), len(rows)) // 2
+            smaller = [r for r in RADII if r < span] or [RADII[0]]
+            return MapFrame.crop(centre, smaller[-1]), MapFrame.WHOLE
+        smaller = [r for r in RADII if r < self.radius]
+        larger = [r for r in RADII if r > self.radius]
+        inner = MapFrame.crop(self.centre, smaller[-1]) if smaller else None
+        outer = MapFrame.crop(self.centre, larger[0]) if larger else MapFrame.WHOLE
+        return inner, outer
+
+
+MapFrame.FOCUS = MapFrame()
+MapFrame.WHOLE = MapFrame(whole=True)
+
+
 class Intel:
     ctx: Context
 
@@ -36,20 +118,44 @@ class Intel:
     ) -> Reply:
         seat, nation = await self.ctx.playing(caller)
         view = await self.ctx.view(seat.game.id, nation)
-        centre = None
-        if at:
-            x, y = parsing.square(at, view.width, view.height)
-            centre = y * view.width + x
         if not 1 <= radius <= 20:
             raise UserError("The radius of a zoomed map is 1 to 20 squares.")
-        title = f"{seat.game.name} (game {seat.game.id})"
+        if at:
+            x, y = parsing.square(at, view.width, view.height)
+            return await self._map_reply(
+                seat.game, nation, view, MapFrame.crop(y * view.width + x, radius)
+            )
+        return await self._map_reply(
+            seat.game, nation, view, MapFrame.WHOLE if full else MapFrame.FOCUS
+        )
+
+    async def pressed_map(self, caller: Caller, args: str) -> Reply:
+        """A button under a map: the same map zoomed, moved to the capital, or drawn again."""
+        game_id, frame = MapFrame.parse(args)
+        seat, nation = await self.ctx.playing(caller)
+        if seat.game.id != game_id:
+            raise UserError("This map is of another game: run /map again.")
+        view = await self.ctx.view(seat.game.id, nation)
+        return await self._map_reply(seat.game, nation, view, frame)
+
+    async def _map_reply(self, game: GameRow, nation: str, view: View, frame: MapFrame) -> Reply:
+        title = f"{game.name} (game {game.id})"
         # the view is a copy: it is drawn in a worker process while the bot goes on
-        whole = full and centre is None
-        extra = (True,) if whole else ()  # the whole board; else what matters, or round `at`
-        data = await drawing.run(_picture, view, title, centre, radius, *extra)
-        name = f"map-{seat.game.id}-{nation}-t{view.tick}.png"
-        where = f" around {at}" if at else (", the whole board," if whole else "")
-        return Reply(text=f"Your map{where} at {view.clock}.", files=[(name, data)])
+        if frame.centre is not None:
+            data = await drawing.run(_picture, view, title, frame.centre, frame.radius)
+            where = f" around {view.label(frame.centre)}"
+        elif frame.whole:
+            data = await drawing.run(_picture, view, title, None, 0, True)
+            where = ", the whole board,"
+        else:
+            data = await drawing.run(_picture, view, title, None, 0)
+            where = ""
+        name = f"map-{game.id}-{nation}-t{view.tick}.png"
+        return Reply(
+            text=f"Your map{where} at {view.clock}.",
+            files=[(name, data)],
+            buttons=frame.buttons(game.id, view),
+        )
 
     async def status(self, caller: Caller) -> Reply:
         seat, nation = await self.ctx.playing(caller)
@@ -57,25 +163,33 @@ class Intel:
         game = await self.ctx.service.summary(seat.game.id)
         s = view.status
         me = view.nations[nation]
-        lines = [
-            f"**{me.name}** in {seat.game.name} - {view.clock}"
-            + (" (paused)" if seat.game.clock.get("paused") else ""),
-            f"Tech **{s.tech:.2f}** - command points **{s.cp}** (+{s.cp_regen} an hour)"
-            f" - power {s.power}/{s.power_limit}",
-            f"{s.cities} cities, {s.units} units",
+        paused = " (paused)" if seat.game.clock.get("paused") else ""
+        fields = [
+            ("Tech", f"{s.tech:.2f}"),
+            ("Command points", f"{s.cp} (+{s.cp_regen} an hour)"),
+            ("Power", f"{s.power} of {s.power_limit}"),
+            ("Cities", str(s.cities)),
+            ("Units", str(s.units)),
         ]
         nxt = _next_update(view, load_rules(view.ruleset).ticks_per_unit_update)
-        when = self._real_time(seat.game, game, nxt) if nxt is not None else None
         if nxt is not None:
-            lines.append(
-                f"Next unit update (mobility, healing): {game.clock(nxt)}"
-                + (f" (<t:{int(when)}:R>)" if when else "")
+            when = self._real_time(seat.game, game, nxt)
+            fields.append(
+                (
+                    "Next unit update",
+                    f"{game.clock(nxt)}"
+                    + (f" (<t:{int(when)}:R>)" if when else "")
+                    + "\nmobility and healing",
+                )
             )
         end_when = self._real_time(seat.game, game, game.end_tick)
-        lines.append(
-            f"The game ends {game.clock(game.end_tick)}"
-            + (f" (<t:{int(end_when)}:R>)" if end_when else "")
+        fields.append(
+            (
+                "The game ends",
+                game.clock(game.end_tick) + (f" (<t:{int(end_when)}:R>)" if end_when else ""),
+            )
         )
+        lines = []
         for p in view.pending:
             other = p.other if p.nation == nation else p.nation
             name = view.nations[other].name if other in view.nations else other
@@ -87,7 +201,14 @@ class Intel:
         problem = await self._dm_problem(caller.user_id)
         if problem:
             lines.append(problem)
-        return Reply(text="\n".join(lines))
+        return Reply(
+            embed=Embed(
+                title=f"{me.name} in {seat.game.name} - {view.clock}{paused}",
+                description="\n".join(lines),
+                fields=tuple(fields),
+                colour=_colour(me.colour),
+            )
+        )
 
     async def _dm_problem(self, user_id: str) -> str | None:
         status = await BotStore.of(self.ctx.service.store).get_dm_status(user_id)
@@ -185,46 +306,110 @@ class Intel:
     async def cities(self, caller: Caller, page: int = 1) -> Reply:
         seat, nation = await self.ctx.playing(caller)
         view = await self.ctx.view(seat.game.id, nation)
+        game = await self.ctx.service.summary(seat.game.id)
         rules = load_rules(view.ruleset)
         own = sorted(view.own_cities(), key=lambda c: c.sq)
         if not own:
             return Reply(text="You have no cities.")
         pages = math.ceil(len(own) / PAGE)
         page = max(1, min(page, pages))
-        lines = [f"**Your cities** ({len(own)}) - page {page}/{pages}"]
+        lines = []
         for c in own[(page - 1) * PAGE : page * PAGE]:
             ct = rules.city[c.designation]
             if c.build:
                 ut = rules.unit[c.build]
                 ticks = ut.cost_hours * rules.ticks_per_hour
-                building = f"building {ut.title} ({100 * (c.progress or 0) // max(1, ticks)}%)"
+                left = max(1, ticks - (c.progress or 0))
+                building = (
+                    f"{ut.title}, ready {game.clock(view.tick + left)} "
+                    f"({_span(left * game.minutes_per_tick)} left)"
+                )
             else:
-                building = "building nothing"
+                building = "**nothing** (give it a build with /build)"
             nxt = f", then {rules.unit[c.next_build].title}" if c.next_build else ""
             lines.append(f"`{view.label(c.sq):>7}` {ct.title} - {building}{nxt}")
         if page < pages:
             lines.append(f"More: `/cities page:{page + 1}`")
-        return Reply(text="\n".join(lines))
+        return Reply(
+            embed=Embed(
+                title=f"Your cities ({len(own)}) - page {page}/{pages}",
+                description="\n".join(lines),
+                colour=_colour(view.nations[nation].colour),
+                footer=f"{view.clock}; power {view.status.power} of {view.status.power_limit}",
+            )
+        )
 
     async def nations(self, caller: Caller) -> Reply:
+        """The scoreboard: every nation's cities (public: they decide the game), your team of
+        mutual allies, and the relations both ways."""
         seat, nation = await self.ctx.playing(caller)
         view = await self.ctx.view(seat.game.id, nation)
-        lines = [f"**Nations in {seat.game.name}**"]
-        for n in view.nations.values():
+        game = await self.ctx.service.summary(seat.game.id)
+        public = game.nations
+        team = [nation] + [
+            n.id
+            for n in view.nations.values()
+            if n.id != nation and n.relation_to == "allied" and n.relation_from == "allied"
+        ]
+        mine = sum(public[n].score for n in team if n in public)
+        ranked = sorted(
+            view.nations.values(),
+            key=lambda n: (-(public[n.id].score if n.id in public else 0), n.out, n.name),
+        )
+        fields = []
+        for n in ranked:
+            info = public.get(n.id)
+            cities = info.score if info else 0
+            bits = [f"**{cities}** {'city' if cities == 1 else 'cities'}"]
             if n.id == nation:
-                lines.append(f"- **{n.name}** (you)")
-                continue
-            rel = f"you: {n.relation_to}, they: {n.relation_from}"
-            lines.append(f"- **{n.name}** - {rel}" + (" - out" if n.out else ""))
-        return Reply(text="\n".join(lines))
+                name = f"{n.name} (you)"
+            else:
+                name = n.name
+                bits.append(f"you: {n.relation_to}, they: {n.relation_from}")
+            if info is not None and info.player == "ai":
+                bits.append("AI")
+            if n.out:
+                bits.append("out of the game")
+            fields.append((name, "\n".join(bits)))
+        end = self._real_time(seat.game, game, game.end_tick)
+        when = game.clock(game.end_tick) + (f" (<t:{int(end)}:R>)" if end else "")
+        who = "you alone" if len(team) == 1 else "you and your mutual allies"
+        description = (
+            f"When time runs out ({when}) the team of mutual allies with the most cities "
+            f"wins. Your team ({who}) holds **{mine}** "
+            f"{'city' if mine == 1 else 'cities'}."
+        )
+        me = view.nations[nation]
+        return Reply(
+            embed=Embed(
+                title=f"Nations in {seat.game.name} - {view.clock}",
+                description=description,
+                fields=tuple(fields),
+                colour=_colour(me.colour),
+            )
+        )
+
+
+def _span(minutes: int) -> str:
+    """90 -> '1 h 30 min'; 2 days and more in days and hours."""
+    hours, mins = divmod(minutes, 60)
+    days, hours = divmod(hours, 24)
+    if days:
+        return f"{days} d {hours} h" if hours else f"{days} d"
+    if hours:
+        return f"{hours} h {mins} min" if mins else f"{hours} h"
+    return f"{mins} min"
+
+
+def _colour(text: str) -> int | None:
+    """'#c0392b' -> 0xC0392B (None when it is not a colour)."""
+    try:
+        return int(text.lstrip("#"), 16) if len(text.lstrip("#")) == 6 else None
+    except ValueError:
+        return None
 
 
 def _next_update(view: View, period: int) -> int | None:
-    """The next tick at which one of the nation's units gets its 4-hourly update (counted from
-    each unit's build tick)."""
-    ahead = [
-        (u.built_tick - view.tick - 1) % period + 1
-        for u in view.own_units()
-        if u.built_tick is not None
-    ]
-    return view.tick + min(ahead) if ahead else None
+    """The next tick at which one of the nation's units gets its 4-hourly update."""
+    ahead = [t for u in view.own_units() if (t := timing.next_update(u, view.tick, period))]
+    return min(ahead) if ahead else None

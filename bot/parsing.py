@@ -53,4 +53,5 @@ def choice(text: str, options: list[str], what: str) -> str:
     for option in options:
         if wanted == option.lower():
             return option
-    raise UserError(f"{text!r} is not a {what}: choose one of {', '.join(options)}.")
+    shown = [option.replace("_", " ") for option in options]
+    raise UserError(f"{text!r} is not a {what}: choose one of {', '.join(shown)}.")

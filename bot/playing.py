@@ -6,16 +6,54 @@ what the nation cannot see)."""
 
 from __future__ import annotations
 
-from bot import parsing, selectors
+import functools
+from collections.abc import Awaitable, Callable
+from contextvars import ContextVar
+from typing import Any
+
+from bot import parsing, selectors, timing
 from bot.context import Caller, Context, Pending, Reply, Seat, UserError
 from bot.dm import notices
 from engine.errors import CommandError, GameError
+from engine.host.realtime import RealClock
 from engine.strategic import commands as cmd
 from engine.strategic import events as ev
 from engine.strategic.rules import load as load_rules
 from engine.strategic.view import View
 from engine.strategic.words import article
 from engine.strategic.world.geometry import Grid
+
+# what the commands of the order being answered cost (`costed`)
+_SPENT: ContextVar[list[ev.PointsSpent] | None] = ContextVar("spent", default=None)
+
+
+def _note_spent(events: list[ev.Event]) -> None:
+    spent = _SPENT.get()
+    if spent is not None:
+        spent.extend(e for e in events if isinstance(e, ev.PointsSpent))
+
+
+def costed(
+    method: Callable[..., Awaitable[Reply]],
+) -> Callable[..., Awaitable[Reply]]:
+    """An order's reply ends with what it cost in command points and what is left (the
+    engine's `PointsSpent`), whatever the order (docs/MESSAGES.md)."""
+
+    @functools.wraps(method)
+    async def answer(self: Playing, *args: Any, **kwargs: Any) -> Reply:
+        spent: list[ev.PointsSpent] = []
+        token = _SPENT.set(spent)
+        try:
+            reply = await method(self, *args, **kwargs)
+        finally:
+            _SPENT.reset(token)
+        if spent:
+            total = sum(e.spent for e in spent)
+            points = "command point" if total == 1 else "command points"
+            reply.text = f"{reply.text}\n{total} {points} spent; {spent[-1].left} left."
+        return reply
+
+    return answer
 
 
 class Playing:
@@ -28,6 +66,7 @@ class Playing:
             result = await self.ctx.service.submit(seat.game.id, nation, command)
         except (CommandError, GameError) as exc:
             raise UserError(str(exc)) from None
+        _note_spent(result.for_nation(nation))
         return result.for_nation(nation), nation
 
     async def _told(
@@ -51,6 +90,7 @@ class Playing:
         view, _ = await self._view(caller)
         return parsing.square(text, view.width, view.height)
 
+    @costed
     async def move(self, caller: Caller, units: str, to: str) -> Reply:
         before, _ = await self._view(caller)
         xy = parsing.square(to, before.width, before.height)
@@ -62,6 +102,7 @@ class Playing:
         told = await self._told(caller, events, nation, before) or "Orders given."
         return Reply(text=_noted(chosen, told))
 
+    @costed
     async def attack(self, caller: Caller, units: str, target: str) -> Reply:
         view, _ = await self._view(caller)
         xy = parsing.square(target, view.width, view.height)
@@ -74,6 +115,7 @@ class Playing:
             text=_noted(chosen, await self._told(caller, events, nation) or "Attack ordered.")
         )
 
+    @costed
     async def build(
         self, caller: Caller, city: str, unit: str, *, next_build: bool = False
     ) -> Reply:
@@ -102,6 +144,7 @@ class Playing:
             text=f"The city at {xy[0]},{xy[1]} now builds {ut.title} ({ut.cost_hours} hours)."
         )
 
+    @costed
     async def designate(self, caller: Caller, city: str, designation: str) -> Reply:
         view, _ = await self._view(caller)
         xy = parsing.square(city, view.width, view.height)
@@ -125,6 +168,7 @@ class Playing:
                 )
         return Reply(text=f"The city at {xy[0]},{xy[1]} is now {article(title)}{what}.")
 
+    @costed
     async def cancel(self, caller: Caller, units: str) -> Reply:
         view, _ = await self._view(caller)
         chosen = selectors.for_cancel(
@@ -134,6 +178,7 @@ class Playing:
         await self._submit(caller, cmd.CancelOrders(units=ids))
         return Reply(text=f"Standing orders cancelled for {_ids(ids)}{chosen.tail()}.")
 
+    @costed
     async def board(self, caller: Caller, units: str, carrier: int) -> Reply:
         view, _ = await self._view(caller)
         rules = load_rules(view.ruleset)
@@ -142,8 +187,10 @@ class Playing:
         await self._submit(caller, cmd.Board(units=ids, carrier=carrier))
         return Reply(text=f"{_ids(ids).capitalize()} went aboard {carrier}{chosen.tail()}.")
 
+    @costed
     async def engineer(self, caller: Caller, unit: int, action: str) -> Reply:
         action = parsing.choice(action, ["build_city", "switch_terrain"], "engineer action")
+        await self._engineer_ready(caller, unit, action)
         command: cmd.Command = (
             cmd.BuildCity(unit=unit) if action == "build_city" else cmd.SwitchTerrain(unit=unit)
         )
@@ -155,6 +202,33 @@ class Playing:
                 return Reply(text=f"Engineer {unit} turned {e.square} into {e.terrain}.")
         return Reply(text="Done.")
 
+    async def _engineer_ready(self, caller: Caller, unit: int, action: str) -> None:
+        """An own engineer short of the mobility the action takes: say when it will have it
+        (the engine checks everything else, and anything about units not one's own)."""
+        seat, nation = await self.ctx.playing(caller)
+        view = await self.ctx.view(seat.game.id, nation)
+        mine = next((u for u in view.own_units() if u.id == unit), None)
+        rules = load_rules(view.ruleset)
+        if mine is None or mine.mobility is None or mine.carried_by is not None:
+            return
+        ut = rules.unit[mine.type]
+        if not (ut.builds_cities if action == "build_city" else ut.switches_terrain):
+            return
+        need = timing.engineer_need(rules, action)
+        if mine.mobility >= need:
+            return
+        what = "Founding a city" if action == "build_city" else "Switching terrain"
+        text = f"{what} takes {need} mobility; engineer {unit} has {mine.mobility}"
+        ready = timing.ready_at(mine, need, view.tick, rules)
+        if ready is not None:
+            summary = await self.ctx.service.summary(seat.game.id)
+            real = RealClock.of_row(seat.game, summary.ticks_per_hour).real_time_of(ready)
+            text += f". It will have it at {summary.clock(ready)}" + (
+                f" (<t:{int(real)}:R>)" if real else ""
+            )
+        raise UserError(text + ".")
+
+    @costed
     async def launch(self, caller: Caller, unit: int, target: str) -> Reply:
         seat, nation = await self.ctx.playing(caller)
         view = await self.ctx.view(seat.game.id, nation)
@@ -181,6 +255,7 @@ class Playing:
             confirm=confirm,
         )
 
+    @costed
     async def confirmed_launch(self, caller: Caller, pending: Pending) -> Reply:
         """The launch button: the presser must still lead the nation; the engine checks the
         unit and the target again."""
@@ -196,11 +271,13 @@ class Playing:
             )
         except (CommandError, GameError) as exc:
             raise UserError(str(exc)) from None
+        _note_spent(result.for_nation(nation))
         summary = await self.ctx.service.summary(seat.game.id)
         names = {n.id: n.name for n in summary.nations.values()}
         text = _order_summary(result.for_nation(nation), nation, names)
         return Reply(text=text or "Launched.")
 
+    @costed
     async def diplomacy(self, caller: Caller, nation: str, level: str) -> Reply:
         seat, me = await self.ctx.playing(caller)
         view = await self.ctx.view(seat.game.id, me)
@@ -269,6 +346,7 @@ class Playing:
             confirm=confirm,
         )
 
+    @costed
     async def confirmed_disband(self, caller: Caller, pending: Pending) -> Reply:
         """The disband button: the presser must still lead the nation; the engine checks the
         units again (they may have died or been ceded meanwhile)."""
@@ -280,10 +358,12 @@ class Playing:
             result = await self.ctx.service.submit(seat.game.id, nation, command)
         except (CommandError, GameError) as exc:
             raise UserError(str(exc)) from None
+        _note_spent(result.for_nation(nation))
         summary = await self.ctx.service.summary(seat.game.id)
         names = {n.id: n.name for n in summary.nations.values()}
         return Reply(text=_order_summary(result.for_nation(nation), nation, names) or "Disbanded.")
 
+    @costed
     async def cede(
         self, caller: Caller, to: str, units: str | None = None, city: str | None = None
     ) -> Reply:

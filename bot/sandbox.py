@@ -15,7 +15,7 @@ from datetime import datetime
 from pathlib import Path
 
 from bot.background import stop_tasks
-from bot.context import Caller, Reply, UserError, explain
+from bot.context import Button, Caller, Reply, UserError, explain
 from bot.desk import Desk
 from bot.dm.notifier import Notifier
 from bot.ticker import Ticker
@@ -67,12 +67,13 @@ ROUTES: dict[str, tuple[str, dict[str, str]]] = {
 
 HELP = """Type the slash commands without the slash, options as name:value or in order:
   status | map | map at:12,7 radius:5 | units | cities | nations
-  move units:12 13 to:5,6      (or: move 12 5,6)      attack units:12 target:6,6
-  build city:3,4 unit:tank     designate city:3,4 designation:port     diplomacy Blue war
+  move units:12 13 to:5,6      (or: move 12 13 5,6)   attack units:12 target:6,6
+  build city:3,4 unit:tank     designate city:3,4 designation:port   diplomacy "Robot 1" war
   launch unit:40 target:30,9   engineer unit:7 action:build_city       cancel units:12
   help units (the rules: start units cp power supply combat diplomacy commands)    news
 Sandbox only: wait HOURS (time passes now), speed SECONDS (real seconds per game hour),
-  pause, resume, as NAME (act as another local player), help, quit"""
+  pause, resume (the clock runs by itself), press N (a button under the last map),
+  as NAME (act as another local player), help, quit"""
 
 
 async def command_specs() -> dict[str, list[dict]]:
@@ -127,11 +128,14 @@ def parse(line: str, specs: dict[str, list[dict]]) -> tuple[str, dict]:
                 raise UserError(f"{path} has no option {name!r}: {', '.join(options) or 'none'}.")
             values[name] = _convert(options[name], text.strip())
     elif rest:
-        tokens = shlex.split(rest)
+        try:
+            tokens = shlex.split(rest)
+        except ValueError:
+            raise UserError('A quote is not closed: put names with spaces in "quotes".') from None
         order = list(options.values())
-        if len(tokens) > len(order) and order and order[0]["name"] == "units":
-            # `move all at 12,7 14,7`, `cancel 3 7 tanks`: the words before the other
-            # options' values are the units
+        if len(tokens) > len(order) and order and order[0]["name"] in ("units", "nation"):
+            # `move all at 12,7 14,7`, `cancel 3 7 tanks`, `diplomacy Robot 1 war`: the words
+            # before the other options' values are the first one's (units, a nation)
             extra = len(tokens) - len(order) + 1
             tokens = [" ".join(tokens[:extra]), *tokens[extra:]]
         if len(tokens) > len(order):
@@ -198,6 +202,8 @@ class Sandbox:
         self.acting = next(iter(self.players.values()))
         self.specs: dict[str, list[dict]] = {}
         self.pending_confirm: str | None = None
+        self.buttons: list[Button] = []  # under the last reply that had any (press N)
+        self._pictures = 0
         self.game: int | None = None
         self.notifier = Notifier(service, self._dm)
         self.desk.notifier = self.notifier
@@ -213,21 +219,37 @@ class Sandbox:
 
     async def _dm(self, user_id: str, content: str, files: list[tuple[str, bytes]]) -> None:
         who = self.names.get(user_id, user_id)
-        paths = [self._save(name, data) for name, data in files]
+        acting, self.acting = self.acting, user_id if user_id in self.names else self.acting
+        try:
+            paths = [self._save(name, data) for name, data in files]
+        finally:
+            self.acting = acting
         text = "\n".join(f"  {line}" for line in content.splitlines())
         self.write(f"[DM to {who}]\n{text}" + "".join(f"\n  picture: {p}" for p in paths))
 
     def _save(self, name: str, data: bytes) -> Path:
+        """One file per player and picture: `you-007-map-1-red-t96.png` (never overwritten)."""
         self.out_dir.mkdir(parents=True, exist_ok=True)
-        path = self.out_dir / name
+        self._pictures += 1
+        who = re.sub(r"[^a-z0-9]+", "-", self.names[self.acting].lower()).strip("-") or "player"
+        path = self.out_dir / f"{who}-{self._pictures:03d}-{name}"
         path.write_bytes(data)
         return path
 
     def show(self, reply: Reply) -> None:
         if reply.text:
             self.write(reply.text)
+        if reply.embed is not None:
+            self.write(reply.embed.as_text())
         for name, data in reply.files:
             self.write(f"picture: {self._save(name, data)}")
+        if reply.buttons:
+            self.buttons = list(reply.buttons)
+            self.write(
+                "Buttons: "
+                + ", ".join(f"[{i}] {b.label}" for i, b in enumerate(reply.buttons, 1))
+                + " (type press N)"
+            )
         if reply.confirm is not None:
             self.pending_confirm = reply.confirm.token
             self.write(f"Type yes to {reply.confirm.label.lower()}, anything else to cancel.")
@@ -283,6 +305,17 @@ class Sandbox:
             return False
         if word == "help" and len(text.split()) == 1:  # `help units`: the rules' pages
             self.write(HELP)
+            return True
+        if word == "press":
+            number = text.split()[1] if len(text.split()) > 1 else ""
+            if not number.isdigit() or not 1 <= int(number) <= len(self.buttons):
+                self.write(f"press N: N is a button of the last picture, 1 to {len(self.buttons)}.")
+                return True
+            button = self.buttons[int(number) - 1]
+            try:
+                self.show(await self.desk.press(self.caller(), button.action, button.args))
+            except Exception as exc:  # noqa: BLE001 - every failure is a message here
+                self.write(explain(exc))
             return True
         if word == "as":
             name = text[2:].strip().lower()
@@ -343,21 +376,35 @@ async def run_sandbox(
     read: Callable[[str], str] = input,
     write: Callable[[str], None] = print,
     live: bool = True,
+    clock_runs: bool = False,
 ) -> int:
     players = players or ["You"]
     if not 1 <= len(players) <= nations:
         write("There must be at least one local player, and no more than nations.")
         return 2
-    path = db or str(Path(tempfile.mkdtemp(prefix="si-sandbox-")) / "sandbox.db")
+    scratch = Path(tempfile.mkdtemp(prefix="si-sandbox-"))  # outside any checkout
+    path = db or str(scratch / "sandbox.db")
+    pictures = Path(out_dir) if out_dir else scratch / "pictures"
     service = await GameService.open(path, synchronous="NORMAL")
-    sandbox = Sandbox(
-        service, out_dir=Path(out_dir or "sandbox-maps"), players=players, write=write
-    )
+    sandbox = Sandbox(service, out_dir=pictures, players=players, write=write)
     tasks: list[asyncio.Task] = []
     try:
-        write(f"Strategic Initiative sandbox (no Discord). Games are stored in {path}.")
+        write(
+            f"Strategic Initiative sandbox (no Discord). Games are stored in {path}; "
+            f"pictures go to {pictures}."
+        )
         await sandbox.setup(nations=nations, ruleset=ruleset, size=size, speed=speed, days=days)
+        if not clock_runs:  # time stands still while the player types; `wait` moves it
+            assert sandbox.game is not None
+            await service.pause(sandbox.game)
         write(HELP)
+        write(
+            "The clock runs at the game's speed while you type: pause stops it, resume starts "
+            "it again."
+            if clock_runs
+            else "The clock stands still while you type: wait HOURS moves it on, resume lets "
+            "it run by itself, pause stops it again."
+        )
         if live:
             tasks = await sandbox.background(0.5)
         while True:

@@ -28,6 +28,7 @@ tech
   SatelliteLaunched: told (the owner learns where it watches, others only that it is up).
 moves
   UnitsMoved: SILENT. It only echoes a move command, which the command reply already said.
+  PointsSpent: SILENT. What a command cost: its reply says it.
   OrderCompleted: told (a standing order finished later, on a unit update, not in a reply).
   OrderCancelled, MoveBlocked: told (the player must give a new order).
   TerrainSwitched: told to the engineer's owner (rare and changes the map).
@@ -44,7 +45,7 @@ Every event is silent for a nation not in its `to` list.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 
 from engine.strategic import events as ev
 from engine.strategic.events import Event
@@ -96,6 +97,7 @@ _CATEGORY: dict[type[Event], str] = {
     ev.TechReached: "tech",
     ev.SatelliteLaunched: "tech",
     ev.UnitsMoved: "moves",
+    ev.PointsSpent: "moves",
     ev.OrderCompleted: "moves",
     ev.OrderCancelled: "moves",
     ev.MoveBlocked: "moves",
@@ -108,7 +110,7 @@ _CATEGORY: dict[type[Event], str] = {
     ev.PlayerChanged: "game",
 }
 
-_SILENT: tuple[type[Event], ...] = (ev.UnitsMoved,)
+_SILENT: tuple[type[Event], ...] = (ev.UnitsMoved, ev.PointsSpent)
 
 _UPPER_WORDS = {"icbm"}
 _DESIGNATIONS = {"tech": "tech centre"}
@@ -167,13 +169,19 @@ def digest(
     *,
     clock: str | None = None,
     limit: int = DISCORD_LIMIT,
+    answered: Collection[int] = (),
 ) -> list[str]:
     """The DM messages for one batch of events: a header, then the lines grouped by category
     (DIGEST_ORDER), similar lines collapsed, split into messages of at most `limit` characters
-    without splitting a line. No messages when there is nothing to tell."""
+    without splitting a line. No messages when there is nothing to tell.
+
+    `answered`: the `id()`s of events the nation's own command made; the command's reply told
+    them, so they are left out unless big (those come with a picture)."""
     if limit < 20:
         raise ValueError("limit is too small for a message")
     told = _fold(events, nation)
+    if answered:
+        told = [e for e in told if id(e) not in answered or is_big(e, nation)]
     if not told:
         return []
     view = _View(nation, names)

@@ -135,6 +135,7 @@ class DeliveryReport:
     failed: int = 0  # rows whose DM failed (rate limit, Discord errors): retried
     closed: int = 0  # rows for users whose DMs are closed (failed now, or held for the hour)
     no_player: int = 0  # rows for nations nobody plays (AI), marked delivered
+    answered: int = 0  # rows the recipient's own command made (its reply told them), unsent
     dms_sent: int = 0  # messages sent (events and sitreps)
     pictures: int = 0  # map pictures sent
     sitreps: int = 0  # situation reports sent
@@ -353,11 +354,15 @@ class Notifier:
         # the nation's own joining is told by a welcome (its start and first orders) instead
         joined = [e for e in events if isinstance(e, ev.NationJoined) and _joined_self(e, nation)]
         told = [e for e in events if not _joined_self(e, nation)]
-        messages = notices.digest(told, nation, names, clock=clock)
+        # what the nation's own commands made, their replies told already (`digest` keeps the
+        # big news, which comes with a picture; /news keeps it all)
+        answered = {id(e) for r, e in items if r.own}
+        report.answered += len(answered)
+        messages = notices.digest(told, nation, names, clock=clock, answered=answered)
         if joined:
             messages.insert(0, await self._welcome(game, summary, nation, joined[0]))
-        if messages:  # kept for /news first, even if the DM cannot be delivered
-            await self._keep_news(game_id, user, items, nation, names, clock, joined, messages)
+        # kept for /news first (also what the DM leaves out), even if the DM is not delivered
+        await self._keep_news(game_id, user, items, nation, names, clock, joined, messages)
         if not messages:  # nothing worth a DM
             await self.store.mark_delivered(ids, now=now)
             report.delivered += len(ids)

@@ -63,6 +63,16 @@ class OrderCompleted(Event):
     square: str
 
 
+class PointsSpent(Event):
+    """What a nation's command cost it in command points, and what it has left (told to the
+    nation only, after the command's other events: its reply says it)."""
+
+    kind: Literal["PointsSpent"] = "PointsSpent"
+    nation: str
+    spent: int
+    left: int
+
+
 class OrderCancelled(Event):
     kind: Literal["OrderCancelled"] = "OrderCancelled"
     nation: str
@@ -288,6 +298,7 @@ AnyEvent = Annotated[
     | TechReached
     | UnitsMoved
     | OrderCompleted
+    | PointsSpent
     | OrderCancelled
     | MoveBlocked
     | CityFounded

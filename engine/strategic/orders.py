@@ -41,7 +41,19 @@ def apply(world: World, nation: str, command: cmd.Command) -> list[ev.Event]:
     handler = _HANDLERS.get(type(command))
     if handler is None:
         raise CommandError(f"unknown command {command.kind!r}")
+    before = world.nations[nation].cp
     events = handler(world, nation, command)
+    spent = before - world.nations[nation].cp
+    if spent > 0:
+        events.append(
+            ev.PointsSpent(
+                tick=world.tick,
+                to=[nation],
+                nation=nation,
+                spent=spent,
+                left=world.nations[nation].cp,
+            )
+        )
     events += eliminate(world)
     world.sight_index.settle()
     return events

@@ -112,6 +112,9 @@ class View:
     units: list[UnitView]
     satellites: list[int]
     pending: list[PendingView]
+    # the nation's capital: the first square of the home it was given at its start (None for
+    # a world without homes, and in the moderators' full view)
+    home: int | None = None
 
     def label(self, sq: int) -> str:
         return f"{sq % self.width},{sq // self.width}"
@@ -322,6 +325,14 @@ def view_for(world: World, nation: str) -> View:
             for p in world.pending
             if nation in (p.nation, p.other)
         ],
+        home=next(
+            (
+                slot[0]
+                for slot, owner in zip(world.slots, world.slot_owner, strict=False)
+                if owner == nation and slot
+            ),
+            None,
+        ),
     )
 
 

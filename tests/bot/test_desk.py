@@ -37,7 +37,7 @@ async def started(desk: Desk) -> int:
 async def test_a_game_is_created_joined_and_started_in_its_channel(desk: Desk) -> None:
     game = await started(desk)
     status = await desk.status(caller("1"))
-    assert "**Red**" in status.text and "command points" in status.text
+    assert "Red in" in status.full_text and "Command points" in status.full_text
     board = await desk.status_board(game)
     assert "<@1>" in board and "<@2>" in board and "running" in board
     with pytest.raises(UserError, match="already hosts game"):
@@ -105,7 +105,7 @@ async def test_diplomacy_reads_names_and_the_answer_from_the_view(desk: Desk) ->
     with pytest.raises(UserError, match="not a relation"):
         await desk.diplomacy(caller("1"), "Blue", "best friends")
     status = await desk.status(caller("1"))
-    assert "Next unit update (mobility, healing): day 1 04:00" in status.text
+    assert "Next unit update: day 1 04:00" in status.full_text
 
 
 async def test_the_creator_fills_seats_with_ai_nations_of_a_chosen_level(desk: Desk) -> None:
@@ -145,7 +145,7 @@ async def test_the_command_points_an_hour_in_status_are_what_an_hour_brings(desk
 
     game = await started(desk)
     before = (await desk.ctx.view(game, "red")).status.cp
-    shown = re.search(r"\(\+(\d+) an hour\)", (await desk.status(caller("1"))).text)
+    shown = re.search(r"\(\+(\d+) an hour\)", (await desk.status(caller("1"))).full_text)
     assert shown, "status shows the command points an hour"
     await desk.ctx.service.advance(game, (await desk.ctx.service.summary(game)).ticks_per_hour)
     assert (await desk.ctx.view(game, "red")).status.cp - before == int(shown.group(1))

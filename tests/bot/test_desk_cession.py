@@ -68,7 +68,7 @@ async def test_a_ceded_city_is_the_allys(desk: Desk) -> None:
     assert city.sq not in {c.sq for c in (await desk.ctx.view(game, "red")).own_cities()}
     blue = await desk.ctx.view(game, "blue")
     assert blue.cities[city.sq].seen == "own" and blue.cities[city.sq].build == city.build
-    assert where in (await desk.cities(caller("2"))).text
+    assert where in (await desk.cities(caller("2"))).full_text
     with pytest.raises(UserError, match=f"you have no city at {where}"):
         await desk.cede(caller("1"), "Blue", city=where)
 

@@ -182,17 +182,22 @@ async def test_closed_dms_are_recorded_and_retried_once_an_hour(env):
         "SELECT attempts, last_error FROM outbox WHERE nation = 'red'"
     )
     assert attempts == 1 and error.startswith("closed")
-    # more events for red in the hour: not even tried
+    # more events for red in the hour (a new skip once red changed its build; the changes
+    # themselves were told in red's replies): not even tried
+    await service.submit(game, "red", cmd.SetBuild(city=(2, 1), unit="engineer"))
+    await service.submit(game, "red", cmd.SetBuild(city=(2, 1), unit="infantry"))
     await service.advance(game, 32)
     tries = sender.attempts
     clock.t = T0 + 1800
     report = await notifier.run_once()
-    assert report.closed == 1 and sender.attempts == tries + 1  # the new row held; blue told
+    # the new rows held (the skip, and red's two build changes its replies told); blue told
+    assert report.closed == 3 and sender.attempts == tries + 1
     # an hour later it is tried again; the user opened the DMs meanwhile
     sender.closed.clear()
     clock.t = T0 + 3601
     report = await notifier.run_once()
-    assert report.delivered == 2 and len(sender.to("100")) == 1
+    assert report.delivered == 4 and report.answered == 2 and len(sender.to("100")) == 1
+    assert "engineer" not in sender.to("100")[0].lower()  # only the skips: one DM
     assert (await dm(service, "100")).status == "ok"
 
 
@@ -232,6 +237,25 @@ async def test_a_captured_city_comes_with_a_map_picture(env):
     report = await notifier.run_once()
     assert report.pictures == 0 and "You captured 10,3" in sender.to("100")[1]
     assert len(sender.files("100")) == 1
+
+
+async def test_what_a_players_own_command_did_is_not_told_again_by_dm(env):
+    service, game, notifier, sender, _ = env
+    # red's own orders: their replies said it all (a new build, war declared)
+    await service.submit(game, "red", cmd.SetBuild(city=(2, 1), unit="engineer"))
+    await service.submit(game, "red", cmd.SetRelation(other="blue", level="war"))
+    report = await notifier.run_once()
+    assert sender.to("100") == [] and report.answered >= 2
+    assert await pending(service) == []
+    # blue did nothing itself: it is told of red's change towards it
+    (told,) = sender.to("200")
+    assert "Red" in told
+    # what happens later to red's orders is news again (a skipped build on its own)
+    await service.submit(game, "red", cmd.SetBuild(city=(2, 1), unit="infantry"))
+    await service.advance(game, 32)
+    await notifier.run_once()
+    (later,) = sender.to("100")
+    assert "Build skipped" in later and "engineer" not in later.lower()
 
 
 async def test_a_sitrep_once_per_game_day(env):
@@ -299,7 +323,10 @@ async def test_game_start_goes_out_even_in_quiet_hours(tmp_path):
         assert report.held_quiet > 0  # the joins wait for the morning
         (red,) = sender.to("100")
         assert "The game has started" in red and "joined" not in red
-        assert "The game has started" in sender.to("200")[0]
+        # blue's own joining came with the start: its welcome first, then the start
+        welcome, start = sender.to("200")
+        assert "Welcome to Lobby, Blue!" in welcome and "It has started" in welcome
+        assert "The game has started" in start
     finally:
         await service.close()
 

@@ -3,6 +3,8 @@ pictures written to files, AI nations playing, time on demand."""
 
 from __future__ import annotations
 
+import re
+import time
 from collections import deque
 
 import pytest
@@ -63,7 +65,8 @@ async def test_a_sandbox_session(tmp_path) -> None:
     assert "Alice in Sandbox" in text and "Bob in Sandbox" in text
     # no Discord markup in a terminal: no bold marks, timestamps or mentions as codes
     assert "**" not in text and "<t:" not in text and "<@" not in text
-    assert list((tmp_path / "maps").glob("map-*.png"))
+    # one file per player and picture, named for whom it was drawn
+    assert list((tmp_path / "maps").glob("alice-*-map-*.png"))
     assert "It is now day 1 06:00." in text
     assert "Robot 1" in text  # the AI nation filled the third seat
     assert "999" in text  # a clear error for a unit that is not yours
@@ -108,3 +111,36 @@ async def test_unit_selectors_are_typed_in_order_too() -> None:
     )
     with pytest.raises(UserError, match="takes 3 values"):  # only units take many words
         parse("build 3,4 tank yes please", specs)
+
+
+@pytest.mark.parametrize("clock_runs", [False, True])
+async def test_the_clock_stands_still_while_the_player_types(tmp_path, clock_runs) -> None:
+    lines = deque(["speed 1", "status", "status", "quit"])  # a game hour a real second
+    out: list[str] = []
+
+    def read(prompt: str) -> str:
+        if not lines:
+            raise EOFError
+        line = lines.popleft()
+        if line == "status":
+            time.sleep(1.6)  # the player thinks and types
+        return line
+
+    code = await run_sandbox(
+        nations=2,
+        db=str(tmp_path / "s.db"),
+        out_dir=str(tmp_path / "maps"),
+        read=read,
+        write=out.append,
+        live=True,
+        clock_runs=clock_runs,
+    )
+    assert code == 0
+    clocks = [
+        m.group(1) for m in re.finditer(r"You in Sandbox - (day \d+ \d\d:\d\d)", "\n".join(out))
+    ]
+    assert len(clocks) == 2
+    if clock_runs:
+        assert clocks[1] != "day 1 00:00"  # asked for: it ran while the player typed
+    else:
+        assert clocks == ["day 1 00:00", "day 1 00:00"]

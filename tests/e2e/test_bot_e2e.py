@@ -99,7 +99,7 @@ async def test_a_whole_game_through_discord(env) -> None:
     assert fake.dms(env.carol) == []
 
     status = await fake.invoke(env.alice, env.channel, "status")
-    assert status.ephemeral and "**Red**" in status.text and "command points" in status.text
+    assert status.ephemeral and "Red in" in status.text and "Command points" in status.text
     picture = await fake.invoke(env.alice, env.channel, "map")
     assert picture.ephemeral and picture.files[0].data.startswith(PNG_MAGIC)
     zoom = await fake.invoke(env.alice, env.channel, "map", {"at": "1,1", "radius": 3})

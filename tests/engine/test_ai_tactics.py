@@ -53,7 +53,7 @@ def test_an_engineer_founds_a_city_on_open_land_near_home() -> None:
     world = world_of(spec, known_by=("red",))
     found = [c for c in orders(world, "red") if isinstance(c, cmd.BuildCity)]
     assert found == [cmd.BuildCity(unit=1)]
-    assert [e.kind for e in apply(world, "red", found[0])] == ["CityFounded"]
+    assert [e.kind for e in apply(world, "red", found[0])] == ["CityFounded", "PointsSpent"]
     assert world.cities[world.grid.index(6, 3)].owner == "red"
     # the naive expander never founds cities
     naive = world_of(spec, known_by=("red",))

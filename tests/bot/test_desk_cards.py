@@ -1,0 +1,115 @@
+"""The cards a player reads (/status, /cities, /nations): the numbers that decide what is
+possible, with the time they change, and the public scoreboard."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+
+from bot.context import Caller, UserError
+from bot.desk import Desk
+from engine.host.service import GameService
+from engine.strategic import commands as cmd
+from engine.strategic.rules import load as load_rules
+from tests.bot.test_desk import caller, started
+from tests.worlds import STRIP, strip_world
+
+
+@pytest.fixture
+async def desk(tmp_path):
+    service = await GameService.open(str(tmp_path / "g.db"), synchronous="NORMAL")
+    yield Desk(service)
+    await service.close()
+
+
+async def test_cities_say_when_each_build_is_ready(desk: Desk) -> None:
+    game = await started(desk)
+    service = desk.ctx.service
+    view = await desk.ctx.view(game, "red")
+    city = next(c for c in view.own_cities() if c.build)
+    x, y = city.sq % view.width, city.sq // view.width
+    cost = load_rules(view.ruleset).unit[city.build].cost_hours
+    reply = await desk.cities(caller("1"))
+    assert reply.embed is not None and reply.embed.colour is not None
+    line = next(li for li in reply.embed.description.splitlines() if f"{x},{y}" in li)
+    # a fresh infantry build: its whole cost in hours is left, ready that many hours on
+    hours = re.search(r"\((\d+) h left\)", line)
+    assert hours, line
+    summary = await service.summary(game)
+    total = int(hours.group(1))
+    assert total == cost  # the game just started: nothing of it is built yet
+    assert f"ready {summary.clock(view.tick + total * summary.ticks_per_hour)}" in line
+    # an hour later, an hour less is left
+    await service.advance(game, summary.ticks_per_hour)
+    later = (await desk.cities(caller("1"))).embed
+    assert later is not None
+    line = next(li for li in later.description.splitlines() if f"{x},{y}" in li)
+    assert f"({total - 1} h left)" in line
+
+
+async def test_nations_is_a_scoreboard_of_public_cities(desk: Desk) -> None:
+    game = await started(desk)
+    service = desk.ctx.service
+    reply = await desk.nations(caller("1"))
+    card = reply.embed
+    assert card is not None
+    fields = dict(card.fields)
+    red = len((await desk.ctx.view(game, "red")).own_cities())
+    blue = len((await desk.ctx.view(game, "blue")).own_cities())
+    assert f"**{red}** cities" in fields["Red (you)"]
+    assert f"**{blue}** cities" in fields["Blue"] and "you: neutral" in fields["Blue"]
+    assert f"holds **{red}** cities" in card.description and "you alone" in card.description
+    # mutual allies make a team: its cities count together
+    await service.submit(game, "red", cmd.SetRelation(other="blue", level="allied"))
+    await service.submit(game, "blue", cmd.SetRelation(other="red", level="allied"))
+    summary = await service.summary(game)
+    await service.advance(game, summary.ticks_per_day)  # whatever delay the rules give it
+    assert (await desk.ctx.view(game, "blue")).nations["red"].relation_to == "allied"
+    card = (await desk.nations(caller("2"))).embed
+    assert card is not None
+    assert f"holds **{red + blue}** cities" in card.description
+    assert "you and your mutual allies" in card.description
+
+
+async def test_status_is_a_card_with_labelled_numbers(desk: Desk) -> None:
+    game = await started(desk)
+    card = (await desk.status(caller("1"))).embed
+    assert card is not None and card.title.startswith("Red in Test war")
+    fields = dict(card.fields)
+    view = await desk.ctx.view(game, "red")
+    assert fields["Command points"] == f"{view.status.cp} (+{view.status.cp_regen} an hour)"
+    assert fields["Power"] == f"{view.status.power} of {view.status.power_limit}"
+    assert "The game ends" in fields
+
+
+async def test_an_engineer_short_of_mobility_says_when_it_will_be_ready(tmp_path) -> None:
+    units = [dict(u) for u in STRIP["units"]]
+    units[4].update(mobility=2, at="16,2")  # Blue's engineer: founding takes more
+    service = await GameService.open(str(tmp_path / "e.db"))
+    try:
+        game = await service.create_game(name="t", world=strip_world(units=units))
+        desk = Desk(service)
+        blue = Caller(user_id="200", name="blue", guild_id=None, channel_id=None)
+        world = await service.live_world(game)
+        rules = world.rules
+        need = rules.engineer.build_city_mobility
+        per = rules.unit["engineer"].mobility
+        period = rules.ticks_per_unit_update
+        first = (world.units[5].born - world.tick - 1) % period + 1  # its first update, ticks
+        ready = world.tick + first + (-(-(need - 2) // per) - 1) * period
+        summary = await service.summary(game)
+        with pytest.raises(UserError) as caught:
+            await desk.engineer(blue, 5, "build_city")
+        text = str(caught.value)
+        assert f"takes {need} mobility; engineer 5 has 2" in text
+        assert f"It will have it at {summary.clock(ready)}" in text
+        # nothing changed; a tick before that it still cannot, at that tick it can
+        await service.advance(game, ready - world.tick - 1)
+        with pytest.raises(UserError, match="mobility"):
+            await desk.engineer(blue, 5, "build_city")
+        await service.advance(game, 1)
+        reply = await desk.engineer(blue, 5, "build_city")
+        assert reply.text.startswith("Engineer 5 founded a city at 16,2.")
+    finally:
+        await service.close()
