@@ -367,6 +367,8 @@ MATRIX: dict[str, Case] = {
     "cities": Case("running", lambda n: {}, PLAYERS),
     "nations": Case("running", lambda n: {}, PLAYERS),
     "notify": Case("running", lambda n: {"sitrep": False}, EVERYONE),  # one's own settings
+    "help": Case("running", lambda n: {"topic": "units"}, EVERYONE),  # the rules, no game needed
+    "news": Case("running", lambda n: {}, EVERYONE),  # each reads only their own reports
     "mod pause": Case("running", lambda n: {}, MODERATORS),
     "mod resume": Case("running", lambda n: {}, MODERATORS, setup="pause"),
     "mod speed": Case("running", lambda n: {"speed": "fast (x4)"}, MODERATORS),
