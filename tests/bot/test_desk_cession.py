@@ -64,7 +64,8 @@ async def test_a_ceded_city_is_the_allys(desk: Desk) -> None:
     city = (await desk.ctx.view(game, "red")).own_cities()[0]
     where = (await desk.ctx.view(game, "red")).label(city.sq)
     reply = await desk.cede(caller("1"), "Blue", city=where)
-    assert reply.text == f"You ceded your city {where} to Blue."
+    assert reply.text.startswith(f"You ceded your city {where} to Blue.")
+    assert "1 command point spent" in reply.text
     assert city.sq not in {c.sq for c in (await desk.ctx.view(game, "red")).own_cities()}
     blue = await desk.ctx.view(game, "blue")
     assert blue.cities[city.sq].seen == "own" and blue.cities[city.sq].build == city.build
@@ -87,7 +88,10 @@ async def test_disband_asks_first_and_only_the_asker_confirms(desk: Desk) -> Non
     with pytest.raises(UserError, match="Only the player who asked"):
         await desk.confirm(caller("2"), ask.confirm.token)
     done = await desk.confirm(caller("1"), ask.confirm.token)
-    assert done.text == f"You disbanded 1 unit: infantry {unit.id} at {view.label(unit.sq)}."
+    assert done.text.startswith(
+        f"You disbanded 1 unit: infantry {unit.id} at {view.label(unit.sq)}."
+    )
+    assert "1 command point spent" in done.text
     after = await desk.ctx.view(game, "red")
     assert after.unit(unit.id) is None and after.status.cp == view.status.cp - 1
     with pytest.raises(UserError, match="no longer valid"):

@@ -74,7 +74,8 @@ async def test_cede_hands_units_to_the_ally_who_is_told_by_dm(env) -> None:
     )
     assert both.ephemeral and "not both" in both.text
     reply = await fake.invoke(env.alice, env.channel, "cede", {"to": "blue", "units": "1"})
-    assert reply.ephemeral and reply.text == "You ceded 1 unit to Blue: infantry 1 at 3,1."
+    assert reply.ephemeral and reply.text.startswith("You ceded 1 unit to Blue: infantry 1 at 3,1.")
+    assert "1 command point spent; 511 left." in reply.text
     told = await fake.wait_for_dm(env.bob, lambda m: "ceded you" in m.content, timeout=10)
     assert "**Red ceded you 1 unit**: infantry 1 at 3,1" in told.content
     # the infantry is bob's to move now, not alice's
