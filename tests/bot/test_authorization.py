@@ -681,7 +681,7 @@ async def test_cross_server_mod_commands_are_refused_through_discord(discord_env
     assert (await service.live_world(game)).tick < tick + 96
     # his own orders still follow him there
     status = await env.fake.invoke(env.dave, env.lounge, "status")
-    assert "**Blue**" in status.text
+    assert status.embeds and status.embeds[0]["title"].startswith("Blue in ")
 
 
 async def test_a_confirmation_button_works_after_a_restart(discord_env) -> None:
