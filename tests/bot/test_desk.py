@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 
+from bot import selectors
 from bot.context import Caller, UserError
 from bot.desk import Desk
 from engine.host.service import GameService
+from engine.strategic.rules import load as load_rules
 
 GUILD, CHANNEL = "900", "901"
 
@@ -71,7 +73,13 @@ async def test_orders_go_through_and_bad_input_gets_a_clear_message(desk: Desk) 
         await desk.launch(caller("1"), first, "1,1")  # nothing to launch: nothing is sent
     choices = await desk.choose_units(caller("1"), "")
     assert choices and all("Blue" not in label for label, _ in choices)
-    assert {v for _, v in choices} <= {str(u.id) for u in view.own_units()}
+    # ids and selectors ("all at 3,4", "all infantry"): each chooses only red's own units
+    now = await desk.ctx.view(1, "red")  # as it is since the move
+    own = {u.id for u in now.own_units()}
+    rules = load_rules(now.ruleset)
+    for _, value in choices:
+        chosen = selectors.resolve(value, now, rules).chosen
+        assert chosen and set(chosen) <= own, value
 
 
 async def test_moderators_only(desk: Desk) -> None:
