@@ -161,11 +161,14 @@ async def test_a_joining_player_is_welcomed_with_their_start_and_first_orders(se
     assert len(orders) == 3
     assert orders[0].startswith(f"1. `/map at:{view.label(capital.sq)} radius:6`")
     attack = re.search(r"`/attack units:(\d+) target:(\d+),(\d+)`", welcome)
-    assert attack is not None
-    unit, x, y = (int(g) for g in attack.groups())
-    assert view.unit(unit) is not None and view.unit(unit).owner == "red"
-    target = view.cities[y * view.width + x]
-    assert target.owner is None  # a neutral city the nation knows
+    # the map is random: an attack is suggested exactly when the nation knows a neutral city
+    known_neutral = [c for c in view.cities.values() if c.owner is None]
+    assert (attack is not None) == bool(known_neutral), welcome
+    if attack is not None:
+        unit, x, y = (int(g) for g in attack.groups())
+        assert view.unit(unit) is not None and view.unit(unit).owner == "red"
+        target = view.cities[y * view.width + x]
+        assert target.owner is None  # a neutral city the nation knows
     assert len(welcome) <= 2000
 
     # the game fills up and starts on the last join: that player's welcome says so
