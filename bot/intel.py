@@ -278,7 +278,9 @@ class Intel:
             per_square[u.sq] = per_square.get(u.sq, 0) + 1
         pages = math.ceil(len(own) / PAGE)
         page = max(1, min(page, pages))
-        lines = [f"**Your units**{filters} ({len(own)}) - page {page}/{pages}"]
+        game = await self.ctx.service.summary(seat.game.id)
+        period = rules.ticks_per_unit_update
+        lines: list[str] = []
         last_sq = None
         for u in own[(page - 1) * PAGE : page * PAGE]:
             ut = rules.unit[u.type]
@@ -289,7 +291,12 @@ class Intel:
             where = "" if by_square else f" at {view.label(u.sq)}"
             most = ut.mobility * rules.mobility.cap_multiple
             bits = [f"`{u.id:>4}` {ut.title}{where}", f"{u.hp}/{ut.hp} hp"]
-            bits.append(f"mob {u.mobility}/{most}")
+            mobility = f"mob {u.mobility}/{most}"
+            nxt = timing.next_update(u, view.tick, period)
+            if nxt is not None and (u.mobility or 0) < most:  # when the next ones come
+                gain = min(ut.mobility, most - (u.mobility or 0))
+                mobility += f" (+{gain} at {game.clock(nxt)})"
+            bits.append(mobility)
             if ut.ammo:
                 bits.append(f"ammo {u.ammo}")
             if ut.needs_fuel:
@@ -299,9 +306,24 @@ class Intel:
             if u.order is not None:
                 bits.append(f"-> {view.label(u.order)}")
             lines.append(" - ".join(bits))
+        more = ""
         if page < pages:
-            lines.append(f"More: `/units page:{page + 1}{''.join(' ' + a for a in again)}`")
-        return Reply(text="\n".join(lines))
+            more = f"More: /units page:{page + 1}{''.join(' ' + a for a in again)}"
+        return Reply(
+            embed=Embed(
+                title=f"Your units{filters} ({len(own)}) - page {page}/{pages}",
+                description="\n".join(lines),
+                colour=_colour(view.nations[nation].colour),
+                footer=" - ".join(
+                    part
+                    for part in (
+                        f"{view.clock}; mobility comes every {_span(period * game.minutes_per_tick)}",
+                        more,
+                    )
+                    if part
+                ),
+            )
+        )
 
     async def cities(self, caller: Caller, page: int = 1) -> Reply:
         seat, nation = await self.ctx.playing(caller)

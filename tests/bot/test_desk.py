@@ -51,7 +51,7 @@ async def test_a_game_is_created_joined_and_started_in_its_channel(desk: Desk) -
 async def test_orders_go_through_and_bad_input_gets_a_clear_message(desk: Desk) -> None:
     await started(desk)
     units = await desk.units(caller("1"))
-    first = int(units.text.splitlines()[1].split("`")[1])
+    first = int(units.full_text.splitlines()[1].split("`")[1])
     view = await desk.ctx.view(1, "red")
     unit = view.unit(first)
     assert unit is not None  # listed by /units: red's own

@@ -99,6 +99,10 @@ async def test_an_engineer_short_of_mobility_says_when_it_will_be_ready(tmp_path
         first = (world.units[5].born - world.tick - 1) % period + 1  # its first update, ticks
         ready = world.tick + first + (-(-(need - 2) // per) - 1) * period
         summary = await service.summary(game)
+        # /units shows its mobility out of its most, and what the next update brings, when
+        listed = (await desk.units(blue, kind="engineer")).full_text
+        most = per * rules.mobility.cap_multiple
+        assert f"mob 2/{most} (+{per} at {summary.clock(world.tick + first)})" in listed
         with pytest.raises(UserError) as caught:
             await desk.engineer(blue, 5, "build_city")
         text = str(caught.value)

@@ -53,7 +53,7 @@ async def test_ceded_units_are_the_allys_to_command(desk: Desk) -> None:
     assert after.status.cp == cp - 1
     assert unit.id not in {u.id for u in after.own_units()}
     listed = await desk.units(caller("2"))
-    assert f"`{unit.id:>4}` Infantry at {view.label(unit.sq)}" in listed.text  # Blue's own now
+    assert f"`{unit.id:>4}` Infantry at {view.label(unit.sq)}" in listed.full_text  # Blue's own now
     x, y = unit.sq % view.width, unit.sq // view.width
     with pytest.raises(UserError, match=f"You have no unit {unit.id}|you have no unit {unit.id}"):
         await desk.move(caller("1"), str(unit.id), f"{x},{(y + 1) % view.height}")

@@ -328,22 +328,23 @@ async def test_cancel_names_what_had_no_order(game) -> None:
 
 async def test_units_lists_by_square_with_filters_and_mobility_out_of_its_most(game) -> None:
     service, gid, desk = game
-    text = (await desk.units(RED, group="square")).text
+    text = (await desk.units(RED, group="square")).full_text
     lines = text.splitlines()
-    assert lines[0] == "**Your units** (8) - page 1/1"
+    assert lines[0] == "**Your units (8) - page 1/1**"
     assert lines[1] == "**1,1** - 5 units"
     assert lines[2] == "`   1` Infantry - 5/5 hp - mob 6/6 - ammo 1"
     tank = next(line for line in lines if line.startswith("`   5`"))
     assert " - mob 9/9" in tank
-    ready = (await desk.units(RED, kind="tank", ready=True)).text.splitlines()
-    assert ready[0] == "**Your units** of type Tank with mobility left (1) - page 1/1"
+    ready = (await desk.units(RED, kind="tank", ready=True)).full_text.splitlines()
+    assert ready[0] == "**Your units of type Tank with mobility left (1) - page 1/1**"
     assert ready[1].startswith("`   5` Tank at 1,1")
-    spent = (await desk.units(RED, ready=False)).text
+    spent = (await desk.units(RED, ready=False)).full_text
     assert "`   8` Tank at 5,2" in spent and "`   5`" not in spent
     await desk.move(RED, "1", "10,1")
-    moving = (await desk.units(RED, orders="with")).text.splitlines()
+    moving = (await desk.units(RED, orders="with")).full_text.splitlines()
     assert moving[1].startswith("`   1` Infantry at 7,1") and moving[1].endswith("-> 10,1")
-    idle_here = (await desk.units(RED, orders="without", at="1,1")).text.splitlines()
-    assert [re.findall(r"`\s*(\d+)`", line)[0] for line in idle_here[1:]] == ["3", "5", "10", "11"]
+    idle_here = (await desk.units(RED, orders="without", at="1,1")).full_text.splitlines()
+    listed = idle_here[1:-1]  # between the title and the footer
+    assert [re.findall(r"`\s*(\d+)`", line)[0] for line in listed] == ["3", "5", "10", "11"]
     none = await desk.units(RED, kind="tank", at="3,4")
     assert none.text == "You have no units of type Tank at 3,4."
