@@ -58,7 +58,7 @@ class Embed:
         lines = [f"**{self.title}**"]
         if self.description:
             lines.append(self.description)
-        lines.extend(f"{name}: {value}" for name, value in self.fields)
+        lines.extend(f"{name}: {value.replace(chr(10), '; ')}" for name, value in self.fields)
         if self.footer:
             lines.append(self.footer)
         return "\n".join(lines)

@@ -130,7 +130,7 @@ def _range_cell(u: UnitType) -> str:
 
 def _units(r: Ruleset) -> list[str]:
     rows = [
-        f"{'unit':<16}{'city':<8}{'tech':>4}{'h':>4}{'hp':>4}{'att':>7}{'mob':>4}{'rng':>4} carries"
+        f"{'unit':<18}{'city':<8}{'tech':>4}{'h':>4}{'hp':>4}{'att':>7}{'mob':>4}{'rng':>4} carries"
     ]
     structures = []
     for u in r.units:
@@ -142,7 +142,7 @@ def _units(r: Ruleset) -> list[str]:
             carries = f"{u.capacity} " + "+".join(_selector(r, s) for s in u.carries)
         where = _city(r, u.built_in).split()[0][:7]
         rows.append(
-            f"{u.title[:15]:<16}{where:<8}{u.tech:>4}{u.cost_hours:>4}{u.hp:>4}"
+            f"{u.title[:17]:<18}{where:<8}{u.tech:>4}{u.cost_hours:>4}{u.hp:>4}"
             f"{_attack_cell(u):>7}{u.mobility:>4}{_range_cell(u):>4} {carries}".rstrip()
         )
     gains = r.tech.daily_gain

@@ -179,7 +179,7 @@ class Intel:
                     "Next unit update",
                     f"{game.clock(nxt)}"
                     + (f" (<t:{int(when)}:R>)" if when else "")
-                    + "\nmobility and healing",
+                    + ": mobility and healing",
                 )
             )
         end_when = self._real_time(seat.game, game, game.end_tick)

@@ -57,7 +57,7 @@ def first_orders(view: View, rules: Ruleset, capital: int | None) -> list[str]:
     centre = capital if capital is not None else (own[0].sq if own else None)
     orders = [
         f"`/map at:{view.label(centre)} radius:6`: your home and what you see around it "
-        "(`/map` alone: the whole map as you know it)"
+        "(`/map` alone: the part of the board you know, with buttons to zoom)"
         if centre is not None
         else "`/map`: the map as you know it"
     ]

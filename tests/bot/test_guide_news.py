@@ -38,11 +38,11 @@ def test_every_help_page_fits_one_discord_message(ruleset: str, topic: str) -> N
 
 
 def _table(text: str) -> dict[str, list[str]]:
-    """The units page's table: first word(s) of a row (the title) -> its cells."""
+    """The units page's table: a row's title (its first 18 characters) -> its cells."""
     block = text.split("```")[1].strip().splitlines()
     rows = {}
     for line in block[1:]:
-        rows[line[:16].strip()] = line[16:].split()
+        rows[line[:18].strip()] = line[18:].split()
     return rows
 
 
@@ -53,7 +53,7 @@ def test_the_units_table_shows_the_rulesets_numbers(ruleset: str) -> None:
     units = [u for u in rules.units if u.structure is None]
     assert len(table) == len(units)
     for u in units:
-        city, tech, hours, hp, _attack, mobility, *_ = table[u.title[:15]]
+        city, tech, hours, hp, _attack, mobility, *_ = table[u.title[:17]]
         assert rules.city[u.built_in].title.lower().startswith(city)
         assert (int(tech), int(hours), int(hp), int(mobility)) == (
             u.tech,

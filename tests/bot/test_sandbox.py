@@ -144,3 +144,52 @@ async def test_the_clock_stands_still_while_the_player_types(tmp_path, clock_run
         assert clocks[1] != "day 1 00:00"  # asked for: it ran while the player typed
     else:
         assert clocks == ["day 1 00:00", "day 1 00:00"]
+
+
+async def test_a_player_learns_and_follows_the_game_in_the_sandbox(tmp_path) -> None:
+    """The issue's player tools, typed in the terminal: the cards, the map's buttons, the
+    rules' pages, the news, names with spaces, and nothing of Discord's markup."""
+    lines = deque(
+        [
+            "help units",
+            "status",
+            "cities",
+            "nations",
+            "units",
+            "map",
+            "press 2",  # zoom out: the whole board
+            "press 9",
+            'diplomacy "Robot 1" war',
+            "wait 2",
+            "news",
+            "quit",
+        ]
+    )
+    out: list[str] = []
+
+    def read(prompt: str) -> str:
+        return lines.popleft() if lines else "quit"
+
+    code = await run_sandbox(
+        nations=2,
+        db=str(tmp_path / "s.db"),
+        out_dir=str(tmp_path / "pics"),
+        read=read,
+        write=out.append,
+        live=False,
+    )
+    text = "\n".join(out)
+    assert code == 0
+    assert "Infantry" in text and "build hours" in text  # the units page of the rules
+    assert "You in Sandbox - day 1 00:00" in text and "Command points:" in text  # a card
+    assert "Your cities (" in text and "left)" in text
+    assert "most cities wins" in text and "You (you):" in text
+    assert "Buttons: [1] Zoom in, [2] Zoom out" in text
+    assert "Your map, the whole board, at day 1 00:00." in text
+    assert "press N: N is a button of the last picture, 1 to " in text
+    assert "Your relation to Robot 1 is now war." in text  # a name with a space, quoted
+    assert "Your news" in text or "report" in text.lower()
+    pictures = sorted(p.name for p in (tmp_path / "pics").glob("*.png"))
+    assert any(name.startswith("you-") and "-map-" in name for name in pictures)
+    assert len(pictures) == len(set(pictures)) >= 2  # one file per picture, none overwritten
+    assert "**" not in text and "<t:" not in text
