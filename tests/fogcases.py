@@ -551,11 +551,13 @@ def add_scene(rnd, world: World, nations: list[str]):
         _clear(world, LAND, shore)
         transport = world.add_unit("transport", ME, ship)
         world.add_unit("infantry", ME, ship, carried_by=transport.id)
-        walker = world.add_unit(_pick(rnd, world, ["infantry", "tank", "fighter"]), ME, shore)
-        city = next((c for c in world.cities.values() if c.owner == ME), None)
-        steps = [("me", "cede", NAMES[enemy], f"{transport.id} {walker.id}", None)]
-        if city is not None:
-            steps.append(("me", "cede", NAMES[enemy], None, label(city.sq)))
+        given = world.add_unit(_pick(rnd, world, ["infantry", "tank", "fighter"]), ME, shore)
+        own_city = next((c for c in world.cities.values() if c.owner == ME), None)
+        steps: list[tuple[str, str, str, str | None, str | None]] = [
+            ("me", "cede", NAMES[enemy], f"{transport.id} {given.id}", None)
+        ]
+        if own_city is not None:
+            steps.append(("me", "cede", NAMES[enemy], None, label(own_city.sq)))
         return rnd.sample(steps, rnd.randint(1, len(steps))), None
     # stack: a ship and a hidden submarine in a foreign port
     _mutual(world, ME, enemy, rules.diplomacy.war)
@@ -749,15 +751,11 @@ def hide_changes(
     ]
     if free_land and rnd.randint(0, 2) == 0:
         sq = rnd.choice(free_land)
-        owner = None  # a neutral city: nobody's count changes
         designation = rnd.choice([c.name for c in rules.cities])
-        tech = world.nations[owner].tech if owner else 0.0
-        world.cities[sq] = City(
-            sq, owner, designation, build=default_build(world, designation, tech) if owner else None
-        )
+        world.cities[sq] = City(sq, None, designation)  # neutral: nobody's count changes
         world.map_changed()
         map_differs = True
-        changes.append(f"hidden city added at {label(sq)} ({owner}, {designation})")
+        changes.append(f"hidden city added at {label(sq)} (neutral, {designation})")
     # other nations' relations (never making or breaking sharing with Red's informants, and
     # never between a nation with allies and a nation whose sight reaches Red: a change of
     # relation writes what a nation's team sees into its members' memories)

@@ -465,7 +465,7 @@ async def test_autocomplete_offers_only_the_callers_own_things(fresh) -> None:
 # --- confirmation buttons ---------------------------------------------------------------------------
 
 # what waits for a button, who asks, and what shows it ran
-ASKED = {
+ASKED: dict[str, tuple[str, dict[str, Any]]] = {
     "game resign": ("player", {}),
     "launch": ("player", {"unit": 5, "target": "12,3"}),
     "disband": ("player", {"units": "2"}),

@@ -29,6 +29,7 @@ async def test_cities_say_when_each_build_is_ready(desk: Desk) -> None:
     view = await desk.ctx.view(game, "red")
     city = next(c for c in view.own_cities() if c.build)
     x, y = city.sq % view.width, city.sq // view.width
+    assert city.build is not None
     cost = load_rules(view.ruleset).unit[city.build].cost_hours
     reply = await desk.cities(caller("1"))
     assert reply.embed is not None and reply.embed.colour is not None

@@ -52,6 +52,7 @@ async def env(tmp_path):
                 ],
             }
         )
+        assert bot.service is not None  # the bot opened its store when it started
         game = await bot.service.create_game(
             name="Allies",
             world=world,
