@@ -221,3 +221,51 @@ def test_cessions_keep_the_world_whole_and_restart_the_same_way(script, ruleset,
         if unit.carried_by is not None:
             assert a.units[unit.carried_by].owner == unit.owner
     assert np.all(a.sight_index.counts.get("red", np.zeros(1)) >= 0)
+
+
+def _three_allies(green_blue_allied: bool) -> World:
+    """Classic (several allies): Red allied with Blue and with Green; Red's infantry 1 stands
+    in Green's city at 3,3, and Blue's infantry 6 in Red's city at 1,1. Whether Blue and Green
+    are allied, Red's view does not show."""
+    mutual = [("red", "blue"), ("red", "green")] + (
+        [("blue", "green")] if green_blue_allied else []
+    )
+    relations = [[a, b, "allied"] for x, y in mutual for a, b in ((x, y), (y, x))]
+    return strip_world(
+        ruleset="classic",
+        relations=relations,
+        nations={**STRIP["nations"], "green": {"player": "300"}},
+        cities={**STRIP["cities"], "C": {"owner": "green", "designation": "port"}},
+        units=[
+            {"id": 1, "owner": "red", "type": "infantry", "at": "3,3", "mobility": 6},
+            {"id": 2, "owner": "red", "type": "infantry", "at": "1,1", "mobility": 6},
+            {"id": 4, "owner": "blue", "type": "infantry", "at": "20,1", "mobility": 6},
+            {"id": 6, "owner": "green", "type": "infantry", "at": "1,1", "mobility": 6},
+        ],
+    )
+
+
+@pytest.mark.parametrize(
+    "command",
+    [cmd.CedeUnits(units=[1], receiver="blue"), cmd.CedeCity(city=(1, 1), receiver="blue")],
+)
+def test_a_cession_never_tells_whether_two_other_nations_are_allied(command) -> None:
+    """Found by review: the refusal used to depend on Blue and Green's alliance."""
+    told, seen = [], []
+    for allied in (False, True):
+        world = _three_allies(allied)
+        assert allied == (world.relation("blue", "green") == "allied")
+        seen.append(view_for(world, "red").nations)  # Red cannot tell the worlds apart
+        with pytest.raises(CommandError) as refused:
+            apply(world, "red", command)
+        told.append(str(refused.value))
+    assert seen[0] == seen[1]
+    assert told[0] == told[1] and "third nation" in told[0]
+
+
+def test_a_ceded_city_tells_its_new_owner_of_its_next_skipped_build() -> None:
+    world = allied_world()
+    city = world.cities[world.grid.index(1, 1)]
+    city.skipped = True  # Red was told its builds there are skipped for lack of power
+    apply(world, "red", cmd.CedeCity(city=(1, 1), receiver="blue"))
+    assert city.owner == "blue" and not city.skipped

@@ -93,19 +93,19 @@ def _aboard(world: World, carrier: Unit) -> list[Unit]:
 def check_cede_units(world: World, receiver: str, units: list[Unit]) -> list[Unit]:
     """The units the cession hands over (the listed ones and their cargo), or a refusal."""
     listed = {u.id for u in units}
-    name = world.nations[receiver].name
-    team = world.team(receiver)
     for unit in units:
         if unit.carried_by is not None and unit.carried_by not in listed:
             raise CommandError(
                 f"{_title(world, unit)} is aboard unit {unit.carried_by}; cede unit "
                 f"{unit.carried_by} with it, or unload it first"
             )
+        # only between the two: whether a third nation would have the receiver's units in
+        # its city depends on relations the cedent may not see
         city = world.cities.get(unit.sq)
-        if city is not None and city.owner is not None and city.owner not in team:
+        if city is not None and city.owner not in (None, unit.owner, receiver):
             raise CommandError(
                 f"{_title(world, unit)} is in {world.nations[city.owner].name}'s city at "
-                f"{world.grid.label(unit.sq)}, where {name}'s units may not be"
+                f"{world.grid.label(unit.sq)}: units in a third nation's city cannot be ceded"
             )
     everything = {u.id: u for u in units}
     for unit in units:
@@ -144,12 +144,15 @@ def cede_units(world: World, nation: str, receiver: str, units: list[Unit]) -> l
 
 
 def check_cede_city(world: World, receiver: str, city: City) -> None:
-    team = world.team(receiver)
-    strangers = sorted({u.owner for u in world.units_at(city.sq) if u.owner not in team})
+    # only between the two (as for units): a third nation's units in it, whatever the
+    # relations the cedent may not see, keep the city where it is
+    strangers = sorted(
+        {u.owner for u in world.units_at(city.sq) if u.owner not in (city.owner, receiver)}
+    )
     if strangers:
         raise CommandError(
             f"{world.nations[strangers[0]].name}'s units are in the city at "
-            f"{world.grid.label(city.sq)}, and they may not be in {world.nations[receiver].name}'s"
+            f"{world.grid.label(city.sq)}: a city with a third nation's units cannot be ceded"
         )
 
 
@@ -157,6 +160,7 @@ def cede_city(world: World, nation: str, receiver: str, city: City) -> list[ev.E
     """Hand the city over as it stands; the receiver's tech must allow its build."""
     before = observers(world, city.sq)
     city.owner = receiver
+    city.skipped = False  # a new owner: its first skipped build is news
     if city.build is not None and world.rules.unit[city.build].tech > world.nations[receiver].tech:
         city.build = default_build(world, city.designation, world.nations[receiver].tech)
         city.progress = 0
