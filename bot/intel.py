@@ -346,6 +346,12 @@ class Intel:
                     f"{ut.title}, ready {game.clock(view.tick + left)} "
                     f"({_span(left * game.minutes_per_tick)} left)"
                 )
+                if c.skipped:  # it will be skipped again unless power allows it by then
+                    building += (
+                        f"; **skipped** last time for lack of power ({view.status.power} of "
+                        f"{view.status.power_limit}: more cities raise the limit, fewer units "
+                        "lower the power)"
+                    )
             else:
                 building = "**nothing** (give it a build with /build)"
             nxt = f", then {rules.unit[c.next_build].title}" if c.next_build else ""

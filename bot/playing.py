@@ -297,6 +297,17 @@ class Playing:
         events, _ = await self._submit(caller, cmd.SetRelation(other=other, level=chosen))
         after = await self.ctx.view(seat.game.id, me)
         name = after.nations[other].name
+        # what else the order changed (an ally's war pulling a friendship down...): the DMs
+        # leave relation changes to this reply (notices.ANSWERED)
+        names = {n.id: n.name for n in after.nations.values()}
+        knock_on = [
+            line
+            for e in events
+            if isinstance(e, ev.RelationChanged)
+            and {e.nation, e.other} != {me, other}
+            and (line := notices.describe(e, me, names))
+        ]
+        also = "".join(f"\n{line}." for line in knock_on)
         for e in events:
             if (
                 isinstance(e, ev.RelationChanged)
@@ -308,7 +319,7 @@ class Playing:
                 game = await self.ctx.service.summary(seat.game.id)
                 return Reply(
                     text=f"Your relation to {name} becomes {chosen} at {game.clock(e.due_tick)} "
-                    "(notice given)."
+                    f"(notice given).{also}"
                 )
         theirs = after.nations[other].relation_from
         tail = (
@@ -316,7 +327,7 @@ class Playing:
             if theirs != chosen
             else f" You are now mutually {'at war' if chosen == rules.diplomacy.war else chosen}."
         )
-        return Reply(text=f"Your relation to {name} is now {chosen}.{tail}")
+        return Reply(text=f"Your relation to {name} is now {chosen}.{tail}{also}")
 
     # --- disband and cede ---------------------------------------------------------------------
 

@@ -162,6 +162,17 @@ def summarise_counts(events: Iterable[Event], nation: str) -> dict[str, int]:
     return counts
 
 
+ANSWERED: tuple[type[Event], ...] = (
+    ev.CityChanged,  # /build, /designate: "The city at 3,4 now builds ..."
+    ev.OrderCancelled,  # /cancel: "Standing orders cancelled for ..."
+    ev.CityFounded,  # /engineer: "Engineer 7 founded a city at ..."
+    ev.TerrainSwitched,  # /engineer: "Engineer 7 turned 3,4 into water"
+    ev.RelationChanged,  # /diplomacy: its reply lists every relation the order changed
+)
+"""The kinds of event the reply to a nation's own order always tells in full: a DM does not
+repeat them (`digest`'s `answered`)."""
+
+
 def digest(
     events: list[Event],
     nation: str,
@@ -175,13 +186,18 @@ def digest(
     (DIGEST_ORDER), similar lines collapsed, split into messages of at most `limit` characters
     without splitting a line. No messages when there is nothing to tell.
 
-    `answered`: the `id()`s of events the nation's own command made; the command's reply told
-    them, so they are left out unless big (those come with a picture)."""
+    `answered`: the `id()`s of events the nation's own command made. Those of the kinds every
+    reply tells in full (`ANSWERED`) are left out unless big (those come with a picture); the
+    rest (a fight, a blocked move, a knock-on change) is told again, as a reply may stop short."""
     if limit < 20:
         raise ValueError("limit is too small for a message")
     told = _fold(events, nation)
     if answered:
-        told = [e for e in told if id(e) not in answered or is_big(e, nation)]
+        told = [
+            e
+            for e in told
+            if id(e) not in answered or not isinstance(e, ANSWERED) or is_big(e, nation)
+        ]
     if not told:
         return []
     view = _View(nation, names)

@@ -63,6 +63,7 @@ class CityView:
     build: str | None = None
     progress: int | None = None
     next_build: str | None = None
+    skipped: bool = False  # its last finished build was skipped for lack of power
 
 
 @dataclass(frozen=True, slots=True)
@@ -279,6 +280,7 @@ def view_for(world: World, nation: str) -> View:
                 city.build,
                 city.progress,
                 city.next_build,
+                city.skipped,
             )
         elif visible[sq]:
             cities[sq] = CityView(sq, city.owner, city.designation, "now")

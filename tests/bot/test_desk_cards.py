@@ -118,3 +118,55 @@ async def test_an_engineer_short_of_mobility_says_when_it_will_be_ready(tmp_path
         assert reply.text.startswith("Engineer 5 founded a city at 16,2.")
     finally:
         await service.close()
+
+
+async def test_a_war_says_what_else_it_changed_and_the_dm_does_not_repeat_it(desk: Desk) -> None:
+    """Found by review: a war that pulls a friendship down said only the war, and the DM that
+    would have told the rest was left out as answered."""
+    from bot.dm.notifier import Notifier
+    from tests.bot.test_notifier import FakeSender
+
+    service = desk.ctx.service
+    made = await desk.game_create(caller("1"), "T", nations=3, speed="test (x360)")
+    for user, name in (("1", "Red"), ("2", "Blue"), ("3", "Green")):
+        await desk.game_join(caller(user), name, name.lower() if name != "Green" else "lime")
+    await desk.diplomacy(caller("1"), "Green", "friendly")
+    await desk.diplomacy(caller("3"), "Red", "friendly")
+    await desk.diplomacy(caller("2"), "Green", "allied")
+    await desk.diplomacy(caller("3"), "Blue", "allied")
+    sender = FakeSender()
+    notifier = Notifier(service, sender, render=False)
+    await notifier.run_once()
+    sender.sent.clear()
+    reply = await desk.diplomacy(caller("1"), "Blue", "war")
+    lines = reply.text.splitlines()
+    assert lines[0] == "Your relation to Blue is now war. You are now mutually at war."
+    assert "Your stance towards Green becomes **neutral** (was friendly)." in lines
+    assert "Green's stance towards you becomes **neutral** (was friendly)." in lines
+    await notifier.run_once()
+    assert sender.to("1") == []  # all of it in the reply
+    assert any("Red" in dm for dm in sender.to("3"))  # Green hears of it from the DMs
+    assert made.refresh_game is not None
+
+
+async def test_cities_say_when_a_build_was_skipped_for_lack_of_power(tmp_path) -> None:
+    from engine.strategic.scenario import build_world
+    from tests.bot.test_notifier import WORLD
+
+    service = await GameService.open(str(tmp_path / "p.db"))
+    try:
+        world, _ = build_world(WORLD)  # red sits at its power limit
+        world.nations["red"].player = "100"
+        game = await service.create_game(name="t", world=world)
+        desk = Desk(service)
+        red = Caller(user_id="100", name="red", guild_id=None, channel_id=None)
+        before = (await desk.cities(red)).full_text
+        assert "skipped" not in before
+        await service.advance(game, (await service.summary(game)).ticks_per_hour * 8)
+        after = (await desk.cities(red)).full_text
+        status = (await service.view(game, "red")).status
+        assert status.power > status.power_limit - 1  # no room for another infantry
+        told = f"**skipped** last time for lack of power ({status.power} of {status.power_limit}"
+        assert told in after
+    finally:
+        await service.close()
