@@ -132,9 +132,7 @@ class Intel:
     async def pressed_map(self, caller: Caller, args: str) -> Reply:
         """A button under a map: the same map zoomed, moved to the capital, or drawn again."""
         game_id, frame = MapFrame.parse(args)
-        seat, nation = await self.ctx.playing(caller)
-        if seat.game.id != game_id:
-            raise UserError("This map is of another game: run /map again.")
+        seat, nation = await self.ctx.playing(caller, game_id)  # the button's game, checked
         view = await self.ctx.view(seat.game.id, nation)
         return await self._map_reply(seat.game, nation, view, frame)
 

@@ -12,7 +12,7 @@ from contextvars import ContextVar
 from typing import Any
 
 from bot import parsing, selectors, timing
-from bot.context import Caller, Context, Pending, Reply, Seat, UserError
+from bot.context import Caller, Context, Pending, Reply, Seat, UserError, sentence
 from bot.dm import notices
 from engine.errors import CommandError, GameError
 from engine.host.realtime import RealClock
@@ -190,11 +190,17 @@ class Playing:
     @costed
     async def engineer(self, caller: Caller, unit: int, action: str) -> Reply:
         action = parsing.choice(action, ["build_city", "switch_terrain"], "engineer action")
-        await self._engineer_ready(caller, unit, action)
         command: cmd.Command = (
             cmd.BuildCity(unit=unit) if action == "build_city" else cmd.SwitchTerrain(unit=unit)
         )
-        events, nation = await self._submit(caller, command)
+        try:
+            events, nation = await self._submit(caller, command)
+        except UserError as exc:
+            # refused for its mobility (the engine checks the place first): say when it is ready
+            ready = await self._engineer_ready(caller, unit, action)
+            if ready and "mobility" in str(exc):
+                raise UserError(f"{sentence(str(exc))} {ready}") from None
+            raise
         for e in events:
             if isinstance(e, ev.CityFounded):
                 return Reply(text=f"Engineer {unit} founded a city at {e.city}.")
@@ -202,31 +208,23 @@ class Playing:
                 return Reply(text=f"Engineer {unit} turned {e.square} into {e.terrain}.")
         return Reply(text="Done.")
 
-    async def _engineer_ready(self, caller: Caller, unit: int, action: str) -> None:
-        """An own engineer short of the mobility the action takes: say when it will have it
-        (the engine checks everything else, and anything about units not one's own)."""
+    async def _engineer_ready(self, caller: Caller, unit: int, action: str) -> str | None:
+        """When an own engineer short of the mobility the action takes will have it, as a
+        sentence (None: not an own engineer, or it never will)."""
         seat, nation = await self.ctx.playing(caller)
         view = await self.ctx.view(seat.game.id, nation)
         mine = next((u for u in view.own_units() if u.id == unit), None)
         rules = load_rules(view.ruleset)
-        if mine is None or mine.mobility is None or mine.carried_by is not None:
-            return
-        ut = rules.unit[mine.type]
-        if not (ut.builds_cities if action == "build_city" else ut.switches_terrain):
-            return
+        if mine is None or mine.mobility is None:
+            return None
         need = timing.engineer_need(rules, action)
-        if mine.mobility >= need:
-            return
-        what = "Founding a city" if action == "build_city" else "Switching terrain"
-        text = f"{what} takes {need} mobility; engineer {unit} has {mine.mobility}"
         ready = timing.ready_at(mine, need, view.tick, rules)
-        if ready is not None:
-            summary = await self.ctx.service.summary(seat.game.id)
-            real = RealClock.of_row(seat.game, summary.ticks_per_hour).real_time_of(ready)
-            text += f". It will have it at {summary.clock(ready)}" + (
-                f" (<t:{int(real)}:R>)" if real else ""
-            )
-        raise UserError(text + ".")
+        if ready is None or ready <= view.tick:
+            return None
+        summary = await self.ctx.service.summary(seat.game.id)
+        real = RealClock.of_row(seat.game, summary.ticks_per_hour).real_time_of(ready)
+        when = f" (<t:{int(real)}:R>)" if real else ""
+        return f"It will have it at {summary.clock(ready)}{when}."
 
     @costed
     async def launch(self, caller: Caller, unit: int, target: str) -> Reply:

@@ -74,7 +74,8 @@ FILLER = {"my", "the", "of", "own", "your"}  # read past
 
 _TOKEN = re.compile(
     r"""
-    (?P<square>\b(?:at|on)\s*\(?\s*(?P<x>-?\d{1,6})\s*(?:,\s*|\s+)(?P<y>-?\d{1,6})\s*\)?)
+    (?P<square>\b(?:at|on|in)\s*\(?\s*(?P<x>-?\d{1,6})\s*,\s*(?P<y>-?\d{1,6})\s*\)?
+        |\b(?:at|on)\s*\(?\s*(?P<x2>-?\d{1,6})\s+(?P<y2>-?\d{1,6})\s*\)?)
   | (?P<aboard>\b(?:aboard|in)\s*\#?(?P<carrier>\d{1,12})\b)
   | (?P<range>\#?(?P<a>\d{1,12})\s*-\s*\#?(?P<b>\d{1,12})\b)
   | (?P<id>\#?(?P<n>\d{1,12})\b)
@@ -226,7 +227,8 @@ def parse(text: str, view: View, rules: Ruleset) -> list[int | Range | Group]:
             out.append(Range(min(a, b), max(a, b)))
             group = None
         elif what == "square":
-            x, y = parsing.square(f"{m.group('x')},{m.group('y')}", view.width, view.height)
+            sx, sy = m.group("x") or m.group("x2"), m.group("y") or m.group("y2")
+            x, y = parsing.square(f"{sx},{sy}", view.width, view.height)
             g = current()
             g.square = y * view.width + x
         elif what == "aboard":

@@ -107,7 +107,7 @@ async def test_an_engineer_short_of_mobility_says_when_it_will_be_ready(tmp_path
         with pytest.raises(UserError) as caught:
             await desk.engineer(blue, 5, "build_city")
         text = str(caught.value)
-        assert f"takes {need} mobility; engineer 5 has 2" in text
+        assert text.startswith(f"Founding a city takes {need} mobility; unit 5 has 2.")
         assert f"It will have it at {summary.clock(ready)}" in text
         # nothing changed; a tick before that it still cannot, at that tick it can
         await service.advance(game, ready - world.tick - 1)

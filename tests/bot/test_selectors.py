@@ -114,6 +114,8 @@ def test_an_id_that_is_not_yours_is_skipped_in_the_same_words_whatever_it_is() -
         ("land at 1,1", (1, 3, 5)),
         ("ready tanks", (5,)),  # tank 8 has no mobility left
         ("aboard 6", (7,)),
+        ("in 6", (7,)),
+        ("tanks in 1,1", (5,)),  # "in x,y" is a square, "in 6" a carrier (found by review)
         ("spy satellites", (10,)),
         ("3 8 tanks at 1,1", (3, 8, 5)),
         ("tanks at 1,1 infantry at 3,4", (5, 7)),
