@@ -24,7 +24,7 @@ from pydantic import BaseModel
 
 from engine.errors import CommandError, GameError
 from engine.host.realtime import RealClock
-from engine.host.store import GameRow, LogWrite, Store
+from engine.host.store import GameRow, LeaseLost, LogWrite, Store
 from engine.interface import entries as en
 from engine.interface.events import Event
 from engine.interface.kind import DEFAULT_KIND, GameKind, State
@@ -79,6 +79,7 @@ class LiveGame:
     snapshot_seq: int
     snapshot_tick: int
     kind: GameKind
+    token: int | None = None  # this process's fencing token for the game (None: no leases)
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _clock: tuple[GameRow, RealClock] | None = field(default=None, repr=False)
     _summary: tuple[int, GameSummary] | None = field(default=None, repr=False)
@@ -111,8 +112,18 @@ class GameService:
         advance_batch: int = 16,
         command_snapshot_every: int = 1000,
         ticks_in_thread: bool = True,
+        owner: str | None = None,
+        lease_seconds: float = 60.0,
+        clock: Callable[[], float] = time.time,
     ) -> None:
         self.store = store
+        # Several processes on one store: each game is run by one of them at a time, the
+        # holder of its lease (`owner`); every write is fenced with the lease's token, so a
+        # process that lost the game (paused past the lease, cut off) writes nothing. None: one
+        # process alone, no leases.
+        self.owner = owner
+        self.lease_seconds = lease_seconds
+        self.clock = clock
         # Time runs in one worker thread (`_apply`): a busy world's ticks take tens of
         # milliseconds of Python, and the event loop must go on serving the other games.
         self._ticks = ThreadPoolExecutor(1, "ticks") if ticks_in_thread else None
@@ -201,6 +212,13 @@ class GameService:
         return game
 
     async def _load(self, game_id: int) -> LiveGame:
+        token = None
+        if self.owner is not None:  # take the game first: then read what its last holder wrote
+            if await self.store.game(game_id) is None:
+                raise GameError(f"there is no game {game_id}")
+            token = await self.store.acquire_lease(
+                game_id, self.owner, now=self.clock(), ttl=self.lease_seconds
+            )
         found = await self.store.load(game_id)
         if found is None:
             raise GameError(f"there is no game {game_id}")
@@ -219,11 +237,44 @@ class GameService:
             snapshot_seq=snap_seq,
             snapshot_tick=snap_tick,
             kind=plugin,
+            token=token,
         )
 
     def evict(self, game_id: int) -> None:
         """Forget the in-memory world; the next request rebuilds it from the store."""
         self._games.pop(game_id, None)
+
+    def _fence(self, game: LiveGame) -> tuple[str, int] | None:
+        return (self.owner, game.token) if self.owner is not None and game.token else None
+
+    async def renew_leases(self) -> set[int]:
+        """Extend the leases of the games this process runs (call well within the lease, e.g.
+        every third of it); the games whose lease was lost meanwhile are forgotten here (their
+        next request loads them again, or says who runs them). Returns those games."""
+        if self.owner is None:
+            return set()
+        tokens = {gid: g.token for gid, g in self._games.items() if g.token is not None}
+        lost = await self.store.renew_leases(
+            self.owner, tokens, now=self.clock(), ttl=self.lease_seconds
+        )
+        for game_id in lost:
+            if (
+                self._games.get(game_id) is not None
+                and self._games[game_id].token == tokens[game_id]
+            ):
+                self.evict(game_id)
+        return lost
+
+    async def release_leases(self) -> None:
+        """Give up every game this process runs (a clean shutdown): another process may take
+        them over at once instead of after the lease."""
+        if self.owner is None:
+            return
+        for game_id, game in list(self._games.items()):
+            if game.token is not None:
+                async with game.lock:
+                    await self.store.release_lease(game_id, self.owner, game.token)
+                self.evict(game_id)
 
     # --- reading ---------------------------------------------------------------------------------------
 
@@ -451,6 +502,7 @@ class GameService:
             clock=clock,
             members=members,
             on_commit=lambda row: settle(row, seqs, snapshot is not None),
+            fence=self._fence(game),
         )
         return seqs[-1]
 
@@ -557,7 +609,13 @@ class GameService:
             if row is not None:
                 game.row = row
 
-        row = await self.store.update_game(game.row.id, **changes, on_commit=settle)
+        try:
+            row = await self.store.update_game(
+                game.row.id, **changes, on_commit=settle, fence=self._fence(game)
+            )
+        except LeaseLost:
+            self.evict(game.row.id)
+            raise
         if row is None:
             raise GameError(f"there is no game {game.row.id}")
         return row
@@ -674,4 +732,6 @@ class GameService:
     async def delete_game(self, game_id: int) -> None:
         game = await self._live(game_id)
         async with game.lock:
-            await self.store.delete_game(game_id, on_commit=lambda _: self.evict(game_id))
+            await self.store.delete_game(
+                game_id, on_commit=lambda _: self.evict(game_id), fence=self._fence(game)
+            )

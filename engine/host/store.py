@@ -31,6 +31,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from engine.errors import GameError
 from engine.host.database import Database
 
 MIGRATIONS: list[str] = [
@@ -106,6 +107,16 @@ MIGRATIONS: list[str] = [
     """
     ALTER TABLE games ADD COLUMN kind TEXT NOT NULL DEFAULT 'strategic-initiative';
     """,
+    # 6: who runs each game (several processes on one store): the owner, its fencing token
+    # (raised at every new holder, so an old holder's writes are refused) and until when
+    """
+    CREATE TABLE leases (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        owner TEXT NOT NULL,
+        token INTEGER NOT NULL,
+        expires REAL NOT NULL
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -124,6 +135,46 @@ class GameRow:
     settings: dict[str, Any]
     clock: dict[str, Any]
     kind: str = "strategic-initiative"  # the game kind (engine/interface/kind.py)
+
+
+class LeaseHeld(GameError):
+    """Another process runs the game (its lease has not expired)."""
+
+    def __init__(self, game_id: int, owner: str, expires: float) -> None:
+        super().__init__(
+            f"game {game_id} is run by another process ({owner}) for now: try again shortly"
+        )
+        self.owner = owner
+        self.expires = expires
+
+
+class LeaseLost(GameError):
+    """A write fenced with a token that is no longer the game's: another process has taken
+    the game over (this one was paused, cut off or too slow to renew). Nothing was written."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"game {game_id} has moved to another process: try again shortly")
+
+
+@dataclass(frozen=True)
+class Lease:
+    game_id: int
+    owner: str
+    token: int
+    expires: float
+
+
+Fence = tuple[str, int]  # (owner, token): a write goes through only while both are the game's
+
+
+def _check_fence(c: sqlite3.Connection, game_id: int, fence: Fence | None) -> None:
+    """Inside a write's transaction: refuse it (rolling everything back) unless the fence is
+    the game's lease as stored now."""
+    if fence is None:
+        return
+    row = c.execute("SELECT owner, token FROM leases WHERE game_id = ?", (game_id,)).fetchone()
+    if row is None or (row[0], int(row[1])) != fence:
+        raise LeaseLost(game_id)
 
 
 @dataclass(frozen=True)
@@ -295,22 +346,29 @@ class Store:
         clock: dict | None = None,
         settings: dict | None = None,
         on_commit: Callable[[GameRow | None], None] | None = None,
+        fence: Fence | None = None,
     ) -> GameRow | None:
         """Change a game's status, clock or settings; returns the row as committed (None if
-        the game is gone). `on_commit` as in `Database.write`."""
+        the game is gone). `on_commit` as in `Database.write`; `fence` as in `append_many`."""
 
         def update(c: sqlite3.Connection) -> GameRow | None:
+            _check_fence(c, game_id, fence)
             _update_game(c, game_id, status=status, clock=clock, settings=settings)
             return _select_game(c, game_id)
 
         return await self.db.write(update, on_commit=on_commit)
 
     async def delete_game(
-        self, game_id: int, *, on_commit: Callable[[None], None] | None = None
+        self,
+        game_id: int,
+        *,
+        on_commit: Callable[[None], None] | None = None,
+        fence: Fence | None = None,
     ) -> None:
         def delete(c: sqlite3.Connection) -> None:
+            _check_fence(c, game_id, fence)
             # other tables that name the game (the bot's) go with it: ON DELETE CASCADE
-            for table in ("outbox", "members", "snapshots", "log"):
+            for table in ("outbox", "members", "snapshots", "log", "leases"):
                 c.execute(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
             c.execute("DELETE FROM games WHERE id = ?", (game_id,))
 
@@ -330,6 +388,7 @@ class Store:
         clock: dict[str, Any] | None = None,
         members: tuple[list[tuple[str, str]], list[str]] | None = None,
         on_commit: Callable[[GameRow | None], None] | None = None,
+        fence: Fence | None = None,
     ) -> GameRow | None:
         """One transaction: the log entries, their events for each recipient, and optionally a
         snapshot of the world after the last one (taken at its seq), a new game status or
@@ -350,6 +409,7 @@ class Store:
         last = writes[-1]
 
         def append(c: sqlite3.Connection) -> GameRow | None:
+            _check_fence(c, game_id, fence)  # a stale holder writes nothing
             c.executemany(
                 "INSERT INTO log (game_id, seq, tick, entry, created_at) VALUES (?, ?, ?, ?, ?)",
                 log_rows,
@@ -482,6 +542,73 @@ class Store:
         """Called before a write that may change the game's members is handed over."""
         self._member_writes[game_id] = self._member_writes.get(game_id, 0) + 1
         self._members.pop(game_id, None)
+
+    # --- leases: which process runs a game ---------------------------------------------------------
+
+    async def acquire_lease(self, game_id: int, owner: str, *, now: float, ttl: float) -> int:
+        """Take the game for `owner` until `now + ttl` and return the fencing token: a new one
+        (the stored one plus one) at every acquisition, also by the same owner after a restart,
+        so any earlier holder's fenced writes are refused from now on. Raises `LeaseHeld` while
+        another owner's lease runs."""
+
+        def take(c: sqlite3.Connection) -> int:
+            row = c.execute(
+                "SELECT owner, token, expires FROM leases WHERE game_id = ?", (game_id,)
+            ).fetchone()
+            if row is None:
+                c.execute(
+                    "INSERT INTO leases (game_id, owner, token, expires) VALUES (?, ?, 1, ?)",
+                    (game_id, owner, now + ttl),
+                )
+                return 1
+            held_by, token, expires = row[0], int(row[1]), float(row[2])
+            if held_by != owner and expires > now:
+                raise LeaseHeld(game_id, held_by, expires)
+            c.execute(
+                "UPDATE leases SET owner = ?, token = ?, expires = ? WHERE game_id = ?",
+                (owner, token + 1, now + ttl, game_id),
+            )
+            return token + 1
+
+        return await self.db.write(take)
+
+    async def renew_leases(
+        self, owner: str, tokens: dict[int, int], *, now: float, ttl: float
+    ) -> set[int]:
+        """Extend the owner's leases it still holds with these tokens; returns the games whose
+        lease it lost (taken over, or deleted)."""
+
+        def renew(c: sqlite3.Connection) -> set[int]:
+            lost = set()
+            for game_id, token in tokens.items():
+                changed = c.execute(
+                    "UPDATE leases SET expires = ? WHERE game_id = ? AND owner = ? AND token = ?",
+                    (now + ttl, game_id, owner, token),
+                ).rowcount
+                if not changed:
+                    lost.add(game_id)
+            return lost
+
+        if not tokens:
+            return set()
+        return await self.db.write(renew)
+
+    async def release_lease(self, game_id: int, owner: str, token: int) -> None:
+        """Give the game up now (a clean shutdown): another process may take it at once."""
+        await self.db.write(
+            lambda c: c.execute(
+                "DELETE FROM leases WHERE game_id = ? AND owner = ? AND token = ?",
+                (game_id, owner, token),
+            )
+        )
+
+    async def lease(self, game_id: int) -> Lease | None:
+        rows = await self.query(
+            "SELECT game_id, owner, token, expires FROM leases WHERE game_id = ?", (game_id,)
+        )
+        return (
+            Lease(int(rows[0][0]), rows[0][1], int(rows[0][2]), float(rows[0][3])) if rows else None
+        )
 
     # --- outbox ------------------------------------------------------------------------------------
 

@@ -1,0 +1,127 @@
+"""Several processes on one store: each game is run by the holder of its lease, and every write
+is fenced with the lease's token, so a process that lost a game (paused past its lease, cut
+off, restarted elsewhere) writes nothing (issue 16). Two services on one SQLite file stand in
+for two processes; their clocks are set by hand."""
+
+from __future__ import annotations
+
+import pytest
+
+from engine.errors import GameError
+from engine.host.service import GameService
+from engine.host.store import LeaseHeld, LeaseLost
+from engine.strategic import commands as cmd
+from tests.worlds import strip_world
+
+TTL = 30.0
+
+
+class Clock:
+    def __init__(self) -> None:
+        self.now = 1_000.0
+
+    def __call__(self) -> float:
+        return self.now
+
+
+@pytest.fixture
+async def two(tmp_path):
+    """(a, b, clock, game): two processes sharing a store and a clock, and a game."""
+    path = str(tmp_path / "shared.db")
+    clock = Clock()
+    a = await GameService.open(path, owner="a", lease_seconds=TTL, clock=clock)
+    b = await GameService.open(path, owner="b", lease_seconds=TTL, clock=clock)
+    game = await a.create_game(name="shared", world=strip_world())
+    yield a, b, clock, game
+    await a.close()
+    await b.close()
+
+
+async def log_entries(service: GameService, game: int) -> list[dict]:
+    return [entry for _, entry in await service.store.log_after(game, 0)]
+
+
+async def test_a_game_is_run_by_one_process_until_its_lease_runs_out(two) -> None:
+    a, b, clock, game = two
+    await a.submit(game, "red", cmd.Move(units=[1], to=(3, 1)))
+    with pytest.raises(LeaseHeld, match="run by another process"):
+        await b.submit(game, "red", cmd.Move(units=[2], to=(3, 1)))
+    # renewed in time, it stays a's
+    clock.now += TTL * 0.6
+    assert await a.renew_leases() == set()
+    clock.now += TTL * 0.6
+    with pytest.raises(LeaseHeld):
+        await b.view(game, "red")
+    # a stops renewing (paused, cut off): once its lease has run out, b takes the game over and
+    # goes on from everything a committed
+    clock.now += TTL
+    await b.submit(game, "red", cmd.Move(units=[2], to=(3, 1)))
+    world = await b.live_world(game)
+    assert world.grid.label(world.units[1].sq) == "3,1"  # a's move, read from the store
+    assert (await b.store.lease(game)).owner == "b"
+
+
+async def test_the_old_holder_writes_nothing_once_the_game_is_taken_over(two) -> None:
+    a, b, clock, game = two
+    await a.submit(game, "red", cmd.Move(units=[1], to=(3, 1)))
+    before = await log_entries(a, game)
+    clock.now += TTL + 1  # a was paused past its lease
+    await b.advance(game, 4)  # b runs it now: time moves on there
+    after_b = await log_entries(b, game)
+    # a wakes up with the world still in memory: its command and its ticks are refused by
+    # the store itself, and nothing of them is written
+    with pytest.raises(LeaseLost, match="moved to another process"):
+        await a.submit(game, "red", cmd.Move(units=[2], to=(3, 1)))
+    assert await log_entries(a, game) == after_b
+    with pytest.raises(GameError):  # it forgot the game; b still holds it
+        await a.advance(game, 4)
+    assert await log_entries(a, game) == after_b
+    assert len(after_b) > len(before)
+    # its renewal says so too
+    assert await a.renew_leases() == set()  # nothing left to renew: it was forgotten
+
+
+async def test_a_lost_lease_is_found_at_renewal_and_the_game_forgotten(two) -> None:
+    a, b, clock, game = two
+    await a.view(game, "red")  # loaded: a holds it
+    clock.now += TTL + 1
+    await b.view(game, "red")  # b took it over
+    assert await a.renew_leases() == {game}
+    with pytest.raises(LeaseHeld):
+        await a.view(game, "red")
+
+
+async def test_a_restarted_process_takes_its_games_back_at_once(tmp_path) -> None:
+    path = str(tmp_path / "restart.db")
+    clock = Clock()
+    old = await GameService.open(path, owner="a", lease_seconds=TTL, clock=clock)
+    game = await old.create_game(name="g", world=strip_world())
+    await old.submit(game, "red", cmd.Move(units=[1], to=(3, 1)))
+    # the same process again (same owner name), before its lease ran out: no waiting
+    new = await GameService.open(path, owner="a", lease_seconds=TTL, clock=clock)
+    await new.submit(game, "red", cmd.Move(units=[2], to=(3, 1)))
+    # the old incarnation, if it still ran, is fenced off by the new token
+    with pytest.raises(LeaseLost):
+        await old.submit(game, "blue", cmd.Move(units=[4], to=(18, 1)))
+    entries = await log_entries(new, game)
+    assert [e["command"]["units"] for e in entries if e["kind"] == "command"] == [[1], [2]]
+    await old.close()
+    await new.close()
+
+
+async def test_a_clean_shutdown_hands_its_games_over_at_once(two) -> None:
+    a, b, clock, game = two
+    await a.submit(game, "red", cmd.Move(units=[1], to=(3, 1)))
+    await a.release_leases()
+    await b.submit(game, "red", cmd.Move(units=[2], to=(3, 1)))  # no wait for the lease
+    assert (await b.store.lease(game)).owner == "b"
+
+
+async def test_without_an_owner_there_are_no_leases(tmp_path) -> None:
+    service = await GameService.open(str(tmp_path / "alone.db"))
+    try:
+        game = await service.create_game(name="g", world=strip_world())
+        await service.submit(game, "red", cmd.Move(units=[1], to=(3, 1)))
+        assert await service.store.lease(game) is None
+    finally:
+        await service.close()
