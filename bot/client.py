@@ -58,7 +58,11 @@ class StrategicBot(commands.Bot):
         await drawing.start()  # the first picture need not wait for the pool's processes
         if self.service is None:
             Path(self.settings.database).parent.mkdir(parents=True, exist_ok=True)
-            self.service = await GameService.open(self.settings.database)
+            self.service = await GameService.open(
+                self.settings.database,
+                owner=self.settings.instance,
+                lease_seconds=self.settings.lease_seconds,
+            )
         self.desk = Desk(self.service)
         await add_cogs(self)
         # confirmation buttons are answered by their custom id, also those sent before a restart
@@ -92,12 +96,27 @@ class StrategicBot(commands.Bot):
             asyncio.create_task(self._status_loop(), name="status-board"),
             asyncio.create_task(self.ai.run_forever(self.settings.tick_seconds), name="ai"),
         ]
+        if self.service is not None and self.service.owner is not None:
+            # the games this process runs stay its own while it lives: renew well in time
+            service = self.service
+            self._tasks.append(
+                asyncio.create_task(
+                    every(
+                        service.lease_seconds / 3, service.renew_leases, name="leases", logger=log
+                    ),
+                    name="leases",
+                )
+            )
 
     async def close(self) -> None:
         tasks, self._tasks = self._tasks, []
         await stop_tasks(tasks)
         await super().close()
         if self._owns_service and self.service is not None:
+            try:  # hand the games over at once rather than after the lease
+                await self.service.release_leases()
+            except Exception:
+                log.exception("releasing the games' leases failed; they pass on when they expire")
             await self.service.close()
 
     # --- after a command --------------------------------------------------------------------

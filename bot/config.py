@@ -51,6 +51,19 @@ class Settings(BaseSettings):
         alias="SI_DRAW_WORKERS",
         description="processes drawing map pictures (empty: one less than the cores, 1-4; 0: threads)",
     )
+    instance: str | None = Field(
+        default=None,
+        alias="SI_INSTANCE",
+        description=(
+            "this process's name when several share one store: each game is then run by one"
+            " of them at a time (a lease); a restart under the same name takes its games back"
+        ),
+    )
+    lease_seconds: float = Field(
+        default=60.0,
+        alias="SI_LEASE_SECONDS",
+        description="how long a process holds a game without renewing (with SI_INSTANCE)",
+    )
     log_level: str = Field(default="INFO", alias="SI_LOG_LEVEL")
 
     @field_validator(
@@ -59,6 +72,7 @@ class Settings(BaseSettings):
         "dev_guild",
         "outbox_retention_days",
         "draw_workers",
+        "instance",
         mode="before",
     )
     @classmethod

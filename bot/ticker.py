@@ -20,6 +20,7 @@ import math
 import time
 from collections.abc import Callable
 
+from engine.host.store import LeaseHeld
 from engine.loops import every
 
 log = logging.getLogger(__name__)
@@ -88,6 +89,9 @@ class Ticker:
             ticks = await self.service.catch_up(game_id, now, max_ticks=self.max_ticks_per_pass)
         except asyncio.CancelledError:
             raise
+        except LeaseHeld as held:  # another process runs it: not this one's to move on
+            self._failures[game_id] = (0, max(now + self.backoff, held.expires))
+            return None
         except Exception:
             count = (failed[0] if failed else 0) + 1
             delay = min(MAX_BACKOFF, self.backoff * 2 ** (count - 1))
@@ -98,7 +102,8 @@ class Ticker:
             return None
         if failed is not None:
             del self._failures[game_id]
-            log.info("game %s advances again", game_id)
+            if failed[0]:  # it had failed (not merely been another process's)
+                log.info("game %s advances again", game_id)
         return ticks
 
     async def run_forever(self, interval: float = 5.0) -> None:

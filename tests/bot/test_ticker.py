@@ -141,3 +141,31 @@ async def test_a_pass_leaves_games_that_are_not_due_alone(service, monkeypatch):
     clock.t = T0 + 10 + 4  # a tick of the fast game is due, none of the others
     assert await ticker.run_once() == {g: (1 if g == games[0] else 0) for g in games}
     assert asked == [games[0]]
+
+
+async def test_a_ticker_moves_on_only_the_games_its_process_runs(tmp_path, caplog):
+    """Two processes on one store (issue 16): each ticker moves on the games whose lease its
+    process holds, skips the other's quietly, and takes a game over once its lease ran out."""
+    path = str(tmp_path / "shared.db")
+    clock = Clock()
+    a = await GameService.open(path, owner="a", lease_seconds=300.0, clock=clock)
+    b = await GameService.open(path, owner="b", lease_seconds=300.0, clock=clock)
+    try:
+        game = await a.create_game(name="g", world=strip_world(), speed=SPEED, now=T0)
+        await a.view(game, "red")  # a runs it, until T0 + 300 unless it renews
+        clock.t = T0 + 60
+        ours, theirs = Ticker(a, clock=clock), Ticker(b, clock=clock)
+        assert (await theirs.run_once()).get(game) is None  # not b's: not moved on, no error
+        assert not [r for r in caplog.records if r.levelname == "ERROR"]
+        assert await ours.run_once() == {game: 4}
+        # a stops renewing (paused, dead): once its lease ran out, b's ticker takes the game
+        # over and goes on from what a committed
+        clock.t = T0 + 299
+        assert (await theirs.run_once()).get(game) is None
+        clock.t = T0 + 301
+        moved = await theirs.run_once()
+        assert moved[game] == 20 - 4 and (await b.live_world(game)).tick == 20
+        assert not [r for r in caplog.records if r.levelname == "ERROR"]
+    finally:
+        await a.close()
+        await b.close()
