@@ -11,6 +11,7 @@ import logging
 from typing import Any
 
 from engine.errors import CommandError, GameError
+from engine.host.store import LeaseHeld
 from engine.interface.kind import kind as kind_named
 from engine.loops import every
 
@@ -36,6 +37,8 @@ class AiRunner:
                 accepted += await self._game(game.id, game.kind, seats)
             except asyncio.CancelledError:
                 raise
+            except LeaseHeld:  # another process runs the game, and its AI seats
+                continue
             except Exception:
                 log.exception("AI turn in game %s failed", game.id)
         return accepted
