@@ -34,6 +34,25 @@ Usage::
             png = dm.file("map.png").data
             await fake.stop_client(bot)               # also done on exit
 
+Sharding (Discord's rule: a guild is on shard ``(guild_id >> 22) % shard_count``; its
+events go only to that shard's connection, DMs to shard 0)::
+
+    async with FakeDiscord() as fake:
+        a = fake.add_guild("A", shard=(0, 2))     # or id=..., or fake.guild_id_on_shard(0, 2)
+        b = fake.add_guild("B", shard=(1, 2))
+        zero = MyClient(shard_id=0, shard_count=2)
+        one = MyClient(shard_id=1, shard_count=2)  # or one AutoShardedClient(shard_count=2)
+        await fake.start_client(zero)
+        await fake.start_client(one)              # zero gets A's events, one gets B's
+        assert fake.shard_of(b) == 1               # by the connected shard count
+        await fake.wait_for_shards([0, 1], 2)     # for bots in other processes
+
+``FakeDiscord(shards=N)`` is the recommendation of ``GET /gateway/bot`` (an
+``AutoShardedClient`` without ``shard_count`` opens that many); ``session_start_limit``,
+``max_concurrency``, ``identify_window`` (enforce ``max_concurrency`` per window, off by
+default) and ``max_guilds_per_shard`` (4011, off by default) are the gateway's limits; a bad
+``[shard_id, shard_count]`` is closed with 4010 (see :mod:`.gateway`).
+
 Failure simulation: ``fake.close_dms(user)`` (403 / 50007),
 ``fake.rate_limit("POST /channels", times=1, retry_after=0.05)`` (429 that
 discord.py retries). Tuning: ``FakeDiscord(interaction_timeout=3.0,

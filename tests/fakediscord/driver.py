@@ -340,6 +340,13 @@ class Driver(State):
     ) -> InteractionRecord:
         if not self.gateway.has_session:
             raise RuntimeError("no identified gateway connection: call start_client() first")
+        guild_id = channel.guild_id
+        if not self.gateway.reaches(guild_id):
+            where = f"guild {guild_id}" if guild_id else "DMs (shard 0)"
+            raise RuntimeError(
+                f"no identified gateway connection for the shard of {where}; "
+                f"connected shards: {self.gateway.shards()}"
+            )
         rec = InteractionRecord(
             int(payload["id"]), payload["token"], payload["type"], payload, user, channel
         )

@@ -99,8 +99,7 @@ class BotMessages:
     def announce(self, msg: Message, channel: Channel) -> None:
         """MESSAGE_CREATE for ``msg`` (if the bot asked for the intent)."""
         intent = INTENT_DIRECT_MESSAGES if channel.is_dm else INTENT_GUILD_MESSAGES
-        if self.gateway.wants(intent):
-            self.gateway.dispatch("MESSAGE_CREATE", msg.to_api())
+        self.gateway.dispatch("MESSAGE_CREATE", msg.to_api(), intents=intent)
 
     def edit(self, req: ApiRequest, msg: Message, payload: dict[str, Any]) -> Message:
         if "content" in payload:
@@ -112,12 +111,9 @@ class BotMessages:
         msg.attachments = self._attachments(req, msg.channel_id, payload, msg.attachments)
         msg.edited_timestamp = iso_now()
         msg.history.append(payload)
-        if (
-            not msg.ephemeral
-            and not msg.loading
-            and self.gateway.wants(INTENT_DIRECT_MESSAGES | INTENT_GUILD_MESSAGES)
-        ):
-            self.gateway.dispatch("MESSAGE_UPDATE", msg.to_api())
+        if not msg.ephemeral and not msg.loading:
+            intent = INTENT_GUILD_MESSAGES if msg.guild_id else INTENT_DIRECT_MESSAGES
+            self.gateway.dispatch("MESSAGE_UPDATE", msg.to_api(), intents=intent)
         return msg
 
     def delete(self, msg: Message) -> None:
@@ -172,7 +168,7 @@ class Routes:
         r["GET", "/oauth2/applications/@me"] = self._get_application
         r["GET", "/applications/@me"] = self._get_application
         r["GET", "/gateway"] = self._get_gateway
-        r["GET", "/gateway/bot"] = self._get_gateway
+        r["GET", "/gateway/bot"] = self._get_gateway_bot
         for prefix in (app, app + "/guilds/{guild_id}"):
             r["PUT", prefix + "/commands"] = self._put_commands
             r["GET", prefix + "/commands"] = self._get_commands
@@ -231,16 +227,10 @@ class Routes:
         }
 
     async def _get_gateway(self, req: ApiRequest) -> Any:
-        return {
-            "url": self.state.gateway_url,
-            "shards": 1,
-            "session_start_limit": {
-                "total": 1000,
-                "remaining": 999,
-                "reset_after": 0,
-                "max_concurrency": 1,
-            },
-        }
+        return {"url": self.state.gateway_url}
+
+    async def _get_gateway_bot(self, req: ApiRequest) -> Any:
+        return self.state.gateway_bot()
 
     async def _get_user(self, req: ApiRequest) -> Any:
         user = self.state.users.get(int(req.params["user_id"]))

@@ -20,7 +20,7 @@ from aiohttp import web
 
 from tests.fakediscord.callbacks import Callbacks
 from tests.fakediscord.driver import Driver
-from tests.fakediscord.gateway import Gateway
+from tests.fakediscord.gateway import Gateway, shard_of
 from tests.fakediscord.limits import DEFAULT_FILE_LIMIT
 from tests.fakediscord.models import Channel, ChannelType, Guild, Member, Role, User, snowflake
 from tests.fakediscord.rest import API_PREFIX, ApiRequest, RateLimitRule, RestApi
@@ -63,6 +63,11 @@ class FakeDiscord(Driver):
         file_limit: int = DEFAULT_FILE_LIMIT,
         raise_on_errors: bool = True,
         spec_path: str | None = None,
+        shards: int | None = None,
+        session_start_limit: int = 1000,
+        max_concurrency: int = 1,
+        identify_window: float | None = None,
+        max_guilds_per_shard: int | None = None,
     ) -> None:
         super().__init__(
             token=token,
@@ -73,6 +78,11 @@ class FakeDiscord(Driver):
             file_limit=file_limit,
             raise_on_errors=raise_on_errors,
             spec_path=spec_path,
+            shards=shards,
+            session_start_limit=session_start_limit,
+            max_concurrency=max_concurrency,
+            identify_window=identify_window,
+            max_guilds_per_shard=max_guilds_per_shard,
         )
         self.gateway = Gateway(self)
         messages = BotMessages(self, self.gateway)
@@ -154,10 +164,26 @@ class FakeDiscord(Driver):
         everyone_permissions: int = (1 << 10) | (1 << 11) | (1 << 16) | (1 << 31),
         bot_permissions: int = DEFAULT_BOT_PERMISSIONS,
         channels: Iterable[str] = ("general",),
+        id: int | None = None,
+        shard: tuple[int, int] | None = None,
     ) -> Guild:
-        """Create a guild the bot is in (owner defaults to a fresh user)."""
+        """Create a guild the bot is in (owner defaults to a fresh user).
+
+        ``id`` picks the guild's id; ``shard=(shard_id, shard_count)`` makes one that lands on
+        that shard (see :meth:`guild_id_on_shard`).
+        """
+        if id is not None and shard is not None:
+            raise ValueError("give id or shard, not both")
         owner = owner or self.add_user(f"{name.lower().replace(' ', '-')}-owner")
-        gid = snowflake()
+        gid = (
+            id
+            if id is not None
+            else snowflake()
+            if shard is None
+            else self.guild_id_on_shard(*shard)
+        )
+        if gid in self.guilds:
+            raise ValueError(f"guild {gid} exists")
         guild = Guild(gid, name, owner.id)
         guild.roles[gid] = Role(gid, gid, "@everyone", everyone_permissions)
         self.guilds[gid] = guild
@@ -168,6 +194,51 @@ class FakeDiscord(Driver):
             self.add_channel(guild, chan, _dispatch=False)
         self.gateway.dispatch("GUILD_CREATE", guild.to_gateway())
         return guild
+
+    @staticmethod
+    def guild_id_on_shard(shard_id: int, shard_count: int) -> int:
+        """A fresh snowflake ``g`` with ``(g >> 22) % shard_count == shard_id``.
+
+        The timestamp part of a fresh snowflake is moved forward by less than
+        ``shard_count`` milliseconds; the low bits keep it unique.
+        """
+        if not 0 <= shard_id < shard_count:
+            raise ValueError(f"no shard {shard_id} of {shard_count}")
+        base = snowflake()
+        ms = base >> 22
+        return ((ms + (shard_id - ms) % shard_count) << 22) | (base & 0x3FFFFF)
+
+    def shard_of(self, guild: Guild | int, shard_count: int | None = None) -> int:
+        """The shard of ``guild``: ``(guild_id >> 22) % shard_count``.
+
+        ``shard_count`` defaults to the one of the identified connections (there must be
+        one, and only one count among them).
+        """
+        if shard_count is None:
+            counts = {s[1] if s else 1 for s in self.gateway.shards()}
+            if len(counts) != 1:
+                raise ValueError(f"give shard_count: the connections use {sorted(counts)}")
+            (shard_count,) = counts
+        return shard_of(as_id(guild), shard_count)
+
+    def shard_guilds(self, shard_id: int, shard_count: int) -> list[Guild]:
+        """The guilds of one shard (what its READY lists)."""
+        return [g for g in self.guilds.values() if shard_of(g.id, shard_count) == shard_id]
+
+    async def wait_for_shards(
+        self, shard_ids: Iterable[int], shard_count: int, *, timeout: float = 10.0
+    ) -> None:
+        """Wait until a connection of each of ``shard_ids`` (of ``shard_count``) identified
+        (for bots that run elsewhere, e.g. in other processes)."""
+        wanted = list(shard_ids)
+        try:
+            async with asyncio.timeout(timeout):
+                await self.wait_until(lambda: self.gateway.covers(wanted, shard_count))
+        except TimeoutError:
+            raise AssertionError(
+                f"shards {wanted} of {shard_count} not identified within {timeout}s; "
+                f"have {self.gateway.shards()}"
+            ) from None
 
     def add_role(
         self, guild: Guild, name: str, permissions: int = 0, *, _dispatch: bool = True
@@ -259,16 +330,28 @@ class FakeDiscord(Driver):
         timeout: float = 10.0,
         wait_for_sync: bool | Guild | int = False,
         guild_ready_timeout: float | None = 0.05,
+        identify_wait: bool | None = None,
     ) -> None:
         """Run ``client.start(token)`` in a task and wait until it is ready.
 
+        Several clients may run at once (e.g. ``discord.Client(shard_id=0, shard_count=2)``
+        and ``shard_id=1``, or an ``AutoShardedClient``): each is started this way, and an
+        ``AutoShardedClient`` is ready once every one of its shards is.
+
         ``guild_ready_timeout`` shortens discord.py's wait for GUILD_CREATEs after
         READY (it defaults to 2 s). ``wait_for_sync`` also waits for a command sync
-        (``True`` = global, or a guild).
+        (``True`` = global, or a guild). ``identify_wait``: keep discord.py's 5 s pause
+        before each IDENTIFY but the first (its way of keeping to ``max_concurrency``);
+        by default it is kept only when the fake enforces that limit (``identify_window``)
+        and the client did not override ``before_identify_hook`` itself.
         """
         self.install()
         if guild_ready_timeout is not None:
             client._connection.guild_ready_timeout = guild_ready_timeout
+        if identify_wait is None:
+            identify_wait = self.identify_window is not None
+        if not identify_wait:
+            self._skip_identify_wait(client)
         self._hook_client_errors(client)
         task = asyncio.create_task(client.start(token or self.token), name="fakediscord-client")
         self._clients[client] = task
@@ -285,6 +368,18 @@ class FakeDiscord(Driver):
         if wait_for_sync is not False:
             guild = None if wait_for_sync is True else wait_for_sync
             await self.wait_for_commands(guild, timeout=max(0.1, deadline - time.monotonic()))
+
+    @staticmethod
+    def _skip_identify_wait(client: Any) -> None:
+        import discord
+
+        if type(client).before_identify_hook is not discord.Client.before_identify_hook:
+            return  # the client's own hook stays
+
+        async def before_identify_hook(shard_id: int | None, *, initial: bool = False) -> None:
+            return None
+
+        client.before_identify_hook = before_identify_hook
 
     async def stop_client(self, client: Any) -> None:
         task = self._clients.pop(client, None)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import json
 import logging
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
@@ -29,6 +30,9 @@ from tests.fakediscord.models import (
 from tests.fakediscord.spec import ApiSpec, load_spec
 
 log = logging.getLogger("fakediscord")
+
+SESSION_LIMIT_PERIOD = 24 * 60 * 60.0
+"""Seconds after which the session start limit resets (Discord: a day)."""
 
 
 # --------------------------------------------------------------------------- records
@@ -102,6 +106,11 @@ class State:
         file_limit: int = DEFAULT_FILE_LIMIT,
         raise_on_errors: bool = True,
         spec_path: str | None = None,
+        shards: int | None = None,
+        session_start_limit: int = 1000,
+        max_concurrency: int = 1,
+        identify_window: float | None = None,
+        max_guilds_per_shard: int | None = None,
     ) -> None:
         self.token = token
         self.interaction_timeout = interaction_timeout
@@ -133,6 +142,21 @@ class State:
         self.port = 0
         self._changed = asyncio.Condition()
 
+        # sharding (see :mod:`.gateway`)
+        self.recommended_shards = shards
+        """``shards`` of ``GET /gateway/bot``; None: one per 1000 guilds (at least 1)."""
+        self.session_start_limit: dict[str, int] = {
+            "total": session_start_limit,
+            "remaining": session_start_limit,
+            "max_concurrency": max_concurrency,
+        }
+        """``total``, ``remaining`` (counted down by each IDENTIFY) and ``max_concurrency``."""
+        self.session_limit_resets = time.monotonic() + SESSION_LIMIT_PERIOD
+        self.identify_window = identify_window
+        """Seconds in which one IDENTIFY per rate limit key is allowed (Discord: 5); None: off."""
+        self.max_guilds_per_shard = max_guilds_per_shard
+        """More guilds on one shard close its IDENTIFY with 4011 (Discord: 2500); None: off."""
+
     @property
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.port}"
@@ -140,6 +164,25 @@ class State:
     @property
     def gateway_url(self) -> str:
         return f"ws://127.0.0.1:{self.port}/gateway"
+
+    def gateway_bot(self) -> dict[str, Any]:
+        """The answer of ``GET /gateway/bot``: URL, recommended shards, session start limit."""
+        now = time.monotonic()
+        limit = self.session_start_limit
+        if now >= self.session_limit_resets:
+            limit["remaining"] = limit["total"]
+            self.session_limit_resets = now + SESSION_LIMIT_PERIOD
+        shards = self.recommended_shards or max(1, -(-len(self.guilds) // 1000))
+        return {
+            "url": self.gateway_url,
+            "shards": shards,
+            "session_start_limit": {
+                "total": limit["total"],
+                "remaining": limit["remaining"],
+                "reset_after": int((self.session_limit_resets - now) * 1000),
+                "max_concurrency": limit["max_concurrency"],
+            },
+        }
 
     # ------------------------------------------------------------------ errors
     def record(self, kind: str, message: str, **kw: Any) -> RecordedError:
