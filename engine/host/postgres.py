@@ -32,7 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 import asyncpg
 
 from engine.host.database import DatabaseClosed
-from engine.host.store import GameRow, LogWrite, OutboxRow
+from engine.host.store import Fence, GameRow, Lease, LeaseHeld, LeaseLost, LogWrite, OutboxRow
 
 T = TypeVar("T")
 
@@ -103,6 +103,16 @@ MIGRATIONS: list[str] = [
         PRIMARY KEY (game_id, nation)
     );
     CREATE INDEX members_user ON members (user_id);
+    """,
+    # 2: who runs each game (several processes on one store): the owner, its fencing token
+    # (raised at every new holder, so an old holder's writes are refused) and until when
+    """
+    CREATE TABLE leases (
+        game_id BIGINT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        owner TEXT NOT NULL,
+        token BIGINT NOT NULL,
+        expires DOUBLE PRECISION NOT NULL
+    );
     """,
 ]
 
@@ -336,20 +346,27 @@ class PostgresStore:
         clock: dict | None = None,
         settings: dict | None = None,
         on_commit: Callable[[GameRow | None], None] | None = None,
+        fence: Fence | None = None,
     ) -> GameRow | None:
         """Change a game's status, clock or settings; returns the row as committed (None if
-        the game is gone). `on_commit` as in `_write`."""
+        the game is gone). `on_commit` as in `_write`; `fence` as in `append_many`."""
 
         async def update(c: Conn) -> GameRow | None:
+            await _check_fence(c, game_id, fence)
             return await _update_game(c, game_id, status=status, clock=clock, settings=settings)
 
         return await self._write(update, on_commit=on_commit)
 
     async def delete_game(
-        self, game_id: int, *, on_commit: Callable[[None], None] | None = None
+        self,
+        game_id: int,
+        *,
+        on_commit: Callable[[None], None] | None = None,
+        fence: Fence | None = None,
     ) -> None:
         async def delete(c: Conn) -> None:
-            for table in ("outbox", "members", "snapshots", "log"):
+            await _check_fence(c, game_id, fence)
+            for table in ("outbox", "members", "snapshots", "log", "leases"):
                 await c.execute(f"DELETE FROM {table} WHERE game_id = $1", game_id)
             await c.execute("DELETE FROM games WHERE id = $1", game_id)
 
@@ -369,13 +386,15 @@ class PostgresStore:
         clock: dict[str, Any] | None = None,
         members: tuple[list[tuple[str, str]], list[str]] | None = None,
         on_commit: Callable[[GameRow | None], None] | None = None,
+        fence: Fence | None = None,
     ) -> GameRow | None:
         """One transaction: the log entries, their events for each recipient, and optionally a
         snapshot of the world after the last one (taken at its seq), a new game status or
         clock, and membership changes ((added (nation, user) pairs), (removed nations)).
 
         Returns after COMMIT: the game's row as committed when the status or clock changed,
-        else None. `on_commit` as in `_write`."""
+        else None. `on_commit` as in `_write`. With a `fence` (owner, token) nothing is
+        written unless it is the game's lease as stored now (else `LeaseLost`)."""
         now = time.time()
         blob = None
         if snapshot is not None:
@@ -389,6 +408,7 @@ class PostgresStore:
         last = writes[-1]
 
         async def append(c: Conn) -> GameRow | None:
+            await _check_fence(c, game_id, fence)  # a stale holder writes nothing
             await c.executemany(
                 "INSERT INTO log (game_id, seq, tick, entry, created_at)"
                 " VALUES ($1, $2, $3, $4, $5)",
@@ -554,6 +574,89 @@ class PostgresStore:
 
         return settle
 
+    # --- leases: which process runs a game --------------------------------------------------------
+
+    async def acquire_lease(self, game_id: int, owner: str, *, now: float, ttl: float) -> int:
+        """Take the game for `owner` until `now + ttl` and return the fencing token: a new one
+        (the stored one plus one) at every acquisition, also by the same owner after a restart,
+        so any earlier holder's fenced writes are refused from now on. Raises `LeaseHeld` while
+        another owner's lease runs."""
+
+        async def take(c: Conn) -> int:
+            while True:
+                # the row locked until COMMIT: fenced writes of the old holder wait for it
+                row = await c.fetchrow(
+                    "SELECT owner, token, expires FROM leases WHERE game_id = $1 FOR UPDATE",
+                    game_id,
+                )
+                if row is None:
+                    token = await c.fetchval(
+                        "INSERT INTO leases (game_id, owner, token, expires) VALUES ($1, $2, 1, $3)"
+                        " ON CONFLICT (game_id) DO NOTHING RETURNING token",
+                        game_id,
+                        owner,
+                        now + ttl,
+                    )
+                    if token is not None:
+                        return int(token)
+                    continue  # another process inserted it meanwhile: read it again
+                held_by, token, expires = row[0], int(row[1]), float(row[2])
+                if held_by != owner and expires > now:
+                    raise LeaseHeld(game_id, held_by, expires)
+                await c.execute(
+                    "UPDATE leases SET owner = $1, token = $2, expires = $3 WHERE game_id = $4",
+                    owner,
+                    token + 1,
+                    now + ttl,
+                    game_id,
+                )
+                return token + 1
+
+        return await self._write(take)
+
+    async def renew_leases(
+        self, owner: str, tokens: dict[int, int], *, now: float, ttl: float
+    ) -> set[int]:
+        """Extend the owner's leases it still holds with these tokens; returns the games whose
+        lease it lost (taken over, or deleted)."""
+        if not tokens:
+            return set()
+
+        async def renew(c: Conn) -> set[int]:
+            kept = await c.fetch(
+                "UPDATE leases SET expires = $1 FROM unnest($2::bigint[], $3::bigint[])"
+                " AS t(game_id, token) WHERE leases.game_id = t.game_id"
+                " AND leases.token = t.token AND leases.owner = $4 RETURNING leases.game_id",
+                now + ttl,
+                list(tokens),
+                list(tokens.values()),
+                owner,
+            )
+            return set(tokens) - {int(r[0]) for r in kept}
+
+        return await self._write(renew)
+
+    async def release_lease(self, game_id: int, owner: str, token: int) -> None:
+        """Give the game up now (a clean shutdown): another process may take it at once."""
+
+        async def release(c: Conn) -> None:
+            await c.execute(
+                "DELETE FROM leases WHERE game_id = $1 AND owner = $2 AND token = $3",
+                game_id,
+                owner,
+                token,
+            )
+
+        await self._write(release)
+
+    async def lease(self, game_id: int) -> Lease | None:
+        rows = await self.query(
+            "SELECT game_id, owner, token, expires FROM leases WHERE game_id = $1", (game_id,)
+        )
+        return (
+            Lease(int(rows[0][0]), rows[0][1], int(rows[0][2]), float(rows[0][3])) if rows else None
+        )
+
     # --- outbox ----------------------------------------------------------------------------------
 
     async def pending_events(
@@ -680,6 +783,18 @@ async def _schema_version(c: Conn) -> int:
         return 0
     version = await c.fetchval("SELECT MAX(version) FROM schema_version")
     return int(version or 0)
+
+
+async def _check_fence(c: Conn, game_id: int, fence: Fence | None) -> None:
+    """Inside a write's transaction: refuse it (rolling everything back) unless the fence is
+    the game's lease as stored now. The lease row is locked (FOR SHARE) until COMMIT, so a
+    process taking the game over waits for this write, and this check waits for a take-over
+    under way and then reads the new holder."""
+    if fence is None:
+        return
+    row = await c.fetchrow("SELECT owner, token FROM leases WHERE game_id = $1 FOR SHARE", game_id)
+    if row is None or (row[0], int(row[1])) != fence:
+        raise LeaseLost(game_id)
 
 
 async def _update_game(

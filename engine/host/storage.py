@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from engine.host.postgres import PostgresStore
-from engine.host.store import GameRow, LogWrite, OutboxRow, Store
+from engine.host.store import Fence, GameRow, Lease, LogWrite, OutboxRow, Store
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 SQLITE_SCHEME = "sqlite:///"
@@ -74,10 +74,15 @@ class GameStore(Protocol):
         clock: dict | None = None,
         settings: dict | None = None,
         on_commit: Callable[[GameRow | None], None] | None = None,
+        fence: Fence | None = None,
     ) -> GameRow | None: ...
 
     async def delete_game(
-        self, game_id: int, *, on_commit: Callable[[None], None] | None = None
+        self,
+        game_id: int,
+        *,
+        on_commit: Callable[[None], None] | None = None,
+        fence: Fence | None = None,
     ) -> None: ...
 
     # the log and the snapshots
@@ -91,6 +96,7 @@ class GameStore(Protocol):
         clock: dict[str, Any] | None = None,
         members: tuple[list[tuple[str, str]], list[str]] | None = None,
         on_commit: Callable[[GameRow | None], None] | None = None,
+        fence: Fence | None = None,
     ) -> GameRow | None: ...
 
     async def latest_snapshot(self, game_id: int) -> tuple[int, str, str] | None: ...
@@ -113,6 +119,17 @@ class GameStore(Protocol):
     async def members(self, game_id: int) -> dict[str, str]: ...
 
     def members_version(self, game_id: int) -> int: ...
+
+    # leases: which process runs a game (several processes on one store)
+    async def acquire_lease(self, game_id: int, owner: str, *, now: float, ttl: float) -> int: ...
+
+    async def renew_leases(
+        self, owner: str, tokens: dict[int, int], *, now: float, ttl: float
+    ) -> set[int]: ...
+
+    async def release_lease(self, game_id: int, owner: str, token: int) -> None: ...
+
+    async def lease(self, game_id: int) -> Lease | None: ...
 
     # the outbox
     async def pending_events(
