@@ -188,14 +188,17 @@ async def host(path: Path, n: int, opts: Options, profile: bool) -> dict[str, fl
     from bot.dm.notifier import Notifier
     from engine.host.runner import AiRunner
     from engine.host.service import GameService
+    from engine.host.store import Store
 
     service = await GameService.open(str(path))  # synchronous=FULL, as the bot
+    store = service.store
+    assert isinstance(store, Store)  # a SQLite file: its thread's jobs and CPU are measured
     sender = RecordingSender()
     notifier = Notifier(service, sender)
     service.subscribe(lambda game_id, events: notifier.wake())  # as StrategicBot._on_events
     ticker = TimedTicker(service)
     passes = Passes(notifier)
-    jobs = StoreJobs(service.store.db)
+    jobs = StoreJobs(store.db)
     lag = LoopLag().start() if opts.lag else None
     tasks = [
         asyncio.create_task(ticker.run_forever(opts.tick_seconds), name="ticker"),
@@ -215,7 +218,7 @@ async def host(path: Path, n: int, opts: Options, profile: bool) -> dict[str, fl
         await asyncio.sleep(opts.warmup)
         groups = {
             "event loop": {threading.main_thread().native_id or 0},
-            "sqlite": {service.store.db._thread.native_id or 0},
+            "sqlite": {store.db._thread.native_id or 0},
         }
         if lag is not None:
             lag.reset()

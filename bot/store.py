@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from engine.host.database import Database
+from engine.host.storage import GameStore
 from engine.host.store import Store
 
 # The bot's migrations, numbered on their own (table `bot_schema`). The first one's tables were
@@ -107,8 +108,14 @@ class BotStore:
         self._lock = asyncio.Lock()
 
     @classmethod
-    def of(cls, store: Store) -> BotStore:
+    def of(cls, store: GameStore) -> BotStore:
         """The bot store beside a games store (one per database)."""
+        if not isinstance(store, Store):
+            raise NotImplementedError(
+                "the bot's own tables (players' DM settings, DM status, sitreps, confirmations,"
+                " news) are kept only in a SQLite games store so far; on PostgreSQL they are"
+                " still to be written (issue 16)"
+            )
         found = _stores.get(store.db)
         if found is None:
             found = _stores[store.db] = cls(store.db)
