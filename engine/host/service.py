@@ -24,7 +24,8 @@ from pydantic import BaseModel
 
 from engine.errors import CommandError, GameError
 from engine.host.realtime import RealClock
-from engine.host.store import GameRow, LeaseLost, LogWrite, Store
+from engine.host.storage import GameStore, open_store
+from engine.host.store import GameRow, LeaseLost, LogWrite
 from engine.interface import entries as en
 from engine.interface.events import Event
 from engine.interface.kind import DEFAULT_KIND, GameKind, State
@@ -106,7 +107,7 @@ class LiveGame:
 class GameService:
     def __init__(
         self,
-        store: Store,
+        store: GameStore,
         *,
         snapshot_every: int = 64,
         advance_batch: int = 16,
@@ -135,9 +136,12 @@ class GameService:
         self._subscribers: list[Subscriber] = []
 
     @classmethod
-    async def open(cls, path: str, **kwargs: Any) -> GameService:
+    async def open(cls, path_or_url: str, **kwargs: Any) -> GameService:
+        """A service on the store a URL names (`engine.host.storage.open_store`):
+        `sqlite:///path` or a plain path (SQLite; `synchronous` FULL, NORMAL or EXTRA), or
+        `postgresql://...`."""
         synchronous = kwargs.pop("synchronous", "FULL")
-        return cls(await Store.open(path, synchronous=synchronous), **kwargs)
+        return cls(await open_store(path_or_url, synchronous=synchronous), **kwargs)
 
     async def close(self) -> None:
         if self._ticks is not None:
