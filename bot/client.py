@@ -7,7 +7,6 @@ import asyncio
 import contextlib
 import io
 import logging
-from pathlib import Path
 
 import discord
 from discord import app_commands
@@ -57,9 +56,9 @@ class StrategicBot(commands.Bot):
             drawing.configure(self.settings.draw_workers)
         await drawing.start()  # the first picture need not wait for the pool's processes
         if self.service is None:
-            Path(self.settings.database).parent.mkdir(parents=True, exist_ok=True)
+            # SQLite makes the file's folder itself; PostgreSQL: a URL, no folder
             self.service = await GameService.open(
-                self.settings.database,
+                self.settings.store_url,
                 owner=self.settings.instance,
                 lease_seconds=self.settings.lease_seconds,
             )

@@ -17,6 +17,13 @@ class Settings(BaseSettings):
     database: str = Field(
         default="var/strategic-initiative.db", alias="SI_DATABASE", description="SQLite file"
     )
+    database_url: str | None = Field(
+        default=None,
+        alias="SI_DATABASE_URL",
+        description=(
+            "the games store: sqlite:///path or postgresql://user@host/db (empty: SI_DATABASE)"
+        ),
+    )
     moderator_role: str | None = Field(
         default=None,
         alias="SI_MODERATOR_ROLE",
@@ -68,6 +75,7 @@ class Settings(BaseSettings):
 
     @field_validator(
         "discord_token",
+        "database_url",
         "moderator_role",
         "dev_guild",
         "outbox_retention_days",
@@ -78,3 +86,8 @@ class Settings(BaseSettings):
     @classmethod
     def _empty_is_unset(cls, value):
         return None if isinstance(value, str) and not value.strip() else value
+
+    @property
+    def store_url(self) -> str:
+        """The games store to open: SI_DATABASE_URL, else the SQLite file SI_DATABASE."""
+        return self.database_url or self.database
