@@ -19,8 +19,8 @@ def counter_kind():
     KINDS.pop("counter", None)
 
 
-async def test_a_second_kind_is_hosted_like_the_first(tmp_path) -> None:
-    path = str(tmp_path / "kinds.db")
+async def test_a_second_kind_is_hosted_like_the_first(store_url) -> None:
+    path = store_url
     service = await GameService.open(path)
     try:
         si = await service.create_game(name="war", max_nations=2, width=40, height=40, seed=3)
@@ -61,8 +61,8 @@ async def test_a_second_kind_is_hosted_like_the_first(tmp_path) -> None:
         await again.close()
 
 
-async def test_an_unknown_kind_is_refused_with_the_known_ones(tmp_path) -> None:
-    service = await GameService.open(str(tmp_path / "k.db"))
+async def test_an_unknown_kind_is_refused_with_the_known_ones(store_url) -> None:
+    service = await GameService.open(store_url)
     try:
         with pytest.raises(GameError, match="no game kind 'chess'.*strategic-initiative"):
             await service.create_game(name="x", kind="chess")

@@ -1,9 +1,9 @@
-"""The service: one write path, commit before answer, recovery from snapshot + log."""
+"""The service: one write path, commit before answer, recovery from snapshot + log. Every test
+runs on SQLite and on PostgreSQL (`store_url`, tests/conftest.py)."""
 
 from __future__ import annotations
 
 import contextlib
-import sqlite3
 
 import pytest
 
@@ -11,18 +11,19 @@ from engine.errors import CommandError, GameError
 from engine.host.service import GameService
 from engine.strategic import commands as cmd
 from engine.strategic import events as ev
+from tests import stores
 from tests.worlds import strip_world
 
 
 @pytest.fixture
-async def service(tmp_path):
-    svc = await GameService.open(str(tmp_path / "games.db"), snapshot_every=8)
+async def service(store_url):
+    svc = await GameService.open(store_url, snapshot_every=8)
     yield svc
     await svc.close()
 
 
-async def test_accepted_command_is_logged_and_survives_a_restart(tmp_path):
-    path = str(tmp_path / "g.db")
+async def test_accepted_command_is_logged_and_survives_a_restart(store_url):
+    path = store_url
     svc = await GameService.open(path)
     game = await svc.create_game(name="t", world=strip_world())
     result = await svc.submit(game, "red", cmd.Move(units=[1, 2], to=(4, 2)))
@@ -66,9 +67,9 @@ async def test_events_reach_the_outbox_for_each_recipient(service):
     assert await service.store.pending_events() == []
 
 
-async def test_advance_is_batched_and_equals_single_ticks(tmp_path):
-    a = await GameService.open(str(tmp_path / "a.db"), advance_batch=16)
-    b = await GameService.open(str(tmp_path / "b.db"), advance_batch=1)
+async def test_advance_is_batched_and_equals_single_ticks(make_store_url):
+    a = await GameService.open(await make_store_url(), advance_batch=16)
+    b = await GameService.open(await make_store_url(), advance_batch=1)
     ga = await a.create_game(name="a", world=strip_world())
     gb = await b.create_game(name="b", world=strip_world())
     for svc, g in ((a, ga), (b, gb)):
@@ -81,8 +82,8 @@ async def test_advance_is_batched_and_equals_single_ticks(tmp_path):
     await b.close()
 
 
-async def test_recovery_replays_the_log_after_the_latest_snapshot(tmp_path):
-    path = str(tmp_path / "g.db")
+async def test_recovery_replays_the_log_after_the_latest_snapshot(store_url):
+    path = store_url
     svc = await GameService.open(path, snapshot_every=5, advance_batch=1)
     game = await svc.create_game(name="t", world=strip_world())
     for _ in range(13):
@@ -97,20 +98,33 @@ async def test_recovery_replays_the_log_after_the_latest_snapshot(tmp_path):
     await again.close()
 
 
-async def test_a_failed_commit_leaves_memory_as_the_store_has_it(service):
+FULL_DISK = {  # a trigger that fails every outbox insert, as a full disk would
+    "sqlite": [
+        "CREATE TRIGGER disk_full AFTER INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'disk full'); END"
+    ],
+    "postgresql": [
+        "CREATE FUNCTION full_disk() RETURNS trigger LANGUAGE plpgsql AS"
+        " $$ BEGIN RAISE EXCEPTION 'disk full'; END $$",
+        "CREATE TRIGGER disk_full AFTER INSERT ON outbox FOR EACH ROW EXECUTE FUNCTION full_disk()",
+    ],
+}
+DROP_FULL_DISK = {
+    "sqlite": "DROP TRIGGER disk_full",
+    "postgresql": "DROP TRIGGER disk_full ON outbox",
+}
+
+
+async def test_a_failed_commit_leaves_memory_as_the_store_has_it(service, backend):
     game = await service.create_game(name="t", world=strip_world())
     before = (await service.live_world(game)).hash()
-    # the transaction fails half-way, after the log row went in: as a full disk would
-    await service.store.db.write(
-        lambda c: c.execute(
-            "CREATE TRIGGER full AFTER INSERT ON outbox BEGIN SELECT RAISE(ABORT, 'disk full'); END"
-        )
-    )
-    with pytest.raises(sqlite3.IntegrityError, match="disk full"):
+    # the transaction fails half-way, after the log row went in
+    for statement in FULL_DISK[backend]:
+        await stores.execute(service.store, statement)
+    with pytest.raises(Exception, match="disk full"):
         await service.submit(game, "red", cmd.Move(units=[1], to=(4, 2)))
     assert (await service.live_world(game)).hash() == before  # rebuilt from the store
     assert await service.store.last_seq(game) == 0  # the log row was rolled back
-    await service.store.db.write(lambda c: c.execute("DROP TRIGGER full"))
+    await stores.execute(service.store, DROP_FULL_DISK[backend])
     await service.submit(game, "red", cmd.Move(units=[1], to=(4, 2)))  # the store goes on
     assert await service.store.last_seq(game) == 1
 
@@ -149,16 +163,17 @@ async def test_lobby_join_start_and_commands_before_start(service):
         await service.join(game, name="Late", colour="#000000", player="300")
 
 
-async def test_schema_is_migrated_once(tmp_path):
-    from engine.host.store import SCHEMA_VERSION, Store
+async def test_schema_is_migrated_once(store_url, backend):
+    from engine.host import postgres, store
+    from engine.host.storage import open_store
 
-    path = tmp_path / "m.db"
-    store = await Store.open(path)
-    assert await store.schema_version() == SCHEMA_VERSION
-    await store.close()
-    store = await Store.open(path)  # a second start finds nothing to do
-    assert await store.schema_version() == SCHEMA_VERSION
-    await store.close()
+    latest = {"sqlite": store.SCHEMA_VERSION, "postgresql": postgres.SCHEMA_VERSION}[backend]
+    opened = await open_store(store_url)
+    assert await opened.schema_version() == latest
+    await opened.close()
+    opened = await open_store(store_url)  # a second start finds nothing to do
+    assert await opened.schema_version() == latest
+    await opened.close()
 
 
 async def play_generated_game(path: str, *, restart_midway: bool) -> str:
@@ -184,9 +199,9 @@ async def play_generated_game(path: str, *, restart_midway: bool) -> str:
     return digest
 
 
-async def test_same_seed_and_commands_give_the_same_world_also_across_a_restart(tmp_path):
-    a = await play_generated_game(str(tmp_path / "a.db"), restart_midway=False)
-    b = await play_generated_game(str(tmp_path / "b.db"), restart_midway=True)
+async def test_same_seed_and_commands_give_the_same_world_also_across_a_restart(make_store_url):
+    a = await play_generated_game(await make_store_url(), restart_midway=False)
+    b = await play_generated_game(await make_store_url(), restart_midway=True)
     assert a == b
 
 

@@ -17,8 +17,8 @@ BOT = Path(__file__).resolve().parents[2] / "bot"
 
 
 @pytest.fixture
-async def service(tmp_path):
-    svc = await GameService.open(str(tmp_path / "games.db"))
+async def service(store_url):  # on SQLite and on PostgreSQL
+    svc = await GameService.open(store_url)
     yield svc
     await svc.close()
 

@@ -10,19 +10,22 @@ import contextlib
 import pytest
 
 from engine.host.service import GameService
-from engine.host.store import Store
+from engine.host.storage import GameStore
+from tests import stores
 from tests.worlds import strip_world
 
 
 @pytest.fixture
-async def service(tmp_path):
-    svc = await GameService.open(str(tmp_path / "memory.db"), synchronous="NORMAL")
+async def service(store_url):  # on SQLite and on PostgreSQL
+    svc = await GameService.open(store_url, synchronous="NORMAL")
     yield svc
     await svc.close()
 
 
-async def _on_file(store: Store, game_id: int) -> dict[str, str]:
-    rows = await store.query("SELECT nation, user_id FROM members WHERE game_id = ?", (game_id,))
+async def _on_file(store: GameStore, game_id: int) -> dict[str, str]:
+    rows = await stores.query(
+        store, "SELECT nation, user_id FROM members WHERE game_id = ?", (game_id,)
+    )
     return dict(rows)
 
 
