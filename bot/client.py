@@ -220,7 +220,7 @@ class StrategicBot(commands.Bot):
             self._dirty_games.clear()
             if elapsed >= self.settings.status_seconds:
                 elapsed = 0.0
-                games |= {g.id for g in await service.games(status=["running"])}
+                games |= {g.id for g in await service.games(status=["running"], mine=True)}
             for game_id in sorted(games):
                 await self.refresh_status(game_id)
 

@@ -62,7 +62,7 @@ class Ticker:
                 done[game_id] = ticks
 
         now = self.clock()
-        games = await self.service.games(status=["running"])
+        games = await self.service.games(status=["running"], mine=True)
         # a game in memory whose next tick is not due yet costs nothing more this pass (a
         # millisecond's slack: `catch_up` decides exactly, and answers 0 if it was early)
         due: list[int] = []

@@ -240,8 +240,13 @@ class Notifier:
         rows = await self.store.pending_events(
             limit=self.batch_limit, max_attempts=self.max_attempts, now=now
         )
+        mine = None  # several processes: each tells the players of the games it serves
+        if self.service.serves is not None and rows:
+            mine = {g.id for g in await self.service.games(mine=True)}
         groups: dict[tuple[int, str], list[OutboxRow]] = {}
         for row in rows:
+            if mine is not None and row.game_id not in mine:
+                continue
             if game_id is None or row.game_id == game_id:
                 groups.setdefault((row.game_id, row.nation), []).append(row)
         members: dict[int, dict[str, str]] = {}
@@ -492,7 +497,7 @@ class Notifier:
     async def _sitreps(self, now: float, report: DeliveryReport, only: int | None) -> None:
         """Each running game whose game day (or members) changed since it was last looked at;
         the others cost a look at the world in memory, no store round trip."""
-        games = await self.service.games(status=["running"])
+        games = await self.service.games(status=["running"], mine=True)
         if only is None:
             running = {g.id for g in games}
             if running != self._running:  # forget the games that ended or were deleted

@@ -29,7 +29,7 @@ class AiRunner:
     async def run_once(self) -> int:
         """Decide for every AI seat whose game hour moved on; returns commands accepted."""
         accepted = 0
-        for game in await self.service.games(status=["running"]):
+        for game in await self.service.games(status=["running"], mine=True):
             seats = game.settings.get("ai") or {}
             if not seats:
                 continue

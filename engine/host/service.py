@@ -116,6 +116,7 @@ class GameService:
         owner: str | None = None,
         lease_seconds: float = 60.0,
         clock: Callable[[], float] = time.time,
+        serves: Callable[[GameRow], bool] | None = None,
     ) -> None:
         self.store = store
         # Several processes on one store: each game is run by one of them at a time, the
@@ -125,6 +126,9 @@ class GameService:
         self.owner = owner
         self.lease_seconds = lease_seconds
         self.clock = clock
+        # which games this process serves (the bot: those of its shards' servers); its loops
+        # (ticker, AI, DMs, status boards) ask `games(mine=True)`. None: every game.
+        self.serves = serves
         # Time runs in one worker thread (`_apply`): a busy world's ticks take tens of
         # milliseconds of Python, and the event loop must go on serving the other games.
         self._ticks = ThreadPoolExecutor(1, "ticks") if ticks_in_thread else None
@@ -351,9 +355,13 @@ class GameService:
         return await self.store.memberships(user_id)
 
     async def games(
-        self, *, status: list[str] | None = None, guild_id: str | None = None
+        self, *, status: list[str] | None = None, guild_id: str | None = None, mine: bool = False
     ) -> list[GameRow]:
-        return await self.store.games(status=status, guild_id=guild_id)
+        """Games by status and server; `mine`: only those this process serves (`serves`)."""
+        rows = await self.store.games(status=status, guild_id=guild_id)
+        if mine and self.serves is not None:
+            rows = [row for row in rows if self.serves(row)]
+        return rows
 
     # --- the one write path ------------------------------------------------------------------------------
 

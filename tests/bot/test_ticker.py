@@ -169,3 +169,41 @@ async def test_a_ticker_moves_on_only_the_games_its_process_runs(tmp_path, caplo
     finally:
         await a.close()
         await b.close()
+
+
+async def test_each_process_serves_only_its_own_servers_games(tmp_path):
+    """Several processes (issue 16): a process moves on, plays the AI of and tells the players
+    of only the games of the servers it serves; the others are left to their own process."""
+    from bot.dm.notifier import Notifier
+    from engine.host.runner import AiRunner
+    from tests.bot.test_notifier import FakeSender
+
+    path = str(tmp_path / "shared.db")
+    clock = Clock()
+    one = await GameService.open(path, serves=lambda row: row.guild_id == "g1", clock=clock)
+    two = await GameService.open(path, serves=lambda row: row.guild_id == "g2", clock=clock)
+    try:
+        first = await one.create_game(
+            name="a", world=strip_world(), speed=SPEED, now=T0, guild_id="g1"
+        )
+        second = await one.create_game(
+            name="b", world=strip_world(), speed=SPEED, now=T0, guild_id="g2"
+        )
+        clock.t = T0 + 9 * 60  # nine game hours: cities have built something to report
+        assert await Ticker(one, clock=clock).run_once() == {first: 36}
+        assert await Ticker(two, clock=clock).run_once() == {second: 36}
+        assert [g.id for g in await one.games(mine=True)] == [first]
+        assert {g.id for g in await one.games()} == {first, second}  # the store has both
+        # DMs: each process tells the players of its own games, once
+        sent_one, sent_two = FakeSender(), FakeSender()
+        await Notifier(one, sent_one, render=False, clock=clock).run_once()
+        await Notifier(two, sent_two, render=False, clock=clock).run_once()
+        assert sent_one.sent and sent_two.sent
+        told_one = "\n".join(text for _, text, _ in sent_one.sent)
+        told_two = "\n".join(text for _, text, _ in sent_two.sent)
+        assert "**a, day 1" in told_one and "**b, day" not in told_one  # game a's reports only
+        assert "**b, day 1" in told_two and "**a, day" not in told_two
+        assert await AiRunner(one).run_once() == 0  # no AI seats, and no error for b's game
+    finally:
+        await one.close()
+        await two.close()
