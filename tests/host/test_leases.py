@@ -1,7 +1,7 @@
 """Several processes on one store: each game is run by the holder of its lease, and every write
 is fenced with the lease's token, so a process that lost a game (paused past its lease, cut
-off, restarted elsewhere) writes nothing (issue 16). Two services on one SQLite file stand in
-for two processes; their clocks are set by hand."""
+off, restarted elsewhere) writes nothing (issue 16). Two services on one store (SQLite and
+PostgreSQL) stand in for two processes; their clocks are set by hand."""
 
 from __future__ import annotations
 
@@ -25,9 +25,10 @@ class Clock:
 
 
 @pytest.fixture
-async def two(tmp_path):
-    """(a, b, clock, game): two processes sharing a store and a clock, and a game."""
-    path = str(tmp_path / "shared.db")
+async def two(store_url):
+    """(a, b, clock, game): two processes sharing a store (each backend) and a clock, and a
+    game."""
+    path = store_url
     clock = Clock()
     a = await GameService.open(path, owner="a", lease_seconds=TTL, clock=clock)
     b = await GameService.open(path, owner="b", lease_seconds=TTL, clock=clock)
@@ -91,8 +92,8 @@ async def test_a_lost_lease_is_found_at_renewal_and_the_game_forgotten(two) -> N
         await a.view(game, "red")
 
 
-async def test_a_restarted_process_takes_its_games_back_at_once(tmp_path) -> None:
-    path = str(tmp_path / "restart.db")
+async def test_a_restarted_process_takes_its_games_back_at_once(store_url) -> None:
+    path = store_url
     clock = Clock()
     old = await GameService.open(path, owner="a", lease_seconds=TTL, clock=clock)
     game = await old.create_game(name="g", world=strip_world())
@@ -117,8 +118,8 @@ async def test_a_clean_shutdown_hands_its_games_over_at_once(two) -> None:
     assert (await b.store.lease(game)).owner == "b"
 
 
-async def test_without_an_owner_there_are_no_leases(tmp_path) -> None:
-    service = await GameService.open(str(tmp_path / "alone.db"))
+async def test_without_an_owner_there_are_no_leases(store_url) -> None:
+    service = await GameService.open(store_url)
     try:
         game = await service.create_game(name="g", world=strip_world())
         await service.submit(game, "red", cmd.Move(units=[1], to=(3, 1)))
