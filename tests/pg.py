@@ -20,6 +20,7 @@ import asyncio
 import itertools
 import os
 import shutil
+import stat
 import subprocess
 import tempfile
 import time
@@ -100,6 +101,12 @@ def binaries() -> Path:
     return folder
 
 
+def _reachable(path: Path) -> bool:
+    """Whether a user who is neither the owner nor in the group may reach `path` (every
+    folder above it lets others through)."""
+    return all(parent.stat().st_mode & stat.S_IXOTH for parent in path.parents)
+
+
 def start() -> Server:
     """initdb and start a server in a new temporary folder; raises with the reason if not."""
     began = time.perf_counter()
@@ -110,6 +117,12 @@ def start() -> Server:
     try:
         if user is not None:
             shutil.chown(folder, user)
+            if not _reachable(bin_folder):
+                # the checkout sits in a folder only root may enter (a CI clone in a private
+                # temporary folder): the server's user runs a copy of the programs from here
+                copy = folder / "pginstall"
+                shutil.copytree(bin_folder.parent, copy, symlinks=True)
+                bin_folder = copy / "bin"
         data = folder / "data"
         _run(
             bin_folder / "initdb",
