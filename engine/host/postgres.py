@@ -224,6 +224,14 @@ class PostgresStore:
         rows = await self._read(lambda c: c.fetch(sql, *params))
         return [tuple(r) for r in rows]
 
+    # --- a hook for tables kept beside the games' (the bot's own: bot/store.py) -------------------
+
+    async def transaction(self, fn: Callable[[Conn], Awaitable[T]]) -> T:
+        """Run `fn(connection)` as one transaction on the pool, with the same guarantees as
+        the store's own writes (committed before it returns; a cancelled caller waits for the
+        outcome, then re-raises)."""
+        return await self._write(fn)
+
     async def schema_version(self) -> int:
         return await self._read(_schema_version)
 
