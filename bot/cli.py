@@ -11,6 +11,7 @@ si commands [--json|--markdown]  the slash commands the bot registers with Disco
 si demo [--days N]            create a game, let it run a day, print a summary
 si sandbox [--nations N --players A,B --speed S]  play offline against AI nations
 si run                        what `make run` starts: the bot with a token, else the sandbox
+si db copy FROM TO            copy every game to another store (SQLite <-> PostgreSQL), verify
 """
 
 from __future__ import annotations
@@ -20,8 +21,10 @@ import asyncio
 import json
 import sys
 import tempfile
+import time
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from engine.strategic.rules import RulesetError, available, load
 from engine.strategic.rules.export import ruleset_json
@@ -305,6 +308,99 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
     return 0
 
 
+# --- si db copy: every game from one store to another (issue 16) ----------------------------------
+
+_BOT_TABLES_NOTE = (
+    "not copied: the bot's own tables (players' settings, DM status, sitreps, confirmations,"
+    " /news reports); they are not copied yet, so players set their DM choices again"
+)
+
+
+def _shown(url: str) -> str:
+    """A database URL as printed: without its password."""
+    import re
+
+    return re.sub(r"://([^:/@]*):[^@/]*@", r"://\1:***@", url)
+
+
+async def _db_copy(args: argparse.Namespace) -> int:
+    from engine.host.copy import CopyRefused, copy_stores, verify
+    from engine.host.storage import backend_of, open_store, sqlite_path
+
+    try:
+        kinds = [backend_of(args.source), backend_of(args.target)]
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    if kinds[0] == "sqlite" and not Path(sqlite_path(args.source)).exists():
+        print(f"no database at {sqlite_path(args.source)}", file=sys.stderr)
+        return 2
+    if args.source == args.target:
+        print("the source and the target are the same store", file=sys.stderr)
+        return 2
+    print(f"copying every game from {_shown(args.source)} to {_shown(args.target)}")
+    source = await open_store(args.source)
+    try:
+        target = await open_store(args.target)
+        try:
+            try:
+                report = await copy_stores(source, target, live_leases=args.live_leases)
+            except CopyRefused as exc:
+                print(f"error: {exc}", file=sys.stderr)
+                return 2
+            print(
+                f"copied {report.games} games: {report.log_entries} log entries,"
+                f" {report.snapshots} snapshots, {report.outbox_rows} outbox rows"
+                f" ({report.outbox_pending} not delivered yet), {report.members} members"
+                f" in {report.copy_seconds:.2f} s"
+            )
+            began = time.perf_counter()
+            problems = await verify(source, target, report.game_ids)
+            seconds = time.perf_counter() - began
+        finally:
+            await target.close()
+    finally:
+        await source.close()
+    if problems:
+        print(
+            f"ERROR: {len(problems)} differences between the copy and its source:", file=sys.stderr
+        )
+        for problem in problems:
+            print(f"  {problem}", file=sys.stderr)
+        print("do not use the target store", file=sys.stderr)
+        return 1
+    print(
+        f"verified in {seconds:.2f} s: every game's rows are the same in both stores, and each"
+        " replays to the same world hash (newest snapshot + log, first world + whole log)"
+    )
+    print(_BOT_TABLES_NOTE)
+    return 0
+
+
+def _cmd_db_copy(args: argparse.Namespace) -> int:
+    return asyncio.run(_db_copy(args))
+
+
+def _add_db_parser(sub: Any) -> None:
+    p = sub.add_parser("db", help="tools for the games store")
+    db = p.add_subparsers(dest="db_command", required=True)
+    p = db.add_parser(
+        "copy",
+        help="copy every game to another store (SQLite to PostgreSQL and back), then verify",
+    )
+    p.add_argument("source", help="the store to copy: sqlite:///path, a path, or postgresql://...")
+    p.add_argument("target", help="the store to copy into (new or without those games)")
+    p.add_argument(
+        "--live-leases",
+        action="store_true",
+        help="copy even while a process holds a lease on a game (it may still be writing)",
+    )
+    p.set_defaults(func=_cmd_db_copy)
+
+
+# --- end of si db copy ------------------------------------------------------------------------------
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="si", description="Strategic Initiative: engine tools, bot and sandbox"
@@ -358,6 +454,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--ruleset", default="standard", choices=available())
     p.add_argument("--seed", type=int, default=1)
     p.set_defaults(func=_cmd_demo)
+
+    _add_db_parser(sub)
 
     from bot.lifecycle import SIZES, SPEEDS
 

@@ -32,7 +32,18 @@ from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 import asyncpg
 
 from engine.host.database import DatabaseClosed
-from engine.host.store import Fence, GameRow, Lease, LeaseHeld, LeaseLost, LogWrite, OutboxRow
+from engine.host.store import (
+    Fence,
+    GameDump,
+    GameExists,
+    GameRow,
+    Lease,
+    LeaseHeld,
+    LeaseLost,
+    LogWrite,
+    OutboxRow,
+    canonical_json,
+)
 
 T = TypeVar("T")
 
@@ -783,6 +794,117 @@ class PostgresStore:
             )
 
         return await self._write(release)
+
+    # --- copying a game whole (`si db copy`) -----------------------------------------------------
+
+    async def export_game(self, game_id: int) -> GameDump | None:
+        """Every row of the game (but its lease), read in one repeatable-read transaction
+        (one consistent state); None if there is no such game."""
+
+        async def read(c: Conn) -> Any:
+            async with c.transaction(isolation="repeatable_read", readonly=True):
+                game = await c.fetchrow(f"SELECT {_GAME_COLUMNS} FROM games WHERE id = $1", game_id)
+                if game is None:
+                    return None
+                return (
+                    tuple(game),
+                    await c.fetch(
+                        "SELECT seq, tick, entry, created_at FROM log WHERE game_id = $1"
+                        " ORDER BY seq",
+                        game_id,
+                    ),
+                    await c.fetch(
+                        "SELECT seq, tick, world, hash, created_at FROM snapshots"
+                        " WHERE game_id = $1 ORDER BY seq",
+                        game_id,
+                    ),
+                    await c.fetch(
+                        "SELECT id, seq, tick, nation, event, created_at, delivered_at, attempts,"
+                        " last_error, hold_until FROM outbox WHERE game_id = $1 ORDER BY id",
+                        game_id,
+                    ),
+                    await c.fetch(
+                        "SELECT nation, user_id FROM members WHERE game_id = $1 ORDER BY nation",
+                        game_id,
+                    ),
+                )
+
+        found = await self._read(read)
+        if found is None:
+            return None
+        game, log, snaps, outbox, members = found
+        return GameDump(
+            game=(
+                int(game[0]),
+                *game[1:7],
+                float(game[7]),
+                canonical_json(game[8]),
+                canonical_json(game[9]),
+                game[10],
+            ),
+            log=[(int(s), int(t), canonical_json(e), float(at)) for s, t, e, at in log],
+            snapshots=[
+                (int(s), int(t), zlib.decompress(w).decode(), h, float(at))
+                for s, t, w, h, at in snaps
+            ],
+            outbox=[
+                (int(r[0]), int(r[1]), int(r[2]), r[3], canonical_json(r[4]), *r[5:])
+                for r in outbox
+            ],
+            members=[(n, u) for n, u in members],
+        )
+
+    async def import_game(self, dump: GameDump) -> None:
+        """Write a game exported from a store (this one's kind or the other) with the same
+        game id, seqs and outbox ids, in one transaction: all of it or nothing. Raises
+        `GameExists` if this store has a game of that id; outbox ids taken already fail the
+        whole transaction. The id identities of games and outbox rows are moved past the
+        copied ids (never back), so later games and rows get fresh ids."""
+        game_id = dump.id
+        snaps = [
+            (game_id, s, t, zlib.compress(w.encode(), 1), h, at)
+            for s, t, w, h, at in dump.snapshots
+        ]
+
+        async def write(c: Conn) -> None:
+            if await c.fetchval("SELECT 1 FROM games WHERE id = $1", game_id):
+                raise GameExists(game_id)
+            await c.execute(
+                f"INSERT INTO games ({_GAME_COLUMNS})"
+                " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                *dump.game,
+            )
+            if dump.log:
+                await c.executemany(
+                    "INSERT INTO log (game_id, seq, tick, entry, created_at)"
+                    " VALUES ($1, $2, $3, $4, $5)",
+                    [(game_id, *r) for r in dump.log],
+                )
+            if snaps:
+                await c.executemany(
+                    "INSERT INTO snapshots (game_id, seq, tick, world, hash, created_at)"
+                    " VALUES ($1, $2, $3, $4, $5, $6)",
+                    snaps,
+                )
+            if dump.outbox:
+                await c.executemany(
+                    "INSERT INTO outbox (id, game_id, seq, tick, nation, event, created_at,"
+                    " delivered_at, attempts, last_error, hold_until)"
+                    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)",
+                    [(r[0], game_id, *r[1:]) for r in dump.outbox],
+                )
+            await _set_members(c, game_id, list(dump.members), [])
+            for table in ("games", "outbox"):
+                # the identity's next value goes past the largest id (setval: is_called)
+                await c.execute(
+                    "SELECT setval(s, GREATEST(COALESCE(pg_sequence_last_value(s), 0),"
+                    f" (SELECT COALESCE(MAX(id), 0) FROM {table}), 1))"
+                    f" FROM (SELECT pg_get_serial_sequence('{table}', 'id')::regclass AS s) AS q"
+                )
+
+        self._rows.pop(game_id, None)
+        settle = self._members_change(game_id)
+        await self._write(write, settle=settle)
 
 
 async def _schema_version(c: Conn) -> int:

@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from engine.host.postgres import PostgresStore
-from engine.host.store import Fence, GameRow, Lease, LogWrite, OutboxRow, Store
+from engine.host.store import Fence, GameDump, GameRow, Lease, LogWrite, OutboxRow, Store
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 SQLITE_SCHEME = "sqlite:///"
@@ -147,6 +147,11 @@ class GameStore(Protocol):
     ) -> int: ...
 
     async def release_held(self, user_id: str) -> int: ...
+
+    # copying a game whole, with its ids (`si db copy`: engine/host/copy.py)
+    async def export_game(self, game_id: int) -> GameDump | None: ...
+
+    async def import_game(self, dump: GameDump) -> None: ...
 
 
 def backend_of(url: str | Path) -> str:

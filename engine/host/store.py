@@ -727,6 +727,138 @@ class Store:
             )
         )
 
+    # --- copying a game whole (`si db copy`) -------------------------------------------------------
+
+    async def export_game(self, game_id: int) -> GameDump | None:
+        """Every row of the game (but its lease), read in one read transaction (one
+        consistent state); None if there is no such game."""
+
+        def read(c: sqlite3.Connection) -> tuple[Any, ...] | None:
+            c.execute("BEGIN")
+            try:
+                game = c.execute(
+                    "SELECT id, name, ruleset, status, guild_id, channel_id, created_by,"
+                    " created_at, settings, clock, kind FROM games WHERE id = ?",
+                    (game_id,),
+                ).fetchone()
+                if game is None:
+                    return None
+                return (
+                    game,
+                    c.execute(
+                        "SELECT seq, tick, entry, created_at FROM log WHERE game_id = ?"
+                        " ORDER BY seq",
+                        (game_id,),
+                    ).fetchall(),
+                    c.execute(
+                        "SELECT seq, tick, world, hash, created_at FROM snapshots"
+                        " WHERE game_id = ? ORDER BY seq",
+                        (game_id,),
+                    ).fetchall(),
+                    c.execute(
+                        "SELECT id, seq, tick, nation, event, created_at, delivered_at, attempts,"
+                        " last_error, hold_until FROM outbox WHERE game_id = ? ORDER BY id",
+                        (game_id,),
+                    ).fetchall(),
+                    c.execute(
+                        "SELECT nation, user_id FROM members WHERE game_id = ? ORDER BY nation",
+                        (game_id,),
+                    ).fetchall(),
+                )
+            finally:
+                c.execute("COMMIT")
+
+        found = await self.db.read(read)
+        if found is None:
+            return None
+        game, log, snaps, outbox, members = found
+        return GameDump(
+            game=(*game[:8], canonical_json(game[8]), canonical_json(game[9]), game[10]),
+            log=[(int(s), int(t), canonical_json(e), float(at)) for s, t, e, at in log],
+            snapshots=[
+                (int(s), int(t), zlib.decompress(w).decode(), h, float(at))
+                for s, t, w, h, at in snaps
+            ],
+            outbox=[(*r[:4], canonical_json(r[4]), *r[5:]) for r in outbox],
+            members=[(n, u) for n, u in members],
+        )
+
+    async def import_game(self, dump: GameDump) -> None:
+        """Write a game exported from a store (this one's kind or the other) with the same
+        game id, seqs and outbox ids, in one transaction: all of it or nothing. Raises
+        `GameExists` if this store has a game of that id; outbox ids taken already fail the
+        whole transaction. Later games get ids after it (AUTOINCREMENT keeps the largest
+        id ever inserted)."""
+        game_id = dump.id
+        snaps = [
+            (game_id, s, t, zlib.compress(w.encode(), 1), h, at)
+            for s, t, w, h, at in dump.snapshots
+        ]
+
+        def write(c: sqlite3.Connection) -> None:
+            if c.execute("SELECT 1 FROM games WHERE id = ?", (game_id,)).fetchone():
+                raise GameExists(game_id)
+            c.execute(
+                "INSERT INTO games (id, name, ruleset, status, guild_id, channel_id, created_by,"
+                " created_at, settings, clock, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                dump.game,
+            )
+            c.executemany(
+                "INSERT INTO log (game_id, seq, tick, entry, created_at) VALUES (?, ?, ?, ?, ?)",
+                [(game_id, *r) for r in dump.log],
+            )
+            c.executemany(
+                "INSERT INTO snapshots (game_id, seq, tick, world, hash, created_at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                snaps,
+            )
+            c.executemany(
+                "INSERT INTO outbox (id, game_id, seq, tick, nation, event, created_at,"
+                " delivered_at, attempts, last_error, hold_until)"
+                " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                [(r[0], game_id, *r[1:]) for r in dump.outbox],
+            )
+            _set_members(c, game_id, list(dump.members), [])
+
+        self._members_change(game_id)
+        self._rows.pop(game_id, None)
+        await self.db.write(write)
+
+
+@dataclass(frozen=True)
+class GameDump:
+    """Every stored row of one game, as `export_game` reads it and `import_game` writes it
+    (`si db copy`: engine/host/copy.py), the same on both backends: JSON as compact text with
+    sorted keys (SQLite keeps text, PostgreSQL JSONB, whose own text spaces it otherwise),
+    worlds as their JSON text (each store compresses its own blobs), times as seconds.
+    Leases are not part of it: they belong to the processes running the source store."""
+
+    # id, name, ruleset, status, guild_id, channel_id, created_by, created_at, settings,
+    # clock, kind
+    game: tuple[Any, ...]
+    log: list[tuple[int, int, str, float]]  # seq, tick, entry, created_at
+    snapshots: list[tuple[int, int, str, str, float]]  # seq, tick, world json, hash, created_at
+    # id, seq, tick, nation, event, created_at, delivered_at, attempts, last_error, hold_until
+    outbox: list[tuple[Any, ...]]
+    members: list[tuple[str, str]]  # nation, user_id
+
+    @property
+    def id(self) -> int:
+        return int(self.game[0])
+
+
+class GameExists(GameError):
+    """`import_game` into a store that has a game of that id already (nothing was written)."""
+
+    def __init__(self, game_id: int) -> None:
+        super().__init__(f"the target store has a game {game_id} already: nothing written")
+        self.game_id = game_id
+
+
+def canonical_json(text: str | bytes) -> str:
+    """JSON text as this store writes it (compact, sorted keys), from either backend's."""
+    return _dumps(json.loads(text))
+
 
 @dataclass(frozen=True)
 class LogWrite:
