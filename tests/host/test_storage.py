@@ -214,14 +214,10 @@ async def test_raw_sql_helpers_speak_each_backends_parameters(store_url) -> None
         await store.close()
 
 
-async def test_the_bot_tables_say_they_are_sqlite_only_for_now(store_url, backend) -> None:
+async def test_the_bot_tables_live_in_either_backend(store_url) -> None:
     store = await open_store(store_url)
     try:
-        if backend == "sqlite":
-            await BotStore.of(store).set_player_settings("1", {"sitrep": False})
-            assert await BotStore.of(store).get_player_settings("1") == {"sitrep": False}
-        else:
-            with pytest.raises(NotImplementedError, match="issue 16"):
-                BotStore.of(store)
+        await BotStore.of(store).set_player_settings("1", {"sitrep": False})
+        assert await BotStore.of(store).get_player_settings("1") == {"sitrep": False}
     finally:
         await store.close()

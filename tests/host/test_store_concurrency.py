@@ -13,8 +13,8 @@ commit at the same moment and whatever gets cancelled. The guarantees checked he
 Cancellation is injected after n turns of the event loop, for every n from 1 until the
 operation completes before the cancel lands (as the outside test that found the bugs did).
 
-Every test runs on SQLite and on PostgreSQL (`store_url`); the bot's own tables (BotStore) are
-SQLite-only so far (issue 16), so their writes join in on SQLite only.
+Every test runs on SQLite and on PostgreSQL (`store_url`), the bot's own tables (BotStore)
+included.
 """
 
 from __future__ import annotations
@@ -27,7 +27,6 @@ import pytest
 from bot.store import BotStore
 from engine.errors import CommandError
 from engine.host.service import GameService
-from engine.host.store import Store
 from engine.strategic import commands as cmd
 from engine.strategic.world import World
 from tests.worlds import strip_world
@@ -55,9 +54,8 @@ async def _assert_consistent(service: GameService, game_id: int) -> None:
     # not wedged: a write in this game and a write elsewhere both commit
     await service.advance(game_id, 1)
     await service.store.mark_delivered([])  # a write of another kind, on any backend
-    if isinstance(service.store, Store):  # the bot's tables: SQLite only so far
-        await BotStore.of(service.store).set_player_settings("probe", {"sitrep": False})
-        assert (await BotStore.of(service.store).get_player_settings("probe")) == {"sitrep": False}
+    await BotStore.of(service.store).set_player_settings("probe", {"sitrep": False})
+    assert (await BotStore.of(service.store).get_player_settings("probe")) == {"sitrep": False}
 
 
 async def _cancel_after(coro, steps: int):
@@ -106,8 +104,6 @@ async def test_store_writes_of_many_kinds_interleave_safely(service):
     games = [await service.create_game(name=f"g{i}", world=strip_world()) for i in range(6)]
 
     async def settings_writer(i: int):
-        if not isinstance(service.store, Store):  # the bot's tables: SQLite only so far
-            return
         for n in range(20):
             await BotStore.of(service.store).set_player_settings(f"u{i}", {"n": n})
             await BotStore.of(service.store).set_dm_status(f"u{i}", "ok" if n % 2 else "closed")
@@ -127,8 +123,7 @@ async def test_store_writes_of_many_kinds_interleave_safely(service):
     )
     assert [r for r in results if isinstance(r, BaseException)] == []
     for i in range(6):
-        if isinstance(service.store, Store):
-            assert await BotStore.of(service.store).get_player_settings(f"u{i}") == {"n": 19}
+        assert await BotStore.of(service.store).get_player_settings(f"u{i}") == {"n": 19}
     for g in games:
         assert (await service.live_world(g)).tick == 20
         await _assert_consistent(service, g)
@@ -238,9 +233,8 @@ async def test_cancelling_store_writes_anywhere_never_wedges_the_store(service):
         lambda: BotStore.of(service.store).set_dm_status("100", "closed", "no DMs"),
         lambda: BotStore.of(service.store).set_sitrep(game, "red", 3),
     ]
-    on_sqlite = isinstance(service.store, Store)  # the bot's tables: SQLite only so far
     writes = [
-        *(bot_writes if on_sqlite else []),
+        *bot_writes,
         lambda: service.store.hold([r.id for r in rows], 1e12),
         lambda: service.store.release_held("100"),
         lambda: service.store.mark_failed([r.id for r in rows[:2]], "rate limited"),
@@ -258,8 +252,7 @@ async def test_cancelling_store_writes_anywhere_never_wedges_the_store(service):
         "SELECT id FROM outbox WHERE delivered_at IS NOT NULL ORDER BY id"
     )
     assert [i for (i,) in delivered] == [r.id for r in rows[:3]]
-    if on_sqlite:
-        assert await BotStore.of(service.store).get_player_settings("100") == {"sitrep": False}
+    assert await BotStore.of(service.store).get_player_settings("100") == {"sitrep": False}
 
 
 async def test_a_cancelled_command_that_committed_survives_a_restart(store_url):
