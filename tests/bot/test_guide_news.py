@@ -112,6 +112,14 @@ async def service(tmp_path):
     await svc.close()
 
 
+@pytest.fixture
+async def any_service(store_url):
+    """A service on either backend (SQLite, PostgreSQL: the test runs on both)."""
+    svc = await GameService.open(store_url, synchronous="NORMAL")
+    yield svc
+    await svc.close()
+
+
 async def test_help_reads_the_callers_game_or_the_default(service) -> None:
     desk = Desk(service)
     creator = Caller("1", "ann", GUILD, CHANNEL)
@@ -214,9 +222,9 @@ async def _two_games(service) -> tuple[int, int]:
     return a, b
 
 
-async def test_the_news_store_trims_isolates_and_is_idempotent(service) -> None:
-    store = BotStore.of(service.store)
-    a, b = await _two_games(service)
+async def test_the_news_store_trims_isolates_and_is_idempotent(any_service) -> None:
+    store = BotStore.of(any_service.store)
+    a, b = await _two_games(any_service)
     for i in range(8):
         await store.add_news(a, "1", [f"a1-{i}"], first_row=i, at=1000.0 + i, keep=5)
     await store.add_news(a, "2", ["a2"], first_row=3, at=5.0, keep=5)
@@ -234,8 +242,8 @@ async def test_the_news_store_trims_isolates_and_is_idempotent(service) -> None:
     assert [r.text for r in await store.news(a, "1", 3)] == ["part 1", "part 2", "a1-7"]
 
 
-async def test_news_survives_a_restart(tmp_path) -> None:
-    path = str(tmp_path / "r.db")
+async def test_news_survives_a_restart(store_url) -> None:
+    path = store_url
     service = await GameService.open(path, synchronous="NORMAL")
     game = await service.create_game(name="A", max_nations=2, width=32, height=32, seed=1)
     await BotStore.of(service.store).add_news(game, "1", ["kept"], first_row=1, at=1.0, keep=KEPT)
@@ -247,7 +255,8 @@ async def test_news_survives_a_restart(tmp_path) -> None:
         await service.close()
 
 
-async def test_news_shows_only_the_callers_own_reports_of_their_game(service) -> None:
+async def test_news_shows_only_the_callers_own_reports_of_their_game(any_service) -> None:
+    service = any_service
     desk = Desk(service)
     ann, bo = Caller("1", "ann", GUILD, CHANNEL), Caller("2", "bo", GUILD, CHANNEL)
     made = await desk.game_create(ann, "Feud", nations=2, size="small")
