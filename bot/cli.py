@@ -6,7 +6,8 @@ si render DB GAME [--nation N] [--at X,Y --radius R] [--timelapse] [-o FILE]
                               a nation's map (or everything) of a stored game as PNG / GIF
 si simulate [--nations N --size WxH --days D --seed S --json --snapshots DIR]
                               a whole game between AI nations at full speed
-si bot                        run the Discord bot (DISCORD_TOKEN and settings from .env)
+si bot [--shard-ids 0,1 --shard-count 4 --instance NAME]
+                              run the Discord bot (DISCORD_TOKEN and settings from .env)
 si commands [--json|--markdown]  the slash commands the bot registers with Discord
 si demo [--days N]            create a game, let it run a day, print a summary
 si sandbox [--nations N --players A,B --speed S]  play offline against AI nations
@@ -232,9 +233,22 @@ def _cmd_render(args: argparse.Namespace) -> int:
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
-    from bot.client import run
+    from pydantic import ValidationError
 
-    return run()
+    from bot.client import run
+    from bot.config import Settings
+
+    given = {
+        "SI_SHARD_IDS": getattr(args, "shard_ids", None),
+        "SI_SHARD_COUNT": getattr(args, "shard_count", None),
+        "SI_INSTANCE": getattr(args, "instance", None),
+    }
+    try:  # the command line wins over the environment and .env
+        settings = Settings(**{k: v for k, v in given.items() if v is not None})
+    except ValidationError as exc:
+        print(f"si bot: {exc.errors()[0]['msg']}", file=sys.stderr)
+        return 2
+    return run(settings)
 
 
 def _cmd_commands(args: argparse.Namespace) -> int:
@@ -430,6 +444,13 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_simulate)
 
     p = sub.add_parser("bot", help="run the Discord bot")
+    p.add_argument(
+        "--shard-ids", default=None, help="the shards this process runs, e.g. 0,1 (SI_SHARD_IDS)"
+    )
+    p.add_argument("--shard-count", type=int, default=None, help="shards in all (SI_SHARD_COUNT)")
+    p.add_argument(
+        "--instance", default=None, help="this process's name on a shared store (SI_INSTANCE)"
+    )
     p.set_defaults(func=_cmd_bot)
 
     p = sub.add_parser("commands", help="the slash commands the bot registers")

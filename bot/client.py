@@ -28,7 +28,7 @@ from renderers import pool as drawing
 log = logging.getLogger(__name__)
 
 
-class StrategicBot(commands.Bot):
+class StrategicBot(commands.AutoShardedBot):
     def __init__(
         self,
         settings: Settings,
@@ -37,7 +37,14 @@ class StrategicBot(commands.Bot):
         background: bool = True,
     ) -> None:
         intents = discord.Intents.default()  # no privileged intents: slash commands only
-        super().__init__(command_prefix=commands.when_mentioned, intents=intents, help_command=None)
+        # its shards: those of SI_SHARD_IDS of SI_SHARD_COUNT, or all, as Discord recommends
+        super().__init__(
+            command_prefix=commands.when_mentioned,
+            intents=intents,
+            help_command=None,
+            shard_ids=settings.shard_ids,  # type: ignore[arg-type]  # None: all of them
+            shard_count=settings.shard_count,
+        )
         self.settings = settings
         self.service = service
         self._owns_service = service is None
@@ -61,6 +68,7 @@ class StrategicBot(commands.Bot):
                 self.settings.store_url,
                 owner=self.settings.instance,
                 lease_seconds=self.settings.lease_seconds,
+                serves=self.settings.serves(),  # the games of its shards' servers
             )
         self.desk = Desk(self.service)
         await add_cogs(self)
@@ -110,7 +118,10 @@ class StrategicBot(commands.Bot):
     async def close(self) -> None:
         tasks, self._tasks = self._tasks, []
         await stop_tasks(tasks)
-        await super().close()
+        if self.shards:
+            await super().close()
+        else:  # never connected (e.g. built for its command payload): no shards to close
+            await self.http.close()
         if self._owns_service and self.service is not None:
             try:  # hand the games over at once rather than after the lease
                 await self.service.release_leases()
@@ -256,7 +267,7 @@ EXTENSIONS = (
 )
 
 
-async def add_cogs(bot: commands.Bot) -> None:
+async def add_cogs(bot: commands.Bot | commands.AutoShardedBot) -> None:
     for name in EXTENSIONS:
         await bot.load_extension(name)
 

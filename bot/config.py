@@ -2,8 +2,12 @@
 
 from __future__ import annotations
 
-from pydantic import Field, SecretStr, field_validator
+from collections.abc import Callable
+
+from pydantic import Field, SecretStr, field_validator, model_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
+
+from engine.host.store import GameRow
 
 
 class Settings(BaseSettings):
@@ -66,6 +70,16 @@ class Settings(BaseSettings):
             " of them at a time (a lease); a restart under the same name takes its games back"
         ),
     )
+    shard_ids: list[int] | None = Field(
+        default=None,
+        alias="SI_SHARD_IDS",
+        description="the Discord shards this process runs, e.g. 0,1 (empty: all of them)",
+    )
+    shard_count: int | None = Field(
+        default=None,
+        alias="SI_SHARD_COUNT",
+        description="how many shards the bot has in all (empty: as Discord recommends)",
+    )
     lease_seconds: float = Field(
         default=60.0,
         alias="SI_LEASE_SECONDS",
@@ -81,6 +95,8 @@ class Settings(BaseSettings):
         "outbox_retention_days",
         "draw_workers",
         "instance",
+        "shard_ids",
+        "shard_count",
         mode="before",
     )
     @classmethod
@@ -91,3 +107,46 @@ class Settings(BaseSettings):
     def store_url(self) -> str:
         """The games store to open: SI_DATABASE_URL, else the SQLite file SI_DATABASE."""
         return self.database_url or self.database
+
+    @field_validator("shard_ids", mode="before")
+    @classmethod
+    def _listed_ids(cls, value):
+        """'0,1' (or '0 1') -> [0, 1]; empty: unset."""
+        if isinstance(value, str):
+            parts = value.replace(",", " ").split()
+            return [int(part) for part in parts] if parts else None
+        return value
+
+    @model_validator(mode="after")
+    def _shards_fit(self) -> Settings:
+        if self.shard_ids is not None:
+            if self.shard_count is None:
+                raise ValueError("SI_SHARD_IDS needs SI_SHARD_COUNT (how many shards in all)")
+            wrong = [i for i in self.shard_ids if not 0 <= i < self.shard_count]
+            if wrong or not self.shard_ids:
+                raise ValueError(
+                    f"SI_SHARD_IDS must be shards 0 to {self.shard_count - 1}, not {self.shard_ids}"
+                )
+        if self.shard_count is not None and self.shard_count < 1:
+            raise ValueError("SI_SHARD_COUNT must be at least 1")
+        return self
+
+    def serves(self) -> Callable[[GameRow], bool] | None:
+        """Which games this process serves: with `shard_count` and `shard_ids`, the games of
+        the servers on its shards (Discord's rule: (server id >> 22) % shard count), and games
+        of no server on shard 0; else every game (None)."""
+        if self.shard_count is None or self.shard_ids is None:
+            return None
+        count, mine = self.shard_count, frozenset(self.shard_ids)
+
+        def serves(row: GameRow) -> bool:
+            return shard_of(row.guild_id, count) in mine
+
+        return serves
+
+
+def shard_of(guild_id: str | int | None, shard_count: int) -> int:
+    """The shard Discord sends a server's events to; DMs (no server) come to shard 0."""
+    if guild_id is None or str(guild_id) == "":
+        return 0
+    return (int(guild_id) >> 22) % shard_count

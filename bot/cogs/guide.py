@@ -37,6 +37,6 @@ class GuideCog(commands.Cog):
         )
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: commands.Bot | commands.AutoShardedBot) -> None:
     """The extension's entry point (`bot.load_extension`)."""
     await bot.add_cog(GuideCog(cast(Host, bot)))

@@ -98,6 +98,6 @@ class IntelCog(commands.Cog):
         await respond(interaction, lambda: self.bot.desk.nations(caller_of(interaction)))
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: commands.Bot | commands.AutoShardedBot) -> None:
     """The extension's entry point (`bot.load_extension`)."""
     await bot.add_cog(IntelCog(cast(Host, bot)))

@@ -129,6 +129,6 @@ class GameCog(
         await respond(interaction, lambda: self.bot.desk.game_info(caller_of(interaction)))
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: commands.Bot | commands.AutoShardedBot) -> None:
     """The extension's entry point (`bot.load_extension`)."""
     await bot.add_cog(GameCog(cast(Host, bot)))

@@ -83,6 +83,6 @@ class ModCog(
         )
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: commands.Bot | commands.AutoShardedBot) -> None:
     """The extension's entry point (`bot.load_extension`)."""
     await bot.add_cog(ModCog(cast(Host, bot)))

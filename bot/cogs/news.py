@@ -29,6 +29,6 @@ class NewsCog(commands.Cog):
         await respond(interaction, lambda: self.bot.desk.news(caller_of(interaction), count, page))
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: commands.Bot | commands.AutoShardedBot) -> None:
     """The extension's entry point (`bot.load_extension`)."""
     await bot.add_cog(NewsCog(cast(Host, bot)))

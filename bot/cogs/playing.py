@@ -183,6 +183,6 @@ class PlayingCog(commands.Cog):
     cede.autocomplete("city")(_cities)
 
 
-async def setup(bot: commands.Bot) -> None:
+async def setup(bot: commands.Bot | commands.AutoShardedBot) -> None:
     """The extension's entry point (`bot.load_extension`)."""
     await bot.add_cog(PlayingCog(cast(Host, bot)))
