@@ -628,3 +628,57 @@ async def test_run_forever_prunes_now_and_then(env):
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
+
+
+async def test_the_notifier_end_to_end_on_either_backend(store_url):
+    """A game on SQLite or on PostgreSQL, through the service, the notifier and a fake sender:
+    each DM sent once (also by a restarted process), players' settings respected (muted, no
+    sitrep, quiet hours), the DM status recorded, a sitrep once per game day, and /news kept."""
+    service = await GameService.open(store_url, synchronous="NORMAL")
+    world, _ = build_world(WORLD)
+    for nation, user in USERS.items():
+        world.nations[nation].player = user
+    game = await service.create_game(name="Both", world=world, now=T0)
+    clock, sender = Clock(), FakeSender()
+    notifier = Notifier(service, sender, clock=clock, render=False)
+    bot = BotStore.of(service.store)
+    await save_settings(bot, "200", PlayerSettings(muted=["builds"], sitrep=False))
+    assert (await notifier.run_once()).sitreps == 0  # day 1: the count starts
+    await service.advance(game, 32)  # red's build skipped, blue's built (muted)
+    report = await notifier.run_once()
+    assert report.skipped_muted > 0 and sender.to("200") == []
+    (red,) = sender.to("100")
+    assert "Build skipped" in red and "Both" in red
+    assert (await dm(service, "100")).status == "ok"
+    assert [r.text for r in await bot.news(game, "100", 5)] == [red]
+    assert await notifier.run_once() == DeliveryReport()  # nothing twice
+    # quiet hours: red's next skip is held, then told once the window ends
+    await save_settings(bot, "100", PlayerSettings(quiet_from=11, quiet_to=14))
+    await service.submit(game, "red", cmd.SetBuild(city=(2, 1), unit="engineer"))
+    await service.submit(game, "red", cmd.SetBuild(city=(2, 1), unit="infantry"))
+    await service.advance(game, 32)
+    assert (await notifier.run_once()).held_quiet >= 1 and len(sender.to("100")) == 1
+    clock.t = T0 + 2 * 3600
+    assert (await notifier.run_once()).delivered >= 1
+    assert len(sender.to("100")) == 2 and "Build skipped" in sender.to("100")[1]
+    # day 2: one sitrep, for red only (blue said no)
+    await service.advance(game, 32)
+    await service.store.mark_delivered([r.id for r in await pending(service, clock.t)])
+    report = await notifier.run_once()
+    assert report.sitreps == 1 and report.dms_sent == 1
+    assert "Situation report" in sender.to("100")[-1] and sender.to("200") == []
+    days = await bot.sitreps(game)  # the day told (or passed over), per nation
+    assert set(days) == {"red", "blue"} and days["red"] == days["blue"] > 0
+    assert (await notifier.run_once()).sitreps == 0  # once a day
+    sent = list(sender.sent)
+    await service.close()
+    # another process (or this one restarted) on the same database sends nothing again
+    service = await GameService.open(store_url, synchronous="NORMAL")
+    try:
+        again = Notifier(service, sender, clock=clock, render=False)
+        assert await again.run_once() == DeliveryReport()
+        assert sender.sent == sent
+        assert await BotStore.of(service.store).sitreps(game) == days
+        assert await BotStore.of(service.store).get_player_settings("200") != {}
+    finally:
+        await service.close()
