@@ -23,6 +23,19 @@ of one core, and per game the CPU milliseconds it costs per real hour; the same 
 (from /proc on Linux); the store's round trips (jobs handed to the database thread) a second;
 ticks advanced, notifier passes, DMs. Target (issue 13): 1,000 games under 5% of a core.
 
+`--backend postgresql` hosts the games on PostgreSQL instead (`bench/stores.py`: an
+embedded server started for the run with fsync on, stopped at the end); `--url` names a store
+to build them in (it should be empty). The games are built in a separate process (spawned), so
+the hosting process's memory holds only what hosting them takes: its RSS is printed before the
+store is opened, after every game is loaded (cold: `GameService.live_world` of each game in
+turn, snapshot and log, before any loop runs; its time per game is the cold load time) and at
+the end, with the growth per game.
+
+Real play rather than idle games: `--ai` runs the AI seats, and `--orders R` has the games'
+people give R commands per game per real hour in all (the bench_load players' `/move`,
+`/build` and `/designate` through the bot's desk, 6:2:1, spread over random people of random
+games), with their latency.
+
 `--profile` runs cProfile over the event loop's thread during the timed stretch of the largest
 N and prints where its time went (the SQLite thread's share is in the split above)."""
 
@@ -34,20 +47,21 @@ import contextlib
 import cProfile
 import io
 import logging
+import multiprocessing
 import os
 import platform
 import pstats
 import random
 import sys
-import tempfile
 import threading
 import time
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
-from pathlib import Path
 
 from bench.bench_bot import LoopLag, RecordingSender
-from bench.bench_load import TimedTicker
+from bench.bench_load import Player, TimedTicker
+from bench.stores import BACKENDS, new_store, rss_bytes, server_cpu
 
 NATIONS = 8
 AI_SEATS = 2
@@ -66,6 +80,9 @@ class Options:
     ai: bool = False
     profile: bool = False
     lag: bool = False
+    backend: str = "sqlite"
+    url: str = ""
+    orders: float = 0.0  # people's commands per game per real hour (0: idle people)
 
 
 def template_worlds(days: int = 2) -> list:
@@ -94,8 +111,15 @@ def template_worlds(days: int = 2) -> list:
     return copies
 
 
-async def build(path: Path, n: int) -> float:
-    """N games in a new file (synchronous=NORMAL while building); returns the seconds taken."""
+def build_in_process(url: str, n: int) -> float:
+    """`build` in a process of its own (its memory is not the hosting process's)."""
+    logging.basicConfig(level=logging.WARNING)
+    return asyncio.run(build(url, n))
+
+
+async def build(url: str, n: int) -> float:
+    """N games in a new store (SQLite: synchronous=NORMAL while building); returns the seconds
+    taken."""
     from engine.host.service import GameService
 
     began = time.perf_counter()
@@ -103,7 +127,7 @@ async def build(path: Path, n: int) -> float:
     ai = {f"n{i}": "normal" for i in range(AI_SEATS)}
     rng = random.Random(SEED)
     now = time.time()
-    service = await GameService.open(str(path), synchronous="NORMAL")
+    service = await GameService.open(url, synchronous="NORMAL")
     try:
         for g in range(n):
             world = worlds[g % len(worlds)]
@@ -183,22 +207,54 @@ async def total_ticks(service) -> int:
     return sum([(await service.live_world(g.id)).tick for g in await service.games()])
 
 
-async def host(path: Path, n: int, opts: Options, profile: bool) -> dict[str, float]:
+async def people(service, n: int, rate_per_game_hour: float) -> list[Player]:
+    """Players giving the games' people's orders (the bench_load players, each seat a person
+    of a random game), `rate_per_game_hour` commands per game per real hour in all."""
+    from bot.context import Caller
+
+    rows = await service.games(status=["running"])
+    total = rate_per_game_hour * len(rows) / REAL_TIME  # commands a second
+    count = max(1, min(50, round(total * 0.05)))  # ~50 ms of latency among 20 s of thought
+    think = count / total
+    rng = random.Random(SEED)
+    players = []
+    for i in range(count):
+        player = Player(i, [], think)
+        seats = []
+        for _ in range(20):
+            row = rng.choice(rows)
+            human = rng.randrange(AI_SEATS, NATIONS)
+            user = (await service.live_world(row.id)).nations[f"n{human}"].player
+            caller = Caller(user, f"person{user}", guild_id=row.guild_id, channel_id=row.channel_id)
+            seats.append((row.id, f"n{human}", caller))
+        player.seats = seats
+        players.append(player)
+    return players
+
+
+async def host(url: str, n: int, opts: Options, profile: bool) -> dict[str, float]:
     from bot.background import stop_tasks
+    from bot.desk import Desk
     from bot.dm.notifier import Notifier
     from engine.host.runner import AiRunner
     from engine.host.service import GameService
     from engine.host.store import Store
 
-    service = await GameService.open(str(path))  # synchronous=FULL, as the bot
+    rss0 = rss_bytes()
+    service = await GameService.open(url)  # SQLite: synchronous=FULL, as the bot
     store = service.store
-    assert isinstance(store, Store)  # a SQLite file: its thread's jobs and CPU are measured
+    sqlite = isinstance(store, Store)  # a SQLite file: its thread's jobs and CPU are measured
+    began = time.perf_counter()
+    for row in await service.games(status=["running"]):
+        await service.live_world(row.id)
+    cold = (time.perf_counter() - began) / n
+    rss_loaded = rss_bytes()
     sender = RecordingSender()
     notifier = Notifier(service, sender)
     service.subscribe(lambda game_id, events: notifier.wake())  # as StrategicBot._on_events
     ticker = TimedTicker(service)
     passes = Passes(notifier)
-    jobs = StoreJobs(store.db)
+    jobs = StoreJobs(store.db) if isinstance(store, Store) else None
     lag = LoopLag().start() if opts.lag else None
     tasks = [
         asyncio.create_task(ticker.run_forever(opts.tick_seconds), name="ticker"),
@@ -209,6 +265,10 @@ async def host(path: Path, n: int, opts: Options, profile: bool) -> dict[str, fl
         runner = AiRunner(service)
         ai = Passes(runner)
         tasks.append(asyncio.create_task(runner.run_forever(opts.tick_seconds), name="ai"))
+    players = await people(service, n, opts.orders) if opts.orders else []
+    stop = asyncio.Event()
+    desk = Desk(service)
+    tasks += [asyncio.create_task(p.play(desk, stop), name="person") for p in players]
     try:
         began = time.perf_counter()
         # every game loaded, every sitrep day looked at, every AI seat's first decision taken
@@ -216,16 +276,22 @@ async def host(path: Path, n: int, opts: Options, profile: bool) -> dict[str, fl
             await asyncio.sleep(0.1)
         loaded = time.perf_counter() - began
         await asyncio.sleep(opts.warmup)
-        groups = {
-            "event loop": {threading.main_thread().native_id or 0},
-            "sqlite": {store.db._thread.native_id or 0},
-        }
+        groups = {"event loop": {threading.main_thread().native_id or 0}}
+        if isinstance(store, Store):
+            groups["sqlite"] = {store.db._thread.native_id or 0}
         if lag is not None:
             lag.reset()
         ticks0 = await total_ticks(service)
-        jobs0, passes0, dms0, tpasses0 = jobs.count, passes.passes, sender.dms, len(ticker.passes)
+        jobs0 = jobs.count if jobs is not None else 0
+        passes0, dms0, tpasses0 = passes.passes, sender.dms, len(ticker.passes)
+        for p in players:
+            p.latencies.clear()
+            p.ok.clear()
+            p.refused.clear()
+            p.failed.clear()
         profiler = cProfile.Profile() if profile else None
         threads0 = thread_cpu(groups)
+        server0 = server_cpu(url)
         cpu0, wall0 = time.process_time(), time.perf_counter()
         if profiler is not None:
             profiler.enable()
@@ -234,10 +300,13 @@ async def host(path: Path, n: int, opts: Options, profile: bool) -> dict[str, fl
             profiler.disable()
         cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
         threads = thread_cpu(groups)
+        server1 = server_cpu(url)
         worst = lag.reset() if lag is not None else None
         ticks = await total_ticks(service) - ticks0
+        rss_end = rss_bytes()
         outbox = await service.store.query("SELECT COUNT(*), COUNT(delivered_at) FROM outbox")
     finally:
+        stop.set()
         await stop_tasks(tasks)
         if lag is not None:
             await lag.stop()
@@ -247,13 +316,19 @@ async def host(path: Path, n: int, opts: Options, profile: bool) -> dict[str, fl
     split = ", ".join(
         f"{name} {100 * (threads.get(name, 0.0) - threads0.get(name, 0.0)) / wall:.2f}%"
         for name in ("event loop", "sqlite", "other")
+        if sqlite or name != "sqlite"
+    )
+    trips = (
+        f"store round trips {(jobs.count - jobs0) / wall:.1f} a second; "
+        if jobs is not None
+        else ""
     )
     print(
         f"N = {n}: CPU {100 * share:.2f}% of a core over {wall:.0f} s "
         f"({1000 * share * 3600 / n:.0f} ms of CPU per game per real hour; target for "
         f"N = 1000: < 5%)\n"
         f"  by thread: {split}\n"
-        f"  store round trips {(jobs.count - jobs0) / wall:.1f} a second; "
+        f"  {trips}"
         f"{passes.passes - passes0} notifier passes, {len(ticker.passes) - tpasses0} ticker "
         f"passes, {ticks} ticks advanced ({n * wall * 4 / REAL_TIME:.0f} due on average), "
         f"{sender.dms - dms0} DMs"
@@ -262,6 +337,35 @@ async def host(path: Path, n: int, opts: Options, profile: bool) -> dict[str, fl
         f"  (warm-up: every game loaded and first notifier passes in {loaded:.1f} s; outbox "
         f"{outbox[0][0]} rows, {outbox[0][1]} delivered)"
     )
+    if server0 is not None and server1 is not None:
+        both = (cpu + server1 - server0) / wall
+        print(
+            f"  PostgreSQL server's processes: {100 * (server1 - server0) / wall:.2f}% of a core; "
+            f"with the bot's process {100 * both:.2f}% ({1000 * both * 3600 / n:.0f} ms per game "
+            f"per real hour)"
+        )
+    mib = 1024 * 1024
+    print(
+        f"  memory (RSS): {rss0 / mib:.0f} MiB before opening the store, {rss_loaded / mib:.0f} "
+        f"MiB with every game loaded, {rss_end / mib:.0f} MiB at the end: "
+        f"{(rss_end - rss0) / n / 1024:.0f} KiB a game ({(rss_end - rss0) * 100 / n / mib:.0f} "
+        f"MiB per 100 games above the empty process; goal: 100 games in 300 MB); cold load "
+        f"{1000 * cold:.1f} ms a game"
+    )
+    if players:
+        lat = sorted(x for p in players for x in p.latencies)
+        ok = sum(sum(p.ok.values()) for p in players)
+        refused = sum(sum(p.refused.values()) for p in players)
+        failed = sum(sum(p.failed.values()) for p in players)
+
+        def pct(q: float) -> float:
+            return lat[min(len(lat) - 1, int(q * len(lat)))] if lat else 0.0
+
+        print(
+            f"  people: {len(players)} players, {ok} commands accepted, {refused} refused, "
+            f"{failed} failed ({(ok + refused) / wall:.2f} a second); latency p50 "
+            f"{pct(0.5):.1f} ms, p99 {pct(0.99):.1f} ms, max {max(lat, default=0):.0f} ms"
+        )
     if ai is not None:
         seat = ai.first_cpu / (n * AI_SEATS)
         print(
@@ -277,7 +381,12 @@ async def host(path: Path, n: int, opts: Options, profile: bool) -> dict[str, fl
         stats.sort_stats("cumulative").print_stats(30)
         print(f"  cProfile of the event loop's thread, N = {n}:")
         print(out.getvalue())
-    return {"share": share, "per_game_ms_hour": 1000 * share * 3600 / n}
+    return {
+        "share": share,
+        "per_game_ms_hour": 1000 * share * 3600 / n,
+        "rss_per_game": (rss_end - rss0) / n,
+        "cold": cold,
+    }
 
 
 async def run(opts: Options) -> int:
@@ -287,18 +396,24 @@ async def run(opts: Options) -> int:
         f"{platform.python_version()}, {sys.platform}"
     )
     print(
-        f"idle real-time games of {NATIONS} nations ({AI_SEATS} AI seats"
-        f"{', AI runner on' if opts.ai else ', AI runner off'}; {NATIONS - AI_SEATS} idle "
-        f"people), ticker every {opts.tick_seconds:g} s, notifier every "
-        f"{opts.notify_seconds:g} s, SQLite synchronous=FULL"
+        f"real-time games of {NATIONS} nations ({AI_SEATS} AI seats"
+        f"{', AI runner on' if opts.ai else ', AI runner off'}; {NATIONS - AI_SEATS} people "
+        + (f"giving {opts.orders:g} commands per game per real hour" if opts.orders else "idle")
+        + f"), ticker every {opts.tick_seconds:g} s, notifier every "
+        f"{opts.notify_seconds:g} s, store: {opts.url or opts.backend}"
+        + (" (synchronous=FULL)" if (opts.url or opts.backend).startswith("sqlite") else "")
     )
     results = {}
+    spawn = multiprocessing.get_context("spawn")
     for n in opts.games:
-        with tempfile.TemporaryDirectory(prefix="si-bench-hosting-") as tmp:
-            path = Path(tmp) / "hosting.db"
-            took = await build(path, n)
-            print(f"(built {n} games in {took:.1f} s, untimed)")
-            results[n] = await host(path, n, opts, opts.profile and n == max(opts.games))
+        async with contextlib.AsyncExitStack() as stack:
+            url = opts.url or await stack.enter_async_context(new_store(opts.backend, "hosting"))
+            with ProcessPoolExecutor(1, mp_context=spawn) as pool:
+                took = await asyncio.get_running_loop().run_in_executor(
+                    pool, build_in_process, url, n
+                )
+            print(f"(built {n} games in {took:.1f} s in another process, untimed)")
+            results[n] = await host(url, n, opts, opts.profile and n == max(opts.games))
     return 0 if results else 1
 
 
@@ -321,8 +436,18 @@ def options(argv: list[str]) -> Options:
     parser.add_argument(
         "--lag", action="store_true", help="the longest event-loop hold (a 5 ms probe: costs CPU)"
     )
+    parser.add_argument("--backend", choices=BACKENDS, default=default.backend)
+    parser.add_argument("--url", default="", help="an empty store to use (one N only)")
+    parser.add_argument(
+        "--orders", type=float, default=0.0, help="people's commands per game per real hour"
+    )
     args = parser.parse_args(argv)
+    if args.url and "," in args.games:
+        parser.error("--url takes one --games N (the store must start empty)")
     return Options(
+        backend=args.backend,
+        url=args.url,
+        orders=args.orders,
         games=tuple(int(g) for g in args.games.split(",") if g.strip()),
         seconds=args.seconds,
         warmup=args.warmup,
