@@ -279,17 +279,7 @@ class Playing:
     async def diplomacy(self, caller: Caller, nation: str, level: str) -> Reply:
         seat, me = await self.ctx.playing(caller)
         view = await self.ctx.view(seat.game.id, me)
-        wanted = nation.strip().lower()
-        other = next(
-            (
-                n.id
-                for n in view.nations.values()
-                if wanted in (n.id.lower(), n.name.lower()) and n.id != me
-            ),
-            None,
-        )
-        if other is None:
-            raise UserError(f"There is no other nation called {nation!r} in this game.")
+        other = _other_nation(view, me, nation)
         rules = load_rules(view.ruleset)
         chosen = parsing.choice(level, rules.diplomacy.levels, "relation")
         events, _ = await self._submit(caller, cmd.SetRelation(other=other, level=chosen))
@@ -381,17 +371,7 @@ class Playing:
             raise UserError("Cede either units or a city: give `units` or `city`, not both.")
         seat, me = await self.ctx.playing(caller)
         view = await self.ctx.view(seat.game.id, me)
-        wanted = to.strip().lower()
-        other = next(
-            (
-                n.id
-                for n in view.nations.values()
-                if wanted in (n.id.lower(), n.name.lower()) and n.id != me
-            ),
-            None,
-        )
-        if other is None:
-            raise UserError(f"There is no other nation called {to!r} in this game.")
+        other = _other_nation(view, me, to)
         chosen = None
         if units is not None:
             chosen = selectors.resolve(units, view, load_rules(view.ruleset))
@@ -403,6 +383,15 @@ class Playing:
         events, nation = await self._submit(caller, command)
         told = await self._told(caller, events, nation) or "Ceded."
         return Reply(text=_noted(chosen, told) if chosen is not None else told)
+
+
+def _other_nation(view: View, me: str, text: str) -> str:
+    """The id of the other nation the player named (by name or id, any case)."""
+    wanted = text.strip().lower()
+    for n in view.nations.values():
+        if wanted in (n.id.lower(), n.name.lower()) and n.id != me:
+            return n.id
+    raise UserError(f"There is no other nation called {text!r} in this game.")
 
 
 def _title(rules, type_name: str | None) -> str:
