@@ -207,7 +207,9 @@ class RecordingSender:
         self.pictures = 0
         self.bytes = 0
 
-    async def __call__(self, user: str, content: str, files: list[tuple[str, bytes]]) -> None:
+    async def __call__(
+        self, user: str, content: str, files: list[tuple[str, bytes]], *, nonce: str | None = None
+    ) -> None:
         self.dms += 1
         self.pictures += len(files)
         self.bytes += sum(len(data) for _, data in files)

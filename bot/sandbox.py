@@ -217,7 +217,14 @@ class Sandbox:
     def caller(self) -> Caller:
         return Caller(self.acting, self.names[self.acting], GUILD, CHANNEL, moderator=True)
 
-    async def _dm(self, user_id: str, content: str, files: list[tuple[str, bytes]]) -> None:
+    async def _dm(
+        self,
+        user_id: str,
+        content: str,
+        files: list[tuple[str, bytes]],
+        *,
+        nonce: str | None = None,
+    ) -> None:
         who = self.names.get(user_id, user_id)
         acting, self.acting = self.acting, user_id if user_id in self.names else self.acting
         try:

@@ -1,18 +1,34 @@
-"""Sending a DM, as the notifier sees it: `DmSender(user_id, content, files)`, which either
-returns after Discord accepted the message or raises one of the three outcomes the notifier
-tells apart. `discord_sender(client)` is the real one; tests pass a fake."""
+"""Sending a DM, as the notifier sees it: `DmSender(user_id, content, files, nonce=...)`,
+which either returns after Discord accepted the message or raises one of the three outcomes
+the notifier tells apart. `discord_sender(client)` is the real one; tests pass a fake.
+
+`nonce` is the message's idempotency key: Discord does not create a second message with the
+same nonce from the same author in the same channel within a few minutes (`enforce_nonce`,
+which discord.py sends with every nonce), and returns the first. The notifier derives it from
+the outbox rows a message tells, so a DM sent again after its sender died before recording it
+(another process takes the rows over) is not shown twice."""
 
 from __future__ import annotations
 
 import io
-from collections.abc import Awaitable, Callable
-from typing import TYPE_CHECKING
+from collections.abc import Awaitable
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     import discord
 
-DmSender = Callable[[str, str, list[tuple[str, bytes]]], Awaitable[None]]
-"""(user_id, content, [(filename, data), ...]) -> None"""
+
+class DmSender(Protocol):
+    """(user_id, content, [(filename, data), ...], nonce=key) -> None"""
+
+    def __call__(
+        self,
+        user_id: str,
+        content: str,
+        files: list[tuple[str, bytes]],
+        *,
+        nonce: str | None = None,
+    ) -> Awaitable[None]: ...
 
 
 class DeliveryError(Exception):
@@ -53,7 +69,9 @@ def discord_sender(client: discord.Client) -> DmSender:
     import aiohttp
     import discord
 
-    async def send(user_id: str, content: str, files: list[tuple[str, bytes]]) -> None:
+    async def send(
+        user_id: str, content: str, files: list[tuple[str, bytes]], *, nonce: str | None = None
+    ) -> None:
         try:
             uid = int(user_id)
         except (TypeError, ValueError) as exc:
@@ -63,9 +81,9 @@ def discord_sender(client: discord.Client) -> DmSender:
             channel = user.dm_channel or await user.create_dm()
             attachments = [discord.File(io.BytesIO(data), filename=name) for name, data in files]
             if attachments:
-                await channel.send(content or None, files=attachments)
+                await channel.send(content or None, files=attachments, nonce=nonce)
             else:
-                await channel.send(content)
+                await channel.send(content, nonce=nonce)
         except discord.Forbidden as exc:
             raise DmClosed(f"{exc.status}/{exc.code}: {exc.text or 'forbidden'}") from exc
         except discord.NotFound as exc:

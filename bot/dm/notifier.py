@@ -10,6 +10,14 @@ Players' settings (`PlayerSettings`, stored per user): muted categories are mark
 without a DM; in quiet hours rows are held until the window ends (game start and end still go
 out); sitreps and pictures can be turned off.
 
+Several processes on one store: a pass claims the rows it takes (`OutboxClaim`, for
+`claim_seconds`; on PostgreSQL `FOR UPDATE SKIP LOCKED`), only of the games its process serves,
+so no two notifiers take the same rows. Each message goes with an idempotency key made of the
+rows' claim (Discord's `enforce_nonce`): when a process dies between sending a DM and marking it
+delivered, the rows are taken over once the claim runs out and sent again as the same DM under
+the same key, which Discord does not show twice. A notifier paused past its claim sends no more
+of those rows.
+
 Failures: closed DMs are recorded (`BotStore.set_dm_status`, for `/status`) and the user is tried
 again at most once an hour; rate limits and other errors count an attempt and are retried next
 pass, until `max_attempts`.
@@ -30,6 +38,7 @@ are), checked every `prune_every` seconds by `run_forever`.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import time
 from collections.abc import Callable
@@ -41,7 +50,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from bot.dm.delivery import DeliveryFailed, DmClosed, DmSender, RateLimited
 from bot.store import BotStore, DmStatus
 from engine.host.realtime import RealClock
-from engine.host.store import GameRow, OutboxRow
+from engine.host.store import GameRow, OutboxClaim, OutboxRow
 from engine.interface.summary import GameSummary
 from engine.loops import every, guarded
 from engine.strategic import events as ev
@@ -51,6 +60,8 @@ log = logging.getLogger(__name__)
 
 CLOSED_RETRY = 3600.0  # seconds between attempts to DM a user whose DMs are closed
 URGENT = ("GameStarted", "GameEnded")  # sent even in quiet hours
+LOST = "lost"  # `_send`: the rows' claim ran out before the message went out
+CLAIM_MARGIN = 5.0  # seconds before a claim runs out when no more is sent of it
 DAY = 86400
 
 
@@ -139,6 +150,7 @@ class DeliveryReport:
     dms_sent: int = 0  # messages sent (events and sitreps)
     pictures: int = 0  # map pictures sent
     sitreps: int = 0  # situation reports sent
+    claims_lost: int = 0  # rows left unsent: their claim ran out first (another takes them)
 
     def __iadd__(self, other: DeliveryReport) -> DeliveryReport:
         for f in fields(self):
@@ -159,6 +171,7 @@ class Notifier:
         workers: int | None = None,
         retention: float | None = 7 * DAY,
         prune_every: float = 3600.0,
+        claim_seconds: float = 60.0,
     ) -> None:
         self.service = service
         self.store = service.store  # the outbox
@@ -170,6 +183,11 @@ class Notifier:
         self.max_attempts = max_attempts
         self.retention = retention  # seconds delivered (or given up) rows are kept (None: for ever)
         self.prune_every = prune_every
+        # the rows of a pass are claimed (`OutboxClaim`) by this process for `claim_seconds`:
+        # several notifiers on one store never take the same rows, and one that was paused
+        # past its claim sends nothing more of them (another has taken them over)
+        self.claimer = service.owner or "local"
+        self.claim_seconds = claim_seconds
         self._sitrep_days: dict[tuple[int, str], int] = {}
         # game -> (game day, members version) when its sitreps were last looked at
         self._looked: dict[int, tuple[int, int]] = {}
@@ -237,23 +255,27 @@ class Notifier:
     async def run_once(self, *, game_id: int | None = None) -> DeliveryReport:
         report = DeliveryReport()
         now = self.clock()
+        # several processes: each tells the players of the games it serves
+        games = None if game_id is None else frozenset([game_id])
+        if self.service.serves is not None:
+            mine = frozenset(g.id for g in await self.service.games(mine=True))
+            games = mine if games is None else games & mine
         rows = await self.store.pending_events(
-            limit=self.batch_limit, max_attempts=self.max_attempts, now=now
+            limit=self.batch_limit,
+            max_attempts=self.max_attempts,
+            now=now,
+            claim=OutboxClaim(self.claimer, self.claim_seconds, games),
         )
-        mine = None  # several processes: each tells the players of the games it serves
-        if self.service.serves is not None and rows:
-            mine = {g.id for g in await self.service.games(mine=True)}
-        groups: dict[tuple[int, str], list[OutboxRow]] = {}
+        # one DM (digest) per game, nation and claim: rows taken over from a claimer that
+        # died are told as the same DM as before, under the same idempotency key
+        groups: dict[tuple[int, str, int | None], list[OutboxRow]] = {}
         for row in rows:
-            if mine is not None and row.game_id not in mine:
-                continue
-            if game_id is None or row.game_id == game_id:
-                groups.setdefault((row.game_id, row.nation), []).append(row)
+            groups.setdefault((row.game_id, row.nation, row.group), []).append(row)
         members: dict[int, dict[str, str]] = {}
-        for gid, _ in groups:
+        for gid, _, _ in groups:
             if gid not in members:
                 members[gid] = await self.store.members(gid)
-        for (gid, nation), group in groups.items():
+        for (gid, nation, _), group in groups.items():
             try:
                 await self._deliver(gid, nation, members[gid].get(nation), group, now, report)
             except asyncio.CancelledError:
@@ -379,8 +401,15 @@ class Notifier:
             png = await self._picture(await self.service.view(game_id, nation), title, events)
             if png is not None:
                 files = [("map.png", png)]
-        outcome = await self._send(user, messages, files, status, now, report)
+        key = _nonce("dm", game_id, nation, items[0][0].group or items[0][0].id)
+        until = min((r.claimed_until for r, _ in items if r.claimed_until), default=None)
+        outcome = await self._send(
+            user, messages, files, status, now, report, nonce=key, claimed_until=until
+        )
         self._retry_now.discard(user)
+        if outcome == LOST:  # the claim ran out (paused): the rows are another's now
+            report.claims_lost += len(ids)
+            return
         if outcome is None:
             await self.store.mark_delivered(ids, now=now)
             report.delivered += len(ids)
@@ -457,12 +486,20 @@ class Notifier:
         status: DmStatus | None,
         now: float,
         report: DeliveryReport,
+        *,
+        nonce: str,
+        claimed_until: float | None = None,
     ) -> str | None:
         """Send the messages (files with the first); None when all went out, else why not
-        ("closed: ...", "rate limited: ...", "failed: ..."), with the user's DM status kept."""
+        ("closed: ...", "rate limited: ...", "failed: ...", or `LOST`: the claim of the rows
+        ran out before a message went out), with the user's DM status kept. Message i goes
+        with the idempotency key `nonce` + i."""
+        margin = min(CLAIM_MARGIN, self.claim_seconds / 4)
         try:
             for i, text in enumerate(messages):
-                await self.send(user, text, files if i == 0 else [])
+                if claimed_until is not None and self.clock() > claimed_until - margin:
+                    return LOST
+                await self.send(user, text, files if i == 0 else [], nonce=f"{nonce}{i:02d}")
                 report.dms_sent += 1
         except DmClosed as exc:
             log.info("DMs to user %s are closed: %s", user, exc)
@@ -579,7 +616,8 @@ class Notifier:
             )
             for (user, _, text, _, _, status), png in zip(chunk, pictures, strict=True):
                 files = [("sitrep.png", png)] if png is not None else []
-                if await self._send(user, [text], files, status, now, report) is None:
+                key = _nonce("sitrep", game.id, user, day)
+                if await self._send(user, [text], files, status, now, report, nonce=key) is None:
                     report.sitreps += 1
                     if files:
                         report.pictures += 1
@@ -598,6 +636,11 @@ def sitrep_text(game_name: str, view: View) -> str:
         f"Tech {s.tech:.1f} | Command points {s.cp} (+{s.cp_regen}/h) | "
         f"Cities {s.cities} | Units {s.units} | Power {s.power}/{s.power_limit}"
     )
+
+
+def _nonce(*parts: object) -> str:
+    """A message's idempotency key (Discord: at most 25 characters; two more are added)."""
+    return hashlib.sha256(":".join(map(str, parts)).encode()).hexdigest()[:22]
 
 
 def _joined_self(event: ev.Event, nation: str) -> bool:

@@ -41,8 +41,10 @@ from engine.host.store import (
     LeaseHeld,
     LeaseLost,
     LogWrite,
+    OutboxClaim,
     OutboxRow,
     canonical_json,
+    new_claim_group,
 )
 
 T = TypeVar("T")
@@ -124,6 +126,13 @@ MIGRATIONS: list[str] = [
         token BIGINT NOT NULL,
         expires DOUBLE PRECISION NOT NULL
     );
+    """,
+    # 3: outbox rows claimed by one notifier at a time: who, until when, and the claim the
+    # row was first sent under (its DM's idempotency key)
+    """
+    ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
+    ALTER TABLE outbox ADD COLUMN claimed_until DOUBLE PRECISION;
+    ALTER TABLE outbox ADD COLUMN claim_group BIGINT;
     """,
 ]
 
@@ -679,28 +688,65 @@ class PostgresStore:
     # --- outbox ----------------------------------------------------------------------------------
 
     async def pending_events(
-        self, *, limit: int = 500, max_attempts: int = 5, now: float | None = None
+        self,
+        *,
+        limit: int = 500,
+        max_attempts: int = 5,
+        now: float | None = None,
+        claim: OutboxClaim | None = None,
     ) -> list[OutboxRow]:
         """Undelivered rows in id order, without those given up on (`max_attempts`) and those
-        held back (`hold`) until after `now`."""
+        held back (`hold`) until after `now`. With `claim`: also without the rows another
+        claimer holds or is taking (`FOR UPDATE SKIP LOCKED`), and those returned are the
+        claimer's (in the same transaction)."""
         now = time.time() if now is None else now
         # `own`: the row's event came of an entry the recipient nation itself made (its own
-        # command), whose reply told it already. One statement (one snapshot), two index
-        # range reads (outbox_ready, outbox_held): the rows still held are never read.
+        # command), whose reply told it already. Two index range reads (outbox_ready,
+        # outbox_held): the rows still held are never read.
         columns = (
             "SELECT id, game_id, seq, tick, nation, event, attempts, EXISTS (SELECT 1 FROM log"
             " WHERE log.game_id = o.game_id AND log.seq = o.seq"
-            " AND log.entry->>'kind' = 'command' AND log.entry->>'nation' = o.nation) AS own"
-            " FROM outbox AS o"
+            " AND log.entry->>'kind' = 'command' AND log.entry->>'nation' = o.nation) AS own,"
+            " claim_group FROM outbox AS o"
         )
-        sql = (
-            f"SELECT * FROM (({columns} WHERE delivered_at IS NULL AND hold_until IS NULL"
-            " AND attempts < $1 ORDER BY id LIMIT $2)"
-            f" UNION ALL ({columns} WHERE delivered_at IS NULL AND hold_until IS NOT NULL"
-            " AND hold_until <= $3 AND attempts < $1 ORDER BY id LIMIT $2)) AS pending"
-            " ORDER BY id LIMIT $2"
+        ready = "WHERE delivered_at IS NULL AND hold_until IS NULL AND attempts < $1"
+        held = (
+            "WHERE delivered_at IS NULL AND hold_until IS NOT NULL AND hold_until <= $3"
+            " AND attempts < $1"
         )
-        rows = await self.query(sql, (max_attempts, limit, now))
+        until = None
+        if claim is None:
+            sql = (
+                f"SELECT * FROM (({columns} {ready} ORDER BY id LIMIT $2)"
+                f" UNION ALL ({columns} {held} ORDER BY id LIMIT $2)) AS pending"
+                " ORDER BY id LIMIT $2"
+            )
+            rows = await self.query(sql, (max_attempts, limit, now))
+        else:
+            until = now + claim.ttl
+            mine = " AND (claimed_until IS NULL OR claimed_until <= $3 OR claimed_by = $4)"
+            if claim.games is not None:
+                mine += " AND game_id = ANY($7::bigint[])"
+            lock = "ORDER BY id LIMIT $2 FOR UPDATE OF o SKIP LOCKED"
+            sql = (
+                f"WITH ready AS ({columns} {ready}{mine} {lock}),"
+                f" released AS ({columns} {held}{mine} {lock}),"
+                " picked AS (SELECT * FROM ready UNION ALL SELECT * FROM released"
+                " ORDER BY id LIMIT $2)"
+                " UPDATE outbox SET claimed_by = $4, claimed_until = $5,"
+                " claim_group = COALESCE(outbox.claim_group, $6) FROM picked"
+                " WHERE outbox.id = picked.id RETURNING outbox.id, outbox.game_id, outbox.seq,"
+                " outbox.tick, outbox.nation, outbox.event, outbox.attempts, picked.own,"
+                " outbox.claim_group"
+            )
+            args: list[Any] = [max_attempts, limit, now, claim.owner, until, new_claim_group()]
+            if claim.games is not None:
+                args.append(sorted(claim.games))
+
+            async def take(c: Conn) -> list[tuple[Any, ...]]:
+                return [tuple(r) for r in await c.fetch(sql, *args)]
+
+            rows = sorted(await self._write(take))
         return [
             OutboxRow(
                 int(r[0]),
@@ -711,6 +757,8 @@ class PostgresStore:
                 json.loads(r[5]),
                 int(r[6]),
                 own=bool(r[7]),
+                group=None if r[8] is None else int(r[8]),
+                claimed_until=until,
             )
             for r in rows
         ]
@@ -724,8 +772,8 @@ class PostgresStore:
 
     async def mark_failed(self, ids: Iterable[int], error: str) -> None:
         await self._update_rows(
-            "UPDATE outbox SET attempts = attempts + 1, last_error = $1"
-            " WHERE id = ANY($2::bigint[])",
+            "UPDATE outbox SET attempts = attempts + 1, last_error = $1, claimed_by = NULL,"
+            " claimed_until = NULL WHERE id = ANY($2::bigint[])",
             ids,
             error[:500],
         )
@@ -733,7 +781,10 @@ class PostgresStore:
     async def hold(self, ids: Iterable[int], until: float) -> None:
         """Keep these rows out of `pending_events` until `until` (quiet hours, closed DMs)."""
         await self._update_rows(
-            "UPDATE outbox SET hold_until = $1 WHERE id = ANY($2::bigint[])", ids, until
+            "UPDATE outbox SET hold_until = $1, claimed_by = NULL, claimed_until = NULL,"
+            " claim_group = NULL WHERE id = ANY($2::bigint[])",
+            ids,
+            until,
         )
 
     async def _update_rows(self, sql: str, ids: Iterable[int], value: Any) -> None:

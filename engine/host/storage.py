@@ -22,7 +22,16 @@ from pathlib import Path
 from typing import Any, Protocol
 
 from engine.host.postgres import PostgresStore
-from engine.host.store import Fence, GameDump, GameRow, Lease, LogWrite, OutboxRow, Store
+from engine.host.store import (
+    Fence,
+    GameDump,
+    GameRow,
+    Lease,
+    LogWrite,
+    OutboxClaim,
+    OutboxRow,
+    Store,
+)
 
 POSTGRES_SCHEMES = ("postgresql://", "postgres://")
 SQLITE_SCHEME = "sqlite:///"
@@ -133,7 +142,12 @@ class GameStore(Protocol):
 
     # the outbox
     async def pending_events(
-        self, *, limit: int = 500, max_attempts: int = 5, now: float | None = None
+        self,
+        *,
+        limit: int = 500,
+        max_attempts: int = 5,
+        now: float | None = None,
+        claim: OutboxClaim | None = None,
     ) -> list[OutboxRow]: ...
 
     async def mark_delivered(self, ids: Iterable[int], *, now: float | None = None) -> None: ...

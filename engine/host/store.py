@@ -23,6 +23,7 @@ may read it.
 from __future__ import annotations
 
 import json
+import secrets
 import sqlite3
 import time
 import zlib
@@ -117,6 +118,13 @@ MIGRATIONS: list[str] = [
         expires REAL NOT NULL
     );
     """,
+    # 7: outbox rows claimed by one notifier at a time (several processes on one store): who,
+    # until when, and the claim the row was first sent under (its DM's idempotency key)
+    """
+    ALTER TABLE outbox ADD COLUMN claimed_by TEXT;
+    ALTER TABLE outbox ADD COLUMN claimed_until REAL;
+    ALTER TABLE outbox ADD COLUMN claim_group INTEGER;
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -187,6 +195,28 @@ class OutboxRow:
     event: dict[str, Any]
     attempts: int
     own: bool = False  # its event answers the recipient's own command (see `pending_events`)
+    # claimed (`OutboxClaim`): the claim the row was first taken under, kept until it is
+    # delivered or held, so a row taken over after its claimer died is sent again in the same
+    # group as before (the same DM, the same idempotency key); and until when the claim runs
+    group: int | None = None
+    claimed_until: float | None = None
+
+
+@dataclass(frozen=True)
+class OutboxClaim:
+    """Take the rows `pending_events` returns for `owner` until `now + ttl`: no other claimer
+    gets them meanwhile (the claimer marks them delivered, failed or held; or the claim runs
+    out and another takes them). `games`: only rows of these games (those the process serves);
+    None: any game."""
+
+    owner: str
+    ttl: float
+    games: frozenset[int] | None = None
+
+
+def new_claim_group() -> int:
+    """A claim's id (random: claimers in several processes never agree on a counter)."""
+    return secrets.randbits(62) + 1
 
 
 def _dumps(value: Any) -> str:
@@ -613,10 +643,16 @@ class Store:
     # --- outbox ------------------------------------------------------------------------------------
 
     async def pending_events(
-        self, *, limit: int = 500, max_attempts: int = 5, now: float | None = None
+        self,
+        *,
+        limit: int = 500,
+        max_attempts: int = 5,
+        now: float | None = None,
+        claim: OutboxClaim | None = None,
     ) -> list[OutboxRow]:
         """Undelivered rows in id order, without those given up on (`max_attempts`) and those
-        held back (`hold`) until after `now`."""
+        held back (`hold`) until after `now`. With `claim`: also without the rows another
+        claimer holds, and those returned are the claimer's (in the same transaction)."""
         now = time.time() if now is None else now
         # `own`: the row's event came of an entry the recipient nation itself made (its own
         # command), whose reply told it already
@@ -624,29 +660,56 @@ class Store:
             "SELECT id, game_id, seq, tick, nation, event, attempts, EXISTS (SELECT 1 FROM log"
             " WHERE log.game_id = o.game_id AND log.seq = o.seq"
             " AND json_extract(log.entry, '$.kind') = 'command'"
-            " AND json_extract(log.entry, '$.nation') = o.nation) FROM outbox AS o INDEXED BY"
+            " AND json_extract(log.entry, '$.nation') = o.nation), claim_group"
+            " FROM outbox AS o INDEXED BY"
         )
+        extra, args = "", ()
+        if claim is not None:
+            extra = " AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)"
+            args = (now, claim.owner)
+            if claim.games is not None:
+                extra += " AND game_id IN (SELECT value FROM json_each(?))"
+                args += (json.dumps(sorted(claim.games)),)
 
         def read(c: sqlite3.Connection) -> list[tuple[Any, ...]]:
             # two index range reads (outbox_ready, outbox_held) instead of one scan of every
             # undelivered row: the rows still held are never read; the first `limit` of both
-            c.execute("BEGIN")  # one read transaction: both see the same state
-            try:
-                ready = c.execute(
-                    f"{columns} outbox_ready WHERE delivered_at IS NULL AND hold_until IS NULL"
-                    " AND attempts < ? ORDER BY id LIMIT ?",
-                    (max_attempts, limit),
-                ).fetchall()
-                released = c.execute(
-                    f"{columns} outbox_held WHERE delivered_at IS NULL AND hold_until IS NOT NULL"
-                    " AND hold_until <= ? AND attempts < ? ORDER BY id LIMIT ?",
-                    (now, max_attempts, limit),
-                ).fetchall()
-            finally:
-                c.execute("COMMIT")
+            ready = c.execute(
+                f"{columns} outbox_ready WHERE delivered_at IS NULL AND hold_until IS NULL"
+                f" AND attempts < ?{extra} ORDER BY id LIMIT ?",
+                (max_attempts, *args, limit),
+            ).fetchall()
+            released = c.execute(
+                f"{columns} outbox_held WHERE delivered_at IS NULL AND hold_until IS NOT NULL"
+                f" AND hold_until <= ? AND attempts < ?{extra} ORDER BY id LIMIT ?",
+                (now, max_attempts, *args, limit),
+            ).fetchall()
             return sorted(ready + released)[:limit]
 
-        rows = await self.db.read(read)
+        def look(c: sqlite3.Connection) -> list[tuple[Any, ...]]:
+            c.execute("BEGIN")  # one read transaction: both see the same state
+            try:
+                return read(c)
+            finally:
+                c.execute("COMMIT")
+
+        until = None
+        if claim is None:
+            rows = await self.db.read(look)
+        else:
+            until = now + claim.ttl
+            group = new_claim_group()
+
+            def take(c: sqlite3.Connection) -> list[tuple[Any, ...]]:
+                found = read(c)  # (a write transaction: nobody claims between read and take)
+                c.executemany(
+                    "UPDATE outbox SET claimed_by = ?, claimed_until = ?,"
+                    " claim_group = COALESCE(claim_group, ?) WHERE id = ?",
+                    [(claim.owner, until, group, r[0]) for r in found],
+                )
+                return [(*r[:8], group if r[8] is None else r[8]) for r in found]
+
+            rows = await self.db.write(take)
         return [
             OutboxRow(
                 int(r[0]),
@@ -657,6 +720,8 @@ class Store:
                 json.loads(r[5]),
                 int(r[6]),
                 own=bool(r[7]),
+                group=None if r[8] is None else int(r[8]),
+                claimed_until=until,
             )
             for r in rows
         ]
@@ -670,7 +735,8 @@ class Store:
 
     async def mark_failed(self, ids: Iterable[int], error: str) -> None:
         await self._update_rows(
-            "UPDATE outbox SET attempts = attempts + 1, last_error = ? WHERE id = ?",
+            "UPDATE outbox SET attempts = attempts + 1, last_error = ?, claimed_by = NULL,"
+            " claimed_until = NULL WHERE id = ?",
             ids,
             lambda i: (error[:500], i),
         )
@@ -678,7 +744,10 @@ class Store:
     async def hold(self, ids: Iterable[int], until: float) -> None:
         """Keep these rows out of `pending_events` until `until` (quiet hours, closed DMs)."""
         await self._update_rows(
-            "UPDATE outbox SET hold_until = ? WHERE id = ?", ids, lambda i: (until, i)
+            "UPDATE outbox SET hold_until = ?, claimed_by = NULL, claimed_until = NULL,"
+            " claim_group = NULL WHERE id = ?",
+            ids,
+            lambda i: (until, i),
         )
 
     async def _update_rows(

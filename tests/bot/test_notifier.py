@@ -60,15 +60,24 @@ class FakeSender:
         self.errors: dict[str, list[Exception]] = {}
         self.closed: set[str] = set()
         self.attempts = 0
+        self.nonces: set[tuple[str, str]] = set()
+        self.deduplicated = 0
 
-    async def __call__(self, user: str, content: str, files: list[tuple[str, bytes]]) -> None:
+    async def __call__(
+        self, user: str, content: str, files: list[tuple[str, bytes]], *, nonce: str | None = None
+    ) -> None:
         self.attempts += 1
         assert len(content) <= 2000
+        assert nonce is not None and len(nonce) <= 25  # Discord's limit
         if user in self.closed:
             raise DmClosed("50007: Cannot send messages to this user")
         queue = self.errors.get(user)
         if queue:
             raise queue.pop(0)
+        if (user, nonce) in self.nonces:  # as Discord does with enforce_nonce: not again
+            self.deduplicated += 1
+            return
+        self.nonces.add((user, nonce))
         self.sent.append((user, content, list(files)))
 
     def to(self, user: str) -> list[str]:
@@ -682,3 +691,77 @@ async def test_the_notifier_end_to_end_on_either_backend(store_url):
         assert await BotStore.of(service.store).get_player_settings("200") != {}
     finally:
         await service.close()
+
+
+class Crash(BaseException):
+    """The process dies (not an error the notifier would catch and record)."""
+
+
+async def test_dms_of_a_notifier_that_died_after_sending_are_not_shown_twice(tmp_path):
+    """Two processes on one store (issue 16). The first sends its DMs and dies before it marks
+    the rows delivered; once its claim runs out, the second takes the rows over and sends the
+    same DMs under the same idempotency keys, which Discord (here the sender) does not show
+    again. Rows written meanwhile go out as a DM of their own."""
+    path = str(tmp_path / "shared.db")
+    clock = Clock()
+    first = await GameService.open(path, synchronous="NORMAL", owner="p1", clock=clock)
+    second = await GameService.open(path, synchronous="NORMAL", owner="p2", clock=clock)
+    try:
+        world, _ = build_world(WORLD)
+        for nation, user in USERS.items():
+            world.nations[nation].player = user
+        game = await first.create_game(name="Notify", world=world, now=T0)
+        await first.advance(game, 32)
+        discord = FakeSender()  # what players see, whichever process sends
+        dying = Notifier(first, discord, render=False, clock=clock, claim_seconds=60)
+
+        mark = dying.store.mark_delivered
+
+        async def dies(ids, **kwargs) -> None:  # dies right after its first DM went out
+            if discord.sent:
+                raise Crash
+            await mark(ids, **kwargs)
+
+        dying.store.mark_delivered = dies  # type: ignore[method-assign]
+        with pytest.raises(Crash):
+            await dying.run_once()
+        seen = list(discord.sent)
+        assert seen  # a DM went out before the process died
+        survivor = Notifier(second, discord, render=False, clock=clock, claim_seconds=60)
+        report = await survivor.run_once()
+        assert report.dms_sent == 0 and discord.sent == seen  # still claimed by the dead one
+        clock.t += 61
+        await first.release_leases()  # (the dead process's game passes on)
+        await second.advance(game, 4)  # new events while the first one's rows wait
+        report = await survivor.run_once()
+        assert discord.deduplicated >= 1  # the DM sent again, under the same key
+        assert await second.store.pending_events(now=clock.t) == []  # all told
+        texts = [t for _, t, _ in discord.sent]
+        assert len(texts) == len(set(texts))  # nobody saw a message twice
+        assert texts[: len(seen)] == [t for _, t, _ in seen]
+        assert len(texts) > len(seen)  # the new events came as DMs of their own
+    finally:
+        await first.close()
+        await second.close()
+
+
+async def test_a_notifier_paused_past_its_claim_sends_nothing_more(env):
+    service, game, notifier, sender, clock = env
+    await service.advance(game, 32)
+    real_send = notifier.send
+    calls = 0
+
+    async def slow(user, content, files, *, nonce=None):  # paused after the first DM
+        nonlocal calls
+        calls += 1
+        await real_send(user, content, files, nonce=nonce)
+        clock.t += notifier.claim_seconds  # past the claim: another process has the rows
+
+    notifier.send = slow
+    report = await notifier.run_once()
+    assert calls == 1 and len(sender.sent) == 1
+    assert report.claims_lost > 0
+    # the rows not sent are pending still, for whoever claims them next
+    assert {r.nation for r in await pending(service, clock.t)} >= {"blue"} - {sender.sent[0][0]}
+    rest = await Notifier(service, sender, render=False, clock=clock).run_once()
+    assert rest.dms_sent == 1 and len({u for u, _, _ in sender.sent}) == 2

@@ -34,7 +34,7 @@ async def busy(tmp_path):
     await svc.close()
 
 
-async def _sent(*_args) -> None:
+async def _sent(*_args, **_kwargs) -> None:
     await asyncio.sleep(0)
 
 

@@ -8,6 +8,7 @@ MESSAGE_* events on the gateway.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from tests.fakediscord.gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, Gateway
@@ -403,8 +404,23 @@ class Routes:
         self._require(chan, P_VIEW_CHANNEL | P_SEND_MESSAGES, "SEND_MESSAGES")
         if req.files:
             self._require(chan, P_ATTACH_FILES, "ATTACH_FILES")
+        # Discord's idempotency: with `enforce_nonce`, a message whose nonce the same author
+        # used in the same channel in the past few minutes is not created again; the earlier
+        # one is returned (discord.py sends `enforce_nonce` with every nonce)
+        nonce = payload.get("nonce")
+        key = (chan.id, str(nonce))
+        if nonce is not None and payload.get("enforce_nonce"):
+            seen = self.state.nonces.get(key)
+            if seen is not None and time.time() - seen[1] < self.state.nonce_window:
+                earlier = self.state.messages.get(seen[0])
+                if earlier is not None:
+                    self.state.deduplicated += 1
+                    return earlier.to_api()
         flags = (payload.get("flags") or 0) & ~EPHEMERAL
-        return self.messages.create(req, chan, payload, flags=flags).to_api()
+        msg = self.messages.create(req, chan, payload, flags=flags)
+        if nonce is not None and payload.get("enforce_nonce"):
+            self.state.nonces[key] = (msg.id, time.time())
+        return msg.to_api()
 
     async def _get_message(self, req: ApiRequest) -> Any:
         return self._channel_message(req)[1].to_api()

@@ -136,6 +136,11 @@ class State:
         self.uploads: dict[int, Attachment] = {}
         """Attachments the driver sent as command options (served by the CDN)."""
         self.closed_dms: set[int] = set()
+        self.nonces: dict[tuple[int, str], tuple[int, float]] = {}
+        """(channel, nonce) -> (message id, when): Discord's `enforce_nonce` (see routes)."""
+        self.nonce_window = 300.0
+        self.deduplicated = 0
+        """Messages not created again because their nonce was seen (enforce_nonce)."""
         self.errors: list[RecordedError] = []
         self.requests: list[RequestLog] = []
         self.presences: list[dict[str, Any]] = []
