@@ -12,7 +12,8 @@ si commands [--json|--markdown]  the slash commands the bot registers with Disco
 si demo [--days N]            create a game, let it run a day, print a summary
 si sandbox [--nations N --players A,B --speed S]  play offline against AI nations
 si run                        what `make run` starts: the bot with a token, else the sandbox
-si db copy FROM TO            copy every game to another store (SQLite <-> PostgreSQL), verify
+si db copy FROM TO            copy every game and the bot's rows to another store
+                              (SQLite <-> PostgreSQL), verify
 """
 
 from __future__ import annotations
@@ -324,11 +325,6 @@ def _cmd_simulate(args: argparse.Namespace) -> int:
 
 # --- si db copy: every game from one store to another (issue 16) ----------------------------------
 
-_BOT_TABLES_NOTE = (
-    "not copied: the bot's own tables (players' settings, DM status, sitreps, confirmations,"
-    " /news reports); they are not copied yet, so players set their DM choices again"
-)
-
 
 def _shown(url: str) -> str:
     """A database URL as printed: without its password."""
@@ -338,6 +334,10 @@ def _shown(url: str) -> str:
 
 
 async def _db_copy(args: argparse.Namespace) -> int:
+    """Every game (engine/host/copy.py), then the bot's own rows of those games and of their
+    players (bot/store.py: settings, DM status, sitrep days, confirmations, /news), then both
+    verified. A clash of the bot's rows with the target's is found before any game is written."""
+    from bot.store import BotImport, BotRowsConflict, BotStore, differences
     from engine.host.copy import CopyRefused, copy_stores, verify
     from engine.host.storage import backend_of, open_store, sqlite_path
 
@@ -354,12 +354,16 @@ async def _db_copy(args: argparse.Namespace) -> int:
         return 2
     print(f"copying every game from {_shown(args.source)} to {_shown(args.target)}")
     source = await open_store(args.source)
+    bot_rows: BotImport | None = None
     try:
         target = await open_store(args.target)
         try:
+            mine, theirs = BotStore.of(source), BotStore.of(target)
             try:
+                ids = [row.id for row in await source.games()]
+                await theirs.plan_import(await mine.export_rows(ids))  # refuses before writing
                 report = await copy_stores(source, target, live_leases=args.live_leases)
-            except CopyRefused as exc:
+            except (CopyRefused, BotRowsConflict) as exc:
                 print(f"error: {exc}", file=sys.stderr)
                 return 2
             print(
@@ -369,7 +373,19 @@ async def _db_copy(args: argparse.Namespace) -> int:
                 f" in {report.copy_seconds:.2f} s"
             )
             began = time.perf_counter()
-            problems = await verify(source, target, report.game_ids)
+            problems = []
+            try:
+                bot_rows = await theirs.import_rows(await mine.export_rows(report.game_ids))
+            except BotRowsConflict as exc:
+                problems.append(f"the bot's rows were not copied: {exc}")
+            else:
+                print(f"copied the bot's rows: {bot_rows.summary()}")
+            problems += await verify(source, target, report.game_ids)
+            if bot_rows is not None:
+                problems += differences(
+                    await mine.export_rows(report.game_ids),
+                    await theirs.export_rows(report.game_ids),
+                )
             seconds = time.perf_counter() - began
         finally:
             await target.close()
@@ -384,10 +400,10 @@ async def _db_copy(args: argparse.Namespace) -> int:
         print("do not use the target store", file=sys.stderr)
         return 1
     print(
-        f"verified in {seconds:.2f} s: every game's rows are the same in both stores, and each"
-        " replays to the same world hash (newest snapshot + log, first world + whole log)"
+        f"verified in {seconds:.2f} s: every game's rows and the bot's rows are the same in both"
+        " stores, and each game replays to the same world hash (newest snapshot + log, first"
+        " world + whole log)"
     )
-    print(_BOT_TABLES_NOTE)
     return 0
 
 
@@ -400,7 +416,8 @@ def _add_db_parser(sub: Any) -> None:
     db = p.add_subparsers(dest="db_command", required=True)
     p = db.add_parser(
         "copy",
-        help="copy every game to another store (SQLite to PostgreSQL and back), then verify",
+        help="copy every game and the bot's own rows to another store (SQLite to PostgreSQL"
+        " and back), then verify",
     )
     p.add_argument("source", help="the store to copy: sqlite:///path, a path, or postgresql://...")
     p.add_argument("target", help="the store to copy into (new or without those games)")

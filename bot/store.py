@@ -12,7 +12,17 @@ One `BotStore` for both backends: what each method means (its statements, its ar
 its rows are read) is written once, in SQL both backends accept (`INSERT ... ON CONFLICT`),
 with `?` parameters. The backend's small runner (`_SqliteTables`, `_PostgresTables`) only runs
 it: on SQLite through the games store's database thread, on PostgreSQL on its pool, with `$1`,
-`$2`... for `?`. Every write is one transaction. Only the migrations differ per backend."""
+`$2`... for `?`. Every write is one transaction. Only the migrations differ per backend.
+
+Copying the rows to another store (`si db copy`, bot/cli.py, after the games: engine/host/
+copy.py): `export_rows(game_ids)` reads every table (`TABLES`) in a form both backends give
+alike (`BotRows`: JSON as canonical text, times as floats), leaving out the rows of games not
+named, so no copied row names a game the target lacks; `import_rows` writes them in one
+transaction, all tables or none. A row whose key the target has already is skipped when it is
+the same row, and refuses the whole import (`BotRowsConflict`, before anything is written)
+when it differs: the copy never overwrites a target's row nor keeps two versions of a player's
+choice. `/news` messages get new ids on the target, in the source's order (the order is what
+their trimming keeps). `differences` compares what both sides read back."""
 
 from __future__ import annotations
 
@@ -22,7 +32,8 @@ import json
 import sqlite3
 import time
 import weakref
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
@@ -159,6 +170,8 @@ class ConfirmationRow:
 
 # one statement of a write and its parameters (`?`)
 Step = tuple[str, tuple[Any, ...]]
+# one statement and the parameters of each of its runs
+Batch = tuple[str, list[tuple[Any, ...]]]
 
 
 class _Tables(Protocol):
@@ -174,6 +187,10 @@ class _Tables(Protocol):
 
     async def write(self, steps: Sequence[Step]) -> list[int]:
         """Run the statements in order as one transaction; the rows each one changed."""
+        ...
+
+    async def write_many(self, batches: Sequence[Batch]) -> None:
+        """Run each statement once per row of its parameters, in order, as one transaction."""
         ...
 
 
@@ -387,6 +404,242 @@ class BotStore:
         )
         return [NewsRow(float(at), text) for at, text in rows]
 
+    # --- copying the rows to another store (`si db copy`) --------------------------------------------
+
+    async def export_rows(self, game_ids: Iterable[int] | None = None) -> BotRows:
+        """Every row of the bot's tables, each table in its `order`; with `game_ids`, the rows
+        of other games are left out (counted in `left_out`), a player's own rows never."""
+        wanted = None if game_ids is None else set(game_ids)
+        tables: dict[str, list[tuple[Any, ...]]] = {}
+        left_out = 0
+        for table in TABLES:
+            got = await self._query(
+                f"SELECT {', '.join(table.columns)} FROM {table.name} ORDER BY {table.order}", ()
+            )
+            rows = []
+            for raw in got:
+                row = table.normal(raw)
+                game = table.game_of(row)
+                if wanted is not None and game is not None and game not in wanted:
+                    left_out += 1
+                else:
+                    rows.append(row)
+            tables[table.name] = rows
+        return BotRows(tables, left_out)
+
+    async def plan_import(self, rows: BotRows) -> BotRows:
+        """The rows of `rows` this store lacks (its rows of the same key and content are
+        skipped). Raises `BotRowsConflict` if this store has a row of the same key but another
+        content (a player's other settings, another confirmation under that token...)."""
+        mine = await self.export_rows()
+        conflicts: list[str] = []
+        new: dict[str, list[tuple[Any, ...]]] = {}
+        for table in TABLES:
+            have = {table.key_of(r): r for r in mine.tables[table.name]}
+            new[table.name] = []
+            for row in rows.tables.get(table.name, []):
+                found = have.get(table.key_of(row))
+                if found is None:
+                    new[table.name].append(row)
+                elif found != row:
+                    conflicts.append(f"{table.name} {table.key_text(row)}")
+        if conflicts:
+            shown = "; ".join(conflicts[:10]) + ("; ..." if len(conflicts) > 10 else "")
+            raise BotRowsConflict(
+                f"the target has {len(conflicts)} rows of the bot's tables already with other"
+                f" contents ({shown}): nothing copied (copy into a new, empty store)"
+            )
+        return BotRows(new, rows.left_out)
+
+    async def import_rows(self, rows: BotRows) -> BotImport:
+        """Write another store's rows (`export_rows`) in one transaction: all of them or none.
+        Rows already here as they are there are skipped; a row here of the same key with other
+        contents, or a row of a game this store does not have, refuses the whole import
+        (`BotRowsConflict`) before anything is written. /news messages get new ids, in the
+        order of `rows`."""
+        plan = await self.plan_import(rows)
+        games = {int(r[0]) for r in await self._query("SELECT id FROM games", ())}
+        missing = sorted(
+            {
+                game
+                for table in TABLES
+                for row in plan.tables[table.name]
+                if (game := table.game_of(row)) is not None and game not in games
+            }
+        )
+        if missing:
+            shown = ", ".join(map(str, missing[:10])) + (", ..." if len(missing) > 10 else "")
+            raise BotRowsConflict(
+                f"the bot's rows name games the target does not have ({shown}): nothing copied"
+            )
+        batches = [
+            (table.insert, plan.tables[table.name]) for table in TABLES if plan.tables[table.name]
+        ]
+        if batches:
+            await self._ready()
+            await self.tables.write_many(batches)
+        written = {t.name: len(plan.tables[t.name]) for t in TABLES}
+        there = {t.name: len(rows.tables.get(t.name, [])) - written[t.name] for t in TABLES}
+        return BotImport(written, there, rows.left_out)
+
+
+class BotRowsConflict(Exception):
+    """The bot's rows were not imported: the target has rows of those keys with other contents,
+    or lacks a game they name. Nothing was written."""
+
+
+@dataclass(frozen=True)
+class BotTable:
+    """One of the bot's tables as `export_rows` reads it and `import_rows` writes it: its
+    columns (the first `key` of them its key), each column's kind ("text", "int", "real",
+    "json"; a "?" after it: may be NULL) and the order its rows are read in."""
+
+    name: str
+    title: str  # how a report names its rows
+    columns: tuple[str, ...]
+    kinds: tuple[str, ...]
+    key: int
+    order: str
+
+    def normal(self, raw: Sequence[Any]) -> tuple[Any, ...]:
+        """A row as read from either backend, in one form: JSON as canonical text (JSONB and
+        TEXT alike), ints, floats."""
+        return tuple(_normal(kind, value) for kind, value in zip(self.kinds, raw, strict=True))
+
+    def game_of(self, row: tuple[Any, ...]) -> int | None:
+        """The game a row belongs to (None: a player's own row, or this table's rows name none)."""
+        if "game_id" not in self.columns:
+            return None
+        game = row[self.columns.index("game_id")]
+        return None if game is None else int(game)
+
+    def key_of(self, row: tuple[Any, ...]) -> tuple[Any, ...]:
+        return row[: self.key]
+
+    def key_text(self, row: tuple[Any, ...]) -> str:
+        return ", ".join(f"{c}={v}" for c, v in zip(self.columns, self.key_of(row), strict=False))
+
+    @property
+    def insert(self) -> str:
+        marks = ", ".join("?" for _ in self.columns)
+        return f"INSERT INTO {self.name} ({', '.join(self.columns)}) VALUES ({marks})"
+
+
+def _normal(kind: str, value: Any) -> Any:
+    if value is None:
+        if not kind.endswith("?"):
+            raise ValueError(f"a NULL in a {kind} column")
+        return None
+    base = kind.rstrip("?")
+    if base == "json":
+        return _dumps(json.loads(value) if isinstance(value, str | bytes) else value)
+    if base == "int":
+        return int(value)
+    if base == "real":
+        return float(value)
+    return str(value)
+
+
+# The bot's tables, in the order they are copied (their keys first). /news messages are keyed by
+# what makes recording a report idempotent; their ids are not copied, their order is.
+TABLES: tuple[BotTable, ...] = (
+    BotTable(
+        "player_settings",
+        "players' settings",
+        ("user_id", "settings"),
+        ("text", "json"),
+        key=1,
+        order="user_id",
+    ),
+    BotTable(
+        "dm_status",
+        "DM statuses",
+        ("user_id", "status", "detail", "since", "checked"),
+        ("text", "text", "text?", "real", "real"),
+        key=1,
+        order="user_id",
+    ),
+    BotTable(
+        "sitreps",
+        "sitrep days",
+        ("game_id", "nation", "last_day"),
+        ("int", "text", "int"),
+        key=2,
+        order="game_id, nation",
+    ),
+    BotTable(
+        "confirmations",
+        "confirmations",
+        ("token", "user_id", "game_id", "kind", "args", "created_at", "expires_at"),
+        ("text", "text", "int?", "text", "json", "real", "real"),
+        key=1,
+        order="token",
+    ),
+    BotTable(
+        "news",
+        "/news messages",
+        ("game_id", "user_id", "first_row", "part", "at", "text"),
+        ("int", "text", "int", "int", "real", "text"),
+        key=4,
+        order="id",
+    ),
+)
+
+
+@dataclass
+class BotRows:
+    """The bot's rows, table by table (`TABLES`; each row as its `columns`, in its `order`), and
+    how many rows of games not asked for were left out."""
+
+    tables: dict[str, list[tuple[Any, ...]]]
+    left_out: int = 0
+
+    def count(self) -> int:
+        return sum(len(rows) for rows in self.tables.values())
+
+
+@dataclass(frozen=True)
+class BotImport:
+    """What `import_rows` did, per table: rows written, rows found there already (the same)."""
+
+    written: dict[str, int]
+    already: dict[str, int]
+    left_out: int  # rows of games not copied, left out of the export
+
+    def summary(self) -> str:
+        parts = ", ".join(f"{self.written[t.name]} {t.title}" for t in TABLES)
+        same = sum(self.already.values())
+        return (
+            f"{parts} ({same} there already the same; {self.left_out} of games not copied left out)"
+        )
+
+
+def differences(source: BotRows, target: BotRows) -> list[str]:
+    """What differs between the bot's rows read back from both sides of a copy (both exported
+    with the copied games' ids; empty: nothing). A game's rows must be the same on both sides,
+    /news messages in the same order; a player's own rows (settings, DM status, confirmations of
+    no game) must all be on the target as they are in the source, beside any the target had."""
+    problems = []
+    for table in TABLES:
+        mine, theirs = source.tables[table.name], target.tables[table.name]
+        games_mine = [r for r in mine if table.game_of(r) is not None]
+        games_theirs = [r for r in theirs if table.game_of(r) is not None]
+        if games_mine != games_theirs:
+            problems.append(
+                f"bot table {table.name}: the copied games' rows differ ({len(games_mine)} in"
+                f" the source, {len(games_theirs)} in the target"
+                + (", in another order" if Counter(games_mine) == Counter(games_theirs) else "")
+                + ")"
+            )
+        present = set(theirs)
+        lost = [r for r in mine if table.game_of(r) is None and r not in present]
+        if lost:
+            problems.append(
+                f"bot table {table.name}: {len(lost)} players' rows missing or different in"
+                f" the target ({table.key_text(lost[0])}" + (", ..." if len(lost) > 1 else "") + ")"
+            )
+    return problems
+
 
 class NewsRow(NamedTuple):
     """One report message kept for /news: when it was composed (a UTC timestamp), its text."""
@@ -410,6 +663,13 @@ class _SqliteTables:
 
     async def write(self, steps: Sequence[Step]) -> list[int]:
         return await self.db.write(lambda c: [c.execute(sql, a).rowcount for sql, a in steps])
+
+    async def write_many(self, batches: Sequence[Batch]) -> None:
+        def run(c: sqlite3.Connection) -> None:
+            for sql, rows in batches:
+                c.executemany(sql, rows)
+
+        await self.db.write(run)
 
 
 def _migrate_sqlite(c: sqlite3.Connection) -> None:
@@ -458,6 +718,13 @@ class _PostgresTables:
             ]
 
         return await self.store.transaction(run)
+
+    async def write_many(self, batches: Sequence[Batch]) -> None:
+        async def run(c: Any) -> None:
+            for sql, rows in batches:
+                await c.executemany(_numbered(sql), rows)
+
+        await self.store.transaction(run)
 
 
 @functools.cache

@@ -12,8 +12,12 @@ one. New games on the target get ids after the copied ones.
 What is not: leases. A copy is taken with the bot stopped; a lease names a process of the
 source store, and the first process to load a game from the new store takes a fresh one. A
 source game leased until later than now means a process may still be writing it: the copy
-refuses to start (`live_leases=True` copies anyway). The bot's own tables (players' settings,
-DM status, sitreps, confirmations, news: bot/store.py) are not copied yet.
+refuses to start (`live_leases=True` copies anyway).
+
+The bot's own tables (players' settings, DM status, sitreps, confirmations, /news: bot/store.py)
+are the bot's, which the engine knows nothing of: `si db copy` (bot/cli.py) copies them after
+the games, only the rows of the games copied here (`CopyReport.game_ids`) and the players' own,
+with `BotStore.export_rows`/`import_rows`, and verifies them too.
 
 Verification (`verify`): each copied game is read back from the target and must be the same
 rows as read from the source, and on both sides its replay must give the same world hash
