@@ -109,7 +109,7 @@ class StrategicBot(commands.AutoShardedBot):
             self._tasks.append(
                 asyncio.create_task(
                     every(
-                        service.lease_seconds / 3, service.renew_leases, name="leases", logger=log
+                        service.lease_seconds / 3, service.keep_leases, name="leases", logger=log
                     ),
                     name="leases",
                 )

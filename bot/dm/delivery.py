@@ -26,6 +26,7 @@ class DmSender(Protocol):
         user_id: str,
         content: str,
         files: list[tuple[str, bytes]],
+        /,
         *,
         nonce: str | None = None,
     ) -> Awaitable[None]: ...
@@ -80,10 +81,11 @@ def discord_sender(client: discord.Client) -> DmSender:
             user = client.get_user(uid) or await client.fetch_user(uid)
             channel = user.dm_channel or await user.create_dm()
             attachments = [discord.File(io.BytesIO(data), filename=name) for name, data in files]
+            key = discord.utils.MISSING if nonce is None else nonce  # (discord.py's "not given")
             if attachments:
-                await channel.send(content or None, files=attachments, nonce=nonce)
+                await channel.send(content or None, files=attachments, nonce=key)
             else:
-                await channel.send(content, nonce=nonce)
+                await channel.send(content, nonce=key)
         except discord.Forbidden as exc:
             raise DmClosed(f"{exc.status}/{exc.code}: {exc.text or 'forbidden'}") from exc
         except discord.NotFound as exc:

@@ -134,6 +134,12 @@ MIGRATIONS: list[str] = [
     ALTER TABLE outbox ADD COLUMN claimed_until DOUBLE PRECISION;
     ALTER TABLE outbox ADD COLUMN claim_group BIGINT;
     """,
+    # 4: the process that serves a game's server asks the process that took the game over
+    # meanwhile (its own was down) for it back
+    """
+    ALTER TABLE leases ADD COLUMN wanted_by TEXT;
+    CREATE INDEX leases_expires ON leases (expires);
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -632,7 +638,8 @@ class PostgresStore:
                 if held_by != owner and expires > now:
                     raise LeaseHeld(game_id, held_by, expires)
                 await c.execute(
-                    "UPDATE leases SET owner = $1, token = $2, expires = $3 WHERE game_id = $4",
+                    "UPDATE leases SET owner = $1, token = $2, expires = $3, wanted_by = NULL"
+                    " WHERE game_id = $4",
                     owner,
                     token + 1,
                     now + ttl,
@@ -663,6 +670,36 @@ class PostgresStore:
             return set(tokens) - {int(r[0]) for r in kept}
 
         return await self._write(renew)
+
+    async def want_lease(self, game_id: int, owner: str) -> None:
+        """Ask the game's holder for it back (see `wanted_leases`): `owner` serves its server."""
+
+        async def want(c: Conn) -> None:
+            await c.execute(
+                "UPDATE leases SET wanted_by = $1 WHERE game_id = $2 AND owner != $1",
+                owner,
+                game_id,
+            )
+
+        await self._write(want)
+
+    async def wanted_leases(self, owner: str) -> set[int]:
+        """The games `owner` holds that another process has asked for back."""
+        rows = await self.query(
+            "SELECT game_id FROM leases WHERE owner = $1 AND wanted_by IS NOT NULL"
+            " AND wanted_by != owner",
+            (owner,),
+        )
+        return {int(r[0]) for r in rows}
+
+    async def expired_leases(self, before: float) -> list[Lease]:
+        """Leases that ran out before `before`: games whose process died (or was cut off) and
+        that nobody runs now."""
+        rows = await self.query(
+            "SELECT game_id, owner, token, expires FROM leases WHERE expires < $1 ORDER BY game_id",
+            (before,),
+        )
+        return [Lease(int(r[0]), r[1], int(r[2]), float(r[3])) for r in rows]
 
     async def release_lease(self, game_id: int, owner: str, token: int) -> None:
         """Give the game up now (a clean shutdown): another process may take it at once."""

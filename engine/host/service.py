@@ -25,7 +25,7 @@ from pydantic import BaseModel
 from engine.errors import CommandError, GameError
 from engine.host.realtime import RealClock
 from engine.host.storage import GameStore, open_store
-from engine.host.store import GameRow, LeaseLost, LogWrite
+from engine.host.store import GameRow, LeaseHeld, LeaseLost, LogWrite
 from engine.interface import entries as en
 from engine.interface.events import Event
 from engine.interface.kind import DEFAULT_KIND, GameKind, State
@@ -129,6 +129,9 @@ class GameService:
         # which games this process serves (the bot: those of its shards' servers); its loops
         # (ticker, AI, DMs, status boards) ask `games(mine=True)`. None: every game.
         self.serves = serves
+        # games of other processes' servers this one runs because their process died (their
+        # lease ran out): handed back when that process asks (`keep_leases`)
+        self._adopted: set[int] = set()
         # Time runs in one worker thread (`_apply`): a busy world's ticks take tens of
         # milliseconds of Python, and the event loop must go on serving the other games.
         self._ticks = ThreadPoolExecutor(1, "ticks") if ticks_in_thread else None
@@ -224,9 +227,17 @@ class GameService:
         if self.owner is not None:  # take the game first: then read what its last holder wrote
             if await self.store.game(game_id) is None:
                 raise GameError(f"there is no game {game_id}")
-            token = await self.store.acquire_lease(
-                game_id, self.owner, now=self.clock(), ttl=self.lease_seconds
-            )
+            try:
+                token = await self.store.acquire_lease(
+                    game_id, self.owner, now=self.clock(), ttl=self.lease_seconds
+                )
+            except LeaseHeld:
+                row = await self.store.game(game_id)
+                if row is not None and self.serves is not None and self.serves(row):
+                    # its server is this process's: the process that took it over while this
+                    # one was down hands it back at its next `keep_leases`
+                    await self.store.want_lease(game_id, self.owner)
+                raise
         found = await self.store.load(game_id)
         if found is None:
             raise GameError(f"there is no game {game_id}")
@@ -266,6 +277,7 @@ class GameService:
             self.owner, tokens, now=self.clock(), ttl=self.lease_seconds
         )
         for game_id in lost:
+            self._adopted.discard(game_id)
             if (
                 self._games.get(game_id) is not None
                 and self._games[game_id].token == tokens[game_id]
@@ -273,16 +285,74 @@ class GameService:
                 self.evict(game_id)
         return lost
 
+    async def keep_leases(self) -> None:
+        """What a process of several does every third of a lease: renew its leases, hand back
+        the games it took over whose own process asks for them, and take over the games whose
+        process died (their lease ran out a lease's length ago: time for a restart to come
+        first)."""
+        await self.renew_leases()
+        await self.hand_back()
+        await self.adopt_orphans()
+
+    async def hand_back(self) -> set[int]:
+        """Give up the games this process took over (`adopt_orphans`) that the process serving
+        their server asks for back; returns them."""
+        if self.owner is None or not self._adopted:
+            return set()
+        wanted = await self.store.wanted_leases(self.owner) & self._adopted
+        for game_id in wanted:
+            await self._give_up(game_id)
+            self._adopted.discard(game_id)
+        if wanted:
+            log.info("handed games %s back to the processes serving their servers", sorted(wanted))
+        return wanted
+
+    async def adopt_orphans(self) -> set[int]:
+        """Take over the games whose lease ran out more than a lease's length ago (their
+        process died, and did not come back): this process runs them (ticks, AI, DMs) until
+        the process of their server asks for them back. Returns the games taken."""
+        if self.owner is None or self.serves is None:
+            return set()  # one process alone runs every game anyway
+        now = self.clock()
+        taken = set()
+        for lease in await self.store.expired_leases(now - self.lease_seconds):
+            if lease.game_id in self._games:
+                continue
+            row = await self.store.game(lease.game_id)
+            if row is None:
+                continue
+            try:
+                await self._live(lease.game_id)
+            except LeaseHeld:  # another survivor was quicker
+                continue
+            except GameError:
+                log.exception("taking over game %s failed", lease.game_id)
+                continue
+            if not self.serves(row):
+                self._adopted.add(lease.game_id)
+            taken.add(lease.game_id)
+        if taken:
+            log.warning(
+                "took over games %s: their process stopped renewing their leases", sorted(taken)
+            )
+        return taken
+
+    async def _give_up(self, game_id: int) -> None:
+        game = self._games.get(game_id)
+        if game is None or game.token is None or self.owner is None:
+            return
+        async with game.lock:
+            await self.store.release_lease(game_id, self.owner, game.token)
+        self.evict(game_id)
+
     async def release_leases(self) -> None:
         """Give up every game this process runs (a clean shutdown): another process may take
         them over at once instead of after the lease."""
         if self.owner is None:
             return
-        for game_id, game in list(self._games.items()):
-            if game.token is not None:
-                async with game.lock:
-                    await self.store.release_lease(game_id, self.owner, game.token)
-                self.evict(game_id)
+        for game_id in list(self._games):
+            await self._give_up(game_id)
+        self._adopted.clear()
 
     # --- reading ---------------------------------------------------------------------------------------
 
@@ -357,10 +427,12 @@ class GameService:
     async def games(
         self, *, status: list[str] | None = None, guild_id: str | None = None, mine: bool = False
     ) -> list[GameRow]:
-        """Games by status and server; `mine`: only those this process serves (`serves`)."""
+        """Games by status and server; `mine`: only those this process serves (`serves`, and
+        those it took over from a process that died)."""
         rows = await self.store.games(status=status, guild_id=guild_id)
         if mine and self.serves is not None:
-            rows = [row for row in rows if self.serves(row)]
+            serves = self.serves
+            rows = [row for row in rows if serves(row) or row.id in self._adopted]
         return rows
 
     # --- the one write path ------------------------------------------------------------------------------

@@ -30,7 +30,7 @@ import zlib
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from engine.errors import GameError
 from engine.host.database import Database
@@ -125,6 +125,12 @@ MIGRATIONS: list[str] = [
     ALTER TABLE outbox ADD COLUMN claimed_until REAL;
     ALTER TABLE outbox ADD COLUMN claim_group INTEGER;
     """,
+    # 8: the process that serves a game's server asks the process that took the game over
+    # meanwhile (its own was down) for it back
+    """
+    ALTER TABLE leases ADD COLUMN wanted_by TEXT;
+    CREATE INDEX leases_expires ON leases (expires);
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -149,8 +155,9 @@ class LeaseHeld(GameError):
     """Another process runs the game (its lease has not expired)."""
 
     def __init__(self, game_id: int, owner: str, expires: float) -> None:
+        # (the process's name is for the logs: players are not told the bot's insides)
         super().__init__(
-            f"game {game_id} is run by another process ({owner}) for now: try again shortly"
+            f"game {game_id} is moving between the bot's servers: try again in a minute"
         )
         self.owner = owner
         self.expires = expires
@@ -161,7 +168,9 @@ class LeaseLost(GameError):
     the game over (this one was paused, cut off or too slow to renew). Nothing was written."""
 
     def __init__(self, game_id: int) -> None:
-        super().__init__(f"game {game_id} has moved to another process: try again shortly")
+        super().__init__(
+            f"game {game_id} is moving between the bot's servers: try again in a minute"
+        )
 
 
 @dataclass(frozen=True)
@@ -595,12 +604,40 @@ class Store:
             if held_by != owner and expires > now:
                 raise LeaseHeld(game_id, held_by, expires)
             c.execute(
-                "UPDATE leases SET owner = ?, token = ?, expires = ? WHERE game_id = ?",
+                "UPDATE leases SET owner = ?, token = ?, expires = ?, wanted_by = NULL"
+                " WHERE game_id = ?",
                 (owner, token + 1, now + ttl, game_id),
             )
             return token + 1
 
         return await self.db.write(take)
+
+    async def want_lease(self, game_id: int, owner: str) -> None:
+        """Ask the game's holder for it back (see `wanted_leases`): `owner` serves its server."""
+        await self.db.write(
+            lambda c: c.execute(
+                "UPDATE leases SET wanted_by = ? WHERE game_id = ? AND owner != ?",
+                (owner, game_id, owner),
+            )
+        )
+
+    async def wanted_leases(self, owner: str) -> set[int]:
+        """The games `owner` holds that another process has asked for back."""
+        rows = await self.query(
+            "SELECT game_id FROM leases WHERE owner = ? AND wanted_by IS NOT NULL"
+            " AND wanted_by != owner",
+            (owner,),
+        )
+        return {int(r[0]) for r in rows}
+
+    async def expired_leases(self, before: float) -> list[Lease]:
+        """Leases that ran out before `before`: games whose process died (or was cut off) and
+        that nobody runs now."""
+        rows = await self.query(
+            "SELECT game_id, owner, token, expires FROM leases WHERE expires < ? ORDER BY game_id",
+            (before,),
+        )
+        return [Lease(int(r[0]), r[1], int(r[2]), float(r[3])) for r in rows]
 
     async def renew_leases(
         self, owner: str, tokens: dict[int, int], *, now: float, ttl: float
@@ -663,7 +700,7 @@ class Store:
             " AND json_extract(log.entry, '$.nation') = o.nation), claim_group"
             " FROM outbox AS o INDEXED BY"
         )
-        extra, args = "", ()
+        extra, args = "", cast(tuple[Any, ...], ())
         if claim is not None:
             extra = " AND (claimed_until IS NULL OR claimed_until <= ? OR claimed_by = ?)"
             args = (now, claim.owner)

@@ -722,7 +722,7 @@ async def test_dms_of_a_notifier_that_died_after_sending_are_not_shown_twice(tmp
                 raise Crash
             await mark(ids, **kwargs)
 
-        dying.store.mark_delivered = dies  # type: ignore[method-assign]
+        dying.store.mark_delivered = dies
         with pytest.raises(Crash):
             await dying.run_once()
         seen = list(discord.sent)

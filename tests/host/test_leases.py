@@ -45,7 +45,7 @@ async def log_entries(service: GameService, game: int) -> list[dict]:
 async def test_a_game_is_run_by_one_process_until_its_lease_runs_out(two) -> None:
     a, b, clock, game = two
     await a.submit(game, "red", cmd.Move(units=[1], to=(3, 1)))
-    with pytest.raises(LeaseHeld, match="run by another process"):
+    with pytest.raises(LeaseHeld, match="moving between the bot.s servers"):
         await b.submit(game, "red", cmd.Move(units=[2], to=(3, 1)))
     # renewed in time, it stays a's
     clock.now += TTL * 0.6
@@ -71,7 +71,7 @@ async def test_the_old_holder_writes_nothing_once_the_game_is_taken_over(two) ->
     after_b = await log_entries(b, game)
     # a wakes up with the world still in memory: its command and its ticks are refused by
     # the store itself, and nothing of them is written
-    with pytest.raises(LeaseLost, match="moved to another process"):
+    with pytest.raises(LeaseLost, match="moving between the bot.s servers"):
         await a.submit(game, "red", cmd.Move(units=[2], to=(3, 1)))
     assert await log_entries(a, game) == after_b
     with pytest.raises(GameError):  # it forgot the game; b still holds it
@@ -126,3 +126,51 @@ async def test_without_an_owner_there_are_no_leases(store_url) -> None:
         assert await service.store.lease(game) is None
     finally:
         await service.close()
+
+
+async def test_a_dead_processs_games_are_taken_over_and_handed_back(store_url) -> None:
+    """Failover: `a` serves server 1, `b` server 2. `a` dies (stops renewing). One lease's
+    length after its leases ran out, `b` takes its game over and runs it (its loops see it as
+    theirs). When `a` comes back it asks for the game; `b` hands it back at its next
+    `keep_leases`, and `a` runs it from what `b` wrote."""
+    clock = Clock()
+    a = await GameService.open(
+        store_url, owner="a", lease_seconds=TTL, clock=clock, serves=lambda r: r.guild_id == "1"
+    )
+    b = await GameService.open(
+        store_url, owner="b", lease_seconds=TTL, clock=clock, serves=lambda r: r.guild_id == "2"
+    )
+    try:
+        mine = await a.create_game(name="a's", world=strip_world(), guild_id="1")
+        theirs = await b.create_game(name="b's", world=strip_world(), guild_id="2")
+        await a.advance(mine, 2)
+        await b.advance(theirs, 2)
+        assert [g.id for g in await b.games(mine=True)] == [theirs]
+        clock.now += TTL  # a died: its lease ran out, but a restart may still come
+        await b.keep_leases()
+        assert [g.id for g in await b.games(mine=True)] == [theirs]
+        clock.now += TTL + 1  # a lease's length later: b takes it over
+        await b.keep_leases()
+        assert {g.id for g in await b.games(mine=True)} == {mine, theirs}
+        await b.advance(mine, 3)  # b runs it now
+        with pytest.raises(LeaseLost):  # a, were it only paused, writes nothing
+            await a.advance(mine, 1)
+        # a comes back (a new process under its name): the game is b's until b hands it back
+        back = await GameService.open(
+            store_url, owner="a", lease_seconds=TTL, clock=clock, serves=lambda r: r.guild_id == "1"
+        )
+        try:
+            with pytest.raises(LeaseHeld, match="moving between the bot's servers"):
+                await back.summary(mine)
+            await b.keep_leases()
+            assert [g.id for g in await b.games(mine=True)] == [theirs]
+            assert (await back.summary(mine)).tick == 5  # b's ticks are there
+            await back.advance(mine, 1)
+            with pytest.raises(LeaseHeld):  # b dropped its copy; and may not take it again
+                await b.advance(mine, 1)
+            assert await b.store.wanted_leases("a") == set()  # b does not ask: not its server
+        finally:
+            await back.close()
+    finally:
+        await a.close()
+        await b.close()
