@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import math
 from typing import Any
 
 from engine.errors import CommandError, GameError
-from engine.host.store import LeaseHeld
+from engine.host.store import GameRow, LeaseHeld
 from engine.interface.kind import kind as kind_named
 from engine.loops import every
 
@@ -25,13 +26,26 @@ class AiRunner:
         self.service = service
         self.memories: dict[tuple[int, str], Any] = {}
         self.last_hour: dict[tuple[int, str], int] = {}
+        # game -> (its row, when its next tick is due) as its seats last had their turn in full
+        self._done: dict[int, tuple[GameRow, float]] = {}
 
     async def run_once(self) -> int:
-        """Decide for every AI seat whose game hour moved on; returns commands accepted."""
+        """Decide for every AI seat whose game hour moved on; returns commands accepted.
+
+        A game whose row and tick are as when its seats last had their turn in full is passed
+        over without a look at it: its hour has not moved on, so none of its seats would decide
+        (its tick is known from memory by when its next tick is due, `next_tick_at`; a game
+        not in memory, or standing still, is looked at)."""
         accepted = 0
+        done: dict[int, tuple[GameRow, float]] = {}
         for game in await self.service.games(status=["running"], mine=True):
             seats = game.settings.get("ai") or {}
             if not seats:
+                continue
+            at = self.service.next_tick_at(game.id)  # before the turn: a tick meanwhile shows
+            mark = None if at is None or not math.isfinite(at) else (game, at)
+            if mark is not None and self._done.get(game.id) == mark:
+                done[game.id] = mark
                 continue
             try:
                 accepted += await self._game(game.id, game.kind, seats)
@@ -41,6 +55,10 @@ class AiRunner:
                 continue
             except Exception:
                 log.exception("AI turn in game %s failed", game.id)
+                continue
+            if mark is not None and self.service.next_tick_at(game.id) == at:  # no tick since
+                done[game.id] = mark
+        self._done = done
         return accepted
 
     async def _game(self, game_id: int, kind: str, seats: dict[str, str]) -> int:
