@@ -13,7 +13,8 @@ neighbouring square it may stand on, `/build` (a city's build changed to another
 designation makes) and `/designate`, 6:2:1. Each player plays one nation in 5 games and takes
 them in turn, pausing 0.5 S to 1.5 S between commands (`--think S`, 0.25 by default: four
 orders a second from each of 40 players, far busier than any real hour; `--think 0` gives no
-pause at all, a saturated stress run); the other seats are held by players who do nothing.
+pause at all, a saturated stress run); the other seats are held by players who do nothing
+(`--seated K`: K of the 4 seats of every game are played, by K different players).
 
 A command is *refused* when the desk raises `UserError` (the engine's `CommandError` and
 `GameError` become those: a port inland, a city in the way, ...): the player gets a clear
@@ -73,6 +74,7 @@ class Options:
     interval: float = 0.5  # the ticker's interval (SI_TICK_SECONDS)
     think: float = 0.25  # a player's mean pause between commands, seconds (0: none)
     backend: str = "sqlite"
+    seated: int = 1  # players giving orders in each game (the other seats do nothing)
 
 
 class Failures(logging.Handler):
@@ -247,12 +249,16 @@ def _shape(message: str) -> str:
 
 
 async def setup(service, opts: Options) -> list[list[tuple[int, str, str, str]]]:
-    """The games, started and re-clocked together; each player's seats."""
+    """The games, started and re-clocked together; each player's seats. The first
+    `opts.seated` seats of game g are played by players g % group, group + g % group, ...
+    (`group` = players / seated): a player's games are all on one server when `group` is a
+    multiple of the servers (and the other way round)."""
     seats: list[list[tuple[int, str, str, str]]] = [[] for _ in range(opts.players)]
+    group = opts.players // opts.seated
     for g in range(opts.games):
         guild = str(500 + g % GUILDS)
         channel = str(10_000 + g)
-        player = g % opts.players
+        player = g % group
         game = await service.create_game(
             name=f"Load {g}",
             max_nations=4,
@@ -264,21 +270,27 @@ async def setup(service, opts: Options) -> list[list[tuple[int, str, str, str]]]
             created_by=str(100_000 + player),
         )
         for i in range(4):
-            user = str(100_000 + player) if i == 0 else str(900_000 + g * 4 + i)
+            seated = i * group + player
+            user = str(100_000 + seated) if i < opts.seated else str(900_000 + g * 4 + i)
             nation = await service.join(game, name=f"Nation {i}", colour=COLOURS[i], player=user)
-            if i == 0:
-                seats[player].append((game, nation, guild, channel))
+            if i < opts.seated:
+                seats[seated].append((game, nation, guild, channel))
     for row in await service.games(status=["running"]):
         await service.set_speed(row.id, opts.speed)
     return seats
 
 
-async def run(opts: Options) -> int:
-    print(
+def machine() -> str:
+    """When and on what: the first line of a benchmark's output."""
+    return (
         f"{datetime.now():%Y-%m-%d %H:%M} on {platform.machine()} "
         f"{platform.processor() or ''} ({os.cpu_count()} CPUs), Python "
         f"{platform.python_version()}, {sys.platform}"
     )
+
+
+async def run(opts: Options) -> int:
+    print(machine())
     failures = Failures()
     logging.getLogger().addHandler(failures)
     try:
@@ -289,7 +301,6 @@ async def run(opts: Options) -> int:
 
 
 async def measure(path: str, opts: Options, failures: Failures) -> int:
-    from bot.desk import Desk
     from engine.host.service import GameService
 
     service = await GameService.open(path)  # SQLite: synchronous=FULL, the default
@@ -306,55 +317,19 @@ async def measure(path: str, opts: Options, failures: Failures) -> int:
             f"servers, {'SQLite synchronous=FULL' if path.startswith('sqlite') else 'PostgreSQL'} "
             f"(created in {time.perf_counter() - start:.1f} s, "
             f"untimed); {opts.speed:g} s a game hour ({per_second:g} ticks a second a game), "
-            f"ticker every {opts.interval:g} s; {opts.players} players, "
+            f"ticker every {opts.interval:g} s; {opts.players} players"
+            + (f" ({opts.seated} in each game), " if opts.seated > 1 else ", ")
             + (f"{opts.think:g} s between commands" if opts.think else "no pause between commands")
         )
         before = {g: (await service.live_world(g)).tick for g in games}
         setup_failures = sum(failures.seen.values())
         failures.seen.clear()
 
-        desk = Desk(service)
         players = [Player(i, seats[i], opts.think) for i in range(opts.players)]
-        ticker = TimedTicker(service)
-        stop = asyncio.Event()
-        loop_lag = LoopLag().start()
-        clock_lag = Lag(service, games, slack).start()
-        began = time.perf_counter()
-        ticking = asyncio.create_task(ticker.run_forever(opts.interval))
-        playing = [asyncio.create_task(p.play(desk, stop)) for p in players]
-        note = ""
-        try:
-            await asyncio.sleep(opts.duration)
-            try:  # the players go on until the ticker's pass in progress (or the next) ends
-                _, at = await asyncio.wait_for(ticker.finish(), PASS_WAIT)
-            except TimeoutError:
-                at = time.time()
-                note = f" (its last pass had not ended {PASS_WAIT:.0f} s after the run: now)"
-            stop.set()
-            await asyncio.gather(*playing)
-            elapsed = time.perf_counter() - began
-        finally:
-            stop.set()
-            ticking.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await ticking
-            for task in playing:
-                task.cancel()
-            await asyncio.gather(*playing, return_exceptions=True)
-            await clock_lag.stop()
-            worst_loop = loop_lag.reset()
-            await loop_lag.stop()
-
-        behind: dict[int, int] = {}
-        world_ticks = 0
-        memory: dict[int, str] = {}
-        for g in games:
-            due = await service.due_ticks(g, at)
-            if due > slack:
-                behind[g] = due
-            world = await service.live_world(g)
-            world_ticks += world.tick - before[g]
-            memory[g] = world.hash()
+        played = await play(service, players, games, opts, slack)
+        ticker, elapsed, at, note = played.ticker, played.elapsed, played.at, played.note
+        clock_lag, worst_loop = played.clock_lag, played.worst_loop
+        behind, world_ticks, memory = await afterwards(service, games, before, at, slack)
 
         ok = sum((p.ok for p in players), Counter())
         refused = sum((p.refused for p in players), Counter())
@@ -400,6 +375,77 @@ async def measure(path: str, opts: Options, failures: Failures) -> int:
     accepted = sum((p.accepted for p in players), Counter())
     lies = await audit(path, memory, accepted)
     return 1 if sum(failed.values()) or lies else 0
+
+
+@dataclass
+class Played:
+    """A timed stretch of play: its length, when the ticker's last pass ended (`time.time()`,
+    `note` when it had not), the ticker, the event loop's longest hold and the clock lag."""
+
+    elapsed: float
+    at: float
+    note: str
+    ticker: TimedTicker
+    worst_loop: float
+    clock_lag: Lag
+
+
+async def play(
+    service, players: list[Player], games: list[int], opts: Options, slack: int
+) -> Played:
+    """The real ticker and the players for `opts.duration` seconds, then on until the ticker's
+    pass in progress (or the next one) ends."""
+    from bot.desk import Desk
+
+    desk = Desk(service)
+    ticker = TimedTicker(service)
+    stop = asyncio.Event()
+    loop_lag = LoopLag().start()
+    clock_lag = Lag(service, games, slack).start()
+    began = time.perf_counter()
+    ticking = asyncio.create_task(ticker.run_forever(opts.interval))
+    playing = [asyncio.create_task(p.play(desk, stop)) for p in players]
+    note = ""
+    try:
+        await asyncio.sleep(opts.duration)
+        try:  # the players go on until the ticker's pass in progress (or the next) ends
+            _, at = await asyncio.wait_for(ticker.finish(), PASS_WAIT)
+        except TimeoutError:
+            at = time.time()
+            note = f" (its last pass had not ended {PASS_WAIT:.0f} s after the run: now)"
+        stop.set()
+        await asyncio.gather(*playing)
+        elapsed = time.perf_counter() - began
+    finally:
+        stop.set()
+        ticking.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await ticking
+        for task in playing:
+            task.cancel()
+        await asyncio.gather(*playing, return_exceptions=True)
+        await clock_lag.stop()
+        worst_loop = loop_lag.reset()
+        await loop_lag.stop()
+    return Played(elapsed, at, note, ticker, worst_loop, clock_lag)
+
+
+async def afterwards(
+    service, games: list[int], before: dict[int, int], at: float, slack: int
+) -> tuple[dict[int, int], int, dict[int, str]]:
+    """After play: the games more than `slack` ticks behind their clock at `at` (game -> ticks
+    due), the ticks advanced since `before` (game -> tick) in all, and each game's hash."""
+    behind: dict[int, int] = {}
+    world_ticks = 0
+    memory: dict[int, str] = {}
+    for g in games:
+        due = await service.due_ticks(g, at)
+        if due > slack:
+            behind[g] = due
+        world = await service.live_world(g)
+        world_ticks += world.tick - before[g]
+        memory[g] = world.hash()
+    return behind, world_ticks, memory
 
 
 def listing(title: str, counts: Counter[str], top: int = 12) -> None:
@@ -448,12 +494,11 @@ async def audit(path: str, memory: dict[int, str], accepted: Counter[int]) -> in
     return differ + lost + phantom
 
 
-def options(argv: list[str]) -> Options:
+def arguments(prog: str, description: str | None) -> argparse.ArgumentParser:
+    """The command line of the load: bench_load's, and of the benchmarks built on it."""
     default = Options()
     parser = argparse.ArgumentParser(
-        prog="python -m bench.bench_load",
-        description=__doc__,
-        formatter_class=argparse.RawDescriptionHelpFormatter,
+        prog=prog, description=description, formatter_class=argparse.RawDescriptionHelpFormatter
     )
     parser.add_argument("duration", nargs="?", type=float, default=default.duration)
     parser.add_argument("--games", type=int, default=default.games)
@@ -462,10 +507,25 @@ def options(argv: list[str]) -> Options:
     parser.add_argument("--interval", type=float, default=default.interval)
     parser.add_argument("--think", type=float, default=default.think)
     parser.add_argument("--backend", choices=BACKENDS, default=default.backend)
-    args = parser.parse_args(argv)
-    if args.players > args.games:
-        parser.error("every player needs a game: --players <= --games")
-    return Options(**vars(args))
+    parser.add_argument(
+        "--seated", type=int, choices=range(1, 5), default=default.seated, help="players a game"
+    )
+    return parser
+
+
+def checked(parser: argparse.ArgumentParser, args: argparse.Namespace) -> Options:
+    """The load's options from parsed `args` (only the fields of `Options` are taken)."""
+    if args.players % args.seated:
+        parser.error("--players must be a multiple of --seated")
+    if args.players // args.seated > args.games:
+        parser.error("every player needs a game: --players <= --games × --seated")
+    fields = Options.__dataclass_fields__
+    return Options(**{key: value for key, value in vars(args).items() if key in fields})
+
+
+def options(argv: list[str]) -> Options:
+    parser = arguments("python -m bench.bench_load", __doc__)
+    return checked(parser, parser.parse_args(argv))
 
 
 def main() -> None:

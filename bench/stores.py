@@ -106,7 +106,8 @@ def rss_bytes() -> int:
 def server_cpu(url: str) -> float | None:
     """CPU seconds used so far by the embedded PostgreSQL server of `url` (its postmaster and
     the processes it started: connections, WAL writer, checkpointer...), from /proc; None for
-    SQLite or when it cannot be read. Processes that already exited are not counted."""
+    SQLite or when it cannot be read. Processes that already exited count too (the
+    postmaster's children's time, once it has reaped them: connections closed meanwhile)."""
     if "host=" not in url:
         return None
     folder = Path(url.split("host=", 1)[1].split("&", 1)[0])
@@ -122,7 +123,9 @@ def server_cpu(url: str) -> float | None:
                     fields = f.read().rsplit(")", 1)[1].split()
             except OSError:
                 continue
-            if int(entry) == postmaster or int(fields[1]) == postmaster:
+            if int(entry) == postmaster:  # utime, stime, and its reaped children's
+                total += sum(int(f) for f in fields[11:15]) / tick
+            elif int(fields[1]) == postmaster:
                 total += (int(fields[11]) + int(fields[12])) / tick
         return total
     except (OSError, ValueError, IndexError):
