@@ -86,6 +86,8 @@ class StrategicBot(commands.AutoShardedBot):
             self.service,
             discord_sender(self),
             retention=None if retention is None else float(retention) * 86400,
+            # a process that died holds its DMs' rows as long as its games
+            claim_seconds=self.settings.lease_seconds,
         )
         self.desk.notifier = self.notifier
         self.ticker = Ticker(self.service)

@@ -111,7 +111,10 @@ class Settings(BaseSettings):
     @field_validator("shard_ids", mode="before")
     @classmethod
     def _listed_ids(cls, value):
-        """'0,1' (or '0 1') -> [0, 1]; empty: unset."""
+        """'0,1' (or '0 1') -> [0, 1]; empty: unset. (One id alone comes from the environment
+        as a number: pydantic-settings reads a list field's text as JSON first.)"""
+        if isinstance(value, int):
+            return [value]
         if isinstance(value, str):
             parts = value.replace(",", " ").split()
             return [int(part) for part in parts] if parts else None

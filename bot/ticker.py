@@ -20,7 +20,7 @@ import math
 import time
 from collections.abc import Callable
 
-from engine.host.store import LeaseHeld
+from engine.host.store import LeaseHeld, LeaseLost
 from engine.loops import every
 
 log = logging.getLogger(__name__)
@@ -91,6 +91,12 @@ class Ticker:
             raise
         except LeaseHeld as held:  # another process runs it: not this one's to move on
             self._failures[game_id] = (0, max(now + self.backoff, held.expires))
+            return None
+        except LeaseLost:  # taken over while this process was paused or cut off: nothing
+            # was written, and the stale copy is gone; the next pass finds who runs it now
+            log.warning(
+                "game %s was taken over by another process; its ticks are left to it", game_id
+            )
             return None
         except Exception:
             count = (failed[0] if failed else 0) + 1

@@ -50,7 +50,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from bot.dm.delivery import DeliveryFailed, DmClosed, DmSender, RateLimited
 from bot.store import BotStore, DmStatus
 from engine.host.realtime import RealClock
-from engine.host.store import GameRow, OutboxClaim, OutboxRow
+from engine.host.store import GameRow, LeaseHeld, OutboxClaim, OutboxRow
 from engine.interface.summary import GameSummary
 from engine.loops import every, guarded
 from engine.strategic import events as ev
@@ -151,6 +151,7 @@ class DeliveryReport:
     pictures: int = 0  # map pictures sent
     sitreps: int = 0  # situation reports sent
     claims_lost: int = 0  # rows left unsent: their claim ran out first (another takes them)
+    elsewhere: int = 0  # rows of games another process runs for now, left to it
 
     def __iadd__(self, other: DeliveryReport) -> DeliveryReport:
         for f in fields(self):
@@ -280,6 +281,9 @@ class Notifier:
                 await self._deliver(gid, nation, members[gid].get(nation), group, now, report)
             except asyncio.CancelledError:
                 raise
+            except LeaseHeld:  # another process runs the game for now: its rows are its
+                await self.store.unclaim([r.id for r in group])
+                report.elsewhere += len(group)
             except Exception as exc:
                 log.exception("delivering game %s nation %s failed", gid, nation)
                 await self.store.mark_failed([r.id for r in group], f"notifier: {exc!r}")
@@ -401,7 +405,7 @@ class Notifier:
             png = await self._picture(await self.service.view(game_id, nation), title, events)
             if png is not None:
                 files = [("map.png", png)]
-        key = _nonce("dm", game_id, nation, items[0][0].group or items[0][0].id)
+        key = idempotency_key("dm", game_id, nation, items[0][0].group or items[0][0].id)
         until = min((r.claimed_until for r, _ in items if r.claimed_until), default=None)
         outcome = await self._send(
             user, messages, files, status, now, report, nonce=key, claimed_until=until
@@ -553,6 +557,8 @@ class Notifier:
                 self._looked[game.id] = mark
             except asyncio.CancelledError:
                 raise
+            except LeaseHeld:  # another process runs the game for now (and sends them)
+                continue
             except Exception:
                 log.exception("sitreps for game %s failed", game.id)
 
@@ -616,7 +622,7 @@ class Notifier:
             )
             for (user, _, text, _, _, status), png in zip(chunk, pictures, strict=True):
                 files = [("sitrep.png", png)] if png is not None else []
-                key = _nonce("sitrep", game.id, user, day)
+                key = idempotency_key("sitrep", game.id, user, day)
                 if await self._send(user, [text], files, status, now, report, nonce=key) is None:
                     report.sitreps += 1
                     if files:
@@ -638,7 +644,7 @@ def sitrep_text(game_name: str, view: View) -> str:
     )
 
 
-def _nonce(*parts: object) -> str:
+def idempotency_key(*parts: object) -> str:
     """A message's idempotency key (Discord: at most 25 characters; two more are added)."""
     return hashlib.sha256(":".join(map(str, parts)).encode()).hexdigest()[:22]
 

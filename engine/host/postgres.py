@@ -815,6 +815,14 @@ class PostgresStore:
             error[:500],
         )
 
+    async def unclaim(self, ids: Iterable[int]) -> None:
+        """Give claimed rows up untouched (their game is another process's for now)."""
+        await self._update_rows(
+            "UPDATE outbox SET claimed_by = NULL, claimed_until = $1 WHERE id = ANY($2::bigint[])",
+            ids,
+            None,
+        )
+
     async def hold(self, ids: Iterable[int], until: float) -> None:
         """Keep these rows out of `pending_events` until `until` (quiet hours, closed DMs)."""
         await self._update_rows(

@@ -12,7 +12,7 @@ import math
 from typing import Any
 
 from engine.errors import CommandError, GameError
-from engine.host.store import GameRow, LeaseHeld
+from engine.host.store import GameRow, LeaseHeld, LeaseLost
 from engine.interface.kind import kind as kind_named
 from engine.loops import every
 
@@ -51,7 +51,7 @@ class AiRunner:
                 accepted += await self._game(game.id, game.kind, seats)
             except asyncio.CancelledError:
                 raise
-            except LeaseHeld:  # another process runs the game, and its AI seats
+            except (LeaseHeld, LeaseLost):  # another process runs the game, and its AI seats
                 continue
             except Exception:
                 log.exception("AI turn in game %s failed", game.id)

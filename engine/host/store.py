@@ -778,6 +778,14 @@ class Store:
             lambda i: (error[:500], i),
         )
 
+    async def unclaim(self, ids: Iterable[int]) -> None:
+        """Give claimed rows up untouched (their game is another process's for now)."""
+        await self._update_rows(
+            "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE id = ?",
+            ids,
+            lambda i: (i,),
+        )
+
     async def hold(self, ids: Iterable[int], until: float) -> None:
         """Keep these rows out of `pending_events` until `until` (quiet hours, closed DMs)."""
         await self._update_rows(

@@ -42,6 +42,16 @@ def test_shard_settings_are_checked() -> None:
         env(SI_SHARD_IDS="0,2", SI_SHARD_COUNT="2")
     assert env(SI_SHARD_IDS="0, 1", SI_SHARD_COUNT="4").shard_ids == [0, 1]
     assert env(SI_SHARD_IDS="", SI_SHARD_COUNT="").serves() is None  # empty: all shards
+
+
+@pytest.mark.parametrize(
+    ("given", "ids"), [("0", [0]), ("3", [3]), ("1,3", [1, 3]), ("2 0", [2, 0])]
+)
+def test_shard_ids_from_the_environment(monkeypatch, given, ids) -> None:
+    """As `si bot` reads them: from the process's environment (one id alone once failed)."""
+    monkeypatch.setenv("SI_SHARD_IDS", given)
+    monkeypatch.setenv("SI_SHARD_COUNT", "4")
+    assert Settings(_env_file=None).shard_ids == ids  # type: ignore[call-arg]
     assert shard_of(None, 4) == 0 and shard_of((5 << 22) | 77, 4) == 1
 
 

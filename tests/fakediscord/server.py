@@ -46,6 +46,18 @@ DEFAULT_BOT_PERMISSIONS = (
 )
 
 
+def point_discord_py_at(base_url: str, gateway_url: str) -> tuple[str, Any]:
+    """Make this process's discord.py talk to a fake Discord at `base_url` (REST) and
+    `gateway_url` (also from another process: tests/bot_child.py); returns what was there."""
+    import discord.gateway
+    import discord.http
+
+    saved = (discord.http.Route.BASE, discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY)
+    discord.http.Route.BASE = base_url + API_PREFIX
+    discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(gateway_url)
+    return saved
+
+
 class FakeDiscord(Driver):
     """A local Discord API + gateway peer for the real discord.py client.
 
@@ -127,17 +139,9 @@ class FakeDiscord(Driver):
 
     def install(self) -> None:
         """Point discord.py's REST base and default gateway at this fake (undone on exit)."""
-        import discord.gateway
-        import discord.http
-
         if self._saved_patches is not None:
             return
-        self._saved_patches = (
-            discord.http.Route.BASE,
-            discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY,
-        )
-        discord.http.Route.BASE = self.base_url + API_PREFIX
-        discord.gateway.DiscordWebSocket.DEFAULT_GATEWAY = yarl.URL(self.gateway_url)
+        self._saved_patches = point_discord_py_at(self.base_url, self.gateway_url)
 
     def uninstall(self) -> None:
         import discord.gateway

@@ -22,7 +22,7 @@ GAMES = (
 )
 ROW = (
     "INSERT INTO outbox (game_id, seq, tick, nation, event, created_at) VALUES (?, 1, 1, ?,"
-    " '{\"kind\":\"X\"}', ?)"
+    ' \'{"kind":"X"}\', ?)'
 )
 
 
