@@ -28,6 +28,9 @@ from renderers import pool as drawing
 log = logging.getLogger(__name__)
 
 
+RELAY_SECONDS = 0.1  # how often a process of several looks for orders relayed to it
+
+
 class StrategicBot(commands.AutoShardedBot):
     def __init__(
         self,
@@ -114,6 +117,13 @@ class StrategicBot(commands.AutoShardedBot):
                         service.lease_seconds / 3, service.keep_leases, name="leases", logger=log
                     ),
                     name="leases",
+                )
+            )
+            # orders other processes received for its games (players' DMs, sent to shard 0)
+            self._tasks.append(
+                asyncio.create_task(
+                    every(RELAY_SECONDS, service.serve_relayed, name="relay", logger=log),
+                    name="relay",
                 )
             )
 

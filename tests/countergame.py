@@ -73,6 +73,13 @@ class CounterGame:
     def parse_command(self, data: dict[str, Any]) -> Add:
         return Add.model_validate(data)
 
+    def parse_event(self, data: dict[str, Any]) -> Event:
+        return (
+            Added.model_validate(data)
+            if data.get("kind") == "Added"
+            else Event.model_validate(data)
+        )
+
     def apply(self, world: Counter, entry: en.Entry) -> list[Event]:
         everyone = sorted(world.nations)
         match entry:

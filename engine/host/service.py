@@ -36,6 +36,9 @@ AI_PLAYER = "ai"  # the player of nations the AI plays (it may play several)
 
 log = logging.getLogger(__name__)
 
+COPY_SECONDS = 1.0  # how long a copy of another process's game is read before it is read again
+RELAY_POLL = 0.05  # seconds between looks at a relayed order's answer
+
 REAL_TIME = 3600.0  # real seconds per game hour at normal speed
 
 T = TypeVar("T")
@@ -117,6 +120,7 @@ class GameService:
         lease_seconds: float = 60.0,
         clock: Callable[[], float] = time.time,
         serves: Callable[[GameRow], bool] | None = None,
+        relay_wait: float = 1.2,
     ) -> None:
         self.store = store
         # Several processes on one store: each game is run by one of them at a time, the
@@ -132,6 +136,12 @@ class GameService:
         # games of other processes' servers this one runs because their process died (their
         # lease ran out): handed back when that process asks (`keep_leases`)
         self._adopted: set[int] = set()
+        # copies of games other processes run, read here: game -> (when read, copy)
+        self._copies: dict[int, tuple[float, LiveGame]] = {}
+        # orders for a game another process runs are relayed to it through the store; the
+        # answer is waited for this long, twice at most once taken (a Discord interaction is
+        # answered within 3 s)
+        self.relay_wait = relay_wait
         # Time runs in one worker thread (`_apply`): a busy world's ticks take tens of
         # milliseconds of Python, and the event loop must go on serving the other games.
         self._ticks = ThreadPoolExecutor(1, "ticks") if ticks_in_thread else None
@@ -225,19 +235,46 @@ class GameService:
     async def _load(self, game_id: int) -> LiveGame:
         token = None
         if self.owner is not None:  # take the game first: then read what its last holder wrote
-            if await self.store.game(game_id) is None:
+            row = await self.store.game(game_id)
+            if row is None:
                 raise GameError(f"there is no game {game_id}")
+            mine = self.serves is None or self.serves(row)
             try:
                 token = await self.store.acquire_lease(
                     game_id, self.owner, now=self.clock(), ttl=self.lease_seconds
                 )
             except LeaseHeld:
-                row = await self.store.game(game_id)
-                if row is not None and self.serves is not None and self.serves(row):
+                if mine:
                     # its server is this process's: the process that took it over while this
                     # one was down hands it back at its next `keep_leases`
                     await self.store.want_lease(game_id, self.owner)
                 raise
+            if not mine:  # nobody ran it (its process is down): this one does, for now
+                self._adopted.add(game_id)
+        return await self._build(game_id, token)
+
+    async def _copy(self, game_id: int) -> LiveGame:
+        """A copy of a game another process runs, read from the store (never written: it has
+        no lease), for reading it here; kept for `COPY_SECONDS`."""
+        now = time.monotonic()
+        kept = self._copies.get(game_id)
+        if kept is not None and now - kept[0] < COPY_SECONDS:
+            return kept[1]
+        copy = await self._build(game_id, None)
+        self._copies[game_id] = (now, copy)
+        if len(self._copies) > 256:  # (a DM now and then: a few at a time)
+            self._copies = {g: c for g, c in self._copies.items() if now - c[0] < COPY_SECONDS}
+        return copy
+
+    async def _readable(self, game_id: int) -> tuple[LiveGame, bool]:
+        """The game to read: (the live game, True), or (a copy, False) while another process
+        runs it (a player's DM to this process about a game of another's server)."""
+        try:
+            return await self._live(game_id), True
+        except LeaseHeld:
+            return await self._copy(game_id), False
+
+    async def _build(self, game_id: int, token: int | None) -> LiveGame:
         found = await self.store.load(game_id)
         if found is None:
             raise GameError(f"there is no game {game_id}")
@@ -289,10 +326,11 @@ class GameService:
         """What a process of several does every third of a lease: renew its leases, hand back
         the games it took over whose own process asks for them, and take over the games whose
         process died (their lease ran out a lease's length ago: time for a restart to come
-        first)."""
+        first). Relayed orders an hour old are deleted."""
         await self.renew_leases()
         await self.hand_back()
         await self.adopt_orphans()
+        await self.store.relay_prune(self.clock() - 3600)
 
     async def hand_back(self) -> set[int]:
         """Give up the games this process took over (`adopt_orphans`) that the process serving
@@ -363,7 +401,9 @@ class GameService:
     async def summary(self, game_id: int) -> GameSummary:
         """What anyone may know of the game: nations' names, colours and seats, its size, rules
         and time."""
-        game = await self._live(game_id)
+        game, live = await self._readable(game_id)
+        if not live:
+            return game.summary()
         async with game.lock:
             if self._games.get(game_id) is not game:  # evicted while we waited
                 return await self.summary(game_id)
@@ -387,7 +427,9 @@ class GameService:
     async def _read(self, game_id: int, read: Callable[[LiveGame], T]) -> T:
         """Read the live world under the game's lock: never in the middle of a change (a tick
         runs in a worker thread meanwhile)."""
-        game = await self._live(game_id)
+        game, live = await self._readable(game_id)
+        if not live:
+            return read(game)
         async with game.lock:
             if self._games.get(game_id) is not game:  # evicted while we waited
                 return await self._read(game_id, read)
@@ -396,7 +438,7 @@ class GameService:
     async def history(self, game_id: int) -> tuple[Any, list[dict[str, Any]]]:
         """The game's first state and every log entry since, to replay it whole (the
         end-of-game timelapse): a fresh state of the kind's, not the live one."""
-        game = await self._live(game_id)
+        game, _ = await self._readable(game_id)
         first = await self.store.first_snapshot(game_id)
         if first is None:
             raise GameError(f"game {game_id} has no stored history")
@@ -411,10 +453,10 @@ class GameService:
     async def live_world(self, game_id: int) -> Any:
         """The live, mutable world, for tools (the CLI, the sandbox, tests). Never mutate it,
         and never show a player anything read from it: use `view` or `summary`."""
-        return (await self._live(game_id)).world
+        return (await self._readable(game_id))[0].world
 
     async def game(self, game_id: int) -> GameRow:
-        return (await self._live(game_id)).row
+        return (await self._readable(game_id))[0].row
 
     async def find_game(self, game_id: int) -> GameRow | None:
         """A game's row as stored, or None when there is no such game (nothing is loaded)."""
@@ -613,7 +655,91 @@ class GameService:
                 else "the game has not started yet"
             )
         entry = en.CommandEntry(nation=nation, command=command.model_dump(mode="json"))
-        return await self._run(game_id, Step(entry))
+        try:
+            return await self._run(game_id, Step(entry))
+        except LeaseHeld:
+            if self.serves is None or self.serves(row):
+                raise  # its own game, being handed back to it: a moment
+            # a game of another process's server (a player's DM came here): that process runs
+            # the order and answers, through the store
+            return await self._relay(game_id, nation, entry.command)
+
+    async def _relay(self, game_id: int, nation: str, command: dict[str, Any]) -> CommandResult:
+        """Leave the order for the process that runs the game (`serve_relayed`) and wait for
+        its answer. Not taken in time: withdrawn, so never carried out later. Taken but not
+        answered in time: the player is told to look, as it may have been carried out."""
+        store = self.store
+        request = await store.relay_put(
+            game_id, {"nation": nation, "command": command}, now=self.clock()
+        )
+        deadline = time.monotonic() + self.relay_wait
+        while True:
+            taken_by, answer = await store.relay_state(request)
+            if answer is not None:
+                return self._relayed_answer(game_id, answer)
+            if time.monotonic() >= deadline:
+                if taken_by is None and await store.relay_cancel(request, now=self.clock()):
+                    raise GameError(
+                        "the bot's process that runs this game did not answer in time, so your"
+                        " order was not carried out: try again in a minute, or give it in the"
+                        " game's channel"
+                    )
+                if time.monotonic() >= deadline + self.relay_wait:
+                    raise GameError(
+                        "your order reached the game but its answer did not come back in time:"
+                        " look at /status to see whether it was carried out"
+                    )
+            await asyncio.sleep(RELAY_POLL)
+
+    def _relayed_answer(self, game_id: int, answer: dict[str, Any]) -> CommandResult:
+        if "refused" in answer:
+            error = CommandError if answer.get("as") == "command" else GameError
+            raise error(str(answer["refused"]))
+        if "done" not in answer:  # (withdrawn: never carried out)
+            raise GameError("your order was withdrawn before it was carried out")
+        done = answer["done"]
+        kind = _kind(str(done["kind"]))
+        return CommandResult(
+            game_id=game_id,
+            seq=int(done["seq"]),
+            tick=int(done["tick"]),
+            events=[kind.parse_event(e) for e in done["events"]],
+        )
+
+    async def serve_relayed(self) -> int:
+        """Carry out the orders other processes relayed for the games this one runs (see
+        `submit`), each once, and answer them; returns how many."""
+        if self.owner is None:
+            return 0
+        held = [gid for gid, g in self._games.items() if g.token is not None]
+        if not held:
+            return 0
+        taken = await self.store.relay_take(self.owner, held, now=self.clock())
+        for request_id, game_id, request in taken:
+            answer: dict[str, Any]
+            try:
+                game = await self._live(game_id)
+                entry = en.CommandEntry(nation=str(request["nation"]), command=request["command"])
+                result = await self._run(game_id, Step(entry))
+                answer = {
+                    "done": {
+                        "kind": game.kind.name,
+                        "seq": result.seq,
+                        "tick": result.tick,
+                        "events": [e.model_dump(mode="json") for e in result.events],
+                    }
+                }
+            except CommandError as exc:
+                answer = {"refused": str(exc), "as": "command"}
+            except GameError as exc:
+                answer = {"refused": str(exc), "as": "game"}
+            except asyncio.CancelledError:
+                raise
+            except Exception:
+                log.exception("a relayed order for game %s failed", game_id)
+                answer = {"refused": "something went wrong on our side and it has been logged"}
+            await self.store.relay_answer(request_id, answer, now=self.clock())
+        return len(taken)
 
     # --- lobby -------------------------------------------------------------------------------------------
 

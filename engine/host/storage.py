@@ -146,6 +146,23 @@ class GameStore(Protocol):
 
     async def expired_leases(self, before: float) -> list[Lease]: ...
 
+    # orders relayed between processes
+    async def relay_put(self, game_id: int, request: dict[str, Any], *, now: float) -> int: ...
+
+    async def relay_take(
+        self, owner: str, games: Iterable[int], *, now: float, limit: int = 50
+    ) -> list[tuple[int, int, dict[str, Any]]]: ...
+
+    async def relay_answer(
+        self, request_id: int, answer: dict[str, Any], *, now: float
+    ) -> None: ...
+
+    async def relay_cancel(self, request_id: int, *, now: float) -> bool: ...
+
+    async def relay_state(self, request_id: int) -> tuple[str | None, dict[str, Any] | None]: ...
+
+    async def relay_prune(self, before: float) -> int: ...
+
     # the outbox
     async def pending_events(
         self,

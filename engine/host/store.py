@@ -131,6 +131,22 @@ MIGRATIONS: list[str] = [
     ALTER TABLE leases ADD COLUMN wanted_by TEXT;
     CREATE INDEX leases_expires ON leases (expires);
     """,
+    # 9: orders relayed to the process that runs a game by one that received them (a DM:
+    # Discord sends every DM to shard 0), and their answers
+    """
+    CREATE TABLE relay (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        request TEXT NOT NULL,
+        created_at REAL NOT NULL,
+        taken_by TEXT,
+        taken_at REAL,
+        answer TEXT,
+        answered_at REAL
+    );
+    CREATE INDEX relay_open ON relay (game_id, id) WHERE taken_by IS NULL AND answered_at IS NULL;
+    CREATE INDEX relay_created ON relay (created_at);
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -675,6 +691,76 @@ class Store:
         )
         return (
             Lease(int(rows[0][0]), rows[0][1], int(rows[0][2]), float(rows[0][3])) if rows else None
+        )
+
+    # --- orders relayed between processes ----------------------------------------------------------
+
+    async def relay_put(self, game_id: int, request: dict[str, Any], *, now: float) -> int:
+        """Leave a request for the process that runs the game (`relay_take`); its id."""
+        return await self.db.write(
+            lambda c: int(
+                c.execute(
+                    "INSERT INTO relay (game_id, request, created_at) VALUES (?, ?, ?)",
+                    (game_id, _dumps(request), now),
+                ).lastrowid
+                or 0
+            )
+        )
+
+    async def relay_take(
+        self, owner: str, games: Iterable[int], *, now: float, limit: int = 50
+    ) -> list[tuple[int, int, dict[str, Any]]]:
+        """The open requests for these games (those `owner` runs), oldest first, taken by it in
+        the same transaction: (id, game, request). A request taken is never taken again."""
+        wanted = json.dumps(sorted(set(games)))
+
+        def take(c: sqlite3.Connection) -> list[tuple[int, int, dict[str, Any]]]:
+            rows = c.execute(
+                "SELECT id, game_id, request FROM relay WHERE taken_by IS NULL"
+                " AND answered_at IS NULL AND game_id IN (SELECT value FROM json_each(?))"
+                " ORDER BY id LIMIT ?",
+                (wanted, limit),
+            ).fetchall()
+            c.executemany(
+                "UPDATE relay SET taken_by = ?, taken_at = ? WHERE id = ?",
+                [(owner, now, r[0]) for r in rows],
+            )
+            return [(int(r[0]), int(r[1]), json.loads(r[2])) for r in rows]
+
+        return await self.db.write(take)
+
+    async def relay_answer(self, request_id: int, answer: dict[str, Any], *, now: float) -> None:
+        await self.db.write(
+            lambda c: c.execute(
+                "UPDATE relay SET answer = ?, answered_at = ? WHERE id = ?",
+                (_dumps(answer), now, request_id),
+            )
+        )
+
+    async def relay_cancel(self, request_id: int, *, now: float) -> bool:
+        """Withdraw a request nobody has taken yet (True); False: it was taken meanwhile."""
+        return await self.db.write(
+            lambda c: (
+                c.execute(
+                    "UPDATE relay SET answer = '{\"withdrawn\":true}', answered_at = ?"
+                    " WHERE id = ? AND taken_by IS NULL AND answered_at IS NULL",
+                    (now, request_id),
+                ).rowcount
+                == 1
+            )
+        )
+
+    async def relay_state(self, request_id: int) -> tuple[str | None, dict[str, Any] | None]:
+        """(who took the request, its answer), each None while there is none."""
+        rows = await self.query("SELECT taken_by, answer FROM relay WHERE id = ?", (request_id,))
+        if not rows:
+            return None, None
+        return rows[0][0], None if rows[0][1] is None else json.loads(rows[0][1])
+
+    async def relay_prune(self, before: float) -> int:
+        """Delete the requests made before `before` (answered or not: long given up on)."""
+        return await self.db.write(
+            lambda c: c.execute("DELETE FROM relay WHERE created_at < ?", (before,)).rowcount
         )
 
     # --- outbox ------------------------------------------------------------------------------------

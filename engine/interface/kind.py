@@ -101,6 +101,10 @@ class GameKind(Protocol):
         with what is wrong)."""
         ...
 
+    def parse_event(self, data: dict[str, Any]) -> Event:
+        """An event of this kind from its JSON (as stored in the outbox, or relayed)."""
+        ...
+
     def apply(self, world: Any, entry: Entry) -> list[Event]:
         """Apply one log entry; a refusal raises `CommandError`/`GameError` and changes
         nothing. Returns the events, each naming the nations that may learn of it."""

@@ -114,6 +114,9 @@ class StrategicInitiative:
     def parse_command(self, data: dict[str, Any]) -> Any:
         return command_from_dict(data)
 
+    def parse_event(self, data: dict[str, Any]) -> ev.Event:
+        return ev.event_from_dict(data)
+
     def apply(self, world: World, entry: Entry) -> list[ev.Event]:
         return apply_entry(world, entry)
 

@@ -156,6 +156,22 @@ class Table:
         finally:
             await reader.close()
 
+    async def dm_order(self, k: int) -> str:
+        """A player of game k gives an order in their DMs with the bot, which Discord sends to
+        shard 0's process: it answers (game 1's orders are carried out by shard 1's process)."""
+        player = 2 * k
+        channel = self.fake.dm_channel(self.users[player])
+        reply = await self.fake.invoke(
+            self.users[player],
+            channel,
+            "build",
+            {"city": self.cities[k][player], "unit": "engineer"},
+            timeout=5,
+        )
+        if "now builds" in (reply.text or ""):
+            self.acked[k].append("build")
+        return reply.text or ""
+
     async def order(self, k: int, rng: random.Random) -> None:
         """One player of game k sets a build, or their relation to the other player (which
         the other hears of by DM): free orders, they never run out. Kept as acknowledged if
@@ -262,6 +278,13 @@ async def test_a_killed_process_s_game_goes_on_elsewhere_and_comes_back(table) -
     await table.create_games()
     await table.play(2.0, [0, 1], rng)
     assert await table.lease_owner(table.games[0]) == "shard-0"
+    # a DM order for game 1 reaches shard 0, and is carried out by shard 1 (which runs it)
+    assert "now builds Engineer" in await table.dm_order(1)
+    assert await table.lease_owner(table.games[1]) == "shard-1"
+    status = await table.fake.invoke(
+        table.users[2], table.fake.dm_channel(table.users[2]), "status", {}, timeout=5
+    )
+    assert status.embeds and status.embeds[0]["title"].startswith("Red 1 in War 1"), status.text
     # killed in the middle of orders and ticks
     orders = asyncio.create_task(table.play(1.5, [0, 1], rng))
     await asyncio.sleep(rng.uniform(0.2, 1.2))

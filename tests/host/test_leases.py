@@ -5,9 +5,11 @@ PostgreSQL) stand in for two processes; their clocks are set by hand."""
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 
-from engine.errors import GameError
+from engine.errors import CommandError, GameError
 from engine.host.service import GameService
 from engine.host.store import LeaseHeld, LeaseLost
 from engine.strategic import commands as cmd
@@ -51,8 +53,11 @@ async def test_a_game_is_run_by_one_process_until_its_lease_runs_out(two) -> Non
     clock.now += TTL * 0.6
     assert await a.renew_leases() == set()
     clock.now += TTL * 0.6
+    # b may read it meanwhile (a copy from the store: what a committed), never write it
+    seen = await b.view(game, "red")
+    assert [seen.label(u.sq) for u in seen.units if u.id == 1] == ["3,1"]
     with pytest.raises(LeaseHeld):
-        await b.view(game, "red")
+        await b.advance(game, 1)
     # a stops renewing (paused, cut off): once its lease has run out, b takes the game over and
     # goes on from everything a committed
     clock.now += TTL
@@ -89,7 +94,9 @@ async def test_a_lost_lease_is_found_at_renewal_and_the_game_forgotten(two) -> N
     await b.view(game, "red")  # b took it over
     assert await a.renew_leases() == {game}
     with pytest.raises(LeaseHeld):
-        await a.view(game, "red")
+        await a.advance(game, 1)
+    await a.view(game, "red")  # (read from a copy of what b committed)
+    assert game not in a._games  # forgotten: a runs it no more
 
 
 async def test_a_restarted_process_takes_its_games_back_at_once(store_url) -> None:
@@ -161,7 +168,9 @@ async def test_a_dead_processs_games_are_taken_over_and_handed_back(store_url) -
         )
         try:
             with pytest.raises(LeaseHeld, match="moving between the bot's servers"):
-                await back.summary(mine)
+                await back.advance(mine, 1)  # it asks for the game back
+            assert (await back.summary(mine)).tick == 5  # (reading a copy meanwhile)
+            assert await b.store.wanted_leases("b") == {mine}
             await b.keep_leases()
             assert [g.id for g in await b.games(mine=True)] == [theirs]
             assert (await back.summary(mine)).tick == 5  # b's ticks are there
@@ -171,6 +180,65 @@ async def test_a_dead_processs_games_are_taken_over_and_handed_back(store_url) -
             assert await b.store.wanted_leases("a") == set()  # b does not ask: not its server
         finally:
             await back.close()
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_an_order_for_a_game_another_process_runs_is_relayed_to_it(store_url) -> None:
+    """Discord sends every DM to shard 0: a player's order in a DM reaches a process that does
+    not run their game. It is carried out by the process that does, through the store, once;
+    a refusal comes back as it is; an order nobody takes in time is withdrawn (never carried
+    out later), and one taken but not answered in time is said to be so."""
+    clock = Clock()
+    a = await GameService.open(
+        store_url, owner="a", lease_seconds=TTL, clock=clock, serves=lambda r: r.guild_id == "1"
+    )
+    b = await GameService.open(
+        store_url, owner="b", lease_seconds=TTL, clock=clock, serves=lambda r: r.guild_id == "2"
+    )
+    a.relay_wait = 0.3
+
+    async def serve() -> None:
+        while True:
+            await b.serve_relayed()
+            await asyncio.sleep(0.01)
+
+    async def logged() -> int:
+        return sum(1 for _, e in await b.store.log_after(game, 0) if e["kind"] == "command")
+
+    try:
+        game = await b.create_game(name="b's", world=strip_world(), guild_id="2")
+        await b.advance(game, 1)  # b runs it
+        serving = asyncio.create_task(serve())
+        try:
+            result = await a.submit(game, "red", cmd.Move(units=[1], to=(3, 1)))
+            assert result.for_nation("red")  # the events came back with the answer
+            world = await b.live_world(game)
+            assert world.units[1].sq == world.grid.index(3, 1)  # b carried it out (moved there)
+            with pytest.raises(CommandError) as relayed:
+                await a.submit(game, "red", cmd.Move(units=[99], to=(3, 1)))
+            with pytest.raises(CommandError) as direct:
+                await b.submit(game, "red", cmd.Move(units=[99], to=(3, 1)))
+            assert str(relayed.value) == str(direct.value)
+            view = await a.view(game, "red")  # a reads what b committed
+            assert [u.id for u in view.units if u.id == 1] == [1]
+        finally:
+            serving.cancel()
+        assert await logged() == 1
+        with pytest.raises(GameError, match="did not answer in time, so your order was not"):
+            await a.submit(game, "red", cmd.Move(units=[2], to=(3, 1)))
+        assert await b.serve_relayed() == 0  # withdrawn: never carried out later
+        assert await logged() == 1
+
+        async def take_and_die() -> None:  # b takes the order, and stops before answering
+            while not await b.store.relay_take("b", [game], now=clock()):
+                await asyncio.sleep(0.01)
+
+        taker = asyncio.create_task(take_and_die())
+        with pytest.raises(GameError, match="look at /status"):
+            await a.submit(game, "red", cmd.Move(units=[2], to=(3, 1)))
+        await taker
     finally:
         await a.close()
         await b.close()
