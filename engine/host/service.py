@@ -647,6 +647,18 @@ class GameService:
 
     async def submit(self, game_id: int, nation: str, command: BaseModel) -> CommandResult:
         """Validate and apply a nation's command; returns after it is committed."""
+        entry = en.CommandEntry(nation=nation, command=command.model_dump(mode="json"))
+        try:
+            return await self._submit(game_id, entry)
+        except LeaseHeld:
+            row = await self.game(game_id)
+            if self.serves is None or self.serves(row):
+                raise  # its own game, being handed back to it: a moment
+            # a game of another process's server (a player's DM came here): that process runs
+            # the order and answers, through the store
+            return await self._relay(game_id, nation, entry.command)
+
+    async def _submit(self, game_id: int, entry: en.CommandEntry) -> CommandResult:
         row = await self.game(game_id)
         if row.status != "running" and row.status != "paused":
             raise CommandError(
@@ -654,15 +666,7 @@ class GameService:
                 if row.status != "lobby"
                 else "the game has not started yet"
             )
-        entry = en.CommandEntry(nation=nation, command=command.model_dump(mode="json"))
-        try:
-            return await self._run(game_id, Step(entry))
-        except LeaseHeld:
-            if self.serves is None or self.serves(row):
-                raise  # its own game, being handed back to it: a moment
-            # a game of another process's server (a player's DM came here): that process runs
-            # the order and answers, through the store
-            return await self._relay(game_id, nation, entry.command)
+        return await self._run(game_id, Step(entry))
 
     async def _relay(self, game_id: int, nation: str, command: dict[str, Any]) -> CommandResult:
         """Leave the order for the process that runs the game (`serve_relayed`) and wait for
@@ -720,7 +724,7 @@ class GameService:
             try:
                 game = await self._live(game_id)
                 entry = en.CommandEntry(nation=str(request["nation"]), command=request["command"])
-                result = await self._run(game_id, Step(entry))
+                result = await self._submit(game_id, entry)
                 answer = {
                     "done": {
                         "kind": game.kind.name,
