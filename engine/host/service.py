@@ -677,23 +677,28 @@ class GameService:
             game_id, {"nation": nation, "command": command}, now=self.clock()
         )
         deadline = time.monotonic() + self.relay_wait
-        while True:
-            taken_by, answer = await store.relay_state(request)
-            if answer is not None:
-                return self._relayed_answer(game_id, answer)
-            if time.monotonic() >= deadline:
-                if taken_by is None and await store.relay_cancel(request, now=self.clock()):
-                    raise GameError(
-                        "the bot's process that runs this game did not answer in time, so your"
-                        " order was not carried out: try again in a minute, or give it in the"
-                        " game's channel"
-                    )
-                if time.monotonic() >= deadline + self.relay_wait:
-                    raise GameError(
-                        "your order reached the game but its answer did not come back in time:"
-                        " look at /status to see whether it was carried out"
-                    )
-            await asyncio.sleep(RELAY_POLL)
+        try:
+            while True:
+                taken_by, answer = await store.relay_state(request)
+                if answer is not None:
+                    return self._relayed_answer(game_id, answer)
+                if time.monotonic() >= deadline:
+                    if taken_by is None and await store.relay_cancel(request, now=self.clock()):
+                        raise GameError(
+                            "the game's host did not answer in time, so your order was not"
+                            " carried out: try again in a minute, or give it in the game's channel"
+                        )
+                    if time.monotonic() >= deadline + self.relay_wait:
+                        raise GameError(
+                            "your order reached the game but its answer did not come back in"
+                            " time: look at /status to see whether it was carried out"
+                        )
+                await asyncio.sleep(RELAY_POLL)
+        except asyncio.CancelledError:
+            # nobody waits for the answer any more: withdraw the order if it was not taken yet,
+            # so that it is not carried out later without anyone told
+            await asyncio.shield(store.relay_cancel(request, now=self.clock()))
+            raise
 
     def _relayed_answer(self, game_id: int, answer: dict[str, Any]) -> CommandResult:
         if "refused" in answer:

@@ -230,6 +230,14 @@ async def test_an_order_for_a_game_another_process_runs_is_relayed_to_it(store_u
             await a.submit(game, "red", cmd.Move(units=[2], to=(3, 1)))
         assert await b.serve_relayed() == 0  # withdrawn: never carried out later
         assert await logged() == 1
+        # the player's request is cancelled while it waits (the bot stops): withdrawn too
+        waiting = asyncio.create_task(a.submit(game, "red", cmd.Move(units=[2], to=(3, 1))))
+        await asyncio.sleep(0.1)
+        waiting.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await waiting
+        assert await b.serve_relayed() == 0
+        assert await logged() == 1
 
         async def take_and_die() -> None:  # b takes the order, and stops before answering
             while not await b.store.relay_take("b", [game], now=clock()):
