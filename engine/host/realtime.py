@@ -115,8 +115,12 @@ class RealClock:
         reached `end_tick`)."""
         if end_tick is not None and tick >= end_tick:
             return math.inf
-        at = self.real_time_of(tick + 1)
-        return math.inf if at is None else at
+        # `real_time_of(tick + 1)` written out: the ticker, the AI runner and the notifier ask
+        # it of every game they pass over
+        anchor = self.anchor_real
+        if anchor is None or self.paused or not self.running:
+            return math.inf
+        return anchor + (tick + 1 - self.anchor_tick) * self.speed / self.ticks_per_hour
 
     def changed(self, *, speed: float | None = None, paused: bool | None = None) -> RealClock:
         """The clock with a new speed or paused flag, still at its anchor (a game not running:
