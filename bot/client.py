@@ -89,8 +89,10 @@ class StrategicBot(commands.AutoShardedBot):
             self.service,
             discord_sender(self),
             retention=None if retention is None else float(retention) * 86400,
-            # a process that died holds its DMs' rows as long as its games
-            claim_seconds=self.settings.lease_seconds,
+            # a process that died holds its DMs' rows as long as its games, but no longer than
+            # a minute: a DM sent again goes under the same idempotency key, which Discord
+            # honours for "a few minutes"
+            claim_seconds=min(self.settings.lease_seconds, 60.0),
         )
         self.desk.notifier = self.notifier
         self.ticker = Ticker(self.service)

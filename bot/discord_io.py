@@ -186,8 +186,13 @@ async def respond(
     slow: bool = False,
     public: bool = False,
 ) -> None:
-    """Run a desk action and answer: defer first when it may take a while (3-second limit)."""
+    """Run a desk action and answer: defer first when it may take a while (3-second limit).
+    A DM to a bot of several processes may be for a game another process runs, whose answer
+    comes through the store (`GameService.submit`): deferred too."""
     bot = host_of(interaction)
+    service = getattr(bot, "service", None)
+    if interaction.guild_id is None and getattr(service, "owner", None) is not None:
+        slow = True
     if slow:
         await interaction.response.defer(ephemeral=not public, thinking=True)
     try:

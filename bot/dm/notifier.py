@@ -50,7 +50,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from bot.dm.delivery import DeliveryFailed, DmClosed, DmSender, RateLimited
 from bot.store import BotStore, DmStatus
 from engine.host.realtime import RealClock
-from engine.host.store import GameRow, LeaseHeld, OutboxClaim, OutboxRow
+from engine.host.store import GameRow, OutboxClaim, OutboxRow
 from engine.interface.summary import GameSummary
 from engine.loops import every, guarded
 from engine.strategic import events as ev
@@ -151,7 +151,6 @@ class DeliveryReport:
     pictures: int = 0  # map pictures sent
     sitreps: int = 0  # situation reports sent
     claims_lost: int = 0  # rows left unsent: their claim ran out first (another takes them)
-    elsewhere: int = 0  # rows of games another process runs for now, left to it
 
     def __iadd__(self, other: DeliveryReport) -> DeliveryReport:
         for f in fields(self):
@@ -281,9 +280,6 @@ class Notifier:
                 await self._deliver(gid, nation, members[gid].get(nation), group, now, report)
             except asyncio.CancelledError:
                 raise
-            except LeaseHeld:  # another process runs the game for now: its rows are its
-                await self.store.unclaim([r.id for r in group])
-                report.elsewhere += len(group)
             except Exception as exc:
                 log.exception("delivering game %s nation %s failed", gid, nation)
                 await self.store.mark_failed([r.id for r in group], f"notifier: {exc!r}")
@@ -557,8 +553,6 @@ class Notifier:
                 self._looked[game.id] = mark
             except asyncio.CancelledError:
                 raise
-            except LeaseHeld:  # another process runs the game for now (and sends them)
-                continue
             except Exception:
                 log.exception("sitreps for game %s failed", game.id)
 

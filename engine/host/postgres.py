@@ -717,18 +717,31 @@ class PostgresStore:
         )
         return [Lease(int(r[0]), r[1], int(r[2]), float(r[3])) for r in rows]
 
-    async def release_lease(self, game_id: int, owner: str, token: int) -> None:
-        """Give the game up now (a clean shutdown): another process may take it at once."""
+    async def release_lease(
+        self, game_id: int, owner: str, token: int, *, now: float | None = None
+    ) -> None:
+        """Give the game up (a clean shutdown, a hand-back): its lease ends `now`, so another
+        process may take it at once. The row stays: the next holder's token is higher still."""
+        at = time.time() if now is None else now
 
         async def release(c: Conn) -> None:
             await c.execute(
-                "DELETE FROM leases WHERE game_id = $1 AND owner = $2 AND token = $3",
+                "UPDATE leases SET expires = LEAST(expires, $1), wanted_by = NULL"
+                " WHERE game_id = $2 AND owner = $3 AND token = $4",
+                at,
                 game_id,
                 owner,
                 token,
             )
 
         await self._write(release)
+
+    async def live_leases(self, now: float) -> list[Lease]:
+        """The leases running at `now`: which process runs which game."""
+        rows = await self.query(
+            "SELECT game_id, owner, token, expires FROM leases WHERE expires > $1", (now,)
+        )
+        return [Lease(int(r[0]), r[1], int(r[2]), float(r[3])) for r in rows]
 
     async def lease(self, game_id: int) -> Lease | None:
         rows = await self.query(
@@ -740,42 +753,49 @@ class PostgresStore:
 
     # --- orders relayed between processes --------------------------------------------------------
 
-    async def relay_put(self, game_id: int, request: dict[str, Any], *, now: float) -> int:
-        """Leave a request for the process that runs the game (`relay_take`); its id."""
+    async def relay_put(
+        self, request_id: int, game_id: int, request: dict[str, Any], *, now: float
+    ) -> None:
+        """Leave a request for the process that runs the game (`relay_take`), under an id the
+        requester chose (so it can withdraw it even if it was cancelled while writing it)."""
 
-        async def put(c: Conn) -> int:
-            return int(
-                await c.fetchval(
-                    "INSERT INTO relay (game_id, request, created_at) VALUES ($1, $2::jsonb, $3)"
-                    " RETURNING id",
-                    game_id,
-                    _dumps(request),
-                    now,
-                )
+        async def put(c: Conn) -> None:
+            await c.execute(
+                "INSERT INTO relay (id, game_id, request, created_at)"
+                " VALUES ($1, $2, $3::jsonb, $4)",
+                request_id,
+                game_id,
+                _dumps(request),
+                now,
             )
 
-        return await self._write(put)
+        await self._write(put)
 
     async def relay_take(
         self, owner: str, games: Iterable[int], *, now: float, limit: int = 50
     ) -> list[tuple[int, int, dict[str, Any]]]:
-        """The open requests for these games (those `owner` runs), oldest first, taken by it in
-        the same transaction: (id, game, request). A request taken is never taken again."""
+        """The open requests for these games (those `owner` runs: its lease on them runs at
+        `now`), oldest first, taken by it in the same transaction: (id, game, request). A request
+        taken is never taken again."""
         wanted = sorted(set(games))
 
         async def take(c: Conn) -> list[tuple[int, int, dict[str, Any]]]:
             rows = await c.fetch(
                 "WITH open AS (SELECT id FROM relay WHERE taken_by IS NULL"
-                " AND answered_at IS NULL AND game_id = ANY($1::bigint[]) ORDER BY id LIMIT $2"
-                " FOR UPDATE SKIP LOCKED)"
+                " AND answered_at IS NULL AND game_id = ANY($1::bigint[])"
+                " AND EXISTS (SELECT 1 FROM leases AS l WHERE l.game_id = relay.game_id"
+                " AND l.owner = $3 AND l.expires > $4) ORDER BY created_at, id LIMIT $2"
+                " FOR UPDATE OF relay SKIP LOCKED)"
                 " UPDATE relay SET taken_by = $3, taken_at = $4 FROM open"
-                " WHERE relay.id = open.id RETURNING relay.id, relay.game_id, relay.request::text",
+                " WHERE relay.id = open.id RETURNING relay.id, relay.game_id, relay.request::text,"
+                " relay.created_at",
                 wanted,
                 limit,
                 owner,
                 now,
             )
-            return sorted((int(r[0]), int(r[1]), json.loads(r[2])) for r in rows)
+            ordered = sorted(rows, key=lambda r: (float(r[3]), int(r[0])))
+            return [(int(r[0]), int(r[1]), json.loads(r[2])) for r in ordered]
 
         return await self._write(take)
 
@@ -913,14 +933,6 @@ class PostgresStore:
             " claimed_until = NULL WHERE id = ANY($2::bigint[])",
             ids,
             error[:500],
-        )
-
-    async def unclaim(self, ids: Iterable[int]) -> None:
-        """Give claimed rows up untouched (their game is another process's for now)."""
-        await self._update_rows(
-            "UPDATE outbox SET claimed_by = NULL, claimed_until = $1 WHERE id = ANY($2::bigint[])",
-            ids,
-            None,
         )
 
     async def hold(self, ids: Iterable[int], until: float) -> None:

@@ -13,6 +13,8 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import math
+import secrets
 import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
@@ -36,6 +38,7 @@ AI_PLAYER = "ai"  # the player of nations the AI plays (it may play several)
 
 log = logging.getLogger(__name__)
 
+ADOPT_PER_PASS = 16  # games of dead processes taken over at one `keep_leases`
 COPY_SECONDS = 1.0  # how long a copy of another process's game is read before it is read again
 RELAY_POLL = 0.05  # seconds between looks at a relayed order's answer
 
@@ -84,6 +87,9 @@ class LiveGame:
     snapshot_tick: int
     kind: GameKind
     token: int | None = None  # this process's fencing token for the game (None: no leases)
+    # until when the lease surely runs (as last taken or renewed, by this process's clock):
+    # past it, the game may be another process's, and this copy is not read or written again
+    lease_until: float = math.inf
     lock: asyncio.Lock = field(default_factory=asyncio.Lock)
     _clock: tuple[GameRow, RealClock] | None = field(default=None, repr=False)
     _summary: tuple[int, GameSummary] | None = field(default=None, repr=False)
@@ -120,7 +126,7 @@ class GameService:
         lease_seconds: float = 60.0,
         clock: Callable[[], float] = time.time,
         serves: Callable[[GameRow], bool] | None = None,
-        relay_wait: float = 1.2,
+        relay_wait: float = 2.5,
     ) -> None:
         self.store = store
         # Several processes on one store: each game is run by one of them at a time, the
@@ -139,8 +145,8 @@ class GameService:
         # copies of games other processes run, read here: game -> (when read, copy)
         self._copies: dict[int, tuple[float, LiveGame]] = {}
         # orders for a game another process runs are relayed to it through the store; the
-        # answer is waited for this long, twice at most once taken (a Discord interaction is
-        # answered within 3 s)
+        # answer is waited for this long, twice at most once taken (the bot defers its answer
+        # to a DM order in a sharded setup: Discord allows 15 minutes then)
         self.relay_wait = relay_wait
         # Time runs in one worker thread (`_apply`): a busy world's ticks take tens of
         # milliseconds of Python, and the event loop must go on serving the other games.
@@ -222,6 +228,11 @@ class GameService:
 
     async def _live(self, game_id: int) -> LiveGame:
         game = self._games.get(game_id)
+        if game is not None and game.lease_until <= self.clock():
+            # not renewed in time (this process was paused, or cut off from the store): the
+            # game may have moved on elsewhere; read it again (and take it again, if free)
+            self.evict(game_id)
+            game = None
         if game is not None:
             return game
         lock = self._loading.setdefault(game_id, asyncio.Lock())
@@ -239,9 +250,17 @@ class GameService:
             if row is None:
                 raise GameError(f"there is no game {game_id}")
             mine = self.serves is None or self.serves(row)
+            if not mine and game_id not in self._adopted:
+                # another process's server's game: this one runs it only once taken over
+                # (`adopt_orphans`); until then its process runs it, or nobody does for now
+                lease = await self.store.lease(game_id)
+                raise LeaseHeld(
+                    game_id, lease.owner if lease else "", lease.expires if lease else 0
+                )
+            now = self.clock()
             try:
                 token = await self.store.acquire_lease(
-                    game_id, self.owner, now=self.clock(), ttl=self.lease_seconds
+                    game_id, self.owner, now=now, ttl=self.lease_seconds
                 )
             except LeaseHeld:
                 if mine:
@@ -249,8 +268,9 @@ class GameService:
                     # one was down hands it back at its next `keep_leases`
                     await self.store.want_lease(game_id, self.owner)
                 raise
-            if not mine:  # nobody ran it (its process is down): this one does, for now
-                self._adopted.add(game_id)
+            game = await self._build(game_id, token)
+            game.lease_until = now + self.lease_seconds
+            return game
         return await self._build(game_id, token)
 
     async def _copy(self, game_id: int) -> LiveGame:
@@ -269,6 +289,13 @@ class GameService:
     async def _readable(self, game_id: int) -> tuple[LiveGame, bool]:
         """The game to read: (the live game, True), or (a copy, False) while another process
         runs it (a player's DM to this process about a game of another's server)."""
+        game = self._games.get(game_id)
+        if game is not None and game.lease_until > self.clock():
+            return game, True
+        if self.owner is not None and self.serves is not None and game_id not in self._adopted:
+            row = await self.store.game(game_id)
+            if row is not None and not self.serves(row):  # another's: read, never take it
+                return await self._copy(game_id), False
         try:
             return await self._live(game_id), True
         except LeaseHeld:
@@ -310,9 +337,12 @@ class GameService:
         if self.owner is None:
             return set()
         tokens = {gid: g.token for gid, g in self._games.items() if g.token is not None}
-        lost = await self.store.renew_leases(
-            self.owner, tokens, now=self.clock(), ttl=self.lease_seconds
-        )
+        now = self.clock()
+        lost = await self.store.renew_leases(self.owner, tokens, now=now, ttl=self.lease_seconds)
+        for game_id, token in tokens.items():
+            game = self._games.get(game_id)
+            if game_id not in lost and game is not None and game.token == token:
+                game.lease_until = now + self.lease_seconds
         for game_id in lost:
             self._adopted.discard(game_id)
             if (
@@ -329,6 +359,7 @@ class GameService:
         first). Relayed orders an hour old are deleted."""
         await self.renew_leases()
         await self.hand_back()
+        await self.ask_back()
         await self.adopt_orphans()
         await self.store.relay_prune(self.clock() - 3600)
 
@@ -339,11 +370,35 @@ class GameService:
             return set()
         wanted = await self.store.wanted_leases(self.owner) & self._adopted
         for game_id in wanted:
+            self._adopted.discard(game_id)  # first: a read meanwhile does not take it again
             await self._give_up(game_id)
-            self._adopted.discard(game_id)
         if wanted:
             log.info("handed games %s back to the processes serving their servers", sorted(wanted))
         return wanted
+
+    async def ask_back(self) -> set[int]:
+        """Ask for the games of this process's servers that another process runs (it took them
+        over while this one was down); returns them."""
+        if self.owner is None or self.serves is None:
+            return set()
+        elsewhere = await self._leases_elsewhere()
+        if not elsewhere:
+            return set()
+        serves = self.serves
+        asked = {row.id for row in await self.store.games() if row.id in elsewhere and serves(row)}
+        for game_id in asked:
+            await self.store.want_lease(game_id, self.owner)
+        return asked
+
+    async def _leases_elsewhere(self) -> dict[int, str]:
+        """Games another process runs now: game -> its process."""
+        if self.owner is None:
+            return {}
+        return {
+            lease.game_id: lease.owner
+            for lease in await self.store.live_leases(self.clock())
+            if lease.owner != self.owner
+        }
 
     async def adopt_orphans(self) -> set[int]:
         """Take over the games whose lease ran out more than a lease's length ago (their
@@ -352,22 +407,25 @@ class GameService:
         if self.owner is None or self.serves is None:
             return set()  # one process alone runs every game anyway
         now = self.clock()
-        taken = set()
+        taken: set[int] = set()
         for lease in await self.store.expired_leases(now - self.lease_seconds):
+            if len(taken) >= ADOPT_PER_PASS:  # the rest at the next pass: renewals first
+                break
             if lease.game_id in self._games:
                 continue
             row = await self.store.game(lease.game_id)
             if row is None:
                 continue
+            theirs = not self.serves(row)
+            if theirs:
+                self._adopted.add(lease.game_id)
             try:
                 await self._live(lease.game_id)
-            except LeaseHeld:  # another survivor was quicker
+            except GameError as exc:  # (LeaseHeld: another survivor was quicker)
+                self._adopted.discard(lease.game_id)
+                if not isinstance(exc, LeaseHeld):
+                    log.exception("taking over game %s failed", lease.game_id)
                 continue
-            except GameError:
-                log.exception("taking over game %s failed", lease.game_id)
-                continue
-            if not self.serves(row):
-                self._adopted.add(lease.game_id)
             taken.add(lease.game_id)
         if taken:
             log.warning(
@@ -380,7 +438,7 @@ class GameService:
         if game is None or game.token is None or self.owner is None:
             return
         async with game.lock:
-            await self.store.release_lease(game_id, self.owner, game.token)
+            await self.store.release_lease(game_id, self.owner, game.token, now=self.clock())
         self.evict(game_id)
 
     async def release_leases(self) -> None:
@@ -474,7 +532,12 @@ class GameService:
         rows = await self.store.games(status=status, guild_id=guild_id)
         if mine and self.serves is not None:
             serves = self.serves
-            rows = [row for row in rows if serves(row) or row.id in self._adopted]
+            elsewhere = await self._leases_elsewhere()  # (being handed back: not yet)
+            rows = [
+                row
+                for row in rows
+                if (serves(row) or row.id in self._adopted) and row.id not in elsewhere
+            ]
         return rows
 
     # --- the one write path ------------------------------------------------------------------------------
@@ -673,11 +736,12 @@ class GameService:
         its answer. Not taken in time: withdrawn, so never carried out later. Taken but not
         answered in time: the player is told to look, as it may have been carried out."""
         store = self.store
-        request = await store.relay_put(
-            game_id, {"nation": nation, "command": command}, now=self.clock()
-        )
+        request = secrets.randbits(62) + 1
         deadline = time.monotonic() + self.relay_wait
         try:
+            await store.relay_put(
+                request, game_id, {"nation": nation, "command": command}, now=self.clock()
+            )
             while True:
                 taken_by, answer = await store.relay_state(request)
                 if answer is not None:
@@ -699,6 +763,8 @@ class GameService:
             # so that it is not carried out later without anyone told
             await asyncio.shield(store.relay_cancel(request, now=self.clock()))
             raise
+        finally:
+            self._copies.pop(game_id, None)  # what the player reads next shows their order
 
     def _relayed_answer(self, game_id: int, answer: dict[str, Any]) -> CommandResult:
         if "refused" in answer:
@@ -724,7 +790,16 @@ class GameService:
         if not held:
             return 0
         taken = await self.store.relay_take(self.owner, held, now=self.clock())
+        by_game: dict[int, list[tuple[int, dict[str, Any]]]] = {}
         for request_id, game_id, request in taken:
+            by_game.setdefault(game_id, []).append((request_id, request))
+        # the games side by side (one waiting for its tick does not hold the others' orders
+        # up), each game's orders in the order they were given
+        await asyncio.gather(*(self._serve_game(g, requests) for g, requests in by_game.items()))
+        return len(taken)
+
+    async def _serve_game(self, game_id: int, requests: list[tuple[int, dict[str, Any]]]) -> None:
+        for request_id, request in requests:
             answer: dict[str, Any]
             try:
                 game = await self._live(game_id)
@@ -748,7 +823,6 @@ class GameService:
                 log.exception("a relayed order for game %s failed", game_id)
                 answer = {"refused": "something went wrong on our side and it has been logged"}
             await self.store.relay_answer(request_id, answer, now=self.clock())
-        return len(taken)
 
     # --- lobby -------------------------------------------------------------------------------------------
 

@@ -676,14 +676,26 @@ class Store:
             return set()
         return await self.db.write(renew)
 
-    async def release_lease(self, game_id: int, owner: str, token: int) -> None:
-        """Give the game up now (a clean shutdown): another process may take it at once."""
+    async def release_lease(
+        self, game_id: int, owner: str, token: int, *, now: float | None = None
+    ) -> None:
+        """Give the game up (a clean shutdown, a hand-back): its lease ends `now`, so another
+        process may take it at once. The row stays: the next holder's token is higher still."""
+        at = time.time() if now is None else now
         await self.db.write(
             lambda c: c.execute(
-                "DELETE FROM leases WHERE game_id = ? AND owner = ? AND token = ?",
-                (game_id, owner, token),
+                "UPDATE leases SET expires = MIN(expires, ?), wanted_by = NULL"
+                " WHERE game_id = ? AND owner = ? AND token = ?",
+                (at, game_id, owner, token),
             )
         )
+
+    async def live_leases(self, now: float) -> list[Lease]:
+        """The leases running at `now`: which process runs which game."""
+        rows = await self.query(
+            "SELECT game_id, owner, token, expires FROM leases WHERE expires > ?", (now,)
+        )
+        return [Lease(int(r[0]), r[1], int(r[2]), float(r[3])) for r in rows]
 
     async def lease(self, game_id: int) -> Lease | None:
         rows = await self.query(
@@ -695,31 +707,33 @@ class Store:
 
     # --- orders relayed between processes ----------------------------------------------------------
 
-    async def relay_put(self, game_id: int, request: dict[str, Any], *, now: float) -> int:
-        """Leave a request for the process that runs the game (`relay_take`); its id."""
-        return await self.db.write(
-            lambda c: int(
-                c.execute(
-                    "INSERT INTO relay (game_id, request, created_at) VALUES (?, ?, ?)",
-                    (game_id, _dumps(request), now),
-                ).lastrowid
-                or 0
+    async def relay_put(
+        self, request_id: int, game_id: int, request: dict[str, Any], *, now: float
+    ) -> None:
+        """Leave a request for the process that runs the game (`relay_take`), under an id the
+        requester chose (so it can withdraw it even if it was cancelled while writing it)."""
+        await self.db.write(
+            lambda c: c.execute(
+                "INSERT INTO relay (id, game_id, request, created_at) VALUES (?, ?, ?, ?)",
+                (request_id, game_id, _dumps(request), now),
             )
         )
 
     async def relay_take(
         self, owner: str, games: Iterable[int], *, now: float, limit: int = 50
     ) -> list[tuple[int, int, dict[str, Any]]]:
-        """The open requests for these games (those `owner` runs), oldest first, taken by it in
-        the same transaction: (id, game, request). A request taken is never taken again."""
+        """The open requests for these games (those `owner` runs: its lease on them runs at
+        `now`), oldest first, taken by it in the same transaction: (id, game, request). A request
+        taken is never taken again."""
         wanted = json.dumps(sorted(set(games)))
 
         def take(c: sqlite3.Connection) -> list[tuple[int, int, dict[str, Any]]]:
             rows = c.execute(
                 "SELECT id, game_id, request FROM relay WHERE taken_by IS NULL"
                 " AND answered_at IS NULL AND game_id IN (SELECT value FROM json_each(?))"
-                " ORDER BY id LIMIT ?",
-                (wanted, limit),
+                " AND EXISTS (SELECT 1 FROM leases AS l WHERE l.game_id = relay.game_id"
+                " AND l.owner = ? AND l.expires > ?) ORDER BY created_at, id LIMIT ?",
+                (wanted, owner, now, limit),
             ).fetchall()
             c.executemany(
                 "UPDATE relay SET taken_by = ?, taken_at = ? WHERE id = ?",
@@ -862,14 +876,6 @@ class Store:
             " claimed_until = NULL WHERE id = ?",
             ids,
             lambda i: (error[:500], i),
-        )
-
-    async def unclaim(self, ids: Iterable[int]) -> None:
-        """Give claimed rows up untouched (their game is another process's for now)."""
-        await self._update_rows(
-            "UPDATE outbox SET claimed_by = NULL, claimed_until = NULL WHERE id = ?",
-            ids,
-            lambda i: (i,),
         )
 
     async def hold(self, ids: Iterable[int], until: float) -> None:

@@ -67,24 +67,45 @@ async def test_a_game_is_run_by_one_process_until_its_lease_runs_out(two) -> Non
     assert (await b.store.lease(game)).owner == "b"
 
 
-async def test_the_old_holder_writes_nothing_once_the_game_is_taken_over(two) -> None:
+async def test_the_old_holder_writes_nothing_once_the_game_is_taken_over(store_url) -> None:
+    """b's clock runs a lease ahead of a's (machines' clocks differ): a still believes its
+    lease runs when b takes the game over. a's writes are refused by the store itself (the
+    fencing token), and nothing of them is written."""
+    a_clock, b_clock = Clock(), Clock()
+    a = await GameService.open(store_url, owner="a", lease_seconds=TTL, clock=a_clock)
+    b = await GameService.open(store_url, owner="b", lease_seconds=TTL, clock=b_clock)
+    try:
+        game = await a.create_game(name="shared", world=strip_world())
+        await a.submit(game, "red", cmd.Move(units=[1], to=(3, 1)))
+        before = await log_entries(a, game)
+        b_clock.now += TTL + 1
+        await b.advance(game, 4)  # b runs it now: time moves on there
+        after_b = await log_entries(b, game)
+        with pytest.raises(LeaseLost, match="moving between the bot.s servers"):
+            await a.submit(game, "red", cmd.Move(units=[2], to=(3, 1)))
+        assert await log_entries(a, game) == after_b
+        with pytest.raises(GameError):  # it forgot the game; b still holds it
+            await a.advance(game, 4)
+        assert await log_entries(a, game) == after_b
+        assert len(after_b) > len(before)
+        assert await a.renew_leases() == set()  # nothing left to renew: it was forgotten
+    finally:
+        await a.close()
+        await b.close()
+
+
+async def test_a_process_paused_past_its_lease_reads_and_writes_its_old_world_no_more(two) -> None:
+    """a is paused past its lease (its clock jumps when it wakes) while b moves the game on:
+    a no longer uses the world it had in memory. It reads what b committed, and its order is
+    refused before anything is tried."""
     a, b, clock, game = two
     await a.submit(game, "red", cmd.Move(units=[1], to=(3, 1)))
-    before = await log_entries(a, game)
-    clock.now += TTL + 1  # a was paused past its lease
-    await b.advance(game, 4)  # b runs it now: time moves on there
-    after_b = await log_entries(b, game)
-    # a wakes up with the world still in memory: its command and its ticks are refused by
-    # the store itself, and nothing of them is written
-    with pytest.raises(LeaseLost, match="moving between the bot.s servers"):
+    clock.now += TTL + 1
+    await b.advance(game, 4)
+    assert (await a.summary(game)).tick == (await b.summary(game)).tick == 4  # not a's old 0
+    with pytest.raises(LeaseHeld):
         await a.submit(game, "red", cmd.Move(units=[2], to=(3, 1)))
-    assert await log_entries(a, game) == after_b
-    with pytest.raises(GameError):  # it forgot the game; b still holds it
-        await a.advance(game, 4)
-    assert await log_entries(a, game) == after_b
-    assert len(after_b) > len(before)
-    # its renewal says so too
-    assert await a.renew_leases() == set()  # nothing left to renew: it was forgotten
+    assert (await b.live_world(game)).tick == 4
 
 
 async def test_a_lost_lease_is_found_at_renewal_and_the_game_forgotten(two) -> None:
@@ -160,7 +181,7 @@ async def test_a_dead_processs_games_are_taken_over_and_handed_back(store_url) -
         await b.keep_leases()
         assert {g.id for g in await b.games(mine=True)} == {mine, theirs}
         await b.advance(mine, 3)  # b runs it now
-        with pytest.raises(LeaseLost):  # a, were it only paused, writes nothing
+        with pytest.raises(LeaseHeld):  # a, were it only paused, writes nothing
             await a.advance(mine, 1)
         # a comes back (a new process under its name): the game is b's until b hands it back
         back = await GameService.open(
@@ -172,6 +193,10 @@ async def test_a_dead_processs_games_are_taken_over_and_handed_back(store_url) -
             assert (await back.summary(mine)).tick == 5  # (reading a copy meanwhile)
             assert await b.store.wanted_leases("b") == {mine}
             await b.keep_leases()
+            # handed back: b reading it (a DM to b about it) does not take it again
+            assert (await b.summary(mine)).tick == 5
+            released = await b.store.lease(mine)
+            assert released is not None and released.expires <= clock.now
             assert [g.id for g in await b.games(mine=True)] == [theirs]
             assert (await back.summary(mine)).tick == 5  # b's ticks are there
             await back.advance(mine, 1)

@@ -150,8 +150,13 @@ async def test_a_fenced_write_after_a_take_over_writes_nothing(store_url) -> Non
         assert await store.renew_leases("b", {game: new}, now=12.0, ttl=10.0) == set()
         lease = await store.lease(game)
         assert lease is not None and (lease.owner, lease.token, lease.expires) == ("b", new, 22.0)
-        await store.release_lease(game, "b", new)
-        assert await store.lease(game) is None
+        await store.release_lease(game, "b", new, now=13.0)
+        lease = await store.lease(game)  # ended now; the row stays, so tokens only go up
+        assert lease is not None and (lease.owner, lease.token, lease.expires) == ("b", new, 13.0)
+        after = await store.acquire_lease(game, "a", now=13.0, ttl=10.0)  # free at once
+        assert after == new + 1  # never a token given before: a's old writes stay refused
+        with pytest.raises(LeaseLost):
+            await store.update_game(game, status="ended", fence=("a", old))
     finally:
         await store.close()
 
