@@ -293,17 +293,20 @@ async def host(url: str, n: int, opts: Options, profile: bool) -> dict[str, floa
         # the threads' own CPU time (not wall time: waiting for the disk or the GIL is not
         # counted), on the event loop and, with SQLite, on the database thread too
         profiler = cProfile.Profile(time.thread_time) if profile else None
-        db_profiler = cProfile.Profile(time.thread_time) if profile and sqlite else None
+        db = store.db if isinstance(store, Store) else None
+        db_profiler = cProfile.Profile(time.thread_time) if profile and db is not None else None
         threads0 = thread_cpu(groups)
         server0 = server_cpu(url)
         cpu0, wall0 = time.process_time(), time.perf_counter()
         if profiler is not None:
             profiler.enable()
-        if db_profiler is not None:
-            await store.db.read(lambda _: db_profiler.enable())
+        if db_profiler is not None and db is not None:
+            enable = db_profiler.enable
+            await db.read(lambda _: enable())
         await asyncio.sleep(opts.seconds)
-        if db_profiler is not None:
-            await store.db.read(lambda _: db_profiler.disable())
+        if db_profiler is not None and db is not None:
+            disable = db_profiler.disable
+            await db.read(lambda _: disable())
         if profiler is not None:
             profiler.disable()
         cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
