@@ -40,9 +40,11 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
+import math
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, fields
+from functools import partial
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -191,6 +193,9 @@ class Notifier:
         self._sitrep_days: dict[tuple[int, str], int] = {}
         # game -> (game day, members version) when its sitreps were last looked at
         self._looked: dict[int, tuple[int, int]] = {}
+        # game -> (when its next tick is due, its clock, its members' version) when it was last
+        # looked at: while all three are the same its tick is, and so its day (`_sitreps`)
+        self._quick: dict[int, tuple[float, dict[str, Any], int]] = {}
         self._running: set[int] = set()
         self._wake = asyncio.Event()
         self._retry_now: set[str] = set()  # users to try although their DMs were closed
@@ -208,10 +213,17 @@ class Notifier:
         rows every `prune_every` seconds; an error in a pass is logged and the next pass goes
         on. Cancel the task to stop."""
         next_prune = self.clock()
+        next_look = time.monotonic()
 
         async def one_pass() -> None:
-            nonlocal next_prune
-            await guarded(self.run_once, "notifier pass", log)
+            nonlocal next_prune, next_look
+            # a pass woken by a commit tells its events; the sitreps' look at every running
+            # game waits for a pass at least `interval` after the last one (a day's sitrep goes
+            # out at most `interval` later; several wake-ups a second cost no look each)
+            look = time.monotonic() >= next_look
+            if look:
+                next_look = time.monotonic() + interval
+            await guarded(partial(self.run_once, sitreps=look), "notifier pass", log)
             if self.retention is not None and self.clock() >= next_prune:
                 next_prune = self.clock() + self.prune_every
                 await guarded(self.prune, "pruning the outbox", log)
@@ -252,7 +264,9 @@ class Notifier:
         """One pass for one game only."""
         return await self.run_once(game_id=game_id)
 
-    async def run_once(self, *, game_id: int | None = None) -> DeliveryReport:
+    async def run_once(self, *, game_id: int | None = None, sitreps: bool = True) -> DeliveryReport:
+        """Tell the pending events (of one game only: `game_id`), then, with `sitreps`, send
+        the day's sitreps of the games whose day changed."""
         report = DeliveryReport()
         now = self.clock()
         # several processes: each tells the players of the games it serves
@@ -285,7 +299,8 @@ class Notifier:
                 await self.store.mark_failed([r.id for r in group], f"notifier: {exc!r}")
                 report.failed += len(group)
         try:
-            await self._sitreps(now, report, game_id)
+            if sitreps:
+                await self._sitreps(now, report, game_id)
         except asyncio.CancelledError:
             raise
         except Exception:
@@ -541,16 +556,26 @@ class Notifier:
                 self._running = running
                 self._looked = {g: m for g, m in self._looked.items() if g in running}
                 self._sitrep_days = {k: d for k, d in self._sitrep_days.items() if k[0] in running}
+                self._quick = {g: q for g, q in self._quick.items() if g in running}
         for game in games:
             if only is not None and game.id != only:
                 continue
             try:
+                # a game in memory whose next tick is due when it was at the last look, with
+                # the same clock and members, is at the same tick: its day has not changed (no
+                # summary, no lock); one standing still (paused: `inf`) is looked at each time
+                at = self.service.next_tick_at(game.id)
+                members = self.store.members_version(game.id)
+                quick = None if at is None or not math.isfinite(at) else (at, game.clock, members)
+                if quick is not None and self._quick.get(game.id) == quick:
+                    continue
                 summary = await self.service.summary(game.id)
                 mark = (summary.day, self.store.members_version(game.id))
-                if self._looked.get(game.id) == mark:
-                    continue
-                await self._game_sitreps(game, summary, mark[0], now, report)
-                self._looked[game.id] = mark
+                if self._looked.get(game.id) != mark:
+                    await self._game_sitreps(game, summary, mark[0], now, report)
+                    self._looked[game.id] = mark
+                if quick is not None and self.service.next_tick_at(game.id) == at:
+                    self._quick[game.id] = quick  # no tick since `at` was read
             except asyncio.CancelledError:
                 raise
             except Exception:

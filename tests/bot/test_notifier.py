@@ -444,12 +444,23 @@ async def test_a_pass_over_idle_games_costs_no_store_round_trip_per_game(tmp_pat
         notifier.bot = counted.proxy_of(BotStore.of(service.store))
         await notifier.run_once()  # the first look: every game's sitrep day is recorded
         assert counted.calls["members"] == 12
+        summaries: list[int] = []
+        summary = service.summary
+
+        async def asked(game_id: int):
+            summaries.append(game_id)
+            return await summary(game_id)
+
+        service.summary = asked  # type: ignore[method-assign]
+        await notifier.run_once()  # (the games' next ticks are noted at this look)
         for _ in range(3):
             counted.reset()
+            summaries.clear()
             assert await notifier.run_once() == DeliveryReport()
             # the pending rows of all games (one query) and the running games (one query)
             assert counted.trips <= 2, counted.calls
             assert set(counted.calls) <= {"pending_events", "members_version"}, counted.calls
+            assert summaries == []  # no game moved on: none is asked for its day
         # one game has something to tell: only that one is looked at, the others cost nothing
         await service.advance(games[3], 32)
         counted.reset()

@@ -85,3 +85,42 @@ async def test_ai_seats_play_stored_games_through_the_service(tmp_path) -> None:
         assert all(w["command"]["level"] != "war" for w in wars)
     finally:
         await service.close()
+
+
+async def test_a_game_whose_tick_and_row_did_not_change_is_passed_over(tmp_path) -> None:
+    """The runner looks at a game again only when its tick (or its row) moved on: a pass over
+    a game as it was when its seats last had their turn asks nothing of it; a tick, or a new
+    AI seat in its settings, and it is looked at (and its seats decide) as before."""
+    service = await GameService.open(str(tmp_path / "ai.db"), synchronous="NORMAL")
+    try:
+        game = await service.create_game(name="AI", max_nations=2, width=48, height=48, seed=2)
+        red = await service.join(game, name="Red", colour="#e6194b", player="100")
+        bot = await service.join(game, name="Robot", colour="#4363d8", player=lobby.AI_PLAYER)
+        await service.update_settings(game, ai={bot: "normal"})
+        runner = AiRunner(service)
+        looked: list[int] = []
+        summary = service.summary
+
+        async def counted(game_id: int):
+            looked.append(game_id)
+            return await summary(game_id)
+
+        service.summary = counted  # type: ignore[method-assign]
+        assert await runner.run_once() > 0
+        assert looked
+        looked.clear()
+        assert await runner.run_once() == 0
+        assert looked == []  # nothing moved on: not looked at
+        await service.update_settings(game, ai={bot: "normal", red: "caretaker"})
+        assert await runner.run_once() > 0  # the new seat decides at once, in the same hour
+        looked.clear()
+        assert await runner.run_once() == 0
+        assert looked == []
+        await service.advance(game, 1)
+        await runner.run_once()
+        assert looked  # a tick: looked at again
+        looked.clear()
+        await runner.run_once()
+        assert looked == []
+    finally:
+        await service.close()
