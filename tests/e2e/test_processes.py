@@ -1,6 +1,7 @@
 """Bot processes as the operating system runs them (issue 16): two `si bot` processes
-(tests/bot_child.py), each running one of two Discord shards, on one PostgreSQL store and one
-fake Discord run by the test. Players give orders while time runs, and then:
+(tests/bot_child.py), each running one of two Discord shards, on one PostgreSQL store (the
+kill test on SQLite too: two processes sharing one file) and one fake Discord run by the test.
+Players give orders while time runs, and then:
 
 - one process is killed (SIGKILL) in the middle of it: the other takes its game over once the
   lease has run out (ticks, DMs), hands it back when the killed one is restarted, and the game
@@ -29,6 +30,7 @@ from engine.host.realtime import RealClock
 from engine.host.service import GameService
 from engine.interface import entries as en
 from engine.interface.kind import kind as game_kind
+from tests import stores
 from tests.fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -237,8 +239,10 @@ class Table:
                 assert plugin.hash(first) == plugin.hash(live)
                 row = await reader.game(game)
                 clock = RealClock.of_row(row, plugin.ticks_per_hour(live))
-                written = await reader.store.query(
-                    "SELECT seq, tick, created_at FROM log WHERE game_id = $1 ORDER BY seq", (game,)
+                written = await stores.query(
+                    reader.store,
+                    "SELECT seq, tick, created_at FROM log WHERE game_id = ? ORDER BY seq",
+                    (game,),
                 )
                 for seq, tick, at in written:
                     due = max(clock.tick_at(at) or 0, 0)  # (before the start: tick 0)
@@ -265,8 +269,10 @@ class Table:
         what keeps a DM sent again by another process, or a restart, from being shown again:
         Discord shows one message per key)."""
         members = await reader.members(game)
-        rows = await reader.store.query(
-            "SELECT nation, claim_group, delivered_at FROM outbox WHERE game_id = $1", (game,)
+        rows = await stores.query(
+            reader.store,
+            "SELECT nation, claim_group, delivered_at FROM outbox WHERE game_id = ?",
+            (game,),
         )
         assert all(delivered is not None for _, _, delivered in rows), "rows left unsent"
         for nation, user in members.items():
@@ -279,8 +285,10 @@ class Table:
 
 
 @pytest.fixture
-async def table(pg_server, tmp_path):
-    url = await pg_server.new_database()
+async def table(store_url, tmp_path):
+    """On both stores (the pause test: PostgreSQL only; a process frozen inside a SQLite write
+    transaction holds the file's one write lock: docs/DEPLOY.md says to use PostgreSQL)."""
+    url = store_url
     async with FakeDiscord(raise_on_errors=False) as fake:
         t = Table(fake, url, tmp_path)
         try:
@@ -340,6 +348,7 @@ async def test_a_killed_process_s_game_goes_on_elsewhere_and_comes_back(table) -
     assert "handed games" in table.bots[1].output()
 
 
+@pytest.mark.parametrize("backend", ["postgresql"])
 async def test_a_process_paused_past_its_lease_writes_nothing_when_it_wakes(table) -> None:
     rng = random.Random(17)
     await table.start(0)
