@@ -243,6 +243,18 @@ class BotStore:
         )
         return json.loads(rows[0][0]) if rows else {}
 
+    async def players_settings(self, user_ids: Iterable[str]) -> dict[str, dict[str, Any]]:
+        """The settings of several players in one query (those with none are left out)."""
+        users = sorted({str(u) for u in user_ids})
+        if not users:
+            return {}
+        rows = await self._query(
+            "SELECT user_id, settings FROM player_settings"
+            f" WHERE user_id IN ({', '.join('?' * len(users))})",
+            tuple(users),
+        )
+        return {str(user): json.loads(text) for user, text in rows}
+
     async def set_player_settings(self, user_id: str, settings: dict[str, Any]) -> None:
         await self._write(
             (
@@ -263,6 +275,21 @@ class BotStore:
             return None
         status, detail, since, checked = rows[0]
         return DmStatus(status, detail, float(since), float(checked))
+
+    async def dm_statuses(self, user_ids: Iterable[str]) -> dict[str, DmStatus]:
+        """Whether the bot can DM several users, in one query (those never tried are left out)."""
+        users = sorted({str(u) for u in user_ids})
+        if not users:
+            return {}
+        rows = await self._query(
+            "SELECT user_id, status, detail, since, checked FROM dm_status"
+            f" WHERE user_id IN ({', '.join('?' * len(users))})",
+            tuple(users),
+        )
+        return {
+            str(user): DmStatus(status, detail, float(since), float(checked))
+            for user, status, detail, since, checked in rows
+        }
 
     async def set_dm_status(
         self, user_id: str, status: str, detail: str | None = None, *, now: float | None = None
@@ -376,23 +403,33 @@ class BotStore:
     ) -> None:
         """Record the messages of one report for a player (once: the same report recorded
         again changes nothing), and keep only the player's `keep` latest of this game."""
-        user = str(user_id)
-        inserts = [
-            (
-                "INSERT INTO news (game_id, user_id, at, first_row, part, text)"
-                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
-                (game_id, user, float(at), first_row, i, text),
+        await self.add_reports([NewsReport(game_id, str(user_id), texts, first_row, at)], keep=keep)
+
+    async def add_reports(self, reports: Sequence[NewsReport], *, keep: int) -> None:
+        """Record several reports (`add_news`) in one transaction (the notifier's pass)."""
+        steps: list[Step] = []
+        for report in reports:
+            if not report.texts:
+                continue
+            game_id, user = report.game_id, str(report.user_id)
+            steps.extend(
+                (
+                    "INSERT INTO news (game_id, user_id, at, first_row, part, text)"
+                    " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                    (game_id, user, float(report.at), report.first_row, i, text),
+                )
+                for i, text in enumerate(report.texts)
             )
-            for i, text in enumerate(texts)
-        ]
-        trim = (
-            "DELETE FROM news WHERE game_id = ? AND user_id = ? AND id NOT IN ("
-            " SELECT id FROM news WHERE game_id = ? AND user_id = ?"
-            " ORDER BY id DESC LIMIT ?)",
-            (game_id, user, game_id, user, keep),
-        )
-        if inserts:
-            await self._write(*inserts, trim)
+            steps.append(
+                (
+                    "DELETE FROM news WHERE game_id = ? AND user_id = ? AND id NOT IN ("
+                    " SELECT id FROM news WHERE game_id = ? AND user_id = ?"
+                    " ORDER BY id DESC LIMIT ?)",
+                    (game_id, user, game_id, user, keep),
+                )
+            )
+        if steps:
+            await self._write(*steps)
 
     async def news(self, game_id: int, user_id: str, limit: int) -> list[NewsRow]:
         """A player's latest report messages in a game, the newest report first (the messages
@@ -639,6 +676,17 @@ def differences(source: BotRows, target: BotRows) -> list[str]:
                 f" the target ({table.key_text(lost[0])}" + (", ..." if len(lost) > 1 else "") + ")"
             )
     return problems
+
+
+class NewsReport(NamedTuple):
+    """One report to keep for a player's /news (`BotStore.add_reports`): its messages, the
+    first outbox row it tells (a report recorded twice is kept once) and when it was composed."""
+
+    game_id: int
+    user_id: str
+    texts: list[str]
+    first_row: int
+    at: float
 
 
 class NewsRow(NamedTuple):

@@ -49,7 +49,8 @@ async def every(
     """Run `pass_` every `interval` seconds, for ever; cancel the task to stop.
 
     - `interval`: seconds between the end of a pass and the start of the next, or a function
-      asked after each pass (e.g. shorter while some work is left over).
+      asked after each pass (e.g. shorter while some work is left over; 0: the next pass at
+      once, with no `settle` either).
     - A pass that raises is logged as "<name> failed" on `logger` and the loop goes on; a
       `CancelledError` (during a pass or a wait) ends the loop.
     - `wake`: setting this event ends the wait early; it is cleared, then `settle` seconds
@@ -67,6 +68,9 @@ async def _wait(
     interval: float | Callable[[], float], wake: asyncio.Event | None, settle: float
 ) -> None:
     seconds = interval() if callable(interval) else interval
+    if seconds <= 0:  # at once (work is left over), wake-ups or not
+        await asyncio.sleep(0)
+        return
     if wake is None:
         await asyncio.sleep(seconds)
         return

@@ -40,17 +40,16 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import logging
-import math
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, fields
+from dataclasses import dataclass, field, fields
 from functools import partial
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from bot.dm.delivery import DeliveryFailed, DmClosed, DmSender, RateLimited
-from bot.store import BotStore, DmStatus
+from bot.store import BotStore, DmStatus, NewsReport
 from engine.host.realtime import RealClock
 from engine.host.store import GameRow, OutboxClaim, OutboxRow
 from engine.interface.summary import GameSummary
@@ -160,6 +159,29 @@ class DeliveryReport:
         return self
 
 
+@dataclass
+class _Writes:
+    """What the groups of a pass leave to write at its end (`Notifier._write`), and what it
+    read of its recipients at its start: their settings and DM status, in one query each (a
+    user told once this pass is read again: their status may have changed)."""
+
+    settings: dict[str, dict[str, Any]] = field(default_factory=dict)
+    statuses: dict[str, DmStatus] = field(default_factory=dict)
+    users: set[str] = field(default_factory=set)  # whose settings and status were read
+    news: list[NewsReport] = field(default_factory=list)
+    delivered: list[int] = field(default_factory=list)
+    failed: list[tuple[list[int], str]] = field(default_factory=list)
+    held: list[tuple[list[int], float]] = field(default_factory=list)
+
+    def fail(self, ids: list[int], error: str) -> None:
+        if ids:
+            self.failed.append((ids, error))
+
+    def hold(self, ids: list[int], until: float) -> None:
+        if ids:
+            self.held.append((ids, until))
+
+
 class Notifier:
     def __init__(
         self,
@@ -193,11 +215,13 @@ class Notifier:
         self._sitrep_days: dict[tuple[int, str], int] = {}
         # game -> (game day, members version) when its sitreps were last looked at
         self._looked: dict[int, tuple[int, int]] = {}
-        # game -> (when its next tick is due, its clock, its members' version) when it was last
-        # looked at: while all three are the same its tick is, and so its day (`_sitreps`)
-        self._quick: dict[int, tuple[float, dict[str, Any], int]] = {}
+        # game -> (the first tick of its next day, its members' version) at its last look:
+        # while its tick (in memory) is before that and its members are the same, its day and
+        # who is told are as they were (`_sitreps`)
+        self._day_ends: dict[int, tuple[int, int]] = {}
         self._running: set[int] = set()
         self._wake = asyncio.Event()
+        self._behind = False  # the last pass took a full batch: more rows are waiting
         self._retry_now: set[str] = set()  # users to try although their DMs were closed
         # sitrep pictures handed to the drawing pool at once (a game's 8 nations measured best)
         self._workers = workers or 8
@@ -208,10 +232,16 @@ class Notifier:
         """Run the next pass soon (e.g. `service.subscribe(notifier.wake)`)."""
         self._wake.set()
 
-    async def run_forever(self, interval: float = 2.0, *, settle: float = 0.25) -> None:
+    async def run_forever(self, interval: float = 2.0, *, settle: float = 1.0) -> None:
         """Deliver every `interval` seconds (sooner after `wake`), forever, and prune delivered
         rows every `prune_every` seconds; an error in a pass is logged and the next pass goes
-        on. Cancel the task to stop."""
+        on. Cancel the task to stop.
+
+        After a wake-up the pass waits `settle` seconds for more: on a busy bot every commit
+        wakes the notifier, and a second's commits told in one pass cost one claim, one read of
+        the recipients and two writes (a DM comes at most that much later). A pass that took a
+        full batch (`batch_limit`: a backlog, e.g. after a restart) is followed at once by the
+        next."""
         next_prune = self.clock()
         next_look = time.monotonic()
 
@@ -228,8 +258,11 @@ class Notifier:
                 next_prune = self.clock() + self.prune_every
                 await guarded(self.prune, "pruning the outbox", log)
 
+        def wait() -> float:
+            return 0.0 if self._behind else interval
+
         await every(
-            interval, one_pass, name="notifier pass", wake=self._wake, settle=settle, logger=log
+            wait, one_pass, name="notifier pass", wake=self._wake, settle=settle, logger=log
         )
 
     async def prune(self, *, batch: int = 5000) -> int:
@@ -280,6 +313,7 @@ class Notifier:
             now=now,
             claim=OutboxClaim(self.claimer, self.claim_seconds, games),
         )
+        self._behind = len(rows) >= self.batch_limit
         # one DM (digest) per game, nation and claim: rows taken over from a claimer that
         # died are told as the same DM as before, under the same idempotency key
         groups: dict[tuple[int, str, int | None], list[OutboxRow]] = {}
@@ -289,15 +323,29 @@ class Notifier:
         for gid, _, _ in groups:
             if gid not in members:
                 members[gid] = await self.store.members(gid)
-        for (gid, nation, _), group in groups.items():
-            try:
-                await self._deliver(gid, nation, members[gid].get(nation), group, now, report)
-            except asyncio.CancelledError:
-                raise
-            except Exception as exc:
-                log.exception("delivering game %s nation %s failed", gid, nation)
-                await self.store.mark_failed([r.id for r in group], f"notifier: {exc!r}")
-                report.failed += len(group)
+        # what the groups leave to write is written at the end of the pass, a transaction
+        # each (reports for /news, then rows delivered), not a few per group: a DM sent and not
+        # yet marked when the process dies is sent again under the same key (not shown twice)
+        writes = _Writes()
+        users = {m for gid, nation, _ in groups if (m := members[gid].get(nation)) is not None}
+        if users:
+            writes.settings = await self.bot.players_settings(users)
+            writes.statuses = await self.bot.dm_statuses(users)
+            writes.users = users
+        try:
+            for (gid, nation, _), group in groups.items():
+                try:
+                    await self._deliver(
+                        gid, nation, members[gid].get(nation), group, now, report, writes
+                    )
+                except asyncio.CancelledError:
+                    raise
+                except Exception as exc:
+                    log.exception("delivering game %s nation %s failed", gid, nation)
+                    writes.fail([r.id for r in group], f"notifier: {exc!r}")
+                    report.failed += len(group)
+        finally:  # also when the pass is cancelled: what was sent is marked
+            await self._write(writes, now)
         try:
             if sitreps:
                 await self._sitreps(now, report, game_id)
@@ -317,11 +365,12 @@ class Notifier:
         rows: list[OutboxRow],
         now: float,
         report: DeliveryReport,
+        writes: _Writes,
     ) -> None:
         from bot.dm import notices
 
         if user is None:  # nobody (or the AI) plays it
-            await self.store.mark_delivered([r.id for r in rows], now=now)
+            writes.delivered.extend(r.id for r in rows)
             report.no_player += len(rows)
             return
         items: list[tuple[OutboxRow, ev.Event]] = []
@@ -337,22 +386,29 @@ class Notifier:
                 unreadable.append(row.id)
                 continue
             items.append((row, event))
-        await self.store.mark_delivered(unreadable, now=now)
+        writes.delivered.extend(unreadable)
 
-        settings = await load_settings(self.bot, user)
+        if user in writes.users:
+            settings = parse_settings(writes.settings.get(user))
+        else:
+            settings = await load_settings(self.bot, user)
         muted = [r.id for r, e in items if notices.category(e) in settings.muted]
         if muted:
-            await self.store.mark_delivered(muted, now=now)
+            writes.delivered.extend(muted)
             report.skipped_muted += len(muted)
             skip = set(muted)
             items = [(r, e) for r, e in items if r.id not in skip]
         if not items:
             return
 
-        status = await self.bot.get_dm_status(user)
+        if user in writes.users:
+            status = writes.statuses.get(user)
+        else:
+            status = await self.bot.get_dm_status(user)
+        writes.users.discard(user)  # (a DM may change it: read it again the next time)
         if _closed_recently(status, now) and user not in self._retry_now:
             assert status is not None
-            await self.store.hold([r.id for r, _ in items], status.checked + CLOSED_RETRY)
+            writes.hold([r.id for r, _ in items], status.checked + CLOSED_RETRY)
             report.closed += len(items)
             return
 
@@ -360,13 +416,13 @@ class Notifier:
         if quiet_end is not None:
             later = [r.id for r, e in items if e.kind not in URGENT]
             if later:
-                await self.store.hold(later, quiet_end)
+                writes.hold(later, quiet_end)
                 report.held_quiet += len(later)
             items = [(r, e) for r, e in items if e.kind in URGENT]
             if not items:
                 return
 
-        await self._send_events(game_id, nation, user, items, settings, status, now, report)
+        await self._send_events(game_id, nation, user, items, settings, status, now, report, writes)
 
     async def _send_events(
         self,
@@ -378,6 +434,7 @@ class Notifier:
         status: DmStatus | None,
         now: float,
         report: DeliveryReport,
+        writes: _Writes,
     ) -> None:
         from bot.dm import notices
 
@@ -404,9 +461,11 @@ class Notifier:
         if joined:
             messages.insert(0, await self._welcome(game, summary, nation, joined[0]))
         # kept for /news first (also what the DM leaves out), even if the DM is not delivered
-        await self._keep_news(game_id, user, items, nation, names, clock, joined, messages)
+        kept = self._news(game_id, user, items, nation, names, clock, joined, messages)
+        if kept is not None:
+            writes.news.append(kept)
         if not messages:  # nothing worth a DM
-            await self.store.mark_delivered(ids, now=now)
+            writes.delivered.extend(ids)
             report.delivered += len(ids)
             return
         files: list[tuple[str, bytes]] = []
@@ -426,14 +485,14 @@ class Notifier:
             report.claims_lost += len(ids)
             return
         if outcome is None:
-            await self.store.mark_delivered(ids, now=now)
+            writes.delivered.extend(ids)
             report.delivered += len(ids)
             if files:
                 report.pictures += 1
             return
-        await self.store.mark_failed(ids, outcome[:500])
+        writes.fail(ids, outcome[:500])
         if outcome.startswith("closed"):
-            await self.store.hold(ids, now + CLOSED_RETRY)
+            writes.hold(ids, now + CLOSED_RETRY)
             report.closed += len(ids)
         else:
             report.failed += len(ids)
@@ -461,7 +520,7 @@ class Notifier:
             end_at=clock.real_time_of(summary.end_tick) if summary.started else None,
         )
 
-    async def _keep_news(
+    def _news(
         self,
         game_id: int,
         user: str,
@@ -471,15 +530,15 @@ class Notifier:
         clock: str,
         joined: list[ev.NationJoined],
         messages: list[str],
-    ) -> None:
-        """Record the report for the player's /news: the events composed for the first time
+    ) -> NewsReport | None:
+        """The report to keep for the player's /news: the events composed for the first time
         (a row whose DM failed before is composed again, but it was kept then)."""
         from bot.dm import notices
-        from bot.news import KEPT, PART
+        from bot.news import PART
 
         fresh = [(r, e) for r, e in items if r.attempts == 0]
         if not fresh:
-            return
+            return None
         texts = notices.digest(
             [e for _, e in fresh if not _joined_self(e, nation)],
             nation,
@@ -489,9 +548,22 @@ class Notifier:
         )
         if joined and any(_joined_self(e, nation) for _, e in fresh):
             texts.insert(0, messages[0][:PART])
-        await self.bot.add_news(
-            game_id, user, texts, first_row=fresh[0][0].id, at=self.clock(), keep=KEPT
-        )
+        return NewsReport(game_id, user, texts, fresh[0][0].id, self.clock())
+
+    async def _write(self, writes: _Writes, now: float) -> None:
+        """A pass's writes: the reports kept for /news first (a row whose DM failed is not
+        composed for /news again), then the rows failed, held and delivered; one transaction
+        each."""
+        from bot.news import KEPT
+
+        if writes.news:
+            await self.bot.add_reports(writes.news, keep=KEPT)
+        for ids, error in writes.failed:
+            await self.store.mark_failed(ids, error)
+        for ids, until in writes.held:
+            await self.store.hold(ids, until)
+        if writes.delivered:
+            await self.store.mark_delivered(writes.delivered, now=now)
 
     async def _send(
         self,
@@ -556,26 +628,30 @@ class Notifier:
                 self._running = running
                 self._looked = {g: m for g, m in self._looked.items() if g in running}
                 self._sitrep_days = {k: d for k, d in self._sitrep_days.items() if k[0] in running}
-                self._quick = {g: q for g, q in self._quick.items() if g in running}
+                self._day_ends = {g: d for g, d in self._day_ends.items() if g in running}
         for game in games:
             if only is not None and game.id != only:
                 continue
             try:
-                # a game in memory whose next tick is due when it was at the last look, with
-                # the same clock and members, is at the same tick: its day has not changed (no
-                # summary, no lock); one standing still (paused: `inf`) is looked at each time
-                at = self.service.next_tick_at(game.id)
+                # a game in memory whose tick has not reached its next day since the last look,
+                # with the same members, has nothing new (no summary, no lock): a game day is
+                # a real day at real-time speed, and the look costs two dict reads a game
                 members = self.store.members_version(game.id)
-                quick = None if at is None or not math.isfinite(at) else (at, game.clock, members)
-                if quick is not None and self._quick.get(game.id) == quick:
+                tick = self.service.tick_in_memory(game.id)
+                known = self._day_ends.get(game.id)
+                if (
+                    tick is not None
+                    and known is not None
+                    and tick < known[0]
+                    and known[1] == members
+                ):
                     continue
                 summary = await self.service.summary(game.id)
-                mark = (summary.day, self.store.members_version(game.id))
+                mark = (summary.day, members)
                 if self._looked.get(game.id) != mark:
-                    await self._game_sitreps(game, summary, mark[0], now, report)
+                    await self._game_sitreps(game, summary, summary.day, now, report)
                     self._looked[game.id] = mark
-                if quick is not None and self.service.next_tick_at(game.id) == at:
-                    self._quick[game.id] = quick  # no tick since `at` was read
+                self._day_ends[game.id] = ((summary.day + 1) * summary.ticks_per_day, members)
             except asyncio.CancelledError:
                 raise
             except Exception:

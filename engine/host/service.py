@@ -955,6 +955,12 @@ class GameService:
         world = game.world
         return game.clock.next_tick_at(world.tick, end_tick=world.end_tick)
 
+    def tick_in_memory(self, game_id: int) -> int | None:
+        """The tick of a game in memory (None: not in memory). Reads memory only: the
+        notifier's daily look passes over the games whose day cannot have changed."""
+        game = self._games.get(game_id)
+        return None if game is None else game.world.tick
+
     async def catch_up(
         self, game_id: int, now: float | None = None, *, max_ticks: int | None = None
     ) -> int:

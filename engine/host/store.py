@@ -147,6 +147,11 @@ MIGRATIONS: list[str] = [
     CREATE INDEX relay_open ON relay (game_id, id) WHERE taken_by IS NULL AND answered_at IS NULL;
     CREATE INDEX relay_created ON relay (created_at);
     """,
+    # 10: a server's games, which every command looks up (the game of the channel it is
+    # typed in), without reading every game
+    """
+    CREATE INDEX games_guild ON games (guild_id);
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -728,7 +728,7 @@ async def test_dms_of_a_notifier_that_died_after_sending_are_not_shown_twice(tmp
 
         mark = dying.store.mark_delivered
 
-        async def dies(ids, **kwargs) -> None:  # dies right after its first DM went out
+        async def dies(ids, **kwargs) -> None:  # dies right after its DMs went out
             if discord.sent:
                 raise Crash
             await mark(ids, **kwargs)
@@ -743,7 +743,7 @@ async def test_dms_of_a_notifier_that_died_after_sending_are_not_shown_twice(tmp
         assert report.dms_sent == 0 and discord.sent == seen  # still claimed by the dead one
         clock.t += 61
         await first.release_leases()  # (the dead process's game passes on)
-        await second.advance(game, 4)  # new events while the first one's rows wait
+        await second.advance(game, 32)  # new events while the first one's rows wait
         report = await survivor.run_once()
         assert discord.deduplicated >= 1  # the DM sent again, under the same key
         assert await second.store.pending_events(now=clock.t) == []  # all told
@@ -776,3 +776,116 @@ async def test_a_notifier_paused_past_its_claim_sends_nothing_more(env):
     assert {r.nation for r in await pending(service, clock.t)} >= {"blue"} - {sender.sent[0][0]}
     rest = await Notifier(service, sender, render=False, clock=clock).run_once()
     assert rest.dms_sent == 1 and len({u for u, _, _ in sender.sent}) == 2
+
+
+async def test_a_pass_over_many_games_writes_once_not_once_a_dm(tmp_path, monkeypatch):
+    """What a pass leaves to write (the reports kept for /news, the rows told) is written at its
+    end in one transaction each, however many players it told (issue 16: the store's commits
+    are most of a busy bot's CPU)."""
+    service = await GameService.open(str(tmp_path / "busy.db"), synchronous="NORMAL")
+    try:
+        games = []
+        for i in range(6):
+            world, _ = build_world(WORLD)
+            for nation, user in USERS.items():
+                world.nations[nation].player = f"{user}{i}"
+            games.append(await service.create_game(name=f"Busy {i}", world=world, now=T0))
+            await service.advance(games[-1], 32)
+        sender = FakeSender()
+        notifier = Notifier(service, sender, render=False, clock=Clock())
+        counted = StoreCalls(service.store, monkeypatch)
+        notifier.store = counted.proxy
+        notifier.bot = counted.proxy_of(BotStore.of(service.store))
+        report = await notifier.run_once(sitreps=False)
+        assert report.dms_sent == 12  # two players in each of six games
+        assert await pending(service) == []
+        assert counted.calls["mark_delivered"] == 1 and counted.calls["add_reports"] == 1
+        assert counted.calls["add_news"] == 0
+        # the twelve players' settings and DM status are read in one query each
+        assert counted.calls["players_settings"] == 1 and counted.calls["dm_statuses"] == 1
+        assert counted.calls["get_player_settings"] == counted.calls["get_dm_status"] == 0
+        # every player's report is kept for /news all the same
+        for i, game in enumerate(games):
+            for user in USERS.values():
+                news = await BotStore.of(service.store).news(game, f"{user}{i}", 10)
+                assert news and "Busy" in news[0].text
+    finally:
+        await service.close()
+
+
+async def test_a_pass_cancelled_after_a_dm_still_marks_what_was_sent(env):
+    import asyncio
+
+    service, game, notifier, sender, _ = env
+    await service.advance(game, 32)
+    real_send = notifier.send
+    pass_task: asyncio.Task | None = None
+
+    async def stopped_at_the_second(user, content, files, *, nonce=None):
+        if sender.sent:  # the bot stops while the pass goes on, before this DM goes out
+            assert pass_task is not None
+            pass_task.cancel()
+            await asyncio.sleep(0)
+        await real_send(user, content, files, nonce=nonce)
+
+    notifier.send = stopped_at_the_second
+    pass_task = asyncio.create_task(notifier.run_once())
+    with pytest.raises(asyncio.CancelledError):
+        await pass_task
+    assert len(sender.sent) == 1
+    told = next(n for n, u in USERS.items() if u == sender.sent[0][0])
+    other = next(n for n in USERS if n != told)
+    # the DM that went out is marked; the other player's rows wait for the next pass
+    left = {r.nation for r in await pending(service)}
+    assert told not in left and other in left
+    notifier.send = real_send
+    assert (await notifier.run_once()).dms_sent == 1
+    assert sender.deduplicated == 0 and len({u for u, _, _ in sender.sent}) == 2
+
+
+async def test_a_player_in_two_games_whose_dms_close_is_tried_once_a_pass(tmp_path):
+    """The recipients' DM status is read once at the start of a pass; a DM in the pass that
+    finds the player's DMs closed is not tried again for their other game in the same pass."""
+    service = await GameService.open(str(tmp_path / "two.db"), synchronous="NORMAL")
+    try:
+        games = []
+        for i in range(2):
+            world, _ = build_world(WORLD)
+            for nation, user in USERS.items():
+                world.nations[nation].player = user  # the same two players in both games
+            games.append(await service.create_game(name=f"Twice {i}", world=world, now=T0))
+            await service.advance(games[-1], 32)
+        sender = FakeSender()
+        sender.closed.add("100")
+        notifier = Notifier(service, sender, render=False, clock=Clock())
+        report = await notifier.run_once(sitreps=False)
+        assert [u for u, _, _ in sender.sent] == ["200", "200"]  # blue hears of both games
+        assert sender.attempts == 3  # red's DMs were tried once, not once a game
+        assert (await dm(service, "100")).status == "closed"
+        assert report.closed > 0 and {r.nation for r in await pending(service)} == set()
+    finally:
+        await service.close()
+
+
+async def test_a_backlog_is_told_pass_after_pass_without_waiting(env):
+    """After a restart the outbox may hold more rows than a pass takes: a full pass is followed
+    by the next at once, not after the interval."""
+    import asyncio
+
+    service, game, notifier, sender, _ = env
+    await service.advance(game, 96)  # a game day of events for three nations
+    backlog = len(await pending(service))
+    notifier.batch_limit = 2
+    assert backlog > 3 * notifier.batch_limit
+    task = asyncio.create_task(notifier.run_forever(interval=60.0))
+    try:
+        for _ in range(300):
+            if not await pending(service):
+                break
+            await asyncio.sleep(0.01)
+        assert await pending(service) == []  # all told within seconds, not minutes
+        assert {u for u, _, _ in sender.sent} == set(USERS.values())
+    finally:
+        task.cancel()
+        with pytest.raises(asyncio.CancelledError):
+            await task
