@@ -44,6 +44,7 @@ from engine.host.store import (
     OutboxClaim,
     OutboxRow,
     canonical_json,
+    filter_games,
     new_claim_group,
 )
 
@@ -156,10 +157,23 @@ MIGRATIONS: list[str] = [
     CREATE INDEX relay_open ON relay (game_id, id) WHERE taken_by IS NULL AND answered_at IS NULL;
     CREATE INDEX relay_created ON relay (created_at);
     """,
-    # 6: a server's games, which every command looks up (the game of the channel it is
-    # typed in), without reading every game
+    # 6: a count of the changes to the games table, whoever made them (any process), raised
+    # in the same transaction: the list of games, which the background loops and every command
+    # read, is read again only when it changed
     """
-    CREATE INDEX games_guild ON games (guild_id);
+    CREATE TABLE games_version (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        version BIGINT NOT NULL
+    );
+    INSERT INTO games_version (id, version) VALUES (1, 0);
+    CREATE FUNCTION games_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+    BEGIN
+        UPDATE games_version SET version = version + 1;
+        RETURN NULL;
+    END
+    $$;
+    CREATE TRIGGER games_changed AFTER INSERT OR UPDATE OR DELETE ON games
+        FOR EACH STATEMENT EXECUTE FUNCTION games_changed();
     """,
 ]
 
@@ -190,6 +204,7 @@ class PostgresStore:
         self._creates = 0  # games created so far (a new game's members are written too)
         self._creates_in_flight = 0
         self._rows: dict[int, tuple[tuple[Any, ...], GameRow]] = {}  # game -> (raw row, parsed)
+        self._games: tuple[int, list[GameRow]] | None = None  # (games_version, every game)
 
     @classmethod
     async def open(
@@ -373,16 +388,26 @@ class PostgresStore:
     async def games(
         self, *, status: Iterable[str] | None = None, guild_id: str | None = None
     ) -> list[GameRow]:
-        sql = f"SELECT {_GAME_COLUMNS} FROM games WHERE TRUE"
-        args: list[Any] = []
-        if status is not None:
-            args.append(list(status))
-            sql += f" AND status = ANY(${len(args)}::text[])"
-        if guild_id is not None:
-            args.append(guild_id)
-            sql += f" AND guild_id = ${len(args)}"
-        rows = await self.query(sql + " ORDER BY id", args)
-        return [self._parsed(r) for r in rows]
+        """Games by status and server, in id order. The whole list is read again only when
+        the games table changed since it was last read (`games_version`, raised by any
+        process's change, read first: a list newer than its version is only read again once
+        more): the ticker, the AI runner, the notifier and every command ask."""
+        cached = self._games
+
+        async def read(c: Conn) -> tuple[int, list[Any] | None]:
+            version = int(await c.fetchval("SELECT version FROM games_version"))
+            if cached is not None and cached[0] == version:
+                return version, None
+            return version, await c.fetch(f"SELECT {_GAME_COLUMNS} FROM games ORDER BY id")
+
+        version, raw = await self._read(read)
+        if raw is None:
+            assert cached is not None
+            rows = cached[1]
+        else:
+            rows = [self._parsed(tuple(r)) for r in raw]
+            self._games = (version, rows)
+        return filter_games(rows, status, guild_id)
 
     def _parsed(self, raw: tuple[Any, ...]) -> GameRow:
         """The `GameRow` of a raw row, parsed again only when its text changed."""

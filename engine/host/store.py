@@ -147,10 +147,24 @@ MIGRATIONS: list[str] = [
     CREATE INDEX relay_open ON relay (game_id, id) WHERE taken_by IS NULL AND answered_at IS NULL;
     CREATE INDEX relay_created ON relay (created_at);
     """,
-    # 10: a server's games, which every command looks up (the game of the channel it is
-    # typed in), without reading every game
+    # 10: a count of the changes to the games table, whoever made them (any process), raised
+    # in the same transaction: the list of games, which the background loops and every command
+    # read, is read again only when it changed
     """
-    CREATE INDEX games_guild ON games (guild_id);
+    CREATE TABLE games_version (
+        id INTEGER PRIMARY KEY CHECK (id = 1),
+        version INTEGER NOT NULL
+    );
+    INSERT INTO games_version (id, version) VALUES (1, 0);
+    CREATE TRIGGER games_inserted AFTER INSERT ON games BEGIN
+        UPDATE games_version SET version = version + 1;
+    END;
+    CREATE TRIGGER games_updated AFTER UPDATE ON games BEGIN
+        UPDATE games_version SET version = version + 1;
+    END;
+    CREATE TRIGGER games_deleted AFTER DELETE ON games BEGIN
+        UPDATE games_version SET version = version + 1;
+    END;
     """,
 ]
 
@@ -261,6 +275,7 @@ class Store:
         self._member_writes: dict[int, int] = {}  # game -> member writes handed over so far
         self._creates = 0  # games created so far (a new game's members are written too)
         self._rows: dict[int, tuple[tuple[Any, ...], GameRow]] = {}  # game -> (raw row, parsed)
+        self._games: tuple[int, list[GameRow]] | None = None  # (games_version, every game)
 
     @classmethod
     async def open(cls, path: str | Path, *, synchronous: str = "FULL") -> Store:
@@ -377,17 +392,25 @@ class Store:
     async def games(
         self, *, status: Iterable[str] | None = None, guild_id: str | None = None
     ) -> list[GameRow]:
-        sql = "SELECT * FROM games WHERE 1=1"
-        args: list[Any] = []
-        if status is not None:
-            status = list(status)
-            sql += f" AND status IN ({','.join('?' * len(status))})"
-            args += status
-        if guild_id is not None:
-            sql += " AND guild_id = ?"
-            args.append(guild_id)
-        rows = await self.query(sql + " ORDER BY id", args)
-        return [self._parsed(r) for r in rows]
+        """Games by status and server, in id order. The whole list is read again only when
+        the games table changed since it was last read (`games_version`, raised by any
+        process's change): the ticker, the AI runner, the notifier and every command ask."""
+        cached = self._games
+
+        def read(c: sqlite3.Connection) -> tuple[int, list[Any] | None]:
+            version = int(c.execute("SELECT version FROM games_version").fetchone()[0])
+            if cached is not None and cached[0] == version:
+                return version, None
+            return version, c.execute("SELECT * FROM games ORDER BY id").fetchall()
+
+        version, raw = await self.db.read(read)
+        if raw is None:
+            assert cached is not None
+            rows = cached[1]
+        else:
+            rows = [self._parsed(r) for r in raw]
+            self._games = (version, rows)
+        return filter_games(rows, status, guild_id)
 
     def _parsed(self, raw: tuple[Any, ...]) -> GameRow:
         """The `GameRow` of a raw row, parsed again only when its text changed."""
@@ -1125,7 +1148,31 @@ def _set_members(
 
 
 def _statements(script: str) -> list[str]:
-    return [s.strip() for s in script.split(";") if s.strip()]
+    """The statements of a script, a trigger's body (with its own semicolons) in one piece."""
+    statements: list[str] = []
+    pending = ""
+    for part in script.split(";"):
+        pending += part + ";"
+        if sqlite3.complete_statement(pending):
+            if pending.strip(" \n;"):
+                statements.append(pending.strip())
+            pending = ""
+    if pending.strip(" \n;"):
+        statements.append(pending.strip())
+    return statements
+
+
+def filter_games(
+    rows: list[GameRow], status: Iterable[str] | None, guild_id: str | None
+) -> list[GameRow]:
+    """The games of these statuses on this server (None: any), in their order (a new list)."""
+    wanted = None if status is None else set(status)
+    return [
+        row
+        for row in rows
+        if (wanted is None or row.status in wanted)
+        and (guild_id is None or row.guild_id == guild_id)
+    ]
 
 
 def _game_row(row: Any) -> GameRow:

@@ -231,3 +231,32 @@ async def test_the_bot_tables_live_in_either_backend(store_url) -> None:
         assert await BotStore.of(store).get_player_settings("1") == {"sitrep": False}
     finally:
         await store.close()
+
+
+async def test_the_list_of_games_follows_another_process_s_changes(store_url) -> None:
+    """The list of games is kept between reads and read again only when the games table
+    changed (`games_version`): a game created, changed or deleted by another process (here
+    another store on the same database) is seen at the next read all the same."""
+    here = await GameService.open(store_url)
+    there = await GameService.open(store_url)
+    try:
+        first = await here.create_game(name="one", world=strip_world(), guild_id="7")
+        assert [g.name for g in await here.games()] == ["one"]
+        second = await there.create_game(name="two", world=strip_world(), guild_id="8")
+        assert [g.name for g in await here.games()] == ["one", "two"]
+        assert [g.id for g in await here.games(guild_id="8")] == [second]
+        version = (await here.store.query("SELECT version FROM games_version"))[0][0]
+        await there.store.update_game(second, status="finished")
+        assert [g.id for g in await here.games(status=["finished"])] == [second]
+        assert [g.id for g in await here.games(status=["running", "lobby"])] == [first]
+        await there.store.delete_game(first)
+        assert [g.id for g in await here.games()] == [second]
+        after = (await here.store.query("SELECT version FROM games_version"))[0][0]
+        assert after > version
+        # nothing changed: the same list (a copy: changing it changes nothing kept)
+        listed = await here.games()
+        listed.clear()
+        assert [g.id for g in await here.games()] == [second]
+    finally:
+        await here.close()
+        await there.close()
