@@ -27,9 +27,13 @@ taken on the event loop (it is a copy, so the game may go on meanwhile). A day's
 pictures are handed to the pool a batch at a time (`workers`), then sent one after another.
 
 Cost with many idle games: a pass reads the pending rows of every game in one query and lists
-the running games in another; only the games with pending rows are looked at further, and for
-sitreps only the games whose game day (or members) changed since the last pass (the day is read
-from the world in memory). Members are kept in memory by the store. So a pass over 1,000 idle
+the running games in another (kept by the store until a game changes); only the games with
+pending rows are looked at further, and for sitreps only the games whose tick reached their next
+game day (or whose members changed) since the last look (the tick is read from memory).
+Cost on a busy bot: a pass reads its recipients' settings and DM status in one query each and
+writes its reports for /news and its marks at its end, one transaction each, however many
+players it told; after a commit wakes it, it waits `settle` (1 s) so that a second of commits
+is told in one pass. Members are kept in memory by the store. So a pass over 1,000 idle
 games is two store round trips. Delivered rows are deleted after `retention` seconds, and rows
 given up on (`max_attempts`) once written `retention` seconds ago (pending and held rows never
 are), checked every `prune_every` seconds by `run_forever`.
