@@ -729,7 +729,8 @@ class GameService:
                 if row.status != "lobby"
                 else "the game has not started yet"
             )
-        return await self._run(game_id, Step(entry))
+        # a command may end the game (a turn-based kind resolving its last turn)
+        return await self._run(game_id, Step(entry, status_after=_ended))
 
     async def _relay(self, game_id: int, nation: str, command: dict[str, Any]) -> CommandResult:
         """Leave the order for the process that runs the game (`serve_relayed`) and wait for
@@ -860,7 +861,7 @@ class GameService:
         )
 
     async def resign(self, game_id: int, nation: str) -> None:
-        await self._run(game_id, Step(en.Resign(nation=nation)))
+        await self._run(game_id, Step(en.Resign(nation=nation), status_after=_ended))
 
     async def start(self, game_id: int, *, now: float | None = None) -> None:
         game = await self._live(game_id)
@@ -1034,3 +1035,8 @@ class GameService:
             await self.store.delete_game(
                 game_id, on_commit=lambda _: self.evict(game_id), fence=self._fence(game)
             )
+
+
+def _ended(world: Any) -> str | None:
+    """The row's status after an entry that may end the game."""
+    return "ended" if world.ended else None

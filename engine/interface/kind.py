@@ -29,6 +29,7 @@ DEFAULT_KIND = "strategic-initiative"
 # name -> "module:attribute" of the kind's object (a `GameKind`)
 KINDS: dict[str, str] = {
     "strategic-initiative": "engine.strategic.kind:KIND",
+    "supply-lines": "engine.supplylines.kind:KIND",
 }
 
 

@@ -123,7 +123,7 @@ def finish_turn(
     # 8: concessions, defeats, victory
     for player in state.active():
         if any(isinstance(o, Concede) for o in orders.get(player, [])):
-            _concede(state, player)
+            concede(state, player)
             report.conceded.append(player)
     for player in state.active():
         if not state.structures_of(player):
@@ -142,7 +142,7 @@ def finish_turn(
     state.turn += 1
 
 
-def _concede(state: State, player: str) -> None:
+def concede(state: State, player: str) -> None:
     """Everything of a player who concedes becomes neutral."""
     p = state.players[player]
     p.out = p.conceded = True

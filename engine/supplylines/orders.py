@@ -15,61 +15,16 @@ there and free to move, a hold names units no "all" move takes, builds fit the P
 from __future__ import annotations
 
 import re
-from typing import Annotated, Literal
-
-from pydantic import BaseModel, ConfigDict, Field
 
 from engine.errors import CommandError
 from engine.supplylines.board import LABEL
+from engine.supplylines.order_types import Build, Concede, Hold, Move, Order
 from engine.supplylines.state import State, Unit
+
+__all__ = ["Build", "Concede", "Hold", "Move", "Order", "OrderList", "parse"]
 
 EXAMPLES = "`Build 1 Tank@M1`, `Hold@R2`, `C2 > C3`, `3 Infantry + 1 Tank @ C2 > C3` or `Concede`"
 
-
-class _Order(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class Build(_Order):
-    kind: Literal["build"] = "build"
-    count: int = Field(ge=1, le=99)
-    unit: str
-    at: str
-
-    def text(self) -> str:
-        return f"Build {self.count} {self.unit.title()}@{self.at}"
-
-
-class Hold(_Order):
-    kind: Literal["hold"] = "hold"
-    at: str
-
-    def text(self) -> str:
-        return f"Hold@{self.at}"
-
-
-class Move(_Order):
-    kind: Literal["move"] = "move"
-    src: str
-    dst: str
-    # unit type -> how many; None: every unit at `src` that can move and no other move takes
-    units: dict[str, int] | None = None
-
-    def text(self) -> str:
-        if self.units is None:
-            return f"{self.src} > {self.dst}"
-        what = " + ".join(f"{n} {t.title()}" for t, n in sorted(self.units.items()))
-        return f"{what} @ {self.src} > {self.dst}"
-
-
-class Concede(_Order):
-    kind: Literal["concede"] = "concede"
-
-    def text(self) -> str:
-        return "Concede"
-
-
-Order = Annotated[Build | Hold | Move | Concede, Field(discriminator="kind")]
 
 _STRUCT = r"(\S+?)"  # any word: `_structure` says what is wrong with it
 _BUILD = re.compile(rf"^build\s+(?:(\d+)\s*)?([A-Za-z]+)\s*@\s*{_STRUCT}$", re.I)

@@ -7,10 +7,15 @@ from __future__ import annotations
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.supplylines.board import Board, sorted_labels
+from engine.supplylines.order_types import Order
 from engine.supplylines.rules import Rules
 from engine.supplylines.rules import load as load_rules
 
 NEUTRAL = "neutral"  # the owner of units left by a player who conceded
+TICKS_PER_HOUR = (
+    4  # the host's clock: a tick is a quarter of a game hour, as in Strategic Initiative
+)
+TICKS_PER_DAY = 24 * TICKS_PER_HOUR
 
 
 class Unit(BaseModel):
@@ -48,6 +53,24 @@ class State(BaseModel):
     next_unit: int = 1
     winner: str | None = None
     ended: bool = False
+    # --- the game around the turns (`turns.py`): time in ticks of the host's clock -----------
+    started: bool = False
+    tick: int = 0  # ticks since the start (a quarter of a game hour each)
+    length_days: int = 30  # the game ends after this many game days (standings decide)
+    turn_ticks: int = 96  # a turn's deadline, in ticks (96: a day at real time)
+    choice_ticks: int = 4  # the deadline to answer a supply question, in ticks
+    early: bool = True  # a turn resolves as soon as every player has submitted
+    phase: str = "orders"  # "orders", or "supply" while supply questions wait for answers
+    deadline: int = 0  # the tick at which the current phase resolves
+    orders: dict[str, list[Order]] = Field(default_factory=dict)  # this turn's, secret
+    submitted: list[str] = Field(default_factory=list)  # players done with their orders
+    answers: dict[str, list[int]] = Field(default_factory=dict)  # supply choices given
+    asked: list[str] = Field(default_factory=list)  # players with supply questions now
+    seed: int = 0
+
+    @property
+    def end_tick(self) -> int:
+        return self.length_days * TICKS_PER_DAY
 
     @property
     def ruleset(self) -> Rules:
@@ -96,18 +119,3 @@ class State(BaseModel):
         self.units[unit.id] = unit
         self.next_unit += 1
         return unit
-
-
-def new_state(board: Board, players: list[Player], *, rules: str = "standard") -> State:
-    """A game at its start: each player owns its seat's home city with the rules' starting
-    units in it; every other structure is neutral and empty."""
-    ruleset = load_rules(rules)
-    board.check(ruleset)
-    owners: dict[str, str | None] = {label: None for label in board.structures}
-    for p in players:
-        owners[board.home_of(p.seat)] = p.id
-    state = State(rules=rules, board=board, owners=owners, players={p.id: p for p in players})
-    for p in sorted(players, key=lambda p: p.seat):
-        for type_ in ruleset.start_units:
-            state.add_unit(type_, p.id, board.home_of(p.seat))
-    return state

@@ -1,0 +1,91 @@
+"""What happens in a Supply Lines game, as events (`engine.interface.events.Event`): each names
+the players who may learn of it. The board has no fog, so a turn's outcome goes to everyone; a
+supply question goes to the player asked only, and orders are never told before they resolve."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import Field, TypeAdapter
+
+from engine.interface.events import Event
+
+
+class Joined(Event):
+    kind: Literal["Joined"] = "Joined"
+    player: str
+    name: str
+    seat: int
+    home: str
+
+
+class Left(Event):
+    kind: Literal["Left"] = "Left"
+    player: str
+
+
+class Started(Event):
+    kind: Literal["Started"] = "Started"
+    players: list[str]
+    deadline: int  # the tick the first turn resolves at
+
+
+class TurnMoved(Event):
+    """Stages 1-4 of a turn: builds, moves, conflicts, captures (and units lost)."""
+
+    kind: Literal["TurnMoved"] = "TurnMoved"
+    turn: int
+    disbanded: list[dict[str, Any]] = Field(default_factory=list)  # {id, type, owner, at}
+    built: list[dict[str, Any]] = Field(default_factory=list)
+    skipped: list[dict[str, Any]] = Field(default_factory=list)  # {player, order, why}
+    moved: list[dict[str, Any]] = Field(default_factory=list)  # {id, owner, type, src, dst}
+    conflicts: list[dict[str, Any]] = Field(default_factory=list)
+    captured: list[dict[str, Any]] = Field(default_factory=list)  # {at, before, after}
+    destroyed: list[dict[str, Any]] = Field(default_factory=list)
+
+
+class SupplyAsked(Event):
+    """The player chooses which units of a network get its lines, by `deadline`."""
+
+    kind: Literal["SupplyAsked"] = "SupplyAsked"
+    player: str
+    turn: int
+    structures: list[str]
+    lines: int
+    units: list[dict[str, Any]]  # {id, type, at, marks, need}
+    default: list[int]
+    deadline: int
+
+
+class TurnEnded(Event):
+    """Stages 5-8: supply, marks, concessions, defeats, victory; the next turn's deadline."""
+
+    kind: Literal["TurnEnded"] = "TurnEnded"
+    turn: int
+    unsupplied: list[int] = Field(default_factory=list)
+    marks: dict[int, int] = Field(default_factory=dict)  # unit -> marks now (those changed)
+    immobilised: list[int] = Field(default_factory=list)
+    restored: list[int] = Field(default_factory=list)
+    conceded: list[str] = Field(default_factory=list)
+    defeated: list[str] = Field(default_factory=list)
+    winner: str | None = None
+    deadline: int | None = None  # the next turn's (None: the game is over)
+
+
+class GameOver(Event):
+    kind: Literal["GameOver"] = "GameOver"
+    winner: str | None
+    structures: dict[str, int]  # player -> structures held at the end
+    reason: str  # "victory", "last standing", "time", "moderator", "everyone out"
+
+
+AnyEvent = Annotated[
+    Joined | Left | Started | TurnMoved | SupplyAsked | TurnEnded | GameOver,
+    Field(discriminator="kind"),
+]
+ADAPTER: TypeAdapter[Any] = TypeAdapter(AnyEvent)
+
+
+def event_from_dict(data: dict[str, Any]) -> Event:
+    result: Event = ADAPTER.validate_python(data)
+    return result

@@ -1,0 +1,237 @@
+"""Supply Lines as a game kind (`engine.interface.kind.GameKind`): the host's one door into this
+package. Its commands are a player's orders for the turn (`order`, as written: "C2 > C3"),
+clearing them, submitting them, and answering a supply question."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from types import MappingProxyType
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+from engine.errors import CommandError, GameError
+from engine.interface import entries as en
+from engine.interface.events import Event
+from engine.interface.summary import GameSummary, NationSummary
+from engine.supplylines import events as ev
+from engine.supplylines import turns
+from engine.supplylines.board import available, load_map
+from engine.supplylines.rules import DEFAULT_RULES
+from engine.supplylines.rules import load as load_rules
+from engine.supplylines.state import TICKS_PER_DAY, TICKS_PER_HOUR, State
+from engine.supplylines.view import View, full_view, view_for
+
+AI_PLAYER = "ai"
+DEFAULT_MAPS = {2: "duel", 3: "triangle"}  # by the number of players
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class GiveOrder(_Command):
+    """One order for this turn, in the seed's words ("Build 1 Tank@M1", "C2 > C3")."""
+
+    kind: Literal["order"] = "order"
+    text: str = Field(min_length=1, max_length=200)
+
+
+class ClearOrders(_Command):
+    kind: Literal["clear"] = "clear"
+
+
+class SubmitOrders(_Command):
+    kind: Literal["submit"] = "submit"
+
+
+class ChooseSupply(_Command):
+    """The units to supply, answering this turn's supply question(s)."""
+
+    kind: Literal["supply"] = "supply"
+    units: list[int] = Field(max_length=200)
+
+
+Command = Annotated[
+    GiveOrder | ClearOrders | SubmitOrders | ChooseSupply, Field(discriminator="kind")
+]
+_COMMANDS: TypeAdapter[Any] = TypeAdapter(Command)
+
+
+class SupplyLines:
+    name = "supply-lines"
+    title = "Supply Lines"
+    ai = None
+
+    # --- setup and the state's stored form -----------------------------------------------------
+
+    def setup(self, options: dict[str, Any]) -> State:
+        """A game in the lobby: `map` (by default the one for `max_nations` players),
+        `ruleset`, `turn_hours` (a turn's deadline, 24 by default), `choice_hours` (to answer a
+        supply question, 1), `early` (a turn resolves once everyone has submitted, True),
+        `length_days` (30)."""
+        rules = load_rules(options.get("ruleset") or DEFAULT_RULES)
+        seats = int(options.get("max_nations", 2))
+        name = options.get("map") or DEFAULT_MAPS.get(seats)
+        if name is None:
+            raise GameError(
+                f"there is no map for {seats} players: choose one of {', '.join(available())}"
+            )
+        try:
+            board = load_map(str(name), rules)
+        except ValueError as exc:
+            raise GameError(str(exc)) from None
+        turn_hours = float(options.get("turn_hours", 24))
+        choice_hours = float(options.get("choice_hours", 1))
+        if not 0.25 <= turn_hours <= 24 * 7:
+            raise GameError("a turn lasts from a quarter of an hour to a week")
+        if not 0.25 <= choice_hours <= turn_hours:
+            raise GameError("a supply question waits from a quarter of an hour to a turn")
+        length = int(options.get("length_days", 30))
+        if not 1 <= length <= 365:
+            raise GameError("a game lasts 1 to 365 days")
+        seed = options.get("seed")
+        return State(
+            rules=rules.name,
+            board=board,
+            owners={label: None for label in board.structures},
+            length_days=length,
+            turn_ticks=max(1, round(turn_hours * TICKS_PER_HOUR)),
+            choice_ticks=max(1, round(choice_hours * TICKS_PER_HOUR)),
+            early=bool(options.get("early", True)),
+            seed=int(seed) if seed is not None else int.from_bytes(os.urandom(4), "big"),
+        )
+
+    def settings_of(self, world: State) -> dict[str, Any]:
+        return {
+            "map": world.board.name,
+            "max_nations": world.board.seats,
+            "turn_hours": world.turn_ticks / TICKS_PER_HOUR,
+            "choice_hours": world.choice_ticks / TICKS_PER_HOUR,
+            "early": world.early,
+            "length_days": world.length_days,
+            "seed": world.seed,
+        }
+
+    def ruleset_of(self, world: State) -> str:
+        return world.rules
+
+    def dump(self, world: State) -> str:
+        return json.dumps(world.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+
+    def load(self, text: str) -> State:
+        return State.model_validate_json(text)
+
+    def hash(self, world: State) -> str:
+        return hashlib.sha256(self.dump(world).encode()).hexdigest()
+
+    # --- the one way in ------------------------------------------------------------------------
+
+    def parse_command(self, data: dict[str, Any]) -> Any:
+        return _COMMANDS.validate_python(data)
+
+    def parse_event(self, data: dict[str, Any]) -> Event:
+        return ev.event_from_dict(data)
+
+    def apply(self, world: State, entry: en.Entry) -> list[Event]:
+        """One log entry; a refusal raises and changes nothing (the state is changed only
+        after every check, or on a copy: the adjudicator's stages change it in place, so a
+        command that resolves a turn runs on a copy first)."""
+        match entry:
+            case en.CommandEntry():
+                command = self.parse_command(entry.command)
+                return self._command(world, entry.nation, command)
+            case en.Advance():
+                return list(turns.advance(world, entry.ticks))
+            case en.Join():
+                return list(turns.join(world, entry.nation, entry.name, entry.colour, entry.player))
+            case en.Leave():
+                return list(turns.leave(world, entry.nation))
+            case en.Start():
+                return list(turns.start(world))
+            case en.Resign():
+                return list(turns.resign(world, entry.nation))
+            case en.Substitute():
+                return list(turns.substitute(world, entry.nation, entry.player))
+            case en.End():
+                if world.ended:
+                    raise GameError("the game is already over")
+                return list(turns.end_game(world, "moderator"))
+        raise GameError(f"Supply Lines has no {entry.kind} entries")
+
+    def _command(self, world: State, nation: str, command: Any) -> list[Event]:
+        # checks first (they raise and change nothing), then the change
+        if isinstance(command, GiveOrder):
+            return list(turns.add_order(world, nation, command.text))
+        if isinstance(command, ClearOrders):
+            return list(turns.clear_orders(world, nation))
+        if isinstance(command, SubmitOrders):
+            return list(turns.submit(world, nation))
+        if isinstance(command, ChooseSupply):
+            return list(turns.answer_supply(world, nation, command.units))
+        raise CommandError("unknown command")
+
+    def nation_id_for(self, world: State, name: str) -> str:
+        base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:16] or "player"
+        nid, n = base, 2
+        while nid in world.players:
+            nid, n = f"{base}-{n}", n + 1
+        return nid
+
+    def full(self, world: State) -> bool:
+        return len(world.players) >= world.board.seats
+
+    def players(self, world: State) -> list[tuple[str, str]]:
+        return [
+            (p.id, p.user)
+            for p in world.players.values()
+            if p.user is not None and p.user != AI_PLAYER
+        ]
+
+    # --- the one way out -----------------------------------------------------------------------
+
+    def view_for(self, world: State, nation: str) -> View:
+        return view_for(world, nation)
+
+    def full_view(self, world: State) -> View:
+        return full_view(world)
+
+    def summary(self, world: State) -> GameSummary:
+        rules = world.ruleset
+        held: dict[str, int] = {}
+        for label, owner in world.owners.items():
+            if owner is not None and rules.structures[world.kind(label)].victory:
+                held[owner] = held.get(owner, 0) + 1
+        return GameSummary(
+            kind=self.name,
+            rules_title=rules.title,
+            board=world.board.title,
+            length_days=world.length_days,
+            tick=world.tick,
+            started=world.started,
+            ended=world.ended,
+            seats=world.board.seats,
+            nations=MappingProxyType(
+                {
+                    p.id: NationSummary(p.id, p.name, p.colour, p.user, p.out, held.get(p.id, 0))
+                    for p in sorted(world.players.values(), key=lambda p: p.seat)
+                }
+            ),
+            ticks_per_hour=TICKS_PER_HOUR,
+            ticks_per_day=TICKS_PER_DAY,
+            minutes_per_tick=60 // TICKS_PER_HOUR,
+        )
+
+    # --- time ----------------------------------------------------------------------------------
+
+    def ticks_per_hour(self, world: State) -> int:
+        return TICKS_PER_HOUR
+
+    def snapshot_due(self, world: State, ticks_since: int) -> bool:
+        return ticks_since >= TICKS_PER_DAY
+
+
+KIND = SupplyLines()
