@@ -102,18 +102,22 @@ def finish_turn(
     """Stages 5-8 on `state`, in place, after `resolve_orders`."""
     rules = state.ruleset
     marks = rules.marks
+    # players conceding this turn: their units become neutral at stage 8 (no supply, no marks)
+    conceding = {
+        p for p in state.active() if any(isinstance(o, Concede) for o in orders.get(p, []))
+    }
     # 5: the supply check
-    report.supplied = supply.supplied(state, choices)
+    report.supplied = supply.supplied(state, choices, skip=conceding)
     # 6 and 7: a mark for each unit out of supply, one taken off each unit supplied
     for unit in sorted(state.units.values(), key=lambda u: u.id):
-        if unit.owner == NEUTRAL:
+        if unit.owner == NEUTRAL or unit.owner in conceding:
             continue
         before = unit.marks
         if unit.id in report.supplied:
             unit.marks = max(0, unit.marks - marks.restoration)
         else:
             report.unsupplied.append(unit.id)
-            unit.marks += marks.penalty
+            unit.marks = min(marks.most, unit.marks + marks.penalty)
         if unit.marks != before:
             report.marked[unit.id] = unit.marks
         if before < marks.immobile_at <= unit.marks:
@@ -122,7 +126,7 @@ def finish_turn(
             report.restored.append(unit.id)
     # 8: concessions, defeats, victory
     for player in state.active():
-        if any(isinstance(o, Concede) for o in orders.get(player, [])):
+        if player in conceding:
             concede(state, player)
             report.conceded.append(player)
     for player in state.active():
@@ -218,7 +222,7 @@ def _build(
             for _ in range(fits):
                 unit = state.add_unit(order.unit, player, order.at)
                 unit.built = report.turn  # it does not move this turn
-                report.built.append(unit)
+                report.built.append(unit.model_copy())  # as built (it may be bumped later)
             if fits < order.count:
                 report.skipped.append((player, order, f"PopCap left for {fits} of {order.count}"))
 

@@ -23,6 +23,7 @@ class _Model(BaseModel):
 
 class Marks(_Model):
     immobile_at: int = Field(ge=1)
+    most: int = Field(ge=1)  # marks stop adding up here
     penalty: int = Field(ge=0)
     restoration: int = Field(ge=0)
 

@@ -15,6 +15,7 @@ oldest, each taken while lines are left for it.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 import networkx as nx
@@ -66,31 +67,37 @@ def networks(state: State, player: str) -> list[Network]:
     return sorted(found, key=lambda n: n.structures[0] if n.structures else "")
 
 
-def default_choice(state: State, network: Network) -> tuple[int, ...]:
-    """The units supplied when the player does not choose (see the module's docstring)."""
+def default_choice(state: State, network: Network, chosen: tuple[int, ...] = ()) -> tuple[int, ...]:
+    """The units supplied when the player does not choose (see the module's docstring); with
+    `chosen` (a valid choice), those first and the lines they leave to the others in the same
+    order, so that no line a unit could use is left unused."""
     rules = state.ruleset
     if not network.short:
         return network.units
     order = sorted(
-        (state.units[i] for i in network.units),
+        (state.units[i] for i in network.units if i not in chosen),
         key=lambda u: (-u.marks, -rules.units[u.type].strength, u.id),
     )
-    left, chosen = network.lines, []
+    picked = list(chosen)
+    left = network.lines - sum(rules.units[state.units[i].type].supply for i in chosen)
     for u in order:
         need = rules.units[u.type].supply
         if need <= left:
-            chosen.append(u.id)
+            picked.append(u.id)
             left -= need
-    return tuple(sorted(chosen))
+    return tuple(sorted(picked))
 
 
-def questions(state: State) -> list[Question]:
-    """The choices the players have to make this turn: the networks short of lines where
-    more than one choice is possible (some unit left out of the default could be supplied
-    instead)."""
+def questions(state: State, *, skip: Iterable[str] = ()) -> list[Question]:
+    """The choices the players (but those in `skip`: conceding) have to make this turn: the
+    networks short of lines where more than one choice is possible (some unit left out of the
+    default could be supplied instead)."""
     rules = state.ruleset
     asked = []
+    skipped = set(skip)
     for player in state.active():
+        if player in skipped:
+            continue
         for network in networks(state, player):
             if not network.short:
                 continue
@@ -115,12 +122,18 @@ def check_choice(state: State, network: Network, chosen: list[int]) -> tuple[int
     return picked
 
 
-def supplied(state: State, choices: dict[str, list[int]] | None = None) -> set[int]:
+def supplied(
+    state: State, choices: dict[str, list[int]] | None = None, *, skip: Iterable[str] = ()
+) -> set[int]:
     """Every unit that passes the supply check: per network all, or the player's choice (if
-    valid), else the default. Neutral units are left out (they need no supply)."""
+    valid) with the lines it leaves given in the default's order, else the default. Neutral
+    units and those of players in `skip` (conceding) are left out (they need no supply)."""
     choices = choices or {}
     passed: set[int] = set()
+    skipped = set(skip)
     for player in state.active():
+        if player in skipped:
+            continue
         answer = set(choices.get(player, []))
         for network in networks(state, player):
             if not network.short:
@@ -131,5 +144,5 @@ def supplied(state: State, choices: dict[str, list[int]] | None = None) -> set[i
                 chosen = check_choice(state, network, mine) if mine else None
             except ValueError:
                 chosen = None
-            passed.update(chosen if chosen is not None else default_choice(state, network))
+            passed.update(default_choice(state, network, chosen or ()))
     return passed

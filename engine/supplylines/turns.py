@@ -128,7 +128,7 @@ def resolve_orders_phase(state: State) -> list[ev.Event]:
     none, stages 5-8 at once."""
     report = adjudicator.resolve_orders(state, state.orders)
     out: list[ev.Event] = [_moved(state, report)]
-    questions = supply.questions(state)
+    questions = supply.questions(state, skip=conceding(state))
     if not questions:
         return out + finish_turn(state)
     state.phase = "supply"
@@ -158,6 +158,11 @@ def resolve_orders_phase(state: State) -> list[ev.Event]:
             )
         )
     return out
+
+
+def conceding(state: State) -> set[str]:
+    """The players whose orders this turn concede (at stage 8: they are asked nothing)."""
+    return {p for p, orders in state.orders.items() if any(o.kind == "concede" for o in orders)}
 
 
 def finish_turn(state: State) -> list[ev.Event]:
@@ -321,6 +326,9 @@ def resign(state: State, nation: str) -> list[ev.Event]:
     state.orders.pop(nation, None)
     if nation in state.submitted:
         state.submitted.remove(nation)
+    state.answers.pop(nation, None)
+    if nation in state.asked:
+        state.asked.remove(nation)
     left = state.active()
     if len(left) == 1 and state.started:
         state.winner, state.ended = left[0], True
@@ -333,6 +341,8 @@ def resign(state: State, nation: str) -> list[ev.Event]:
         and all(p in state.submitted for p in left)
     ):
         out += resolve_orders_phase(state)
+    elif state.phase == "supply" and all(p in state.answers for p in state.asked):
+        out += finish_turn(state)  # the others asked have answered: no need to wait
     return out
 
 

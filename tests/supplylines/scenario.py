@@ -136,7 +136,10 @@ def run(case: Case) -> None:
     orders = orders_of(state, data)
     expect = data.get("expect") or {}
     report = adjudicator.resolve_orders(state, orders)
-    asked = {q.player: list(q.network.units) for q in supply.questions(state)}
+    asked: dict[str, list[int]] = {}
+    conceding = {p for p, listed in orders.items() if any(o.kind == "concede" for o in listed)}
+    for q in supply.questions(state, skip=conceding):
+        asked.setdefault(q.player, []).extend(q.network.units)
     adjudicator.finish_turn(state, report, orders, data.get("choices"))
     where = f"{case.file}: {case.name}"
     if "at" in expect:

@@ -187,3 +187,31 @@ async def test_a_restart_replays_the_log_to_the_same_state(tmp_path) -> None:
         assert KIND.hash(first) == KIND.hash(await again.live_world(game))
     finally:
         await again.close()
+
+
+async def test_a_player_resigning_while_others_answer_does_not_hold_the_turn(service) -> None:
+    state = build_state(
+        {
+            "roads": "H1-C1 C1-C2 C2-H2 H2-C3 C3-C4 H3-C4",
+            "owners": {"a": "H1 C1 C2", "b": "H2 C3 C4", "c": "H3"},
+            "units": [
+                "a 1 infantry @ C1",
+                "a 1 infantry @ C2",
+                "b 1 infantry @ C3",
+                "b 1 infantry @ C4",
+                "c 1 infantry @ H3",
+            ],
+        }
+    )
+    state.started, state.deadline = True, 96
+    game = await service.create_game(name="Three", kind="supply-lines", world=state, now=T0)
+    for p in ("a", "b", "c"):
+        result = await service.submit(game, p, SubmitOrders())
+    asked = sorted(e.player for e in result.events if isinstance(e, ev.SupplyAsked))
+    assert asked == ["a", "b"]
+    await service.submit(game, "a", ChooseSupply(units=[2]))
+    assert (await service.live_world(game)).phase == "supply"  # b has not answered
+    await service.resign(game, "b")
+    world: State = await service.live_world(game)
+    assert world.phase == "orders" and world.turn == 1  # the turn went on without b
+    assert world.units[2].marks == 0 and world.units[1].marks == 1
