@@ -150,7 +150,7 @@ def describe(event: Event, nation: str, names: dict[str, str]) -> str | None:
     if writer is None:
         return None
     text = writer(event, _View(nation, names))
-    return None if text is None else _clip(text)
+    return None if text is None else clip(text)
 
 
 def summarise_counts(events: Iterable[Event], nation: str) -> dict[str, int]:
@@ -210,7 +210,7 @@ def digest(
     count = len(told)
     what = f"{count} report{'' if count == 1 else 's'}"
     header = f"**{clock}** - {what}" if clock else f"**{what}**"
-    return _pack([header, *lines], limit)
+    return pack([header, *lines], limit)
 
 
 # --- digest helpers -----------------------------------------------------------------------------
@@ -272,7 +272,7 @@ def _collapse(events: list[Event], view: _View) -> list[str]:
             if key in done:
                 continue
             done.add(key)
-            text = _clip(_COLLAPSERS[type(e)](keyed[key], view))
+            text = clip(_COLLAPSERS[type(e)](keyed[key], view))
         else:
             described = describe(e, view.nation, view.names)
             assert described is not None  # only told events are listed
@@ -283,14 +283,14 @@ def _collapse(events: list[Event], view: _View) -> list[str]:
         index[text] = len(lines)
         lines.append(text)
         counts.append(1)
-    return [_clip(f"{t} (×{n})") if n > 1 else t for t, n in zip(lines, counts, strict=True)]
+    return [clip(f"{t} (×{n})") if n > 1 else t for t, n in zip(lines, counts, strict=True)]
 
 
-def _pack(lines: list[str], limit: int) -> list[str]:
+def pack(lines: list[str], limit: int) -> list[str]:
     messages: list[str] = []
     current = ""
     for line in lines:
-        line = _clip(line, limit)
+        line = clip(line, limit)
         if not current:
             current = line
         elif len(current) + 1 + len(line) <= limit:
@@ -357,7 +357,7 @@ def _cap(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _clip(text: str, limit: int = MAX_LINE) -> str:
+def clip(text: str, limit: int = MAX_LINE) -> str:
     if len(text) <= limit:
         return text
     cut = text[: limit - 1]

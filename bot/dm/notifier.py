@@ -52,10 +52,12 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from bot.dm import tellers
 from bot.dm.delivery import DeliveryFailed, DmClosed, DmSender, RateLimited
 from bot.store import BotStore, DmStatus, NewsReport
 from engine.host.realtime import RealClock
 from engine.host.store import GameRow, OutboxClaim, OutboxRow
+from engine.interface.events import Event
 from engine.interface.summary import GameSummary
 from engine.loops import every, guarded
 from engine.strategic import events as ev
@@ -371,17 +373,17 @@ class Notifier:
         report: DeliveryReport,
         writes: _Writes,
     ) -> None:
-        from bot.dm import notices
-
         if user is None:  # nobody (or the AI) plays it
             writes.delivered.extend(r.id for r in rows)
             report.no_player += len(rows)
             return
-        items: list[tuple[OutboxRow, ev.Event]] = []
+        game = await self.service.game(game_id)
+        teller = tellers.teller(game.kind)
+        items: list[tuple[OutboxRow, Event]] = []
         unreadable: list[int] = []
         for row in rows:
             try:
-                event = ev.event_from_dict(row.event)
+                event = teller.parse(row.event)
             except ValidationError:
                 log.warning("unreadable event in outbox row %s: %r", row.id, row.event)
                 unreadable.append(row.id)
@@ -396,7 +398,7 @@ class Notifier:
             settings = parse_settings(writes.settings.get(user))
         else:
             settings = await load_settings(self.bot, user)
-        muted = [r.id for r, e in items if notices.category(e) in settings.muted]
+        muted = [r.id for r, e in items if teller.category(e) in settings.muted]
         if muted:
             writes.delivered.extend(muted)
             report.skipped_muted += len(muted)
@@ -426,46 +428,54 @@ class Notifier:
             if not items:
                 return
 
-        await self._send_events(game_id, nation, user, items, settings, status, now, report, writes)
+        await self._send_events(
+            game, teller, nation, user, items, settings, status, now, report, writes
+        )
 
     async def _send_events(
         self,
-        game_id: int,
+        game: GameRow,
+        teller: tellers.Teller,
         nation: str,
         user: str,
-        items: list[tuple[OutboxRow, ev.Event]],
+        items: list[tuple[OutboxRow, Event]],
         settings: PlayerSettings,
         status: DmStatus | None,
         now: float,
         report: DeliveryReport,
         writes: _Writes,
     ) -> None:
-        from bot.dm import notices
+        from bot.dm.notices import DISCORD_LIMIT
 
+        game_id = game.id
         ids = [r.id for r, _ in items]
         events = [e for _, e in items]
         summary = await self.service.summary(game_id)
-        game = await self.service.game(game_id)
         names = {n.id: n.name for n in summary.nations.values()}
         # the game's name in the header: a player may be in several games; and when it was in
         # the player's own time (Discord shows the timestamp in their zone)
         last = max(e.tick for e in events)
-        clock = f"{game.name}, {summary.clock(last)}"
-        real = RealClock.of_row(game, summary.ticks_per_hour).real_time_of(last)
-        if real is not None:
-            clock += f" (<t:{int(real)}:R>)"
+        real_clock = RealClock.of_row(game, summary.ticks_per_hour)
+
+        def when(tick: int) -> str:
+            real = real_clock.real_time_of(tick)
+            return "" if real is None else f" (<t:{int(real)}:R>)"
+
+        clock = teller.header(game, summary, last, when)
         # the nation's own joining is told by a welcome (its start and first orders) instead
-        joined = [e for e in events if isinstance(e, ev.NationJoined) and _joined_self(e, nation)]
-        told = [e for e in events if not _joined_self(e, nation)]
+        joined = [e for e in events if teller.joined_self(e, nation)]
+        told = [e for e in events if not teller.joined_self(e, nation)]
         # what the nation's own commands made, their replies told already (`digest` keeps the
         # big news, which comes with a picture; /news keeps it all)
         answered = {id(e) for r, e in items if r.own}
         report.answered += len(answered)
-        messages = notices.digest(told, nation, names, clock=clock, answered=answered)
+        messages = teller.digest(
+            told, nation, names, clock=clock, limit=DISCORD_LIMIT, answered=answered
+        )
         if joined:
             messages.insert(0, await self._welcome(game, summary, nation, joined[0]))
         # kept for /news first (also what the DM leaves out), even if the DM is not delivered
-        kept = self._news(game_id, user, items, nation, names, clock, joined, messages)
+        kept = self._news(game_id, teller, user, items, nation, names, clock, joined, messages)
         if kept is not None:
             writes.news.append(kept)
         if not messages:  # nothing worth a DM
@@ -473,10 +483,10 @@ class Notifier:
             report.delivered += len(ids)
             return
         files: list[tuple[str, bytes]] = []
-        if self.render and settings.pictures and any(notices.is_big(e, nation) for e in events):
+        if self.render and settings.pictures and any(teller.is_big(e, nation) for e in events):
             # the picture's header says the nation and the clock (as the picture's own clock)
             title = game.name
-            png = await self._picture(await self.service.view(game_id, nation), title, events)
+            png = await teller.picture(await self.service.view(game_id, nation), title, events)
             if png is not None:
                 files = [("map.png", png)]
         key = idempotency_key("dm", game_id, nation, items[0][0].group or items[0][0].id)
@@ -502,13 +512,14 @@ class Notifier:
             report.failed += len(ids)
 
     async def _welcome(
-        self, game: GameRow, summary: GameSummary, nation: str, joined: ev.NationJoined
+        self, game: GameRow, summary: GameSummary, nation: str, joined: Event
     ) -> str:
         """The welcome of a nation that joined, from its view as it is now (the game may
         have started since)."""
         from bot.dm.welcome import welcome
         from engine.strategic.rules import load as load_rules
 
+        assert isinstance(joined, ev.NationJoined)  # only Strategic Initiative welcomes
         view = await self.service.view(game.id, nation)
         clock = RealClock.of_row(game, summary.ticks_per_hour)
         return welcome(
@@ -527,30 +538,30 @@ class Notifier:
     def _news(
         self,
         game_id: int,
+        teller: tellers.Teller,
         user: str,
-        items: list[tuple[OutboxRow, ev.Event]],
+        items: list[tuple[OutboxRow, Event]],
         nation: str,
         names: dict[str, str],
         clock: str,
-        joined: list[ev.NationJoined],
+        joined: list[Event],
         messages: list[str],
     ) -> NewsReport | None:
         """The report to keep for the player's /news: the events composed for the first time
         (a row whose DM failed before is composed again, but it was kept then)."""
-        from bot.dm import notices
         from bot.news import PART
 
         fresh = [(r, e) for r, e in items if r.attempts == 0]
         if not fresh:
             return None
-        texts = notices.digest(
-            [e for _, e in fresh if not _joined_self(e, nation)],
+        texts = teller.digest(
+            [e for _, e in fresh if not teller.joined_self(e, nation)],
             nation,
             names,
             clock=clock,
             limit=PART,
         )
-        if joined and any(_joined_self(e, nation) for _, e in fresh):
+        if joined and any(teller.joined_self(e, nation) for _, e in fresh):
             texts.insert(0, messages[0][:PART])
         return NewsReport(game_id, user, texts, fresh[0][0].id, self.clock())
 
@@ -607,19 +618,6 @@ class Notifier:
             await self.bot.set_dm_status(user, "ok", None, now=now)
         return None
 
-    async def _picture(self, view: View, title: str, events: list[ev.Event]) -> bytes | None:
-        """The map round these events' markers and the nation's things near them (no events:
-        round its cities and units), drawn in a worker process."""
-        from renderers import pool as drawing
-        from renderers.markers import markers_from
-
-        markers = markers_from(events, view.nation, view.width, view.height)
-        try:
-            return await drawing.draw_focus(view, title=title, markers=markers)
-        except Exception:
-            log.exception("rendering the map for %s failed", view.nation)
-            return None
-
     # --- daily situation reports --------------------------------------------------------------
 
     async def _sitreps(self, now: float, report: DeliveryReport, only: int | None) -> None:
@@ -636,6 +634,8 @@ class Notifier:
         for game in games:
             if only is not None and game.id != only:
                 continue
+            if not tellers.teller(game.kind).sitreps:
+                continue  # its turns' results come with pictures instead
             try:
                 # a game in memory whose tick has not reached its next day since the last look,
                 # with the same members, has nothing new (no summary, no lock): a game day is
@@ -713,7 +713,7 @@ class Notifier:
             chunk = due[start : start + batch]
             pictures = await asyncio.gather(
                 *(
-                    self._picture(view, title, [])
+                    tellers.STRATEGIC.picture(view, title, [])
                     if self.render and settings.pictures
                     else _nothing()
                     for _, view, _, title, settings, _ in chunk
@@ -746,11 +746,6 @@ def sitrep_text(game_name: str, view: View) -> str:
 def idempotency_key(*parts: object) -> str:
     """A message's idempotency key (Discord: at most 25 characters; two more are added)."""
     return hashlib.sha256(":".join(map(str, parts)).encode()).hexdigest()[:22]
-
-
-def _joined_self(event: ev.Event, nation: str) -> bool:
-    """The nation's own joining (the one told its home), which a welcome DM tells."""
-    return isinstance(event, ev.NationJoined) and event.nation == nation and event.home is not None
 
 
 def _closed_recently(status: DmStatus | None, now: float) -> bool:

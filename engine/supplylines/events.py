@@ -28,6 +28,7 @@ class Started(Event):
     kind: Literal["Started"] = "Started"
     players: list[str]
     deadline: int  # the tick the first turn resolves at
+    early: bool = True  # a turn resolves once everyone has submitted
 
 
 class TurnMoved(Event):

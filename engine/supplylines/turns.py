@@ -308,7 +308,11 @@ def start(state: State) -> list[ev.Event]:
     state.deadline = state.tick + state.turn_ticks
     return [
         ev.Started(
-            tick=state.tick, to=everyone(state), players=state.active(), deadline=state.deadline
+            tick=state.tick,
+            to=everyone(state),
+            players=state.active(),
+            deadline=state.deadline,
+            early=state.early,
         )
     ]
 

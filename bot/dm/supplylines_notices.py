@@ -1,0 +1,236 @@
+"""Supply Lines' events as short English lines for a player's DM, from the player's side ("You
+took C4 from Bob", "Bob took C2 from you"). Pure functions but the picture, which is drawn in
+the drawing pool.
+
+What each event tells (the board has no fog, but a DM tells the player what concerns them;
+the picture after each turn shows the whole board):
+
+game
+  Joined, Left, Started, GameOver: told; the start and the end are big (a picture).
+  SupplyAsked: told to the player asked (which units, how many lines, the default, the
+    deadline; the answer is given with `/orders supply`).
+  TurnEnded: the player's units out of supply, immobile or mobile again; concessions, players
+    out, the winner; when the next turn's orders are due.
+combat
+  TurnMoved: big (a picture after every turn): the player's builds and builds skipped, units
+    disbanded over the PopCap, the conflicts the player was in (strengths, who won, where the
+    player's units were bumped to, units destroyed), the structures the player took or lost;
+    other players' captures in one line.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable, Collection
+from typing import Any
+
+from bot.dm.notices import DISCORD_LIMIT, clip, pack
+from engine.host.store import GameRow
+from engine.interface.events import Event
+from engine.interface.summary import GameSummary
+from engine.supplylines import events as ev
+
+log = logging.getLogger(__name__)
+
+CATEGORY: dict[type[Event], str] = {
+    ev.Joined: "game",
+    ev.Left: "game",
+    ev.Started: "game",
+    ev.GameOver: "game",
+    ev.SupplyAsked: "game",
+    ev.TurnEnded: "game",
+    ev.TurnMoved: "combat",
+}
+
+
+class _Names:
+    def __init__(self, nation: str, names: dict[str, str]) -> None:
+        self.nation = nation
+        self.names = names
+
+    def who(self, player: str | None) -> str:
+        if player is None:
+            return "nobody"
+        if player == self.nation:
+            return "you"
+        if player == "neutral":
+            return "the neutrals"
+        return self.names.get(player, player)
+
+    def whose(self, player: str | None) -> str:
+        return "your" if player == self.nation else f"{self.who(player)}'s"
+
+
+def _units(items: list[dict[str, Any]]) -> str:
+    """ "2 infantry and 1 tank at C2" (grouped by place)."""
+    by_place: dict[str, dict[str, int]] = {}
+    for u in items:
+        by_place.setdefault(u["at"], {})
+        by_place[u["at"]][u["type"]] = by_place[u["at"]].get(u["type"], 0) + 1
+    parts = []
+    for place, types in sorted(by_place.items()):
+        what = " and ".join(
+            f"{n} {t}{'s' if n > 1 and t != 'infantry' else ''}" for t, n in sorted(types.items())
+        )
+        parts.append(f"{what} at {place}")
+    return ", ".join(parts)
+
+
+def describe(event: Event, nation: str, names: dict[str, str]) -> list[str]:
+    """The lines telling `nation` of one event (none: nothing for it)."""
+    if nation not in event.to:
+        return []
+    n = _Names(nation, names)
+    match event:
+        case ev.Joined():
+            if event.player == nation:
+                return [f"You joined in seat {event.seat}: your home city is {event.home}."]
+            return [f"{n.who(event.player)} joined (seat {event.seat}, home city {event.home})."]
+        case ev.Left():
+            return [f"{n.who(event.player)} left the game."]
+        case ev.Started():
+            return [
+                "The game has started: give your orders with `/orders add`; turn 1 resolves "
+                f"in {_span(event.deadline - event.tick)}"
+                + (", or once everyone has submitted." if event.early else ".")
+            ]
+        case ev.SupplyAsked():
+            return [_asked(event)]
+        case ev.TurnMoved():
+            return _moved(event, n)
+        case ev.TurnEnded():
+            return _ended(event, n)
+        case ev.GameOver():
+            if event.winner is None:
+                return [f"The game is over ({event.reason}): nobody won."]
+            won = "You won" if event.winner == nation else f"{n.who(event.winner)} won"
+            return [f"The game is over: {won} ({event.reason})."]
+    return []
+
+
+def _asked(e: ev.SupplyAsked) -> str:
+    units = ", ".join(f"{u['type']} {u['id']} at {u['at']} ({u['marks']} marks)" for u in e.units)
+    default = ", ".join(str(i) for i in e.default) or "none"
+    return (
+        f"Supply for turn {e.turn}: your network {', '.join(e.structures)} has {e.lines} "
+        f"line{'s' if e.lines != 1 else ''} for {units}. Choose the units to supply with "
+        f"`/orders supply` within {_span(e.deadline - e.tick)}; without an answer, units "
+        f"{default} are supplied."
+    )
+
+
+def _moved(e: ev.TurnMoved, n: _Names) -> list[str]:
+    me = n.nation
+    lines = [f"Turn {e.turn}:"]
+    mine_built = [u for u in e.built if u["owner"] == me]
+    if mine_built:
+        lines.append(f"You built {_units(mine_built)}.")
+    for s in e.skipped:
+        if s["player"] == me:
+            lines.append(f"Build not done: `{s['order']}` ({s['why']}).")
+    gone = [u for u in e.disbanded if u["owner"] == me]
+    if gone:
+        lines.append(f"Over your PopCap: {_units(gone)} disbanded.")
+    for c in e.conflicts:
+        if me not in c["strengths"]:
+            continue
+        sides = ", ".join(f"{n.who(p)} {s}" for p, s in c["strengths"].items())
+        where = f"on the road {c['place']}" if c["round"] == 0 else f"at {c['place']}"
+        if c["winner"] is None:
+            outcome = "a tie"
+        else:
+            outcome = "you won" if c["winner"] == me else f"{n.who(c['winner'])} won"
+        lines.append(f"Conflict {where} ({sides}): {outcome}.")
+    lost = [u for u in e.destroyed if u["owner"] == me]
+    if lost:
+        lines.append(f"Destroyed: {_units(lost)}.")
+    killed = [u for u in e.destroyed if u["owner"] != me]
+    for c in e.captured:
+        if c["after"] == me:
+            before = f" from {n.who(c['before'])}" if c["before"] else ""
+            lines.append(f"You took {c['at']}{before}.")
+        elif c["before"] == me:
+            lines.append(f"{n.who(c['after'])} took {c['at']} from you.")
+    others = [c for c in e.captured if me not in (c["after"], c["before"])]
+    if others:
+        lines.append(
+            "Elsewhere: " + ", ".join(f"{n.who(c['after'])} took {c['at']}" for c in others) + "."
+        )
+    if killed and any(me in c["strengths"] for c in e.conflicts):
+        lines.append(f"Enemy losses: {_units(killed)}.")
+    return lines if len(lines) > 1 else []
+
+
+def _ended(e: ev.TurnEnded, n: _Names) -> list[str]:
+    me = n.nation
+    lines = []
+    if e.immobilised:
+        lines.append(f"Out of supply for 3 turns, now immobile: units {_ids(e.immobilised)}.")
+    if e.restored:
+        lines.append(f"Supplied again, mobile again: units {_ids(e.restored)}.")
+    for p in e.conceded:
+        lines.append("You conceded." if p == me else f"{n.who(p)} conceded.")
+    for p in e.defeated:
+        lines.append("You hold no structure: you are out." if p == me else f"{n.who(p)} is out.")
+    if e.winner is None and e.deadline is not None:
+        lines.append(f"Orders for turn {e.turn + 1} are due in {_span(e.deadline - e.tick)}.")
+    return lines
+
+
+def _span(ticks: int) -> str:
+    """Ticks (a quarter of a game hour each) as a duration: "24 hours", "45 minutes"."""
+    from engine.supplylines.state import TICKS_PER_HOUR
+
+    minutes = max(ticks, 0) * 60 // TICKS_PER_HOUR
+    if minutes % 60:
+        return f"{minutes} minutes"
+    hours = minutes // 60
+    return f"{hours} hour{'s' if hours != 1 else ''}"
+
+
+def _ids(ids: list[int]) -> str:
+    return ", ".join(str(i) for i in ids)
+
+
+class SupplyLinesTeller:
+    kind = "supply-lines"
+    sitreps = False  # every turn's result comes with a picture instead
+
+    def parse(self, data: dict[str, Any]) -> Event:
+        return ev.event_from_dict(data)
+
+    def category(self, event: Event) -> str:
+        return CATEGORY[type(event)]
+
+    def is_big(self, event: Event, nation: str) -> bool:
+        return nation in event.to and isinstance(event, ev.TurnMoved | ev.Started | ev.GameOver)
+
+    def joined_self(self, event: Event, nation: str) -> bool:
+        return False  # told as a line ("You joined in seat 1")
+
+    def digest(
+        self,
+        events: list[Event],
+        nation: str,
+        names: dict[str, str],
+        *,
+        clock: str | None,
+        limit: int = DISCORD_LIMIT,
+        answered: Collection[int] = (),
+    ) -> list[str]:
+        lines = [line for e in events for line in describe(e, nation, names)]
+        if not lines:
+            return []
+        header = f"**{clock}**" if clock else "**Supply Lines**"
+        return pack([header, *(clip(line) for line in lines)], limit)
+
+    def header(
+        self, game: GameRow, summary: GameSummary, tick: int, when: Callable[[int], str]
+    ) -> str:
+        return f"{game.name}{when(tick)}"
+
+    async def picture(self, view: Any, title: str, events: list[Event]) -> bytes | None:
+        return None  # the board's picture comes with the renderer (renderers/supplylines.py)
+
+
+TELLER = SupplyLinesTeller()
