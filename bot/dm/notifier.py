@@ -66,7 +66,8 @@ from engine.strategic.view import View
 log = logging.getLogger(__name__)
 
 CLOSED_RETRY = 3600.0  # seconds between attempts to DM a user whose DMs are closed
-URGENT = ("GameStarted", "GameEnded")  # sent even in quiet hours
+# sent even in quiet hours: a game's start and end, and a question with a short deadline
+URGENT = ("GameStarted", "GameEnded", "Started", "GameOver", "SupplyAsked")
 LOST = "lost"  # `_send`: the rows' claim ran out before the message went out
 CLAIM_MARGIN = 5.0  # seconds before a claim runs out when no more is sent of it
 DAY = 86400
