@@ -278,6 +278,7 @@ EXTENSIONS = (
     "bot.cogs.preferences",
     "bot.cogs.guide",
     "bot.cogs.news",
+    "bot.cogs.orders",
 )
 
 

@@ -14,6 +14,7 @@ from bot.store import BotStore
 from engine.errors import CommandError, GameError
 from engine.host.service import GameService
 from engine.host.store import GameRow
+from engine.interface.kind import DEFAULT_KIND
 from engine.strategic.view import View
 
 ACTIVE = ("lobby", "running", "paused")
@@ -294,9 +295,14 @@ class Context:
             raise UserError(f"{name} is out of the game: nothing was done.")
         return Seat(row, nation)
 
-    async def playing(self, caller: Caller, game_id: int | None = None) -> tuple[Seat, str]:
-        """The caller's seat where they must have a nation that is still in the game."""
+    async def playing(
+        self, caller: Caller, game_id: int | None = None, *, kind: str = DEFAULT_KIND
+    ) -> tuple[Seat, str]:
+        """The caller's seat where they must have a nation that is still in the game, in a
+        game of this kind (each kind's commands are its own)."""
         seat = await self.seat(caller, game_id)
+        if seat.game.kind != kind:
+            raise UserError(wrong_kind(seat.game, kind))
         if seat.nation is None:
             raise UserError(
                 f"You do not play in game {seat.game.id} ({seat.game.name}). "
@@ -311,6 +317,25 @@ class Context:
 
     async def view(self, game_id: int, nation: str) -> View:
         return await self.service.view(game_id, nation)
+
+
+# what a player of each kind uses instead of another kind's commands
+KIND_HINTS = {
+    "strategic-initiative": "its commands are `/move`, `/build`, `/map` and the rest",
+    "supply-lines": "give its orders with `/orders add` and see the board with `/orders board`",
+}
+
+
+def wrong_kind(game: GameRow, wanted: str) -> str:
+    """Why a command of one game kind does not act on a game of another."""
+    from engine.interface.kind import kind as kind_of
+
+    title, other = kind_of(game.kind).title, kind_of(wanted).title
+    hint = KIND_HINTS.get(game.kind, "")
+    return (
+        f"{game.name} (game {game.id}) is a {title} game, and this command is for {other} "
+        f"games" + (f": {hint}." if hint else ".")
+    )
 
 
 def explain(exc: Exception) -> str:

@@ -12,6 +12,7 @@ from bot.intel import Intel
 from bot.lifecycle import Lifecycle
 from bot.moderation import Moderation
 from bot.news import News
+from bot.orders import Orders
 from bot.playing import Playing
 from bot.preferences import Preferences
 from engine.host.service import GameService
@@ -20,7 +21,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from bot.dm.notifier import Notifier
 
 
-class Desk(Lifecycle, Playing, Intel, Moderation, Preferences, Guide, News, Choices):
+class Desk(Lifecycle, Playing, Intel, Moderation, Preferences, Guide, News, Choices, Orders):
     def __init__(self, service: GameService) -> None:
         self.ctx = Context(service)
         self.service = service

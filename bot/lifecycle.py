@@ -11,6 +11,9 @@ from engine.strategic.rules import available
 from engine.strategic.rules import load as load_rules
 from engine.strategic.words import article
 
+# the games a server can host (`/game create kind:`)
+GAME_KINDS = ("strategic-initiative", "supply-lines")
+
 # speed presets: real seconds per game hour
 SPEEDS: dict[str, float] = {
     "real-time": 3600.0,
@@ -42,6 +45,8 @@ class Lifecycle:
         size: str = "auto",
         speed: str = "real-time",
         days: int | None = None,
+        kind: str = "strategic-initiative",
+        turn_hours: float | None = None,
     ) -> Reply:
         from engine.strategic.kind import MAX_NATIONS, MIN_NATIONS
         from engine.strategic.mapgen import default_size
@@ -51,6 +56,10 @@ class Lifecycle:
         name = name.strip()
         if not 1 <= len(name) <= 40:
             raise UserError("A game's name is 1 to 40 characters.")
+        if kind == "supply-lines":
+            return await self._create_supply_lines(caller, name, nations, speed, turn_hours, days)
+        if kind != "strategic-initiative":
+            raise UserError(f"There is no game {kind!r}: choose {', '.join(GAME_KINDS)}.")
         if ruleset not in available():
             raise UserError(f"There is no ruleset {ruleset!r}: choose {', '.join(available())}.")
         if not MIN_NATIONS <= nations <= MAX_NATIONS:
@@ -62,16 +71,7 @@ class Lifecycle:
         rules = load_rules(ruleset)
         if days is not None and not 1 <= days <= 60:
             raise UserError("A game lasts 1 to 60 days.")
-        here = [
-            g
-            for g in await self.ctx.games_here(caller)
-            if g.channel_id == caller.channel_id and g.status in ACTIVE
-        ]
-        if here:
-            raise UserError(
-                f"This channel already hosts game {here[0].id} ({here[0].name}); "
-                "one active game per channel."
-            )
+        await self._one_game_here(caller)
         side = default_size(nations)[0]
         if size != "auto":
             side = max(32, min(256, int(side * _SIZE_FACTOR[size]) // 2 * 2))
@@ -95,6 +95,63 @@ class Lifecycle:
             f"{nations} nations, {article(f'{side}x{side}')} map, {days or rules.time.default_length_days} "
             f"days at {speed} speed. Join with `/game join`; it starts when full or with "
             "`/game start`."
+        )
+        return Reply(text=text, ephemeral=False, refresh_game=game_id)
+
+    async def _one_game_here(self, caller: Caller) -> None:
+        here = [
+            g
+            for g in await self.ctx.games_here(caller)
+            if g.channel_id == caller.channel_id and g.status in ACTIVE
+        ]
+        if here:
+            raise UserError(
+                f"This channel already hosts game {here[0].id} ({here[0].name}); "
+                "one active game per channel."
+            )
+
+    async def _create_supply_lines(
+        self,
+        caller: Caller,
+        name: str,
+        players: int,
+        speed: str,
+        turn_hours: float | None,
+        days: int | None,
+    ) -> Reply:
+        from engine.supplylines.board import available as maps
+        from engine.supplylines.board import load_map
+        from engine.supplylines.kind import DEFAULT_MAPS
+        from engine.supplylines.rules import load as load_sl_rules
+
+        if speed not in SPEEDS:
+            raise UserError(f"Speeds are: {', '.join(SPEEDS)}.")
+        seats = {load_map(m, load_sl_rules()).seats for m in maps()}
+        if players not in DEFAULT_MAPS or players not in seats:
+            known = ", ".join(str(n) for n in sorted(set(DEFAULT_MAPS) & seats))
+            raise UserError(f"Supply Lines has maps for {known} players.")
+        hours = 24.0 if turn_hours is None else turn_hours
+        await self._one_game_here(caller)
+        try:
+            game_id = await self.ctx.service.create_game(
+                name=name,
+                kind="supply-lines",
+                max_nations=players,
+                turn_hours=hours,
+                length_days=days or 30,
+                speed=SPEEDS[speed],
+                guild_id=caller.guild_id,
+                channel_id=caller.channel_id,
+                created_by=caller.user_id,
+            )
+        except GameError as exc:
+            raise UserError(str(exc)) from None
+        row = await self.ctx.service.game(game_id)
+        text = (
+            f"**{name}** (game {game_id}) is open in this channel: Supply Lines on the map "
+            f"{row.settings['map']} for {players} players, a turn every {hours:g} hours of game "
+            f"time ({speed}), or as soon as everyone has submitted. Join with `/game join`; it "
+            "starts when full or with `/game start`."
         )
         return Reply(text=text, ephemeral=False, refresh_game=game_id)
 
@@ -124,9 +181,13 @@ class Lifecycle:
         summary = await self.ctx.service.summary(game.id)
         joined, full = len(summary.nations), summary.seats
         view = await self.ctx.service.view(game.id, nid)
-        homes = [view.label(c.sq) for c in view.own_cities()]
+        if game.kind == "supply-lines":
+            home = view.board.home_of(view.players[nid].seat)
+            text = f"You lead **{name}** in {game.name}; your home city is {home}."
+        else:
+            homes = [view.label(c.sq) for c in view.own_cities()]
+            text = f"You lead **{name}** in {game.name}; your cities are at {', '.join(homes)}."
         started = (await self.ctx.service.game(game.id)).status == "running"
-        text = f"You lead **{name}** in {game.name}; your cities are at {', '.join(homes)}."
         if started:
             text += " The game is full and has started: good luck!"
         announce = f"**{name}** joins {game.name} ({joined}/{full})." + (

@@ -63,6 +63,12 @@ ROUTES: dict[str, tuple[str, dict[str, str]]] = {
     "mod end": ("mod_end", {}),
     "mod delete": ("mod_delete", {}),
     "mod view": ("mod_view", {}),
+    "orders add": ("orders_add", {"order": "text"}),
+    "orders list": ("orders_list", {}),
+    "orders clear": ("orders_clear", {}),
+    "orders submit": ("orders_submit", {}),
+    "orders supply": ("orders_supply", {}),
+    "orders board": ("orders_board", {}),
 }
 
 HELP = """Type the slash commands without the slash, options as name:value or in order:

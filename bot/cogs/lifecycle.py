@@ -9,7 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_io import Host, caller_of, complete, respond
-from bot.lifecycle import LEVELS, SIZES, SPEEDS
+from bot.lifecycle import GAME_KINDS, LEVELS, SIZES, SPEEDS
 from engine.strategic.kind import MAX_NATIONS, MIN_NATIONS
 from engine.strategic.rules import available
 
@@ -29,8 +29,11 @@ class GameCog(
         size="map size (auto fits the number of nations)",
         speed="how fast game time runs",
         days="how many game days it lasts",
+        kind="which game: Strategic Initiative (default) or Supply Lines",
+        turn_hours="Supply Lines: game hours a turn lasts at most (default 24)",
     )
     @app_commands.choices(
+        kind=[app_commands.Choice(name=k, value=k) for k in GAME_KINDS],
         ruleset=[app_commands.Choice(name=r, value=r) for r in available()],
         size=[app_commands.Choice(name=s, value=s) for s in SIZES],
         speed=[app_commands.Choice(name=s, value=s) for s in SPEEDS],
@@ -45,6 +48,8 @@ class GameCog(
         size: str = "auto",
         speed: str = "real-time",
         days: app_commands.Range[int, 1, 60] | None = None,
+        kind: str = "strategic-initiative",
+        turn_hours: app_commands.Range[float, 0.25, 168.0] | None = None,
     ) -> None:
         desk = self.bot.desk
         await respond(
@@ -57,6 +62,8 @@ class GameCog(
                 size=size,
                 speed=speed,
                 days=days,
+                kind=kind,
+                turn_hours=turn_hours,
             ),
             slow=True,
             public=True,

@@ -270,6 +270,11 @@ CREATOR_OR_MOD = row(
     eliminated=CREATOR,
     substituted_out=CREATOR,
 )
+WRONG_KIND = row(
+    **dict.fromkeys(
+        ROLES, r"is a Strategic Initiative game, and this command is for Supply Lines games"
+    )
+)
 LOBBY_PLAYERS = row(
     player=OK,
     other_player=NOT_PLAYING,
@@ -378,6 +383,13 @@ MATRIX: dict[str, Case] = {
     "mod end": Case("running", lambda n: {}, MODERATORS_ASK),
     "mod delete": Case("running", lambda n: {}, MODERATORS_ASK),
     "mod view": Case("running", lambda n: {"nation": "Blue"}, MODERATORS),
+    # Supply Lines' commands on a Strategic Initiative game: refused to everyone, unchanged
+    "orders add": Case("running", lambda n: {"order": "C1 > C2"}, WRONG_KIND),
+    "orders list": Case("running", lambda n: {}, WRONG_KIND),
+    "orders clear": Case("running", lambda n: {}, WRONG_KIND),
+    "orders submit": Case("running", lambda n: {}, WRONG_KIND),
+    "orders supply": Case("running", lambda n: {"units": "1"}, WRONG_KIND),
+    "orders board": Case("running", lambda n: {}, WRONG_KIND),
 }
 
 

@@ -1,0 +1,57 @@
+"""/orders: a Supply Lines player's orders for the turn (add, list, clear, submit), the answer
+to a supply question, and the board."""
+
+from __future__ import annotations
+
+from typing import cast
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord_io import Host, caller_of, complete, respond
+
+
+class OrdersCog(
+    commands.GroupCog, group_name="orders", group_description="Your orders in a Supply Lines game"
+):
+    def __init__(self, bot: Host) -> None:
+        self.bot = bot
+        super().__init__()
+
+    @app_commands.command(name="add", description="Add an order: C2 > C3, Build 1 Tank@M1...")
+    @app_commands.describe(order="as the rules write it: `C2 > C3`, `1 Tank @ C2 > C3`, `Hold@R2`")
+    async def add(self, interaction: discord.Interaction, order: str) -> None:
+        await respond(interaction, lambda: self.bot.desk.orders_add(caller_of(interaction), order))
+
+    @add.autocomplete("order")
+    async def _orders(self, interaction: discord.Interaction, current: str):
+        return await complete(interaction, current, self.bot.desk.choose_orders)
+
+    @app_commands.command(name="list", description="Your orders for this turn")
+    async def list_(self, interaction: discord.Interaction) -> None:
+        await respond(interaction, lambda: self.bot.desk.orders_list(caller_of(interaction)))
+
+    @app_commands.command(name="clear", description="Take back all your orders for this turn")
+    async def clear(self, interaction: discord.Interaction) -> None:
+        await respond(interaction, lambda: self.bot.desk.orders_clear(caller_of(interaction)))
+
+    @app_commands.command(name="submit", description="You are done with this turn's orders")
+    async def submit(self, interaction: discord.Interaction) -> None:
+        await respond(interaction, lambda: self.bot.desk.orders_submit(caller_of(interaction)))
+
+    @app_commands.command(name="supply", description="Answer a supply question: units to supply")
+    @app_commands.describe(units="the numbers of the units to supply, e.g. `2, 5`")
+    async def supply(self, interaction: discord.Interaction, units: str) -> None:
+        await respond(
+            interaction, lambda: self.bot.desk.orders_supply(caller_of(interaction), units)
+        )
+
+    @app_commands.command(name="board", description="The board: every structure and its units")
+    async def board(self, interaction: discord.Interaction) -> None:
+        await respond(interaction, lambda: self.bot.desk.orders_board(caller_of(interaction)))
+
+
+async def setup(bot: commands.Bot | commands.AutoShardedBot) -> None:
+    """The extension's entry point (`bot.load_extension`)."""
+    await bot.add_cog(OrdersCog(cast(Host, bot)))

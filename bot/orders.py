@@ -1,0 +1,158 @@
+"""/orders: a Supply Lines player's orders for the turn (add, list, clear, submit), the answer
+to a supply question, and the board as text. The orders are written as the seed writes them
+("C2 > C3"); the engine checks them (`engine.supplylines.orders`) and its refusals are the
+replies. Orders stay secret until the turn resolves."""
+
+from __future__ import annotations
+
+import re
+
+from bot.context import Caller, Context, Reply, Seat, UserError
+from engine.errors import CommandError, GameError
+from engine.supplylines.kind import ChooseSupply, ClearOrders, GiveOrder, SubmitOrders
+from engine.supplylines.state import TICKS_PER_HOUR
+from engine.supplylines.view import View
+
+KIND = "supply-lines"
+LIMIT = 25  # Discord's autocomplete limit
+
+
+class Orders:
+    ctx: Context
+
+    async def _seat(self, caller: Caller) -> tuple[Seat, str]:
+        seat, nation = await self.ctx.playing(caller, kind=KIND)
+        if seat.game.status not in ("running", "paused"):
+            raise UserError(f"{seat.game.name} has not started yet: orders come once it has.")
+        return seat, nation
+
+    async def _command(self, caller: Caller, command) -> tuple[Seat, str, list]:
+        seat, nation = await self._seat(caller)
+        try:
+            result = await self.ctx.service.submit(seat.game.id, nation, command)
+        except (CommandError, GameError) as exc:
+            raise UserError(str(exc)) from None
+        return seat, nation, result.events
+
+    async def _board(self, seat: Seat, nation: str) -> View:
+        view: View = await self.ctx.service.view(seat.game.id, nation)
+        return view
+
+    async def orders_add(self, caller: Caller, text: str) -> Reply:
+        seat, nation, _ = await self._command(caller, GiveOrder(text=text.strip()[:200]))
+        view = await self._board(seat, nation)
+        listed = view.orders.get(nation, [])
+        return Reply(
+            text=f"Order kept: `{listed[-1]}`.\n" + _listing(view, nation)
+            if listed
+            else "Order kept."
+        )
+
+    async def orders_list(self, caller: Caller) -> Reply:
+        seat, nation = await self._seat(caller)
+        return Reply(text=_listing(await self._board(seat, nation), nation))
+
+    async def orders_clear(self, caller: Caller) -> Reply:
+        seat, nation, _ = await self._command(caller, ClearOrders())
+        return Reply(text="Your orders for this turn are cleared: every unit holds.")
+
+    async def orders_submit(self, caller: Caller) -> Reply:
+        seat, nation, events = await self._command(caller, SubmitOrders())
+        view = await self._board(seat, nation)
+        if events:  # the last one in: the turn resolved
+            return Reply(
+                text=f"Submitted: turn {view.turn - 1} has resolved. Your report comes by DM.",
+                refresh_game=seat.game.id,
+            )
+        waiting = [p.name for p in view.players.values() if not p.out and not p.submitted]
+        return Reply(
+            text="Submitted. "
+            + (f"Waiting for {', '.join(waiting)}." if waiting else "")
+            + f" The turn resolves {_due(view)}. Adding or clearing orders takes it back."
+        )
+
+    async def orders_supply(self, caller: Caller, units: str) -> Reply:
+        ids = [int(x) for x in re.findall(r"\d+", units)]
+        if not ids:
+            raise UserError("Name the units to supply by their numbers, e.g. `2, 5`.")
+        await self._command(caller, ChooseSupply(units=ids))
+        return Reply(text=f"Supply goes to units {', '.join(map(str, sorted(set(ids))))}.")
+
+    async def orders_board(self, caller: Caller) -> Reply:
+        seat, nation = await self._seat(caller)
+        view = await self._board(seat, nation)
+        return Reply(text=board_text(view, nation))
+
+    async def choose_orders(self, caller: Caller, current: str) -> list[tuple[str, str]]:
+        """Autocomplete: the orders the caller could give now, those matching what is typed."""
+        try:
+            seat, nation = await self._seat(caller)
+        except UserError:
+            return []
+        view = await self._board(seat, nation)
+        typed = current.strip().lower()
+        out = [(o, o) for o in suggestions(view, nation) if typed in o.lower()]
+        if current.strip() and all(current.strip() != o for o, _ in out):
+            out.insert(0, (current.strip()[:100], current.strip()[:100]))
+        return out[:LIMIT]
+
+
+def suggestions(view: View, nation: str) -> list[str]:
+    """Moves of every unit group to each neighbour, builds at the player's bases, holds."""
+    from engine.supplylines.rules import load
+
+    rules = load(view.rules)
+    out: list[str] = []
+    mine: dict[str, int] = {}
+    for u in view.units:
+        if u.owner == nation and u.marks < rules.marks.immobile_at:
+            mine[u.at] = mine.get(u.at, 0) + 1
+    for place in sorted(mine):
+        for n in view.board.neighbours(place):
+            out.append(f"{place} > {n}")
+    for place, owner in sorted(view.owners.items()):
+        if owner == nation and rules.structures[view.board.kind_of(place, rules)].builds:
+            out += [f"Build 1 {t.title()}@{place}" for t in rules.units]
+    out += [f"Hold@{place}" for place in sorted(mine)]
+    out.append("Concede")
+    return out
+
+
+def _listing(view: View, nation: str) -> str:
+    orders = view.orders.get(nation, [])
+    lines = [f"**Your orders for turn {view.turn}** (every other unit holds):"]
+    lines += [f"{i}. `{o}`" for i, o in enumerate(orders, 1)] or ["none yet"]
+    me = view.players.get(nation)
+    if me is not None:
+        lines.append(
+            f"PopCap {me.popcap_used}/{me.popcap}. "
+            + ("Submitted." if me.submitted else "Not submitted: `/orders submit` when done.")
+        )
+    lines.append(f"The turn resolves {_due(view)}.")
+    return "\n".join(lines)
+
+
+def _due(view: View) -> str:
+    ticks = max(view.deadline - view.tick, 0)
+    minutes = ticks * 60 // TICKS_PER_HOUR
+    if minutes % 60:
+        return f"in {minutes} minutes at the latest"
+    return f"in {minutes // 60} hours at the latest"
+
+
+def board_text(view: View, nation: str) -> str:
+    """The board as text: each structure, its owner and the units in it."""
+    names = {p.id: p.name for p in view.players.values()}
+    lines = [f"**Turn {view.turn}**, {view.phase} phase"]
+    for place in view.board.labels():
+        owner = view.owners.get(place)
+        who = "you" if owner == nation else names.get(owner or "", "neutral")
+        here: dict[tuple[str, str], int] = {}
+        for u in view.units:
+            if u.at == place:
+                key = ("your" if u.owner == nation else names.get(u.owner, u.owner), u.type)
+                here[key] = here.get(key, 0) + 1
+        units = ", ".join(f"{o} {n} {t}" for (o, t), n in sorted(here.items()))
+        roads = ", ".join(view.board.neighbours(place))
+        lines.append(f"`{place}` {who}" + (f": {units}" if units else "") + f" (to {roads})")
+    return "\n".join(lines)

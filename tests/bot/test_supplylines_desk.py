@@ -1,0 +1,101 @@
+"""Supply Lines through the bot's desk (what `/game create kind:supply-lines`, `/game join` and
+`/orders ...` do): a game made and joined in a channel, orders added, listed, refused, cleared
+and submitted, the board, a supply answer, suggestions, and the other game's commands refused."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.context import Caller, UserError
+from bot.desk import Desk
+from engine.host.service import GameService
+
+GUILD, CHANNEL = "10", "11"
+ANN = Caller("100", "ann", GUILD, CHANNEL)
+BOB = Caller("200", "bob", GUILD, CHANNEL)
+EVE = Caller("300", "eve", GUILD, CHANNEL)
+
+
+@pytest.fixture
+async def desk(tmp_path):
+    service = await GameService.open(str(tmp_path / "desk.db"), synchronous="NORMAL")
+    yield Desk(service)
+    await service.close()
+
+
+async def duel(desk: Desk) -> int:
+    reply = await desk.game_create(ANN, "Duel", kind="supply-lines", nations=2, turn_hours=12)
+    assert "Supply Lines on the map duel for 2 players" in reply.text
+    assert "a turn every 12 hours" in reply.text and not reply.ephemeral
+    joined = await desk.game_join(ANN, "Ann")
+    assert "your home city is H1" in joined.text
+    joined = await desk.game_join(BOB, "Bob")
+    assert "your home city is H2" in joined.text and "has started" in joined.text
+    games = await desk.service.games(guild_id=GUILD)
+    return games[0].id
+
+
+async def test_orders_are_added_listed_submitted_and_the_turn_resolves(desk) -> None:
+    game = await duel(desk)
+    reply = await desk.orders_add(ANN, "h1>c1")
+    assert "Order kept: `H1 > C1`." in reply.text and reply.ephemeral
+    assert "1. `H1 > C1`" in reply.text and "PopCap 1/1" in reply.text
+    assert "resolves in 12 hours at the latest" in reply.text
+    with pytest.raises(UserError, match="C3 is not next to H1"):
+        await desk.orders_add(ANN, "H1 > C3")
+    listed = await desk.orders_list(ANN)
+    assert "1. `H1 > C1`" in listed.text and "Not submitted" in listed.text
+    assert "none yet" in (await desk.orders_list(BOB)).text  # Bob never sees Ann's orders
+    waiting = await desk.orders_submit(ANN)
+    assert "Waiting for Bob." in waiting.text
+    done = await desk.orders_submit(BOB)
+    assert "turn 1 has resolved" in done.text
+    board = await desk.orders_board(ANN)
+    assert "`C1` you: your 1 infantry" in board.text and "`H2` Bob" in board.text
+    world = await desk.service.live_world(game)
+    assert world.owners["C1"] == "ann" and world.turn == 1
+
+
+async def test_clearing_takes_orders_and_the_submission_back(desk) -> None:
+    await duel(desk)
+    await desk.orders_add(ANN, "H1 > C1")
+    await desk.orders_submit(ANN)
+    cleared = await desk.orders_clear(ANN)
+    assert "every unit holds" in cleared.text
+    listed = await desk.orders_list(ANN)
+    assert "none yet" in listed.text and "Not submitted" in listed.text
+
+
+async def test_suggestions_offer_the_callers_own_moves_and_builds(desk) -> None:
+    await duel(desk)
+    offered = [value for _, value in await desk.choose_orders(ANN, "")]
+    assert "H1 > C1" in offered and "Build 1 Infantry@H1" in offered and "Concede" in offered
+    assert not any(o.startswith("H2") for o in offered)  # Bob's units are not Ann's to move
+    typed = [value for _, value in await desk.choose_orders(ANN, "H1 > C")]
+    assert typed[0] == "H1 > C" and all("H1 > C" in o for o in typed)
+    assert await desk.choose_orders(EVE, "") == []  # not a player: nothing
+
+
+async def test_a_supply_answer_needs_a_question(desk) -> None:
+    await duel(desk)
+    with pytest.raises(UserError, match="no supply question"):
+        await desk.orders_supply(ANN, "1")
+    with pytest.raises(UserError, match="by their numbers"):
+        await desk.orders_supply(ANN, "the tank")
+
+
+async def test_each_games_commands_refuse_the_other_kind(desk) -> None:
+    await duel(desk)
+    with pytest.raises(UserError, match="is a Supply Lines game, and this command is for"):
+        await desk.move(ANN, "1", "2,2")
+    with pytest.raises(UserError, match="give its orders with `/orders add`"):
+        await desk.status(ANN)
+    with pytest.raises(UserError, match="You do not play in game"):
+        await desk.orders_list(EVE)
+
+
+async def test_supply_lines_games_have_maps_for_two_to_three_players_at_least(desk) -> None:
+    with pytest.raises(UserError, match="Supply Lines has maps for"):
+        await desk.game_create(ANN, "Crowd", kind="supply-lines", nations=9)
+    with pytest.raises(UserError, match="There is no game"):
+        await desk.game_create(ANN, "Chess", kind="chess", nations=2)
