@@ -22,9 +22,10 @@ from __future__ import annotations
 
 import re
 import tomllib
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from functools import cached_property
 from pathlib import Path
+from typing import Any
 
 import networkx as nx
 from pydantic import BaseModel, ConfigDict, Field, model_validator
@@ -33,6 +34,7 @@ from engine.supplylines.rules import Rules
 
 MAPS_DIR = Path(__file__).resolve().parents[2] / "data" / "maps" / "supply-lines"
 LABEL = re.compile(r"^([A-Z])([1-9][0-9]*)$")
+MAP_NAME = re.compile(r"^[a-z0-9][a-z0-9-]{0,40}$")
 
 
 class MapError(ValueError):
@@ -86,6 +88,8 @@ class Board(BaseModel):
                 raise MapError(f"structure {label}: no structure type has the letter {label[0]}")
             if (s.seat is not None) != (home is not None and kind == "home"):
                 raise MapError(f"structure {label}: only home cities have a seat")
+            if s.seat is not None and label != f"{label[0]}{s.seat}":
+                raise MapError(f"structure {label}: the home city of seat {s.seat} is named so")
         if not nx.is_connected(self.graph):
             raise MapError(f"map {self.name}: some structures cannot be reached from the others")
         return self
@@ -101,8 +105,15 @@ class Board(BaseModel):
 
     def kind_of(self, label: str, rules: Rules) -> str:
         kind = rules.structure_of_letter(label[0])
-        assert kind is not None, label
+        if kind is None:
+            raise MapError(f"structure {label}: no structure type has the letter {label[0]}")
         return kind
+
+    def model_copy(self, *, update: Mapping[str, Any] | None = None, deep: bool = False) -> Board:
+        """A copy, without the road graph worked out for this board (roads may differ)."""
+        copy = super().model_copy(update=update, deep=deep)
+        copy.__dict__.pop("graph", None)
+        return copy
 
     def adjacent(self, a: str, b: str) -> bool:
         return self.graph.has_edge(a, b)
@@ -137,8 +148,9 @@ def available() -> list[str]:
 
 
 def load_map(name: str, rules: Rules) -> Board:
+    """A hand-made map by its name (one of `available()`: a name is never a path)."""
     path = MAPS_DIR / f"{name}.toml"
-    if not path.is_file():
+    if not MAP_NAME.match(name) or not path.is_file():
         raise MapError(f"there is no map {name!r} (maps: {', '.join(available())})")
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))

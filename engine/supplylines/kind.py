@@ -26,7 +26,7 @@ from engine.supplylines.state import TICKS_PER_DAY, TICKS_PER_HOUR, State
 from engine.supplylines.view import View, full_view, view_for
 
 AI_PLAYER = "ai"
-DEFAULT_MAPS = {2: "duel", 3: "triangle"}  # by the number of players
+DEFAULT_MAPS = {2: "duel", 3: "triangle", 4: "four", 5: "five", 6: "six"}  # by players
 
 
 class _Command(BaseModel):

@@ -49,3 +49,15 @@ def test_a_map_with_a_lone_structure_is_refused(tmp_path, monkeypatch) -> None:
     monkeypatch.setattr(board_module, "MAPS_DIR", tmp_path)
     with pytest.raises(MapError, match="cannot be reached"):
         load_map("broken", RULES)
+
+
+def test_a_map_name_is_never_a_path() -> None:
+    with pytest.raises(MapError, match="there is no map"):
+        load_map("../../rulesets/supply-lines/standard", RULES)
+
+
+def test_a_copy_with_other_roads_has_their_graph() -> None:
+    board = load_map("duel", RULES)
+    assert board.graph.number_of_edges() == len(board.roads)
+    fewer = board.model_copy(update={"roads": board.roads[:-1]})
+    assert fewer.graph.number_of_edges() == len(board.roads) - 1
