@@ -16,7 +16,7 @@ from bot.background import stop_tasks
 from bot.config import Settings
 from bot.context import Reply, UserError, explain
 from bot.desk import Desk
-from bot.discord_io import ActionButton, ConfirmButton
+from bot.discord_io import ActionButton, ConfirmButton, SupplySelect
 from bot.dm.delivery import discord_sender
 from bot.dm.notifier import Notifier
 from bot.ticker import Ticker
@@ -76,7 +76,7 @@ class StrategicBot(commands.AutoShardedBot):
         self.desk = Desk(self.service)
         await add_cogs(self)
         # confirmation buttons are answered by their custom id, also those sent before a restart
-        self.add_dynamic_items(ConfirmButton, ActionButton)
+        self.add_dynamic_items(ConfirmButton, ActionButton, SupplySelect)
         self.tree.error(self._on_tree_error)
         guild = discord.Object(id=self.settings.dev_guild) if self.settings.dev_guild else None
         if guild is not None:

@@ -7,7 +7,7 @@ import io
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from typing import Protocol, cast
+from typing import Any, Protocol, cast
 
 import discord
 from discord import app_commands
@@ -96,6 +96,41 @@ class ConfirmButton(
             return
         await interaction.response.edit_message(content=reply.text[:2000] or "Done.", view=None)
         await bot.after_reply(reply)
+
+
+class SupplySelect(
+    discord.ui.DynamicItem[discord.ui.Select],
+    template=r"sl:supply:(?P<game>[0-9]{1,12}):(?P<turn>[0-9]{1,6})",
+):
+    """A Supply Lines supply question's menu, under its DM (`bot.dm.supplylines_notices`):
+    the units chosen answer it. The game and turn are in its custom id, so a menu sent before
+    a restart is still answered (or told it is over)."""
+
+    def __init__(self, game: int, turn: int) -> None:
+        super().__init__(discord.ui.Select(custom_id=f"sl:supply:{game}:{turn}"))
+        self.game = game
+        self.turn = turn
+
+    @classmethod
+    async def from_custom_id(
+        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]
+    ) -> SupplySelect:
+        return cls(int(match["game"]), int(match["turn"]))
+
+    async def callback(self, interaction: discord.Interaction) -> None:
+        bot = host_of(interaction)
+        data: dict[str, Any] = dict(interaction.data or {})
+        units = [int(v) for v in data.get("values", []) if str(v).isdigit()]
+        try:
+            reply = await bot.desk.orders_supply_chosen(
+                caller_of(interaction), self.game, self.turn, units
+            )
+        except Exception as exc:  # noqa: BLE001 - every failure becomes a clear message
+            if not isinstance(exc, UserError):
+                log.exception("supply answer failed")
+            await interaction.response.send_message(explain(exc), ephemeral=True)
+            return
+        await interaction.response.send_message(reply.text[:2000], ephemeral=True)
 
 
 class ActionButton(

@@ -78,6 +78,23 @@ class Orders:
         await self._command(caller, ChooseSupply(units=ids))
         return Reply(text=f"Supply goes to units {', '.join(map(str, sorted(set(ids))))}.")
 
+    async def orders_supply_chosen(
+        self, caller: Caller, game_id: int, turn: int, units: list[int]
+    ) -> Reply:
+        """The player chose in a supply question's menu (a DM: the game is the menu's)."""
+        seat, nation = await self.ctx.playing(caller, game_id, kind=KIND)
+        view = await self._board(seat, nation)
+        if view.turn != turn or view.phase != "supply" or not view.questions:
+            raise UserError(
+                f"The supply question of turn {turn} is over: an answer or the default was taken."
+            )
+        try:
+            await self.ctx.service.submit(game_id, nation, ChooseSupply(units=units))
+        except (CommandError, GameError) as exc:
+            raise UserError(str(exc)) from None
+        chosen = ", ".join(map(str, sorted(set(units)))) or "none"
+        return Reply(text=f"Supply for turn {turn} goes to units {chosen} (and any line left).")
+
     async def orders_board(self, caller: Caller) -> Reply:
         seat, nation = await self._seat(caller)
         view = await self._board(seat, nation)

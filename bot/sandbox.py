@@ -10,13 +10,14 @@ import re
 import shlex
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
 from bot.background import stop_tasks
 from bot.context import Button, Caller, Reply, UserError, explain
 from bot.desk import Desk
+from bot.dm.delivery import Menu
 from bot.dm.notifier import Notifier
 from bot.ticker import Ticker
 from engine.host.runner import AiRunner
@@ -230,6 +231,7 @@ class Sandbox:
         files: list[tuple[str, bytes]],
         *,
         nonce: str | None = None,
+        menus: Sequence[Menu] = (),
     ) -> None:
         who = self.names.get(user_id, user_id)
         acting, self.acting = self.acting, user_id if user_id in self.names else self.acting
@@ -239,6 +241,9 @@ class Sandbox:
             self.acting = acting
         text = "\n".join(f"  {line}" for line in content.splitlines())
         self.write(f"[DM to {who}]\n{text}" + "".join(f"\n  picture: {p}" for p in paths))
+        for menu in menus:  # the sandbox answers with the command instead (`orders supply`)
+            choices = ", ".join(label for label, _, _ in menu.options)
+            self.write(f"  ({menu.placeholder}: {choices})")
 
     def _save(self, name: str, data: bytes) -> Path:
         """One file per player and picture: `you-007-map-1-red-t96.png` (never overwritten)."""

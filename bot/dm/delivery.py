@@ -11,15 +11,29 @@ the outbox rows a message tells, so a DM sent again after its sender died before
 from __future__ import annotations
 
 import io
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     import discord
 
 
+@dataclass(frozen=True)
+class Menu:
+    """A select menu under a DM, Discord-free: its custom id says what a choice does (the bot
+    answers it after a restart too), its options are (label, value, chosen by default)."""
+
+    custom_id: str
+    placeholder: str
+    options: tuple[tuple[str, str, bool], ...]
+    min_values: int = 0
+    max_values: int = 1
+
+
 class DmSender(Protocol):
-    """(user_id, content, [(filename, data), ...], nonce=key) -> None"""
+    """(user_id, content, [(filename, data), ...], nonce=key[, menus=...]) -> None; `menus`
+    is only passed when a message has some."""
 
     def __call__(
         self,
@@ -29,6 +43,7 @@ class DmSender(Protocol):
         /,
         *,
         nonce: str | None = None,
+        menus: Sequence[Menu] = (),
     ) -> Awaitable[None]: ...
 
 
@@ -71,7 +86,12 @@ def discord_sender(client: discord.Client) -> DmSender:
     import discord
 
     async def send(
-        user_id: str, content: str, files: list[tuple[str, bytes]], *, nonce: str | None = None
+        user_id: str,
+        content: str,
+        files: list[tuple[str, bytes]],
+        *,
+        nonce: str | None = None,
+        menus: Sequence[Menu] = (),
     ) -> None:
         try:
             uid = int(user_id)
@@ -82,10 +102,26 @@ def discord_sender(client: discord.Client) -> DmSender:
             channel = user.dm_channel or await user.create_dm()
             attachments = [discord.File(io.BytesIO(data), filename=name) for name, data in files]
             key = discord.utils.MISSING if nonce is None else nonce  # (discord.py's "not given")
+            view = discord.utils.MISSING
+            if menus:  # answered by the dynamic item of its custom id (bot/discord_io.py)
+                view = discord.ui.View(timeout=None)
+                for menu in menus[:5]:
+                    view.add_item(
+                        discord.ui.Select(
+                            custom_id=menu.custom_id,
+                            placeholder=menu.placeholder[:150],
+                            min_values=menu.min_values,
+                            max_values=min(menu.max_values, len(menu.options[:25])),
+                            options=[
+                                discord.SelectOption(label=label[:100], value=value, default=on)
+                                for label, value, on in menu.options[:25]
+                            ],
+                        )
+                    )
             if attachments:
-                await channel.send(content or None, files=attachments, nonce=key)
+                await channel.send(content or None, files=attachments, nonce=key, view=view)
             else:
-                await channel.send(content, nonce=key)
+                await channel.send(content, nonce=key, view=view)
         except discord.Forbidden as exc:
             raise DmClosed(f"{exc.status}/{exc.code}: {exc.text or 'forbidden'}") from exc
         except discord.NotFound as exc:

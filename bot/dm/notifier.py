@@ -45,7 +45,7 @@ import asyncio
 import hashlib
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from functools import partial
 from typing import Any
@@ -53,7 +53,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from bot.dm import tellers
-from bot.dm.delivery import DeliveryFailed, DmClosed, DmSender, RateLimited
+from bot.dm.delivery import DeliveryFailed, DmClosed, DmSender, Menu, RateLimited
 from bot.store import BotStore, DmStatus, NewsReport
 from engine.host.realtime import RealClock
 from engine.host.store import GameRow, OutboxClaim, OutboxRow
@@ -239,18 +239,21 @@ class Notifier:
         """Run the next pass soon (e.g. `service.subscribe(notifier.wake)`)."""
         self._wake.set()
 
-    async def run_forever(self, interval: float = 2.0, *, settle: float = 1.0) -> None:
+    async def run_forever(self, interval: float = 2.0, *, settle: float | None = None) -> None:
         """Deliver every `interval` seconds (sooner after `wake`), forever, and prune delivered
         rows every `prune_every` seconds; an error in a pass is logged and the next pass goes
         on. Cancel the task to stop.
 
-        After a wake-up the pass waits `settle` seconds for more: on a busy bot every commit
+        After a wake-up the pass waits `settle` seconds for more (by default half the interval,
+        at most 1 s: 1 s with the bot's 2 s interval): on a busy bot every commit
         wakes the notifier, and a second's commits told in one pass cost one claim, one read of
         the recipients and two writes (a DM comes at most that much later). A pass that took a
         full batch (`batch_limit`: a backlog, e.g. after a restart) is followed at once by the
         next."""
         next_prune = self.clock()
         next_look = time.monotonic()
+        if settle is None:
+            settle = min(1.0, interval / 2)
 
         async def one_pass() -> None:
             nonlocal next_prune, next_look
@@ -492,8 +495,9 @@ class Notifier:
                 files = [("map.png", png)]
         key = idempotency_key("dm", game_id, nation, items[0][0].group or items[0][0].id)
         until = min((r.claimed_until for r, _ in items if r.claimed_until), default=None)
+        menus = teller.menus(events, nation, game_id)
         outcome = await self._send(
-            user, messages, files, status, now, report, nonce=key, claimed_until=until
+            user, messages, files, status, now, report, nonce=key, claimed_until=until, menus=menus
         )
         self._retry_now.discard(user)
         if outcome == LOST:  # the claim ran out (paused): the rows are another's now
@@ -592,6 +596,7 @@ class Notifier:
         *,
         nonce: str,
         claimed_until: float | None = None,
+        menus: Sequence[Menu] = (),
     ) -> str | None:
         """Send the messages (files with the first); None when all went out, else why not
         ("closed: ...", "rate limited: ...", "failed: ...", or `LOST`: the claim of the rows
@@ -602,7 +607,10 @@ class Notifier:
             for i, text in enumerate(messages):
                 if claimed_until is not None and self.clock() > claimed_until - margin:
                     return LOST
-                await self.send(user, text, files if i == 0 else [], nonce=f"{nonce}{i:02d}")
+                extra = {"menus": menus} if menus and i == len(messages) - 1 else {}
+                await self.send(
+                    user, text, files if i == 0 else [], nonce=f"{nonce}{i:02d}", **extra
+                )
                 report.dms_sent += 1
         except DmClosed as exc:
             log.info("DMs to user %s are closed: %s", user, exc)

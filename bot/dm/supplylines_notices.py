@@ -24,6 +24,7 @@ import logging
 from collections.abc import Callable, Collection
 from typing import Any
 
+from bot.dm.delivery import Menu
 from bot.dm.notices import DISCORD_LIMIT, clip, pack
 from engine.host.store import GameRow
 from engine.interface.events import Event
@@ -231,6 +232,38 @@ class SupplyLinesTeller:
 
     async def picture(self, view: Any, title: str, events: list[Event]) -> bytes | None:
         return None  # the board's picture comes with the renderer (renderers/supplylines.py)
+
+    def menus(self, events: list[Event], nation: str, game_id: int) -> list[Menu]:
+        """A supply question's select menu: every unit asked about (of all the player's
+        networks short of lines this turn), the default chosen; choosing answers it."""
+        asked = [e for e in events if isinstance(e, ev.SupplyAsked) and e.player == nation]
+        if not asked:
+            return []
+        turn = asked[-1].turn
+        options = tuple(
+            (
+                f"{u['type']} {u['id']} at {u['at']} ({u['marks']} marks, needs {u['need']})",
+                str(u["id"]),
+                u["id"] in e.default,
+            )
+            for e in asked
+            if e.turn == turn
+            for u in e.units
+        )
+        return [
+            Menu(
+                custom_id=supply_menu_id(game_id, turn),
+                placeholder="The units to supply",
+                options=options[:25],
+                min_values=0,
+                max_values=min(len(options), 25),
+            )
+        ]
+
+
+def supply_menu_id(game_id: int, turn: int) -> str:
+    """The custom id of a supply question's menu (bot/discord_io.py answers it)."""
+    return f"sl:supply:{game_id}:{turn}"
 
 
 TELLER = SupplyLinesTeller()

@@ -9,6 +9,7 @@ import logging
 from collections.abc import Callable, Collection
 from typing import Any, Protocol
 
+from bot.dm.delivery import Menu
 from engine.host.store import GameRow
 from engine.interface.events import Event
 from engine.interface.summary import GameSummary
@@ -58,6 +59,10 @@ class Teller(Protocol):
         ...
 
     async def picture(self, view: Any, title: str, events: list[Event]) -> bytes | None: ...
+
+    def menus(self, events: list[Event], nation: str, game_id: int) -> list[Menu]:
+        """Select menus to send under the report (a question the player answers by choosing)."""
+        ...
 
 
 _loaded: dict[str, Teller] = {}
@@ -120,6 +125,9 @@ class Silent:
     async def picture(self, view: Any, title: str, events: list[Event]) -> bytes | None:
         return None
 
+    def menus(self, events: list[Event], nation: str, game_id: int) -> list[Menu]:
+        return []
+
 
 class StrategicTeller:
     """Strategic Initiative's events (`bot.dm.notices`), with a map picture round them."""
@@ -180,6 +188,9 @@ class StrategicTeller:
         except Exception:
             log.exception("rendering the map for %s failed", view.nation)
             return None
+
+    def menus(self, events: list[Event], nation: str, game_id: int) -> list[Menu]:
+        return []
 
 
 STRATEGIC = StrategicTeller()

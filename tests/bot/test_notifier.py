@@ -61,10 +61,17 @@ class FakeSender:
         self.closed: set[str] = set()
         self.attempts = 0
         self.nonces: set[tuple[str, str]] = set()
+        self.menus: list[tuple[str, object]] = []  # (user, Menu) under the DMs sent
         self.deduplicated = 0
 
     async def __call__(
-        self, user: str, content: str, files: list[tuple[str, bytes]], *, nonce: str | None = None
+        self,
+        user: str,
+        content: str,
+        files: list[tuple[str, bytes]],
+        *,
+        nonce: str | None = None,
+        menus=(),
     ) -> None:
         self.attempts += 1
         assert len(content) <= 2000
@@ -79,6 +86,7 @@ class FakeSender:
             return
         self.nonces.add((user, nonce))
         self.sent.append((user, content, list(files)))
+        self.menus.extend((user, m) for m in menus)
 
     def to(self, user: str) -> list[str]:
         return [content for u, content, _ in self.sent if u == user]

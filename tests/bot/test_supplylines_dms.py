@@ -71,6 +71,11 @@ async def test_a_supply_question_is_told_to_the_player_asked_only(service) -> No
     assert len(asked) == 1 and "1 line for infantry 1 at C1" in asked[0]
     assert "within 1 hour" in asked[0] and "units 1 are supplied" in asked[0]
     assert not any("Supply for turn" in t for t in sender.to("200"))
+    # the question comes with a select menu of the units, the default chosen
+    (user, menu), *more = sender.menus
+    assert user == "100" and not more
+    assert menu.custom_id == f"sl:supply:{game}:1" and menu.max_values == 2
+    assert [(value, on) for _, value, on in menu.options] == [("1", True), ("2", False)]
     await service.submit(game, "a", ChooseSupply(units=[2]))
     await notifier.run_once()
     assert any("Orders for turn 2" in t for t in sender.to("200"))
