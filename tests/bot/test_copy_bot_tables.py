@@ -9,7 +9,7 @@ are left out, and verification catches bot rows that differ."""
 from __future__ import annotations
 
 import asyncio
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,7 +18,7 @@ import pytest
 from bot.cli import main
 from bot.context import Caller
 from bot.desk import Desk
-from bot.dm.delivery import DmClosed
+from bot.dm.delivery import DmClosed, Menu
 from bot.dm.notifier import Notifier
 from bot.news import KEPT
 from bot.store import BotRows, BotRowsConflict, BotStore
@@ -54,6 +54,7 @@ class Sender:
         files: list[tuple[str, bytes]],
         *,
         nonce: str | None = None,
+        menus: Sequence[Menu] = (),
     ) -> None:
         self.attempts += 1
         if user_id in self.closed:

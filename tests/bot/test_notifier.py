@@ -3,9 +3,11 @@ closed DMs, rate limits, pictures and daily sitreps; and the discord.py sender."
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
-from bot.dm.delivery import DeliveryFailed, DmClosed, RateLimited
+from bot.dm.delivery import DeliveryFailed, DmClosed, Menu, RateLimited
 from bot.dm.notifier import DeliveryReport, Notifier, PlayerSettings, save_settings
 from bot.store import BotStore, DmStatus
 from engine.host.service import GameService
@@ -61,7 +63,7 @@ class FakeSender:
         self.closed: set[str] = set()
         self.attempts = 0
         self.nonces: set[tuple[str, str]] = set()
-        self.menus: list[tuple[str, object]] = []  # (user, Menu) under the DMs sent
+        self.menus: list[tuple[str, Menu]] = []  # (user, Menu) under the DMs sent
         self.deduplicated = 0
 
     async def __call__(
@@ -71,7 +73,7 @@ class FakeSender:
         files: list[tuple[str, bytes]],
         *,
         nonce: str | None = None,
-        menus=(),
+        menus: Sequence[Menu] = (),
     ) -> None:
         self.attempts += 1
         assert len(content) <= 2000
