@@ -231,7 +231,18 @@ class SupplyLinesTeller:
         return f"{game.name}{when(tick)}"
 
     async def picture(self, view: Any, title: str, events: list[Event]) -> bytes | None:
-        return None  # the board's picture comes with the renderer (renderers/supplylines.py)
+        """The whole board (the game has no fog) with the last turn's moves, conflicts,
+        bump-backs and captures, drawn in the drawing pool."""
+        from renderers.supplylines import draw_board_in_pool
+
+        moved = [e for e in events if isinstance(e, ev.TurnMoved)]
+        try:
+            return await draw_board_in_pool(
+                view, title=title, turn_report=moved[-1] if moved else None
+            )
+        except Exception:
+            log.exception("drawing the board for %s failed", view.nation)
+            return None
 
     def menus(self, events: list[Event], nation: str, game_id: int) -> list[Menu]:
         """A supply question's select menu: every unit asked about (of all the player's

@@ -30,7 +30,7 @@ async def test_each_player_hears_the_turn_from_their_side(service) -> None:
     ann = await service.join(game, name="Ann", colour="#c0392b", player="100")
     bob = await service.join(game, name="Bob", colour="#2980b9", player="200")
     sender = FakeSender()
-    notifier = Notifier(service, sender, render=False, clock=Clock(T0))
+    notifier = Notifier(service, sender, render=True, clock=Clock(T0))
     await notifier.run_once()
     started = sender.to("100")
     assert started and "The game has started" in started[-1] and "/orders add" in started[-1]
@@ -41,6 +41,10 @@ async def test_each_player_hears_the_turn_from_their_side(service) -> None:
     await service.submit(game, bob, SubmitOrders())
     await notifier.run_once()
     to_ann, to_bob = "\n".join(sender.to("100")), "\n".join(sender.to("200"))
+    # each turn's report comes with a picture of the board
+    for user in ("100", "200"):
+        (name, png), *_ = sender.files(user)
+        assert name == "map.png" and png.startswith(b"\x89PNG\r\n\x1a\n")
     assert "Duel" in to_ann and "Turn 1:" in to_ann
     assert "You took C1." in to_ann and "Elsewhere: Bob took C4." in to_ann
     assert "You took C4." in to_bob and "Elsewhere: Ann took C1." in to_bob

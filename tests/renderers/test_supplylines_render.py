@@ -1,0 +1,406 @@
+"""Pictures of a Supply Lines game (renderers/supplylines.py), checked by decoding the PNGs as a
+player would look at them: structures in their owners' colours, units and orders that show,
+the last turn's conflicts, captures and losses, the same bytes for the same game, and fast."""
+
+from __future__ import annotations
+
+import dataclasses
+import io
+import pickle
+import time
+
+import numpy as np
+import pytest
+from PIL import Image
+
+from engine.supplylines import turns
+from engine.supplylines.board import load_map
+from engine.supplylines.events import TurnMoved
+from engine.supplylines.rules import load as load_rules
+from engine.supplylines.state import State
+from engine.supplylines.view import View, full_view, view_for
+from renderers import pool as drawing
+from renderers import style
+from renderers import supplylines as sl
+from tests.supplylines.scenario import build_state
+
+RED, BLUE, YELLOW = "#ff2d5a", "#7887ff", "#ffff00"
+COLOURS = {"a": RED, "b": BLUE, "c": YELLOW}
+ROAD = sl.ROAD
+
+
+def rgb(colour: str) -> tuple[int, int, int]:
+    return style.parse_colour(colour)
+
+
+def new_game(name: str = "duel") -> State:
+    """A started game on a hand-made map: players a, b (, c) in their home cities."""
+    board = load_map(name, load_rules())
+    state = State(board=board, owners={label: None for label in board.structures})
+    for seat in range(1, board.seats + 1):
+        pid = "abc"[seat - 1]
+        turns.join(state, pid, f"Player {pid.upper()}", COLOURS[pid], None)
+    turns.start(state)
+    return state
+
+
+def play(state: State, orders: dict[str, list[str]]) -> TurnMoved:
+    """One turn with these orders (the rest hold); supply questions take the default."""
+    events = []
+    for player, lines in orders.items():
+        for line in lines:
+            turns.add_order(state, player, line)
+    for player in state.active():
+        events += turns.submit(state, player)
+    if state.phase == "supply":
+        events += turns.advance(state, state.choice_ticks)
+    moved = [e for e in events if isinstance(e, TurnMoved)]
+    assert moved, events
+    return moved[0]
+
+
+def decode(data: bytes) -> np.ndarray:
+    image = Image.open(io.BytesIO(data))
+    assert image.format == "PNG"
+    return np.asarray(image.convert("RGB"))
+
+
+def pixel(arr: np.ndarray, xy: tuple[int, int]) -> tuple[int, int, int]:
+    x, y = xy
+    r, g, b = arr[y, x]
+    return (int(r), int(g), int(b))
+
+
+def count(arr: np.ndarray, colour: tuple[int, int, int], box=None) -> int:
+    if box is not None:
+        x0, y0, x1, y1 = (int(v) for v in box)
+        arr = arr[max(0, y0) : y1, max(0, x0) : x1]
+    return int((arr == np.array(colour, dtype=arr.dtype)).all(axis=2).sum())
+
+
+def around(place: sl.Place, k: float = 3.0) -> tuple[float, float, float, float]:
+    return (
+        place.x - k * place.r,
+        place.y - k * place.r,
+        place.x + k * place.r,
+        place.y + k * place.r,
+    )
+
+
+def board_area(view: View) -> tuple[float, float, float, float]:
+    """The part of the picture with the structures and their badges (not the legend)."""
+    places = sl.places(view).values()
+    r = max(p.r for p in places)
+    return (0, min(p.y for p in places) - 2 * r, 900, max(p.y for p in places) + 3 * r)
+
+
+def draw(view: View, **options) -> np.ndarray:
+    return decode(sl.draw_board(view, title=options.pop("title", "Supply Lines"), **options))
+
+
+# --- the picture ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("size", [900, 600])
+def test_a_valid_png_of_the_size_asked(size: int) -> None:
+    data = sl.draw_board(view_for(new_game(), "a"), title="Duel", size=size)
+    assert data.startswith(b"\x89PNG\r\n\x1a\n")
+    image = Image.open(io.BytesIO(data))
+    image.load()
+    assert image.size == (size, size)
+    assert image.mode == "P"  # a palette PNG: small, and every colour exact
+
+
+@pytest.mark.parametrize("name", ["duel", "triangle"])
+def test_each_structure_shows_its_owners_colour(name: str) -> None:
+    state = new_game(name)
+    state.owners["C1"] = "b"  # one more, captured far from home
+    view = view_for(state, "a")
+    arr = draw(view)
+    places = sl.places(view)
+    assert set(places) == set(state.board.structures)
+    for label, place in places.items():
+        owner = state.owners[label]
+        want = rgb(COLOURS[owner]) if owner else style.NEUTRAL
+        assert pixel(arr, place.fill_point) == want, label
+
+
+def test_structures_keep_apart_and_on_the_board() -> None:
+    for name in ("duel", "triangle"):
+        view = full_view(new_game(name))
+        places = list(sl.places(view).values())
+        for i, a in enumerate(places):
+            assert a.x - a.reach > 0 and a.x + a.reach < 900
+            for b in places[i + 1 :]:
+                assert np.hypot(a.x - b.x, a.y - b.y) > a.reach + b.reach, (a.label, b.label)
+
+
+def test_the_kinds_of_structures_have_different_shapes() -> None:
+    view = full_view(new_game())
+    shapes = {p.label[0]: p.shape for p in sl.places(view).values()}
+    assert len({shapes["C"], shapes["H"], shapes["R"], shapes["M"]}) == 4
+
+
+def test_a_capture_changes_the_colour_of_the_structure() -> None:
+    state = new_game()
+    before = draw(view_for(state, "a"))
+    state.owners["C3"] = "a"
+    after = draw(view_for(state, "a"))
+    c3 = sl.places(view_for(state, "a"))["C3"]
+    assert pixel(before, c3.fill_point) == style.NEUTRAL
+    assert pixel(after, c3.fill_point) == rgb(RED)
+
+
+def test_units_that_move_show_where_they_are() -> None:
+    state = new_game()
+    state.owners["R1"] = "a"
+    view = view_for(state, "a")
+    places = sl.places(view)
+    before = draw(view)
+    (unit,) = state.units_at("H1")
+    unit.at = "R1"
+    after = draw(view_for(state, "a"))
+    assert not np.array_equal(before, after)
+    # a badge in the player's colour now by R1, none by H1 (its fill is the same red)
+    red = rgb(RED)
+    r1, h1 = places["R1"], places["H1"]
+    assert count(after, red, around(r1)) > count(before, red, around(r1)) + 100
+    assert count(after, red, around(h1)) < count(before, red, around(h1)) - 100
+
+
+def test_units_are_counted_by_type() -> None:
+    state = new_game()
+    state.owners["C1"] = "a"
+    one = draw(view_for(state, "a"))
+    state.add_unit("tank", "a", "C1")
+    state.add_unit("infantry", "a", "C1")
+    two = draw(view_for(state, "a"))
+    c1 = sl.places(view_for(state, "a"))["C1"]
+    red = rgb(RED)
+    # two badges ("1i", "1T") where there was none
+    assert count(two, red, around(c1)) > count(one, red, around(c1)) + 150
+
+
+def test_marked_and_immobile_units_look_different() -> None:
+    state = new_game()
+    (unit,) = state.units_at("H1")
+    h1 = sl.places(view_for(state, "a"))["H1"]
+    pictures = {}
+    for marks in (0, 1, 3):
+        unit.marks = marks
+        pictures[marks] = draw(view_for(state, "a"))
+    assert not np.array_equal(pictures[0], pictures[1])  # pips
+    # immobile: a dark badge with a red border, red pips
+    box = around(h1)
+    assert count(pictures[3], sl.IMMOBILE, box) > 50
+    assert count(pictures[1], sl.IMMOBILE, box) == 0
+    assert count(pictures[0], sl.IMMOBILE, box) == 0
+
+
+def test_supply_lines_are_drawn_in_the_players_colour() -> None:
+    state = new_game()
+    view = view_for(state, "a")
+    places = sl.places(view)
+    mid = ((places["H1"].x + places["R1"].x) / 2, (places["H1"].y + places["R1"].y) / 2)
+    at = (round(mid[0]), round(mid[1]))
+    assert pixel(draw(view), at) == ROAD
+    state.owners["R1"] = "a"  # H1 and R1: one network, its roads a supply line
+    assert pixel(draw(view_for(state, "a")), at) == rgb(RED)
+
+
+# --- orders -----------------------------------------------------------------------------------------
+
+
+def _road_band(view: View, a: str, b: str) -> tuple[float, float, float, float]:
+    """A box round the first half of the road a-b (the arrow's shaft, before its label)."""
+    p, q = sl.places(view)[a], sl.places(view)[b]
+    x0, y0 = p.x + (q.x - p.x) * 0.3, p.y + (q.y - p.y) * 0.3
+    x1, y1 = p.x + (q.x - p.x) * 0.45, p.y + (q.y - p.y) * 0.45
+    pad = p.r
+    return (min(x0, x1) - pad, min(y0, y1) - pad, max(x0, x1) + pad, max(y0, y1) + pad)
+
+
+def test_the_viewers_orders_appear_as_arrows() -> None:
+    state = new_game()
+    without = draw(view_for(state, "a"))
+    turns.add_order(state, "a", "H1 > C1")
+    view = view_for(state, "a")
+    with_order = draw(view)
+    band = _road_band(view, "H1", "C1")
+    red = rgb(RED)
+    assert count(with_order, red, band) > count(without, red, band) + 100
+    x0, y0, x1, y1 = (int(v) for v in band)
+    assert not np.array_equal(without[y0:y1, x0:x1], with_order[y0:y1, x0:x1])
+
+
+def test_a_player_sees_only_their_orders_and_a_moderator_everyones() -> None:
+    state = new_game()
+    turns.add_order(state, "a", "H1 > C1")
+    turns.add_order(state, "b", "H2 > C4")
+    mine, moderator = view_for(state, "a"), full_view(state)
+    assert moderator.nation is None
+    a_band, b_band = _road_band(mine, "H1", "C1"), _road_band(mine, "H2", "C4")
+    blue = rgb(BLUE)
+    player_picture, moderator_picture = draw(mine), draw(moderator)
+    assert count(player_picture, blue, b_band) < 50
+    assert count(moderator_picture, blue, b_band) > 100
+    assert count(moderator_picture, rgb(RED), a_band) > 100
+
+
+def test_counted_moves_and_builds_are_drawn_and_bad_orders_ignored() -> None:
+    state = new_game()
+    state.owners["C2"] = "a"  # PopCap for a second infantry; C1 stays neutral (a grey road)
+    state.add_unit("infantry", "a", "H1")
+    base = view_for(state, "a")
+    orders = ["1 Infantry @ H1 > C1", "Build 1 Infantry @ M1", "this is not an order", "Z9 > C1"]
+    view = dataclasses.replace(base, orders={"a": orders})
+    assert not np.array_equal(draw(base), draw(view))
+    band = _road_band(view, "H1", "C1")
+    assert count(draw(view), rgb(RED), band) > count(draw(base), rgb(RED), band) + 100
+
+
+# --- the last turn ----------------------------------------------------------------------------------
+
+
+def _conflict_game() -> tuple[State, TurnMoved]:
+    """Turn 1: a to C1, b to C4. Turn 2: both to R3 (a tie: both bumped back)."""
+    state = new_game()
+    play(state, {"a": ["H1 > C1"], "b": ["H2 > C4"]})
+    moved = play(state, {"a": ["C1 > R3"], "b": ["C4 > R3"]})
+    assert moved.conflicts and moved.conflicts[0]["place"] == "R3"
+    return state, moved
+
+
+def test_a_conflict_shows_a_burst_and_the_moves_bumped_back() -> None:
+    state, moved = _conflict_game()
+    view = view_for(state, "a")
+    plain = draw(view)
+    reported = draw(view, turn_report=moved)
+    r3 = sl.places(view)["R3"]
+    board = board_area(view)  # the legend below shows a burst too
+    assert count(plain, sl.CONFLICT, board) == 0
+    assert count(reported, sl.CONFLICT, around(r3, 1.5)) > 100  # the burst
+    assert count(reported, sl.CONFLICT, board) > count(reported, sl.CONFLICT, around(r3, 1.5))
+
+
+def test_a_capture_is_ringed_and_units_lost_are_shown() -> None:
+    state = build_state(
+        {
+            "roads": "H1-C1 C1-C2 C2-H2",
+            "owners": {"a": "H1 C1", "b": "H2 C2"},
+            "units": ["a 1 tank @ C1", "b 1 infantry @ C2 marks 3"],
+        }
+    )
+    state.started = True
+    for p in state.players.values():
+        p.colour = COLOURS[p.id]
+    turns.add_order(state, "a", "C1 > C2")
+    events = turns.resolve_orders_phase(state)
+    moved = next(e for e in events if isinstance(e, TurnMoved))
+    assert moved.captured and moved.destroyed  # the immobile infantry could not retreat
+    view = view_for(state, "a")
+    c2 = sl.places(view)["C2"]
+    board = board_area(view)
+    plain, reported = draw(view), draw(view, turn_report=moved)
+    assert pixel(reported, c2.fill_point) == rgb(RED)  # a holds C2 now
+    assert count(plain, sl.CAPTURE, board) == 0
+    assert count(reported, sl.CAPTURE, around(c2, 2)) > 100
+    assert count(reported, sl.LOST, around(c2, 4)) > 100  # "x1i"
+    assert count(plain, sl.LOST, board) == 0
+
+
+def test_a_head_on_conflict_is_marked_on_the_road() -> None:
+    state = build_state(
+        {
+            "roads": "H1-C1 C1-C2 C2-H2",
+            "owners": {"a": "H1 C1", "b": "H2 C2"},
+            "units": ["a 1 infantry @ C1", "b 1 infantry @ C2"],
+        }
+    )
+    state.started = True
+    turns.add_order(state, "a", "C1 > C2")
+    turns.add_order(state, "b", "C2 > C1")
+    moved = next(e for e in turns.resolve_orders_phase(state) if isinstance(e, TurnMoved))
+    assert moved.conflicts[0]["place"] in ("C1-C2", "C2-C1")
+    view = full_view(state)
+    places = sl.places(view)
+    c1, c2 = places["C1"], places["C2"]
+    mid = ((c1.x + c2.x) / 2, (c1.y + c2.y) / 2)
+    box = (mid[0] - 20, mid[1] - 20, mid[0] + 20, mid[1] + 20)
+    assert count(draw(view), sl.CONFLICT, box) == 0
+    assert count(draw(view, turn_report=moved), sl.CONFLICT, box) > 100
+
+
+# --- views, determinism, speed, the pool ------------------------------------------------------------
+
+
+def test_a_moderator_and_a_player_both_get_a_picture() -> None:
+    state, moved = _conflict_game()
+    for view in (full_view(state), view_for(state, "a"), view_for(state, "b")):
+        for report in (None, moved):
+            arr = draw(view, turn_report=report)
+            assert arr.shape == (900, 900, 3)
+    assert sl.draw_board(full_view(state), title="x") != sl.draw_board(
+        view_for(state, "a"), title="x"
+    )  # the header says whose view it is
+
+
+def test_the_same_game_gives_the_same_bytes() -> None:
+    state, moved = _conflict_game()
+    turns_copy = State.model_validate(state.model_dump())
+    one = sl.draw_board(view_for(state, "a"), title="Duel", turn_report=moved)
+    sl.draw_board(full_view(state), title="something else", size=700)  # warm other caches
+    two = sl.draw_board(view_for(turns_copy, "a"), title="Duel", turn_report=moved)
+    again = TurnMoved.model_validate(moved.model_dump())
+    three = sl.draw_board(view_for(state, "a"), title="Duel", turn_report=again)
+    assert one == two == three
+
+
+def test_a_game_with_a_supply_question_marks_it() -> None:
+    state = new_game()
+    state.owners["C1"] = "a"
+    state.add_unit("infantry", "a", "C1")  # two infantry, one line (H1): a choice
+    for p in state.active():
+        turns.submit(state, p)
+    assert state.phase == "supply" and state.asked == ["a"]
+    asked, other = view_for(state, "a"), view_for(state, "b")
+    assert asked.questions and not other.questions
+    assert count(draw(asked), sl.QUESTION) > count(draw(other), sl.QUESTION) + 100
+
+
+@pytest.mark.parametrize("name", ["duel", "triangle"])
+def test_drawing_is_fast(name: str) -> None:
+    state = new_game(name)
+    homes = {"a": "H1", "b": "H2", "c": "H3"}
+    first = {"duel": {"a": "R1", "b": "R2"}, "triangle": {"a": "R1", "b": "R2", "c": "R3"}}
+    moved = play(state, {p: [f"{homes[p]} > {s}"] for p, s in first[name].items()})
+    view = view_for(state, "a")
+    sl.draw_board(view, title=name, turn_report=moved)  # fonts and rules loaded
+    times = []
+    for _ in range(5):
+        start = time.perf_counter()
+        sl.draw_board(view, title=name, turn_report=moved)
+        times.append(time.perf_counter() - start)
+    # about 15 ms on a quiet machine; generous for a busy CI runner
+    assert sorted(times)[2] < 0.25
+
+
+def test_a_view_and_an_event_travel_to_a_worker_and_draw_the_same() -> None:
+    state, moved = _conflict_game()
+    view = view_for(state, "a")
+    options = {"title": "Duel", "turn_report": moved, "size": 900}
+    sent_view, sent_options = pickle.loads(pickle.dumps((view, options)))
+    assert sl.draw_board_job(sent_view, sent_options) == sl.draw_board(
+        view, title="Duel", turn_report=moved
+    )
+
+
+async def test_the_drawing_pool_draws_it() -> None:
+    state, moved = _conflict_game()
+    view = view_for(state, "a")
+    threads = drawing.DrawPool(0)
+    try:
+        data = await sl.draw_board_in_pool(view, title="Duel", turn_report=moved, pool=threads)
+    finally:
+        threads.shutdown()
+    assert data == sl.draw_board(view, title="Duel", turn_report=moved)
