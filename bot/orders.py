@@ -96,9 +96,13 @@ class Orders:
         return Reply(text=f"Supply for turn {turn} goes to units {chosen} (and any line left).")
 
     async def orders_board(self, caller: Caller) -> Reply:
+        """The board as text and as a picture (with the caller's orders as arrows)."""
+        from renderers.supplylines import draw_board_in_pool
+
         seat, nation = await self._seat(caller)
         view = await self._board(seat, nation)
-        return Reply(text=board_text(view, nation))
+        png = await draw_board_in_pool(view, title=seat.game.name)
+        return Reply(text=board_text(view, nation), files=[("board.png", png)])
 
     async def choose_orders(self, caller: Caller, current: str) -> list[tuple[str, str]]:
         """Autocomplete: the orders the caller could give now, those matching what is typed."""
