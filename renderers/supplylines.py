@@ -53,8 +53,8 @@ from engine.supplylines.events import TurnMoved
 from engine.supplylines.orders import Build, Move, parse
 from engine.supplylines.rules import Rules
 from engine.supplylines.rules import load as load_rules
-from engine.supplylines.state import NEUTRAL, Player, State, Unit
-from engine.supplylines.view import View
+from engine.supplylines.state import NEUTRAL, State, Unit
+from engine.supplylines.view import View, state_of
 from renderers import style
 from renderers.mapimage import LEVELS, Palette
 
@@ -225,26 +225,6 @@ def places(view: View, size: int = BASE) -> dict[str, Place]:
 
 
 # --- the game as the picture needs it ---------------------------------------------------------------
-
-
-def _state_of(view: View) -> State:
-    """A State with what the view shows (the board, owners, units, players), for the engine's
-    own readings of it: supply networks, orders as parsed."""
-    players = {
-        p.id: Player(id=p.id, name=p.name, seat=p.seat, colour=p.colour, out=p.out)
-        for p in view.players.values()
-    }
-    return State(
-        rules=view.rules,
-        board=view.board,
-        owners=dict(view.owners),
-        units={u.id: u for u in view.units},
-        players=players,
-        turn=max(0, view.turn - 1),
-        started=view.started,
-        ended=view.ended,
-        phase=view.phase,
-    )
 
 
 @dataclass(frozen=True)
@@ -877,7 +857,7 @@ def render_board(
     size = max(300, int(size))
     rules = _rules(view)
     layout = _layout(view, size)
-    state = _state_of(view)
+    state = state_of(view)
     sup = _supply(state, view)
     pen = _Pen(size, layout.scale, _base_colours(view))
     P = layout.places

@@ -94,3 +94,29 @@ def view_for(state: State, nation: str) -> View:
 
 def full_view(state: State) -> View:
     return _view(state, None, sorted(state.players))
+
+
+def state_of(view: View) -> State:
+    """A state made of what a view shows (no player's orders: the viewer's are in the view),
+    for the engine's own readings of it: checking the viewer's orders as the bot will, finding
+    the supply networks (the AI, the pictures)."""
+    from engine.supplylines.state import Player
+
+    players = {
+        p.id: Player(id=p.id, name=p.name, seat=p.seat, colour=p.colour, out=p.out)
+        for p in view.players.values()
+    }
+    return State(
+        rules=view.rules,
+        board=view.board,
+        owners=dict(view.owners),
+        units={u.id: u.model_copy() for u in view.units},
+        players=players,
+        turn=max(view.turn - 1, 0),
+        tick=view.tick,
+        started=view.started,
+        ended=view.ended,
+        phase=view.phase,
+        deadline=view.deadline,
+        winner=view.winner,
+    )
