@@ -1,6 +1,7 @@
-"""AI seats in stored games, for every game kind with an AI (`GameKind.ai`): each game hour,
-each AI nation of a running game whose style decides this hour decides from its nation's view
-and submits its commands through the service, like a player. Which nations the AI plays is in
+"""AI seats in stored games, for every game kind with an AI (`GameKind.ai`): at each tick at
+most, each AI nation of a running game that does not rest (`Ai.resting`: Strategic
+Initiative's decides once a game hour, Supply Lines' in each phase it must act in) decides from
+its nation's view and submits its commands through the service, like a player. Which nations the AI plays is in
 the game's settings: {"ai": {nation: style}} (for Strategic Initiative "normal" or "easy" for
 AI nations, "caretaker" for a player's nation while they are away)."""
 
@@ -25,7 +26,7 @@ class AiRunner:
     def __init__(self, service: GameService) -> None:
         self.service = service
         self.memories: dict[tuple[int, str], Any] = {}
-        self.last_hour: dict[tuple[int, str], int] = {}
+        self.last_tick: dict[tuple[int, str], int] = {}
         # game -> (its row, when its next tick is due) as its seats last had their turn in full
         self._done: dict[int, tuple[GameRow, float]] = {}
 
@@ -67,15 +68,16 @@ class AiRunner:
             return 0
         accepted = 0
         game = await self.service.summary(game_id)
-        hour = game.tick // game.ticks_per_hour
         for nation, style in sorted(seats.items()):
             key = (game_id, nation)
             n = game.nations.get(nation)
             if n is None or n.out or game.ended or style not in ai.styles:
                 continue
-            if self.last_hour.get(key) == hour:
+            # asked once a tick at most; how often it decides is the kind's AI's (`resting`:
+            # Strategic Initiative's once a game hour, Supply Lines' in every phase it must act)
+            if self.last_tick.get(key) == game.tick:
                 continue
-            self.last_hour[key] = hour
+            self.last_tick[key] = game.tick
             memory = self.memories.get(key)
             if memory is None:
                 memory = self.memories[key] = ai.memory()

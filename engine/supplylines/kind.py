@@ -9,9 +9,7 @@ import json
 import os
 import re
 from types import MappingProxyType
-from typing import Annotated, Any, Literal
-
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+from typing import Any
 
 from engine.errors import CommandError, GameError
 from engine.interface import entries as en
@@ -19,7 +17,15 @@ from engine.interface.events import Event
 from engine.interface.summary import GameSummary, NationSummary
 from engine.supplylines import events as ev
 from engine.supplylines import turns
+from engine.supplylines.ai import AI
 from engine.supplylines.board import available, load_map
+from engine.supplylines.commands import (
+    COMMANDS,
+    ChooseSupply,
+    ClearOrders,
+    GiveOrder,
+    SubmitOrders,
+)
 from engine.supplylines.rules import DEFAULT_RULES
 from engine.supplylines.rules import load as load_rules
 from engine.supplylines.state import TICKS_PER_DAY, TICKS_PER_HOUR, State
@@ -29,42 +35,13 @@ AI_PLAYER = "ai"
 DEFAULT_MAPS = {2: "duel", 3: "triangle", 4: "four", 5: "five", 6: "six"}  # by players
 
 
-class _Command(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class GiveOrder(_Command):
-    """One order for this turn, in the seed's words ("Build 1 Tank@M1", "C2 > C3")."""
-
-    kind: Literal["order"] = "order"
-    text: str = Field(min_length=1, max_length=200)
-
-
-class ClearOrders(_Command):
-    kind: Literal["clear"] = "clear"
-
-
-class SubmitOrders(_Command):
-    kind: Literal["submit"] = "submit"
-
-
-class ChooseSupply(_Command):
-    """The units to supply, answering this turn's supply question(s)."""
-
-    kind: Literal["supply"] = "supply"
-    units: list[int] = Field(max_length=200)
-
-
-Command = Annotated[
-    GiveOrder | ClearOrders | SubmitOrders | ChooseSupply, Field(discriminator="kind")
-]
-_COMMANDS: TypeAdapter[Any] = TypeAdapter(Command)
+__all__ = ["KIND", "ChooseSupply", "ClearOrders", "GiveOrder", "SubmitOrders", "SupplyLines"]
 
 
 class SupplyLines:
     name = "supply-lines"
     title = "Supply Lines"
-    ai = None
+    ai = AI
 
     # --- setup and the state's stored form -----------------------------------------------------
 
@@ -131,7 +108,7 @@ class SupplyLines:
     # --- the one way in ------------------------------------------------------------------------
 
     def parse_command(self, data: dict[str, Any]) -> Any:
-        return _COMMANDS.validate_python(data)
+        return COMMANDS.validate_python(data)
 
     def parse_event(self, data: dict[str, Any]) -> Event:
         return ev.event_from_dict(data)

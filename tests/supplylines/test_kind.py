@@ -215,3 +215,29 @@ async def test_a_player_resigning_while_others_answer_does_not_hold_the_turn(ser
     world: State = await service.live_world(game)
     assert world.phase == "orders" and world.turn == 1  # the turn went on without b
     assert world.units[2].marks == 0 and world.units[1].marks == 1
+
+
+async def test_an_ai_seat_plays_its_turns_through_the_hosts_runner_and_wins(service) -> None:
+    """The host's AI runner drives Supply Lines' AI like Strategic Initiative's: an AI seat
+    (settings.ai) gives its orders and submits each turn; against a player who never orders,
+    it wins."""
+    from engine.host.runner import AiRunner
+    from engine.supplylines.kind import AI_PLAYER
+
+    game = await service.create_game(
+        name="Robot", kind="supply-lines", max_nations=2, turn_hours=1, now=T0
+    )
+    await service.join(game, name="Idle", colour="#c0392b", player="100")
+    bot = await service.join(game, name="Robot", colour="#2980b9", player=AI_PLAYER)
+    await service.update_settings(game, ai={bot: "normal"})
+    runner = AiRunner(service)
+    for _ in range(60 * 4):  # an hour a turn: 60 turns at most
+        await runner.run_once()
+        await service.advance(game, 1)
+        if (await service.game(game)).status == "ended":
+            break
+    world: State = await service.live_world(game)
+    assert world.ended and world.winner == bot
+    log = await service.store.log_after(game, 0)
+    given = [e["command"] for _, e in log if e["kind"] == "command" and e["nation"] == bot]
+    assert {c["kind"] for c in given} >= {"order", "submit"}

@@ -1,0 +1,40 @@
+"""Supply Lines' commands as the host logs them: a player's orders for the turn in the seed's
+words, clearing them, submitting them, and answering a supply question."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
+
+
+class _Command(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class GiveOrder(_Command):
+    """One order for this turn, in the seed's words ("Build 1 Tank@M1", "C2 > C3")."""
+
+    kind: Literal["order"] = "order"
+    text: str = Field(min_length=1, max_length=200)
+
+
+class ClearOrders(_Command):
+    kind: Literal["clear"] = "clear"
+
+
+class SubmitOrders(_Command):
+    kind: Literal["submit"] = "submit"
+
+
+class ChooseSupply(_Command):
+    """The units to supply, answering this turn's supply question(s)."""
+
+    kind: Literal["supply"] = "supply"
+    units: list[int] = Field(max_length=200)
+
+
+Command = Annotated[
+    GiveOrder | ClearOrders | SubmitOrders | ChooseSupply, Field(discriminator="kind")
+]
+COMMANDS: TypeAdapter[Any] = TypeAdapter(Command)
