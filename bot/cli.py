@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import dataclasses
 import json
 import sys
 import tempfile
@@ -274,9 +275,58 @@ def _cmd_commands(args: argparse.Namespace) -> int:
     return 0
 
 
+def _simulate_supply_lines(args: argparse.Namespace) -> int:
+    """`si simulate --kind supply-lines`: one game between AI and random-orders players."""
+    from engine.supplylines.kind import DEFAULT_MAPS
+    from engine.supplylines.simulate import play
+
+    players = [p.strip() for p in args.players.split(",") if p.strip()]
+    if any(p not in ("ai", "random") for p in players) or len(players) < 2:
+        print("--players lists ai or random for each seat, e.g. ai,random", file=sys.stderr)
+        return 2
+    name = args.map or DEFAULT_MAPS.get(len(players))
+    if name is None:
+        print(f"no map for {len(players)} players: give --map", file=sys.stderr)
+        return 2
+    began = time.perf_counter()
+    try:
+        result = play(
+            name,
+            dict(enumerate(players, 1)),
+            seed=args.seed,
+            max_turns=args.turns,
+            clock=time.perf_counter,
+        )
+    except ValueError as exc:
+        print(exc, file=sys.stderr)
+        return 2
+    elapsed = time.perf_counter() - began
+    if args.json:
+        print(json.dumps(dataclasses.asdict(result), indent=2, sort_keys=True))
+        return 0
+    won = "nobody" if result.winner is None else f"seat {result.winner}"
+    print(
+        f"Supply Lines on {result.map}, seed {result.seed}: {won} won ({result.reason}) after "
+        f"{result.turns} turns, in {elapsed:.2f} s"
+    )
+    for seat in sorted(result.strategies):
+        print(
+            f"  seat {seat} {result.strategies[seat]:<7} structures {result.structures[seat]:>3}"
+            f"  cities {result.cities[seat]:>3}  units {result.units[seat]:>3}"
+            + ("  (out)" if seat in result.out else "")
+        )
+    return 0
+
+
 def _cmd_simulate(args: argparse.Namespace) -> int:
     from engine.strategic.ai import STYLES
     from engine.strategic.ai.simulate import simulate
+
+    if args.kind == "supply-lines":
+        return _simulate_supply_lines(args)
+    if args.kind != "strategic-initiative":
+        print(f"unknown game kind {args.kind!r}", file=sys.stderr)
+        return 2
 
     try:
         w, h = (int(v) for v in args.size.lower().split("x"))
@@ -450,6 +500,19 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=_cmd_scenario)
 
     p = sub.add_parser("simulate", help="a whole game between AI nations, at full speed")
+    p.add_argument(
+        "--kind",
+        default="strategic-initiative",
+        choices=("strategic-initiative", "supply-lines"),
+        help="which game (supply-lines: --map, --players, --turns)",
+    )
+    p.add_argument("--map", default=None, help="supply-lines: a map's name (default by players)")
+    p.add_argument(
+        "--players",
+        default="ai,random",
+        help="supply-lines: each seat's player in turn, ai or random (e.g. ai,random,random)",
+    )
+    p.add_argument("--turns", type=int, default=100, help="supply-lines: the turn cap")
     p.add_argument("--nations", type=int, default=4)
     p.add_argument("--size", default="80x80", help="WIDTHxHEIGHT")
     p.add_argument("--days", type=int, default=10)

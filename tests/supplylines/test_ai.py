@@ -265,3 +265,18 @@ def test_random_players_give_only_valid_orders_and_the_result_adds_up() -> None:
         play("duel", {1: "ai", 3: "random"})
     with pytest.raises(ValueError):
         play("duel", {1: "ai", 2: "chess"})
+
+
+def test_si_simulate_plays_a_supply_lines_game(capsys) -> None:
+    """`si simulate --kind supply-lines`: the AI against two random players, and its JSON."""
+    import json
+
+    from bot.cli import main
+
+    assert main(["simulate", "--kind", "supply-lines", "--players", "ai,random,random"]) == 0
+    out = capsys.readouterr().out
+    assert "Supply Lines on triangle, seed 1: seat 1 won" in out and "seat 3 random" in out
+    assert main(["simulate", "--kind", "supply-lines", "--players", "ai,random", "--json"]) == 0
+    result = json.loads(capsys.readouterr().out)
+    assert result["map"] == "duel" and result["winner"] == 1 and result["refused"]["1"] == 0
+    assert main(["simulate", "--kind", "supply-lines", "--players", "ai,chess"]) == 2
