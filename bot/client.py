@@ -27,6 +27,13 @@ from renderers import pool as drawing
 
 log = logging.getLogger(__name__)
 
+# events after which a game's pinned status changes (both kinds': Strategic Initiative's,
+# Supply Lines')
+STATUS_EVENTS = frozenset(
+    {"NationJoined", "NationLeft", "GameStarted", "GameEnded"}
+    | {"Joined", "Left", "Started", "TurnEnded", "GameOver"}
+)
+
 
 RELAY_SECONDS = 0.1  # how often a process of several looks for orders relayed to it
 
@@ -148,13 +155,43 @@ class StrategicBot(commands.AutoShardedBot):
     def _on_events(self, game_id: int, events) -> None:
         if self.notifier is not None:
             self.notifier.wake()
-        if any(
-            e.kind in ("NationJoined", "NationLeft", "GameStarted", "GameEnded") for e in events
-        ):
+        if any(e.kind in STATUS_EVENTS for e in events):
             self._dirty_games.add(game_id)
-        if any(e.kind == "GameEnded" for e in events) and self.background:
+        if not self.background:
+            return
+        moved = [e for e in events if e.kind == "TurnMoved"]
+        if moved:  # Supply Lines: each turn's board in the game's channel
+            task = asyncio.create_task(self.post_turn(game_id, moved[-1]), name=f"turn-{game_id}")
+            self._tasks.append(task)
+        if any(e.kind in ("GameEnded", "GameOver") for e in events):
             task = asyncio.create_task(self.post_timelapse(game_id), name=f"timelapse-{game_id}")
             self._tasks.append(task)
+
+    async def _game_channel(self, channel_id: str) -> discord.abc.Messageable | None:
+        channel = self.get_channel(int(channel_id)) or await self.fetch_channel(int(channel_id))
+        return channel if isinstance(channel, discord.abc.Messageable) else None
+
+    async def post_turn(self, game_id: int, moved) -> None:
+        """A Supply Lines turn has resolved: the whole board (the game has no fog) with its
+        moves, conflicts and captures, in the game's channel."""
+        from engine.supplylines.view import full_view
+        from renderers.supplylines import draw_board_in_pool
+
+        assert self.service is not None
+        try:
+            row = await self.service.game(game_id)
+            if not row.channel_id:
+                return
+            view = full_view(await self.service.live_world(game_id))
+            data = await draw_board_in_pool(view, title=row.name, turn_report=moved)
+            channel = await self._game_channel(row.channel_id)
+            if channel is not None:
+                await channel.send(
+                    f"**{row.name}**: turn {moved.turn} has resolved.",
+                    file=discord.File(io.BytesIO(data), filename=f"turn-{moved.turn}.png"),
+                )
+        except Exception:
+            log.exception("posting turn of game %s failed", game_id)
 
     async def post_timelapse(self, game_id: int) -> None:
         """At the end of a game: the whole game as an animated map in its channel."""
@@ -166,11 +203,14 @@ class StrategicBot(commands.AutoShardedBot):
             if not row.channel_id:
                 return
             first, entries = await self.service.history(game_id)
-            data = await asyncio.to_thread(timelapse, first, entries, title=row.name)
-            channel = self.get_channel(int(row.channel_id)) or await self.fetch_channel(
-                int(row.channel_id)
-            )
-            if isinstance(channel, discord.abc.Messageable):
+            if row.kind == "supply-lines":
+                from renderers.supplylines import timelapse as turns_gif
+
+                data = await asyncio.to_thread(turns_gif, first, entries, title=row.name)
+            else:
+                data = await asyncio.to_thread(timelapse, first, entries, title=row.name)
+            channel = await self._game_channel(row.channel_id)
+            if channel is not None:
                 await channel.send(
                     f"**{row.name} is over.** The whole game, as it happened:",
                     file=discord.File(io.BytesIO(data), filename=f"game-{game_id}.gif"),

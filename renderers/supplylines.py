@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import io
 import math
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
@@ -1203,3 +1203,24 @@ async def draw_board_in_pool(
     options = {"title": title, "turn_report": turn_report, "size": size}
     data: bytes = await chosen.run(draw_board_job, view, options)
     return data
+
+
+def timelapse(first: State, entries: Iterable[dict[str, Any]], *, title: str = "") -> bytes:
+    """The game replayed from its first state (changed in place) as a GIF: the whole board
+    after each turn, with that turn's moves and conflicts, and the board at the end.
+    Replaying and drawing take a while: run it off the event loop."""
+    from engine.interface.entries import entry_from_json
+    from engine.supplylines.kind import KIND
+    from engine.supplylines.view import full_view
+    from renderers.timelapse import encode_gif
+
+    images: list[Image.Image] = []
+    for data in entries:
+        events = KIND.apply(first, entry_from_json(data))
+        for event in events:
+            if isinstance(event, TurnMoved):
+                images.append(
+                    render_board(full_view(first), title=title, turn_report=event, size=600)
+                )
+    images.append(render_board(full_view(first), title=title, size=600))
+    return encode_gif(images, frame_ms=900)

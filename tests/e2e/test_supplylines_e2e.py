@@ -42,6 +42,14 @@ async def test_a_supply_lines_game_through_discord(env) -> None:  # noqa: F811
     report = await fake.wait_for_dm(env.alice, lambda m: "Turn 1:" in m.content, timeout=10)
     assert "You took C1." in report.content and "Bob took C4" in report.content
     assert report.attachments and report.attachments[0].data.startswith(b"\x89PNG\r\n\x1a\n")
+    # and the board is posted in the game's channel for everyone
+    await eventually(
+        lambda: any(
+            "turn 1 has resolved" in m.content and m.attachments
+            for m in fake.channel_messages(env.channel)
+        ),
+        timeout=10,
+    )
 
     # turn 2: Ann builds at home; two units on one line: she is asked which to supply
     await fake.invoke(env.alice, env.channel, "orders add", {"order": "Build 1 Infantry@H1"})

@@ -404,3 +404,28 @@ async def test_the_drawing_pool_draws_it() -> None:
     finally:
         threads.shutdown()
     assert data == sl.draw_board(view, title="Duel", turn_report=moved)
+
+
+def test_a_whole_game_replays_as_an_animated_gif() -> None:
+    """The end-of-game timelapse: the board after each turn (from the game's first state and
+    its log), as the bot posts it in the game's channel."""
+    from PIL import Image as PILImage
+
+    from engine.interface import entries as en
+    from engine.supplylines.kind import KIND
+    from renderers.supplylines import timelapse
+
+    first = KIND.setup({"map": "duel", "seed": 1, "turn_hours": 1})
+    log = [
+        en.Join(nation="ann", name="Ann", colour="#c0392b").to_json(),
+        en.Join(nation="bob", name="Bob", colour="#2980b9").to_json(),
+        en.Start().to_json(),
+        en.CommandEntry(nation="ann", command={"kind": "order", "text": "H1 > C1"}).to_json(),
+        en.Advance(ticks=4).to_json(),
+        en.CommandEntry(nation="bob", command={"kind": "order", "text": "H2 > C4"}).to_json(),
+        en.Advance(ticks=4).to_json(),
+    ]
+    gif = timelapse(first, log, title="Replay")
+    picture = PILImage.open(io.BytesIO(gif))
+    frames = getattr(picture, "n_frames", 1)
+    assert picture.format == "GIF" and frames == 3  # two turns and the end
