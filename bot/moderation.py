@@ -70,6 +70,36 @@ class Moderation:
             f"A moderator moved {game.name} on {after.tick - before} ticks to {after.clock()}.",
         )
 
+    async def mod_deadline(self, caller: Caller, now: bool = False, hours: float = 0.0) -> Reply:
+        """Supply Lines: resolve the turn (or the supply question) now, or give more time."""
+        from bot.context import wrong_kind
+        from engine.errors import CommandError, GameError
+        from engine.supplylines.kind import MODERATOR, SetDeadline
+        from engine.supplylines.state import TICKS_PER_HOUR
+
+        game = await self._game(caller)
+        if game.kind != "supply-lines":
+            raise UserError(wrong_kind(game, "supply-lines"))
+        if now == (hours > 0):
+            raise UserError(
+                "Either resolve now (`now:True`) or give more time (`hours:`), not both."
+            )
+        extend = round(hours * TICKS_PER_HOUR)
+        if not now and not 1 <= extend <= 7 * 96:
+            raise UserError("Give from a quarter of an hour to a week more.")
+        try:
+            await self.ctx.service.submit(
+                game.id, MODERATOR, SetDeadline(now=now, extend_ticks=0 if now else extend)
+            )
+        except (CommandError, GameError) as exc:
+            raise UserError(str(exc)) from None
+        text = (
+            f"A moderator resolved the current phase of {game.name} now."
+            if now
+            else f"A moderator gave {game.name} {hours:g} more hours for this phase."
+        )
+        return _announce(game, text)
+
     async def _nation(self, game_id: int, text: str) -> str:
         found = (await self.ctx.service.summary(game_id)).nation_named(text)
         if found is None:

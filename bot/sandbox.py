@@ -64,6 +64,7 @@ ROUTES: dict[str, tuple[str, dict[str, str]]] = {
     "mod end": ("mod_end", {}),
     "mod delete": ("mod_delete", {}),
     "mod view": ("mod_view", {}),
+    "mod deadline": ("mod_deadline", {}),
     "orders add": ("orders_add", {"order": "text"}),
     "orders list": ("orders_list", {}),
     "orders clear": ("orders_clear", {}),

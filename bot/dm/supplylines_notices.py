@@ -40,6 +40,7 @@ CATEGORY: dict[type[Event], str] = {
     ev.GameOver: "game",
     ev.SupplyAsked: "game",
     ev.TurnEnded: "game",
+    ev.DeadlineMoved: "game",
     ev.TurnMoved: "combat",
 }
 
@@ -101,6 +102,11 @@ def describe(event: Event, nation: str, names: dict[str, str]) -> list[str]:
             return _moved(event, n)
         case ev.TurnEnded():
             return _ended(event, n)
+        case ev.DeadlineMoved():
+            what = "supply answers" if event.phase == "supply" else f"turn {event.turn}'s orders"
+            return [
+                f"A moderator gave more time: {what} are due in {_span(event.deadline - event.tick)}."
+            ]
         case ev.GameOver():
             if event.winner is None:
                 return [f"The game is over ({event.reason}): nobody won."]

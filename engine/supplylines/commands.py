@@ -34,7 +34,19 @@ class ChooseSupply(_Command):
     units: list[int] = Field(max_length=200)
 
 
+class SetDeadline(_Command):
+    """A moderator's (given as the nation `MODERATOR`): resolve the current phase now, or
+    move its deadline later."""
+
+    kind: Literal["deadline"] = "deadline"
+    now: bool = False
+    extend_ticks: int = Field(default=0, ge=0, le=7 * 96)
+
+
+MODERATOR = "@moderator"  # the "nation" a moderator's command is logged for
+
 Command = Annotated[
-    GiveOrder | ClearOrders | SubmitOrders | ChooseSupply, Field(discriminator="kind")
+    GiveOrder | ClearOrders | SubmitOrders | ChooseSupply | SetDeadline,
+    Field(discriminator="kind"),
 ]
 COMMANDS: TypeAdapter[Any] = TypeAdapter(Command)

@@ -73,6 +73,15 @@ class TurnEnded(Event):
     deadline: int | None = None  # the next turn's (None: the game is over)
 
 
+class DeadlineMoved(Event):
+    """A moderator moved the current phase's deadline later."""
+
+    kind: Literal["DeadlineMoved"] = "DeadlineMoved"
+    turn: int
+    phase: str
+    deadline: int
+
+
 class GameOver(Event):
     kind: Literal["GameOver"] = "GameOver"
     winner: str | None
@@ -81,7 +90,7 @@ class GameOver(Event):
 
 
 AnyEvent = Annotated[
-    Joined | Left | Started | TurnMoved | SupplyAsked | TurnEnded | GameOver,
+    Joined | Left | Started | TurnMoved | SupplyAsked | TurnEnded | DeadlineMoved | GameOver,
     Field(discriminator="kind"),
 ]
 ADAPTER: TypeAdapter[Any] = TypeAdapter(AnyEvent)

@@ -21,9 +21,11 @@ from engine.supplylines.ai import AI
 from engine.supplylines.board import available, load_map
 from engine.supplylines.commands import (
     COMMANDS,
+    MODERATOR,
     ChooseSupply,
     ClearOrders,
     GiveOrder,
+    SetDeadline,
     SubmitOrders,
 )
 from engine.supplylines.rules import DEFAULT_RULES
@@ -35,7 +37,16 @@ AI_PLAYER = "ai"
 DEFAULT_MAPS = {2: "duel", 3: "triangle", 4: "four", 5: "five", 6: "six"}  # by players
 
 
-__all__ = ["KIND", "ChooseSupply", "ClearOrders", "GiveOrder", "SubmitOrders", "SupplyLines"]
+__all__ = [
+    "KIND",
+    "MODERATOR",
+    "ChooseSupply",
+    "ClearOrders",
+    "GiveOrder",
+    "SetDeadline",
+    "SubmitOrders",
+    "SupplyLines",
+]
 
 
 class SupplyLines:
@@ -149,6 +160,10 @@ class SupplyLines:
             return list(turns.submit(world, nation))
         if isinstance(command, ChooseSupply):
             return list(turns.answer_supply(world, nation, command.units))
+        if isinstance(command, SetDeadline):
+            if nation != MODERATOR:
+                raise CommandError("only a moderator moves a turn's deadline")
+            return list(turns.set_deadline(world, now=command.now, extend=command.extend_ticks))
         raise CommandError("unknown command")
 
     def nation_id_for(self, world: State, name: str) -> str:

@@ -119,6 +119,26 @@ def advance(state: State, ticks: int) -> list[ev.Event]:
     return out
 
 
+def set_deadline(state: State, *, now: bool, extend: int) -> list[ev.Event]:
+    """A moderator resolves the current phase now, or moves its deadline `extend` ticks later."""
+    if not state.started or state.ended:
+        raise CommandError("the game is not running")
+    if now:
+        return resolve_orders_phase(state) if state.phase == "orders" else finish_turn(state)
+    if extend <= 0:
+        raise CommandError("move the deadline later by a quarter of an hour at least")
+    state.deadline += extend
+    return [
+        ev.DeadlineMoved(
+            tick=state.tick,
+            to=everyone(state),
+            turn=state.turn + 1,
+            phase=state.phase,
+            deadline=state.deadline,
+        )
+    ]
+
+
 def _over(state: State) -> bool:
     return state.ended
 

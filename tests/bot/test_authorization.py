@@ -383,6 +383,11 @@ MATRIX: dict[str, Case] = {
     "mod end": Case("running", lambda n: {}, MODERATORS_ASK),
     "mod delete": Case("running", lambda n: {}, MODERATORS_ASK),
     "mod view": Case("running", lambda n: {"nation": "Blue"}, MODERATORS),
+    "mod deadline": Case(
+        "running",
+        lambda n: {"now": True},
+        {**MODERATORS, "mod_here": r"is a Strategic Initiative game, and this command is for"},
+    ),
     # Supply Lines' commands on a Strategic Initiative game: refused to everyone, unchanged
     "orders add": Case("running", lambda n: {"order": "C1 > C2"}, WRONG_KIND),
     "orders list": Case("running", lambda n: {}, WRONG_KIND),

@@ -100,3 +100,30 @@ async def test_supply_lines_games_have_maps_for_two_to_three_players_at_least(de
         await desk.game_create(ANN, "Crowd", kind="supply-lines", nations=9)
     with pytest.raises(UserError, match="There is no game"):
         await desk.game_create(ANN, "Chess", kind="chess", nations=2)
+
+
+async def test_a_moderator_resolves_a_turn_now_or_gives_more_time(desk) -> None:
+    game = await duel(desk)
+    mod = Caller("900", "mod", GUILD, CHANNEL, moderator=True)
+    with pytest.raises(UserError, match="Only moderators"):
+        await desk.mod_deadline(ANN, now=True)
+    before = (await desk.service.live_world(game)).deadline
+    more = await desk.mod_deadline(mod, hours=2)
+    assert "2 more hours" in more.text and more.announce is not None
+    assert (await desk.service.live_world(game)).deadline == before + 8
+    with pytest.raises(UserError, match="not both"):
+        await desk.mod_deadline(mod, now=True, hours=1)
+    await desk.orders_add(ANN, "H1 > C1")
+    done = await desk.mod_deadline(mod, now=True)
+    assert "resolved the current phase" in done.text
+    world = await desk.service.live_world(game)
+    assert world.turn == 1 and world.owners["C1"] == "ann"
+
+
+async def test_a_player_cannot_move_a_deadline(desk) -> None:
+    from engine.errors import CommandError
+    from engine.supplylines.kind import SetDeadline
+
+    game = await duel(desk)
+    with pytest.raises(CommandError, match="only a moderator"):
+        await desk.service.submit(game, "ann", SetDeadline(now=True))
