@@ -28,6 +28,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    from bot.dm.delivery import Menu
     from bot.dm.notifier import DeliveryReport
 
 MANAGE_GUILD = 1 << 5
@@ -208,7 +211,13 @@ class RecordingSender:
         self.bytes = 0
 
     async def __call__(
-        self, user: str, content: str, files: list[tuple[str, bytes]], *, nonce: str | None = None
+        self,
+        user: str,
+        content: str,
+        files: list[tuple[str, bytes]],
+        *,
+        nonce: str | None = None,
+        menus: Sequence[Menu] = (),
     ) -> None:
         self.dms += 1
         self.pictures += len(files)
