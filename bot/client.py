@@ -174,7 +174,6 @@ class StrategicBot(commands.AutoShardedBot):
     async def post_turn(self, game_id: int, moved) -> None:
         """A Supply Lines turn has resolved: the whole board (the game has no fog) with its
         moves, conflicts and captures, in the game's channel."""
-        from engine.supplylines.view import full_view
         from renderers.supplylines import draw_board_in_pool
 
         assert self.service is not None
@@ -182,7 +181,7 @@ class StrategicBot(commands.AutoShardedBot):
             row = await self.service.game(game_id)
             if not row.channel_id:
                 return
-            view = full_view(await self.service.live_world(game_id))
+            view = await self.service.full_view(game_id)
             data = await draw_board_in_pool(view, title=row.name, turn_report=moved)
             channel = await self._game_channel(row.channel_id)
             if channel is not None:
