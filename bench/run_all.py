@@ -20,6 +20,7 @@ BENCHES = [
     "bench.bench_load",
     "bench.bench_hosting",
     "bench.bench_sitrep",
+    "bench.bench_supplylines",
     "bench.bench_ai",
 ]
 

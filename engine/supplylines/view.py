@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 
 from engine.supplylines import supply
 from engine.supplylines.board import Board
-from engine.supplylines.state import State, Unit
+from engine.supplylines.state import Player, State, Unit
 
 
 @dataclass(frozen=True)
@@ -100,8 +100,6 @@ def state_of(view: View) -> State:
     """A state made of what a view shows (no player's orders: the viewer's are in the view),
     for the engine's own readings of it: checking the viewer's orders as the bot will, finding
     the supply networks (the AI, the pictures)."""
-    from engine.supplylines.state import Player
-
     players = {
         p.id: Player(id=p.id, name=p.name, seat=p.seat, colour=p.colour, out=p.out)
         for p in view.players.values()
