@@ -3,6 +3,9 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+# test processes: one per core, at most 4 (each starts its own PostgreSQL server); 1 runs the
+# suite in this process (make test TEST_WORKERS=1)
+TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print(min(4, len(os.sched_getaffinity(0))))")
 
 .PHONY: run test lint bench clean
 
@@ -16,7 +19,7 @@ run: $(STAMP)
 	$(BIN)/si run
 
 test: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest $(if $(filter 1,$(TEST_WORKERS)),,-n $(TEST_WORKERS) --dist worksteal)
 
 lint: $(STAMP)
 	$(BIN)/ruff check .

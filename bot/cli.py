@@ -11,6 +11,7 @@ si bot [--shard-ids 0,1 --shard-count 4 --instance NAME]
 si commands [--json|--markdown]  the slash commands the bot registers with Discord
 si demo [--days N]            create a game, let it run a day, print a summary
 si sandbox [--nations N --players A,B --speed S]  play offline against AI nations
+si sandbox --kind supply-lines [--map M]       Supply Lines offline (AI fill the seats)
 si run                        what `make run` starts: the bot with a token, else the sandbox
 si db copy FROM TO            copy every game and the bot's rows to another store
                               (SQLite <-> PostgreSQL), verify
@@ -163,9 +164,16 @@ def _cmd_sandbox(args: argparse.Namespace) -> int:
     from bot.sandbox import run_sandbox
 
     players = [p.strip() for p in (getattr(args, "players", None) or "You").split(",") if p.strip()]
+    kind = getattr(args, "kind", "strategic-initiative")
+    nations = getattr(args, "nations", None)
+    if nations is None and kind != "supply-lines":
+        nations = 4
     return asyncio.run(
         run_sandbox(
-            nations=getattr(args, "nations", 4),
+            kind=kind,
+            map_name=getattr(args, "map", None),
+            turn_hours=getattr(args, "turn_hours", None),
+            nations=nations,
             ruleset=args.ruleset,
             size=getattr(args, "size", "auto"),
             speed=getattr(args, "speed", "test (x360)"),
@@ -567,7 +575,29 @@ def build_parser() -> argparse.ArgumentParser:
             if name == "sandbox"
             else "the Discord bot with a token, else the sandbox",
         )
-        p.add_argument("--nations", type=int, default=4, help="nations in all (AI fill the rest)")
+        p.add_argument(
+            "--nations",
+            type=int,
+            default=None,
+            help="nations in all, AI fill the rest (default 4; supply-lines: the map's)",
+        )
+        p.add_argument(
+            "--kind",
+            default="strategic-initiative",
+            choices=("strategic-initiative", "supply-lines"),
+            help="which game",
+        )
+        p.add_argument(
+            "--map",
+            default=None,
+            help="supply-lines: a map's name, or random, random-small, random-large",
+        )
+        p.add_argument(
+            "--turn-hours",
+            type=float,
+            default=None,
+            help="supply-lines: game hours a turn lasts at most (default 24)",
+        )
         p.add_argument("--players", default="You", help="local players, comma-separated")
         p.add_argument("--size", default="auto", choices=SIZES)
         p.add_argument("--speed", default="test (x360)", choices=list(SPEEDS))

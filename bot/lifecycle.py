@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from bot.context import ACTIVE, Caller, Context, Pending, Reply, UserError
 from engine.errors import GameError
+from engine.host.realtime import RealClock
 from engine.host.store import GameRow
+from engine.interface.summary import GameSummary
 from engine.strategic import colours
 from engine.strategic.ai.brain import LEVELS
 from engine.strategic.rules import available
@@ -32,6 +34,44 @@ def speed_label(seconds_per_hour: float) -> str:
     return f"{3600 / seconds_per_hour:g}x real time"
 
 
+def map_choices() -> list[tuple[str, str]]:
+    """`/game create map:`: Supply Lines' hand-made maps (with their players) and the
+    generated ones."""
+    from engine.supplylines.board import available, load_map
+    from engine.supplylines.rules import load as load_sl_rules
+
+    rules = load_sl_rules()
+    made = [(m, load_map(m, rules).seats) for m in available()]
+    return [
+        *((f"{m} ({n} players)", m) for m, n in sorted(made, key=lambda x: (x[1], x[0]))),
+        ("random (a fair generated map for nations: players)", "random"),
+        ("random-small", "random-small"),
+        ("random-large", "random-large"),
+    ]
+
+
+def _sl_seats(map_name: str, players: int | None) -> int:
+    """The players of a Supply Lines game on `map_name`: a hand-made map's seats, else the
+    number asked for (a generated map is made for it)."""
+    from engine.supplylines.board import available, load_map
+    from engine.supplylines.kind import RANDOM_MAP
+    from engine.supplylines.rules import load as load_sl_rules
+
+    if RANDOM_MAP.match(map_name):
+        if players is not None and not 2 <= players <= 6:
+            raise UserError("Random maps are for 2 to 6 players.")
+        return 4 if players is None else players
+    if map_name not in available():
+        raise UserError(
+            f"There is no Supply Lines map {map_name!r}: choose {', '.join(available())} or "
+            "random (random-small, random-large)."
+        )
+    seats = load_map(map_name, load_sl_rules()).seats
+    if players is not None and players != seats:
+        raise UserError(f"The map {map_name} is for {seats} players, not {players}.")
+    return seats
+
+
 class Lifecycle:
     ctx: Context
 
@@ -41,12 +81,13 @@ class Lifecycle:
         name: str,
         *,
         ruleset: str = "standard",
-        nations: int = 8,
+        nations: int | None = None,
         size: str = "auto",
         speed: str = "real-time",
         days: int | None = None,
         kind: str = "strategic-initiative",
         turn_hours: float | None = None,
+        map_name: str | None = None,
     ) -> Reply:
         from engine.strategic.kind import MAX_NATIONS, MIN_NATIONS
         from engine.strategic.mapgen import default_size
@@ -57,9 +98,28 @@ class Lifecycle:
         if not 1 <= len(name) <= 40:
             raise UserError("A game's name is 1 to 40 characters.")
         if kind == "supply-lines":
-            return await self._create_supply_lines(caller, name, nations, speed, turn_hours, days)
+            from engine.supplylines.rules import available as sl_rulesets
+
+            if ruleset not in sl_rulesets():
+                raise UserError(
+                    f"Supply Lines has the rules {', '.join(sl_rulesets())}, not {ruleset!r}."
+                )
+            if size != "auto":
+                raise UserError(
+                    "Supply Lines' maps are chosen with map: (random-small or random-large for "
+                    "a generated map of that size)."
+                )
+            return await self._create_supply_lines(
+                caller, name, nations, speed, turn_hours, days, map_name
+            )
         if kind != "strategic-initiative":
             raise UserError(f"There is no game {kind!r}: choose {', '.join(GAME_KINDS)}.")
+        if map_name is not None or turn_hours is not None:
+            raise UserError(
+                "A map and turn hours are Supply Lines' options (kind:supply-lines): "
+                "Strategic Initiative draws its map by size."
+            )
+        nations = 8 if nations is None else nations
         if ruleset not in available():
             raise UserError(f"There is no ruleset {ruleset!r}: choose {', '.join(available())}.")
         if not MIN_NATIONS <= nations <= MAX_NATIONS:
@@ -114,29 +174,33 @@ class Lifecycle:
         self,
         caller: Caller,
         name: str,
-        players: int,
+        players: int | None,
         speed: str,
         turn_hours: float | None,
         days: int | None,
+        map_name: str | None,
     ) -> Reply:
-        from engine.supplylines.board import available as maps
-        from engine.supplylines.board import load_map
         from engine.supplylines.kind import DEFAULT_MAPS
-        from engine.supplylines.rules import load as load_sl_rules
 
         if speed not in SPEEDS:
             raise UserError(f"Speeds are: {', '.join(SPEEDS)}.")
-        seats = {load_map(m, load_sl_rules()).seats for m in maps()}
-        if players not in DEFAULT_MAPS or players not in seats:
-            known = ", ".join(str(n) for n in sorted(set(DEFAULT_MAPS) & seats))
-            raise UserError(f"Supply Lines has maps for {known} players.")
+        if days is not None and not 1 <= days <= 365:
+            raise UserError("A game lasts 1 to 365 days.")
+        chosen = (map_name or "").strip().lower() or None
+        if chosen is None and players is not None and players not in DEFAULT_MAPS:
+            known = ", ".join(str(n) for n in sorted(DEFAULT_MAPS))
+            raise UserError(f"Supply Lines is for {known} players.")
+        if chosen is None:
+            chosen = DEFAULT_MAPS[players if players is not None else 4]
+        seats = _sl_seats(chosen, players)
         hours = 24.0 if turn_hours is None else turn_hours
         await self._one_game_here(caller)
         try:
             game_id = await self.ctx.service.create_game(
                 name=name,
                 kind="supply-lines",
-                max_nations=players,
+                map=chosen,
+                max_nations=seats,
                 turn_hours=hours,
                 length_days=days or 30,
                 speed=SPEEDS[speed],
@@ -145,11 +209,11 @@ class Lifecycle:
                 created_by=caller.user_id,
             )
         except GameError as exc:
-            raise UserError(str(exc)) from None
-        row = await self.ctx.service.game(game_id)
+            raise UserError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
+        summary = await self.ctx.service.summary(game_id)
         text = (
-            f"**{name}** (game {game_id}) is open in this channel: Supply Lines on the map "
-            f"{row.settings['map']} for {players} players, a turn every {hours:g} hours of game "
+            f"**{name}** (game {game_id}) is open in this channel: Supply Lines on "
+            f"{summary.board}, a turn every {hours:g} hours of game "
             f"time ({speed}), or as soon as everyone has submitted. Join with `/game join`; it "
             "starts when full or with `/game start`."
         )
@@ -321,13 +385,22 @@ class Lifecycle:
             summary = await self.ctx.service.summary(g.id)
             lines.append(
                 f"**{g.id}** {g.name}: {g.status}, {len(summary.nations)}/{summary.seats} "
-                f"nations, {summary.clock()}" + (f" in <#{g.channel_id}>" if g.channel_id else "")
+                f"nations, {summary.now()}" + (f" in <#{g.channel_id}>" if g.channel_id else "")
             )
         return Reply(text="\n".join(lines))
 
     async def game_info(self, caller: Caller) -> Reply:
         seat = await self.ctx.seat(caller)
         return Reply(text=await self.status_board(seat.game.id))
+
+    @staticmethod
+    def _due(row: GameRow, game: GameSummary) -> str:
+        """When a turn's deadline comes in real time, as Discord shows it (nothing for a game
+        in continuous time or whose clock stands still)."""
+        if game.turn is None or game.ended:
+            return ""
+        at = RealClock.of_row(row, game.ticks_per_hour).real_time_of(game.turn.deadline_tick)
+        return f" (<t:{int(at)}:R>)" if at is not None else ""
 
     async def status_board(self, game_id: int) -> str:
         """The pinned status message of a game: public facts only."""
@@ -340,7 +413,8 @@ class Lifecycle:
             f"{game.board}, {game.length_days} days",
             f"Status: **{row.status}**"
             + (" (paused)" if clock.get("paused") and row.status == "running" else "")
-            + f" - {game.clock()} - speed {speed_label(clock.get('speed', 3600.0))}",
+            + f" - {game.now()}{self._due(row, game)} - speed "
+            + speed_label(clock.get("speed", 3600.0)),
             f"Nations ({len(game.nations)}/{game.seats}):",
         ]
         ai = row.settings.get("ai", {})

@@ -67,7 +67,7 @@ class Moderation:
         after = await self.ctx.service.summary(game.id)
         return _announce(
             game,
-            f"A moderator moved {game.name} on {after.tick - before} ticks to {after.clock()}.",
+            f"A moderator moved {game.name} on {after.tick - before} ticks to {after.now()}.",
         )
 
     async def mod_deadline(self, caller: Caller, now: bool = False, hours: float = 0.0) -> Reply:

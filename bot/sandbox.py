@@ -83,6 +83,15 @@ Sandbox only: wait HOURS (time passes now), speed SECONDS (real seconds per game
   pause, resume (the clock runs by itself), press N (a button under the last map),
   as NAME (act as another local player), help, quit"""
 
+HELP_SUPPLY_LINES = """Type the slash commands without the slash, options as name:value or in order:
+  orders board (the board, and a picture)     game info (the turn and its deadline)
+  orders add C2 > C3    orders add Build 1 Tank@M1    orders add 2 Infantry @ H1 > C1
+  orders add Hold@R2    orders add Concede    orders list    orders clear    orders submit
+  orders supply 4 7     (the units to supply, when a DM asks you to choose)
+  mod deadline now:true (resolve the turn now)    help orders (how orders are written)
+Sandbox only: wait HOURS (time passes now: a turn resolves at its deadline, or once everyone
+  has submitted), as NAME (act as another local player), help, quit"""
+
 
 async def command_specs() -> dict[str, list[dict]]:
     """Slash command path -> its options, from the payload the bot registers."""
@@ -141,6 +150,9 @@ def parse(line: str, specs: dict[str, list[dict]]) -> tuple[str, dict]:
         except ValueError:
             raise UserError('A quote is not closed: put names with spaces in "quotes".') from None
         order = list(options.values())
+        if len(order) == 1 and order[0]["type"] == 3:
+            # the command's one option is text (`orders add C2 > C3`): all of it
+            tokens = [" ".join(tokens)]
         if len(tokens) > len(order) and order and order[0]["name"] in ("units", "nation"):
             # `move all at 12,7 14,7`, `cancel 3 7 tanks`, `diplomacy Robot 1 war`: the words
             # before the other options' values are the first one's (units, a nation)
@@ -213,6 +225,7 @@ class Sandbox:
         self.buttons: list[Button] = []  # under the last reply that had any (press N)
         self._pictures = 0
         self.game: int | None = None
+        self.kind = "strategic-initiative"
         self.notifier = Notifier(service, self._dm)
         self.desk.notifier = self.notifier
         self.ticker = Ticker(service)
@@ -221,6 +234,10 @@ class Sandbox:
     def write(self, text: str) -> None:
         """Everything the player reads, without Discord's markup."""
         self._print(plain(text, self.names))
+
+    @property
+    def help(self) -> str:
+        return HELP_SUPPLY_LINES if self.kind == "supply-lines" else HELP
 
     def caller(self) -> Caller:
         return Caller(self.acting, self.names[self.acting], GUILD, CHANNEL, moderator=True)
@@ -274,7 +291,16 @@ class Sandbox:
             self.write(f"Type yes to {reply.confirm.label.lower()}, anything else to cancel.")
 
     async def setup(
-        self, *, nations: int, ruleset: str, size: str, speed: str, days: int | None
+        self,
+        *,
+        nations: int | None,
+        ruleset: str,
+        size: str,
+        speed: str,
+        days: int | None,
+        kind: str = "strategic-initiative",
+        map_name: str | None = None,
+        turn_hours: float | None = None,
     ) -> None:
         self.specs = await command_specs()
         first = self.acting
@@ -286,9 +312,15 @@ class Sandbox:
             size=size,
             speed=speed,
             days=days,
+            kind=kind,
+            map_name=map_name,
+            turn_hours=turn_hours,
         )
         self.game = reply.refresh_game
+        self.kind = kind
         self.write(reply.text)
+        assert self.game is not None
+        nations = (await self.service.summary(self.game)).seats
         for uid in self.players.values():
             self.acting = uid
             self.show(await self.desk.game_join(self.caller(), self.names[uid]))
@@ -305,7 +337,7 @@ class Sandbox:
             await self.service.advance(self.game, per_hour)
             await self.ai.run_once()
         await self.service.set_speed(self.game, (await self.service.game(self.game)).clock["speed"])
-        self.write(f"It is now {(await self.service.summary(self.game)).clock()}.")
+        self.write(f"It is now {(await self.service.summary(self.game)).now()}.")
 
     async def handle(self, line: str) -> bool:
         """One line of input; False when the player quits."""
@@ -323,7 +355,7 @@ class Sandbox:
         if word in ("quit", "exit"):
             return False
         if word == "help" and len(text.split()) == 1:  # `help units`: the rules' pages
-            self.write(HELP)
+            self.write(self.help)
             return True
         if word == "press":
             number = text.split()[1] if len(text.split()) > 1 else ""
@@ -371,6 +403,7 @@ class Sandbox:
             self.write(explain(exc))
             return True
         self.show(reply)
+        await self.ai.run_once()  # AI players answer what changed (a new turn)
         await self.notifier.run_once()
         return True
 
@@ -384,7 +417,7 @@ class Sandbox:
 
 async def run_sandbox(
     *,
-    nations: int = 4,
+    nations: int | None = 4,
     ruleset: str = "standard",
     size: str = "auto",
     speed: str = "test (x360)",
@@ -396,9 +429,14 @@ async def run_sandbox(
     write: Callable[[str], None] = print,
     live: bool = True,
     clock_runs: bool = False,
+    kind: str = "strategic-initiative",
+    map_name: str | None = None,
+    turn_hours: float | None = None,
 ) -> int:
     players = players or ["You"]
-    if not 1 <= len(players) <= nations:
+    if kind == "supply-lines" and map_name is not None and nations == 4:
+        nations = None  # the map's players, unless asked for
+    if not 1 <= len(players) <= (nations or 6):
         write("There must be at least one local player, and no more than nations.")
         return 2
     scratch = Path(tempfile.mkdtemp(prefix="si-sandbox-"))  # outside any checkout
@@ -408,15 +446,28 @@ async def run_sandbox(
     sandbox = Sandbox(service, out_dir=pictures, players=players, write=write)
     tasks: list[asyncio.Task] = []
     try:
+        title = "Supply Lines" if kind == "supply-lines" else "Strategic Initiative"
         write(
-            f"Strategic Initiative sandbox (no Discord). Games are stored in {path}; "
-            f"pictures go to {pictures}."
+            f"{title} sandbox (no Discord). Games are stored in {path}; pictures go to {pictures}."
         )
-        await sandbox.setup(nations=nations, ruleset=ruleset, size=size, speed=speed, days=days)
+        try:
+            await sandbox.setup(
+                nations=nations,
+                ruleset=ruleset,
+                size=size,
+                speed=speed,
+                days=days,
+                kind=kind,
+                map_name=map_name,
+                turn_hours=turn_hours,
+            )
+        except UserError as exc:
+            write(str(exc))
+            return 2
         if not clock_runs:  # time stands still while the player types; `wait` moves it
             assert sandbox.game is not None
             await service.pause(sandbox.game)
-        write(HELP)
+        write(sandbox.help)
         write(
             "The clock runs at the game's speed while you type: pause stops it, resume starts "
             "it again."

@@ -77,6 +77,27 @@ async def store_url(make_store_url: Callable[[], Awaitable[str]]) -> str:
     return await make_store_url()
 
 
+def pytest_sessionfinish(session: pytest.Session) -> None:
+    """In a pytest-xdist worker: tell the controller how this worker's server fared (the
+    summary below is the controller's)."""
+    out = getattr(session.config, "workeroutput", None)
+    if out is not None:
+        out["pg_error"] = _state.get("error")
+        out["pg_started_in"] = _state.get("started_in")
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_testnodedown(node, error) -> None:
+    """In pytest-xdist's controller: a worker's report of its PostgreSQL server."""
+    out = getattr(node, "workeroutput", {})
+    if out.get("pg_error") and "error" not in _state:
+        _state["error"] = out["pg_error"]
+    if isinstance(out.get("pg_started_in"), float):
+        workers = _state.setdefault("workers_started_in", [])
+        assert isinstance(workers, list)
+        workers.append(out["pg_started_in"])
+
+
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     error = _state.get("error")
     if error is not None:
@@ -93,3 +114,9 @@ def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
     started_in = _state.get("started_in")
     if isinstance(started_in, float):
         terminalreporter.write_line(f"embedded PostgreSQL server started in {started_in:.2f} s")
+    workers = _state.get("workers_started_in")
+    if isinstance(workers, list) and workers:
+        times = ", ".join(f"{t:.2f}" for t in sorted(workers))
+        terminalreporter.write_line(
+            f"embedded PostgreSQL servers (one per test worker) started in {times} s"
+        )

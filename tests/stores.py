@@ -30,7 +30,7 @@ async def execute(store: GameStore, sql: str, rows: Sequence[Sequence[Any]] = ((
     """Run one statement once per row of arguments, in one transaction."""
     params = [tuple(r) for r in rows]
     if isinstance(store, Store):
-        await store.db.write(lambda c: c.executemany(sql, params))
+        await store.db.write(lambda c: c.executemany(sql, params).rowcount)
         return
     assert isinstance(store, PostgresStore)
     statement = native(store, sql)

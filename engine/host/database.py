@@ -103,7 +103,7 @@ class Database:
     async def read(self, fn: Callable[[sqlite3.Connection], T]) -> T:
         """Run `fn(connection)` on the database thread (reads: no transaction is opened; a
         caller cancelled meanwhile simply does not get the answer)."""
-        future = self._submit(lambda: fn(self._connection()))
+        future = self._submit(lambda: _no_cursor(fn(self._connection())))
         return await future
 
     async def write(
@@ -146,12 +146,24 @@ def _transaction(conn: sqlite3.Connection, fn: Callable[[sqlite3.Connection], T]
         conn.execute("ROLLBACK")
     conn.execute("BEGIN IMMEDIATE")
     try:
-        result = fn(conn)
+        result = _no_cursor(fn(conn))
         conn.execute("COMMIT")
     except BaseException:
         if conn.in_transaction:  # a failed COMMIT (busy, I/O) leaves it open too
             conn.execute("ROLLBACK")
         raise
+    return result
+
+
+def _no_cursor(result: T) -> T:
+    """Refuse a job's cursor as its result (on the database thread, before any COMMIT): a
+    cursor that reaches the event loop's thread is freed there, and freeing it resets its
+    statement, which the connection's statement cache may have handed to the job running on
+    this thread meanwhile (SQLite then fails that job with "bad parameter or other API
+    misuse"). Jobs return rows, counts or nothing."""
+    if isinstance(result, sqlite3.Cursor):
+        result.close()
+        raise TypeError("a database job returned a cursor: return its rows or rowcount instead")
     return result
 
 

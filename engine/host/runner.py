@@ -20,15 +20,18 @@ from engine.loops import every
 from .service import GameService
 
 log = logging.getLogger(__name__)
+# passes over a game's seats at most in one run: a round whose commands begin a new turn is
+# followed by one for that turn (and one more, should that begin a supply phase at once)
+ROUNDS = 3
 
 
 class AiRunner:
     def __init__(self, service: GameService) -> None:
         self.service = service
         self.memories: dict[tuple[int, str], Any] = {}
-        self.last_tick: dict[tuple[int, str], int] = {}
+        self.last_tick: dict[tuple[int, str], object] = {}  # the moment each seat was asked
         # game -> (its row, when its next tick is due) as its seats last had their turn in full
-        self._done: dict[int, tuple[GameRow, float]] = {}
+        self._done: dict[int, tuple[GameRow, float, int | None]] = {}
 
     async def run_once(self) -> int:
         """Decide for every AI seat whose game hour moved on; returns commands accepted.
@@ -38,18 +41,22 @@ class AiRunner:
         (its tick is known from memory by when its next tick is due, `next_tick_at`; a game
         not in memory, or standing still, is looked at)."""
         accepted = 0
-        done: dict[int, tuple[GameRow, float]] = {}
+        done: dict[int, tuple[GameRow, float, int | None]] = {}
         for game in await self.service.games(status=["running"], mine=True):
             seats = game.settings.get("ai") or {}
             if not seats:
                 continue
             at = self.service.next_tick_at(game.id)  # before the turn: a tick meanwhile shows
-            mark = None if at is None or not math.isfinite(at) else (game, at)
+            # a command meanwhile shows in the log's length (a player's submission may resolve
+            # a Supply Lines turn between ticks: its AI seats then have orders to give)
+            seq = self.service.seq_in_memory(game.id)
+            mark = None if at is None or not math.isfinite(at) else (game, at, seq)
             if mark is not None and self._done.get(game.id) == mark:
                 done[game.id] = mark
                 continue
             try:
-                accepted += await self._game(game.id, game.kind, seats)
+                mine = await self._game(game.id, game.kind, seats)
+                accepted += mine
             except asyncio.CancelledError:
                 raise
             except (LeaseHeld, LeaseLost):  # another process runs the game, and its AI seats
@@ -58,11 +65,26 @@ class AiRunner:
                 log.exception("AI turn in game %s failed", game.id)
                 continue
             if mark is not None and self.service.next_tick_at(game.id) == at:  # no tick since
+                after = self.service.seq_in_memory(game.id)
+                if seq is not None and after == seq + mine:  # only its seats' own commands
+                    mark = (mark[0], mark[1], after)
                 done[game.id] = mark
         self._done = done
         return accepted
 
     async def _game(self, game_id: int, kind: str, seats: dict[str, str]) -> int:
+        """Each seat's turn; again while their own commands move the game to a new moment
+        (the last AI answer of a Supply Lines turn's supply question begins the next turn,
+        in which every AI seat has orders to give: they give them now, not a tick later)."""
+        accepted = 0
+        for _ in range(ROUNDS):
+            mine = await self._seats(game_id, kind, seats)
+            accepted += mine
+            if mine == 0:
+                break
+        return accepted
+
+    async def _seats(self, game_id: int, kind: str, seats: dict[str, str]) -> int:
         ai = kind_named(kind).ai
         if ai is None:
             return 0
@@ -73,11 +95,13 @@ class AiRunner:
             n = game.nations.get(nation)
             if n is None or n.out or game.ended or style not in ai.styles:
                 continue
-            # asked once a tick at most; how often it decides is the kind's AI's (`resting`:
-            # Strategic Initiative's once a game hour, Supply Lines' in every phase it must act)
-            if self.last_tick.get(key) == game.tick:
+            # asked once a tick (and turn phase) at most; how often it decides is the kind's
+            # AI's (`resting`: Strategic Initiative's once a game hour, Supply Lines' in every
+            # phase it must act, which may begin between ticks when everyone has submitted)
+            moment = (game.tick, game.turn.number, game.turn.phase) if game.turn else game.tick
+            if self.last_tick.get(key) == moment:
                 continue
-            self.last_tick[key] = game.tick
+            self.last_tick[key] = moment
             memory = self.memories.get(key)
             if memory is None:
                 memory = self.memories[key] = ai.memory()

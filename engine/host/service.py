@@ -956,6 +956,12 @@ class GameService:
         world = game.world
         return game.clock.next_tick_at(world.tick, end_tick=world.end_tick)
 
+    def seq_in_memory(self, game_id: int) -> int | None:
+        """How many log entries a game in memory has applied (None: not in memory): any
+        command or tick raises it. Reads memory only."""
+        game = self._games.get(game_id)
+        return None if game is None else game.seq
+
     def tick_in_memory(self, game_id: int) -> int | None:
         """The tick of a game in memory (None: not in memory). Reads memory only: the
         notifier's daily look passes over the games whose day cannot have changed."""

@@ -662,7 +662,7 @@ class Store:
             lambda c: c.execute(
                 "UPDATE leases SET wanted_by = ? WHERE game_id = ? AND owner != ?",
                 (owner, game_id, owner),
-            )
+            ).rowcount
         )
 
     async def wanted_leases(self, owner: str) -> set[int]:
@@ -715,7 +715,7 @@ class Store:
                 "UPDATE leases SET expires = MIN(expires, ?), wanted_by = NULL"
                 " WHERE game_id = ? AND owner = ? AND token = ?",
                 (at, game_id, owner, token),
-            )
+            ).rowcount
         )
 
     async def live_leases(self, now: float) -> list[Lease]:
@@ -744,7 +744,7 @@ class Store:
             lambda c: c.execute(
                 "INSERT INTO relay (id, game_id, request, created_at) VALUES (?, ?, ?, ?)",
                 (request_id, game_id, _dumps(request), now),
-            )
+            ).rowcount
         )
 
     async def relay_take(
@@ -776,7 +776,7 @@ class Store:
             lambda c: c.execute(
                 "UPDATE relay SET answer = ?, answered_at = ? WHERE id = ?",
                 (_dumps(answer), now, request_id),
-            )
+            ).rowcount
         )
 
     async def relay_cancel(self, request_id: int, *, now: float) -> bool:
@@ -920,7 +920,7 @@ class Store:
     ) -> None:
         rows = [args(i) for i in ids]
         if rows:
-            await self.db.write(lambda c: c.executemany(sql, rows))
+            await self.db.write(lambda c: c.executemany(sql, rows).rowcount)
 
     async def prune_outbox(
         self, before: float, *, batch: int = 5000, max_attempts: int | None = None

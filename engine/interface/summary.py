@@ -23,6 +23,17 @@ class NationSummary:
 
 
 @dataclass(frozen=True)
+class TurnSummary:
+    """Where a game played in turns stands (None for a game in continuous time)."""
+
+    number: int  # the turn being played (1: the first)
+    phase: str  # what the players are doing: "orders", "supply"...
+    deadline_tick: int  # the tick at which the phase resolves
+    done: int  # players who have finished the phase (submitted orders, answered)
+    playing: int  # players the phase waits for
+
+
+@dataclass(frozen=True)
 class GameSummary:
     kind: str  # the game kind's name
     rules_title: str  # its rules as players know them ("Standard", "Classic", ...)
@@ -36,6 +47,7 @@ class GameSummary:
     ticks_per_hour: int
     ticks_per_day: int
     minutes_per_tick: int
+    turn: TurnSummary | None = None
 
     @property
     def end_tick(self) -> int:
@@ -50,6 +62,19 @@ class GameSummary:
         """Game time as 'day D hh:mm', now or at `tick` (day 1 starts at tick 0)."""
         minutes = (self.tick if tick is None else tick) * self.minutes_per_tick
         return f"day {minutes // 1440 + 1} {minutes % 1440 // 60:02d}:{minutes % 60:02d}"
+
+    def now(self) -> str:
+        """Where the game stands in a few words: the game clock, or for a game played in
+        turns its turn and phase ("turn 3, orders (2/4 submitted) until day 4 06:00")."""
+        turn = self.turn
+        if turn is None or not self.started or self.ended:
+            return self.clock()
+        what = (
+            f"orders ({turn.done}/{turn.playing} submitted)"
+            if turn.phase == "orders"
+            else f"{turn.phase} choices ({turn.done}/{turn.playing} answered)"
+        )
+        return f"turn {turn.number}, {what} until {self.clock(turn.deadline_tick)}"
 
     def nation_named(self, text: str) -> str | None:
         """The id of the nation whose id or name this is (any case), if any."""

@@ -14,11 +14,11 @@ from typing import Any
 from engine.errors import CommandError, GameError
 from engine.interface import entries as en
 from engine.interface.events import Event
-from engine.interface.summary import GameSummary, NationSummary
+from engine.interface.summary import GameSummary, NationSummary, TurnSummary
 from engine.supplylines import events as ev
 from engine.supplylines import turns
 from engine.supplylines.ai import AI
-from engine.supplylines.board import available, load_map
+from engine.supplylines.board import Board, MapError, available, load_map
 from engine.supplylines.commands import (
     COMMANDS,
     MODERATOR,
@@ -28,7 +28,8 @@ from engine.supplylines.commands import (
     SetDeadline,
     SubmitOrders,
 )
-from engine.supplylines.rules import DEFAULT_RULES
+from engine.supplylines.mapgen import generate
+from engine.supplylines.rules import DEFAULT_RULES, Rules
 from engine.supplylines.rules import load as load_rules
 from engine.supplylines.state import TICKS_PER_DAY, TICKS_PER_HOUR, State
 from engine.supplylines.view import View, full_view, view_for
@@ -49,6 +50,42 @@ __all__ = [
 ]
 
 
+RANDOM_MAP = re.compile(r"^random(?:-(\d)-(\d{1,10}))?(?:-(small|normal|large))?$")
+
+
+def board_for(name: object, players: object, seed: int, rules: Rules) -> Board:
+    """The board a game is set up on: a hand-made map by its name (by default the one for
+    `players`), or a fair generated one: "random" (of the game's seed; "random-small",
+    "random-large" for its sizes), or "random-P-SEED[-size]" as a generated board names itself
+    (the same board again)."""
+    seats = int(str(players)) if players is not None else None
+    text = str(name or "").strip().lower()
+    found = RANDOM_MAP.match(text)
+    if found is not None:
+        count, seed_text, size = found.groups()
+        if count is not None:
+            if seats is not None and int(count) != seats:
+                raise GameError(f"the map {text} is for {count} players, not {seats}")
+            seats, seed = int(count), int(seed_text)
+        try:
+            return generate(seats or 2, seed, size=size or "normal")
+        except MapError as exc:
+            raise GameError(str(exc)) from None
+    if not text:
+        text = DEFAULT_MAPS.get(seats or 2, "")
+        if not text:
+            raise GameError(
+                f"there is no map for {seats} players: choose one of {', '.join(available())}"
+            )
+    try:
+        board = load_map(text, rules)
+    except ValueError as exc:
+        raise GameError(str(exc)) from None
+    if seats is not None and board.seats != seats:
+        raise GameError(f"the map {text} is for {board.seats} players, not {seats}")
+    return board
+
+
 class SupplyLines:
     name = "supply-lines"
     title = "Supply Lines"
@@ -62,16 +99,9 @@ class SupplyLines:
         supply question, 1), `early` (a turn resolves once everyone has submitted, True),
         `length_days` (30)."""
         rules = load_rules(options.get("ruleset") or DEFAULT_RULES)
-        seats = int(options.get("max_nations", 2))
-        name = options.get("map") or DEFAULT_MAPS.get(seats)
-        if name is None:
-            raise GameError(
-                f"there is no map for {seats} players: choose one of {', '.join(available())}"
-            )
-        try:
-            board = load_map(str(name), rules)
-        except ValueError as exc:
-            raise GameError(str(exc)) from None
+        seed = options.get("seed")
+        seed = int(seed) if seed is not None else int.from_bytes(os.urandom(4), "big")
+        board = board_for(options.get("map"), options.get("max_nations"), seed, rules)
         turn_hours = float(options.get("turn_hours", 24))
         choice_hours = float(options.get("choice_hours", 1))
         if not 0.25 <= turn_hours <= 24 * 7:
@@ -81,7 +111,6 @@ class SupplyLines:
         length = int(options.get("length_days", 30))
         if not 1 <= length <= 365:
             raise GameError("a game lasts 1 to 365 days")
-        seed = options.get("seed")
         return State(
             rules=rules.name,
             board=board,
@@ -90,7 +119,7 @@ class SupplyLines:
             turn_ticks=max(1, round(turn_hours * TICKS_PER_HOUR)),
             choice_ticks=max(1, round(choice_hours * TICKS_PER_HOUR)),
             early=bool(options.get("early", True)),
-            seed=int(seed) if seed is not None else int.from_bytes(os.urandom(4), "big"),
+            seed=seed,
         )
 
     def settings_of(self, world: State) -> dict[str, Any]:
@@ -215,7 +244,21 @@ class SupplyLines:
             ticks_per_hour=TICKS_PER_HOUR,
             ticks_per_day=TICKS_PER_DAY,
             minutes_per_tick=60 // TICKS_PER_HOUR,
+            turn=self._turn(world),
         )
+
+    @staticmethod
+    def _turn(world: State) -> TurnSummary | None:
+        if not world.started or world.ended:
+            return None
+        if world.phase == "supply":
+            done = sum(1 for p in world.asked if p in world.answers)
+            waiting = len(world.asked)
+        else:
+            playing = world.active()
+            done = sum(1 for p in playing if p in world.submitted)
+            waiting = len(playing)
+        return TurnSummary(world.turn + 1, world.phase, world.deadline, done, waiting)
 
     # --- time ----------------------------------------------------------------------------------
 

@@ -717,7 +717,7 @@ async def test_a_confirmation_button_works_after_a_restart(discord_env) -> None:
     assert (await env.bot.service.live_world(game)).nations["blue"].out
     # a button whose time ran out says so, also after the restart
     await env.bot.service.store.db.write(
-        lambda c: c.execute("UPDATE confirmations SET expires_at = 0")
+        lambda c: c.execute("UPDATE confirmations SET expires_at = 0").rowcount
     )
     late = await fake.click(env.alice, end_asked, end_asked.message.buttons[0]["custom_id"])
     assert late.ephemeral and "expired" in late.text

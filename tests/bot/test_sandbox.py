@@ -193,3 +193,61 @@ async def test_a_player_learns_and_follows_the_game_in_the_sandbox(tmp_path) -> 
     assert any(name.startswith("you-") and "-map-" in name for name in pictures)
     assert len(pictures) == len(set(pictures)) >= 2  # one file per picture, none overwritten
     assert "**" not in text and "<t:" not in text
+
+
+async def test_a_supply_lines_sandbox_session(tmp_path) -> None:
+    """`si sandbox --kind supply-lines`: orders typed as the seed writes them (the whole rest
+    of the line is the order), a refused order explained, the AI seats' orders in as soon as a
+    turn begins, the turn resolved once both local players have submitted, the report and its
+    picture printed for each, and `wait` moving the clock on to the next deadline."""
+    lines = deque(
+        [
+            "game info",
+            "orders add H1 > C1",
+            "orders add H1 > C2",
+            "orders list",
+            "orders submit",
+            "as Bob",
+            "orders submit",
+            "game info",
+            "orders board",
+            "wait 24",
+            "game info",
+            "quit",
+        ]
+    )
+    out: list[str] = []
+
+    def read(prompt: str) -> str:
+        out.append(prompt)
+        return lines.popleft() if lines else "quit"
+
+    code = await run_sandbox(
+        kind="supply-lines",
+        nations=None,
+        players=["Ann", "Bob"],
+        db=str(tmp_path / "s.db"),
+        out_dir=str(tmp_path / "pictures"),
+        read=read,
+        write=out.append,
+        live=False,
+    )
+    text = "\n".join(out)
+    assert code == 0, text
+    assert "Supply Lines sandbox" in text and "Supply Lines on Four Winds (4 players)" in text
+    assert "move units:12 13 to:5,6" not in text  # Strategic Initiative's help is not shown...
+    assert "orders add Build 1 Tank@M1" in text  # ...Supply Lines' is
+    # the AI seats gave their orders at the start: two of four are in before anyone typed
+    assert "turn 1, orders (2/4 submitted) until day 2 00:00" in text
+    assert "C1 is not next to H1" in text  # a refused order, with the roads that exist
+    assert "Order kept: `H1 > C2`" in text
+    assert "Submitted. Waiting for Bob." in text
+    assert "Submitted: turn 1 has resolved." in text
+    # the new turn began between ticks, and the AI seats gave its orders at once
+    assert "turn 2, orders (2/4 submitted)" in text
+    assert "[DM to Ann]" in text and "[DM to Bob]" in text and "Turn 1:" in text
+    assert list((tmp_path / "pictures").glob("bob-*-board.png"))  # Bob's `orders board`
+    assert list((tmp_path / "pictures").glob("ann-*-map.png"))  # the report's picture
+    # nobody submitted turn 2 for the local players: its deadline resolved it
+    assert "It is now turn 3, orders (2/4 submitted) until day 3 00:00." in text
+    assert "<t:" not in text and "**" not in text

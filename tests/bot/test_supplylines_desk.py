@@ -4,6 +4,9 @@ and submitted, the board, a supply answer, suggestions, and the other game's com
 
 from __future__ import annotations
 
+import re
+from typing import Any
+
 import pytest
 
 from bot.context import Caller, UserError
@@ -25,7 +28,7 @@ async def desk(tmp_path):
 
 async def duel(desk: Desk) -> int:
     reply = await desk.game_create(ANN, "Duel", kind="supply-lines", nations=2, turn_hours=12)
-    assert "Supply Lines on the map duel for 2 players" in reply.text
+    assert "Supply Lines on Duel (2 players)" in reply.text
     assert "a turn every 12 hours" in reply.text and not reply.ephemeral
     joined = await desk.game_join(ANN, "Ann")
     assert "your home city is H1" in joined.text
@@ -95,11 +98,47 @@ async def test_each_games_commands_refuse_the_other_kind(desk) -> None:
         await desk.orders_list(EVE)
 
 
-async def test_supply_lines_games_have_maps_for_two_to_three_players_at_least(desk) -> None:
-    with pytest.raises(UserError, match="Supply Lines has maps for"):
-        await desk.game_create(ANN, "Crowd", kind="supply-lines", nations=9)
+async def test_a_supply_lines_game_is_made_on_the_map_asked_for(desk) -> None:
+    """The map is a hand-made one (by default the one for the players asked for, else
+    four players), or a fair generated one; what does not fit is refused, with no game made."""
+    refusals: list[tuple[dict[str, Any], str]] = [
+        ({"nations": 9}, "Supply Lines is for 2, 3, 4, 5, 6 players"),
+        ({"map_name": "duel", "nations": 3}, "The map duel is for 2 players, not 3"),
+        ({"map_name": "atlantis"}, "There is no Supply Lines map 'atlantis'"),
+        ({"map_name": "random", "nations": 7}, "Random maps are for 2 to 6 players"),
+        ({"ruleset": "classic"}, "Supply Lines has the rules standard"),
+        ({"size": "large"}, "random-large"),
+        ({"days": 400}, "1 to 365 days"),
+    ]
+    for options, message in refusals:
+        with pytest.raises(UserError, match=re.escape(message)):
+            await desk.game_create(ANN, "Crowd", kind="supply-lines", **options)
     with pytest.raises(UserError, match="There is no game"):
         await desk.game_create(ANN, "Chess", kind="chess", nations=2)
+    with pytest.raises(UserError, match="Supply Lines' options"):
+        await desk.game_create(ANN, "Empire", map_name="duel")
+    assert await desk.service.games(guild_id=GUILD) == []
+
+    made = await desk.game_create(ANN, "Default", kind="supply-lines")
+    assert "Four Winds (4 players)" in made.text
+    assert made.refresh_game is not None
+    assert (await desk.service.summary(made.refresh_game)).seats == 4
+    three = await desk.game_create(
+        Caller("100", "ann", GUILD, "c3"), "Three", kind="supply-lines", nations=3
+    )
+    assert three.refresh_game is not None
+    assert (await desk.service.summary(three.refresh_game)).seats == 3
+    drawn = await desk.game_create(
+        Caller("100", "ann", GUILD, "c4"),
+        "Drawn",
+        kind="supply-lines",
+        map_name="random-small",
+        nations=5,
+    )
+    assert drawn.refresh_game is not None
+    summary = await desk.service.summary(drawn.refresh_game)
+    assert summary.seats == 5 and summary.board.startswith("Random map (5 players, small")
+    assert "Random map (5 players, small" in drawn.text
 
 
 async def test_a_moderator_resolves_a_turn_now_or_gives_more_time(desk) -> None:

@@ -17,7 +17,7 @@ async def test_a_supply_lines_game_through_discord(env) -> None:  # noqa: F811
         "game create",
         {"name": "Lines", "kind": "supply-lines", "nations": 2, "turn_hours": 6},
     )
-    assert not reply.ephemeral and "Supply Lines on the map duel" in reply.text
+    assert not reply.ephemeral and "Supply Lines on Duel (2 players)" in reply.text
     game = int(reply.text.split("(game ")[1].split(")")[0])
     joined = await fake.invoke(env.alice, env.channel, "game join", {"name": "Ann"})
     assert "your home city is H1" in joined.text

@@ -260,3 +260,28 @@ async def test_the_list_of_games_follows_another_process_s_changes(store_url) ->
     finally:
         await here.close()
         await there.close()
+
+
+async def test_a_sqlite_job_may_not_hand_its_cursor_to_the_event_loop(tmp_path) -> None:
+    """A cursor freed on the event loop's thread resets its statement while the database
+    thread may be running it again from the statement cache: SQLite then fails that job
+    ("bad parameter or other API misuse", seen once under load). So a job returning a cursor
+    is refused on the database thread, its write rolled back, and the store goes on."""
+    from engine.host.database import Database
+
+    db = await Database.open(str(tmp_path / "jobs.db"), [])
+    try:
+        await db.write(lambda c: c.execute("CREATE TABLE t (x INTEGER)").rowcount)
+        with pytest.raises(TypeError, match="returned a cursor"):
+            await db.write(lambda c: c.execute("INSERT INTO t VALUES (1)"))
+        with pytest.raises(TypeError, match="returned a cursor"):
+            await db.read(lambda c: c.execute("SELECT x FROM t"))
+        assert await db.read(lambda c: c.execute("SELECT count(*) FROM t").fetchall()) == [(0,)]
+        assert (
+            await db.write(
+                lambda c: c.executemany("INSERT INTO t VALUES (?)", [(1,), (2,)]).rowcount
+            )
+            == 2
+        )
+    finally:
+        await db.close()
