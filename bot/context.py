@@ -296,12 +296,13 @@ class Context:
         return Seat(row, nation)
 
     async def playing(
-        self, caller: Caller, game_id: int | None = None, *, kind: str = DEFAULT_KIND
+        self, caller: Caller, game_id: int | None = None, *, kind: str | None = DEFAULT_KIND
     ) -> tuple[Seat, str]:
         """The caller's seat where they must have a nation that is still in the game, in a
-        game of this kind (each kind's commands are its own)."""
+        game of this kind (each kind's commands are its own; None: a command every kind
+        has, such as resigning)."""
         seat = await self.seat(caller, game_id)
-        if seat.game.kind != kind:
+        if kind is not None and seat.game.kind != kind:
             raise UserError(wrong_kind(seat.game, kind))
         if seat.nation is None:
             raise UserError(

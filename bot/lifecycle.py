@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.context import ACTIVE, Caller, Context, Pending, Reply, UserError
+from bot.context import ACTIVE, DEFAULT_KIND, Caller, Context, Pending, Reply, UserError
 from engine.errors import GameError
 from engine.host.realtime import RealClock
 from engine.host.store import GameRow
@@ -25,6 +25,31 @@ SPEEDS: dict[str, float] = {
 }
 SIZES = ("auto", "small", "medium", "large")
 _SIZE_FACTOR = {"small": 0.8, "medium": 1.0, "large": 1.25}
+
+
+CARETAKER = "caretaker"  # the AI style that keeps a player's seat while they are away
+CARETAKER_DOES = {
+    "strategic-initiative": (
+        "The AI looks after your nation while you are away: it builds, garrisons and "
+        "defends, but starts no wars and sends nobody abroad. `/game caretaker on:False` "
+        "takes it back."
+    ),
+    "supply-lines": (
+        "The AI gives your orders while you are away: it builds, defends, answers supply "
+        "questions and takes empty neutral structures, but attacks no other player. "
+        "`/game caretaker on:False` takes it back (your orders for the turn, if it gave "
+        "them already, stay until you change them)."
+    ),
+}
+
+
+RESIGNING = {  # what resigning does, by game kind
+    "strategic-initiative": "Your units disband and your cities become neutral.",
+    "supply-lines": (
+        "You concede at once: your structures and units become neutral, and you are out "
+        "of the game."
+    ),
+}
 
 
 def speed_label(seconds_per_hour: float) -> str:
@@ -295,18 +320,19 @@ class Lifecycle:
 
     async def game_caretaker(self, caller: Caller, on: bool) -> Reply:
         """A player hands their nation to the AI while away (defence first), or takes it back."""
-        seat, nation = await self.ctx.playing(caller)
+        from engine.interface.kind import kind as kind_of
+
+        seat, nation = await self.ctx.playing(caller, kind=None)
+        ai = kind_of(seat.game.kind).ai
+        if ai is None or CARETAKER not in ai.styles:
+            raise UserError(f"{kind_of(seat.game.kind).title} games have no AI caretaker.")
         row = await self.ctx.service.game(seat.game.id)
         seats = dict(row.settings.get("ai", {}))
         if on:
-            seats[nation] = "caretaker"
-            text = (
-                "The AI looks after your nation while you are away: it builds, garrisons and "
-                "defends, but starts no wars and sends nobody abroad. `/game caretaker on:False` "
-                "takes it back."
-            )
+            seats[nation] = CARETAKER
+            text = CARETAKER_DOES.get(seat.game.kind, CARETAKER_DOES["strategic-initiative"])
         else:
-            if seats.get(nation) != "caretaker":
+            if seats.get(nation) != CARETAKER:
                 raise UserError("Your nation is not in the AI's care.")
             del seats[nation]
             text = "Welcome back: your nation is yours again."
@@ -314,7 +340,7 @@ class Lifecycle:
         return Reply(text=text, refresh_game=seat.game.id)
 
     async def game_leave(self, caller: Caller) -> Reply:
-        seat, nation = await self.ctx.playing(caller)
+        seat, nation = await self.ctx.playing(caller, kind=None)
         if seat.game.status != "lobby":
             raise UserError("The game has started: use `/game resign` to give up.")
         name = (await self.ctx.service.summary(seat.game.id)).nations[nation].name
@@ -346,7 +372,7 @@ class Lifecycle:
         )
 
     async def game_resign(self, caller: Caller) -> Reply:
-        seat, nation = await self.ctx.playing(caller)
+        seat, nation = await self.ctx.playing(caller, kind=None)
         if seat.game.status not in ("running", "paused"):
             raise UserError("Only a running game can be resigned from; leave the lobby instead.")
         name = (await self.ctx.service.summary(seat.game.id)).nations[nation].name
@@ -354,7 +380,7 @@ class Lifecycle:
             caller, "Resign", "resign", seat.game.id, nation=nation
         )
         return Reply(
-            text=f"Resign {name}? Your units disband and your cities become neutral.",
+            text=f"Resign {name}? " + RESIGNING.get(seat.game.kind, RESIGNING[DEFAULT_KIND]),
             confirm=confirm,
         )
 

@@ -163,6 +163,8 @@ class Moderation:
     async def mod_view(self, caller: Caller, nation: str | None = None) -> Reply:
         game = await self._game(caller)
         summary = await self.ctx.service.summary(game.id)
+        if game.kind == "supply-lines":
+            return await self._supply_lines_view(game, summary, nation)
         if nation:
             nid = await self._nation(game.id, nation)
             view = await self.ctx.service.view(game.id, nid)
@@ -176,6 +178,22 @@ class Moderation:
         return Reply(
             text=f"{label} at {view.clock} (only you see this).",
             files=[(f"mod-{game.id}-{nation or 'all'}.png", data)],
+        )
+
+    async def _supply_lines_view(self, game, summary, nation: str | None) -> Reply:
+        """Supply Lines has no fog: a moderator sees the board everyone sees (the players'
+        orders stay secret until their turn resolves, from moderators too)."""
+        from renderers.supplylines import draw_board_in_pool
+
+        if nation:
+            await self._nation(game.id, nation)  # a nation that is not there is an error
+        view = await self.ctx.service.full_view(game.id)
+        title = f"{game.name} (game {game.id}), moderator view"
+        data = await draw_board_in_pool(view, title=title)
+        return Reply(
+            text=f"The board at {summary.now()} (only you see this). Supply Lines has no fog: "
+            "every player sees this board; their orders stay secret until the turn resolves.",
+            files=[(f"mod-{game.id}-board.png", data)],
         )
 
 

@@ -659,10 +659,12 @@ class Store:
     async def want_lease(self, game_id: int, owner: str) -> None:
         """Ask the game's holder for it back (see `wanted_leases`): `owner` serves its server."""
         await self.db.write(
-            lambda c: c.execute(
-                "UPDATE leases SET wanted_by = ? WHERE game_id = ? AND owner != ?",
-                (owner, game_id, owner),
-            ).rowcount
+            lambda c: (
+                c.execute(
+                    "UPDATE leases SET wanted_by = ? WHERE game_id = ? AND owner != ?",
+                    (owner, game_id, owner),
+                ).rowcount
+            )
         )
 
     async def wanted_leases(self, owner: str) -> set[int]:
@@ -711,11 +713,13 @@ class Store:
         process may take it at once. The row stays: the next holder's token is higher still."""
         at = time.time() if now is None else now
         await self.db.write(
-            lambda c: c.execute(
-                "UPDATE leases SET expires = MIN(expires, ?), wanted_by = NULL"
-                " WHERE game_id = ? AND owner = ? AND token = ?",
-                (at, game_id, owner, token),
-            ).rowcount
+            lambda c: (
+                c.execute(
+                    "UPDATE leases SET expires = MIN(expires, ?), wanted_by = NULL"
+                    " WHERE game_id = ? AND owner = ? AND token = ?",
+                    (at, game_id, owner, token),
+                ).rowcount
+            )
         )
 
     async def live_leases(self, now: float) -> list[Lease]:
@@ -741,10 +745,12 @@ class Store:
         """Leave a request for the process that runs the game (`relay_take`), under an id the
         requester chose (so it can withdraw it even if it was cancelled while writing it)."""
         await self.db.write(
-            lambda c: c.execute(
-                "INSERT INTO relay (id, game_id, request, created_at) VALUES (?, ?, ?, ?)",
-                (request_id, game_id, _dumps(request), now),
-            ).rowcount
+            lambda c: (
+                c.execute(
+                    "INSERT INTO relay (id, game_id, request, created_at) VALUES (?, ?, ?, ?)",
+                    (request_id, game_id, _dumps(request), now),
+                ).rowcount
+            )
         )
 
     async def relay_take(
@@ -773,10 +779,12 @@ class Store:
 
     async def relay_answer(self, request_id: int, answer: dict[str, Any], *, now: float) -> None:
         await self.db.write(
-            lambda c: c.execute(
-                "UPDATE relay SET answer = ?, answered_at = ? WHERE id = ?",
-                (_dumps(answer), now, request_id),
-            ).rowcount
+            lambda c: (
+                c.execute(
+                    "UPDATE relay SET answer = ?, answered_at = ? WHERE id = ?",
+                    (_dumps(answer), now, request_id),
+                ).rowcount
+            )
         )
 
     async def relay_cancel(self, request_id: int, *, now: float) -> bool:

@@ -66,7 +66,10 @@ __all__ = [
     "state_of",
 ]
 
-STYLES = ("normal",)
+# "normal": an AI player; "caretaker": a player's seat while they are away (`/game caretaker`):
+# it builds, defends, keeps its supply and takes empty neutral structures, but attacks no
+# other player (their structures and units are theirs to fight for when the player is back)
+STYLES = ("normal", "caretaker")
 
 # builds: a network's units may need up to this many times its lines (each then supplied at
 # least every other turn, its marks going 0, 1, 0...); 1.0 or 1.5 made the AI's games vs the
@@ -96,8 +99,9 @@ class Memory:
 class _Plan:
     """One decision's working state: the units still free, what stays where, the orders."""
 
-    def __init__(self, view: View, me: str) -> None:
+    def __init__(self, view: View, me: str, *, peaceful: bool = False) -> None:
         self.view, self.me = view, me
+        self.peaceful = peaceful  # a caretaker: takes only empty neutral structures
         self.state = state_of(view)  # what orders are checked against
         # the units as the turn's first stage leaves them: a player whose units need more
         # PopCap than they have disbands some before anything moves (every player's the same
@@ -161,6 +165,12 @@ class _Plan:
         return max(value, 1.0)
 
     def targets(self) -> list[str]:
+        if self.peaceful:
+            return [
+                s
+                for s in self.labels
+                if self.view.owners.get(s) is None and s not in self.mine and not self.hostile[s]
+            ]
         return [s for s in self.labels if s not in self.mine]
 
     def front(self, label: str) -> int:
@@ -374,13 +384,14 @@ class _Plan:
         return texts
 
 
-def orders_for(view: View, notes: list[str] | None = None) -> list[str]:
+def orders_for(view: View, notes: list[str] | None = None, *, style: str = "normal") -> list[str]:
     """The AI's orders for this turn, as the player would write them; `notes` (if given)
-    gets what the plan noticed (a threat it cannot meet, an order it had to leave out)."""
+    gets what the plan noticed (a threat it cannot meet, an order it had to leave out). A
+    caretaker attacks no other player: it takes only empty neutral structures."""
     me = view.nation
     if me is None or me not in view.players or view.players[me].out:
         return []
-    plan = _Plan(view, me)
+    plan = _Plan(view, me, peaceful=style == "caretaker")
     plan.plan_builds()
     plan.defend_home()
     plan.attack()
@@ -459,10 +470,13 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
         memory.turn, memory.phase = view.turn, "supply"
         memory.hour = view.tick // TICKS_PER_HOUR
         return [ChooseSupply(units=choose_supply(view))]
-    if (memory.turn, memory.phase) == (view.turn, "orders") and player.submitted:
+    # once a turn: a caretaker's player may add orders after it (which takes the submission
+    # back) and keeps them; orders already submitted (by the player before handing the seat
+    # over, or before a restart emptied the memory) stand
+    if (memory.turn, memory.phase) == (view.turn, "orders") or player.submitted:
         return []
     commands: list[Any] = [ClearOrders()] if view.orders.get(me) else []
-    commands += [GiveOrder(text=text) for text in orders_for(view)]
+    commands += [GiveOrder(text=text) for text in orders_for(view, style=style)]
     commands.append(SubmitOrders())
     memory.turn, memory.phase = view.turn, "orders"
     memory.hour = view.tick // TICKS_PER_HOUR

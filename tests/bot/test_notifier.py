@@ -598,9 +598,11 @@ async def test_prune_deletes_rows_delivered_or_given_up_before_the_retention(env
 
     async def written(at: float, row_ids: list[int]) -> None:
         await service.store.db.write(
-            lambda c: c.executemany(
-                "UPDATE outbox SET created_at = ? WHERE id = ?", [(at, i) for i in row_ids]
-            ).rowcount
+            lambda c: (
+                c.executemany(
+                    "UPDATE outbox SET created_at = ? WHERE id = ?", [(at, i) for i in row_ids]
+                ).rowcount
+            )
         )
 
     await written(T0 - 10 * week, ids)  # every row written long ago, but

@@ -166,3 +166,46 @@ async def test_a_player_cannot_move_a_deadline(desk) -> None:
     game = await duel(desk)
     with pytest.raises(CommandError, match="only a moderator"):
         await desk.service.submit(game, "ann", SetDeadline(now=True))
+
+
+async def test_a_player_away_hands_their_orders_to_the_caretaker_and_takes_them_back(
+    desk,
+) -> None:
+    """`/game caretaker on:True` in a Supply Lines game: the AI gives the player's orders and
+    submits them (the status board says so), and `on:False` gives the seat back."""
+    from engine.host.runner import AiRunner
+
+    game = await duel(desk)
+    reply = await desk.game_caretaker(ANN, True)
+    assert "attacks no other player" in reply.text
+    assert "(AI caretaker)" in await desk.status_board(game)
+    await AiRunner(desk.service).run_once()
+    listed = await desk.orders_list(ANN)
+    assert "Submitted." in listed.text
+    assert "turn 1, orders (1/2 submitted)" in await desk.status_board(game)
+    back = await desk.game_caretaker(ANN, False)
+    assert "yours again" in back.text
+    assert "(AI caretaker)" not in await desk.status_board(game)
+    with pytest.raises(UserError, match="not in the AI's care"):
+        await desk.game_caretaker(ANN, False)
+    with pytest.raises(UserError, match="You do not play in game"):
+        await desk.game_caretaker(EVE, True)
+
+
+async def test_resigning_a_supply_lines_game_is_a_concession(desk) -> None:
+    """`/game resign` (with its button) in Supply Lines: the player concedes at once, their
+    structures and units become neutral, and in a duel the other player has won."""
+    game = await duel(desk)
+    asked = await desk.game_resign(BOB)
+    assert asked.confirm is not None and "You concede at once" in asked.text
+    with pytest.raises(UserError, match="Only the player who asked"):
+        await desk.confirm(ANN, asked.confirm.token)
+    done = await desk.confirm(BOB, asked.confirm.token)
+    assert "Bob has resigned" in done.text
+    world = await desk.service.live_world(game)
+    assert world.players["bob"].out and world.players["bob"].conceded
+    assert "bob" not in world.owners.values()
+    assert world.winner == "ann" and world.ended
+    assert (await desk.service.game(game)).status == "ended"
+    with pytest.raises(UserError, match="has started|over|ended"):
+        await desk.game_leave(ANN)

@@ -12,7 +12,7 @@ import pytest
 from pydantic import BaseModel
 
 from engine.interface.entries import Advance, CommandEntry
-from engine.supplylines import ai, supply, turns
+from engine.supplylines import adjudicator, ai, supply, turns
 from engine.supplylines.board import available, load_map
 from engine.supplylines.kind import KIND, ChooseSupply, ClearOrders, GiveOrder, SubmitOrders
 from engine.supplylines.rules import load as load_rules
@@ -180,6 +180,51 @@ def test_orders_given_before_are_cleared_first() -> None:
     assert refusals(state, player, commands) == []
 
 
+@pytest.mark.parametrize("seed", range(100))
+def test_a_caretaker_attacks_nobody_and_gives_only_accepted_orders(seed: int) -> None:
+    """A player away (`/game caretaker`): the AI keeps the seat (builds, defends, supplies)
+    and moves only into its own structures or empty neutral ones, never into another
+    player's structure or onto anybody's units (those the turn's PopCap check leaves)."""
+    state = generated(seed)
+    left = state.model_copy(deep=True)
+    adjudicator.resolve_orders(left, {})  # no orders: only the PopCap check's disbanding
+    for player in state.active():
+        view = view_for(state, player)
+        commands = ai.decide(view, ai.Memory(), "caretaker")
+        assert isinstance(commands[-1], SubmitOrders)
+        assert refusals(state, player, commands[:-1]) == []
+        for command in commands:
+            if not isinstance(command, GiveOrder) or command.text.startswith("Build"):
+                continue
+            dst = command.text.rsplit(">", 1)[1].strip()
+            owner = state.owners[dst]
+            assert owner in (player, None), f"{command.text}: {dst} is {owner}'s"
+            if owner is None:
+                assert not left.units_at(dst), f"{command.text}: {dst} has units"
+
+
+def test_orders_a_player_submitted_stand_when_the_caretaker_takes_over() -> None:
+    """A player who submitted orders and then hands the seat over: the caretaker leaves
+    this turn's orders alone (and, having decided once, never clears orders the player adds
+    later in the same turn)."""
+    state = generated(5)
+    player = state.active()[0]
+    mine = [u for u in state.units_of(player) if not state.immobile(u)]
+    if not mine:
+        state.add_unit("infantry", player, state.structures_of(player)[0])
+        mine = state.units_of(player)
+    turns.add_order(state, player, f"Hold@{mine[0].at}")
+    turns.submit(state, player)
+    if state.phase == "orders" and player in state.submitted:
+        assert ai.decide(view_for(state, player), ai.Memory(), "caretaker") == []
+    state = generated(5)
+    memory = ai.Memory()
+    first = ai.decide(view_for(state, player), memory, "caretaker")
+    assert first
+    turns.add_order(state, player, f"Hold@{mine[0].at}")  # the player is back meanwhile
+    assert ai.decide(view_for(state, player), memory, "caretaker") == []
+
+
 def test_the_same_view_gives_the_same_commands_and_the_same_seed_the_same_game() -> None:
     for seed in range(20):
         state = generated(seed)
@@ -202,7 +247,7 @@ def test_the_ai_plays_through_the_kinds_commands_as_the_runner_drives_it() -> No
     turns.join(world, "bob", "Bob", "#2980b9", "ai")
     turns.start(world)
     runner = ai.AI
-    assert runner.styles == ("normal",)
+    assert runner.styles == ("normal", "caretaker")
     memories = {p: runner.memory() for p in ("ann", "bob")}
     refused = []
     for _ in range(40):
