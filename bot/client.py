@@ -174,6 +174,7 @@ class StrategicBot(commands.AutoShardedBot):
     async def post_turn(self, game_id: int, moved) -> None:
         """A Supply Lines turn has resolved: the whole board (the game has no fog) with its
         moves, conflicts and captures, in the game's channel."""
+        from engine.supplylines.view import public
         from renderers.supplylines import draw_board_in_pool
 
         assert self.service is not None
@@ -182,7 +183,11 @@ class StrategicBot(commands.AutoShardedBot):
             if not row.channel_id:
                 return
             view = await self.service.full_view(game_id)
-            data = await draw_board_in_pool(view, title=row.name, turn_report=moved)
+            if view.turn > moved.turn + 1:
+                return  # turns resolved since (AI players alone): the latest one is posted
+            # the board as everyone sees it: the next turn's orders given meanwhile (an AI
+            # gives them at once) stay secret
+            data = await draw_board_in_pool(public(view), title=row.name, turn_report=moved)
             channel = await self._game_channel(row.channel_id)
             if channel is not None:
                 await channel.send(

@@ -10,6 +10,7 @@ from __future__ import annotations
 from bot.context import Caller, Context, Pending, Reply, UserError
 from bot.lifecycle import SPEEDS, speed_label
 from engine.errors import GameError
+from engine.host.realtime import RealClock
 from renderers import pool as drawing
 
 MAX_FORCED_TICKS = 96 * 10
@@ -93,12 +94,17 @@ class Moderation:
             )
         except (CommandError, GameError) as exc:
             raise UserError(str(exc)) from None
-        text = (
-            f"A moderator resolved the current phase of {game.name} now."
-            if now
-            else f"A moderator gave {game.name} {hours:g} more hours for this phase."
-        )
-        return _announce(game, text)
+        if now:
+            return _announce(game, f"A moderator resolved the current phase of {game.name} now.")
+        after = await self.ctx.service.summary(game.id)
+        due = ""
+        if after.turn is not None:
+            row = await self.ctx.service.game(game.id)
+            at = RealClock.of_row(row, after.ticks_per_hour).real_time_of(after.turn.deadline_tick)
+            due = f": the deadline is now {after.clock(after.turn.deadline_tick)}" + (
+                f" (<t:{int(at)}:R>)" if at is not None else ""
+            )
+        return _announce(game, f"A moderator gave {game.name} {hours:g} more hours{due}.")
 
     async def _nation(self, game_id: int, text: str) -> str:
         found = (await self.ctx.service.summary(game_id)).nation_named(text)
@@ -181,19 +187,23 @@ class Moderation:
         )
 
     async def _supply_lines_view(self, game, summary, nation: str | None) -> Reply:
-        """Supply Lines has no fog: a moderator sees the board everyone sees (the players'
-        orders stay secret until their turn resolves, from moderators too)."""
+        """Supply Lines has no fog: the whole board, with every player's orders of this turn
+        (a referee's view), or with one player's (as that player sees it)."""
         from renderers.supplylines import draw_board_in_pool
 
         if nation:
-            await self._nation(game.id, nation)  # a nation that is not there is an error
-        view = await self.ctx.service.full_view(game.id)
+            nid = await self._nation(game.id, nation)
+            view = await self.ctx.service.view(game.id, nid)
+            label = f"{summary.nations[nid].name}'s board and orders"
+        else:
+            view = await self.ctx.service.full_view(game.id)
+            label = "The board and every player's orders"
         title = f"{game.name} (game {game.id}), moderator view"
         data = await draw_board_in_pool(view, title=title)
         return Reply(
-            text=f"The board at {summary.now()} (only you see this). Supply Lines has no fog: "
-            "every player sees this board; their orders stay secret until the turn resolves.",
-            files=[(f"mod-{game.id}-board.png", data)],
+            text=f"{label} at {summary.now()} (only you see this: players' orders are secret "
+            "until their turn resolves).",
+            files=[(f"mod-{game.id}-{nation or 'all'}.png", data)],
         )
 
 

@@ -149,8 +149,23 @@ def _listing(view: View, nation: str) -> str:
             f"PopCap {me.popcap_used}/{me.popcap}. "
             + ("Submitted." if me.submitted else "Not submitted: `/orders submit` when done.")
         )
+        lines += _disbanding(view, nation)
     lines.append(f"The turn resolves {_due(view)}.")
     return "\n".join(lines)
+
+
+def _disbanding(view: View, nation: str) -> list[str]:
+    """A player over their PopCap: which units the turn's first stage disbands."""
+    me = view.players.get(nation)
+    if me is None or not me.disbanding:
+        return []
+    by_id = {u.id: u for u in view.units}
+    units = ", ".join(f"{by_id[i].type} {i} at {by_id[i].at}" for i in me.disbanding if i in by_id)
+    return [
+        f"Over your PopCap: the turn begins by disbanding {units} (the most marked first, "
+        "then the farthest from your supply, the weakest, the newest); orders for them do "
+        "nothing."
+    ]
 
 
 def _due(view: View) -> str:
@@ -176,4 +191,4 @@ def board_text(view: View, nation: str) -> str:
         units = ", ".join(f"{o} {n} {t}" for (o, t), n in sorted(here.items()))
         roads = ", ".join(view.board.neighbours(place))
         lines.append(f"`{place}` {who}" + (f": {units}" if units else "") + f" (to {roads})")
-    return "\n".join(lines)
+    return "\n".join(lines + _disbanding(view, nation))

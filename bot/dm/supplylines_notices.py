@@ -143,11 +143,24 @@ def _moved(e: ev.TurnMoved, n: _Names) -> list[str]:
             continue
         sides = ", ".join(f"{n.who(p)} {s}" for p, s in c["strengths"].items())
         where = f"on the road {c['place']}" if c["round"] == 0 else f"at {c['place']}"
+        if c["round"] >= 2:  # units bumped back into another conflict
+            where += f" (round {c['round']}: units bumped back made it)"
         if c["winner"] is None:
             outcome = "a tie"
         else:
             outcome = "you won" if c["winner"] == me else f"{n.who(c['winner'])} won"
-        lines.append(f"Conflict {where} ({sides}): {outcome}.")
+        owners = c.get("owners", {})  # (not in events stored before it was added)
+        back: dict[str, list[str]] = {}
+        for uid, to in c["bumped"].items():
+            if owners.get(uid) == me:
+                back.setdefault(to, []).append(uid)
+        told = "".join(
+            f" Your units {', '.join(ids)} bumped back to {to}."
+            if len(ids) > 1
+            else f" Your unit {ids[0]} bumped back to {to}."
+            for to, ids in sorted(back.items())
+        )
+        lines.append(f"Conflict {where} ({sides}): {outcome}.{told}")
     lost = [u for u in e.destroyed if u["owner"] == me]
     if lost:
         lines.append(f"Destroyed: {_units(lost)}.")
@@ -179,6 +192,12 @@ def _ended(e: ev.TurnEnded, n: _Names) -> list[str]:
         lines.append("You conceded." if p == me else f"{n.who(p)} conceded.")
     for p in e.defeated:
         lines.append("You hold no structure: you are out." if p == me else f"{n.who(p)} is out.")
+    gone = e.disbanding.get(me or "", [])
+    if gone:
+        lines.append(
+            f"Over your PopCap: turn {e.turn + 1} begins by disbanding units {_ids(gone)} "
+            "(orders for them do nothing)."
+        )
     if e.winner is None and e.deadline is not None:
         lines.append(f"Orders for turn {e.turn + 1} are due in {_span(e.deadline - e.tick)}.")
     return lines

@@ -55,7 +55,7 @@ class AiRunner:
                 done[game.id] = mark
                 continue
             try:
-                mine = await self._game(game.id, game.kind, seats)
+                mine, settled = await self._game(game.id, game.kind, seats)
                 accepted += mine
             except asyncio.CancelledError:
                 raise
@@ -66,23 +66,27 @@ class AiRunner:
                 continue
             if mark is not None and self.service.next_tick_at(game.id) == at:  # no tick since
                 after = self.service.seq_in_memory(game.id)
-                if seq is not None and after == seq + mine:  # only its seats' own commands
+                if settled and seq is not None and after == seq + mine:
+                    # only its seats' own commands since, and none left to give
                     mark = (mark[0], mark[1], after)
                 done[game.id] = mark
         self._done = done
         return accepted
 
-    async def _game(self, game_id: int, kind: str, seats: dict[str, str]) -> int:
+    async def _game(self, game_id: int, kind: str, seats: dict[str, str]) -> tuple[int, bool]:
         """Each seat's turn; again while their own commands move the game to a new moment
         (the last AI answer of a Supply Lines turn's supply question begins the next turn,
-        in which every AI seat has orders to give: they give them now, not a tick later)."""
+        in which every AI seat has orders to give: they give them now, not a tick later).
+        Returns the commands accepted, and whether the seats are done for now (False: the
+        rounds ran out with commands still coming, as when only AI players are left and each
+        round resolves a turn; the next pass goes on)."""
         accepted = 0
         for _ in range(ROUNDS):
             mine = await self._seats(game_id, kind, seats)
             accepted += mine
             if mine == 0:
-                break
-        return accepted
+                return accepted, True
+        return accepted, False
 
     async def _seats(self, game_id: int, kind: str, seats: dict[str, str]) -> int:
         ai = kind_named(kind).ai

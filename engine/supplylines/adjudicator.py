@@ -164,29 +164,38 @@ def concede(state: State, player: str) -> None:
 
 def _popcap_check(state: State, players: list[str], report: TurnReport) -> None:
     """A player whose units need more PopCap than their cities give disbands units until
-    they fit: the most marks first, then the farthest from the player's own suppliers, then
-    the weakest, then the newest."""
-    rules = state.ruleset
+    they fit (`disbanding`)."""
     for player in players:
-        over = state.popcap_used(player) - state.popcap(player)
+        for uid in disbanding(state, player):
+            report.disbanded.append(state.units.pop(uid))
+
+
+def disbanding(state: State, player: str) -> list[int]:
+    """The units stage 1 will disband for a player over their PopCap (none if they fit): the
+    most marks first, then the farthest from the player's own suppliers, then the weakest,
+    then the newest, until the rest fit. Known to everyone before the turn (the board
+    decides it)."""
+    rules = state.ruleset
+    over = state.popcap_used(player) - state.popcap(player)
+    if over <= 0:
+        return []
+    distance = _distance_to_supply(state, player)
+    order = sorted(
+        state.units_of(player),
+        key=lambda u: (
+            -u.marks,
+            -distance.get(u.at, len(state.board.structures) + 1),
+            rules.units[u.type].strength,
+            -u.id,
+        ),
+    )
+    gone: list[int] = []
+    for unit in order:
         if over <= 0:
-            continue
-        distance = _distance_to_supply(state, player)
-        order = sorted(
-            state.units_of(player),
-            key=lambda u: (
-                -u.marks,
-                -distance.get(u.at, len(state.board.structures) + 1),
-                rules.units[u.type].strength,
-                -u.id,
-            ),
-        )
-        for unit in order:
-            if over <= 0:
-                break
-            del state.units[unit.id]
-            report.disbanded.append(unit)
-            over -= rules.units[unit.type].popcap
+            break
+        gone.append(unit.id)
+        over -= rules.units[unit.type].popcap
+    return gone
 
 
 def _distance_to_supply(state: State, player: str) -> dict[str, int]:

@@ -71,6 +71,8 @@ class TurnEnded(Event):
     defeated: list[str] = Field(default_factory=list)
     winner: str | None = None
     deadline: int | None = None  # the next turn's (None: the game is over)
+    # players over their PopCap: the units the next turn's first stage disbands (in order)
+    disbanding: dict[str, list[int]] = Field(default_factory=dict)
 
 
 class DeadlineMoved(Event):

@@ -205,6 +205,9 @@ def finish_turn(state: State) -> list[ev.Event]:
             defeated=report.defeated,
             winner=report.winner,
             deadline=None if state.ended else state.deadline,
+            disbanding={}
+            if state.ended
+            else {p: gone for p in state.active() if (gone := adjudicator.disbanding(state, p))},
         )
     ]
     if state.ended:
@@ -271,6 +274,10 @@ def _moved(state: State, report: TurnReport) -> ev.TurnMoved:
                 "stayed": c.stayed,
                 "bumped": {str(k): v for k, v in c.bumped.items()},
                 "destroyed": c.destroyed,
+                # whose each unit of the conflict is (the stayed, bumped and destroyed)
+                "owners": {
+                    str(i): owner_of.get(i) for i in sorted({*c.stayed, *c.bumped, *c.destroyed})
+                },
             }
             for c in report.conflicts
         ],

@@ -4,9 +4,9 @@ turn resolves. Moderators' `full_view` has every player's orders."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
-from engine.supplylines import supply
+from engine.supplylines import adjudicator, supply
 from engine.supplylines.board import Board
 from engine.supplylines.state import Player, State, Unit
 
@@ -22,6 +22,8 @@ class PlayerView:
     popcap: int
     popcap_used: int
     submitted: bool
+    # over the PopCap: the units the turn's first stage disbands, in order (known to all)
+    disbanding: tuple[int, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -46,6 +48,7 @@ class View:
 
 
 def _view(state: State, nation: str | None, whose: list[str]) -> View:
+    upcoming = state.started and not state.ended and state.phase == "orders"
     players = {
         p.id: PlayerView(
             p.id,
@@ -57,6 +60,7 @@ def _view(state: State, nation: str | None, whose: list[str]) -> View:
             state.popcap(p.id),
             state.popcap_used(p.id),
             p.id in state.submitted,
+            tuple(adjudicator.disbanding(state, p.id)) if upcoming else (),
         )
         for p in sorted(state.players.values(), key=lambda p: p.seat)
     }
@@ -94,6 +98,13 @@ def view_for(state: State, nation: str) -> View:
 
 def full_view(state: State) -> View:
     return _view(state, None, sorted(state.players))
+
+
+def public(view: View) -> View:
+    """What everyone may see of a view: the board without anybody's orders for the turn (a
+    picture posted in a game's channel; players' orders are secret until their turn
+    resolves)."""
+    return replace(view, orders={}, questions=[], nation=None)
 
 
 def state_of(view: View) -> State:

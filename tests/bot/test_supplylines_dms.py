@@ -118,3 +118,79 @@ def test_every_supply_lines_event_has_words_and_a_category() -> None:
 def test_a_kind_without_words_is_told_to_nobody() -> None:
     silent = teller("no-such-kind-for-dms")
     assert isinstance(silent, Silent) and silent.sitreps is False
+
+
+async def test_a_bump_back_chain_is_told_to_each_player_caught_in_it(service) -> None:
+    """a attacks b's tank at C2 and is bumped back to C1, which c has just walked into: a
+    second conflict there (a tie, so a is bumped on home to H1). a hears both conflicts and
+    where its unit went; b hears only the first; c hears the second, which it won no part of."""
+    state = build_state(
+        {
+            "roads": "H1-C1 C1-C2 C2-H2 C1-C3 C3-H3",
+            "owners": {"a": "H1 C1", "b": "H2 C2", "c": "H3 C3"},
+            "units": ["a 1 infantry @ C1", "b 1 tank @ C2", "c 1 infantry @ C3"],
+        }
+    )
+    state.started, state.deadline, state.turn_ticks = True, 96, 96
+    for p, user in (("a", "100"), ("b", "200"), ("c", "300")):
+        state.players[p].user = user
+    game = await service.create_game(name="Chain", kind="supply-lines", world=state, now=T0)
+    sender = FakeSender()
+    notifier = Notifier(service, sender, render=False, clock=Clock(T0))
+    await service.submit(game, "a", GiveOrder(text="C1 > C2"))
+    await service.submit(game, "c", GiveOrder(text="C3 > C1"))
+    for p in ("a", "b", "c"):
+        await service.submit(game, p, SubmitOrders())
+    await notifier.run_once()
+    to_a, to_b, to_c = ("\n".join(sender.to(u)) for u in ("100", "200", "300"))
+    assert "Conflict at C2 (you 1, B 4): B won. Your unit 1 bumped back to C1." in to_a
+    assert (
+        "Conflict at C1 (round 2: units bumped back made it) (you 1, C 1): a tie. "
+        "Your unit 1 bumped back to H1." in to_a
+    )
+    assert "Conflict at C2 (A 1, you 4): you won." in to_b and "round 2" not in to_b
+    assert (
+        "Conflict at C1 (round 2: units bumped back made it) (A 1, you 1): a tie. "
+        "Your unit 3 bumped back to C3." in to_c
+    )
+    assert "took C1" not in to_a + to_c  # a tie: C1 stays A's
+
+
+async def test_a_player_over_their_popcap_is_told_which_units_go_before_ordering(service) -> None:
+    """a's turn ends with 2 infantry but 1 city (b took C1): the turn's DM says which unit the
+    next turn disbands, and `/orders list` says it again while a gives orders."""
+    from bot.context import Caller
+    from bot.desk import Desk
+
+    state = build_state(
+        {
+            "roads": "H1-C1 C1-C2 C2-H2",
+            "owners": {"a": "H1 C1", "b": "H2 C2"},
+            "units": ["a 1 infantry @ H1", "a 1 infantry @ C1", "b 1 tank @ C2"],
+        }
+    )
+    state.started, state.deadline, state.turn_ticks = True, 96, 96
+    for p, user in (("a", "100"), ("b", "200")):
+        state.players[p].user = user
+    game = await service.create_game(
+        name="Squeeze", kind="supply-lines", world=state, now=T0, channel_id="11", guild_id="10"
+    )
+    sender = FakeSender()
+    notifier = Notifier(service, sender, render=False, clock=Clock(T0))
+    await service.submit(game, "b", GiveOrder(text="C2 > C1"))
+    for p in ("a", "b"):
+        await service.submit(game, p, SubmitOrders())
+    world = await service.live_world(game)
+    assert world.owners["C1"] == "b" and world.phase == "supply"  # a: 1 line, 2 infantry
+    first, second = sorted(u.id for u in world.units_of("a"))  # both home: C1 was lost
+    await service.submit(game, "a", ChooseSupply(units=[first]))
+    await notifier.run_once()
+    world = await service.live_world(game)
+    assert world.phase == "orders" and world.units[second].marks == 1
+    # the marked one goes first
+    told = "\n".join(sender.to("100"))
+    assert f"Over your PopCap: turn 2 begins by disbanding units {second} " in told
+    listed = await Desk(service).orders_list(Caller("100", "a", "10", "11"))
+    assert "PopCap 2/1" in listed.text
+    assert f"the turn begins by disbanding infantry {second} at H1" in listed.text
+    assert "Over your PopCap" not in "\n".join(sender.to("200"))

@@ -17,7 +17,7 @@ from engine.supplylines.board import load_map
 from engine.supplylines.events import TurnMoved
 from engine.supplylines.rules import load as load_rules
 from engine.supplylines.state import State
-from engine.supplylines.view import View, full_view, view_for
+from engine.supplylines.view import View, full_view, public, view_for
 from renderers import pool as drawing
 from renderers import style
 from renderers import supplylines as sl
@@ -244,6 +244,20 @@ def test_a_player_sees_only_their_orders_and_a_moderator_everyones() -> None:
     assert count(player_picture, blue, b_band) < 50
     assert count(moderator_picture, blue, b_band) > 100
     assert count(moderator_picture, rgb(RED), a_band) > 100
+
+
+def test_the_public_board_shows_nobodys_orders() -> None:
+    """The picture posted in a game's channel after a turn: drawn from `public(full_view)`,
+    it shows no player's orders for the next turn, though players (an AI at once) may have
+    given some by the time it is drawn; it is the board as it would be with no orders."""
+    state = new_game()
+    before = draw(public(full_view(state)))
+    turns.add_order(state, "a", "H1 > C1")
+    turns.add_order(state, "b", "H2 > C4")
+    shown = public(full_view(state))
+    assert shown.orders == {} and shown.nation is None and shown.questions == []
+    assert np.array_equal(draw(shown), before)
+    assert not np.array_equal(draw(full_view(state)), before)
 
 
 def test_counted_moves_and_builds_are_drawn_and_bad_orders_ignored() -> None:

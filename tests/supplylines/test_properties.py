@@ -125,3 +125,20 @@ def test_a_turn_resolved_twice_is_the_same_turn(seed: int) -> None:
     second = adjudicator.resolve(again, orders)
     assert state.model_dump_json() == again.model_dump_json()
     assert first == second
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(min_value=0, max_value=2**32))
+def test_every_player_knows_before_the_turn_which_units_its_popcap_disbands(seed: int) -> None:
+    """What a view tells each player over their PopCap (`disbanding`) is exactly what the
+    turn's first stage disbands, whatever the orders."""
+    from engine.supplylines.view import full_view
+
+    state, orders = generated(seed)
+    state.started = True
+    told = {p: list(v.disbanding) for p, v in full_view(state).players.items()}
+    report = adjudicator.resolve_orders(state.model_copy(deep=True), orders)
+    for player in state.players:
+        gone = [u.id for u in report.disbanded if u.owner == player]
+        assert told[player] == gone
+        assert bool(gone) == (state.popcap_used(player) > state.popcap(player))
