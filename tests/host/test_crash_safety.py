@@ -6,7 +6,6 @@ client's open transaction)."""
 from __future__ import annotations
 
 import asyncio
-import json
 import os
 import signal
 import subprocess
@@ -18,15 +17,17 @@ import pytest
 
 from engine.host.service import GameService
 from engine.host.storage import open_store
-from engine.strategic.replay import apply_entry
-from engine.strategic.world import World
+from engine.interface.entries import entry_from_json
+from engine.interface.kind import kind as kind_named
 
 ROOT = Path(__file__).resolve().parents[2]
 
 
-def run_and_kill(db: str, seed: int, acks_before_kill: int) -> tuple[int, list[tuple[int, str]]]:
+def run_and_kill(
+    db: str, seed: int, acks_before_kill: int, kind: str = ""
+) -> tuple[int, list[tuple[int, str]]]:
     proc = subprocess.Popen(
-        [sys.executable, "-m", "tests.crash_child", str(db), str(seed)],
+        [sys.executable, "-m", "tests.crash_child", str(db), str(seed), kind],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         text=True,
@@ -53,11 +54,21 @@ def run_and_kill(db: str, seed: int, acks_before_kill: int) -> tuple[int, list[t
     return game, acks
 
 
-@pytest.mark.parametrize("seed,kill_after", [(1, 25), (2, 60), (3, 140)])
-def test_sigkill_loses_nothing_acknowledged(store_url, seed, kill_after):
+CASES = [
+    ("strategic-initiative", 1, 25),
+    ("strategic-initiative", 2, 60),
+    ("strategic-initiative", 3, 140),
+    ("supply-lines", 4, 40),
+    ("supply-lines", 5, 120),
+]
+
+
+@pytest.mark.parametrize("kind,seed,kill_after", CASES)
+def test_sigkill_loses_nothing_acknowledged(store_url, kind, seed, kill_after):
     db = store_url
-    game, acks = run_and_kill(db, seed, kill_after)
+    game, acks = run_and_kill(db, seed, kill_after, kind)
     assert len(acks) >= kill_after
+    plugin = kind_named(kind)
 
     async def check() -> None:
         store = await open_store(db)
@@ -68,24 +79,24 @@ def test_sigkill_loses_nothing_acknowledged(store_url, seed, kill_after):
         snap = await store.first_snapshot(game)
         first = None
         if snap is not None and snap[0] == 0:
-            first = World.from_dict(json.loads(snap[1]))
+            first = plugin.load(snap[1])
         await store.close()
 
         svc = await GameService.open(db)
         recovered = await svc.live_world(game)
         if last == acked_seq:
-            assert recovered.hash() == acked_hash
+            assert plugin.hash(recovered) == acked_hash
         # the recovered world equals a replay of its whole log (consistency)
-        if first is not None:
-            entries = await svc.store.log_after(game, 0)
-            by_seq = dict(acks)
-            for seq, entry in entries:
-                apply_entry(first, entry)
-                if seq in by_seq:
-                    assert first.hash() == by_seq[seq], (
-                        f"state after seq {seq} differs from what was acknowledged"
-                    )
-            assert first.hash() == recovered.hash()
+        assert first is not None, "no first snapshot to replay from"
+        entries = await svc.store.log_after(game, 0)
+        by_seq = dict(acks)
+        for seq, entry in entries:
+            plugin.apply(first, entry_from_json(entry))
+            if seq in by_seq:
+                assert plugin.hash(first) == by_seq[seq], (
+                    f"state after seq {seq} differs from what was acknowledged"
+                )
+        assert plugin.hash(first) == plugin.hash(recovered)
         await svc.close()
 
     asyncio.run(check())
