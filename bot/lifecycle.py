@@ -236,11 +236,17 @@ class Lifecycle:
         except GameError as exc:
             raise UserError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
         summary = await self.ctx.service.summary(game_id)
+        pace = (
+            f"a turn every {hours:g} hours of game time ({speed}), or as soon as everyone has "
+            "submitted"
+            if hours
+            else "a turn as soon as everyone has submitted (no deadline: a moderator can "
+            "resolve a turn with `/mod deadline now:True`)"
+        )
         text = (
             f"**{name}** (game {game_id}) is open in this channel: Supply Lines on "
-            f"{summary.board}, a turn every {hours:g} hours of game "
-            f"time ({speed}), or as soon as everyone has submitted. Join with `/game join`; it "
-            "starts when full or with `/game start`."
+            f"{summary.board}, {pace}. Join with `/game join`; it starts when full or with "
+            "`/game start`."
         )
         return Reply(text=text, ephemeral=False, refresh_game=game_id)
 
@@ -423,7 +429,7 @@ class Lifecycle:
     def _due(row: GameRow, game: GameSummary) -> str:
         """When a turn's deadline comes in real time, as Discord shows it (nothing for a game
         in continuous time or whose clock stands still)."""
-        if game.turn is None or game.ended:
+        if game.turn is None or game.turn.deadline_tick is None or game.ended:
             return ""
         at = RealClock.of_row(row, game.ticks_per_hour).real_time_of(game.turn.deadline_tick)
         return f" (<t:{int(at)}:R>)" if at is not None else ""

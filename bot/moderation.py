@@ -98,7 +98,7 @@ class Moderation:
             return _announce(game, f"A moderator resolved the current phase of {game.name} now.")
         after = await self.ctx.service.summary(game.id)
         due = ""
-        if after.turn is not None:
+        if after.turn is not None and after.turn.deadline_tick is not None:
             row = await self.ctx.service.game(game.id)
             at = RealClock.of_row(row, after.ticks_per_hour).real_time_of(after.turn.deadline_tick)
             due = f": the deadline is now {after.clock(after.turn.deadline_tick)}" + (

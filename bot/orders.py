@@ -169,6 +169,8 @@ def _disbanding(view: View, nation: str) -> list[str]:
 
 
 def _due(view: View) -> str:
+    if view.deadline is None:
+        return "once everyone has submitted (the game has no turn deadline)"
     ticks = max(view.deadline - view.tick, 0)
     minutes = ticks * 60 // TICKS_PER_HOUR
     if minutes % 60:

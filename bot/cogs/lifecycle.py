@@ -30,7 +30,7 @@ class GameCog(
         speed="how fast game time runs",
         days="how many game days it lasts",
         kind="which game: Strategic Initiative (default) or Supply Lines",
-        turn_hours="Supply Lines: game hours a turn lasts at most (default 24)",
+        turn_hours="Supply Lines: game hours a turn lasts at most (default 24; 0: until all submit)",
         map="Supply Lines: a hand-made map, or a fair random one (default: four)",
     )
     @app_commands.choices(
@@ -51,7 +51,7 @@ class GameCog(
         speed: str = "real-time",
         days: app_commands.Range[int, 1, 60] | None = None,
         kind: str = "strategic-initiative",
-        turn_hours: app_commands.Range[float, 0.25, 168.0] | None = None,
+        turn_hours: app_commands.Range[float, 0.0, 168.0] | None = None,
         map: str | None = None,  # noqa: A002 - the option's name in Discord
     ) -> None:
         desk = self.bot.desk

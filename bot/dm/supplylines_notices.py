@@ -91,6 +91,11 @@ def describe(event: Event, nation: str, names: dict[str, str]) -> list[str]:
         case ev.Left():
             return [f"{n.who(event.player)} left the game."]
         case ev.Started():
+            if event.deadline is None:
+                return [
+                    "The game has started: give your orders with `/orders add`; turn 1 "
+                    "resolves once everyone has submitted (the game has no turn deadline)."
+                ]
             return [
                 "The game has started: give your orders with `/orders add`; turn 1 resolves "
                 f"in {_span(event.deadline - event.tick)}"
@@ -198,8 +203,14 @@ def _ended(e: ev.TurnEnded, n: _Names) -> list[str]:
             f"Over your PopCap: turn {e.turn + 1} begins by disbanding units {_ids(gone)} "
             "(orders for them do nothing)."
         )
-    if e.winner is None and e.deadline is not None:
+    if e.ended or (e.winner is not None and e.deadline is None):
+        return lines  # the game is over (events stored before `ended` have a winner)
+    if e.deadline is not None:
         lines.append(f"Orders for turn {e.turn + 1} are due in {_span(e.deadline - e.tick)}.")
+    else:
+        lines.append(
+            f"Orders for turn {e.turn + 1}: the turn resolves once everyone has submitted."
+        )
     return lines
 
 

@@ -28,7 +28,7 @@ class TurnSummary:
 
     number: int  # the turn being played (1: the first)
     phase: str  # what the players are doing: "orders", "supply"...
-    deadline_tick: int  # the tick at which the phase resolves
+    deadline_tick: int | None  # the tick at which the phase resolves (None: no deadline)
     done: int  # players who have finished the phase (submitted orders, answered)
     playing: int  # players the phase waits for
 
@@ -74,6 +74,8 @@ class GameSummary:
             if turn.phase == "orders"
             else f"{turn.phase} choices ({turn.done}/{turn.playing} answered)"
         )
+        if turn.deadline_tick is None:
+            return f"turn {turn.number}, {what}, until everyone has submitted"
         return f"turn {turn.number}, {what} until {self.clock(turn.deadline_tick)}"
 
     def nation_named(self, text: str) -> str | None:

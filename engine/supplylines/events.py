@@ -27,7 +27,7 @@ class Left(Event):
 class Started(Event):
     kind: Literal["Started"] = "Started"
     players: list[str]
-    deadline: int  # the tick the first turn resolves at
+    deadline: int | None  # the tick the first turn resolves at (None: no deadline)
     early: bool = True  # a turn resolves once everyone has submitted
 
 
@@ -70,7 +70,8 @@ class TurnEnded(Event):
     conceded: list[str] = Field(default_factory=list)
     defeated: list[str] = Field(default_factory=list)
     winner: str | None = None
-    deadline: int | None = None  # the next turn's (None: the game is over)
+    deadline: int | None = None  # the next turn's (None: the game is over, or no deadline)
+    ended: bool = False  # the game is over
     # players over their PopCap: the units the next turn's first stage disbands (in order)
     disbanding: dict[str, list[int]] = Field(default_factory=dict)
 

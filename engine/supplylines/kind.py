@@ -104,9 +104,11 @@ class SupplyLines:
         board = board_for(options.get("map"), options.get("max_nations"), seed, rules)
         turn_hours = float(options.get("turn_hours", 24))
         choice_hours = float(options.get("choice_hours", 1))
-        if not 0.25 <= turn_hours <= 24 * 7:
-            raise GameError("a turn lasts from a quarter of an hour to a week")
-        if not 0.25 <= choice_hours <= turn_hours:
+        if turn_hours != 0 and not 0.25 <= turn_hours <= 24 * 7:
+            raise GameError(
+                "a turn lasts from a quarter of an hour to a week (0: until everyone has submitted)"
+            )
+        if not 0.25 <= choice_hours <= (turn_hours or 24 * 7):
             raise GameError("a supply question waits from a quarter of an hour to a turn")
         length = int(options.get("length_days", 30))
         if not 1 <= length <= 365:
@@ -116,9 +118,9 @@ class SupplyLines:
             board=board,
             owners={label: None for label in board.structures},
             length_days=length,
-            turn_ticks=max(1, round(turn_hours * TICKS_PER_HOUR)),
+            turn_ticks=max(1, round(turn_hours * TICKS_PER_HOUR)) if turn_hours else 0,
             choice_ticks=max(1, round(choice_hours * TICKS_PER_HOUR)),
-            early=bool(options.get("early", True)),
+            early=bool(options.get("early", True)) or not turn_hours,
             seed=seed,
         )
 

@@ -57,16 +57,22 @@ class State(BaseModel):
     started: bool = False
     tick: int = 0  # ticks since the start (a quarter of a game hour each)
     length_days: int = 30  # the game ends after this many game days (standings decide)
-    turn_ticks: int = 96  # a turn's deadline, in ticks (96: a day at real time)
+    # a turn's deadline, in ticks (96: a day at real time); 0: none, a turn resolves only
+    # once every player has submitted (or a moderator resolves it)
+    turn_ticks: int = 96
     choice_ticks: int = 4  # the deadline to answer a supply question, in ticks
     early: bool = True  # a turn resolves as soon as every player has submitted
     phase: str = "orders"  # "orders", or "supply" while supply questions wait for answers
-    deadline: int = 0  # the tick at which the current phase resolves
+    deadline: int | None = 0  # the tick at which the current phase resolves (None: no deadline)
     orders: dict[str, list[Order]] = Field(default_factory=dict)  # this turn's, secret
     submitted: list[str] = Field(default_factory=list)  # players done with their orders
     answers: dict[str, list[int]] = Field(default_factory=dict)  # supply choices given
     asked: list[str] = Field(default_factory=list)  # players with supply questions now
     seed: int = 0
+
+    def next_deadline(self) -> int | None:
+        """The deadline of a turn's orders beginning now (None: the game has none)."""
+        return self.tick + self.turn_ticks if self.turn_ticks else None
 
     @property
     def end_tick(self) -> int:

@@ -112,7 +112,7 @@ def advance(state: State, ticks: int) -> list[ev.Event]:
         if _over(state):
             break
         state.tick += 1
-        if state.tick >= state.deadline:
+        if state.deadline is not None and state.tick >= state.deadline:
             out += resolve_orders_phase(state) if state.phase == "orders" else finish_turn(state)
         if not _over(state) and state.tick >= state.end_tick:
             out += end_game(state, "time")
@@ -127,6 +127,11 @@ def set_deadline(state: State, *, now: bool, extend: int) -> list[ev.Event]:
         return resolve_orders_phase(state) if state.phase == "orders" else finish_turn(state)
     if extend <= 0:
         raise CommandError("move the deadline later by a quarter of an hour at least")
+    if state.deadline is None:
+        raise CommandError(
+            "this game's turns have no deadline (they resolve once everyone has submitted): "
+            "resolve this one now instead"
+        )
     state.deadline += extend
     return [
         ev.DeadlineMoved(
@@ -191,7 +196,7 @@ def finish_turn(state: State) -> list[ev.Event]:
     adjudicator.finish_turn(state, report, state.orders, state.answers)
     state.orders, state.submitted, state.answers, state.asked = {}, [], {}, []
     state.phase = "orders"
-    state.deadline = state.tick + state.turn_ticks
+    state.deadline = state.next_deadline()
     out: list[ev.Event] = [
         ev.TurnEnded(
             tick=state.tick,
@@ -205,6 +210,7 @@ def finish_turn(state: State) -> list[ev.Event]:
             defeated=report.defeated,
             winner=report.winner,
             deadline=None if state.ended else state.deadline,
+            ended=state.ended,
             disbanding={}
             if state.ended
             else {p: gone for p in state.active() if (gone := adjudicator.disbanding(state, p))},
@@ -332,7 +338,7 @@ def start(state: State) -> list[ev.Event]:
         for type_ in rules.start_units:
             state.add_unit(type_, p.id, home)
     state.started = True
-    state.deadline = state.tick + state.turn_ticks
+    state.deadline = state.next_deadline()
     return [
         ev.Started(
             tick=state.tick,

@@ -37,7 +37,7 @@ class View:
     turn: int  # the turn being played (1 for the first)
     tick: int
     phase: str
-    deadline: int
+    deadline: int | None  # None: the turn waits for every player's submission
     started: bool
     ended: bool
     winner: str | None

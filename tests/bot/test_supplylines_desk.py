@@ -209,3 +209,19 @@ async def test_resigning_a_supply_lines_game_is_a_concession(desk) -> None:
     assert (await desk.service.game(game)).status == "ended"
     with pytest.raises(UserError, match="has started|over|ended"):
         await desk.game_leave(ANN)
+
+
+async def test_a_game_without_turn_deadlines_says_so_everywhere(desk) -> None:
+    made = await desk.game_create(ANN, "Patient", kind="supply-lines", nations=2, turn_hours=0)
+    assert "a turn as soon as everyone has submitted (no deadline" in made.text
+    await desk.game_join(ANN, "Ann")
+    await desk.game_join(BOB, "Bob")
+    assert made.refresh_game is not None
+    board = await desk.status_board(made.refresh_game)
+    assert "turn 1, orders (0/2 submitted), until everyone has submitted" in board
+    assert "<t:" not in board  # no deadline to show in real time
+    listed = await desk.orders_list(ANN)
+    assert "once everyone has submitted (the game has no turn deadline)" in listed.text
+    mod = Caller("900", "mod", GUILD, CHANNEL, moderator=True)
+    with pytest.raises(UserError, match="no deadline"):
+        await desk.mod_deadline(mod, hours=2)

@@ -241,3 +241,31 @@ async def test_an_ai_seat_plays_its_turns_through_the_hosts_runner_and_wins(serv
     log = await service.store.log_after(game, 0)
     given = [e["command"] for _, e in log if e["kind"] == "command" and e["nation"] == bot]
     assert {c["kind"] for c in given} >= {"order", "submit"}
+
+
+async def test_a_game_without_deadlines_waits_for_every_submission(service) -> None:
+    """`turn_hours: 0`: a turn resolves only once every player has submitted (or a moderator
+    resolves it); time passing resolves nothing, except a supply question's own deadline, and
+    the game still ends at its length."""
+    from engine.supplylines.kind import MODERATOR, SetDeadline
+
+    game, ann, bob = await two_player_game(service, turn_hours=0, length_days=3)
+    world: State = await service.live_world(game)
+    assert world.turn_ticks == 0 and world.deadline is None
+    summary = await service.summary(game)
+    assert summary.now() == "turn 1, orders (0/2 submitted), until everyone has submitted"
+    await service.advance(game, 96)  # a whole game day: nothing resolves
+    assert (await service.live_world(game)).turn == 0
+    with pytest.raises(CommandError, match="no deadline"):
+        await service.submit(game, MODERATOR, SetDeadline(now=False, extend_ticks=4))
+    await service.submit(game, ann, SubmitOrders())
+    await service.submit(game, bob, SubmitOrders())
+    world = await service.live_world(game)
+    assert world.turn == 1 and world.deadline is None
+    await service.submit(game, MODERATOR, SetDeadline(now=True, extend_ticks=0))
+    assert (await service.live_world(game)).turn == 2  # a moderator resolves one at once
+    await service.advance(game, 2 * 96)  # the game's length: it ends, standings decide
+    world = await service.live_world(game)
+    assert world.ended and world.turn == 2
+    with pytest.raises(Exception, match="quarter of an hour to a week"):
+        await two_player_game(service, turn_hours=0.1)
