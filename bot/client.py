@@ -31,7 +31,7 @@ log = logging.getLogger(__name__)
 # Supply Lines')
 STATUS_EVENTS = frozenset(
     {"NationJoined", "NationLeft", "GameStarted", "GameEnded"}
-    | {"Joined", "Left", "Started", "TurnEnded", "GameOver"}
+    | {"Joined", "Left", "Started", "TurnMoved", "SupplyAsked", "TurnEnded", "GameOver"}
 )
 
 

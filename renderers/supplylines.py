@@ -1052,7 +1052,12 @@ def _header(pen: _Pen, view: View, layout: _Layout, title: str, asked: bool) -> 
     else:
         phase = "orders phase"
     me = view.players.get(view.nation) if view.nation is not None else None
-    whose = f"{me.name}'s view" if me is not None else "moderator's view: every player's orders"
+    if me is not None:
+        whose = f"{me.name}'s view"
+    elif view.orders:
+        whose = "moderator's view: every player's orders"
+    else:
+        whose = "the board as everyone sees it"
     pen.text((x0, 50 * s), f"{phase}  |  {whose}", mid, style.TEXT_DIM, bg)
     if asked:
         pen.text((layout.size - x0, 50 * s), "? you have a supply choice", mid, QUESTION, bg, "ra")

@@ -203,11 +203,11 @@ def _ended(e: ev.TurnEnded, n: _Names) -> list[str]:
             f"Over your PopCap: turn {e.turn + 1} begins by disbanding units {_ids(gone)} "
             "(orders for them do nothing)."
         )
-    if e.ended or (e.winner is not None and e.deadline is None):
-        return lines  # the game is over (events stored before `ended` have a winner)
+    if e.ended or e.winner is not None:
+        return lines
     if e.deadline is not None:
         lines.append(f"Orders for turn {e.turn + 1} are due in {_span(e.deadline - e.tick)}.")
-    else:
+    elif e.no_deadline:
         lines.append(
             f"Orders for turn {e.turn + 1}: the turn resolves once everyone has submitted."
         )

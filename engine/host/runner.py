@@ -112,12 +112,21 @@ class AiRunner:
             if ai.resting(memory, style, game.tick, game.ticks_per_hour):
                 continue
             view = await self.service.view(game_id, nation)
-            for command in ai.decide(view, memory, style):
+            commands = ai.decide(view, memory, style)
+            for i, command in enumerate(commands):
                 try:
                     await self.service.submit(game_id, nation, command)
                     accepted += 1
                 except (CommandError, GameError):
                     ai.failed(memory, command, view)
+                except BaseException:
+                    # not refused but not done either (the store failed, the lease was lost,
+                    # the pass was cancelled): the rest of the decision was never given, so
+                    # the AI hears of each command left, and its seat is asked again
+                    for left in commands[i:]:
+                        ai.failed(memory, left, view)
+                    self.last_tick.pop(key, None)
+                    raise
             game = await self.service.summary(game_id)
         return accepted
 

@@ -355,7 +355,7 @@ class Store:
         pairs = list(members)
 
         def create(c: sqlite3.Connection) -> int:
-            cur = c.execute(
+            game_id = c.execute(
                 "INSERT INTO games (name, ruleset, status, guild_id, channel_id, created_by,"
                 " created_at, settings, clock, kind) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 (
@@ -370,8 +370,7 @@ class Store:
                     _dumps(clock),
                     kind,
                 ),
-            )
-            game_id = cur.lastrowid
+            ).lastrowid  # (no cursor kept: see database._no_cursor)
             assert game_id is not None
             c.execute(
                 "INSERT INTO snapshots (game_id, seq, tick, world, hash, created_at)"

@@ -465,7 +465,11 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
     if player is None or player.out:
         return []
     if view.phase == "supply":
-        if not view.questions or (memory.turn, memory.phase) == (view.turn, "supply"):
+        if (
+            not view.questions
+            or player.answered  # (by the player, before a caretaker took the seat)
+            or (memory.turn, memory.phase) == (view.turn, "supply")
+        ):
             return []
         memory.turn, memory.phase = view.turn, "supply"
         memory.hour = view.tick // TICKS_PER_HOUR
@@ -473,7 +477,10 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
     # once a turn: a caretaker's player may add orders after it (which takes the submission
     # back) and keeps them; orders already submitted (by the player before handing the seat
     # over, or before a restart emptied the memory) stand
-    if (memory.turn, memory.phase) == (view.turn, "orders") or player.submitted:
+    if (memory.turn, memory.phase) == (view.turn, "orders"):
+        return []
+    if player.submitted:
+        memory.turn, memory.phase = view.turn, "orders"  # it stands, and what is added later
         return []
     commands: list[Any] = [ClearOrders()] if view.orders.get(me) else []
     commands += [GiveOrder(text=text) for text in orders_for(view, style=style)]

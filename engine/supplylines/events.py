@@ -70,8 +70,11 @@ class TurnEnded(Event):
     conceded: list[str] = Field(default_factory=list)
     defeated: list[str] = Field(default_factory=list)
     winner: str | None = None
-    deadline: int | None = None  # the next turn's (None: the game is over, or no deadline)
+    deadline: int | None = None  # the next turn's (None: none is due, see `no_deadline`)
     ended: bool = False  # the game is over
+    # the next turn resolves only once everyone has submitted (a game without deadlines);
+    # False with no deadline: no new turn (the game is over, or a concession mid-turn)
+    no_deadline: bool = False
     # players over their PopCap: the units the next turn's first stage disbands (in order)
     disbanding: dict[str, list[int]] = Field(default_factory=dict)
 

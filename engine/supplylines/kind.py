@@ -58,7 +58,10 @@ def board_for(name: object, players: object, seed: int, rules: Rules) -> Board:
     `players`), or a fair generated one: "random" (of the game's seed; "random-small",
     "random-large" for its sizes), or "random-P-SEED[-size]" as a generated board names itself
     (the same board again)."""
-    seats = int(str(players)) if players is not None else None
+    try:
+        seats = int(str(players)) if players is not None else None
+    except ValueError:
+        raise GameError(f"the number of players is a number, not {players!r}") from None
     text = str(name or "").strip().lower()
     found = RANDOM_MAP.match(text)
     if found is not None:
@@ -103,7 +106,7 @@ class SupplyLines:
         seed = int(seed) if seed is not None else int.from_bytes(os.urandom(4), "big")
         board = board_for(options.get("map"), options.get("max_nations"), seed, rules)
         turn_hours = float(options.get("turn_hours", 24))
-        choice_hours = float(options.get("choice_hours", 1))
+        choice_hours = float(options.get("choice_hours", min(1.0, turn_hours) if turn_hours else 1))
         if turn_hours != 0 and not 0.25 <= turn_hours <= 24 * 7:
             raise GameError(
                 "a turn lasts from a quarter of an hour to a week (0: until everyone has submitted)"

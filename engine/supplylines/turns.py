@@ -211,6 +211,7 @@ def finish_turn(state: State) -> list[ev.Event]:
             winner=report.winner,
             deadline=None if state.ended else state.deadline,
             ended=state.ended,
+            no_deadline=not state.ended and state.deadline is None,
             disbanding={}
             if state.ended
             else {p: gone for p in state.active() if (gone := adjudicator.disbanding(state, p))},

@@ -24,6 +24,7 @@ class PlayerView:
     submitted: bool
     # over the PopCap: the units the turn's first stage disbands, in order (known to all)
     disbanding: tuple[int, ...] = ()
+    answered: bool = False  # in a supply phase: has answered their supply question
 
 
 @dataclass(frozen=True)
@@ -61,6 +62,7 @@ def _view(state: State, nation: str | None, whose: list[str]) -> View:
             state.popcap_used(p.id),
             p.id in state.submitted,
             tuple(adjudicator.disbanding(state, p.id)) if upcoming else (),
+            state.phase == "supply" and p.id in state.answers,
         )
         for p in sorted(state.players.values(), key=lambda p: p.seat)
     }

@@ -194,3 +194,20 @@ async def test_a_player_over_their_popcap_is_told_which_units_go_before_ordering
     assert "PopCap 2/1" in listed.text
     assert f"the turn begins by disbanding infantry {second} at H1" in listed.text
     assert "Over your PopCap" not in "\n".join(sender.to("200"))
+
+
+async def test_a_resignation_mid_turn_announces_no_new_turn(service) -> None:
+    """A player resigns in the middle of a turn: the others hear it, and nothing about a turn
+    beginning (none has: the turn goes on, its deadline unchanged)."""
+    game = await service.create_game(name="Three", kind="supply-lines", max_nations=3, now=T0)
+    for name, user in (("Ann", "100"), ("Bob", "200"), ("Cat", "300")):
+        await service.join(game, name=name, colour="#888888", player=user)
+    sender = FakeSender()
+    notifier = Notifier(service, sender, render=False, clock=Clock(T0))
+    await notifier.run_once()
+    sender.sent.clear()
+    await service.resign(game, "cat")
+    await notifier.run_once()
+    to_ann = "\n".join(sender.to("100"))
+    assert "Cat conceded." in to_ann
+    assert "Orders for turn" not in to_ann and "resolves once everyone" not in to_ann

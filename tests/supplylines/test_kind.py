@@ -269,3 +269,44 @@ async def test_a_game_without_deadlines_waits_for_every_submission(service) -> N
     assert world.ended and world.turn == 2
     with pytest.raises(Exception, match="quarter of an hour to a week"):
         await two_player_game(service, turn_hours=0.1)
+
+
+async def test_an_ai_seat_whose_orders_fail_midway_decides_again(service) -> None:
+    """The store fails while an AI seat gives its orders (not a refusal: the orders were never
+    judged): the seat is asked again at the next pass, in the same turn, and submits; in a
+    game without deadlines the turn would otherwise wait for it forever."""
+    from engine.host.runner import AiRunner
+    from engine.supplylines.kind import AI_PLAYER
+
+    game = await service.create_game(
+        name="Flaky", kind="supply-lines", max_nations=2, turn_hours=0, now=T0
+    )
+    await service.join(game, name="Ann", colour="#c0392b", player="100")
+    bot = await service.join(game, name="Robot", colour="#2980b9", player=AI_PLAYER)
+    await service.update_settings(game, ai={bot: "normal"})
+    submit = service.submit
+    failures: list[object] = []
+
+    async def flaky(game_id, nation, command):
+        if nation == bot and not failures:
+            failures.append(command)
+            raise OSError("disk I/O error")
+        return await submit(game_id, nation, command)
+
+    service.submit = flaky
+    runner = AiRunner(service)
+    await runner.run_once()  # the failure is logged; the pass goes on
+    assert failures and bot not in (await service.live_world(game)).submitted
+    await runner.run_once()
+    world: State = await service.live_world(game)
+    assert world.turn == 0 and bot in world.submitted
+
+
+def test_a_short_turn_gets_a_supply_deadline_that_fits_in_it() -> None:
+    """Half-hour turns: the supply question waits half an hour by default, not the hour that
+    would not fit in the turn (which used to refuse the game)."""
+    world = KIND.setup({"map": "duel", "turn_hours": 0.5, "seed": 1})
+    assert (world.turn_ticks, world.choice_ticks) == (2, 2)
+    assert KIND.setup({"map": "duel", "turn_hours": 24, "seed": 1}).choice_ticks == 4
+    with pytest.raises(Exception, match="supply question waits"):
+        KIND.setup({"map": "duel", "turn_hours": 1, "choice_hours": 2, "seed": 1})

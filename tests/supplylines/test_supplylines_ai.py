@@ -215,8 +215,12 @@ def test_orders_a_player_submitted_stand_when_the_caretaker_takes_over() -> None
         mine = state.units_of(player)
     turns.add_order(state, player, f"Hold@{mine[0].at}")
     turns.submit(state, player)
-    if state.phase == "orders" and player in state.submitted:
-        assert ai.decide(view_for(state, player), ai.Memory(), "caretaker") == []
+    assert state.phase == "orders" and player in state.submitted  # the others have not
+    handed = ai.Memory()
+    assert ai.decide(view_for(state, player), handed, "caretaker") == []
+    turns.add_order(state, player, f"Hold@{mine[0].at}")  # back: takes the submission back
+    assert player not in state.submitted
+    assert ai.decide(view_for(state, player), handed, "caretaker") == []  # and keeps it
     state = generated(5)
     memory = ai.Memory()
     first = ai.decide(view_for(state, player), memory, "caretaker")
@@ -325,3 +329,22 @@ def test_si_simulate_plays_a_supply_lines_game(capsys) -> None:
     result = json.loads(capsys.readouterr().out)
     assert result["map"] == "duel" and result["winner"] == 1 and result["refused"]["1"] == 0
     assert main(["simulate", "--kind", "supply-lines", "--players", "ai,chess"]) == 2
+
+
+def test_a_caretaker_keeps_a_supply_answer_the_player_gave() -> None:
+    """The player answered their supply question, then handed the seat over: the caretaker
+    does not answer again (its answer would replace theirs)."""
+    for seed in range(60):
+        state = generated(seed)
+        questions = supply.questions(state)
+        if not questions:
+            continue
+        state.phase = "supply"
+        state.asked = sorted({q.player for q in questions})
+        player = state.asked[0]
+        assert ai.decide(view_for(state, player), ai.Memory(), "caretaker")
+        state.answers[player] = []
+        assert view_for(state, player).players[player].answered
+        assert ai.decide(view_for(state, player), ai.Memory(), "caretaker") == []
+        return
+    pytest.fail("no generated game with a supply question")
