@@ -1,7 +1,8 @@
 """`si`: the one command-line entry of the project.
 
 si rules NAME [--json]        print a ruleset (as JSON with --json)
-si scenario FILE... [--dump]  run scenario files; exit 0 when every expectation holds
+si scenario FILE... [--dump]  run scenario files (Strategic Initiative scenarios, Supply Lines
+                              adjudication cases); exit 0 when every expectation holds
 si render DB GAME [--nation N] [--at X,Y --radius R] [--timelapse] [-o FILE]
                               a nation's map (or everything) of a stored game as PNG / GIF
 si simulate [--nations N --size WxH --days D --seed S --json --snapshots DIR]
@@ -82,12 +83,42 @@ def _snapshots(out_dir: Path) -> Callable[[World], None]:
     return draw
 
 
-def _cmd_scenario(args: argparse.Namespace) -> int:
-    from engine.strategic.scenario import run_file
-    from renderers.painter import paint
+def _supply_lines_cases(path: str, out_dir: str | None) -> tuple[int, int]:
+    """A file of Supply Lines adjudication cases: one line per case; (cases, failures)."""
+    from engine.supplylines.cases import load_file, run
+    from engine.supplylines.view import full_view
+    from renderers.supplylines import draw_board
 
     failed = 0
+    cases = load_file(path)
+    for n, case in enumerate(cases, 1):
+        outcome = run(case)
+        print(f"{'ok  ' if outcome.ok else 'FAIL'} {path}: {case.name}")
+        for failure in outcome.failures:
+            print(f"     - {failure}")
+        if out_dir and outcome.state is not None:
+            picture = Path(out_dir) / f"{case.file}-{n:02d}.png"
+            picture.parent.mkdir(parents=True, exist_ok=True)
+            picture.write_bytes(draw_board(full_view(outcome.state), title=case.name))
+            print(f"     picture: {picture}")
+        failed += not outcome.ok
+    return len(cases), failed
+
+
+def _cmd_scenario(args: argparse.Namespace) -> int:
+    import yaml
+
+    from engine.strategic.scenario import run_file
+    from engine.supplylines.cases import is_cases
+    from renderers.painter import paint
+
+    failed = ran = 0
     for path in args.files:
+        if is_cases(yaml.safe_load(Path(path).read_text(encoding="utf-8"))):
+            count, bad = _supply_lines_cases(path, args.out)
+            ran, failed = ran + count, failed + bad
+            continue
+        ran += 1
         report = run_file(path, out_dir=args.out, painter=paint)
         status = "ok  " if report.ok else "FAIL"
         print(f"{status} {path}: {report.name}")
@@ -98,8 +129,8 @@ def _cmd_scenario(args: argparse.Namespace) -> int:
         if args.dump and report.world is not None:
             print(json.dumps(report.world.to_dict(), indent=1, sort_keys=True))
         failed += not report.ok
-    if len(args.files) > 1:
-        print(f"{len(args.files) - failed} passed, {failed} failed")
+    if ran > 1:
+        print(f"{ran - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 

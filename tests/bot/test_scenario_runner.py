@@ -79,6 +79,29 @@ def test_si_scenario_exit_codes(tmp_path, capsys):
     assert "unknown map character '#'" in out and "1 passed, 1 failed" in out
 
 
+def test_si_scenario_runs_supply_lines_cases_too(tmp_path, capsys):
+    """`si scenario` tells a file of Supply Lines adjudication cases by its form (a list of
+    cases with roads): each case on a line, its differences, a picture with --out."""
+    cases = tmp_path / "duel.yaml"
+    cases.write_text(
+        "- name: a walk into a neutral city takes it\n"
+        "  roads: H1-C1 C1-H2\n"
+        "  owners: {a: H1, b: H2}\n"
+        "  units: [a 1 infantry @ H1]\n"
+        "  orders: {a: [H1 > C1]}\n"
+        "  expect: {owners: {C1: a}}\n"
+        "- name: wrong on purpose\n"
+        "  roads: H1-C1 C1-H2\n"
+        "  expect: {owners: {C1: b}}\n"
+    )
+    assert main(["scenario", str(cases), "--out", str(tmp_path / "pictures")]) == 1
+    out = capsys.readouterr().out
+    assert f"ok   {cases}: a walk into a neutral city takes it" in out
+    assert f"FAIL {cases}: wrong on purpose" in out
+    assert "owner of C1: expected 'b', got None" in out and "1 passed, 1 failed" in out
+    assert (tmp_path / "pictures" / "duel-01.png").read_bytes().startswith(b"\x89PNG")
+
+
 def test_si_rules_json(capsys):
     assert main(["rules", "classic", "--json"]) == 0
     data = json.loads(capsys.readouterr().out)
