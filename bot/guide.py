@@ -425,5 +425,16 @@ class Guide:
             except UserError:  # not in a game (or in several): the default rules
                 name, note = DEFAULT_RULESET, ", the default"
             else:
+                if seat.game.kind == "supply-lines":
+                    return self._supply_lines_help(seat.game.ruleset, topic)
                 name, note = seat.game.ruleset, f", game {seat.game.id}"
         return Reply(text=page(load_rules(name), topic, note=note))
+
+    @staticmethod
+    def _supply_lines_help(ruleset: str, topic: str) -> Reply:
+        from bot import supplylines_help
+        from engine.supplylines.rules import load as load_sl_rules
+
+        if topic not in TOPICS:
+            raise UserError(f"There is no help topic {topic!r}: choose {', '.join(TOPICS)}.")
+        return Reply(text=supplylines_help.page(load_sl_rules(ruleset), topic))

@@ -88,7 +88,7 @@ HELP_SUPPLY_LINES = """Type the slash commands without the slash, options as nam
   orders add C2 > C3    orders add Build 1 Tank@M1    orders add 2 Infantry @ H1 > C1
   orders add Hold@R2    orders add Concede    orders list    orders clear    orders submit
   orders supply 4 7     (the units to supply, when a DM asks you to choose)
-  mod deadline now:true (resolve the turn now)    help orders (how orders are written)
+  mod deadline now:true (resolve the turn now)    help commands (how orders are written)
 Sandbox only: wait HOURS (time passes now: a turn resolves at its deadline, or once everyone
   has submitted), as NAME (act as another local player), help, quit"""
 

@@ -225,3 +225,20 @@ async def test_a_game_without_turn_deadlines_says_so_everywhere(desk) -> None:
     mod = Caller("900", "mod", GUILD, CHANNEL, moderator=True)
     with pytest.raises(UserError, match="no deadline"):
         await desk.mod_deadline(mod, hours=2)
+
+
+async def test_help_in_a_supply_lines_game_explains_supply_lines(desk) -> None:
+    """/help answers with the game's own rules: Supply Lines' pages (numbers from its
+    ruleset), not Strategic Initiative's; a topic it does not have says so."""
+    await duel(desk)
+    start = (await desk.help(ANN)).text
+    assert "Help: first steps** (Supply Lines)" in start and "/orders add" in start
+    units = (await desk.help(ANN, "units")).text
+    assert "**tank**: strength 4, PopCap 2, needs 2 supply lines" in units
+    assert "**R** refinery: 1 supply line" in units
+    supply = (await desk.help(EVE, "supply")).text  # not a player: the channel's game
+    assert "At 3 marks a unit is immobile" in supply
+    assert "Supply Lines has no cp" in (await desk.help(ANN, "cp")).text
+    assert "`C2 > C3`" in (await desk.help(ANN, "commands")).text
+    with pytest.raises(UserError, match="no help topic"):
+        await desk.help(ANN, "tactics")
