@@ -40,7 +40,22 @@ games), with their latency.
 
 `--profile` runs cProfile over the event loop's thread (and the SQLite thread) during the timed
 stretch of the largest N and prints where their CPU time went (`time.thread_time`: waiting for
-the disk or the GIL is not counted; the profiler itself slows the run down)."""
+the disk or the GIL is not counted; the profiler itself slows the run down).
+
+`--kind supply-lines` hosts Supply Lines games instead (issue 17), with the same machinery and
+figures: N 4-player games on the map "four", each with 2 AI seats and 2 human seats whose
+members are distinct users, turns of 1 game hour (a real hour; a turn resolves early once
+every player still in has submitted). Templates are played some turns forward (0 to 11) with
+the simulator's players (`engine.supplylines.simulate`: the AI for the AI seats, `RandomPlayer`
+for the people), so boards have armies, supply questions and conflicts, then moved 0 to 3
+ticks into their turn; each game is a copy of one, its clock anchored at a different moment of
+the last 900 s, so ticks and turn deadlines come due spread out. `--people` has each human
+seat give its turn's orders through the desk as a person would, once a turn at a random moment
+of the time left before the deadline: `RandomPlayer`'s orders on the seat's view, each with
+`orders_add` (a few seconds apart), then `orders_submit`; a supply question is answered the
+same way with `orders_supply`. The turn pictures the notifier's DMs carry are drawn in the
+drawing pool's processes: their CPU is printed beside the bot process's, and the turns resolved
+during the timed stretch."""
 
 from __future__ import annotations
 
@@ -86,6 +101,8 @@ class Options:
     backend: str = "sqlite"
     url: str = ""
     orders: float = 0.0  # people's commands per game per real hour (0: idle people)
+    kind: str = "strategic-initiative"
+    people: bool = False  # supply-lines: the human seats give their turn's orders
 
 
 def template_worlds(days: int = 2) -> list:
@@ -114,9 +131,11 @@ def template_worlds(days: int = 2) -> list:
     return copies
 
 
-def build_in_process(url: str, n: int) -> float:
+def build_in_process(url: str, n: int, kind: str = "strategic-initiative") -> float:
     """`build` in a process of its own (its memory is not the hosting process's)."""
     logging.basicConfig(level=logging.WARNING)
+    if kind == SUPPLY_LINES:
+        return asyncio.run(build_supplylines(url, n))
     return asyncio.run(build(url, n))
 
 

@@ -52,9 +52,18 @@ class Orders:
         seat, nation = await self._seat(caller)
         return Reply(text=_listing(await self._board(seat, nation), nation))
 
-    async def orders_clear(self, caller: Caller) -> Reply:
-        seat, nation, _ = await self._command(caller, ClearOrders())
-        return Reply(text="Your orders for this turn are cleared: every unit holds.")
+    async def orders_clear(self, caller: Caller, number: int | None = None) -> Reply:
+        """All of this turn's orders back, or the one of this number (`/orders list`'s)."""
+        if number is not None and not 1 <= number <= 200:
+            raise UserError("An order's number is the one `/orders list` shows: 1, 2...")
+        if number is None:
+            await self._command(caller, ClearOrders())
+            return Reply(text="Your orders for this turn are cleared: every unit holds.")
+        seat, nation = await self._seat(caller)
+        taken = (await self._board(seat, nation)).orders.get(nation, [])
+        await self._command(caller, ClearOrders(number=number))
+        view = await self._board(seat, nation)
+        return Reply(text=f"Order taken back: `{taken[number - 1]}`.\n" + _listing(view, nation))
 
     async def orders_submit(self, caller: Caller) -> Reply:
         seat, nation, events = await self._command(caller, SubmitOrders())

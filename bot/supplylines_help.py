@@ -120,7 +120,8 @@ def page(rules: Rules, topic: str) -> str:
             "- `Hold@R2`: stay (units without orders hold anyway)",
             "- `Build 1 Tank@M1`: at your home city or a base, within your PopCap",
             "- `Concede`: give up the game",
-            "`/orders list` your orders, `/orders clear` take them back, `/orders submit` when "
+            "`/orders list` your orders, `/orders clear` take them back (`number:` only that "
+            "one), `/orders submit` when "
             "done (adding or clearing takes a submission back), `/orders board` the board "
             "(text and picture), `/orders supply` answer a supply question (or use the DM's "
             "menu).",

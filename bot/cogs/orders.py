@@ -32,9 +32,16 @@ class OrdersCog(
     async def list_(self, interaction: discord.Interaction) -> None:
         await respond(interaction, lambda: self.bot.desk.orders_list(caller_of(interaction)))
 
-    @app_commands.command(name="clear", description="Take back all your orders for this turn")
-    async def clear(self, interaction: discord.Interaction) -> None:
-        await respond(interaction, lambda: self.bot.desk.orders_clear(caller_of(interaction)))
+    @app_commands.command(name="clear", description="Take back your orders for this turn")
+    @app_commands.describe(number="only this one (its number in /orders list); all when left out")
+    async def clear(
+        self,
+        interaction: discord.Interaction,
+        number: app_commands.Range[int, 1, 200] | None = None,
+    ) -> None:
+        await respond(
+            interaction, lambda: self.bot.desk.orders_clear(caller_of(interaction), number)
+        )
 
     @app_commands.command(name="submit", description="You are done with this turn's orders")
     async def submit(self, interaction: discord.Interaction) -> None:

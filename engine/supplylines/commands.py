@@ -20,7 +20,11 @@ class GiveOrder(_Command):
 
 
 class ClearOrders(_Command):
+    """Take back this turn's orders: all of them, or the one of this number (1: the first
+    given, as `/orders list` numbers them)."""
+
     kind: Literal["clear"] = "clear"
+    number: int | None = Field(default=None, ge=1, le=200)
 
 
 class SubmitOrders(_Command):

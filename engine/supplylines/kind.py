@@ -189,7 +189,7 @@ class SupplyLines:
         if isinstance(command, GiveOrder):
             return list(turns.add_order(world, nation, command.text))
         if isinstance(command, ClearOrders):
-            return list(turns.clear_orders(world, nation))
+            return list(turns.clear_orders(world, nation, command.number))
         if isinstance(command, SubmitOrders):
             return list(turns.submit(world, nation))
         if isinstance(command, ChooseSupply):

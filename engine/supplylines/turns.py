@@ -57,11 +57,29 @@ def add_order(state: State, player: str, text: str) -> list[ev.Event]:
     return []
 
 
-def clear_orders(state: State, player: str) -> list[ev.Event]:
+def clear_orders(state: State, player: str, number: int | None = None) -> list[ev.Event]:
+    """Take back the player's orders for this turn (all, or the `number`th given); takes back
+    a submission too."""
     _playing(state, player)
     if state.phase != "orders":
         raise CommandError("the turn is resolving: its orders can no longer change")
-    state.orders.pop(player, None)
+    if number is None:
+        state.orders.pop(player, None)
+    else:
+        given = state.orders.get(player, [])
+        if not 1 <= number <= len(given):
+            raise CommandError(
+                f"you have no order {number} (you have {len(given)} this turn)"
+                if given
+                else "you have no orders this turn"
+            )
+        # the others again, checked in order (taking one back only frees units and PopCap,
+        # so they all still hold; checked all the same)
+        listed = OrderList(state, player)
+        for i, order in enumerate(given, 1):
+            if i != number:
+                listed.add(order)
+        state.orders[player] = listed.orders
     if player in state.submitted:
         state.submitted.remove(player)
     return []

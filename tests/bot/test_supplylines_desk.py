@@ -242,3 +242,39 @@ async def test_help_in_a_supply_lines_game_explains_supply_lines(desk) -> None:
     assert "`C2 > C3`" in (await desk.help(ANN, "commands")).text
     with pytest.raises(UserError, match="no help topic"):
         await desk.help(ANN, "tactics")
+
+
+async def test_one_order_can_be_taken_back_by_its_number(desk) -> None:
+    """`/orders clear number:2`: that order only; the others stay, in order; a number that is
+    not there is refused and changes nothing; taking one back takes a submission back too."""
+    from tests.supplylines.scenario import build_state
+
+    state = build_state(
+        {
+            "roads": "H1-C1 H1-C2 C1-H2 C2-H2",
+            "owners": {"a": "H1 C1 C2", "b": "H2"},
+            "units": ["a 2 infantry @ H1", "b 1 infantry @ H2"],
+        }
+    )
+    state.started, state.deadline = True, 96
+    state.players["a"].user, state.players["b"].user = "100", "200"
+    game = await desk.service.create_game(
+        name="Two", kind="supply-lines", world=state, guild_id=GUILD, channel_id=CHANNEL
+    )
+    first, second = "1 Infantry @ H1 > C1", "1 Infantry @ H1 > C2"
+    for text in (first, second):
+        await desk.orders_add(ANN, text)
+    await desk.orders_submit(ANN)
+    with pytest.raises(UserError, match="no order 3 \\(you have 2 this turn\\)"):
+        await desk.orders_clear(ANN, 3)
+    world = await desk.service.live_world(game)
+    assert [o.text() for o in world.orders["a"]] == [first, second]
+    assert "a" in world.submitted
+    reply = await desk.orders_clear(ANN, 1)
+    assert reply.text.startswith(f"Order taken back: `{first}`.")
+    assert f"1. `{second}`" in reply.text and "Not submitted" in reply.text
+    world = await desk.service.live_world(game)
+    assert [o.text() for o in world.orders["a"]] == [second] and "a" not in world.submitted
+    await desk.orders_clear(ANN, 1)
+    with pytest.raises(UserError, match="no orders this turn"):
+        await desk.orders_clear(ANN, 1)
