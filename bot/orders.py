@@ -77,7 +77,8 @@ class Orders:
         return Reply(
             text="Submitted. "
             + (f"Waiting for {', '.join(waiting)}." if waiting else "")
-            + f" The turn resolves {_due(view)}. Adding or clearing orders takes it back."
+            + f" The turn resolves {_due(view)}. Adding or clearing orders takes it back.",
+            refresh_game=seat.game.id,  # the status board counts who has submitted
         )
 
     async def orders_supply(self, caller: Caller, units: str) -> Reply:
