@@ -73,6 +73,7 @@ import random
 import sys
 import threading
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 from datetime import datetime
@@ -167,6 +168,261 @@ async def build(url: str, n: int) -> float:
     finally:
         await service.close()
     return time.perf_counter() - began
+
+
+# --- Supply Lines (issue 17) ---------------------------------------------------------------------
+
+SUPPLY_LINES = "supply-lines"
+SL_MAP = "four"
+SL_SEATS = 4  # the map's players: seats 1-2 the AI's, 3-4 people's
+SL_TURNS = 12  # templates played 0 to 11 turns forward
+SL_COLOURS = ("#c0392b", "#2980b9", "#27ae60", "#8e44ad")
+SL_MARGIN = 180.0  # a person is done this many seconds before the deadline at the latest
+SL_PAUSE = (1.0, 5.0)  # seconds between a person's commands
+
+
+def sl_turn(state, pid: str, strategy) -> None:
+    """A seat's commands from its view, applied as the kind applies them (refusals skipped)."""
+    from engine.errors import CommandError
+    from engine.supplylines import turns
+    from engine.supplylines.kind import ChooseSupply, GiveOrder, SubmitOrders
+    from engine.supplylines.view import view_for
+
+    for command in strategy.commands(view_for(state, pid)):
+        with contextlib.suppress(CommandError):
+            if isinstance(command, GiveOrder):
+                turns.add_order(state, pid, command.text)
+            elif isinstance(command, SubmitOrders):
+                turns.submit(state, pid)
+            elif isinstance(command, ChooseSupply):
+                turns.answer_supply(state, pid, command.units)
+
+
+def sl_templates() -> list:
+    """4-player games on the map "four" (turns of 1 game hour), each played a number of turns
+    forward (0 to SL_TURNS - 1) by the simulator's players (the AI at seats 1-2, random valid
+    orders at 3-4), only those with every player still in; each then at 0 to 3 ticks into its
+    turn (of 4), so the copies' deadlines are spread over the hour."""
+    from engine.supplylines import turns
+    from engine.supplylines.kind import KIND
+    from engine.supplylines.simulate import AiPlayer, RandomPlayer
+    from engine.supplylines.state import State
+
+    out: list[State] = []
+    seed = 0
+    for played in range(SL_TURNS):
+        while True:
+            seed += 1
+            state = KIND.setup({"map": SL_MAP, "turn_hours": 1, "seed": SEED * 100 + seed})
+            strategies: dict[str, AiPlayer | RandomPlayer] = {}
+            for seat in range(1, SL_SEATS + 1):
+                pid = f"p{seat}"
+                ai = seat <= AI_SEATS
+                strategies[pid] = AiPlayer() if ai else RandomPlayer(seed * 10 + seat)
+                name = f"AI {seat}" if ai else f"Person {seat}"
+                turns.join(state, pid, name, SL_COLOURS[seat - 1], "ai" if ai else f"u{seat}")
+            turns.start(state)
+
+            while not state.ended and state.turn < played:
+                turn = state.turn
+                for pid in state.active():
+                    if state.turn == turn and state.phase == "orders":
+                        sl_turn(state, pid, strategies[pid])
+                if state.turn == turn and state.phase == "orders":
+                    turns.resolve_orders_phase(state)
+                if state.turn == turn and state.phase == "supply":
+                    for pid in list(state.asked):
+                        if state.turn == turn and state.phase == "supply":
+                            sl_turn(state, pid, strategies[pid])
+                    if state.turn == turn and state.phase == "supply":
+                        turns.finish_turn(state)
+            if not state.ended and not any(p.out for p in state.players.values()):
+                break
+        for ticks in range(4):
+            copy = KIND.load(KIND.dump(state))
+            turns.advance(copy, ticks)
+            out.append(copy)
+    return out
+
+
+async def build_supplylines(url: str, n: int) -> float:
+    """N Supply Lines games (copies of `sl_templates`) in a new store, each with its own
+    people and channel; returns the seconds taken."""
+    from engine.host.service import GameService
+
+    began = time.perf_counter()
+    worlds = sl_templates()
+    ai = {f"p{seat}": "normal" for seat in range(1, AI_SEATS + 1)}
+    rng = random.Random(SEED)
+    now = time.time()
+    service = await GameService.open(url, synchronous="NORMAL")
+    try:
+        for g in range(n):
+            world = worlds[g % len(worlds)]
+            for seat in range(AI_SEATS + 1, SL_SEATS + 1):
+                world.players[f"p{seat}"].user = str(1_000_000 + g * SL_SEATS + seat)
+            game = await service.create_game(
+                name=f"Lines {g}",
+                kind=SUPPLY_LINES,
+                world=world,
+                speed=REAL_TIME,
+                now=now - rng.uniform(0, REAL_TIME / 4),
+                guild_id=str(500 + g % 50),
+                channel_id=str(10_000 + g),
+            )
+            await service.update_settings(game, ai=ai)
+    finally:
+        await service.close()
+    return time.perf_counter() - began
+
+
+class Person:
+    """A person at one human seat of a Supply Lines game, through the desk: once a turn, at a
+    random moment of the time left before its deadline, their orders (`RandomPlayer` on their
+    view: `orders_add` for each, a few seconds apart, then `orders_submit`); a supply question
+    asked of them answered the same way (`orders_supply`). Woken by the game's events (a new
+    turn, a question)."""
+
+    def __init__(self, index: int, game: int, nation: str, caller) -> None:
+        from engine.supplylines.simulate import RandomPlayer
+
+        self.game, self.nation, self.caller = game, nation, caller
+        self.rng = random.Random(SEED * 1000 + index)
+        self.player = RandomPlayer(SEED * 1000 + index)
+        self.wake = asyncio.Event()
+        self.done: tuple[int, str] | None = None  # the (turn, phase) last acted in
+        self.at: tuple[tuple[int, str], float] | None = None  # when to act in which
+        self.latencies: list[float] = []
+        self.ok: Counter[str] = Counter()
+        self.refused: Counter[str] = Counter()
+        self.failed: Counter[str] = Counter()
+        self.failures: Counter[str] = Counter()
+
+    def due(self, service, world) -> tuple[tuple[int, str], float] | None:
+        """The (turn, phase) this person has to act in now and the seconds left before its
+        deadline (None: nothing to do)."""
+        me = world.players.get(self.nation)
+        if not world.started or world.ended or me is None or me.out:
+            return None
+        key = (world.turn, world.phase)
+        if key == self.done:
+            return None
+        if world.phase == "orders" and self.nation in world.submitted:
+            return None
+        if world.phase == "supply" and (
+            self.nation not in world.asked or self.nation in world.answers
+        ):
+            return None
+        left = REAL_TIME
+        at = service.next_tick_at(self.game)
+        if world.deadline is not None and at is not None and at != float("inf"):
+            left = at - time.time() + (world.deadline - world.tick - 1) * REAL_TIME / 4
+        return key, left
+
+    async def play(self, desk, stop: asyncio.Event) -> None:
+        service = desk.service
+        while not stop.is_set():
+            self.wake.clear()
+            world = await service.live_world(self.game)
+            due = self.due(service, world)
+            if due is None:
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self.wake.wait(), REAL_TIME / 4)
+                continue
+            key, left = due
+            if self.at is None or self.at[0] != key:
+                self.at = (key, time.time() + self.rng.uniform(0, max(0.0, left - SL_MARGIN)))
+            wait = self.at[1] - time.time()
+            if wait > 0:
+                with contextlib.suppress(asyncio.TimeoutError):
+                    await asyncio.wait_for(self.wake.wait(), wait)
+                continue
+            await self.act(desk, key)
+            self.done = key
+
+    async def act(self, desk, key: tuple[int, str]) -> None:
+        from engine.supplylines.kind import ChooseSupply, GiveOrder, SubmitOrders
+
+        view = await desk.service.view(self.game, self.nation)
+        for i, command in enumerate(self.player.commands(view)):
+            if i:
+                await asyncio.sleep(self.rng.uniform(*SL_PAUSE))
+            if isinstance(command, GiveOrder):
+                await self.timed("order", desk.orders_add(self.caller, command.text))
+            elif isinstance(command, SubmitOrders):
+                await self.timed("submit", desk.orders_submit(self.caller))
+            elif isinstance(command, ChooseSupply):
+                if command.units:
+                    units = ", ".join(map(str, command.units))
+                    await self.timed("supply", desk.orders_supply(self.caller, units))
+                else:  # none chosen: the menu in the question's DM
+                    chosen = desk.orders_supply_chosen(self.caller, self.game, view.turn, [])
+                    await self.timed("supply", chosen)
+
+    async def timed(self, kind: str, action) -> None:
+        from bench.bench_load import describe
+        from bot.context import UserError
+
+        start = time.perf_counter()
+        try:
+            await action
+        except UserError:
+            self.refused[kind] += 1
+        except Exception as exc:  # noqa: BLE001 - "Something went wrong on our side"
+            self.failed[kind] += 1
+            self.failures[describe(exc)] += 1
+        else:
+            self.ok[kind] += 1
+        self.latencies.append((time.perf_counter() - start) * 1000)
+
+
+async def sl_people(service) -> list[Person]:
+    """A person at each human seat of every running game, woken by their game's events."""
+    from bot.context import Caller
+
+    persons: list[Person] = []
+    by_game: dict[int, list[Person]] = {}
+    for row in await service.games(status=["running"]):
+        world = await service.live_world(row.id)
+        for seat in range(AI_SEATS + 1, SL_SEATS + 1):
+            user = world.players[f"p{seat}"].user
+            caller = Caller(user, f"person{user}", guild_id=row.guild_id, channel_id=row.channel_id)
+            person = Person(len(persons), row.id, f"p{seat}", caller)
+            persons.append(person)
+            by_game.setdefault(row.id, []).append(person)
+
+    def wake(game_id: int, events) -> None:
+        for person in by_game.get(game_id, ()):
+            person.wake.set()
+
+    service.subscribe(wake)
+    return persons
+
+
+async def total_turns(service) -> int:
+    return sum([(await service.live_world(g.id)).turn for g in await service.games()])
+
+
+def children_cpu() -> float:
+    """CPU seconds used so far by this process's child processes (the drawing pool's workers),
+    from /proc (Linux; 0 elsewhere)."""
+    tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+    me, total = os.getpid(), 0.0
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return 0.0
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        if int(fields[1]) == me:
+            total += (int(fields[11]) + int(fields[12])) / tick
+    return total
 
 
 class Passes:
@@ -296,7 +552,12 @@ async def host(url: str, n: int, opts: Options, profile: bool) -> dict[str, floa
         runner = AiRunner(service)
         ai = Passes(runner)
         tasks.append(asyncio.create_task(runner.run_forever(opts.tick_seconds), name="ai"))
-    players = await people(service, n, opts.orders) if opts.orders else []
+    sl = opts.kind == SUPPLY_LINES
+    players: list = []
+    if sl and opts.people:
+        players = await sl_people(service)
+    elif not sl and opts.orders:
+        players = await people(service, n, opts.orders)
     stop = asyncio.Event()
     desk = Desk(service)
     tasks += [asyncio.create_task(p.play(desk, stop), name="person") for p in players]
@@ -321,6 +582,8 @@ async def host(url: str, n: int, opts: Options, profile: bool) -> dict[str, floa
         if lag is not None:
             lag.reset()
         ticks0 = await total_ticks(service)
+        turns0 = await total_turns(service) if sl else 0
+        pictures0 = sender.pictures
         jobs0 = jobs.count if jobs is not None else 0
         passes0, dms0, tpasses0 = passes.passes, sender.dms, len(ticker.passes)
         for p in players:
@@ -335,6 +598,7 @@ async def host(url: str, n: int, opts: Options, profile: bool) -> dict[str, floa
         db_profiler = cProfile.Profile(time.thread_time) if profile and db is not None else None
         threads0 = thread_cpu(groups)
         server0 = server_cpu(url)
+        drawing0 = children_cpu() if sl else 0.0
         cpu0, wall0 = time.process_time(), time.perf_counter()
         if profiler is not None:
             profiler.enable()
@@ -350,8 +614,10 @@ async def host(url: str, n: int, opts: Options, profile: bool) -> dict[str, floa
         cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
         threads = thread_cpu(groups)
         server1 = server_cpu(url)
+        drawing = children_cpu() - drawing0 if sl else 0.0
         worst = lag.reset() if lag is not None else None
         ticks = await total_ticks(service) - ticks0
+        turns = await total_turns(service) - turns0 if sl else 0
         rss_end = rss_bytes()
         outbox = await service.store.query("SELECT COUNT(*), COUNT(delivered_at) FROM outbox")
     finally:
@@ -388,6 +654,13 @@ async def host(url: str, n: int, opts: Options, profile: bool) -> dict[str, floa
         f"timed stretch {outbox[0][0] - rows0} rows were written; at the end {outbox[0][0]} rows, "
         f"{outbox[0][1]} delivered)"
     )
+    if sl:
+        print(
+            f"  Supply Lines: {turns} turns resolved ({60 * turns / wall:.1f} a minute), "
+            f"{sender.pictures - pictures0} pictures in the DMs; the drawing pool's processes "
+            f"{100 * drawing / wall:.2f}% of a core (with the bot's process "
+            f"{100 * (cpu + drawing) / wall:.2f}%)"
+        )
     if server0 is not None and server1 is not None:
         both = (cpu + server1 - server0) / wall
         print(
@@ -417,7 +690,26 @@ async def host(url: str, n: int, opts: Options, profile: bool) -> dict[str, floa
             f"{failed} failed ({(ok + refused) / wall:.2f} a second); latency p50 "
             f"{pct(0.5):.1f} ms, p99 {pct(0.99):.1f} ms, max {max(lat, default=0):.0f} ms"
         )
-    if ai is not None:
+        if sl:
+            kinds: Counter[str] = Counter()
+            failures: Counter[str] = Counter()
+            for p in players:
+                kinds.update(p.ok)
+                kinds.update(p.refused)
+                failures.update(p.failures)
+            print(
+                "  people's commands by kind: "
+                + ", ".join(f"{k} {v}" for k, v in sorted(kinds.items()))
+                + "".join(f"\n  failure: {v} x {k}" for k, v in failures.most_common(5))
+            )
+    if ai is not None and sl:
+        seat = ai.first_cpu / (n * AI_SEATS)
+        print(
+            f"  AI: its first pass gave the orders of all {n * AI_SEATS} AI seats with "
+            f"{ai.first_cpu:.1f} s of CPU (the process's, loading and commits included): "
+            f"{1000 * seat:.0f} ms a seat-turn"
+        )
+    elif ai is not None:
         seat = ai.first_cpu / (n * AI_SEATS)
         print(
             f"  AI: its first pass decided for all {n * AI_SEATS} AI seats with "
@@ -453,14 +745,25 @@ async def run(opts: Options) -> int:
         f"{platform.processor() or ''} ({os.cpu_count()} CPUs), Python "
         f"{platform.python_version()}, {sys.platform}"
     )
-    print(
-        f"real-time games of {NATIONS} nations ({AI_SEATS} AI seats"
-        f"{', AI runner on' if opts.ai else ', AI runner off'}; {NATIONS - AI_SEATS} people "
-        + (f"giving {opts.orders:g} commands per game per real hour" if opts.orders else "idle")
-        + f"), ticker every {opts.tick_seconds:g} s, notifier every "
-        f"{opts.notify_seconds:g} s, store: {opts.url or opts.backend}"
-        + (" (synchronous=FULL)" if (opts.url or opts.backend).startswith("sqlite") else "")
-    )
+    store = opts.url or opts.backend
+    if opts.kind == SUPPLY_LINES:
+        print(
+            f"real-time Supply Lines games on the map {SL_MAP} ({AI_SEATS} AI seats"
+            f"{', AI runner on' if opts.ai else ', AI runner off'}; {SL_SEATS - AI_SEATS} people "
+            + ("giving their turn's orders through the desk" if opts.people else "idle")
+            + f"), turns of 1 game hour (a real hour; early once all have submitted), ticker "
+            f"every {opts.tick_seconds:g} s, notifier every {opts.notify_seconds:g} s, store: "
+            f"{store}" + (" (synchronous=FULL)" if store.startswith("sqlite") else "")
+        )
+    else:
+        print(
+            f"real-time games of {NATIONS} nations ({AI_SEATS} AI seats"
+            f"{', AI runner on' if opts.ai else ', AI runner off'}; {NATIONS - AI_SEATS} people "
+            + (f"giving {opts.orders:g} commands per game per real hour" if opts.orders else "idle")
+            + f"), ticker every {opts.tick_seconds:g} s, notifier every "
+            f"{opts.notify_seconds:g} s, store: {opts.url or opts.backend}"
+            + (" (synchronous=FULL)" if (opts.url or opts.backend).startswith("sqlite") else "")
+        )
     results = {}
     spawn = multiprocessing.get_context("spawn")
     for n in opts.games:
@@ -468,7 +771,7 @@ async def run(opts: Options) -> int:
             url = opts.url or await stack.enter_async_context(new_store(opts.backend, "hosting"))
             with ProcessPoolExecutor(1, mp_context=spawn) as pool:
                 took = await asyncio.get_running_loop().run_in_executor(
-                    pool, build_in_process, url, n
+                    pool, build_in_process, url, n, opts.kind
                 )
             print(f"(built {n} games in {took:.1f} s in another process, untimed)")
             results[n] = await host(url, n, opts, opts.profile and n == max(opts.games))
@@ -499,9 +802,24 @@ def options(argv: list[str]) -> Options:
     parser.add_argument(
         "--orders", type=float, default=0.0, help="people's commands per game per real hour"
     )
+    parser.add_argument(
+        "--kind",
+        choices=("strategic-initiative", SUPPLY_LINES),
+        default=default.kind,
+        help="the games' kind (supply-lines: issue 17's 4-player games)",
+    )
+    parser.add_argument(
+        "--people",
+        action="store_true",
+        help="supply-lines: the human seats give their turn's orders through the desk",
+    )
     args = parser.parse_args(argv)
     if args.url and "," in args.games:
         parser.error("--url takes one --games N (the store must start empty)")
+    if args.kind == SUPPLY_LINES and args.orders:
+        parser.error("--orders is Strategic Initiative's: Supply Lines' people give --people")
+    if args.kind != SUPPLY_LINES and args.people:
+        parser.error("--people is for --kind supply-lines (Strategic Initiative: --orders R)")
     return Options(
         backend=args.backend,
         url=args.url,
@@ -514,6 +832,8 @@ def options(argv: list[str]) -> Options:
         ai=args.ai,
         profile=args.profile,
         lag=args.lag,
+        kind=args.kind,
+        people=args.people,
     )
 
 
