@@ -225,17 +225,24 @@ class Table:
         reader = await GameService.open(self.url)
         try:
             for k, game in enumerate(self.games):
+                # the processes still run (a tick every 2.5 s): the live copy is read first,
+                # the log after it, which may hold entries written since; the replay stops at
+                # the live copy's seq (the log's seqs run 1, 2, ... after the first world)
+                live = await reader.live_world(game)
+                live_seq = reader.seq_in_memory(game)
+                assert live_seq is not None
                 first, entries = await reader.history(game)
+                assert len(entries) >= live_seq
                 plugin = game_kind("strategic-initiative")
                 logged: dict[str, list[tuple[str, str]]] = {}
-                for raw in entries:
+                for seq, raw in enumerate(entries, 1):
                     entry = en.entry_from_json(raw)
-                    plugin.apply(first, entry)
+                    if seq <= live_seq:
+                        plugin.apply(first, entry)
                     if isinstance(entry, en.CommandEntry):
                         c = entry.command
                         key = c.get("unit") if c["kind"] == "build" else c.get("level")
                         logged.setdefault(entry.nation, []).append((c["kind"], str(key)))
-                live = await reader.live_world(game)
                 assert plugin.hash(first) == plugin.hash(live)
                 row = await reader.game(game)
                 clock = RealClock.of_row(row, plugin.ticks_per_hour(live))
