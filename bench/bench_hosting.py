@@ -80,7 +80,7 @@ from datetime import datetime
 
 from bench.bench_bot import LoopLag, RecordingSender
 from bench.bench_load import Player, TimedTicker
-from bench.stores import BACKENDS, new_store, rss_bytes, server_cpu
+from bench.stores import BACKENDS, new_store, proc_stats, rss_bytes, server_cpu
 
 NATIONS = 8
 AI_SEATS = 2
@@ -184,18 +184,12 @@ SL_PAUSE = (1.0, 5.0)  # seconds between a person's commands
 def sl_turn(state, pid: str, strategy) -> None:
     """A seat's commands from its view, applied as the kind applies them (refusals skipped)."""
     from engine.errors import CommandError
-    from engine.supplylines import turns
-    from engine.supplylines.kind import ChooseSupply, GiveOrder, SubmitOrders
+    from engine.supplylines.simulate import apply_command
     from engine.supplylines.view import view_for
 
     for command in strategy.commands(view_for(state, pid)):
         with contextlib.suppress(CommandError):
-            if isinstance(command, GiveOrder):
-                turns.add_order(state, pid, command.text)
-            elif isinstance(command, SubmitOrders):
-                turns.submit(state, pid)
-            elif isinstance(command, ChooseSupply):
-                turns.answer_supply(state, pid, command.units)
+            apply_command(state, pid, command)
 
 
 def sl_templates() -> list:
@@ -407,22 +401,12 @@ def children_cpu() -> float:
     """CPU seconds used so far by this process's child processes (the drawing pool's workers),
     from /proc (Linux; 0 elsewhere)."""
     tick = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
-    me, total = os.getpid(), 0.0
-    try:
-        entries = os.listdir("/proc")
-    except OSError:
-        return 0.0
-    for entry in entries:
-        if not entry.isdigit():
-            continue
-        try:
-            with open(f"/proc/{entry}/stat") as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[1]) == me:
-            total += (int(fields[11]) + int(fields[12])) / tick
-    return total
+    me = os.getpid()
+    return sum(
+        (int(fields[11]) + int(fields[12])) / tick
+        for _, fields in proc_stats()
+        if int(fields[1]) == me
+    )
 
 
 class Passes:

@@ -103,6 +103,26 @@ def rss_bytes() -> int:
         return 0
 
 
+def proc_stats() -> list[tuple[int, list[str]]]:
+    """(pid, the fields of /proc/PID/stat after the command's name) of every process now
+    (Linux; empty elsewhere). Field 1 is the parent's pid, 11 and 12 the user and system
+    time in clock ticks, 13 and 14 those of its reaped children."""
+    try:
+        entries = os.listdir("/proc")
+    except OSError:
+        return []
+    out = []
+    for entry in entries:
+        if not entry.isdigit():
+            continue
+        try:
+            with open(f"/proc/{entry}/stat") as f:
+                out.append((int(entry), f.read().rsplit(")", 1)[1].split()))
+        except OSError:
+            continue
+    return out
+
+
 def server_cpu(url: str) -> float | None:
     """CPU seconds used so far by the embedded PostgreSQL server of `url` (its postmaster and
     the processes it started: connections, WAL writer, checkpointer...), from /proc; None for
@@ -115,15 +135,8 @@ def server_cpu(url: str) -> float | None:
         postmaster = int((folder / "data" / "postmaster.pid").read_text().split()[0])
         tick = os.sysconf("SC_CLK_TCK")
         total = 0.0
-        for entry in os.listdir("/proc"):
-            if not entry.isdigit():
-                continue
-            try:
-                with open(f"/proc/{entry}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-            except OSError:
-                continue
-            if int(entry) == postmaster:  # utime, stime, and its reaped children's
+        for pid, fields in proc_stats():
+            if pid == postmaster:  # utime, stime, and its reaped children's
                 total += sum(int(f) for f in fields[11:15]) / tick
             elif int(fields[1]) == postmaster:
                 total += (int(fields[11]) + int(fields[12])) / tick

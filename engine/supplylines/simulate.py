@@ -30,7 +30,7 @@ from engine.supplylines.orders import Build, Move, OrderList
 from engine.supplylines.state import State
 from engine.supplylines.view import View, view_for
 
-__all__ = ["AiPlayer", "RandomPlayer", "Result", "Strategy", "play", "strategy"]
+__all__ = ["AiPlayer", "RandomPlayer", "Result", "Strategy", "apply_command", "play", "strategy"]
 
 COLOURS = ("#c0392b", "#2980b9", "#27ae60", "#8e44ad", "#d35400", "#16a085")
 
@@ -156,13 +156,15 @@ class Result:
     seconds: dict[int, float] = field(default_factory=dict)  # seat -> time deciding (`clock`)
 
 
-def _apply(state: State, player: str, command: Any) -> None:
+def apply_command(state: State, player: str, command: Any) -> None:
+    """One of a player's commands (orders, clearing, submitting, a supply answer), applied as
+    the kind applies it; a refusal raises `CommandError` and changes nothing."""
     if isinstance(command, GiveOrder):
         turns.add_order(state, player, command.text)
     elif isinstance(command, SubmitOrders):
         turns.submit(state, player)
     elif isinstance(command, ClearOrders):
-        turns.clear_orders(state, player)
+        turns.clear_orders(state, player, command.number)
     elif isinstance(command, ChooseSupply):
         turns.answer_supply(state, player, command.units)
     else:
@@ -216,7 +218,7 @@ def play(
         decisions[seat] += 1
         for command in commands:
             try:
-                _apply(state, pid, command)
+                apply_command(state, pid, command)
             except CommandError:
                 refused[seat] += 1
                 playing[seat].failed(command, view)

@@ -8,6 +8,7 @@ byte for byte, and giving orders tells nobody anything (no event, so no DM)."""
 
 from __future__ import annotations
 
+import contextlib
 import random
 import re
 
@@ -18,8 +19,8 @@ from bot.desk import Desk
 from engine.errors import CommandError
 from engine.host.service import GameService
 from engine.supplylines import turns
-from engine.supplylines.kind import KIND, ChooseSupply, GiveOrder, SubmitOrders
-from engine.supplylines.simulate import RandomPlayer
+from engine.supplylines.kind import KIND, GiveOrder, SubmitOrders
+from engine.supplylines.simulate import RandomPlayer, apply_command
 from engine.supplylines.state import State
 from engine.supplylines.view import view_for
 
@@ -55,15 +56,8 @@ def played(seed: int) -> State | None:
 
 
 def _apply(state: State, pid: str, command) -> None:
-    try:
-        if isinstance(command, GiveOrder):
-            turns.add_order(state, pid, command.text)
-        elif isinstance(command, SubmitOrders):
-            turns.submit(state, pid)
-        elif isinstance(command, ChooseSupply):
-            turns.answer_supply(state, pid, command.units)
-    except CommandError:
-        pass
+    with contextlib.suppress(CommandError):  # a random player's refused command: nothing
+        apply_command(state, pid, command)
 
 
 def orders_given(state: State, pid: str, dice: int) -> None:
