@@ -1,9 +1,10 @@
 """Nation colours: a named palette players choose from (and the default for nations that do
 not choose), picked to stay apart from each other (CIEDE2000 >= 14) and from the map's terrain, fog and
-marker colours (>= 18): `tests/renderers/test_palette.py` measures it. Pure data: nothing in
-the rules or the world's hash depends on a colour. There is no black or grey (they vanish into
-the fog and the unowned cities); a nation past the palette gets the fallback grey, and is told
-apart from the others by relation on its players' maps."""
+marker colours (>= 18): `tests/renderers/test_palette.py` measures it. The first 18 keep 14
+apart; the 14 after them, for games of up to 32 nations, keep 12.5 from every other. Pure data:
+nothing in the rules or the world's hash depends on a colour. There is no black or grey (they
+vanish into the fog and the unowned cities); the fallback grey is only for a palette used up by
+nations that chose their own colours."""
 
 from __future__ import annotations
 
@@ -26,7 +27,24 @@ PALETTE: dict[str, str] = {
     "navy": "#3c0078",
     "olive": "#876900",
     "apricot": "#f0b4a5",
+    # past 18 nations (games go up to 32): chosen greedily, each as far as could be from all
+    # the colours above it, kept off the map's own colours, neither dark nor grey
+    "jade": "#69b4a5",
+    "violet": "#693cff",
+    "cerulean": "#0087b4",
+    "lilac": "#9687b4",
+    "rose": "#ff69a5",
+    "moss": "#5a6900",
+    "pine": "#3c694b",
+    "plum": "#785a96",
+    "crimson": "#d2001e",
+    "raspberry": "#c32d5a",
+    "salmon": "#ff7869",
+    "honeydew": "#d2f0c3",
+    "turquoise": "#00a5b4",
+    "mauve": "#c38796",
 }
+
 
 FALLBACK = "#a9a9a9"
 

@@ -12,12 +12,16 @@ from __future__ import annotations
 
 import itertools
 
+from engine.strategic import colours
 from engine.strategic.colours import PALETTE
+from engine.strategic.kind import MAX_NATIONS
 from renderers import style
 from renderers.colour import delta_e, distance
 
 APART = 18.0
 NATIONS_APART = 14.0
+FIRST = 18  # the first colours, given to games of up to 18 nations, keep NATIONS_APART
+ALL_APART = 12.5  # every colour of a game of up to 32 nations
 
 FIXED = {
     "water": style.WATER,
@@ -62,8 +66,19 @@ def test_every_nation_colour_stands_off_the_map_and_from_the_others() -> None:
         for what, other in FIXED.items():
             gap = distance(colour, other)
             assert gap >= APART, f"{name} is {gap:.1f} from {what}"
-    gap, first, second = closest(nations)
+    gap, first, second = closest(dict(list(nations.items())[:FIRST]))
     assert gap >= NATIONS_APART, f"{first} and {second} are {gap:.1f} apart"
+    gap, first, second = closest(nations)
+    assert gap >= ALL_APART, f"{first} and {second} are {gap:.1f} apart"
+
+
+def test_the_largest_game_gives_every_nation_a_colour_of_its_own() -> None:
+    taken: list[str] = []
+    for _ in range(MAX_NATIONS):
+        colour = colours.default_colour(taken)
+        assert colour != colours.FALLBACK and colour not in taken
+        taken.append(colour)
+    assert len(set(taken)) == MAX_NATIONS
 
 
 def test_the_old_colours_that_players_could_not_see_would_fail() -> None:
