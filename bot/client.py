@@ -35,6 +35,10 @@ STATUS_EVENTS = frozenset(
 )
 
 
+# Discord's codes for an interaction that can no longer be answered: unknown interaction (not
+# acknowledged within 3 s), invalid webhook token (past its 15 minutes)
+DEAD_INTERACTION = frozenset({10062, 50027})
+
 RELAY_SECONDS = 0.1  # how often a process of several looks for orders relayed to it
 
 
@@ -46,7 +50,10 @@ class StrategicBot(commands.AutoShardedBot):
         service: GameService | None = None,
         background: bool = True,
     ) -> None:
-        intents = discord.Intents.default()  # no privileged intents: slash commands only
+        # slash commands, buttons and menus come as interactions, which need no intent; the
+        # guilds intent keeps the servers, channels, roles and the bot's own permissions known
+        intents = discord.Intents.none()
+        intents.guilds = True
         # its shards: those of SI_SHARD_IDS of SI_SHARD_COUNT, or all, as Discord recommends
         super().__init__(
             command_prefix=commands.when_mentioned,
@@ -299,6 +306,9 @@ class StrategicBot(commands.AutoShardedBot):
         self, interaction: discord.Interaction, error: app_commands.AppCommandError
     ) -> None:
         original = getattr(error, "original", error)
+        if isinstance(original, discord.HTTPException) and original.code in DEAD_INTERACTION:
+            log.warning("an interaction expired before it was answered: %s", original)
+            return  # calling its token again would only be refused again
         if isinstance(error, app_commands.CheckFailure) and not isinstance(original, UserError):
             text = "You cannot use this command here."
         else:

@@ -25,12 +25,23 @@ class UserError(Exception):
 
 
 @dataclass(frozen=True)
+class ChannelAccess:
+    """What the bot may not do in the caller's channel (Discord's names of the permissions,
+    with why it needs each): `blocking` a game cannot run without, `other` it runs without,
+    missing what they give (`bot.permissions`)."""
+
+    blocking: tuple[str, ...] = ()
+    other: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
 class Caller:
     user_id: str
     name: str
     guild_id: str | None = None
     channel_id: str | None = None
     moderator: bool = False  # Manage Server or the configured moderator role (checked by the cog)
+    access: ChannelAccess | None = None  # the bot's permissions here (None: not known)
 
 
 @dataclass(frozen=True)

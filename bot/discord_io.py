@@ -3,6 +3,7 @@ files, a confirmation button, an announcement in the game's channel). No game lo
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import re
@@ -12,8 +13,9 @@ from typing import Any, Protocol, cast
 import discord
 from discord import app_commands
 
+from bot import permissions
 from bot.config import Settings
-from bot.context import Button, Caller, Embed, Reply, UserError, explain
+from bot.context import Button, Caller, ChannelAccess, Embed, Reply, UserError, explain
 from bot.desk import Desk
 
 log = logging.getLogger(__name__)
@@ -53,6 +55,20 @@ def caller_of(interaction: discord.Interaction) -> Caller:
         guild_id=str(interaction.guild_id) if interaction.guild_id else None,
         channel_id=str(interaction.channel_id) if interaction.channel_id else None,
         moderator=is_moderator(interaction, bot.settings.moderator_role),
+        access=access_of(interaction),
+    )
+
+
+def access_of(interaction: discord.Interaction) -> ChannelAccess | None:
+    """What the bot lacks in the interaction's channel, from the permissions Discord sends
+    with every interaction (`app_permissions`, channel overwrites included)."""
+    if interaction.guild_id is None:
+        return None
+    thread = isinstance(interaction.channel, discord.Thread)
+    lacks = permissions.missing(interaction.app_permissions, thread=thread)
+    return ChannelAccess(
+        blocking=tuple(f"{n.label} ({n.why})" for n in lacks if n.essential),
+        other=tuple(f"{n.label} ({n.why})" for n in lacks if not n.essential),
     )
 
 
@@ -214,31 +230,76 @@ def confirm_view(token: str, label: str, danger: bool) -> discord.ui.View:
     return view
 
 
+DEFER_AFTER = 1.5
+"""Seconds a command may take before its answer is deferred: Discord gives 3 to acknowledge an
+interaction, and a busy bot (pictures queued, a store under load) may need more for any
+command."""
+
+
 async def respond(
     interaction: discord.Interaction,
     action: Callable[[], Awaitable[Reply]],
     *,
     slow: bool = False,
-    public: bool = False,
 ) -> None:
-    """Run a desk action and answer: defer first when it may take a while (3-second limit).
-    A DM to a bot of several processes may be for a game another process runs, whose answer
-    comes through the store (`GameService.submit`): deferred too."""
+    """Run a desk action and answer. A command known to be slow (`slow`) defers at once; any
+    other defers once it has taken `DEFER_AFTER`. A defer is private: the first message after
+    it keeps its privacy, so an error is never shown to the channel; a public answer (a new
+    game) follows as a message of its own. A DM to a bot of several processes may be for a game
+    another process runs, whose answer comes through the store (`GameService.submit`): deferred
+    at once too.
+
+    What the action did is done: if the answer cannot be delivered (the interaction expired),
+    it is logged, and the game's channel still hears of it (`after_reply`)."""
     bot = host_of(interaction)
     service = getattr(bot, "service", None)
     if interaction.guild_id is None and getattr(service, "owner", None) is not None:
         slow = True
-    if slow:
-        await interaction.response.defer(ephemeral=not public, thinking=True)
+    deferred = await _defer(interaction) if slow else False
+    task = asyncio.ensure_future(action())
     try:
-        reply = await action()
+        if not deferred and not slow:
+            done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+            if not done:
+                deferred = await _defer(interaction)
+        reply = await task
+    except asyncio.CancelledError:
+        task.cancel()
+        raise
     except Exception as exc:  # noqa: BLE001 - every failure becomes a clear message
         if not isinstance(exc, UserError):
             log.exception("command %s failed", interaction.command and interaction.command.name)
-        await send(interaction, Reply(text=explain(exc)), deferred=slow)
+        await _answer(interaction, Reply(text=explain(exc)), deferred=deferred)
         return
-    await send(interaction, reply, deferred=slow)
+    await _answer(interaction, reply, deferred=deferred)
     await bot.after_reply(reply)
+
+
+async def _defer(interaction: discord.Interaction) -> bool:
+    """Acknowledge now, privately ("thinking"); False if the interaction is already gone."""
+    try:
+        await interaction.response.defer(ephemeral=True, thinking=True)
+    except discord.HTTPException as exc:
+        log.warning("could not defer /%s: %s", _name(interaction), exc)
+        return False
+    return True
+
+
+async def _answer(interaction: discord.Interaction, reply: Reply, *, deferred: bool) -> None:
+    """Send the answer; a failure (an expired interaction: 10062, or a token past its 15
+    minutes) is logged, never retried on the dead token."""
+    try:
+        if deferred and not reply.ephemeral:
+            # the deferred message is private: say where the answer went, then post it
+            await interaction.edit_original_response(content="Done: see the channel.")
+        await send(interaction, reply, deferred=deferred)
+    except discord.HTTPException as exc:
+        log.warning("the answer to /%s was not delivered: %s", _name(interaction), exc)
+
+
+def _name(interaction: discord.Interaction) -> str:
+    command = interaction.command
+    return command.qualified_name if command is not None else "?"
 
 
 async def send(interaction: discord.Interaction, reply: Reply, *, deferred: bool) -> None:

@@ -52,6 +52,16 @@ RESIGNING = {  # what resigning does, by game kind
 }
 
 
+def _lacking(caller: Caller) -> str:
+    """A new game's note of what the bot may not do in its channel (it runs without)."""
+    if caller.access is None or not caller.access.other:
+        return ""
+    return (
+        "\nNote: I lack " + "; ".join(caller.access.other) + " here. A moderator can allow it "
+        "in the channel's settings (Edit Channel > Permissions)."
+    )
+
+
 def speed_label(seconds_per_hour: float) -> str:
     for name, value in SPEEDS.items():
         if abs(value - seconds_per_hour) < 1e-9:
@@ -180,10 +190,18 @@ class Lifecycle:
             f"{nations} nations, {article(f'{side}x{side}')} map, {days or rules.time.default_length_days} "
             f"days at {speed} speed. Join with `/game join`; it starts when full or with "
             "`/game start`."
-        )
+        ) + _lacking(caller)
         return Reply(text=text, ephemeral=False, refresh_game=game_id)
 
     async def _one_game_here(self, caller: Caller) -> None:
+        access = caller.access
+        if access is not None and access.blocking:
+            raise UserError(
+                "I cannot run a game in this channel: I lack "
+                + "; ".join(access.blocking)
+                + ". A moderator can allow these for me in the channel's settings "
+                "(Edit Channel > Permissions), then create the game again."
+            )
         here = [
             g
             for g in await self.ctx.games_here(caller)
@@ -247,7 +265,7 @@ class Lifecycle:
             f"**{name}** (game {game_id}) is open in this channel: Supply Lines on "
             f"{summary.board}, {pace}. Join with `/game join`; it starts when full or with "
             "`/game start`."
-        )
+        ) + _lacking(caller)
         return Reply(text=text, ephemeral=False, refresh_game=game_id)
 
     async def game_join(self, caller: Caller, name: str, colour: str | None = None) -> Reply:

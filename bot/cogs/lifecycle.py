@@ -69,8 +69,6 @@ class GameCog(
                 turn_hours=turn_hours,
                 map_name=map,
             ),
-            slow=True,
-            public=True,
         )
 
     @app_commands.command(name="join", description="Join the game in this channel with a nation")
