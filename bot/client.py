@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import io
 import logging
 
 import discord
@@ -19,6 +18,7 @@ from bot.desk import Desk
 from bot.discord_io import ActionButton, ConfirmButton, SupplySelect
 from bot.dm.delivery import discord_sender
 from bot.dm.notifier import Notifier
+from bot.game_channels import GameChannels
 from bot.ticker import Ticker
 from engine.host.runner import AiRunner
 from engine.host.service import GameService
@@ -88,6 +88,7 @@ class StrategicBot(commands.AutoShardedBot):
                 serves=self.settings.serves(),  # the games of its shards' servers
             )
         self.desk = Desk(self.service)
+        self.channels = GameChannels(self, self.service, self._tell)
         await add_cogs(self)
         # confirmation buttons are answered by their custom id, also those sent before a restart
         self.add_dynamic_items(ConfirmButton, ActionButton, SupplySelect)
@@ -157,6 +158,23 @@ class StrategicBot(commands.AutoShardedBot):
                 log.exception("releasing the games' leases failed; they pass on when they expire")
             await self.service.close()
 
+    # Discord's word that the bot's permissions may have changed somewhere: what it was
+    # refused there is tried again (bot.game_channels)
+    async def on_guild_role_update(self, before: discord.Role, after: discord.Role) -> None:
+        self.channels.permissions_changed(after.guild.id)
+
+    async def on_guild_role_delete(self, role: discord.Role) -> None:
+        self.channels.permissions_changed(role.guild.id)
+
+    async def on_guild_channel_update(
+        self, before: discord.abc.GuildChannel, after: discord.abc.GuildChannel
+    ) -> None:
+        self.channels.permissions_changed(after.guild.id, after.id)
+
+    async def _tell(self, user_id: str, text: str) -> None:
+        """A DM to one person, outside any game's news (the channel's problems, told once)."""
+        await discord_sender(self)(user_id, text, [])
+
     # --- after a command --------------------------------------------------------------------
 
     def _on_events(self, game_id: int, events) -> None:
@@ -173,10 +191,6 @@ class StrategicBot(commands.AutoShardedBot):
         if any(e.kind in ("GameEnded", "GameOver") for e in events):
             task = asyncio.create_task(self.post_timelapse(game_id), name=f"timelapse-{game_id}")
             self._tasks.append(task)
-
-    async def _game_channel(self, channel_id: str) -> discord.abc.Messageable | None:
-        channel = self.get_channel(int(channel_id)) or await self.fetch_channel(int(channel_id))
-        return channel if isinstance(channel, discord.abc.Messageable) else None
 
     async def post_turn(self, game_id: int, moved) -> None:
         """A Supply Lines turn has resolved: the whole board (the game has no fog) with its
@@ -195,12 +209,11 @@ class StrategicBot(commands.AutoShardedBot):
             # the board as everyone sees it: the next turn's orders given meanwhile (an AI
             # gives them at once) stay secret
             data = await draw_board_in_pool(public(view), title=row.name, turn_report=moved)
-            channel = await self._game_channel(row.channel_id)
-            if channel is not None:
-                await channel.send(
-                    f"**{row.name}**: turn {moved.turn} has resolved.",
-                    file=discord.File(io.BytesIO(data), filename=f"turn-{moved.turn}.png"),
-                )
+            await self.channels.send(
+                row,
+                f"**{row.name}**: turn {moved.turn} has resolved.",
+                file=(f"turn-{moved.turn}.png", data),
+            )
         except Exception:
             log.exception("posting turn of game %s failed", game_id)
 
@@ -220,25 +233,24 @@ class StrategicBot(commands.AutoShardedBot):
                 data = await asyncio.to_thread(turns_gif, first, entries, title=row.name)
             else:
                 data = await asyncio.to_thread(timelapse, first, entries, title=row.name)
-            channel = await self._game_channel(row.channel_id)
-            if channel is not None:
-                await channel.send(
-                    f"**{row.name} is over.** The whole game, as it happened:",
-                    file=discord.File(io.BytesIO(data), filename=f"game-{game_id}.gif"),
-                )
+            await self.channels.send(
+                row,
+                f"**{row.name} is over.** The whole game, as it happened:",
+                file=(f"game-{game_id}.gif", data),
+            )
         except Exception:
             log.exception("timelapse of game %s failed", game_id)
 
     async def after_reply(self, reply: Reply) -> None:
         """Say in the game's channel what everyone should know, refresh the pinned status."""
-        if reply.announce and reply.announce[0]:
-            channel_id, text = reply.announce
-            with contextlib.suppress(discord.HTTPException, ValueError):
-                channel = self.get_channel(int(channel_id)) or await self.fetch_channel(
-                    int(channel_id)
-                )
-                if isinstance(channel, discord.abc.Messageable):
-                    await channel.send(text[:2000], allowed_mentions=discord.AllowedMentions.none())
+        if reply.announce and reply.announce[0] and reply.refresh_game is not None:
+            # (an announcement is of the game the reply names)
+            assert self.service is not None
+            try:
+                row = await self.service.game(reply.refresh_game)
+                await self.channels.send(row, reply.announce[1][:2000])
+            except Exception:  # noqa: BLE001 - the command is done; its echo is best effort
+                log.exception("announcing in game %s's channel failed", reply.refresh_game)
         if reply.refresh_game is not None:
             await self.refresh_status(reply.refresh_game)
 
@@ -258,25 +270,17 @@ class StrategicBot(commands.AutoShardedBot):
         message_id = row.settings.get("status_message_id")
         if message_id and self._status_shown.get(game_id) == (str(message_id), text):
             return  # the pinned message already says this
-        none = discord.AllowedMentions.none()
         try:
-            channel = self.get_channel(int(row.channel_id)) or await self.fetch_channel(
-                int(row.channel_id)
-            )
-            if not isinstance(channel, discord.TextChannel | discord.Thread):
-                return
             if message_id:
-                try:
-                    await channel.get_partial_message(int(message_id)).edit(
-                        content=text, allowed_mentions=none
-                    )
-                    self._status_shown[game_id] = (str(message_id), text)
+                edited = await self.channels.edit(row, int(message_id), text)
+                if edited is not None:  # None: the message is gone, post it again
+                    if edited:
+                        self._status_shown[game_id] = (str(message_id), text)
                     return
-                except discord.NotFound:
-                    pass
-            message = await channel.send(text, allowed_mentions=none)
-            with contextlib.suppress(discord.HTTPException):
-                await message.pin(reason="Strategic Initiative game status")
+            message = await self.channels.send(row, text)
+            if message is None:
+                return
+            await self.channels.pin(row, message)
             await self.service.update_settings(game_id, status_message_id=str(message.id))
             self._status_shown[game_id] = (str(message.id), text)
         except discord.HTTPException as exc:

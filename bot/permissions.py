@@ -37,7 +37,7 @@ NEEDS: tuple[Need, ...] = (
 )
 
 INVITE_PERMISSIONS: int = sum(
-    getattr(discord.Permissions, need.attr).flag  # type: ignore[attr-defined]
+    getattr(discord.Permissions, need.attr).flag
     for need in NEEDS
 )
 """The permissions integer of the README's invite link."""
@@ -65,3 +65,11 @@ def to_post(*, files: bool, thread: bool) -> tuple[str, ...]:
     """The attributes a post needs (with files or not) in a channel or a thread."""
     send = "send_messages_in_threads" if thread else "send_messages"
     return ("view_channel", send, "attach_files") if files else ("view_channel", send)
+
+
+def label_of(attr: str) -> str:
+    """Discord's name of a permission attribute ('pin_messages': 'Pin Messages')."""
+    for need in NEEDS:
+        if need.attr == attr:
+            return need.label
+    return attr.replace("_", " ").title()
