@@ -4,10 +4,10 @@ The *real* discord.py client connects to it: the fake answers ``/users/@me``,
 the gateway handshake (HELLO, IDENTIFY, READY, GUILD_CREATE, heartbeats),
 command sync, interactions, follow-up webhooks, DMs, channel messages and pins.
 Every JSON request body (also the ``payload_json`` of multipart requests) is
-validated against Discord's OpenAPI spec
-(``/work/shared/discord-api-spec/openapi.json``, override with the
-``DISCORD_OPENAPI_SPEC`` environment variable) and against Discord's documented
-limits (see :mod:`.limits`). Rejected requests are answered like Discord would
+validated against Discord's OpenAPI spec (``../shared/discord-api-spec/openapi.json``
+beside the repository, the ``DISCORD_OPENAPI_SPEC`` environment variable, or a pinned copy
+fetched into the user's cache: see :mod:`.spec`; without any, only that validation is
+skipped) and against Discord's documented limits (see :mod:`.limits`). Rejected requests are answered like Discord would
 (e.g. ``400 {"code": 50035, "message": "Invalid Form Body", "errors": {...}}``)
 and recorded in ``fake.errors``; leaving the ``async with`` block raises
 :class:`FakeDiscordErrors` if errors were recorded and not consumed with
@@ -53,6 +53,23 @@ events go only to that shard's connection, DMs to shard 0)::
 default) and ``max_guilds_per_shard`` (4011, off by default) are the gateway's limits; a bad
 ``[shard_id, shard_count]`` is closed with 4010 (see :mod:`.gateway`).
 
+Discord's rules, each on by default (docs/DISCORD-RULES.md lists them all, with sources):
+
+- channel permissions with overwrites (:mod:`.permissions`, checked in :mod:`.routes`):
+  ``fake.set_overwrite(channel, role_or_member, allow=..., deny=...)``,
+  ``fake.set_role_permissions(fake.bot_role(guild), bits)`` (CHANNEL_UPDATE /
+  GUILD_ROLE_UPDATE reach the bot); interactions carry the bot's ``app_permissions``;
+- rate limits (:mod:`.ratelimits`): per-route buckets with their headers, the global 50/s,
+  the invalid request limit; ``fake.rate_limited`` lists every 429,
+  ``fake.ratelimiter.peak_per_second()`` and ``.per_second()`` measure the traffic;
+- the interaction lifecycle (:mod:`.callbacks`): 3 s, 15 minutes, 40060, the ignored
+  ephemeral flag of the first follow-up after a defer (``fake.notes_of("ephemeral-ignored")``);
+- length and count limits (:mod:`.limits`); DM errors 50007 and 40003.
+
+Switches (each only for a test that says why): ``FakeDiscord(permissions=False,
+rate_limits=False, rate_limit_scale=0.1, global_rate_limit=None, invalid_request_limit=None,
+dm_open_limit=None, strict_ephemeral=False, strict_embeds=False)``.
+
 Failure simulation: ``fake.close_dms(user)`` (403 / 50007),
 ``fake.rate_limit("POST /channels", times=1, retry_after=0.05)`` (429 that
 discord.py retries). Tuning: ``FakeDiscord(interaction_timeout=3.0,
@@ -67,7 +84,8 @@ Modules: :mod:`.server` (``FakeDiscord``: lifecycle, world building, clients),
 :mod:`.state` (the data and what was recorded), :mod:`.gateway` (the websocket and
 the dispatch of events), :mod:`.rest` (HTTP plumbing: validation, auth, rate limits),
 :mod:`.routes` and :mod:`.callbacks` (the REST handlers), :mod:`.driver` (the users
-the tests play), :mod:`.models`, :mod:`.limits` and :mod:`.spec`.
+the tests play), :mod:`.models`, :mod:`.permissions`, :mod:`.ratelimits`, :mod:`.limits`
+and :mod:`.spec`.
 """
 
 from tests.fakediscord.driver import CommandUnavailable
@@ -84,15 +102,18 @@ from tests.fakediscord.models import (
     Role,
     User,
 )
+from tests.fakediscord.permissions import Overwrite
+from tests.fakediscord.ratelimits import Bucket, RateLimitHit
 from tests.fakediscord.rest import ApiRequest, RateLimitRule
 from tests.fakediscord.server import FakeDiscord
-from tests.fakediscord.spec import ApiSpec, load_spec
+from tests.fakediscord.spec import ApiSpec, SpecUnavailableWarning, load_spec
 from tests.fakediscord.state import FakeDiscordErrors, RecordedError, RequestLog
 
 __all__ = [
     "ApiRequest",
     "ApiSpec",
     "Attachment",
+    "Bucket",
     "Channel",
     "ChannelType",
     "CommandUnavailable",
@@ -103,11 +124,14 @@ __all__ = [
     "InteractionTimeout",
     "Member",
     "Message",
+    "Overwrite",
     "Problem",
+    "RateLimitHit",
     "RateLimitRule",
     "RecordedError",
     "RequestLog",
     "Role",
+    "SpecUnavailableWarning",
     "User",
     "load_spec",
 ]

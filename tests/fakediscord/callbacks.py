@@ -3,10 +3,25 @@ callback (``POST /interactions/{id}/{token}/callback``) and the follow-up webhoo
 (``/webhooks/{application_id}/{token}``: send, get, edit, delete ``@original`` or a
 follow-up).
 
-They enforce what Discord enforces: one acknowledgement per interaction, within
-``interaction_timeout`` seconds, of a callback type the interaction type allows; follow-ups
-only after an acknowledgement and while the token lives (``token_ttl``). Everything is
-noted on the :class:`~.models.InteractionRecord` the driver waits on.
+They enforce what Discord enforces (interactions/receiving-and-responding.mdx): one
+acknowledgement per interaction (else ``400 40060``), within ``interaction_timeout`` seconds
+(3; else ``404 10062``, recorded ``late-ack``), of a callback type the interaction type
+allows; follow-ups only after an acknowledgement and while the token lives (``token_ttl``,
+15 minutes; else ``401 50027 Invalid Webhook Token``). Everything is noted on the
+:class:`~.models.InteractionRecord` the driver waits on.
+
+The first follow-up after a "thinking" defer (callback type 5) does not create a message:
+it edits the loading message, and "the ephemeral flag will be ignored, and the value you
+provided in the initial defer response will be preserved". A follow-up that asks for
+another ephemerality than the defer's is noted ``ephemeral-ignored`` (``state.notes``);
+when it asked to be ephemeral after a public defer (a private answer shown to everyone) it
+is also an error unless ``FakeDiscord(strict_ephemeral=False)``.
+
+Interaction responses and follow-ups are webhooks: the channel's permissions for the bot do
+not apply to them (not SEND_MESSAGES, and not ATTACH_FILES or EMBED_LINKS either: Discord's
+change log of 2022-06-29 says only MENTION_EVERYONE, SEND_TTS_MESSAGES and
+USE_EXTERNAL_EMOJIS follow the bot's permissions there, "ATTACH_FILES and EMBED_LINKS ...
+no longer the case"). The fake leaves them unrestricted.
 """
 
 from __future__ import annotations
@@ -55,8 +70,17 @@ class Callbacks:
             if int(req.params["webhook_id"]) != state.application_id:
                 raise ApiError(404, 10015, "Unknown Webhook", record="unknown-webhook")
             rec = state.by_token.get(req.params["webhook_token"])
-            if rec is None or time.monotonic() - rec.created > state.token_ttl:
+            if rec is None:
                 raise ApiError(401, 50027, "Invalid Webhook Token", record="unknown-webhook")
+            age = time.monotonic() - rec.created
+            if age > state.token_ttl:
+                raise ApiError(
+                    401,
+                    50027,
+                    f"Invalid Webhook Token (the interaction token expired: {age:.0f} s > "
+                    f"{state.token_ttl:g} s)",
+                    record="expired-token",
+                )
             return rec
         rec = state.interactions.get(int(req.params["interaction_id"]))
         if rec is None or rec.token != req.params["interaction_token"]:
@@ -170,6 +194,8 @@ class Callbacks:
                 and not rec._original_edited
             ):
                 # the first follow-up after a "thinking" defer replaces the loading message
+                # and keeps the defer's ephemerality, whatever the follow-up asked
+                self._ephemeral_ignored(req, rec, original, payload)
                 original.flags &= ~LOADING
                 messages.edit(req, original, payload)
                 rec._original_edited = True
@@ -185,6 +211,34 @@ class Callbacks:
             return msg.to_api() if req.flag("wait") else None
         finally:
             await rec._notify()
+
+    def _ephemeral_ignored(
+        self, req: ApiRequest, rec: InteractionRecord, original: Message, payload: dict
+    ) -> None:
+        asked = bool((payload.get("flags") or 0) & EPHEMERAL)
+        if asked == original.ephemeral:
+            return
+        name = (rec.payload.get("data") or {}).get("name") or (rec.payload.get("data") or {}).get(
+            "custom_id"
+        )
+        if asked:
+            text = (
+                f"interaction {name!r}: the first follow-up after a public defer asked to be "
+                "ephemeral; Discord ignores the flag and shows it to everyone (defer "
+                "ephemerally, or edit @original)"
+            )
+        else:
+            text = (
+                f"interaction {name!r}: the first follow-up after an ephemeral defer asked to "
+                "be public; Discord ignores that and keeps it ephemeral"
+            )
+        self.state.note(
+            "ephemeral-ignored",
+            text,
+            error=asked and self.state.strict_ephemeral,
+            method=req.method,
+            path=req.path,
+        )
 
     def _webhook_message(self, req: ApiRequest, rec: InteractionRecord) -> Message:
         mid = req.path.rsplit("/", 1)[-1]

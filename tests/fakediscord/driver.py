@@ -31,6 +31,7 @@ from tests.fakediscord.models import (
     _guess_type,
     snowflake,
 )
+from tests.fakediscord.permissions import DM_APP_PERMISSIONS
 from tests.fakediscord.state import State, as_id
 
 
@@ -146,7 +147,12 @@ class Driver(State):
         return cmd, guild
 
     def _option_value(
-        self, opt: dict[str, Any], value: Any, guild: Guild | None, resolved: dict[str, dict]
+        self,
+        opt: dict[str, Any],
+        value: Any,
+        guild: Guild | None,
+        resolved: dict[str, dict],
+        user: User | None = None,
     ) -> Any:
         kind = opt["type"]
         name = opt["name"]
@@ -174,15 +180,17 @@ class Driver(State):
             if not isinstance(value, bool):
                 raise ValueError(f"option {name!r}: {value!r} is not a boolean")
         elif kind == 6 or (kind == 9 and isinstance(value, User | Member)):
-            user = value.user if isinstance(value, Member) else value
-            if not isinstance(user, User):
-                user = self.users[as_id(user)]
-            resolved.setdefault("users", {})[str(user.id)] = user.to_api()
-            if guild is not None and user.id in guild.members:
-                member = guild.members[user.id].to_api(permissions=guild.permissions_of(user.id))
+            target = value.user if isinstance(value, Member) else value
+            if not isinstance(target, User):
+                target = self.users[as_id(target)]
+            resolved.setdefault("users", {})[str(target.id)] = target.to_api()
+            if guild is not None and target.id in guild.members:
+                member = guild.members[target.id].to_api(
+                    permissions=guild.permissions_of(target.id)
+                )
                 member.pop("user")
-                resolved.setdefault("members", {})[str(user.id)] = member
-            value = str(user.id)
+                resolved.setdefault("members", {})[str(target.id)] = member
+            value = str(target.id)
         elif kind in (8, 9):
             role = (
                 value if isinstance(value, Role) else guild.roles[as_id(value)] if guild else None
@@ -197,7 +205,12 @@ class Driver(State):
             if types and chan.type not in types:
                 raise ValueError(f"option {name!r}: channel type {chan.type} not in {types}")
             data = chan.to_api()
-            data["permissions"] = str(ALL_PERMISSIONS)
+            perms = (
+                self.guilds[chan.guild_id].permissions_in(chan, user.id)
+                if chan.guild_id is not None and user is not None
+                else ALL_PERMISSIONS
+            )
+            data["permissions"] = str(perms)
             resolved.setdefault("channels", {})[str(chan.id)] = data
             value = str(chan.id)
         elif kind == 11:
@@ -232,6 +245,7 @@ class Driver(State):
         values: Mapping[str, Any],
         guild: Guild | None,
         focused: str | None,
+        user: User | None = None,
     ) -> tuple[list[dict[str, Any]], dict[str, dict]]:
         node = cmd
         chain: list[dict[str, Any]] = []
@@ -272,7 +286,7 @@ class Driver(State):
                 if opt.get("required") and focused is None:
                     raise ValueError(f"required option {name!r} missing for {' '.join(path)!r}")
                 continue
-            value = self._option_value(opt, values[name], guild, resolved)
+            value = self._option_value(opt, values[name], guild, resolved, user)
             opts.append({"type": opt["type"], "name": name, "value": value})
         if focused is not None and focused not in by_name:
             raise ValueError(f"focused option {focused!r} does not exist")
@@ -303,25 +317,33 @@ class Driver(State):
             member = guild.members.get(user.id)
             if member is None:
                 raise CommandUnavailable(f"{user.name} is not a member of {guild.name}")
-            perms = guild.permissions_of(user.id)
+            # Discord: the member's and the app's permissions in this channel, overwrites
+            # included ("app_permissions": "the computed permissions ... including any
+            # channel overwrites")
+            perms = guild.permissions_in(channel, user.id)
+            app_perms = guild.permissions_in(channel, self.bot_user.id)
             chan["permissions"] = str(perms)
+            chan["app_permissions"] = str(app_perms)
             payload.update(
                 {
                     "guild_id": str(guild.id),
                     "guild": {"id": str(guild.id), "locale": "en-US", "features": []},
                     "guild_locale": "en-US",
                     "member": member.to_api(permissions=perms),
-                    "app_permissions": str(guild.permissions_of(self.bot_user.id)),
+                    "app_permissions": str(app_perms),
                     "authorizing_integration_owners": {"0": str(guild.id)},
                     "context": 0,
                 }
             )
         else:
             chan["permissions"] = str(ALL_PERMISSIONS)
+            # Discord, in the DM with the app's bot user: ATTACH_FILES | EMBED_LINKS |
+            # MENTION_EVERYONE | USE_EXTERNAL_EMOJIS (Receiving and Responding)
+            chan["app_permissions"] = str(DM_APP_PERMISSIONS)
             payload.update(
                 {
                     "user": user.to_api(),
-                    "app_permissions": str(ALL_PERMISSIONS),
+                    "app_permissions": str(DM_APP_PERMISSIONS),
                     "authorizing_integration_owners": {"0": "0"},
                     "context": 1,
                 }
@@ -404,7 +426,7 @@ class Driver(State):
         if subcommand:
             path += subcommand.split()
         cmd, guild = self._resolve_command(user, channel, path)
-        opts, resolved = self._build_options(cmd, path, options or {}, guild, None)
+        opts, resolved = self._build_options(cmd, path, options or {}, guild, None, user)
         data = self._command_data(cmd, opts, resolved)
         payload = self._base_interaction(2, user, channel, data)
         return await self._send_interaction(payload, user, channel, wait=wait, timeout=timeout)
@@ -433,7 +455,7 @@ class Driver(State):
         cmd, guild = self._resolve_command(user, channel, path)
         values = dict(options or {})
         values[focused] = value
-        opts, resolved = self._build_options(cmd, path, values, guild, focused)
+        opts, resolved = self._build_options(cmd, path, values, guild, focused, user)
         payload = self._base_interaction(4, user, channel, self._command_data(cmd, opts, resolved))
         rec = await self._send_interaction(payload, user, channel, wait=True, timeout=None)
         if rec.choices is None:

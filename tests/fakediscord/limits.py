@@ -1,5 +1,12 @@
 """Discord's documented limits that the OpenAPI schema does not (fully) express.
 
+They are checked here whether or not the spec could be loaded (:mod:`.spec`). Sources
+(discord/discord-api-docs): resources/message.mdx (content, embeds, nonce,
+allowed_mentions), components/reference.mdx (action rows, buttons, selects, custom ids,
+the 40 components of an IS_COMPONENTS_V2 message), reference.mdx "Uploading Files" (10 MiB a
+file), interactions/receiving-and-responding.mdx (autocomplete: 25 choices) and
+interactions/application-commands.mdx (commands, options and choices).
+
 Every checker returns a list of :class:`Problem` (an error path inside the
 request body, a Discord-style error code and a message); an empty list means
 the payload is acceptable.
@@ -33,6 +40,18 @@ MAX_CHAT_INPUT_COMMANDS = 100
 MAX_CONTEXT_MENU_COMMANDS = 5
 MAX_COMMAND_CHARS = 4000
 MAX_AUTOCOMPLETE_CHOICES = 25
+MAX_CHOICE_NAME = 100
+MAX_CHOICE_VALUE = 100
+MAX_BUTTON_LABEL = 80
+MAX_BUTTON_URL = 512
+MAX_SELECT_OPTIONS = 25
+MAX_SELECT_PLACEHOLDER = 150
+MAX_SELECT_VALUES = 25
+MAX_OPTION_TEXT = 100
+MAX_V2_COMPONENTS = 40
+MAX_NONCE = 25
+MAX_ALLOWED_MENTION_IDS = 100
+SELECT_TYPES = (3, 5, 6, 7, 8)
 
 IS_COMPONENTS_V2 = 1 << 15
 _NAME_RE = re.compile(r"^[-_\w]{1,32}$")
@@ -364,6 +383,148 @@ def _iter_custom_ids(components: Iterable[Any], path: tuple):
                 yield from _iter_custom_ids(sub, (*p, key))
 
 
+def _walk_components(components: Iterable[Any], path: tuple):
+    """Every component with its path, depth first (rows, containers, sections' accessories)."""
+    for i, comp in enumerate(components):
+        if not isinstance(comp, dict):
+            continue
+        p = (*path, i)
+        yield p, comp
+        for key in ("components", "accessory"):
+            sub = comp.get(key)
+            if isinstance(sub, dict):
+                yield from _walk_components([sub], (*p, key))
+            elif isinstance(sub, list):
+                yield from _walk_components(sub, (*p, key))
+
+
+def _too_long(value: Any, limit: int, path: tuple) -> list[Problem]:
+    if isinstance(value, str) and len(value) > limit:
+        return [Problem(path, "BASE_TYPE_MAX_LENGTH", f"Must be {limit} or fewer in length.")]
+    return []
+
+
+def _check_button(comp: dict[str, Any], p: tuple) -> list[Problem]:
+    problems = _too_long(comp.get("label"), MAX_BUTTON_LABEL, (*p, "label"))
+    problems += _too_long(comp.get("url"), MAX_BUTTON_URL, (*p, "url"))
+    style = comp.get("style")
+    if style == 5:
+        if not comp.get("url") or "custom_id" in comp:
+            problems.append(
+                Problem(
+                    p,
+                    "BUTTON_COMPONENT_INVALID_URL",
+                    "A link button needs a url and has no custom_id.",
+                )
+            )
+    elif style != 6 and not comp.get("custom_id"):
+        problems.append(Problem((*p, "custom_id"), "BASE_TYPE_REQUIRED", "This field is required"))
+    return problems
+
+
+def _check_select(comp: dict[str, Any], p: tuple) -> list[Problem]:
+    """A select menu: placeholder 150, min_values 0-25, max_values 1-25 (and, for a string
+    select, at most its options), min <= max, 1-25 options of label/value 1-100 and
+    description 100, defaults within max_values (components/reference.mdx)."""
+    problems = _too_long(comp.get("placeholder"), MAX_SELECT_PLACEHOLDER, (*p, "placeholder"))
+    lo = comp.get("min_values", 1)
+    hi = comp.get("max_values", 1)
+    if isinstance(lo, int) and not 0 <= lo <= MAX_SELECT_VALUES:
+        problems.append(Problem((*p, "min_values"), "NUMBER_TYPE_MAX", "Must be between 0 and 25."))
+    if isinstance(hi, int) and not 1 <= hi <= MAX_SELECT_VALUES:
+        problems.append(Problem((*p, "max_values"), "NUMBER_TYPE_MAX", "Must be between 1 and 25."))
+    if isinstance(lo, int) and isinstance(hi, int) and lo > hi:
+        problems.append(
+            Problem(
+                (*p, "min_values"),
+                "SELECT_COMPONENT_MIN_VALUES_TOO_HIGH",
+                "min_values must be less than or equal to max_values.",
+            )
+        )
+    if comp.get("type") == 3:
+        options = comp.get("options") or []
+        if not 1 <= len(options) <= MAX_SELECT_OPTIONS:
+            problems.append(
+                Problem(
+                    (*p, "options"),
+                    "BASE_TYPE_BAD_LENGTH",
+                    f"Must be between 1 and {MAX_SELECT_OPTIONS} in length.",
+                )
+            )
+        if isinstance(hi, int) and options and hi > len(options):
+            problems.append(
+                Problem(
+                    (*p, "max_values"),
+                    "SELECT_COMPONENT_MAX_VALUES_TOO_HIGH",
+                    f"max_values ({hi}) must be at most the number of options ({len(options)}).",
+                )
+            )
+        defaults = 0
+        for j, opt in enumerate(options):
+            if not isinstance(opt, dict):
+                continue
+            q = (*p, "options", j)
+            for key in ("label", "value"):
+                text = opt.get(key)
+                if not isinstance(text, str) or not 1 <= len(text) <= MAX_OPTION_TEXT:
+                    problems.append(
+                        Problem(
+                            (*q, key),
+                            "BASE_TYPE_BAD_LENGTH",
+                            f"Must be between 1 and {MAX_OPTION_TEXT} in length.",
+                        )
+                    )
+            problems += _too_long(opt.get("description"), MAX_OPTION_TEXT, (*q, "description"))
+            defaults += bool(opt.get("default"))
+        if isinstance(hi, int) and defaults > hi:
+            problems.append(
+                Problem(
+                    (*p, "options"),
+                    "SELECT_COMPONENT_TOO_MANY_DEFAULTS",
+                    f"{defaults} default options, more than max_values ({hi}).",
+                )
+            )
+    else:
+        given = comp.get("default_values")
+        bounded = isinstance(lo, int) and isinstance(hi, int)
+        if isinstance(given, list) and given and bounded and not lo <= len(given) <= hi:
+            problems.append(
+                Problem(
+                    (*p, "default_values"),
+                    "BASE_TYPE_BAD_LENGTH",
+                    f"Must be between {lo} and {hi} in length (min_values, max_values).",
+                )
+            )
+    return problems
+
+
+def _check_allowed_mentions(mentions: Any, path: tuple) -> list[Problem]:
+    """``parse`` excludes ``users``/``roles`` lists of its own kind; at most 100 ids each."""
+    if not isinstance(mentions, dict):
+        return []
+    problems: list[Problem] = []
+    parse = mentions.get("parse") or []
+    for kind in ("users", "roles"):
+        ids = mentions.get(kind)
+        if ids and kind in parse:
+            problems.append(
+                Problem(
+                    (*path, "parse"),
+                    "MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE",
+                    f'parse:["{kind}"] and {kind}: [ids] are mutually exclusive.',
+                )
+            )
+        if isinstance(ids, list) and len(ids) > MAX_ALLOWED_MENTION_IDS:
+            problems.append(
+                Problem(
+                    (*path, kind),
+                    "BASE_TYPE_MAX_LENGTH",
+                    f"Must be {MAX_ALLOWED_MENTION_IDS} or fewer in length.",
+                )
+            )
+    return problems
+
+
 def _check_components(components: list[Any], path: tuple, flags: int) -> list[Problem]:
     problems: list[Problem] = []
     if not flags & IS_COMPONENTS_V2:
@@ -403,10 +564,28 @@ def _check_components(components: list[Any], path: tuple, flags: int) -> list[Pr
                         "The specified component exceeds the maximum width",
                     )
                 )
+    else:
+        total = sum(1 for _ in _walk_components(components, path))
+        if total > MAX_V2_COMPONENTS:
+            problems.append(
+                Problem(
+                    path,
+                    "BASE_TYPE_MAX_LENGTH",
+                    f"A message may hold {MAX_V2_COMPONENTS} components in all ({total} given).",
+                )
+            )
+    for p, comp in _walk_components(components, path):
+        kind = comp.get("type")
+        if kind == 2:
+            problems += _check_button(comp, p)
+        elif kind in SELECT_TYPES:
+            problems += _check_select(comp, p)
     seen: set[str] = set()
     for p, custom_id in _iter_custom_ids(components, path):
         if isinstance(custom_id, str) and len(custom_id) > MAX_CUSTOM_ID:
             problems.append(Problem(p, "BASE_TYPE_MAX_LENGTH", "Must be 100 or fewer in length."))
+        if isinstance(custom_id, str) and not custom_id:
+            problems.append(Problem(p, "BASE_TYPE_MIN_LENGTH", "Must be 1 or more in length."))
         if custom_id in seen:
             problems.append(
                 Problem(
@@ -447,6 +626,24 @@ def check_message(
     components = payload.get("components") or []
     if isinstance(components, list):
         problems += _check_components(components, (*path, "components"), flags)
+    nonce = payload.get("nonce")
+    if isinstance(nonce, str) and len(nonce) > MAX_NONCE:
+        problems.append(
+            Problem(
+                (*path, "nonce"), "BASE_TYPE_MAX_LENGTH", f"Must be {MAX_NONCE} or fewer in length."
+            )
+        )
+    problems += _check_allowed_mentions(
+        payload.get("allowed_mentions"), (*path, "allowed_mentions")
+    )
+    if flags & IS_COMPONENTS_V2 and (content or embeds or payload.get("poll")):
+        problems.append(
+            Problem(
+                path,
+                "MESSAGE_CANNOT_USE_LEGACY_FIELDS_WITH_COMPONENTS_V2",
+                "With IS_COMPONENTS_V2 a message holds only components (no content, embeds, poll).",
+            )
+        )
     if len(files) > MAX_FILES:
         problems.append(
             Problem(
@@ -478,16 +675,33 @@ def check_message(
 
 
 def check_autocomplete(data: Any) -> list[Problem]:
+    """At most 25 choices, each a name of 1-100 characters and a string value of at most 100."""
     choices = (data or {}).get("choices") or []
+    problems: list[Problem] = []
     if len(choices) > MAX_AUTOCOMPLETE_CHOICES:
-        return [
+        problems.append(
             Problem(
                 ("data", "choices"),
                 "BASE_TYPE_MAX_LENGTH",
                 f"Must be {MAX_AUTOCOMPLETE_CHOICES} or fewer in length.",
             )
-        ]
-    return []
+        )
+    for i, choice in enumerate(choices):
+        if not isinstance(choice, dict):
+            continue
+        name = choice.get("name")
+        if not isinstance(name, str) or not 1 <= len(name) <= MAX_CHOICE_NAME:
+            problems.append(
+                Problem(
+                    ("data", "choices", i, "name"),
+                    "BASE_TYPE_BAD_LENGTH",
+                    f"Must be between 1 and {MAX_CHOICE_NAME} in length.",
+                )
+            )
+        problems += _too_long(
+            choice.get("value"), MAX_CHOICE_VALUE, ("data", "choices", i, "value")
+        )
+    return problems
 
 
 def errors_object(problems: Iterable[Problem]) -> dict[str, Any]:

@@ -10,9 +10,11 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from tests.fakediscord.permissions import ADMINISTRATOR as ADMINISTRATOR  # re-exported
+from tests.fakediscord.permissions import ALL_PERMISSIONS as ALL_PERMISSIONS  # re-exported
+from tests.fakediscord.permissions import Overwrite, base_permissions, channel_permissions
+
 DISCORD_EPOCH_MS = 1420070400000
-ALL_PERMISSIONS = (1 << 53) - 1
-ADMINISTRATOR = 1 << 3
 EPHEMERAL = 1 << 6
 LOADING = 1 << 7
 
@@ -132,6 +134,8 @@ class Channel:
     parent_id: int | None = None
     message_ids: list[int] = field(default_factory=list)
     pins: list[int] = field(default_factory=list)
+    overwrites: dict[int, Overwrite] = field(default_factory=dict)
+    """Permission overwrites by role or member id (the @everyone role's id is the guild's)."""
 
     @property
     def mention(self) -> str:
@@ -140,6 +144,11 @@ class Channel:
     @property
     def is_dm(self) -> bool:
         return self.type == ChannelType.DM
+
+    @property
+    def is_text(self) -> bool:
+        """A channel messages are sent in (SEND_MESSAGES' implicit denials apply)."""
+        return self.type in (ChannelType.GUILD_TEXT, ChannelType.GUILD_ANNOUNCEMENT)
 
     def to_api(self) -> dict[str, Any]:
         if self.type == ChannelType.DM:
@@ -157,7 +166,7 @@ class Channel:
             "guild_id": str(self.guild_id),
             "name": self.name,
             "position": self.position,
-            "permission_overwrites": [],
+            "permission_overwrites": [o.to_api() for o in self.overwrites.values()],
             "nsfw": False,
             "topic": self.topic,
             "parent_id": str(self.parent_id) if self.parent_id else None,
@@ -182,19 +191,12 @@ class Guild:
         return self.roles[self.id]
 
     def permissions_of(self, user_id: int) -> int:
-        """Guild-level permissions of a member (channel overwrites are not modelled)."""
-        if user_id == self.owner_id:
-            return ALL_PERMISSIONS
-        member = self.members.get(user_id)
-        perms = self.default_role.permissions
-        if member is not None:
-            for rid in member.roles:
-                role = self.roles.get(rid)
-                if role is not None:
-                    perms |= role.permissions
-        if perms & ADMINISTRATOR:
-            return ALL_PERMISSIONS
-        return perms
+        """Guild-level permissions of a member (without any channel's overwrites)."""
+        return base_permissions(self, user_id)
+
+    def permissions_in(self, channel: Channel, user_id: int) -> int:
+        """A member's permissions in ``channel`` (overwrites and implicit denials applied)."""
+        return channel_permissions(self, channel, user_id)
 
     def to_api(self) -> dict[str, Any]:
         return {

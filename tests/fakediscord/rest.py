@@ -1,8 +1,11 @@
 """The REST side of the fake Discord: the plumbing every HTTP request goes through.
 
 A request below ``/api/v10`` is logged (``state.requests``), its body read (JSON, or
-multipart with ``payload_json`` and files), answered 429 if a test's rate-limit rule
-matches, matched against Discord's OpenAPI spec (404/405), checked for the bot token
+multipart with ``payload_json`` and files), matched against Discord's OpenAPI spec,
+answered 429 if a test's rate-limit rule matches or Discord's rate limits say so
+(:mod:`.ratelimits`: per-route buckets, the global limit, a ban after too many invalid
+requests; every answer carries the bucket's ``X-RateLimit-*`` headers), 404/405 for an
+unknown route, checked for the bot token
 (except webhook and interaction routes), validated (query parameters, body schema) and
 handed to the route's handler (:mod:`.routes`, :mod:`.callbacks`). An :class:`ApiError`
 from any step becomes Discord's error answer, and recorded as a protocol error when it
@@ -21,6 +24,7 @@ from typing import Any
 from aiohttp import BodyPartReader, web
 
 from tests.fakediscord.limits import Problem, errors_object
+from tests.fakediscord.ratelimits import INVALID_WINDOW
 from tests.fakediscord.spec import Operation, schema_problems
 from tests.fakediscord.state import RequestLog, State
 
@@ -45,6 +49,7 @@ class ApiRequest:
     files: list[UploadedFile] = field(default_factory=list)
     multipart: bool = False
     op: Operation | None = None
+    rate_limit_headers: dict[str, str] = field(default_factory=dict)
 
     @property
     def params(self) -> dict[str, str]:
@@ -143,6 +148,7 @@ class RestApi:
         req = ApiRequest(method, path, dict(request.query), request.headers)
         entry = RequestLog(method, path, None, dict(request.query), None, [])
         self.state.requests.append(entry)
+        response: web.StreamResponse
         try:
             await self._read_body(request, req)
             entry.json = req.json
@@ -151,12 +157,13 @@ class RestApi:
             entry.template = req.op.template if req.op else None
             if isinstance(result, web.StreamResponse):
                 entry.status = result.status
-                return result
-            if result is None:
+                response = result
+            elif result is None:
                 entry.status = 204
-                return web.Response(status=204)
-            entry.status, entry.response = 200, result
-            return json_response(result)
+                response = web.Response(status=204)
+            else:
+                entry.status, entry.response = 200, result
+                response = json_response(result)
         except ApiError as err:
             entry.template = req.op.template if req.op else None
             entry.status, entry.response = err.status, err.body
@@ -170,9 +177,23 @@ class RestApi:
                     status=err.status,
                     details=err.body.get("errors"),
                 )
-            return json_response(err.body, err.status)
+            response = json_response(err.body, err.status)
         finally:
             await self.state.notify()
+        for name, value in req.rate_limit_headers.items():
+            response.headers.setdefault(name, value)
+        if self.state.ratelimiter.answered(entry.status):
+            limiter = self.state.ratelimiter
+            self.state.record(
+                "cloudflare-ban",
+                f"{len(limiter.invalid)} invalid requests (401, 403, 429) within "
+                f"{int(INVALID_WINDOW)} s: Discord restricts the client for a while "
+                f"(the fake: {limiter.ban_duration:.0f} s, every request answered 429)",
+                method=method,
+                path=path,
+                status=entry.status,
+            )
+        return response
 
     async def _reject_interaction(self, req: ApiRequest, err: ApiError) -> None:
         token = req.params.get("interaction_token") or req.params.get("webhook_token")
@@ -221,11 +242,20 @@ class RestApi:
     async def _handle(self, req: ApiRequest) -> Any:
         op, path_known = self.state.spec.match(req.method, req.path)
         req.op = op
+        template = op.template if op else None
         # rate limits come before validation, like on the real API
         for rule in self.rate_limits:
             if rule.matches(req):
                 rule.hits += 1
+                self.state.ratelimiter.injected(req.method, req.path, template, rule.retry_after)
                 return _too_many_requests(rule)
+        verdict = self.state.ratelimiter.check(req.method, req.path, template, req.params)
+        req.rate_limit_headers = verdict.headers
+        if verdict.banned:
+            # Cloudflare answers, not Discord: no JSON, no "Via" (discord.py gives up)
+            return web.Response(status=429, text="error code: 1015")
+        if verdict.refuse is not None:
+            return json_response(verdict.refuse, 429, {**verdict.headers, "Via": "1.1 google"})
         if op is None:
             if path_known:
                 raise ApiError(405, 0, "405: Method Not Allowed", record="unknown-route")

@@ -4,6 +4,27 @@ guilds, application commands, channels, messages, DMs, pins and reactions.
 :class:`BotMessages` creates, edits and deletes the bot's messages (also for the
 interaction callbacks of :mod:`.callbacks`): Discord's limits, attachments, and the
 MESSAGE_* events on the gateway.
+
+In a guild channel the bot's permissions there (its roles and the channel's overwrites,
+:mod:`.permissions`) are checked as Discord documents them (resources/message.mdx):
+
+- without VIEW_CHANNEL anything in the channel is ``403 50001 Missing Access``;
+- a message needs SEND_MESSAGES, its files ATTACH_FILES, a reply READ_MESSAGE_HISTORY;
+  anything missing is ``403 50013 Missing Permissions``;
+- embeds without EMBED_LINKS are dropped from the message, as Discord does (not
+  documented; discord/discord-api-docs#2601, #5648), noted ``embeds-dropped`` (an error
+  unless ``strict_embeds=False``); a message left empty by that is 403 50013;
+- pinning and unpinning need PIN_MESSAGES (since 2026-02-23 MANAGE_MESSAGES no longer does);
+- reading messages or pins needs READ_MESSAGE_HISTORY (a list without it is empty);
+- deleting another's message needs MANAGE_MESSAGES; a reaction ADD_REACTIONS and
+  READ_MESSAGE_HISTORY.
+
+Each 403 of a permission is also noted (``state.notes``, kind ``forbidden``).
+``FakeDiscord(permissions=False)`` switches the checks off.
+
+Opening DM channels (``POST /users/@me/channels``) faster than ``state.dm_open_limit`` new
+ones in ``state.dm_open_window`` seconds is ``403 40003 You are opening direct messages
+too fast`` (Discord publishes no numbers; reopening a user's existing DM does not count).
 """
 
 from __future__ import annotations
@@ -11,6 +32,7 @@ from __future__ import annotations
 import time
 from typing import Any
 
+from tests.fakediscord import permissions as P
 from tests.fakediscord.gateway import INTENT_DIRECT_MESSAGES, INTENT_GUILD_MESSAGES, Gateway
 from tests.fakediscord.limits import check_command, check_command_list, check_message
 from tests.fakediscord.models import (
@@ -27,12 +49,6 @@ from tests.fakediscord.models import (
 )
 from tests.fakediscord.rest import ApiError, ApiRequest, RouteTable, limit_error
 from tests.fakediscord.state import State
-
-P_VIEW_CHANNEL = 1 << 10
-P_SEND_MESSAGES = 1 << 11
-P_MANAGE_MESSAGES = 1 << 13
-P_ATTACH_FILES = 1 << 15
-P_PIN_MESSAGES = 1 << 51
 
 
 class BotMessages:
@@ -366,27 +382,66 @@ class Routes:
             raise ApiError(404, 10008, "Unknown Message", record="unknown-entity")
         return chan, msg
 
-    def _require(self, chan: Channel, bits: int, what: str) -> None:
-        if chan.guild_id is None:
+    def _perms(self, chan: Channel) -> int | None:
+        """The bot's permissions in ``chan`` (None: a DM, or the checks are off)."""
+        if not self.state.enforce_permissions:
+            return None
+        return self.state.bot_permissions(chan)
+
+    def _require(self, chan: Channel, bits: int) -> None:
+        """403 unless the bot has ``bits`` in ``chan``: 50001 without VIEW_CHANNEL, else
+        50013 (no check in a DM, or with the checks off)."""
+        perms = self._perms(chan)
+        if perms is None:
             return
-        perms = self.state.guilds[chan.guild_id].permissions_of(self.state.bot_user.id)
-        if perms & bits != bits:
-            raise ApiError(403, 50013, f"Missing Permissions ({what})")
+        missing = (bits | P.VIEW_CHANNEL) & ~perms
+        if not missing:
+            return
+        where = f"#{chan.name} ({chan.id})"
+        if missing & P.VIEW_CHANNEL:
+            self.state.note("forbidden", f"50001 Missing Access: no VIEW_CHANNEL in {where}")
+            raise ApiError(403, 50001, "Missing Access")
+        self.state.note("forbidden", f"50013 Missing Permissions: {P.names(missing)} in {where}")
+        raise ApiError(403, 50013, "Missing Permissions")
 
     async def _create_dm(self, req: ApiRequest) -> Any:
+        state = self.state
         rid = (req.json or {}).get("recipient_id")
-        user = self.state.users.get(int(rid)) if rid is not None else None
+        user = state.users.get(int(rid)) if rid is not None else None
         if user is None:
             raise ApiError(
                 400, 50035, "Invalid Form Body (unknown recipient)", record="unknown-entity"
             )
-        return self.state.dm_channel(user).to_api()
+        if user.id not in state.dm_users and state.dm_open_limit is not None:
+            now = time.monotonic()
+            opened = state.dm_opened
+            while opened and opened[0] <= now - state.dm_open_window:
+                opened.popleft()
+            if len(opened) >= state.dm_open_limit:
+                state.note(
+                    "dm-too-fast",
+                    f"40003: more than {state.dm_open_limit} new DM channels within "
+                    f"{state.dm_open_window:g} s (to {user.name})",
+                )
+                raise ApiError(403, 40003, "You are opening direct messages too fast.")
+            opened.append(now)
+        state.dm_users.add(user.id)
+        return state.dm_channel(user).to_api()
 
     async def _get_channel(self, req: ApiRequest) -> Any:
-        return self._channel(req).to_api()
+        chan = self._channel(req)
+        self._require(chan, P.VIEW_CHANNEL)
+        return chan.to_api()
+
+    def _can_read_history(self, chan: Channel) -> bool:
+        self._require(chan, P.VIEW_CHANNEL)
+        perms = self._perms(chan)
+        return perms is None or bool(perms & P.READ_MESSAGE_HISTORY)
 
     async def _list_messages(self, req: ApiRequest) -> Any:
         chan = self._channel(req)
+        if not self._can_read_history(chan):
+            return []  # Discord: "no messages will be returned"
         limit = int(req.query.get("limit", 50))
         msgs = list(reversed(self.state.channel_messages(chan)))
         if "before" in req.query:
@@ -401,9 +456,12 @@ class Routes:
         self.messages.check_limits(req, payload, create=True)
         if chan.is_dm and chan.recipient is not None and chan.recipient.id in self.state.closed_dms:
             raise ApiError(403, 50007, "Cannot send messages to this user")
-        self._require(chan, P_VIEW_CHANNEL | P_SEND_MESSAGES, "SEND_MESSAGES")
+        self._require(chan, P.VIEW_CHANNEL | P.SEND_MESSAGES)
         if req.files:
-            self._require(chan, P_ATTACH_FILES, "ATTACH_FILES")
+            self._require(chan, P.ATTACH_FILES)
+        if payload.get("message_reference") is not None:
+            self._require(chan, P.READ_MESSAGE_HISTORY)
+        payload = self._without_embeds_if_forbidden(req, chan, payload, create=True)
         # Discord's idempotency: with `enforce_nonce`, a message whose nonce the same author
         # used in the same channel in the past few minutes is not created again; the earlier
         # one is returned (discord.py sends `enforce_nonce` with every nonce)
@@ -422,33 +480,71 @@ class Routes:
             self.state.nonces[key] = (msg.id, time.time())
         return msg.to_api()
 
+    def _without_embeds_if_forbidden(
+        self, req: ApiRequest, chan: Channel, payload: dict[str, Any], *, create: bool
+    ) -> dict[str, Any]:
+        """Discord drops the embeds of a bot without EMBED_LINKS (the message is sent without
+        them); left empty, the message is refused 403 50013."""
+        perms = self._perms(chan)
+        if perms is None or perms & P.EMBED_LINKS or not payload.get("embeds"):
+            return payload
+        kept = {k: v for k, v in payload.items() if k != "embeds"}
+        empty = not (
+            kept.get("content")
+            or kept.get("components")
+            or req.files
+            or kept.get("sticker_ids")
+            or kept.get("poll")
+        )
+        where = f"#{chan.name} ({chan.id})"
+        if create and empty:
+            self.state.note("forbidden", f"50013 Missing Permissions: EMBED_LINKS in {where}")
+            raise ApiError(403, 50013, "Missing Permissions")
+        self.state.note(
+            "embeds-dropped",
+            f"{len(payload['embeds'])} embed(s) dropped: no EMBED_LINKS in {where}",
+            error=self.state.strict_embeds,
+            method=req.method,
+            path=req.path,
+        )
+        return kept
+
     async def _get_message(self, req: ApiRequest) -> Any:
-        return self._channel_message(req)[1].to_api()
+        chan, msg = self._channel_message(req)
+        self._require(chan, P.VIEW_CHANNEL | P.READ_MESSAGE_HISTORY)
+        return msg.to_api()
 
     async def _edit_message(self, req: ApiRequest) -> Any:
-        _, msg = self._channel_message(req)
+        chan, msg = self._channel_message(req)
         if msg.author is not self.state.bot_user:
             raise ApiError(
                 403, 50005, "Cannot edit a message authored by another user", record="forbidden"
             )
+        self._require(chan, P.VIEW_CHANNEL)
+        if req.files:
+            self._require(chan, P.ATTACH_FILES)
         payload = req.json or {}
         self.messages.check_limits(req, payload, create=False)
+        payload = self._without_embeds_if_forbidden(req, chan, payload, create=False)
         return self.messages.edit(req, msg, payload).to_api()
 
     async def _delete_message(self, req: ApiRequest) -> Any:
         chan, msg = self._channel_message(req)
+        self._require(chan, P.VIEW_CHANNEL)
         if msg.author is not self.state.bot_user:
-            self._require(chan, P_MANAGE_MESSAGES, "MANAGE_MESSAGES")
+            self._require(chan, P.MANAGE_MESSAGES)
         self.messages.delete(msg)
         return None
 
     async def _typing(self, req: ApiRequest) -> Any:
-        self._channel(req)
+        chan = self._channel(req)
+        self._require(chan, P.VIEW_CHANNEL | P.SEND_MESSAGES)
         return None
 
     async def _get_pins(self, req: ApiRequest) -> Any:
         chan = self._channel(req)
-        msgs = [self.state.messages[m].to_api() for m in chan.pins]
+        readable = self._can_read_history(chan)
+        msgs = [self.state.messages[m].to_api() for m in chan.pins] if readable else []
         if req.op and req.op.template.endswith("/messages/pins"):
             return {
                 "items": [{"pinned_at": iso_now(), "message": m} for m in msgs],
@@ -458,10 +554,8 @@ class Routes:
 
     async def _pin(self, req: ApiRequest) -> Any:
         chan, msg = self._channel_message(req)
-        if chan.guild_id is not None:
-            perms = self.state.guilds[chan.guild_id].permissions_of(self.state.bot_user.id)
-            if not perms & (P_MANAGE_MESSAGES | P_PIN_MESSAGES):
-                raise ApiError(403, 50013, "Missing Permissions (PIN_MESSAGES)")
+        # PIN_MESSAGES only: MANAGE_MESSAGES stopped allowing pins on 2026-02-23
+        self._require(chan, P.PIN_MESSAGES)
         if not msg.pinned:
             if len(chan.pins) >= 250:
                 raise ApiError(400, 30003, "Maximum number of pins reached (250)", record="limits")
@@ -471,11 +565,14 @@ class Routes:
 
     async def _unpin(self, req: ApiRequest) -> Any:
         chan, msg = self._channel_message(req)
+        self._require(chan, P.PIN_MESSAGES)
         if msg.pinned:
             msg.pinned = False
             chan.pins.remove(msg.id)
         return None
 
     async def _react(self, req: ApiRequest) -> Any:
-        self._channel_message(req)
+        chan, _ = self._channel_message(req)
+        needed = P.READ_MESSAGE_HISTORY | (P.ADD_REACTIONS if req.method == "PUT" else 0)
+        self._require(chan, needed)
         return None

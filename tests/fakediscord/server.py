@@ -11,8 +11,10 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import sys
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
 import yarl
@@ -23,9 +25,11 @@ from tests.fakediscord.driver import Driver
 from tests.fakediscord.gateway import Gateway, shard_of
 from tests.fakediscord.limits import DEFAULT_FILE_LIMIT
 from tests.fakediscord.models import Channel, ChannelType, Guild, Member, Role, User, snowflake
+from tests.fakediscord.permissions import MEMBER, ROLE, Overwrite
+from tests.fakediscord.ratelimits import BAN_DURATION, GLOBAL_LIMIT, INVALID_LIMIT, Bucket
 from tests.fakediscord.rest import API_PREFIX, ApiRequest, RateLimitRule, RestApi
 from tests.fakediscord.routes import BotMessages, Routes
-from tests.fakediscord.state import as_id
+from tests.fakediscord.state import DM_OPEN_LIMIT, DM_OPEN_WINDOW, as_id
 
 log = logging.getLogger("fakediscord")
 
@@ -80,7 +84,29 @@ class FakeDiscord(Driver):
         max_concurrency: int = 1,
         identify_window: float | None = None,
         max_guilds_per_shard: int | None = None,
+        permissions: bool = True,
+        rate_limits: bool = True,
+        rate_limit_scale: float = 1.0,
+        buckets: Mapping[tuple[str, str], Bucket] | None = None,
+        global_rate_limit: int | None = GLOBAL_LIMIT,
+        invalid_request_limit: int | None = INVALID_LIMIT,
+        ban_duration: float = BAN_DURATION,
+        dm_open_limit: int | None = DM_OPEN_LIMIT,
+        dm_open_window: float = DM_OPEN_WINDOW,
+        strict_ephemeral: bool = True,
+        strict_embeds: bool = True,
     ) -> None:
+        """Discord's rules are all on by default; a test switches one off only with a reason:
+
+        ``permissions=False``: no channel permission checks; ``rate_limits=False``: no
+        per-route buckets and no global limit (a test's :meth:`rate_limit` still works);
+        ``rate_limit_scale``: every bucket's window times this (1.0: real time);
+        ``buckets``: ``{(method, template): Bucket}`` over :data:`.ratelimits.DEFAULT_BUCKETS`;
+        ``global_rate_limit`` / ``invalid_request_limit``: None switches one off;
+        ``dm_open_limit=None``: no 40003; ``strict_ephemeral=False`` /
+        ``strict_embeds=False``: only a note, not an error, for an ignored ephemeral flag or
+        dropped embeds.
+        """
         super().__init__(
             token=token,
             bot_name=bot_name,
@@ -95,6 +121,17 @@ class FakeDiscord(Driver):
             max_concurrency=max_concurrency,
             identify_window=identify_window,
             max_guilds_per_shard=max_guilds_per_shard,
+            permissions=permissions,
+            rate_limits=rate_limits,
+            rate_limit_scale=rate_limit_scale,
+            buckets=buckets,
+            global_rate_limit=global_rate_limit,
+            invalid_request_limit=invalid_request_limit,
+            ban_duration=ban_duration,
+            dm_open_limit=dm_open_limit,
+            dm_open_window=dm_open_window,
+            strict_ephemeral=strict_ephemeral,
+            strict_embeds=strict_embeds,
         )
         self.gateway = Gateway(self)
         messages = BotMessages(self, self.gateway)
@@ -114,6 +151,26 @@ class FakeDiscord(Driver):
         await self.close()
         if exc_type is None and self.raise_on_errors:
             self.assert_no_errors()
+
+    def summary(self) -> str:
+        """One paragraph on the traffic: requests, 429s by scope and route, the busiest
+        second, notes and 403s (``FAKEDISCORD_SUMMARY=1`` prints it at the end of each fake)."""
+        limiter = self.ratelimiter
+        hits: dict[str, int] = {}
+        for hit in limiter.hits:
+            key = f"{hit.scope} {hit.route}"
+            hits[key] = hits.get(key, 0) + 1
+        notes: dict[str, int] = {}
+        for note in self.notes:
+            notes[note.kind] = notes.get(note.kind, 0) + 1
+        lines = [
+            f"fake discord: {len(self.requests)} requests, {len(limiter.hits)} answered 429, "
+            f"{limiter.invalid_total} invalid (401/403/429), busiest second "
+            f"{limiter.peak_per_second()} requests",
+            *(f"  429 x{n}: {key}" for key, n in sorted(hits.items())),
+            *(f"  note x{n}: {kind}" for kind, n in sorted(notes.items())),
+        ]
+        return "\n".join(lines)
 
     async def start(self) -> None:
         app = web.Application(client_max_size=64 * 1024 * 1024)
@@ -135,6 +192,8 @@ class FakeDiscord(Driver):
         if self._runner is not None:
             await self._runner.cleanup()
             self._runner = None
+            if os.environ.get("FAKEDISCORD_SUMMARY"):
+                print(self.summary(), file=sys.stderr)
         self.uninstall()
 
     def install(self) -> None:
@@ -290,14 +349,72 @@ class FakeDiscord(Driver):
         *,
         type: int = ChannelType.GUILD_TEXT,
         topic: str | None = None,
+        overwrites: Mapping[Any, tuple[int, int]] | None = None,
         _dispatch: bool = True,
     ) -> Channel:
+        """Add a channel; ``overwrites`` maps a role, member, user or the guild (its
+        @everyone) to ``(allow, deny)``."""
         chan = Channel(snowflake(), type, name, guild.id, position=len(guild.channels), topic=topic)
+        for target, (allow, deny) in (overwrites or {}).items():
+            ow = self._overwrite_for(guild, target)
+            ow.allow, ow.deny = allow, deny
+            chan.overwrites[ow.id] = ow
         guild.channels[chan.id] = chan
         self.channels[chan.id] = chan
         if _dispatch:
             self.gateway.dispatch("CHANNEL_CREATE", chan.to_api())
         return chan
+
+    # ------------------------------------------------------------------ permissions
+    def bot_role(self, guild: Guild) -> Role:
+        """The role the bot got when it joined ``guild`` (its permissions: ``bot_permissions``)."""
+        member = guild.members[self.bot_user.id]
+        return guild.roles[member.roles[0]]
+
+    def _overwrite_for(self, guild: Guild, target: Any) -> Overwrite:
+        if isinstance(target, Guild) or as_id(target) == guild.id:
+            return Overwrite(guild.id, ROLE)  # @everyone
+        if isinstance(target, Role):
+            return Overwrite(target.id, ROLE)
+        tid = as_id(target)
+        if tid in guild.roles:
+            return Overwrite(tid, ROLE)
+        if tid in guild.members:
+            return Overwrite(tid, MEMBER)
+        raise ValueError(f"{target!r} is no role or member of {guild.name}")
+
+    def set_overwrite(
+        self, channel: Channel, target: Any, *, allow: int = 0, deny: int = 0
+    ) -> Overwrite | None:
+        """Set ``channel``'s overwrite for ``target`` (a role, a member or user, or the guild
+        for @everyone; ``fake.bot_user`` for the bot itself) and dispatch CHANNEL_UPDATE so
+        the bot's cache follows; ``allow=deny=0`` removes it."""
+        if channel.guild_id is None:
+            raise ValueError("a DM channel has no permission overwrites")
+        guild = self.guilds[channel.guild_id]
+        ow = self._overwrite_for(guild, target)
+        if allow or deny:
+            ow.allow, ow.deny = allow, deny
+            channel.overwrites[ow.id] = ow
+        else:
+            channel.overwrites.pop(ow.id, None)
+        self.gateway.dispatch("CHANNEL_UPDATE", channel.to_api())
+        return channel.overwrites.get(ow.id)
+
+    def set_role_permissions(self, role: Role, permissions: int) -> None:
+        """Change a role's permissions (``guild.default_role`` for @everyone, or
+        :meth:`bot_role`) and dispatch GUILD_ROLE_UPDATE."""
+        role.permissions = permissions
+        self.gateway.dispatch(
+            "GUILD_ROLE_UPDATE", {"guild_id": str(role.guild_id), "role": role.to_api()}
+        )
+
+    def bot_permissions_in(self, channel: Channel) -> int:
+        """The bot's permissions in a guild channel, as Discord computes them."""
+        perms = self.bot_permissions(channel)
+        if perms is None:
+            raise ValueError("a DM channel has no permissions")
+        return perms
 
     # ------------------------------------------------------------------ failure simulation
     def close_dms(self, user: User | int) -> None:

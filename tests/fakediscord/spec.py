@@ -2,7 +2,20 @@
 the way Discord tells them (:func:`schema_problems`).
 
 The spec (OpenAPI 3.1, i.e. JSON Schema 2020-12) is loaded once per process
-(:func:`load_spec` is cached) and validators are compiled lazily per route.
+(:func:`load_spec` is cached) and validators are compiled lazily per route. It is found
+(:func:`find_spec`), in this order:
+
+1. the file named by the ``DISCORD_OPENAPI_SPEC`` environment variable, when it is set
+   (an explicit choice: if that file is missing, there is no spec);
+2. ``../shared/discord-api-spec/openapi.json`` beside the repository (computed from this
+   file's location);
+3. a cached copy of the pinned version (:data:`SPEC_COMMIT` of ``discord/discord-api-spec``,
+   checked by :data:`SPEC_SHA256`) in the user's cache directory, fetched from GitHub the
+   first time (``DISCORD_OPENAPI_SPEC_FETCH=0`` forbids fetching).
+
+Without any, the fake still runs: routes are matched with :data:`ROUTES_FILE` (the spec's
+paths and methods, shipped with the fake) and only the schema validation of request bodies
+and parameters is skipped, said once by a :class:`SpecUnavailableWarning`.
 
 Deliberate deviations from the raw spec (the spec is stricter than the real API):
 
@@ -16,8 +29,13 @@ Deliberate deviations from the raw spec (the spec is stricter than the real API)
 from __future__ import annotations
 
 import functools
+import hashlib
 import json
+import logging
 import os
+import tempfile
+import urllib.request
+import warnings
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,9 +48,21 @@ from referencing.jsonschema import DRAFT202012
 
 from tests.fakediscord.limits import Problem
 
-DEFAULT_SPEC_PATH = Path(
-    os.environ.get("DISCORD_OPENAPI_SPEC", "/work/shared/discord-api-spec/openapi.json")
+log = logging.getLogger("fakediscord")
+
+REPOSITORY_ROOT = Path(__file__).resolve().parents[2]
+SIBLING_SPEC = REPOSITORY_ROOT.parent / "shared" / "discord-api-spec" / "openapi.json"
+"""Where a checkout beside the repository keeps the spec (``../shared/...``)."""
+SPEC_COMMIT = "74fda0fad044407ea280043a03ffc9bc64c4e49e"
+"""The pinned commit of discord/discord-api-spec (2026-07-18, "Automated spec update")."""
+SPEC_SHA256 = "8c1d0707ccdf8e380a86dfba04058820a66435c1b69d5ed82e04dd8c0520dd73"
+"""sha256 of ``specs/openapi.json`` at :data:`SPEC_COMMIT`."""
+SPEC_URL = (
+    f"https://raw.githubusercontent.com/discord/discord-api-spec/{SPEC_COMMIT}/specs/openapi.json"
 )
+ROUTES_FILE = Path(__file__).with_name("routes.json")
+"""The spec's routes (path template, method, request body), for matching without the spec."""
+FETCH_TIMEOUT = 30.0
 _URI = "urn:discord-openapi"
 _METHODS = ("get", "put", "post", "patch", "delete")
 
@@ -149,14 +179,109 @@ def _absolutize(node: Any) -> Any:
     return node
 
 
-class ApiSpec:
-    """The loaded spec with a path-template router and cached validators."""
+class SpecUnavailableWarning(UserWarning):
+    """Discord's OpenAPI spec could not be had: request bodies are not schema-validated."""
 
-    def __init__(self, path: Path = DEFAULT_SPEC_PATH) -> None:
-        raw = json.loads(Path(path).read_text())
+
+def cache_dir() -> Path:
+    """The user's cache directory for the project (``$XDG_CACHE_HOME`` or ``~/.cache``)."""
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "strategic-initiative"
+
+
+def cached_spec_path() -> Path:
+    return cache_dir() / f"discord-openapi-{SPEC_COMMIT[:12]}.json"
+
+
+def _sha256(path: Path) -> str:
+    return hashlib.sha256(path.read_bytes()).hexdigest()
+
+
+def _fetch_pinned(target: Path) -> str | None:
+    """Download the pinned spec into ``target``; None, or why it failed."""
+    if os.environ.get("DISCORD_OPENAPI_SPEC_FETCH", "1").lower() in ("0", "false", "no"):
+        return "fetching is off (DISCORD_OPENAPI_SPEC_FETCH=0)"
+    try:
+        with urllib.request.urlopen(SPEC_URL, timeout=FETCH_TIMEOUT) as answer:  # noqa: S310
+            data = answer.read()
+    except OSError as exc:
+        return f"cannot fetch {SPEC_URL}: {exc}"
+    digest = hashlib.sha256(data).hexdigest()
+    if digest != SPEC_SHA256:
+        return f"{SPEC_URL} has sha256 {digest}, not the pinned {SPEC_SHA256}"
+    try:
+        target.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(dir=target.parent, delete=False) as tmp:
+            tmp.write(data)
+        os.replace(tmp.name, target)
+    except OSError as exc:
+        return f"cannot write {target}: {exc}"
+    return None
+
+
+def find_spec(*, fetch: bool = True) -> tuple[Path | None, str]:
+    """The spec's file, or None with the reason (see the module docstring for the order)."""
+    named = os.environ.get("DISCORD_OPENAPI_SPEC")
+    if named:
+        path = Path(named)
+        if path.is_file():
+            return path, f"DISCORD_OPENAPI_SPEC={named}"
+        return None, f"DISCORD_OPENAPI_SPEC names {named}, which does not exist"
+    if SIBLING_SPEC.is_file():
+        return SIBLING_SPEC, "../shared/discord-api-spec/openapi.json"
+    cached = cached_spec_path()
+    if cached.is_file():
+        if _sha256(cached) == SPEC_SHA256:
+            return cached, f"the cached pinned copy {cached}"
+        cached.unlink(missing_ok=True)
+    if not fetch:
+        return None, "no spec beside the repository or in the cache"
+    why = _fetch_pinned(cached)
+    if why is None:
+        return cached, f"the pinned copy fetched into {cached}"
+    return None, f"no spec beside the repository or in the cache, and {why}"
+
+
+def _routes_only() -> dict[str, Any]:
+    """A spec skeleton from :data:`ROUTES_FILE`: paths, methods and whether a body is taken."""
+    shipped = json.loads(ROUTES_FILE.read_text())
+    paths: dict[str, Any] = {}
+    for template, method, body in shipped["routes"]:
+        op: dict[str, Any] = {}
+        if body is not None:
+            op["requestBody"] = {"required": body == "required"}
+        paths.setdefault(template, {})[method] = op
+    return {"paths": paths, "components": {"schemas": {}}, "info": {}}
+
+
+def routes_of(raw: Mapping[str, Any]) -> list[list[Any]]:
+    """What :data:`ROUTES_FILE` holds, from a spec: ``[template, method, body]`` each,
+    ``body`` None (no body), ``"optional"`` or ``"required"``."""
+    out: list[list[Any]] = []
+    for template, item in raw["paths"].items():
+        for method in _METHODS:
+            if method in item:
+                body = item[method].get("requestBody")
+                kind = None if body is None else "required" if body.get("required") else "optional"
+                out.append([template, method, kind])
+    return out
+
+
+class ApiSpec:
+    """The loaded spec with a path-template router and cached validators.
+
+    ``ApiSpec(None)`` (no spec file) matches routes from :data:`ROUTES_FILE` and validates
+    nothing (``validating`` is False).
+    """
+
+    def __init__(self, path: Path | None, *, source: str = "") -> None:
+        self.validating = path is not None
+        self.source = source or (str(path) if path else "routes.json (no spec)")
+        raw = json.loads(Path(path).read_text()) if path is not None else _routes_only()
         schemas = raw["components"]["schemas"]
-        snowflake = schemas["SnowflakeType"]
-        schemas["SnowflakeType"] = {"anyOf": [snowflake, {"type": "integer", "minimum": 0}]}
+        if "SnowflakeType" in schemas:
+            snowflake = schemas["SnowflakeType"]
+            schemas["SnowflakeType"] = {"anyOf": [snowflake, {"type": "integer", "minimum": 0}]}
         self.raw: dict[str, Any] = _absolutize(raw)
         self.version = raw.get("info", {}).get("version")
         resource = Resource.from_contents(self.raw, default_specification=DRAFT202012)
@@ -223,8 +348,22 @@ class ApiSpec:
 
 @functools.cache
 def load_spec(path: str | None = None) -> ApiSpec:
-    """Load (once per process) and return the spec."""
-    return ApiSpec(Path(path) if path else DEFAULT_SPEC_PATH)
+    """Load (once per process) and return the spec: ``path``, else :func:`find_spec`'s.
+
+    Without one, the fake matches routes from :data:`ROUTES_FILE` and skips only the schema
+    validation, and says so once (a :class:`SpecUnavailableWarning` and a log line).
+    """
+    if path:
+        return ApiSpec(Path(path), source=path)
+    found, how = find_spec()
+    if found is None:
+        message = (
+            f"Discord's OpenAPI spec is unavailable ({how}): the fake Discord matches routes "
+            f"from {ROUTES_FILE.name} and skips the schema validation of request bodies"
+        )
+        log.warning(message)
+        warnings.warn(message, SpecUnavailableWarning, stacklevel=2)
+    return ApiSpec(found, source=how)
 
 
 # --------------------------------------------------------------------------- schema errors

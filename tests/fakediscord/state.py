@@ -11,7 +11,8 @@ import asyncio
 import json
 import logging
 import time
-from collections.abc import Callable
+from collections import deque
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
@@ -27,12 +28,24 @@ from tests.fakediscord.models import (
     User,
     snowflake,
 )
+from tests.fakediscord.ratelimits import (
+    BAN_DURATION,
+    GLOBAL_LIMIT,
+    INVALID_LIMIT,
+    Bucket,
+    RateLimiter,
+    RateLimitHit,
+)
 from tests.fakediscord.spec import ApiSpec, load_spec
 
 log = logging.getLogger("fakediscord")
 
 SESSION_LIMIT_PERIOD = 24 * 60 * 60.0
 """Seconds after which the session start limit resets (Discord: a day)."""
+DM_OPEN_LIMIT = 10
+DM_OPEN_WINDOW = 10.0
+"""At most DM_OPEN_LIMIT new DM channels in DM_OPEN_WINDOW seconds, else 40003 "You are
+opening direct messages too fast" (Discord does not publish its numbers: a choice)."""
 
 
 # --------------------------------------------------------------------------- records
@@ -111,6 +124,17 @@ class State:
         max_concurrency: int = 1,
         identify_window: float | None = None,
         max_guilds_per_shard: int | None = None,
+        permissions: bool = True,
+        rate_limits: bool = True,
+        rate_limit_scale: float = 1.0,
+        buckets: Mapping[tuple[str, str], Bucket] | None = None,
+        global_rate_limit: int | None = GLOBAL_LIMIT,
+        invalid_request_limit: int | None = INVALID_LIMIT,
+        ban_duration: float = BAN_DURATION,
+        dm_open_limit: int | None = DM_OPEN_LIMIT,
+        dm_open_window: float = DM_OPEN_WINDOW,
+        strict_ephemeral: bool = True,
+        strict_embeds: bool = True,
     ) -> None:
         self.token = token
         self.interaction_timeout = interaction_timeout
@@ -142,10 +166,41 @@ class State:
         self.deduplicated = 0
         """Messages not created again because their nonce was seen (enforce_nonce)."""
         self.errors: list[RecordedError] = []
+        self.notes: list[RecordedError] = []
+        """What Discord accepts but a test may want to see (``ephemeral-ignored``,
+        ``embeds-dropped``, ...): see :meth:`note`."""
         self.requests: list[RequestLog] = []
         self.presences: list[dict[str, Any]] = []
         self.port = 0
         self._changed = asyncio.Condition()
+
+        # Discord's rules, each on unless a test switches it off (and says why)
+        self.enforce_permissions = permissions
+        """Channel permissions of the bot (overwrites included) for what it does in a guild
+        channel: 403 50013 / 50001 (see :mod:`.routes`); False: everything allowed."""
+        self.ratelimiter = RateLimiter(
+            enabled=rate_limits,
+            scale=rate_limit_scale,
+            buckets=buckets,
+            global_limit=global_rate_limit,
+            invalid_limit=invalid_request_limit,
+            ban_duration=ban_duration,
+        )
+        """Per-route buckets, the global limit, the invalid request limit (:mod:`.ratelimits`)."""
+        self.dm_open_limit = dm_open_limit
+        """More new DM channels than this in ``dm_open_window`` seconds: 403 40003 (Discord
+        publishes no number: the fake's choice); None: off."""
+        self.dm_open_window = dm_open_window
+        self.dm_opened: deque[float] = deque()
+        """When the bot opened a DM channel with a user it had none with."""
+        self.dm_users: set[int] = set()
+        """Users the bot opened a DM channel with (opening it again is free)."""
+        self.strict_ephemeral = strict_ephemeral
+        """The first follow-up after a public "thinking" defer asking to be ephemeral: an
+        error (True), or only a note ``ephemeral-ignored`` (False). Discord accepts it and
+        shows the message publicly."""
+        self.strict_embeds = strict_embeds
+        """Embeds dropped for want of EMBED_LINKS: an error (True) or only a note."""
 
         # sharding (see :mod:`.gateway`)
         self.recommended_shards = shards
@@ -196,6 +251,24 @@ class State:
         self.errors.append(err)
         log.warning("fake discord error: %s", err)
         return err
+
+    def note(self, kind: str, message: str, *, error: bool = False, **kw: Any) -> RecordedError:
+        """Note something Discord accepts but a test may want to see (``self.notes``); with
+        ``error`` it is also recorded as an error (fails the test at exit unless popped)."""
+        item = RecordedError(kind, message, **kw)
+        self.notes.append(item)
+        if error:
+            self.errors.append(item)
+            log.warning("fake discord error: %s", item)
+        return item
+
+    def notes_of(self, kind: str) -> list[RecordedError]:
+        return [n for n in self.notes if n.kind == kind]
+
+    @property
+    def rate_limited(self) -> list[RateLimitHit]:
+        """Every 429 the fake sent (see :class:`~.ratelimits.RateLimitHit`)."""
+        return self.ratelimiter.hits
 
     def record_error(self, message: str, kind: str = "test") -> None:
         """Record an error from test code (fails the test at exit like any other)."""
@@ -257,6 +330,18 @@ class State:
         chan = Channel(snowflake(), ChannelType.DM, recipient=user)
         self.channels[chan.id] = chan
         return chan
+
+    def find_dm_channel(self, user: User) -> Channel | None:
+        for chan in self.channels.values():
+            if chan.type == ChannelType.DM and chan.recipient is user:
+                return chan
+        return None
+
+    def bot_permissions(self, channel: Channel) -> int | None:
+        """The bot's permissions in a guild channel (None: a DM, where none apply)."""
+        if channel.guild_id is None:
+            return None
+        return self.guilds[channel.guild_id].permissions_in(channel, self.bot_user.id)
 
     def member(self, guild: Guild, user: User) -> Member:
         return guild.members[user.id]
