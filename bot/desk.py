@@ -3,6 +3,7 @@ sandbox) translate their input into these calls and the `Reply` back into messag
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from bot.choices import Choices
@@ -47,10 +48,32 @@ class Desk(Lifecycle, Playing, Intel, Moderation, Preferences, Guide, News, Choi
             raise UserError("This button is no longer valid: run the command again.")
         return await getattr(self, handler)(caller, args)
 
+    async def pressed_page(self, caller: Caller, args: str) -> Reply:
+        """A list's Prev or Next (`bot.paging`): the command runs again for the presser, checked
+        like a typed one, and shows the page asked for (the nearest there is, if the list has
+        shrunk meanwhile). `args` is `<list>[:<game>]:<page>`."""
+        found = re.fullmatch(r"([a-z]{1,12})(?::(\d{1,12}))?:(\d{1,5})", args)
+        handler = PAGED.get(found[1]) if found else None
+        if found is None or handler is None:
+            raise UserError("This button is no longer valid: run the command again.")
+        game_id = int(found[2]) if found[2] else None
+        return await getattr(self, handler)(caller, page=int(found[3]), game_id=game_id)
+
 
 # the actions a button under a reply may run -> the desk method that runs it
 PRESSED: dict[str, str] = {
     "map": "pressed_map",
+    "page": "pressed_page",
+}
+
+# the lists a page button may show -> the desk method that shows a page of it (keyword
+# arguments `page` and `game_id`)
+PAGED: dict[str, str] = {
+    "orders": "orders_list",
+    "board": "orders_board_page",
+    "games": "game_list",
+    "info": "game_info",
+    "nations": "nations",
 }
 
 # the kinds of action a confirmation may hold -> the desk method that rechecks and runs it

@@ -13,7 +13,7 @@ from typing import Any, Protocol, cast
 import discord
 from discord import app_commands
 
-from bot import permissions
+from bot import paging, permissions
 from bot.config import Settings
 from bot.context import Button, Caller, ChannelAccess, Embed, Reply, UserError, explain
 from bot.desk import Desk
@@ -110,7 +110,9 @@ class ConfirmButton(
                 log.exception("confirmation failed")
             await interaction.response.send_message(explain(exc), ephemeral=True)
             return
-        await interaction.response.edit_message(content=reply.text[:2000] or "Done.", view=None)
+        first, *rest = paging.split_text(reply.text)
+        await interaction.response.edit_message(content=first or "Done.", view=None)
+        await _rest(interaction, rest, ephemeral=True)
         await bot.after_reply(reply)
 
 
@@ -146,7 +148,9 @@ class SupplySelect(
                 log.exception("supply answer failed")
             await interaction.response.send_message(explain(exc), ephemeral=True)
             return
-        await interaction.response.send_message(reply.text[:2000], ephemeral=True)
+        first, *rest = paging.split_text(reply.text)
+        await interaction.response.send_message(first or "Done.", ephemeral=True)
+        await _rest(interaction, rest, ephemeral=True)
 
 
 class ActionButton(
@@ -154,8 +158,9 @@ class ActionButton(
     template=r"si:do:(?P<action>[a-z_]{1,16}):(?P<args>[^\s]{0,80})",
 ):
     """A button that runs a desk action again with other arguments (`bot.context.Button`): the
-    map's zoom, for one. What it does is in its custom id, so it works after a restart; the
-    desk checks the presser against the game as it is now. The answer replaces the message."""
+    map's zoom, a list's next page (`bot.paging`). What it does is in its custom id, so it works
+    after a restart; the desk checks the presser against the game as it is now. The answer
+    replaces the message; a page of a list keeps the message's picture (`/orders board`'s)."""
 
     def __init__(self, action: str, args: str, label: str = "Go") -> None:
         super().__init__(
@@ -184,17 +189,31 @@ class ActionButton(
                 log.exception("button %s failed", self.action)
             await interaction.followup.send(explain(exc), ephemeral=True)
             return
+        first, *rest = paging.split_text(reply.text)
+        kwargs: dict[str, Any] = {}
+        if reply.files or self.action != paging.PAGE_ACTION:
+            kwargs["attachments"] = _files(reply)
         await interaction.edit_original_response(
-            content=reply.text[:2000] or None,
+            content=first or None,
             embed=_embed(reply.embed) if reply.embed else None,
-            attachments=_files(reply),
             view=buttons_view(reply.buttons),
+            **kwargs,
         )
+        await _rest(interaction, rest, ephemeral=True)
+
+
+async def _rest(interaction: discord.Interaction, pages: list[str], *, ephemeral: bool) -> None:
+    """The pages of a long text after its first (`paging.split_text`), as follow-up messages:
+    text that is not a list (which the desk pages itself) is never cut."""
+    for page in pages:
+        await interaction.followup.send(page, ephemeral=ephemeral)
 
 
 def buttons_view(buttons: list[Button]) -> discord.ui.View | None:
     if not buttons:
         return None
+    if len(buttons) > 25:  # Discord's limit; no reply has as many
+        log.warning("%d buttons under a reply: the first 25 are shown", len(buttons))
     view = discord.ui.View(timeout=None)
     for b in buttons[:25]:
         view.add_item(ActionButton(b.action, b.args, b.label[:80]))
@@ -205,22 +224,35 @@ def _clip(text: str, limit: int) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
+OMITTED = 40  # room in an embed for the note of the fields it left out
+
+
 def _embed(card: Embed) -> discord.Embed:
-    """A card as Discord's embed, within its limits (6000 characters in all)."""
+    """A card as Discord's embed, within its limits (25 fields, 6000 characters in all). The
+    desk pages its cards (`/nations`); should a card still pass a limit, the fields left out
+    are counted in its footer, never dropped without a word."""
     embed = discord.Embed(
         title=_clip(card.title, 256),
         description=_clip(card.description, 4096) or None,
         colour=card.colour,
     )
-    left = 6000 - len(embed.title or "") - len(embed.description or "") - len(card.footer)
+    footer = _clip(card.footer, 2048 - OMITTED)
+    left = 6000 - len(embed.title or "") - len(embed.description or "") - len(footer) - OMITTED
+    shown = 0
     for name, value in card.fields[:25]:
         name, value = _clip(name, 256), _clip(value or "-", 1024)
         if len(name) + len(value) > left:
             break
         left -= len(name) + len(value)
         embed.add_field(name=name, value=value, inline=True)
-    if card.footer:
-        embed.set_footer(text=_clip(card.footer, 2048))
+        shown += 1
+    if shown < len(card.fields):
+        hidden = len(card.fields) - shown
+        note = f"{hidden} more not shown"
+        log.warning("a card %r left %d of its fields out", card.title, hidden)
+        footer = f"{footer} - {note}" if footer else note
+    if footer:
+        embed.set_footer(text=footer)
     return embed
 
 
@@ -303,9 +335,12 @@ def _name(interaction: discord.Interaction) -> str:
 
 
 async def send(interaction: discord.Interaction, reply: Reply, *, deferred: bool) -> None:
+    """A reply as a message. Its text fits one by design (the desk pages its lists,
+    `bot.paging`); any longer text goes on in follow-up messages, split at line boundaries."""
     kwargs: dict = {}
+    first, *rest = paging.split_text(reply.text)
     if reply.text or reply.embed is None:
-        kwargs["content"] = reply.text[:2000] or "Done."
+        kwargs["content"] = first or "Done."
     if reply.embed is not None:
         kwargs["embed"] = _embed(reply.embed)
     if reply.files:
@@ -320,6 +355,7 @@ async def send(interaction: discord.Interaction, reply: Reply, *, deferred: bool
         await interaction.followup.send(**kwargs, ephemeral=reply.ephemeral)
     else:
         await interaction.response.send_message(**kwargs, ephemeral=reply.ephemeral)
+    await _rest(interaction, rest, ephemeral=reply.ephemeral)
 
 
 def choices(pairs: list[tuple[str, str]]) -> list[app_commands.Choice[str]]:

@@ -8,7 +8,7 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
-from bot import parsing, timing
+from bot import paging, parsing, timing
 from bot.context import Button, Caller, Context, Embed, Reply, UserError
 from bot.store import BotStore
 from engine.host.realtime import RealClock
@@ -20,6 +20,7 @@ from renderers import pool as drawing
 from renderers.mapimage import focus_region
 
 PAGE = 15
+NATIONS_PAGE = 20  # nations a card of /nations (Discord shows 25 fields at most)
 
 
 def _picture(view: View, title: str, at: int | None, radius: int, full: bool = False) -> bytes:
@@ -365,10 +366,11 @@ class Intel:
             )
         )
 
-    async def nations(self, caller: Caller) -> Reply:
+    async def nations(self, caller: Caller, *, page: int = 1, game_id: int | None = None) -> Reply:
         """The scoreboard: every nation's cities (public: they decide the game), your team of
-        mutual allies, and the relations both ways."""
-        seat, nation = await self.ctx.playing(caller)
+        mutual allies, and the relations both ways; `NATIONS_PAGE` nations a card, the next
+        ones behind its Next button (`game_id`: a page button's game)."""
+        seat, nation = await self.ctx.playing(caller, game_id)
         view = await self.ctx.view(seat.game.id, nation)
         game = await self.ctx.service.summary(seat.game.id)
         public = game.nations
@@ -406,13 +408,21 @@ class Intel:
             f"{'city' if mine == 1 else 'cities'}."
         )
         me = view.nations[nation]
+        page, pages, first = paging.window(len(fields), NATIONS_PAGE, page)
+        shown = fields[first : first + NATIONS_PAGE]
+        left = len(fields) - first - len(shown)
         return Reply(
             embed=Embed(
-                title=f"Nations in {seat.game.name} - {view.clock}",
+                title=f"Nations in {seat.game.name} - {view.clock}"
+                + (f" (page {page}/{pages})" if pages > 1 else ""),
                 description=description,
-                fields=tuple(fields),
+                fields=tuple(shown),
                 colour=_colour(me.colour),
-            )
+                footer=f"… and {paging.more(left, 'nation')} (page {page}/{pages}: {paging.NEXT})"
+                if left
+                else "",
+            ),
+            buttons=paging.page_buttons(f"nations:{seat.game.id}", page, pages),
         )
 
 

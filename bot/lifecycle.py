@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from bot.context import ACTIVE, DEFAULT_KIND, Caller, Context, Pending, Reply, UserError
+from bot.paging import NEXT, Listing, more, page_buttons, summarised, window
 from engine.errors import GameError
 from engine.host.realtime import RealClock
 from engine.host.store import GameRow
@@ -25,6 +26,7 @@ SPEEDS: dict[str, float] = {
 }
 SIZES = ("auto", "small", "medium", "large")
 _SIZE_FACTOR = {"small": 0.8, "medium": 1.0, "large": 1.25}
+GAMES_PAGE = 10  # games a page of /game list
 
 
 CARETAKER = "caretaker"  # the AI style that keeps a player's seat while they are away
@@ -426,22 +428,42 @@ class Lifecycle:
             refresh_game=seat.game.id,
         )
 
-    async def game_list(self, caller: Caller) -> Reply:
+    async def game_list(
+        self, caller: Caller, *, page: int = 1, game_id: int | None = None
+    ) -> Reply:
+        """The server's games, newest first, `GAMES_PAGE` a page (only the page's games are
+        read); `game_id` is unused (a page button's arguments name no game)."""
         rows = await self.ctx.games_here(caller)
         if not rows:
             return Reply(text="No games on this server yet: `/game create` starts one.")
-        lines = []
-        for g in rows[-20:]:
+        rows = rows[::-1]
+        page, pages, first = window(len(rows), GAMES_PAGE, page)
+        shown = rows[first : first + GAMES_PAGE]
+        lines = [
+            f"**Games on this server** ({len(rows)}, newest first"
+            + (f", page {page}/{pages}" if pages > 1 else "")
+            + "):"
+        ]
+        for g in shown:
             summary = await self.ctx.service.summary(g.id)
             lines.append(
                 f"**{g.id}** {g.name}: {g.status}, {len(summary.nations)}/{summary.seats} "
                 f"nations, {summary.now()}" + (f" in <#{g.channel_id}>" if g.channel_id else "")
             )
-        return Reply(text="\n".join(lines))
+        left = len(rows) - first - len(shown)
+        if left:
+            lines.append(f"… and {more(left, 'game')} (page {page}/{pages}: {NEXT})")
+        return Reply(text="\n".join(lines), buttons=page_buttons("games", page, pages))
 
-    async def game_info(self, caller: Caller) -> Reply:
-        seat = await self.ctx.seat(caller)
-        return Reply(text=await self.status_board(seat.game.id))
+    async def game_info(
+        self, caller: Caller, *, page: int = 1, game_id: int | None = None
+    ) -> Reply:
+        """The status of the caller's game with every nation, a page at a time (the pinned
+        status names as many as fit in one message)."""
+        seat = await self.ctx.seat(caller, game_id)
+        head, nations, tail = await self._status_parts(seat.game.id)
+        listing = Listing(head, nations, "nation", f"info:{seat.game.id}", tail=tail)
+        return listing.reply(page)
 
     @staticmethod
     def _due(row: GameRow, game: GameSummary) -> str:
@@ -453,7 +475,13 @@ class Lifecycle:
         return f" (<t:{int(at)}:R>)" if at is not None else ""
 
     async def status_board(self, game_id: int) -> str:
-        """The pinned status message of a game: public facts only."""
+        """The pinned status message of a game: public facts only, one message by design (a
+        game of 32 nations names as many as fit, then how many more and where to see them)."""
+        head, nations, tail = await self._status_parts(game_id)
+        return summarised(head, nations, "nation", "`/game info` lists them all", tail=tail)
+
+    async def _status_parts(self, game_id: int) -> tuple[str, list[str], str]:
+        """The status of a game: its heading, a line for each nation, what to do next."""
         row: GameRow = await self.ctx.service.game(game_id)
         game = await self.ctx.service.summary(game_id)
         members = await self.ctx.service.members(game_id)
@@ -467,6 +495,7 @@ class Lifecycle:
             + speed_label(clock.get("speed", 3600.0)),
             f"Nations ({len(game.nations)}/{game.seats}):",
         ]
+        nations = []
         ai = row.settings.get("ai", {})
         for n in game.nations.values():
             who = f"<@{members[n.id]}>" if n.id in members else "no player"
@@ -474,7 +503,8 @@ class Lifecycle:
                 who += " (AI caretaker)"
             elif n.id in ai:
                 who = "AI"
-            lines.append(f"- **{n.name}** - {who}" + (" - out" if n.out else ""))
+            nations.append(f"- **{n.name}** - {who}" + (" - out" if n.out else ""))
+        tail = ""
         if row.status == "lobby":
-            lines.append("Join with `/game join`; the creator or a moderator starts it.")
-        return "\n".join(lines)
+            tail = "Join with `/game join`; the creator or a moderator starts it."
+        return "\n".join(lines), nations, tail

@@ -8,6 +8,7 @@ from __future__ import annotations
 import re
 
 from bot.context import Caller, Context, Reply, Seat, UserError
+from bot.paging import Listing
 from engine.errors import CommandError, GameError
 from engine.supplylines.kind import ChooseSupply, ClearOrders, GiveOrder, SubmitOrders
 from engine.supplylines.state import TICKS_PER_HOUR
@@ -15,13 +16,14 @@ from engine.supplylines.view import View
 
 KIND = "supply-lines"
 LIMIT = 25  # Discord's autocomplete limit
+BEFORE = 240  # room on every page of the orders for the line before it ("Order kept: `...`.")
 
 
 class Orders:
     ctx: Context
 
-    async def _seat(self, caller: Caller) -> tuple[Seat, str]:
-        seat, nation = await self.ctx.playing(caller, kind=KIND)
+    async def _seat(self, caller: Caller, game_id: int | None = None) -> tuple[Seat, str]:
+        seat, nation = await self.ctx.playing(caller, game_id, kind=KIND)
         if seat.game.status not in ("running", "paused"):
             raise UserError(f"{seat.game.name} has not started yet: orders come once it has.")
         return seat, nation
@@ -42,15 +44,16 @@ class Orders:
         seat, nation, _ = await self._command(caller, GiveOrder(text=text.strip()[:200]))
         view = await self._board(seat, nation)
         listed = view.orders.get(nation, [])
-        return Reply(
-            text=f"Order kept: `{listed[-1]}`.\n" + _listing(view, nation)
-            if listed
-            else "Order kept."
-        )
+        if not listed:
+            return Reply(text="Order kept.")
+        return _listing(seat, view, nation).reply(before=f"Order kept: `{listed[-1]}`.")
 
-    async def orders_list(self, caller: Caller) -> Reply:
-        seat, nation = await self._seat(caller)
-        return Reply(text=_listing(await self._board(seat, nation), nation))
+    async def orders_list(
+        self, caller: Caller, *, page: int = 1, game_id: int | None = None
+    ) -> Reply:
+        """The caller's orders for the turn, a page at a time (`game_id`: a page button's)."""
+        seat, nation = await self._seat(caller, game_id)
+        return _listing(seat, await self._board(seat, nation), nation).reply(page)
 
     async def orders_clear(self, caller: Caller, number: int | None = None) -> Reply:
         """All of this turn's orders back, or the one of this number (`/orders list`'s)."""
@@ -63,7 +66,9 @@ class Orders:
         taken = (await self._board(seat, nation)).orders.get(nation, [])
         await self._command(caller, ClearOrders(number=number))
         view = await self._board(seat, nation)
-        return Reply(text=f"Order taken back: `{taken[number - 1]}`.\n" + _listing(view, nation))
+        return _listing(seat, view, nation).reply(
+            before=f"Order taken back: `{taken[number - 1]}`."
+        )
 
     async def orders_submit(self, caller: Caller) -> Reply:
         seat, nation, events = await self._command(caller, SubmitOrders())
@@ -112,7 +117,16 @@ class Orders:
         seat, nation = await self._seat(caller)
         view = await self._board(seat, nation)
         png = await draw_board_in_pool(view, title=seat.game.name)
-        return Reply(text=board_text(view, nation), files=[("board.png", png)])
+        reply = board_listing(seat, view, nation).reply()
+        reply.files = [("board.png", png)]
+        return reply
+
+    async def orders_board_page(
+        self, caller: Caller, *, page: int = 1, game_id: int | None = None
+    ) -> Reply:
+        """Another page of the board's text (its buttons): the picture stays as it was."""
+        seat, nation = await self._seat(caller, game_id)
+        return board_listing(seat, await self._board(seat, nation), nation).reply(page)
 
     async def choose_orders(self, caller: Caller, current: str) -> list[tuple[str, str]]:
         """Autocomplete: the orders the caller could give now, those matching what is typed."""
@@ -149,10 +163,12 @@ def suggestions(view: View, nation: str) -> list[str]:
     return out
 
 
-def _listing(view: View, nation: str) -> str:
+def _listing(seat: Seat, view: View, nation: str) -> Listing:
+    """The caller's orders, numbered, then their PopCap, submission and the deadline."""
     orders = view.orders.get(nation, [])
-    lines = [f"**Your orders for turn {view.turn}** (every other unit holds):"]
-    lines += [f"{i}. `{o}`" for i, o in enumerate(orders, 1)] or ["none yet"]
+    head = f"**Your orders for turn {view.turn}** (every other unit holds):"
+    items = [f"{i}. `{o}`" for i, o in enumerate(orders, 1)] or ["none yet"]
+    lines = []
     me = view.players.get(nation)
     if me is not None:
         lines.append(
@@ -161,7 +177,14 @@ def _listing(view: View, nation: str) -> str:
         )
         lines += _disbanding(view, nation)
     lines.append(f"The turn resolves {_due(view)}.")
-    return "\n".join(lines)
+    return Listing(
+        head,
+        items,
+        "order",
+        f"orders:{seat.game.id}",
+        tail="\n".join(lines),
+        reserve=BEFORE,
+    )
 
 
 def _disbanding(view: View, nation: str) -> list[str]:
@@ -188,8 +211,16 @@ def _due(view: View) -> str:
     return f"in {minutes // 60} hours at the latest"
 
 
-def board_text(view: View, nation: str) -> str:
-    """The board as text: each structure, its owner and the units in it."""
+def board_listing(seat: Seat, view: View, nation: str) -> Listing:
+    """The board as text: each structure, its owner and the units in it, a page at a time (a
+    large map's is longer than a message), then the units the turn begins by disbanding."""
+    head, *structures = _board_lines(view, nation)
+    tail = "\n".join(_disbanding(view, nation))
+    return Listing(head, structures, "structure", f"board:{seat.game.id}", tail=tail)
+
+
+def _board_lines(view: View, nation: str) -> list[str]:
+    """The board's heading, then a line for each structure."""
     names = {p.id: p.name for p in view.players.values()}
     lines = [f"**Turn {view.turn}**, {view.phase} phase"]
     for place in view.board.labels():
@@ -203,4 +234,4 @@ def board_text(view: View, nation: str) -> str:
         units = ", ".join(f"{o} {n} {t}" for (o, t), n in sorted(here.items()))
         roads = ", ".join(view.board.neighbours(place))
         lines.append(f"`{place}` {who}" + (f": {units}" if units else "") + f" (to {roads})")
-    return "\n".join(lines + _disbanding(view, nation))
+    return lines

@@ -456,7 +456,8 @@ def _order_summary(
     events: list[ev.Event], nation: str, names: dict[str, str], travel: Travel | None = None
 ) -> str:
     """The reply to an order: where the moved units went and when the others will arrive (only
-    a reply says that), then each event in the words of the nation's DMs."""
+    a reply says that), then each event in the words of the nation's DMs. All of it: a move of
+    many units goes on in follow-up messages (`bot.discord_io.send`), none left out."""
     lines: list[str] = []
     for e in events:
         if isinstance(e, ev.UnitsMoved):
@@ -476,7 +477,7 @@ def _order_summary(
         text = notices.describe(e, nation, names)
         if text:
             lines.append(text if text.endswith((".", "!", "?")) else text + ".")
-    return "\n".join(lines[:25])
+    return "\n".join(lines)
 
 
 def _check_running(seat: Seat) -> None:

@@ -80,7 +80,7 @@ HELP = """Type the slash commands without the slash, options as name:value or in
   launch unit:40 target:30,9   engineer unit:7 action:build_city       cancel units:12
   help units (the rules: start units cp power supply combat diplomacy commands)    news
 Sandbox only: wait HOURS (time passes now), speed SECONDS (real seconds per game hour),
-  pause, resume (the clock runs by itself), press N (a button under the last map),
+  pause, resume (the clock runs by itself), press N (a button: a map's zoom, a list's page),
   as NAME (act as another local player), help, quit"""
 
 HELP_SUPPLY_LINES = """Type the slash commands without the slash, options as name:value or in order:
@@ -90,7 +90,8 @@ HELP_SUPPLY_LINES = """Type the slash commands without the slash, options as nam
   orders supply 4 7     (the units to supply, when a DM asks you to choose)
   mod deadline now:true (resolve the turn now)    help commands (how orders are written)
 Sandbox only: wait HOURS (time passes now: a turn resolves at its deadline, or once everyone
-  has submitted), as NAME (act as another local player), help, quit"""
+  has submitted), press N (a button: a long board's or list's page), as NAME (act as another
+  local player), help, quit"""
 
 
 async def command_specs() -> dict[str, list[dict]]:
@@ -360,7 +361,7 @@ class Sandbox:
         if word == "press":
             number = text.split()[1] if len(text.split()) > 1 else ""
             if not number.isdigit() or not 1 <= int(number) <= len(self.buttons):
-                self.write(f"press N: N is a button of the last picture, 1 to {len(self.buttons)}.")
+                self.write(f"press N: N is a button of the last reply, 1 to {len(self.buttons)}.")
                 return True
             button = self.buttons[int(number) - 1]
             try:

@@ -186,7 +186,7 @@ async def test_a_player_learns_and_follows_the_game_in_the_sandbox(tmp_path) -> 
     assert "most cities wins" in text and "You (you):" in text
     assert "Buttons: [1] Zoom in, [2] Zoom out" in text
     assert "Your map, the whole board, at day 1 00:00." in text
-    assert "press N: N is a button of the last picture, 1 to " in text
+    assert "press N: N is a button of the last reply, 1 to " in text
     assert "Your relation to Robot 1 is now war." in text  # a name with a space, quoted
     assert "Your news" in text or "report" in text.lower()
     pictures = sorted(p.name for p in (tmp_path / "pics").glob("*.png"))

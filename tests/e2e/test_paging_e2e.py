@@ -1,0 +1,101 @@
+"""Long answers through the real bot and the fake Discord, which refuses a message of more than
+2,000 characters (issue 26, finding 2): a Supply Lines player's many orders and the board of a
+6-player large map come a page at a time, and pressing Next shows the rest in the same message
+(the board's picture stays)."""
+
+from __future__ import annotations
+
+import re
+
+from engine.supplylines.kind import GiveOrder
+from tests.e2e.test_bot_e2e import env  # noqa: F401 - the fixture
+from tests.e2e.test_map_buttons_e2e import press
+
+__all__ = ["env"]
+
+
+async def test_many_orders_page_through_the_next_button(env) -> None:  # noqa: F811
+    fake = env.fake
+    made = await fake.invoke(
+        env.alice,
+        env.channel,
+        "game create",
+        {"name": "Lines", "kind": "supply-lines", "nations": 2, "turn_hours": 6},
+    )
+    game = int(made.text.split("(game ")[1].split(")")[0])
+    await fake.invoke(env.alice, env.channel, "game join", {"name": "Ann"})
+    await fake.invoke(env.bob, env.channel, "game join", {"name": "Bob"})
+    for _ in range(140):  # a player of many units: the seed's shortest order, again and again
+        await env.bot.service.submit(game, "ann", GiveOrder(text="Hold@H1"))
+
+    added = await fake.invoke(env.alice, env.channel, "orders add", {"order": "Hold@H1"})
+    assert not added.rejected and added.ephemeral
+    assert added.text.startswith("Order kept: `Hold@H1`.") and len(added.text) <= 2000
+    assert re.search(r"… and \d+ more orders \(page 1/2: Next ▶\)", added.text)
+
+    listed = await fake.invoke(env.alice, env.channel, "orders list")
+    assert [b["label"] for b in listed.message.buttons] == ["Next ▶"]
+    first = listed.message.content
+    assert "1. `Hold@H1`" in first and "141. `Hold@H1`" not in first
+
+    turned = await press(fake, env.alice, listed, "Next ▶")
+    page = turned.message
+    assert page is not None and page.id == listed.message.id  # the same message, page 2
+    assert "141. `Hold@H1`" in page.content and "(page 2/2)" in page.content
+    assert "PopCap" in page.content and [b["label"] for b in page.buttons] == ["◀ Prev"]
+    numbers = [
+        int(n) for text in (first, page.content) for n in re.findall(r"^(\d+)\. ", text, re.M)
+    ]
+    assert numbers == list(range(1, 142))
+
+    back = await press(fake, env.alice, turned, "◀ Prev")
+    assert back.message is not None and back.message.content == first
+
+    # the button runs the command for whoever presses it: Bob gets his own orders, never hers
+    other = await press(fake, env.bob, back, "Next ▶")
+    assert other.message is not None and "none yet" in other.message.content
+    assert "Hold@H1" not in other.message.content and not other.message.buttons
+
+
+async def test_the_board_of_six_players_on_a_large_map_keeps_its_picture_on_page_two(
+    env,  # noqa: F811
+) -> None:
+    fake = env.fake
+    players = [env.alice, env.bob, env.carol]
+    for name in ("dave", "erin", "frank"):
+        user = fake.add_user(name)
+        fake.add_member(env.guild, user)
+        players.append(user)
+    made = await fake.invoke(
+        env.alice,
+        env.channel,
+        "game create",
+        {"name": "Large", "kind": "supply-lines", "map": "random-large", "nations": 6},
+    )
+    assert not made.rejected and "6 players, large" in made.text
+    game = int(made.text.split("(game ")[1].split(")")[0])
+    for n, user in enumerate(players, 1):
+        joined = await fake.invoke(
+            user, env.channel, "game join", {"name": f"Player {n} of the long names xxxx"}
+        )
+        assert not joined.rejected
+
+    shown = await fake.invoke(env.carol, env.channel, "orders board")
+    assert not shown.rejected and not shown.bot_errors
+    message = shown.message
+    assert message is not None and message.attachments
+    picture, first = message.attachments[0].data, message.content
+    assert picture.startswith(b"\x89PNG") and len(first) <= 2000
+    assert [b["label"] for b in message.buttons] == ["Next ▶"]
+    turned = await press(fake, env.carol, shown, "Next ▶")
+    page = turned.message
+    assert page is not None and page.id == message.id and "(page 2/2)" in page.content
+    assert page.attachments and page.attachments[0].data == picture  # not drawn again
+    labels = {
+        line.split("`")[1]
+        for text in (first, page.content)
+        for line in text.splitlines()
+        if line.startswith("`")
+    }
+    world = await env.bot.service.live_world(game)
+    assert labels == set(world.board.labels())  # every structure, on the two pages
