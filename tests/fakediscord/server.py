@@ -167,6 +167,10 @@ class FakeDiscord(Driver):
             f"fake discord: {len(self.requests)} requests, {len(limiter.hits)} answered 429, "
             f"{limiter.invalid_total} invalid (401/403/429), busiest second "
             f"{limiter.peak_per_second()} requests",
+            *(
+                f"  {len(times)} x {route} (busiest second {limiter.peak_per_second(route)})"
+                for route, times in sorted(limiter.traffic.items(), key=lambda kv: -len(kv[1]))[:8]
+            ),
             *(f"  429 x{n}: {key}" for key, n in sorted(hits.items())),
             *(f"  note x{n}: {kind}" for kind, n in sorted(notes.items())),
         ]
