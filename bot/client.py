@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hashlib
 import logging
 
 import discord
@@ -16,9 +17,11 @@ from bot.config import Settings
 from bot.context import Reply, UserError, explain
 from bot.desk import Desk
 from bot.discord_io import ActionButton, ConfirmButton, SupplySelect
-from bot.dm.delivery import discord_sender
-from bot.dm.notifier import Notifier
+from bot.dm.delivery import DmChannels, discord_sender
+from bot.dm.notifier import Notifier, idempotency_key
 from bot.game_channels import GameChannels
+from bot.pacer import Pacer
+from bot.store import BotStore
 from bot.ticker import Ticker
 from engine.host.runner import AiRunner
 from engine.host.service import GameService
@@ -71,8 +74,12 @@ class StrategicBot(commands.AutoShardedBot):
         self.ticker: Ticker | None = None
         self._tasks: list[asyncio.Task] = []
         self._dirty_games: set[int] = set()
-        # game -> (pinned status message id, its text) as last posted or edited by this process
+        # game -> (pinned status message id, its text's digest) as last posted or edited (also
+        # kept in the bot store: after a restart only the statuses that changed are edited)
         self._status_shown: dict[int, tuple[str, str]] = {}
+        self._status_locks: dict[int, asyncio.Lock] = {}  # one refresh at a time, by game
+        # the one pacer of the bot's own requests (DMs, status edits, posts in games' channels)
+        self.pacer = Pacer(settings.pace_rate)
         self.synced: list[app_commands.AppCommand] = []
 
     async def setup_hook(self) -> None:
@@ -89,6 +96,11 @@ class StrategicBot(commands.AutoShardedBot):
             )
         self.desk = Desk(self.service)
         self.channels = GameChannels(self, self.service, self._tell)
+        self.channels.pace = self.pacer.wait
+        # DMs: one request each to the user's DM channel as kept (no user fetched), paced
+        self.dm_sender = discord_sender(
+            self, channels=DmChannels(BotStore.of(self.service.store)), pace=self.pacer.wait
+        )
         await add_cogs(self)
         # confirmation buttons are answered by their custom id, also those sent before a restart
         self.add_dynamic_items(ConfirmButton, ActionButton, SupplySelect)
@@ -102,8 +114,10 @@ class StrategicBot(commands.AutoShardedBot):
         retention = self.settings.outbox_retention_days
         self.notifier = Notifier(
             self.service,
-            discord_sender(self),
+            self.dm_sender,
             retention=None if retention is None else float(retention) * 86400,
+            # a DM Discord failed is tried again, less and less often, this long
+            retry_horizon=self.settings.dm_retry_hours * 3600,
             # a process that died holds its DMs' rows as long as its games, but no longer than
             # a minute: a DM sent again goes under the same idempotency key, which Discord
             # honours for "a few minutes"
@@ -173,7 +187,9 @@ class StrategicBot(commands.AutoShardedBot):
 
     async def _tell(self, user_id: str, text: str) -> None:
         """A DM to one person, outside any game's news (the channel's problems, told once)."""
-        await discord_sender(self)(user_id, text, [])
+        # the same words to the same person within Discord's few minutes show once (a key of
+        # the text: Discord's enforce_nonce)
+        await self.dm_sender(user_id, text, [], nonce=idempotency_key("tell", user_id, text))
 
     # --- after a command --------------------------------------------------------------------
 
@@ -252,7 +268,7 @@ class StrategicBot(commands.AutoShardedBot):
             except Exception:  # noqa: BLE001 - the command is done; its echo is best effort
                 log.exception("announcing in game %s's channel failed", reply.refresh_game)
         if reply.refresh_game is not None:
-            await self.refresh_status(reply.refresh_game)
+            await self._refresh_in_turn(reply.refresh_game)
 
     async def refresh_status(self, game_id: int) -> None:
         """Post and pin a game's status message, or edit the pinned one when its text changed
@@ -268,23 +284,52 @@ class StrategicBot(commands.AutoShardedBot):
             return
         text = await self.desk.status_board(game_id)  # one message by design, never cut
         message_id = row.settings.get("status_message_id")
-        if message_id and self._status_shown.get(game_id) == (str(message_id), text):
+        if message_id and await self._status_says(game_id, str(message_id), text):
             return  # the pinned message already says this
         try:
             if message_id:
                 edited = await self.channels.edit(row, int(message_id), text)
                 if edited is not None:  # None: the message is gone, post it again
                     if edited:
-                        self._status_shown[game_id] = (str(message_id), text)
+                        await self._status_is(game_id, str(message_id), text)
                     return
             message = await self.channels.send(row, text)
             if message is None:
                 return
             await self.channels.pin(row, message)
             await self.service.update_settings(game_id, status_message_id=str(message.id))
-            self._status_shown[game_id] = (str(message.id), text)
+            await self._status_is(game_id, str(message.id), text)
         except discord.HTTPException as exc:
             log.warning("could not update the status of game %s: %s", game_id, exc)
+
+    async def _refresh_in_turn(self, game_id: int) -> None:
+        """`refresh_status`, one at a time a game: an edit waits for the pacer, and an older
+        text must not land after a newer one (the next refresh reads the text anew)."""
+        async with self._status_locks.setdefault(game_id, asyncio.Lock()):
+            await self.refresh_status(game_id)
+
+    async def _status_says(self, game_id: int, message_id: str, text: str) -> bool:
+        """Does the game's pinned status already say `text`, as this process (or, after a
+        restart, the bot store) knows?"""
+        shown = self._status_shown.get(game_id)
+        if shown is None:
+            assert self.service is not None
+            try:
+                shown = await BotStore.of(self.service.store).status_shown(game_id)
+            except Exception:  # noqa: BLE001 - then it is edited once more
+                log.exception("reading the status shown of game %s failed", game_id)
+            if shown is not None:
+                self._status_shown[game_id] = shown
+        return shown == (message_id, _digest(text))
+
+    async def _status_is(self, game_id: int, message_id: str, text: str) -> None:
+        shown = (message_id, _digest(text))
+        self._status_shown[game_id] = shown
+        assert self.service is not None
+        try:
+            await BotStore.of(self.service.store).set_status_shown(game_id, *shown)
+        except Exception:  # noqa: BLE001 - the game may be gone; at worst edited once more
+            log.warning("keeping the status shown of game %s failed", game_id, exc_info=True)
 
     async def _status_loop(self) -> None:
         """Refresh the status of running games now and then (the clock moves), and of games
@@ -302,7 +347,7 @@ class StrategicBot(commands.AutoShardedBot):
                 elapsed = 0.0
                 games |= {g.id for g in await service.games(status=["running"], mine=True)}
             for game_id in sorted(games):
-                await self.refresh_status(game_id)
+                await self._refresh_in_turn(game_id)
 
         await every(5.0, one_pass, name="status board pass", wait_first=True, logger=log)
 
@@ -338,6 +383,10 @@ EXTENSIONS = (
     "bot.cogs.news",
     "bot.cogs.orders",
 )
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 async def add_cogs(bot: commands.Bot | commands.AutoShardedBot) -> None:

@@ -85,6 +85,25 @@ class Settings(BaseSettings):
         alias="SI_LEASE_SECONDS",
         description="how long a process holds a game without renewing (with SI_INSTANCE)",
     )
+    requests_per_second: float = Field(
+        default=25.0,
+        gt=0,
+        alias="SI_REQUESTS_PER_SECOND",
+        description=(
+            "the bot's own requests to Discord (DMs, status edits, posts in games' channels) a"
+            " second, all its processes together (each shard process takes its shards' part);"
+            " Discord's global limit is 50"
+        ),
+    )
+    dm_retry_hours: float = Field(
+        default=6.0,
+        gt=0,
+        alias="SI_DM_RETRY_HOURS",
+        description=(
+            "how long a DM that Discord failed (errors, rate limits) is tried again, less and"
+            " less often, before it is given up (its report stays in /news)"
+        ),
+    )
     log_level: str = Field(default="INFO", alias="SI_LOG_LEVEL")
 
     @field_validator(
@@ -133,6 +152,13 @@ class Settings(BaseSettings):
         if self.shard_count is not None and self.shard_count < 1:
             raise ValueError("SI_SHARD_COUNT must be at least 1")
         return self
+
+    @property
+    def pace_rate(self) -> float:
+        """This process's part of `requests_per_second` (`bot.pacer.process_share`)."""
+        from bot.pacer import process_share
+
+        return process_share(self.requests_per_second, self.shard_ids, self.shard_count)
 
     def serves(self) -> Callable[[GameRow], bool] | None:
         """Which games this process serves: with `shard_count` and `shard_ids`, the games of

@@ -17,6 +17,7 @@ from bot import paging, permissions
 from bot.config import Settings
 from bot.context import Button, Caller, ChannelAccess, Embed, Reply, UserError, explain
 from bot.desk import Desk
+from bot.dm import closed as closed_dms
 
 log = logging.getLogger(__name__)
 
@@ -118,22 +119,26 @@ class ConfirmButton(
 
 class SupplySelect(
     discord.ui.DynamicItem[discord.ui.Select],
-    template=r"sl:supply:(?P<game>[0-9]{1,12}):(?P<turn>[0-9]{1,6})",
+    template=r"sl:supply:(?P<game>[0-9]{1,12}):(?P<turn>[0-9]{1,6})(?::(?P<part>[0-4]))?",
 ):
     """A Supply Lines supply question's menu, under its DM (`bot.dm.supplylines_notices`):
     the units chosen answer it. The game and turn are in its custom id, so a menu sent before
-    a restart is still answered (or told it is over)."""
+    a restart is still answered (or told it is over); so is the part, when the units fill
+    several menus (the desk adds what was chosen in the others)."""
 
-    def __init__(self, game: int, turn: int) -> None:
-        super().__init__(discord.ui.Select(custom_id=f"sl:supply:{game}:{turn}"))
+    def __init__(self, game: int, turn: int, part: int | None = None) -> None:
+        suffix = "" if part is None else f":{part}"
+        super().__init__(discord.ui.Select(custom_id=f"sl:supply:{game}:{turn}{suffix}"))
         self.game = game
         self.turn = turn
+        self.part = part
 
     @classmethod
     async def from_custom_id(
         cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]
     ) -> SupplySelect:
-        return cls(int(match["game"]), int(match["turn"]))
+        part = match["part"]
+        return cls(int(match["game"]), int(match["turn"]), None if part is None else int(part))
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = host_of(interaction)
@@ -141,7 +146,7 @@ class SupplySelect(
         units = [int(v) for v in data.get("values", []) if str(v).isdigit()]
         try:
             reply = await bot.desk.orders_supply_chosen(
-                caller_of(interaction), self.game, self.turn, units
+                caller_of(interaction), self.game, self.turn, units, part=self.part
             )
         except Exception as exc:  # noqa: BLE001 - every failure becomes a clear message
             if not isinstance(exc, UserError):
@@ -304,6 +309,7 @@ async def respond(
         await _answer(interaction, Reply(text=explain(exc)), deferred=deferred)
         return
     await _answer(interaction, reply, deferred=deferred)
+    await closed_dms.tell_if_closed(interaction)  # (once, if the caller's DMs are closed)
     await bot.after_reply(reply)
 
 

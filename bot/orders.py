@@ -6,6 +6,7 @@ replies. Orders stay secret until the turn resolves."""
 from __future__ import annotations
 
 import re
+from collections import OrderedDict
 
 from bot.context import Caller, Context, Reply, Seat, UserError
 from bot.paging import Listing
@@ -15,6 +16,9 @@ from engine.supplylines.state import TICKS_PER_HOUR
 from engine.supplylines.view import View
 
 KIND = "supply-lines"
+# a supply question of several menus: each player's choice in each menu (by game, turn, nation),
+# so a choice in one menu keeps those of the others (`supply_part_chosen`); the latest few
+_SUPPLY_PARTS: OrderedDict[tuple[int, int, str], dict[int, list[int]]] = OrderedDict()
 LIMIT = 25  # Discord's autocomplete limit
 BEFORE = 240  # room on every page of the orders for the line before it ("Order kept: `...`.")
 
@@ -94,15 +98,18 @@ class Orders:
         return Reply(text=f"Supply goes to units {', '.join(map(str, sorted(set(ids))))}.")
 
     async def orders_supply_chosen(
-        self, caller: Caller, game_id: int, turn: int, units: list[int]
+        self, caller: Caller, game_id: int, turn: int, units: list[int], *, part: int | None = None
     ) -> Reply:
-        """The player chose in a supply question's menu (a DM: the game is the menu's)."""
+        """The player chose in a supply question's menu (a DM: the game is the menu's); `part`:
+        in which of several menus (the answer adds what they chose in the others)."""
         seat, nation = await self.ctx.playing(caller, game_id, kind=KIND)
         view = await self._board(seat, nation)
         if view.turn != turn or view.phase != "supply" or not view.questions:
             raise UserError(
                 f"The supply question of turn {turn} is over: an answer or the default was taken."
             )
+        if part is not None:
+            units = supply_part_chosen(game_id, turn, nation, view, part, units)
         try:
             await self.ctx.service.submit(game_id, nation, ChooseSupply(units=units))
         except (CommandError, GameError) as exc:
@@ -140,6 +147,26 @@ class Orders:
         if current.strip() and all(current.strip() != o for o, _ in out):
             out.insert(0, (current.strip()[:100], current.strip()[:100]))
         return out[:LIMIT]
+
+
+def supply_part_chosen(
+    game_id: int, turn: int, nation: str, view: View, part: int, units: list[int]
+) -> list[int]:
+    """The whole answer of a choice in menu `part` of a supply question of several menus:
+    the units chosen there, and those chosen before in the others (kept in memory: after a
+    restart a menu keeps only its own choice)."""
+    from bot.dm.supplylines_notices import merged_supply, supply_parts
+
+    parts = supply_parts(i for ids, _, _ in view.questions for i in ids)
+    if not 0 <= part < len(parts):
+        raise UserError("That menu is not one of this supply question's: use `/orders supply`.")
+    key = (game_id, turn, nation)
+    earlier = _SUPPLY_PARTS.pop(key, {})
+    earlier[part] = [i for i in units if i in set(parts[part])]
+    _SUPPLY_PARTS[key] = earlier
+    while len(_SUPPLY_PARTS) > 1000:
+        _SUPPLY_PARTS.popitem(last=False)
+    return merged_supply(parts, part, units, earlier)
 
 
 def suggestions(view: View, nation: str) -> list[str]:

@@ -90,6 +90,22 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX news_reader ON news (game_id, user_id, id);
     """,
+    # 3: each user's DM channel with the bot (a DM is one request: no channel opened again,
+    # also after a restart); when a player whose DMs are closed was told so (once, at their
+    # next command); the text of each game's pinned status as last shown (its hash: a restart
+    # edits only the statuses that changed)
+    """
+    CREATE TABLE dm_channels (
+        user_id TEXT PRIMARY KEY,
+        channel_id TEXT NOT NULL
+    );
+    ALTER TABLE dm_status ADD COLUMN told REAL;
+    CREATE TABLE status_shown (
+        game_id INTEGER PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        message_id TEXT NOT NULL,
+        digest TEXT NOT NULL
+    );
+    """,
 ]
 
 # The same tables on PostgreSQL (numbered on their own, also in `bot_schema`): ids BIGINT,
@@ -136,6 +152,19 @@ POSTGRES_MIGRATIONS: list[str] = [
         UNIQUE (game_id, user_id, first_row, part)
     );
     CREATE INDEX news_reader ON news (game_id, user_id, id);
+    """,
+    # 2: SQLite's 3
+    """
+    CREATE TABLE dm_channels (
+        user_id TEXT PRIMARY KEY,
+        channel_id TEXT NOT NULL
+    );
+    ALTER TABLE dm_status ADD COLUMN told DOUBLE PRECISION;
+    CREATE TABLE status_shown (
+        game_id BIGINT PRIMARY KEY REFERENCES games(id) ON DELETE CASCADE,
+        message_id TEXT NOT NULL,
+        digest TEXT NOT NULL
+    );
     """,
 ]
 
@@ -304,6 +333,72 @@ class BotStore:
                 " ELSE excluded.since END,"
                 " status = excluded.status, detail = excluded.detail, checked = excluded.checked",
                 (str(user_id), status, detail, now, now),
+            )
+        )
+
+    async def closed_untold(self, user_id: str) -> DmStatus | None:
+        """The user's DM status if their DMs are closed and they have not been told since they
+        closed (`told_closed`); else None. One read by primary key (every command asks)."""
+        rows = await self._query(
+            "SELECT status, detail, since, checked FROM dm_status WHERE user_id = ?"
+            " AND status = 'closed' AND (told IS NULL OR told < since)",
+            (str(user_id),),
+        )
+        if not rows:
+            return None
+        status, detail, since, checked = rows[0]
+        return DmStatus(status, detail, float(since), float(checked))
+
+    async def told_closed(self, user_id: str, *, now: float | None = None) -> bool:
+        """Note that the user was told their DMs are closed; False if another process (or
+        command) told them first: each closing is told once."""
+        now = float(time.time() if now is None else now)
+        [changed] = await self._write(
+            (
+                "UPDATE dm_status SET told = ? WHERE user_id = ? AND status = 'closed'"
+                " AND (told IS NULL OR told < since)",
+                (now, str(user_id)),
+            )
+        )
+        return changed == 1
+
+    # --- each user's DM channel ------------------------------------------------------------------
+
+    async def dm_channel(self, user_id: str) -> str | None:
+        rows = await self._query(
+            "SELECT channel_id FROM dm_channels WHERE user_id = ?", (str(user_id),)
+        )
+        return str(rows[0][0]) if rows else None
+
+    async def set_dm_channel(self, user_id: str, channel_id: str | None) -> None:
+        """Keep the user's DM channel (None: forget it, it is unknown to Discord now)."""
+        if channel_id is None:
+            await self._write(("DELETE FROM dm_channels WHERE user_id = ?", (str(user_id),)))
+            return
+        await self._write(
+            (
+                "INSERT INTO dm_channels (user_id, channel_id) VALUES (?, ?)"
+                " ON CONFLICT (user_id) DO UPDATE SET channel_id = excluded.channel_id",
+                (str(user_id), str(channel_id)),
+            )
+        )
+
+    # --- the text of games' pinned statuses as last shown ------------------------------------
+
+    async def status_shown(self, game_id: int) -> tuple[str, str] | None:
+        """(message id, digest of its text) of the game's status as the bot last showed it."""
+        rows = await self._query(
+            "SELECT message_id, digest FROM status_shown WHERE game_id = ?", (int(game_id),)
+        )
+        return (str(rows[0][0]), str(rows[0][1])) if rows else None
+
+    async def set_status_shown(self, game_id: int, message_id: str, digest: str) -> None:
+        await self._write(
+            (
+                "INSERT INTO status_shown (game_id, message_id, digest) VALUES (?, ?, ?)"
+                " ON CONFLICT (game_id) DO UPDATE SET message_id = excluded.message_id,"
+                " digest = excluded.digest",
+                (int(game_id), str(message_id), str(digest)),
             )
         )
 

@@ -18,9 +18,15 @@ delivered, the rows are taken over once the claim runs out and sent again as the
 the same key, which Discord does not show twice. A notifier paused past its claim sends no more
 of those rows.
 
-Failures: closed DMs are recorded (`BotStore.set_dm_status`, for `/status`) and the user is tried
-again at most once an hour; rate limits and other errors count an attempt and are retried next
-pass, until `max_attempts`.
+Failures: closed DMs are recorded (`BotStore.set_dm_status`, for `/status`; the player is told
+once, privately, at their next command: `bot.dm.closed`) and the user is tried again at most
+once an hour. Rate limits (a 429, 40003: opening DMs too fast) and other errors (5xx, network)
+count an attempt, and the rows wait before the next (`mark_failed(retry_at=...)`, kept in the
+outbox, so a restart keeps the wait): never less than Discord's `retry_after`, and a back-off
+doubling from `retry_base` (2 s) to `retry_cap` (5 minutes), so an outage of Discord of minutes
+or hours loses no DM. A row is given up after `max_attempts`, by default as many as the
+back-off needs to span `retry_horizon` (6 hours, `SI_DM_RETRY_HOURS`); its report stays in
+/news.
 
 Pictures are drawn in worker processes (`renderers.pool`); the view they are drawn from is
 taken on the event loop (it is a copy, so the game may go on meanwhile). A day's sitrep
@@ -52,6 +58,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
+from bot.dm import closed as closed_dms
 from bot.dm import tellers
 from bot.dm.delivery import DeliveryFailed, DmClosed, DmSender, Menu, RateLimited
 from bot.store import BotStore, DmStatus, NewsReport
@@ -68,7 +75,6 @@ log = logging.getLogger(__name__)
 CLOSED_RETRY = 3600.0  # seconds between attempts to DM a user whose DMs are closed
 # sent even in quiet hours: a game's start and end, and a question with a short deadline
 URGENT = ("GameStarted", "GameEnded", "Started", "GameOver", "SupplyAsked")
-LOST = "lost"  # `_send`: the rows' claim ran out before the message went out
 CLAIM_MARGIN = 5.0  # seconds before a claim runs out when no more is sent of it
 DAY = 86400
 
@@ -177,16 +183,41 @@ class _Writes:
     users: set[str] = field(default_factory=set)  # whose settings and status were read
     news: list[NewsReport] = field(default_factory=list)
     delivered: list[int] = field(default_factory=list)
-    failed: list[tuple[list[int], str]] = field(default_factory=list)
+    # (rows, error, not to be tried again before: None, as soon as they are held no more)
+    failed: list[tuple[list[int], str, float | None]] = field(default_factory=list)
     held: list[tuple[list[int], float]] = field(default_factory=list)
 
-    def fail(self, ids: list[int], error: str) -> None:
+    def fail(self, ids: list[int], error: str, retry_at: float | None = None) -> None:
         if ids:
-            self.failed.append((ids, error))
+            self.failed.append((ids, error, retry_at))
 
     def hold(self, ids: list[int], until: float) -> None:
         if ids:
             self.held.append((ids, until))
+
+
+@dataclass(frozen=True)
+class Failure:
+    """Why a DM did not go out (`Notifier._send`): the user's DMs are closed, or Discord's
+    trouble (a rate limit with its `retry_after`, an error)."""
+
+    text: str
+    closed: bool = False
+    retry_after: float | None = None
+
+
+LOST = Failure("lost")  # `_send`: the rows' claim ran out before the message went out
+
+
+def attempts_within(horizon: float, base: float, cap: float) -> int:
+    """How many attempts a back-off of `base`, twice that, ... up to `cap` seconds between
+    them takes to span `horizon` seconds (at least 2)."""
+    attempts, spent, wait = 1, 0.0, base
+    while spent < horizon:
+        spent += wait
+        attempts += 1
+        wait = min(cap, wait * 2)
+    return max(2, attempts)
 
 
 class Notifier:
@@ -198,7 +229,10 @@ class Notifier:
         render: bool = True,
         clock: Callable[[], float] = time.time,
         batch_limit: int = 500,
-        max_attempts: int = 5,
+        max_attempts: int | None = None,
+        retry_horizon: float = 6 * 3600.0,
+        retry_base: float = 2.0,
+        retry_cap: float = 300.0,
         workers: int | None = None,
         retention: float | None = 7 * DAY,
         prune_every: float = 3600.0,
@@ -211,7 +245,14 @@ class Notifier:
         self.render = render
         self.clock = clock
         self.batch_limit = batch_limit
-        self.max_attempts = max_attempts
+        # a failed DM waits retry_base, twice that, ... up to retry_cap between attempts
+        self.retry_base = retry_base
+        self.retry_cap = max(retry_cap, retry_base)
+        self.max_attempts = (
+            max_attempts
+            if max_attempts is not None
+            else attempts_within(retry_horizon, retry_base, self.retry_cap)
+        )
         self.retention = retention  # seconds delivered (or given up) rows are kept (None: for ever)
         self.prune_every = prune_every
         # the rows of a pass are claimed (`OutboxClaim`) by this process for `claim_seconds`:
@@ -234,6 +275,10 @@ class Notifier:
         self._workers = workers or 8
 
     # --- running ------------------------------------------------------------------------------
+
+    def backoff(self, attempts: int) -> float:
+        """Seconds to wait after the failed attempt of rows tried `attempts` times before."""
+        return min(self.retry_cap, self.retry_base * 2 ** min(attempts, 30))
 
     def wake(self, *_: Any) -> None:
         """Run the next pass soon (e.g. `service.subscribe(notifier.wake)`)."""
@@ -500,7 +545,7 @@ class Notifier:
             user, messages, files, status, now, report, nonce=key, claimed_until=until, menus=menus
         )
         self._retry_now.discard(user)
-        if outcome == LOST:  # the claim ran out (paused): the rows are another's now
+        if outcome is LOST:  # the claim ran out (paused): the rows are another's now
             report.claims_lost += len(ids)
             return
         if outcome is None:
@@ -509,12 +554,16 @@ class Notifier:
             if files:
                 report.pictures += 1
             return
-        writes.fail(ids, outcome[:500])
-        if outcome.startswith("closed"):
+        if outcome.closed:
+            writes.fail(ids, outcome.text[:500])
             writes.hold(ids, now + CLOSED_RETRY)
             report.closed += len(ids)
-        else:
-            report.failed += len(ids)
+            return
+        # Discord's trouble, not the player's: the rows wait (Discord's retry_after at least)
+        tried = max(r.attempts for r, _ in items)
+        wait = max(self.backoff(tried), outcome.retry_after or 0.0)
+        writes.fail(ids, outcome.text[:500], now + wait)
+        report.failed += len(ids)
 
     async def _welcome(
         self, game: GameRow, summary: GameSummary, nation: str, joined: Event
@@ -578,8 +627,8 @@ class Notifier:
 
         if writes.news:
             await self.bot.add_reports(writes.news, keep=KEPT)
-        for ids, error in writes.failed:
-            await self.store.mark_failed(ids, error)
+        for ids, error, retry_at in writes.failed:
+            await self.store.mark_failed(ids, error, retry_at=retry_at)
         for ids, until in writes.held:
             await self.store.hold(ids, until)
         if writes.delivered:
@@ -597,11 +646,11 @@ class Notifier:
         nonce: str,
         claimed_until: float | None = None,
         menus: Sequence[Menu] = (),
-    ) -> str | None:
+    ) -> Failure | None:
         """Send the messages (files with the first); None when all went out, else why not
-        ("closed: ...", "rate limited: ...", "failed: ...", or `LOST`: the claim of the rows
-        ran out before a message went out), with the user's DM status kept. Message i goes
-        with the idempotency key `nonce` + i."""
+        (a `Failure`: "closed: ...", "rate limited: ...", "failed: ...", or `LOST`: the claim
+        of the rows ran out before a message went out), with the user's DM status kept.
+        Message i goes with the idempotency key `nonce` + i."""
         margin = min(CLAIM_MARGIN, self.claim_seconds / 4)
         try:
             for i, text in enumerate(messages):
@@ -615,14 +664,15 @@ class Notifier:
         except DmClosed as exc:
             log.info("DMs to user %s are closed: %s", user, exc)
             await self.bot.set_dm_status(user, "closed", str(exc) or "DMs closed", now=now)
-            return f"closed: {exc}"
+            closed_dms.changed(user)  # told at their next command (`bot.dm.closed`)
+            return Failure(f"closed: {exc}", closed=True)
         except RateLimited as exc:
             log.info("rate limited DMing user %s (retry after %.1fs)", user, exc.retry_after)
-            return f"rate limited: {exc}"
+            return Failure(f"rate limited: {exc}", retry_after=exc.retry_after)
         except DeliveryFailed as exc:
             log.warning("DM to user %s failed: %s", user, exc)
             await self.bot.set_dm_status(user, "failing", str(exc) or "failed", now=now)
-            return f"failed: {exc}"
+            return Failure(f"failed: {exc}")
         if status is None or status.status != "ok":
             await self.bot.set_dm_status(user, "ok", None, now=now)
         return None

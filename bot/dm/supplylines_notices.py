@@ -21,7 +21,7 @@ combat
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection
+from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
 from bot.dm.delivery import Menu
@@ -214,6 +214,30 @@ def _ended(e: ev.TurnEnded, n: _Names) -> list[str]:
     return lines
 
 
+def _menus_note(events: list[Event], nation: str) -> list[str]:
+    """How to answer a supply question of more units than one menu holds."""
+    asked = [e for e in events if isinstance(e, ev.SupplyAsked) and e.player == nation]
+    if not asked:
+        return []
+    turn = asked[-1].turn
+    units = {u["id"] for e in asked if e.turn == turn for u in e.units}
+    shown = sum(len(p) for p in supply_parts(units))
+    lines = []
+    if len(units) > MENU_OPTIONS:
+        lines.append(
+            f"Your {len(units)} units are in {-(-shown // MENU_OPTIONS)} menus below, by number. "
+            "A choice in one menu is your answer at once, with what you chose in the others "
+            "before (the lines left go by the default); to choose across menus in one go, use "
+            "`/orders supply` with all the numbers."
+        )
+    if shown < len(units):
+        lines.append(
+            f"{len(units) - shown} units (numbers above {max(max(p) for p in supply_parts(units))}) "
+            "do not fit in the menus: to supply them, answer with `/orders supply` and the numbers."
+        )
+    return lines
+
+
 def _span(ticks: int) -> str:
     """Ticks (a quarter of a game hour each) as a duration: "24 hours", "45 minutes"."""
     from engine.supplylines.state import TICKS_PER_HOUR
@@ -258,6 +282,7 @@ class SupplyLinesTeller:
         lines = [line for e in events for line in describe(e, nation, names)]
         if not lines:
             return []
+        lines.extend(_menus_note(events, nation))
         header = f"**{clock}**" if clock else "**Supply Lines**"
         return pack([header, *(clip(line) for line in lines)], limit)
 
@@ -281,36 +306,73 @@ class SupplyLinesTeller:
             return None
 
     def menus(self, events: list[Event], nation: str, game_id: int) -> list[Menu]:
-        """A supply question's select menu: every unit asked about (of all the player's
-        networks short of lines this turn), the default chosen; choosing answers it."""
+        """A supply question's select menus: every unit asked about (of all the player's
+        networks short of lines this turn), by number, 25 a menu (Discord's most options) in
+        up to 5 menus (its most rows), the defaults chosen; choosing answers it. With several
+        menus each one's custom id names its part (`supply_parts`): the desk adds what the
+        player chose in the others (`merged_supply`)."""
         asked = [e for e in events if isinstance(e, ev.SupplyAsked) and e.player == nation]
         if not asked:
             return []
         turn = asked[-1].turn
-        options = tuple(
-            (
-                f"{u['type']} {u['id']} at {u['at']} ({u['marks']} marks, needs {u['need']})",
-                str(u["id"]),
-                u["id"] in e.default,
+        units = {u["id"]: (e, u) for e in asked if e.turn == turn for u in e.units}
+        parts = supply_parts(units)
+        menus = []
+        for number, part in enumerate(parts):
+            options = []
+            for i in part:
+                e, u = units[i]
+                label = (
+                    f"{u['type']} {u['id']} at {u['at']} ({u['marks']} marks, needs {u['need']})"
+                )
+                options.append((label, str(i), i in e.default))
+            placeholder = "The units to supply"
+            if len(parts) > 1:
+                placeholder = (
+                    f"Units to supply: {part[0]}-{part[-1]} (menu {number + 1} of {len(parts)})"
+                )
+            menus.append(
+                Menu(
+                    custom_id=supply_menu_id(game_id, turn, number if len(parts) > 1 else None),
+                    placeholder=placeholder,
+                    options=tuple(options),
+                    min_values=0,
+                    max_values=len(options),
+                )
             )
-            for e in asked
-            if e.turn == turn
-            for u in e.units
-        )
-        return [
-            Menu(
-                custom_id=supply_menu_id(game_id, turn),
-                placeholder="The units to supply",
-                options=options[:25],
-                min_values=0,
-                max_values=min(len(options), 25),
-            )
-        ]
+        return menus
 
 
-def supply_menu_id(game_id: int, turn: int) -> str:
-    """The custom id of a supply question's menu (bot/discord_io.py answers it)."""
-    return f"sl:supply:{game_id}:{turn}"
+MENU_OPTIONS = 25  # Discord: the options of one select menu
+MENU_ROWS = 5  # Discord: the action rows of a message (a select menu fills one)
+
+
+def supply_parts(unit_ids: Iterable[int]) -> list[list[int]]:
+    """The units of a supply question as its menus show them: by number, 25 a menu, at most 5
+    menus (the rest are answered with `/orders supply`). The desk splits them the same way
+    to read an answer of one menu."""
+    ids = sorted(set(unit_ids))[: MENU_OPTIONS * MENU_ROWS]
+    return [ids[i : i + MENU_OPTIONS] for i in range(0, len(ids), MENU_OPTIONS)]
+
+
+def merged_supply(
+    parts: list[list[int]], part: int, chosen: Iterable[int], earlier: dict[int, list[int]]
+) -> list[int]:
+    """The whole answer when the player chose `chosen` in menu `part`: those (of that menu's
+    units), and what they chose before in each other menu (`earlier`, by menu); the lines
+    left go to the other units in the default's order (the engine's rule)."""
+    mine = set(parts[part]) if 0 <= part < len(parts) else set()
+    answer = {i for i in chosen if i in mine}
+    for other, units in earlier.items():
+        if other != part and 0 <= other < len(parts):
+            answer |= set(units) & set(parts[other])
+    return sorted(answer)
+
+
+def supply_menu_id(game_id: int, turn: int, part: int | None = None) -> str:
+    """The custom id of a supply question's menu (bot/discord_io.py answers it); `part`: which
+    of several menus."""
+    return f"sl:supply:{game_id}:{turn}" + ("" if part is None else f":{part}")
 
 
 TELLER = SupplyLinesTeller()

@@ -957,13 +957,27 @@ class PostgresStore:
             "UPDATE outbox SET delivered_at = $1 WHERE id = ANY($2::bigint[])", ids, at
         )
 
-    async def mark_failed(self, ids: Iterable[int], error: str) -> None:
-        await self._update_rows(
-            "UPDATE outbox SET attempts = attempts + 1, last_error = $1, claimed_by = NULL,"
-            " claimed_until = NULL WHERE id = ANY($2::bigint[])",
-            ids,
-            error[:500],
-        )
+    async def mark_failed(
+        self, ids: Iterable[int], error: str, *, retry_at: float | None = None
+    ) -> None:
+        """Count a failed attempt. With `retry_at`, the rows are not tried again before then
+        (Discord's `retry_after`, a back-off); they keep their claim group, so the DM goes
+        again under the same idempotency key."""
+        rows = [int(i) for i in ids]
+        if not rows:
+            return
+
+        async def update(c: Conn) -> None:
+            await c.execute(
+                "UPDATE outbox SET attempts = attempts + 1, last_error = $1, claimed_by = NULL,"
+                " claimed_until = NULL, hold_until = COALESCE($3::double precision, hold_until)"
+                " WHERE id = ANY($2::bigint[])",
+                error[:500],
+                rows,
+                retry_at,
+            )
+
+        await self._write(update)
 
     async def hold(self, ids: Iterable[int], until: float) -> None:
         """Keep these rows out of `pending_events` until `until` (quiet hours, closed DMs)."""

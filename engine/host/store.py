@@ -905,12 +905,17 @@ class Store:
             "UPDATE outbox SET delivered_at = ? WHERE id = ?", ids, lambda i: (at, i)
         )
 
-    async def mark_failed(self, ids: Iterable[int], error: str) -> None:
+    async def mark_failed(
+        self, ids: Iterable[int], error: str, *, retry_at: float | None = None
+    ) -> None:
+        """Count a failed attempt. With `retry_at`, the rows are not tried again before then
+        (Discord's `retry_after`, a back-off); they keep their claim group, so the DM goes
+        again under the same idempotency key."""
         await self._update_rows(
             "UPDATE outbox SET attempts = attempts + 1, last_error = ?, claimed_by = NULL,"
-            " claimed_until = NULL WHERE id = ?",
+            " claimed_until = NULL, hold_until = COALESCE(?, hold_until) WHERE id = ?",
             ids,
-            lambda i: (error[:500], i),
+            lambda i: (error[:500], retry_at, i),
         )
 
     async def hold(self, ids: Iterable[int], until: float) -> None:

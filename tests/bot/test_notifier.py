@@ -220,18 +220,97 @@ async def test_closed_dms_are_recorded_and_retried_once_an_hour(env):
     assert (await dm(service, "100")).status == "ok"
 
 
-async def test_rate_limits_and_failures_are_retried_next_pass(env):
-    service, game, notifier, sender, _ = env
-    sender.errors["100"] = [RateLimited(retry_after=0.1)]
+async def test_rate_limits_and_failures_wait_before_the_next_attempt(env):
+    """A 429 is tried again no sooner than Discord's retry_after; a 5xx after a back-off of
+    2 s; meanwhile no pass tries them (no request Discord would refuse again)."""
+    service, game, notifier, sender, clock = env
+    sender.errors["100"] = [RateLimited(retry_after=30.0)]
     sender.errors["200"] = [DeliveryFailed("503")]
     await service.advance(game, 32)
     report = await notifier.run_once()
-    assert report.failed == 2 and sender.sent == []
+    assert report.failed == 2 and sender.sent == [] and sender.attempts == 2
     assert (await dm(service, "200")).status == "failing"
+    report = await notifier.run_once()  # at once: nothing is tried
+    assert sender.attempts == 2 and report.delivered == 0
+    clock.t = T0 + 2.5  # the 5xx's back-off is over, not the 429's retry_after
     report = await notifier.run_once()
-    assert report.delivered == 2 and len(sender.sent) == 2
+    assert report.delivered == 1 and sender.to("200") and not sender.to("100")
     assert (await dm(service, "200")).status == "ok"
-    assert await pending(service) == []
+    clock.t = T0 + 29
+    assert (await notifier.run_once()).delivered == 0 and sender.attempts == 3
+    clock.t = T0 + 30.5
+    report = await notifier.run_once()
+    assert report.delivered == 1 and len(sender.to("100")) == 1
+    assert await pending(service, now=T0 + 31) == []
+
+
+async def test_a_dm_is_not_lost_in_a_discord_outage(env):
+    """Discord fails every DM for 30 s, then for 2 hours: the reports wait (a back-off of
+    2 s doubling to 5 minutes), each goes out once Discord is back, and the same DM is tried
+    under the same idempotency key (not shown twice if a failed attempt got through)."""
+    service, game, notifier, sender, clock = env
+    nonces: list[str | None] = []
+    real = sender.__call__
+    outage_until = [T0 + 30]
+
+    async def flaky(user, content, files, *, nonce=None, menus=()):
+        nonces.append(nonce)
+        if clock.t < outage_until[0]:
+            sender.attempts += 1
+            raise DeliveryFailed("503: Service Unavailable")
+        await real(user, content, files, nonce=nonce, menus=menus)
+
+    notifier.send = flaky
+    await service.advance(game, 32)
+    tries = []
+    while clock.t < T0 + 120 and not sender.to("100"):
+        report = await notifier.run_once()
+        tries.append(report.failed)
+        clock.t += 2  # a pass every 2 s, as the bot runs it
+    assert len(sender.to("100")) == 1 and len(sender.to("200")) == 1
+    # 2 + 4 + 8 + 16 s of back-off: 5 attempts each over the 30 s, not one a pass
+    assert sender.attempts <= 2 * 6
+    assert len(set(n for n in nonces if n)) == 2  # each DM under one key, however often tried
+
+    # a long outage: two hours (blue's next build); nothing given up (SI_DM_RETRY_HOURS: 6)
+    await service.advance(game, 32)
+    start = clock.t
+    outage_until[0] = start + 2 * 3600
+    tried = sender.attempts
+    while clock.t < start + 2 * 3600 + 400:
+        await notifier.run_once(sitreps=False)
+        clock.t += 10
+    assert len(sender.to("200")) == 2
+    # at most one attempt every 5 minutes after the first few (not one a pass: 700)
+    assert sender.attempts - tried < 8 + 2 * 3600 / 300 + 2
+
+
+async def test_a_dm_is_given_up_only_after_the_retry_horizon(tmp_path):
+    service = await GameService.open(str(tmp_path / "h.db"), synchronous="NORMAL")
+    try:
+        world, _ = build_world(WORLD)
+        for nation, user in USERS.items():
+            world.nations[nation].player = user
+        game = await service.create_game(name="Horizon", world=world, now=T0)
+        clock = Clock()
+        sender = FakeSender()
+        notifier = Notifier(service, sender, clock=clock, retry_horizon=3600.0)
+        await service.advance(game, 32)
+        sender.errors["100"] = [DeliveryFailed("502")] * 1000
+        first = None
+        while clock.t < T0 + 2 * 3600:
+            await notifier.run_once(sitreps=False)
+            left = await service.store.query(
+                "SELECT COUNT(*) FROM outbox WHERE nation = 'red' AND delivered_at IS NULL"
+                " AND attempts < ?",
+                (notifier.max_attempts,),
+            )
+            if left[0][0] == 0 and first is None:
+                first = clock.t  # given up
+            clock.t += 10
+        assert first is not None and T0 + 3600 <= first < T0 + 3600 + 600
+    finally:
+        await service.close()
 
 
 async def test_a_captured_city_comes_with_a_map_picture(env):
@@ -901,3 +980,36 @@ async def test_a_backlog_is_told_pass_after_pass_without_waiting(env):
         task.cancel()
         with pytest.raises(asyncio.CancelledError):
             await task
+
+
+async def test_a_failed_dms_wait_and_its_key_survive_a_restart_on_either_backend(store_url):
+    """A 429's retry_after is kept in the outbox (SQLite or PostgreSQL): a restarted process
+    does not try the DM sooner, then sends it under the key of the first attempt."""
+    service = await GameService.open(store_url, synchronous="NORMAL")
+    world, _ = build_world(WORLD)
+    for nation, user in USERS.items():
+        world.nations[nation].player = user
+    game = await service.create_game(name="Wait", world=world, now=T0)
+    clock, sender = Clock(), FakeSender()
+    sender.errors["100"] = [RateLimited(retry_after=45.0)]
+    keys: list[str | None] = []
+    real = sender.__call__
+
+    async def send(user, content, files, *, nonce=None, menus=()):
+        if user == "100":
+            keys.append(nonce)
+        await real(user, content, files, nonce=nonce, menus=menus)
+
+    await service.advance(game, 32)
+    assert (await Notifier(service, send, clock=clock, render=False).run_once()).failed == 1
+    await service.close()
+    service = await GameService.open(store_url, synchronous="NORMAL")
+    try:
+        again = Notifier(service, send, clock=clock, render=False)
+        clock.t = T0 + 40
+        assert (await again.run_once()).delivered == 0 and sender.to("100") == []
+        clock.t = T0 + 46
+        assert (await again.run_once()).delivered == 1 and len(sender.to("100")) == 1
+        assert len(keys) == 2 and keys[0] == keys[1]
+    finally:
+        await service.close()
