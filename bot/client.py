@@ -160,7 +160,8 @@ class StrategicBot(commands.AutoShardedBot):
 
     async def close(self) -> None:
         tasks, self._tasks = self._tasks, []
-        await stop_tasks(tasks)
+        channels = getattr(self, "channels", None)  # (made in setup_hook)
+        await stop_tasks(tasks + (channels.workers() if channels is not None else []))
         if self.shards:
             await super().close()
         else:  # never connected (e.g. built for its command payload): no shards to close
@@ -264,7 +265,7 @@ class StrategicBot(commands.AutoShardedBot):
             assert self.service is not None
             try:
                 row = await self.service.game(reply.refresh_game)
-                await self.channels.send(row, reply.announce[1][:2000])
+                self.channels.announce(row, reply.announce[1])
             except Exception:  # noqa: BLE001 - the command is done; its echo is best effort
                 log.exception("announcing in game %s's channel failed", reply.refresh_game)
         if reply.refresh_game is not None:

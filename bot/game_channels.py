@@ -11,6 +11,7 @@ not tell again."""
 
 from __future__ import annotations
 
+import asyncio
 import io
 import logging
 import time
@@ -24,6 +25,7 @@ from engine.host.store import GameRow
 
 log = logging.getLogger(__name__)
 
+MESSAGE_LIMIT = 2000  # Discord's characters in a message
 UNREACHABLE_SECONDS = 600.0  # a channel the bot cannot fetch is asked for again after this
 # a refusal its cached permissions did not foresee is tried again after this, even if they say
 # nothing changed (a gateway event lost)
@@ -51,6 +53,9 @@ class GameChannels:
         self._blocked: dict[tuple[int, str], tuple[int, float]] = {}
         # channels the bot could not fetch (deleted, or hidden from it): not asked again before
         self._unreachable: dict[int, float] = {}
+        # announcements waiting their turn, and the task posting them, per channel
+        self._announcements: dict[int, list[tuple[GameRow, str]]] = {}
+        self._announcers: dict[int, asyncio.Task[None]] = {}
 
     async def channel(self, row: GameRow) -> discord.TextChannel | discord.Thread | None:
         if not row.channel_id:
@@ -120,11 +125,11 @@ class GameChannels:
             return None
         thread = isinstance(channel, discord.Thread)
         needed = permissions.to_post(files=file is not None, thread=thread)
+        await self.pace()  # (first: the permissions are looked at just before the request)
         if not await self._may(row, channel, needed):
             return None
         none = discord.AllowedMentions.none()
         try:
-            await self.pace()
             if file is not None:
                 name, data = file
                 message = await channel.send(
@@ -138,16 +143,50 @@ class GameChannels:
         await self._fine(row)
         return message
 
+    def announce(self, row: GameRow, text: str) -> None:
+        """Say `text` in the game's channel, soon: announcements wait their turn per channel,
+        and those that pile up meanwhile (32 nations joining at once, while Discord lets a
+        channel have 5 messages in 5 seconds) go together in one message, in order."""
+        if not row.channel_id:
+            return
+        cid = int(row.channel_id)
+        queue = self._announcements.setdefault(cid, [])
+        queue.append((row, text))
+        worker = self._announcers.get(cid)
+        if worker is None or worker.done():
+            self._announcers[cid] = asyncio.create_task(
+                self._announce_all(cid), name=f"announce-{cid}"
+            )
+
+    async def _announce_all(self, cid: int) -> None:
+        queue = self._announcements.get(cid, [])
+        while queue:
+            row = queue[-1][0]  # the latest row of the game (its settings)
+            texts, size = [], 0
+            while queue and size + len(queue[0][1]) + 1 <= MESSAGE_LIMIT:
+                text = queue.pop(0)[1][:MESSAGE_LIMIT]
+                texts.append(text)
+                size += len(text) + 1
+            try:
+                await self.send(row, "\n".join(texts))
+            except Exception:  # noqa: BLE001 - a post is best effort; the game goes on
+                log.exception("announcing in channel %s failed", cid)
+        self._announcements.pop(cid, None)
+
+    def workers(self) -> list[asyncio.Task[None]]:
+        """The announcement tasks still running (stopped with the bot's other tasks)."""
+        return [t for t in self._announcers.values() if not t.done()]
+
     async def edit(self, row: GameRow, message_id: int, text: str) -> bool | None:
         """Edit one of the bot's messages there: True if done, False if the bot may not (told
         once), None if the message is gone."""
         channel = await self.channel(row)
         if channel is None:
             return False
+        await self.pace()
         if not await self._may(row, channel, ("view_channel",)):
             return False
         try:
-            await self.pace()
             await channel.get_partial_message(message_id).edit(
                 content=text, allowed_mentions=discord.AllowedMentions.none()
             )
@@ -163,10 +202,10 @@ class GameChannels:
         channel = message.channel
         if not isinstance(channel, discord.TextChannel | discord.Thread):
             return False
+        await self.pace()
         if not await self._may(row, channel, ("view_channel", "pin_messages")):
             return False
         try:
-            await self.pace()
             await message.pin(reason="the game's status")
         except discord.Forbidden:
             await self._refused(row, channel, ("pin_messages",), refused=True)

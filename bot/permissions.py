@@ -36,10 +36,7 @@ NEEDS: tuple[Need, ...] = (
     Need("pin_messages", "Pin Messages", "to pin the game's status", False),
 )
 
-INVITE_PERMISSIONS: int = sum(
-    getattr(discord.Permissions, need.attr).flag
-    for need in NEEDS
-)
+INVITE_PERMISSIONS: int = sum(getattr(discord.Permissions, need.attr).flag for need in NEEDS)
 """The permissions integer of the README's invite link."""
 
 

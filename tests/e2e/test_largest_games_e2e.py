@@ -9,10 +9,12 @@ import re
 import pytest
 
 from bot.client import StrategicBot
+from bot.dm import delivery
 from bot.permissions import INVITE_PERMISSIONS
 from engine.strategic.kind import MAX_NATIONS
 from tests.e2e.test_bot_e2e import eventually, settings
 from tests.fakediscord import FakeDiscord
+from tests.fakediscord.server import DM_OPEN_WINDOW
 
 MANAGE_GUILD = 1 << 5
 MENTION = re.compile(r"<@!?(\d+)>")
@@ -51,9 +53,20 @@ async def every_page(fake, user, channel, first) -> list[str]:
     return texts
 
 
+# Discord's time, a fifth as long: every rate-limit window of the fake and the bot's own pace
+# of opening DM channels alike (both keep their ratio). A 32-nation start opens 32 DM channels,
+# which Discord wants spread out (about a minute at real speed); that pace itself is tested at
+# real speed in tests/e2e/test_dm_delivery.py, here the games are.
+FASTER = 5.0
+
+
 @pytest.fixture
-async def server(tmp_path):
-    async with FakeDiscord() as fake:
+async def server(tmp_path, monkeypatch):
+    monkeypatch.setattr(delivery, "OPEN_RATE", delivery.OPEN_RATE * FASTER)
+    monkeypatch.setattr(delivery, "OPEN_PAUSE", delivery.OPEN_PAUSE / FASTER)
+    async with FakeDiscord(
+        rate_limit_scale=1 / FASTER, dm_open_window=DM_OPEN_WINDOW / FASTER
+    ) as fake:
         guild = fake.add_guild(
             "Wargames",
             channels=["war-room"],
@@ -86,6 +99,16 @@ async def test_thirty_two_nations_on_the_largest_map(server) -> None:
         joined = await fake.invoke(user, channel, "game join", {"name": f"Nation {i:02d}"})
         assert "You lead" in joined.content, joined.content
     assert "has started" in joined.content
+    # every join is announced, in order, and those that piled up went together (Discord lets a
+    # channel have 5 messages in 5 seconds)
+    said = lambda: "\n".join(m.content for m in fake.channel_messages(channel))  # noqa: E731
+    await eventually(lambda: "**Nation 31** joins" in said(), timeout=30)
+    lines = [line for line in said().splitlines() if " joins World War" in line]
+    assert lines == [f"**Nation {i:02d}** joins World War ({i + 1}/32)." for i in range(31)] + [
+        "**Nation 31** joins World War (32/32). The game is full: **it has started!**"
+    ]
+    posts = [m for m in fake.channel_messages(channel) if "joins World War" in m.content]
+    assert len(posts) < MAX_NATIONS / 2
     everyone = {str(u.id) for u in players}
 
     # the pinned status and /game info name every nation's player, no mention cut
@@ -163,9 +186,9 @@ async def test_six_players_of_supply_lines_on_a_large_random_map(server) -> None
                     await fake.invoke(user, channel, "orders submit")
             assert text
         await eventually(
-            lambda: (
+            lambda turn=turn: (
                 sum("has resolved" in m.content for m in fake.channel_messages(channel)) >= turn
-            ),  # noqa: B023 - waited for here
+            ),
             timeout=30,
         )
         assert all(
