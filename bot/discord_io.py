@@ -4,6 +4,7 @@ files, a confirmation button, an announcement in the game's channel). No game lo
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import io
 import logging
 import re
@@ -104,16 +105,35 @@ class ConfirmButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = host_of(interaction)
+        task = asyncio.ensure_future(bot.desk.confirm(caller_of(interaction), self.token))
+        deferred = False
         try:
-            reply = await bot.desk.confirm(caller_of(interaction), self.token)
+            done, _ = await asyncio.wait({task}, timeout=DEFER_AFTER)
+            if not done:  # (a launch or the end of a game may take a moment: Discord waits 3 s)
+                await interaction.response.defer()
+                deferred = True
+            reply = await task
+        except asyncio.CancelledError:
+            task.cancel()
+            raise
         except Exception as exc:  # noqa: BLE001 - every failure becomes a clear message
             if not isinstance(exc, UserError):
                 log.exception("confirmation failed")
-            await interaction.response.send_message(explain(exc), ephemeral=True)
+            with contextlib.suppress(discord.HTTPException):
+                if deferred:
+                    await interaction.followup.send(explain(exc), ephemeral=True)
+                else:
+                    await interaction.response.send_message(explain(exc), ephemeral=True)
             return
         first, *rest = paging.split_text(reply.text)
-        await interaction.response.edit_message(content=first or "Done.", view=None)
-        await _rest(interaction, rest, ephemeral=True)
+        try:
+            if deferred:
+                await interaction.edit_original_response(content=first or "Done.", view=None)
+            else:
+                await interaction.response.edit_message(content=first or "Done.", view=None)
+            await _rest(interaction, rest, ephemeral=True)
+        except discord.HTTPException as exc:  # what was confirmed is done all the same
+            log.warning("the answer to a confirmation was not delivered: %s", exc)
         await bot.after_reply(reply)
 
 

@@ -80,3 +80,24 @@ async def test_the_bot_asks_discord_for_the_one_intent_it_uses(table) -> None:
     fake = table[0]
     # guilds (1 << 0) only: everything a player does arrives as an interaction
     assert {conn.intents for conn in fake.gateway.identified()} == {1}
+
+
+async def test_a_slow_confirmation_is_deferred_and_its_message_still_says_what_was_done(
+    table, monkeypatch
+) -> None:
+    fake, channel, alice, bob = table
+    await fake.invoke(
+        alice, channel, "game create", {"name": "Duel", "nations": 2, "speed": "test (x360)"}
+    )
+    await fake.invoke(alice, channel, "game join", {"name": "Red"})
+    await fake.invoke(bob, channel, "game join", {"name": "Blue"})
+    ask = await fake.invoke(bob, channel, "game resign")
+    button = ask.message.buttons[0]["custom_id"]
+    monkeypatch.setattr(discord_io, "DEFER_AFTER", 0.0)  # every answer is deferred
+    pressed = await fake.click(bob, ask, button)
+    assert pressed.callback_type == 6  # acknowledged in time, the answer to come
+    await eventually(lambda: "resigned" in ask.message.content)
+    assert not ask.message.buttons  # the button is gone with the question
+    await eventually(
+        lambda: any("**Blue** has resigned" in t for t in channel_texts(fake, channel))
+    )
