@@ -206,6 +206,10 @@ class Playing:
                 return Reply(text=f"Engineer {unit} founded a city at {e.city}.")
             if isinstance(e, ev.TerrainSwitched):
                 return Reply(text=f"Engineer {unit} turned {e.square} into {e.terrain}.")
+            if isinstance(e, ev.SubSighted):  # a hidden sub on its square, found (RULES.md)
+                return Reply(
+                    text=f"Engineer {unit} found a submarine at {e.square} and switched nothing."
+                )
         return Reply(text="Done.")
 
     async def _engineer_ready(self, caller: Caller, unit: int, action: str) -> str | None:

@@ -24,7 +24,7 @@ from engine.strategic.systems.movement import (
     step_cost,
     walk,
 )
-from engine.strategic.systems.sight import Knowledge, Sight
+from engine.strategic.systems.sight import Knowledge, Sight, show
 from engine.strategic.words import article
 from engine.strategic.world import LAND, WATER, City, Unit, World
 
@@ -562,7 +562,10 @@ def _switch_terrain(world: World, nation: str, c: cmd.SwitchTerrain) -> list[ev.
     if sq in world.cities:
         raise CommandError("a city's square cannot be switched")
     others = [u for u in world.units_at(sq) if not rules.unit[u.type].switches_terrain]
-    if others:
+    # the refusal counts only what the nation sees there (a hidden sub is found below)
+    sight = Sight(world, nation)
+    hidden = [u for u in others if u.carried_by is None and not sight.sees_unit(u)]
+    if any(u not in hidden and u.carried_by not in {h.id for h in hidden} for u in others):
         raise CommandError(f"only engineers may be on a square being switched ({where})")
     neighbours = world.grid.neighbours(sq)
     if world.is_land(sq):
@@ -580,6 +583,13 @@ def _switch_terrain(world: World, nation: str, c: cmd.SwitchTerrain) -> list[ev.
         )
     cost = rules.command_points.costs.switch_terrain
     _charge(world, nation, cost, "switching terrain")
+    if hidden:
+        # the engineer finds what it could not see (as a move bumping into it): shown to the
+        # nation, nothing switched, nothing spent
+        found: list[ev.Event] = []
+        for other in hidden:
+            found.extend(show(world, nation, other))
+        return found
     _pay(world, nation, cost)
     unit.mobility -= need
     world.terrain[sq] = new

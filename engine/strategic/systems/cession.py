@@ -16,7 +16,7 @@ from __future__ import annotations
 from engine.errors import CommandError
 from engine.strategic import events as ev
 from engine.strategic.systems.economy import default_build
-from engine.strategic.systems.sight import observers
+from engine.strategic.systems.sight import Sight, observers
 from engine.strategic.world import City, Unit, World
 
 ALLIED = "allied"  # the level both rulesets call their alliance
@@ -145,9 +145,19 @@ def cede_units(world: World, nation: str, receiver: str, units: list[Unit]) -> l
 
 def check_cede_city(world: World, receiver: str, city: City) -> None:
     # only between the two (as for units): a third nation's units in it, whatever the
-    # relations the cedent may not see, keep the city where it is
+    # relations the cedent may not see, keep the city where it is; but only the units the
+    # cedent sees there (its view): a hidden submarine neither blocks nor is named, it stays
+    # whose it is in the ceded city, as it stays when an alliance ends
+    sight = Sight(world, city.owner) if city.owner is not None else None
     strangers = sorted(
-        {u.owner for u in world.units_at(city.sq) if u.owner not in (city.owner, receiver)}
+        {
+            u.owner
+            for u in world.units_at(city.sq)
+            if u.owner not in (city.owner, receiver)
+            and u.carried_by is None
+            and sight is not None
+            and sight.sees_unit(u)
+        }
     )
     if strangers:
         raise CommandError(
