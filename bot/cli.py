@@ -85,14 +85,17 @@ def _snapshots(out_dir: Path) -> Callable[[World], None]:
 
 def _supply_lines_cases(path: str, out_dir: str | None) -> tuple[int, int]:
     """A file of Supply Lines adjudication cases: one line per case; (cases, failures)."""
-    from engine.supplylines.cases import load_file, run
+    from engine.supplylines.cases import Outcome, load_file, run
     from engine.supplylines.view import full_view
     from renderers.supplylines import draw_board
 
     failed = 0
     cases = load_file(path)
     for n, case in enumerate(cases, 1):
-        outcome = run(case)
+        try:
+            outcome = run(case)
+        except Exception as exc:  # a runner's fault: reported, and the file's other cases run
+            outcome = Outcome(case, failures=[f"the case could not run: {exc!r}"])
         print(f"{'ok  ' if outcome.ok else 'FAIL'} {path}: {case.name}")
         for failure in outcome.failures:
             print(f"     - {failure}")
@@ -114,7 +117,14 @@ def _cmd_scenario(args: argparse.Namespace) -> int:
 
     failed = ran = 0
     for path in args.files:
-        if is_cases(yaml.safe_load(Path(path).read_text(encoding="utf-8"))):
+        try:
+            data = yaml.safe_load(Path(path).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, yaml.YAMLError) as exc:
+            ran, failed = ran + 1, failed + 1
+            print(f"FAIL {path}: cannot be read as YAML")
+            print(f"     - {' '.join(str(exc).split())}")
+            continue
+        if is_cases(data):
             count, bad = _supply_lines_cases(path, args.out)
             ran, failed = ran + count, failed + bad
             continue
