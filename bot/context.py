@@ -18,6 +18,13 @@ from engine.interface.kind import DEFAULT_KIND
 from engine.strategic.view import View
 
 ACTIVE = ("lobby", "running", "paused")
+# a lobby or moderator action on a game that has ended: its result is final
+GAME_OVER = "Game {game} is over: its result is final; it can only be read, or deleted."
+# a moderator's command on a game they play in (a referee who plays is a player)
+PLAYING_REFEREE = (
+    "You play in game {game}: a moderator who plays has no moderator's view or power over "
+    "that game, so another moderator of this server must do it."
+)
 
 
 class UserError(Exception):
@@ -289,7 +296,17 @@ class Context:
                 f"Game {row.id} is not hosted on this server: moderators act only on their own "
                 "server's games."
             )
+        if await self.plays_in(caller, row):
+            raise UserError(PLAYING_REFEREE.format(game=row.id))
         return row
+
+    async def plays_in(self, caller: Caller, game: GameRow) -> bool:
+        """Whether the caller leads a nation in the game (in it or out) beside another person:
+        a moderator who does is a player there, with no moderator's view or power over it
+        (docs/ARCHITECTURE.md, "Authority"). Alone with AI nations (the sandbox) there is
+        nobody to gain over."""
+        players = set((await self.service.members(game.id)).values())
+        return caller.user_id in players and len(players) > 1
 
     async def owner(self, caller: Caller, game_id: int | None, nation: str) -> Seat:
         """For a pending confirmation: the caller still leads this nation in this game (not

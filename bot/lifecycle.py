@@ -2,7 +2,16 @@
 
 from __future__ import annotations
 
-from bot.context import ACTIVE, DEFAULT_KIND, Caller, Context, Pending, Reply, UserError
+from bot.context import (
+    ACTIVE,
+    DEFAULT_KIND,
+    GAME_OVER,
+    Caller,
+    Context,
+    Pending,
+    Reply,
+    UserError,
+)
 from bot.paging import NEXT, Listing, more, page_buttons, summarised, window
 from engine.errors import GameError
 from engine.host.realtime import RealClock
@@ -52,6 +61,13 @@ RESIGNING = {  # what resigning does, by game kind
         "of the game."
     ),
 }
+
+
+# a moderator's share of a creator's power, on a game the moderator plays in (not its creator)
+_REFEREE = (
+    "You play in game {game}: a moderator who plays has no moderator's power over it, so only "
+    "its creator or another moderator of this server can {what}."
+)
 
 
 def _lacking(caller: Caller) -> str:
@@ -325,6 +341,10 @@ class Lifecycle:
             raise UserError(
                 "Only the game's creator or a moderator of its server can add AI nations."
             )
+        if caller.user_id != game.created_by and await self.ctx.plays_in(caller, game):
+            raise UserError(_REFEREE.format(game=game.id, what="add AI nations"))
+        if game.status == "ended":
+            raise UserError(GAME_OVER.format(game=game.id))
         if game.status != "lobby":
             raise UserError("AI nations join before the start.")
         taken = [n.colour for n in (await self.ctx.service.summary(game.id)).nations.values()]
@@ -349,6 +369,8 @@ class Lifecycle:
         from engine.interface.kind import kind as kind_of
 
         seat, nation = await self.ctx.playing(caller, kind=None)
+        if seat.game.status == "ended":
+            raise UserError(GAME_OVER.format(game=seat.game.id))
         ai = kind_of(seat.game.kind).ai
         if ai is None or CARETAKER not in ai.styles:
             raise UserError(f"{kind_of(seat.game.kind).title} games have no AI caretaker.")
@@ -367,6 +389,8 @@ class Lifecycle:
 
     async def game_leave(self, caller: Caller) -> Reply:
         seat, nation = await self.ctx.playing(caller, kind=None)
+        if seat.game.status == "ended":
+            raise UserError(GAME_OVER.format(game=seat.game.id))
         if seat.game.status != "lobby":
             raise UserError("The game has started: use `/game resign` to give up.")
         name = (await self.ctx.service.summary(seat.game.id)).nations[nation].name
@@ -384,6 +408,8 @@ class Lifecycle:
             raise UserError(f"Game {game.id} is {game.status}, not waiting to start.")
         if caller.user_id != game.created_by and not self.ctx.moderates(caller, game):
             raise UserError("Only the game's creator or a moderator of its server can start it.")
+        if caller.user_id != game.created_by and await self.ctx.plays_in(caller, game):
+            raise UserError(_REFEREE.format(game=game.id, what="start it"))
         nations = len((await self.ctx.service.summary(game.id)).nations)
         if nations < 2:
             raise UserError("A game needs at least two nations to start.")
@@ -399,6 +425,8 @@ class Lifecycle:
 
     async def game_resign(self, caller: Caller) -> Reply:
         seat, nation = await self.ctx.playing(caller, kind=None)
+        if seat.game.status == "ended":
+            raise UserError(GAME_OVER.format(game=seat.game.id))
         if seat.game.status not in ("running", "paused"):
             raise UserError("Only a running game can be resigned from; leave the lobby instead.")
         name = (await self.ctx.service.summary(seat.game.id)).nations[nation].name

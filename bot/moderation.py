@@ -2,12 +2,14 @@
 kick, substitute, end, delete, and looking at any nation's view. The cog checks the caller is a
 moderator (Manage Server or the configured role) before any of these run; they check again, and
 act only on the game hosted in the channel where the command is typed, which must be on the
-server where the caller holds the right (`Context.moderated`). Ending and deleting wait for a
-button; pressing it checks the presser's rights again, as they are then."""
+server where the caller holds the right (`Context.moderated`), and never on a game the caller
+plays in (a referee who plays is a player: another moderator must do it). A game that has ended
+is final: only `/mod view` and `/mod delete` act on it. Ending and deleting wait for a button;
+pressing it checks the presser's rights again, as they are then."""
 
 from __future__ import annotations
 
-from bot.context import Caller, Context, Pending, Reply, UserError
+from bot.context import GAME_OVER, Caller, Context, Pending, Reply, UserError
 from bot.lifecycle import SPEEDS, speed_label
 from engine.errors import GameError
 from engine.host.realtime import RealClock
@@ -19,8 +21,13 @@ MAX_FORCED_TICKS = 96 * 10
 class Moderation:
     ctx: Context
 
-    async def _game(self, caller: Caller):
-        return await self.ctx.moderated(caller)
+    async def _game(self, caller: Caller, *, ended: bool = False):
+        """The game the moderator acts on; one that has ended only for reading or deleting
+        (`ended`): its result is final."""
+        game = await self.ctx.moderated(caller)
+        if game.status == "ended" and not ended:
+            raise UserError(GAME_OVER.format(game=game.id))
+        return game
 
     async def mod_pause(self, caller: Caller) -> Reply:
         game = await self._game(caller)
@@ -63,8 +70,10 @@ class Moderation:
             raise UserError(f"Force 1 to {MAX_FORCED_TICKS} ticks (15 game minutes each).")
         before = (await self.ctx.service.summary(game.id)).tick
         await self.ctx.service.advance(game.id, ticks)
-        # keep the clock's anchor: the forced ticks are ahead of the schedule, not lost
-        await self.ctx.service.set_speed(game.id, game.clock.get("speed", 3600.0))
+        # keep the clock's anchor: the forced ticks are ahead of the schedule, not lost (a
+        # game the ticks ended has no clock to keep)
+        if (await self.ctx.service.game(game.id)).status != "ended":
+            await self.ctx.service.set_speed(game.id, game.clock.get("speed", 3600.0))
         after = await self.ctx.service.summary(game.id)
         return _announce(
             game,
@@ -155,7 +164,7 @@ class Moderation:
         return _announce(game, f"**{game.name} has been ended by a moderator.**")
 
     async def mod_delete(self, caller: Caller) -> Reply:
-        game = await self._game(caller)
+        game = await self._game(caller, ended=True)
         return Reply(
             text=f"Delete {game.name} (game {game.id}) and its whole history? This cannot be undone.",
             confirm=await self.ctx.confirmations.ask(caller, "Delete", "mod_delete", game.id),
@@ -167,7 +176,7 @@ class Moderation:
         return Reply(text=f"Game {game.id} ({game.name}) and its history are deleted.")
 
     async def mod_view(self, caller: Caller, nation: str | None = None) -> Reply:
-        game = await self._game(caller)
+        game = await self._game(caller, ended=True)
         summary = await self.ctx.service.summary(game.id)
         if game.kind == "supply-lines":
             return await self._supply_lines_view(game, summary, nation)

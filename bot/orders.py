@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 
-from bot.context import Caller, Context, Reply, Seat, UserError
+from bot.context import GAME_OVER, Caller, Context, Reply, Seat, UserError
 from bot.paging import Listing
 from engine.errors import CommandError, GameError
 from engine.supplylines.kind import ChooseSupply, ClearOrders, GiveOrder, SubmitOrders
@@ -28,12 +28,14 @@ class Orders:
 
     async def _seat(self, caller: Caller, game_id: int | None = None) -> tuple[Seat, str]:
         seat, nation = await self.ctx.playing(caller, game_id, kind=KIND)
-        if seat.game.status not in ("running", "paused"):
+        if seat.game.status not in ("running", "paused", "ended"):  # (ended: read it still)
             raise UserError(f"{seat.game.name} has not started yet: orders come once it has.")
         return seat, nation
 
     async def _command(self, caller: Caller, command) -> tuple[Seat, str, list]:
         seat, nation = await self._seat(caller)
+        if seat.game.status == "ended":
+            raise UserError(GAME_OVER.format(game=seat.game.id))
         try:
             result = await self.ctx.service.submit(seat.game.id, nation, command)
         except (CommandError, GameError) as exc:

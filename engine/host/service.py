@@ -564,6 +564,8 @@ class GameService:
             step: Step | None = first(game) if callable(first) else first
             if step is None:
                 return CommandResult(game_id=game_id, seq=game.seq, tick=game.world.tick, events=[])
+            if isinstance(step.entry, en.LobbyEntry) and game.row.status == "ended":
+                raise GameError("the game is over")  # final: no lobby or moderator action
             try:
                 while step is not None:
                     events = await self._apply(game, step.entry)
@@ -1016,6 +1018,8 @@ class GameService:
         (callers catch it up first)."""
         game = await self._live(game_id)
         async with game.lock:
+            if game.row.status == "ended":
+                raise GameError("the game is over")  # its clock stopped for good
             now = time.time() if now is None else now
             clock = game.clock.changed(speed=speed, paused=paused)
             if game.row.status == "running":

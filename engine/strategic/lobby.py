@@ -86,6 +86,8 @@ def leave(world: World, nation_id: str) -> list[ev.Event]:
 
 def resign(world: World, nation_id: str) -> list[ev.Event]:
     """Give up: units are disbanded, cities become neutral, the nation is out."""
+    if world.ended:  # an ended game's result is final
+        raise GameError("the game is over")
     nation = _nation(world, nation_id)
     if nation.out:
         raise GameError(f"{nation.name} is already out")
@@ -104,6 +106,8 @@ def resign(world: World, nation_id: str) -> list[ev.Event]:
 
 def substitute(world: World, nation_id: str, player: str | None) -> list[ev.Event]:
     """Hand a nation to another player (a moderator's substitute, or None: nobody / the AI)."""
+    if world.ended:  # an ended game's result, and who played it, are final
+        raise GameError("the game is over")
     nation = _nation(world, nation_id)
     if nation.out:
         raise GameError(f"{nation.name} is out of the game")

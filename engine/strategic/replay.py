@@ -20,6 +20,10 @@ from engine.strategic.world import World
 def apply_entry(world: World, entry: en.Entry | dict[str, Any]) -> list[ev.Event]:
     """Apply one entry, typed or in its stored JSON form."""
     e = en.entry_from_json(entry)
+    if isinstance(e, en.Resign | en.Substitute) and world.ended:
+        # only an older log holds one (refused since issue 27: the service and `lobby` say
+        # "the game is over"); replayed, it changes nothing, so the result is the final one
+        return []
     match e:
         case en.CommandEntry():
             return apply(world, e.nation, command_from_dict(e.command))

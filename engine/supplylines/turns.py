@@ -371,6 +371,8 @@ def start(state: State) -> list[ev.Event]:
 
 def resign(state: State, nation: str) -> list[ev.Event]:
     """A player gives up the game: as a concession, at once (everything of theirs neutral)."""
+    if state.ended:  # an ended game's result is final
+        raise GameError("the game is over")
     if nation not in state.players or state.players[nation].out:
         raise GameError(f"{nation!r} is not in the game")
     adjudicator.concede(state, nation)
@@ -403,6 +405,8 @@ def resign(state: State, nation: str) -> list[ev.Event]:
 
 
 def substitute(state: State, nation: str, user: str | None) -> list[ev.Event]:
+    if state.ended:  # an ended game's result, and who played it, are final
+        raise GameError("the game is over")
     if nation not in state.players:
         raise GameError(f"there is no player {nation!r}")
     state.players[nation].user = user

@@ -35,6 +35,7 @@ from engine.strategic.scenario import build_world
 GUILD_A, GUILD_B = "100", "200"
 A1, A2 = "101", "102"  # server A: the running game's channel, the lobby's channel
 A3 = "103"  # server A: a running Supply Lines game's channel
+A4, A5 = "104", "105"  # server A: an ended Strategic Initiative game's, an ended Supply Lines one's
 B1, B2 = "201", "202"  # server B: another game's channel, a channel without a game
 
 RUNNING_MAP = """
@@ -118,6 +119,8 @@ class Prepared:
     lobby: int  # a lobby on server A (channel A2)
     other: int  # a running game on server B (channel B1)
     supply: int  # a running Supply Lines game on server A (channel A3)
+    ended: int  # a Strategic Initiative game that has ended, on server A (channel A4)
+    ended_supply: int  # a Supply Lines game that has ended, on server A (channel A5)
 
 
 async def _prepare(path: Path) -> Prepared:
@@ -154,9 +157,26 @@ async def _prepare(path: Path) -> Prepared:
         assert (await service.game(supply)).status == "running"
         await service.resign(supply, "cat")
         await service.substitute(supply, "dan", "30")
+        # the same two games, with the same players and roles, ended by a moderator
+        ended = await service.create_game(
+            name="Old war", world=running_world(), guild_id=GUILD_A, channel_id=A4, created_by="1"
+        )
+        await service.resign(ended, "green")
+        await service.substitute(ended, "yellow", "10")
+        await service.end(ended)
+        made = await desk.game_create(
+            Caller("21", "user21", GUILD_A, A5), "Old lines", kind="supply-lines", map_name="four"
+        )
+        ended_supply = made.refresh_game
+        assert ended_supply is not None
+        for user, name in (("21", "Ann"), ("28", "Bob"), ("23", "Cat"), ("24", "Dan")):
+            await desk.game_join(Caller(user, f"user{user}", GUILD_A, A5), name)
+        await service.resign(ended_supply, "cat")
+        await service.substitute(ended_supply, "dan", "30")
+        await service.end(ended_supply)
     finally:
         await service.close()
-    return Prepared(path, running, lobby, other, supply)
+    return Prepared(path, running, lobby, other, supply, ended, ended_supply)
 
 
 @pytest.fixture(scope="module")
@@ -174,9 +194,9 @@ async def fresh(prepared, tmp_path):
     submitted: list[tuple[int, str]] = []
     submit = service.submit
 
-    async def spy(game_id, nation, command):
+    async def spy(game_id, nation, command, **options):
         submitted.append((game_id, nation))
-        return await submit(game_id, nation, command)
+        return await submit(game_id, nation, command, **options)
 
     service.submit = spy  # type: ignore[method-assign]
     yield SimpleNamespace(desk=Desk(service), service=service, submitted=submitted, g=prepared)
@@ -209,6 +229,7 @@ ROLES = (
     "non_member",  # a member of the server who plays nowhere
     "eliminated",  # their nation in this game is out
     "substituted_out",  # a moderator handed their nation to someone else
+    "mod_player",  # Manage Server here, and plays in this game: a player there, no referee
 )
 
 
@@ -221,12 +242,15 @@ class Who:
 def who(role: str, target: str) -> Who:
     """The caller of a role, typing where that role would: in the target game's channel, or
     (a moderator of another server) in a channel of their own server that hosts no game."""
-    here = {"running": A1, "lobby": A2, "supply": A3}[target]
+    here = {"running": A1, "lobby": A2, "supply": A3, "ended": A4, "ended_supply": A5}[target]
     player, mod_elsewhere, out, replaced = {
         "running": ("1", "8", "3", "4"),
         "lobby": ("11", "18", "3", "4"),
         "supply": ("21", "28", "23", "24"),
+        "ended": ("1", "8", "3", "4"),
+        "ended_supply": ("21", "28", "23", "24"),
     }[target]
+    mod_player = mod_elsewhere  # the same player, with the right on this server too
     table = {
         "player": (player, GUILD_A, here, False),
         "other_player": ("5", GUILD_A, here, False),
@@ -235,11 +259,14 @@ def who(role: str, target: str) -> Who:
         "non_member": ("6", GUILD_A, here, False),
         "eliminated": (out, GUILD_A, here, False),
         "substituted_out": (replaced, GUILD_A, here, False),
+        "mod_player": (mod_player, GUILD_A, here, True),
     }
     user, guild, channel, moderator = table[role]
     nations = {
         "running": {"1": "red", "8": "blue"},
         "supply": {"21": "ann", "28": "bob"},
+        "ended": {"1": "red", "8": "blue"},
+        "ended_supply": {"21": "ann", "28": "bob"},
     }.get(target, {})
     return Who(Caller(user, f"user{user}", guild, channel, moderator), nations.get(user))
 
@@ -253,6 +280,8 @@ OUT = r"Green is out of the game"
 NOT_MOD = r"Only moderators"
 NO_GAME_HERE = r"There is no game in this channel: moderator commands act on the game hosted"
 CREATOR = r"Only the game's creator or a moderator"
+# a moderator who plays in the game: a player there (issue 27, finding 3)
+REFEREE = r"You play in game \d+: a moderator who plays has no moderator's"
 HOSTS = r"This channel already hosts game"
 ALREADY = r"You already play"
 
@@ -270,6 +299,7 @@ PLAYERS = row(
     non_member=NOT_PLAYING,
     eliminated=OUT,
     substituted_out=NOT_PLAYING,
+    mod_player=OK,  # their own nation, as any player
 )
 PLAYERS_ASK = {r: ASK if v == OK else v for r, v in PLAYERS.items()}
 MODERATORS = row(
@@ -280,6 +310,7 @@ MODERATORS = row(
     non_member=NOT_MOD,
     eliminated=NOT_MOD,
     substituted_out=NOT_MOD,
+    mod_player=REFEREE,  # no view of others' orders or maps, no power over the game
 )
 MODERATORS_ASK = {r: ASK if v == OK else v for r, v in MODERATORS.items()}
 EVERYONE = row(**dict.fromkeys(ROLES, OK))
@@ -291,6 +322,7 @@ CREATOR_OR_MOD = row(
     non_member=CREATOR,
     eliminated=CREATOR,
     substituted_out=CREATOR,
+    mod_player=REFEREE,  # a player of the lobby, not its creator: a moderator's share is void
 )
 WRONG_KIND = row(
     **dict.fromkeys(
@@ -305,6 +337,7 @@ LOBBY_PLAYERS = row(
     non_member=NOT_PLAYING,
     eliminated=NOT_PLAYING,
     substituted_out=NOT_PLAYING,
+    mod_player=OK,
 )
 
 
@@ -335,7 +368,14 @@ MATRIX: dict[str, Case] = {
     "game join": Case(
         "lobby",
         lambda n: {"name": "Newcomer"},
-        row(**{**dict.fromkeys(ROLES, OK), "player": ALREADY, "mod_elsewhere": ALREADY}),
+        row(
+            **{
+                **dict.fromkeys(ROLES, OK),
+                "player": ALREADY,
+                "mod_elsewhere": ALREADY,
+                "mod_player": ALREADY,
+            }
+        ),
     ),
     "game add-ai": Case("lobby", lambda n: {"name": "Hal"}, CREATOR_OR_MOD),
     "game caretaker": Case("running", lambda n: {"on": True}, PLAYERS),
@@ -452,6 +492,7 @@ SUPPLY_MATRIX: dict[str, Case] = {
                 "player": ALREADY,
                 "mod_elsewhere": ALREADY,
                 "eliminated": ALREADY,
+                "mod_player": ALREADY,
             }
         ),
     ),
@@ -462,7 +503,14 @@ SUPPLY_MATRIX: dict[str, Case] = {
     ),
     "game caretaker": Case("supply", lambda n: {"on": True}, SL_PLAYERS),
     "game leave": Case(
-        "supply", lambda n: {}, {**SL_PLAYERS, "player": "has started", "mod_elsewhere": "started"}
+        "supply",
+        lambda n: {},
+        {
+            **SL_PLAYERS,
+            "player": "has started",
+            "mod_elsewhere": "started",
+            "mod_player": "started",
+        },
     ),
     # that the game runs is public: anyone is told so first
     "game start": Case("supply", lambda n: {}, row(**dict.fromkeys(ROLES, "not waiting"))),
@@ -512,7 +560,12 @@ SUPPLY_MATRIX: dict[str, Case] = {
     "orders supply": Case(
         "supply",
         lambda n: {"units": "1"},
-        {**SL_PLAYERS, "player": NO_QUESTION, "mod_elsewhere": NO_QUESTION},
+        {
+            **SL_PLAYERS,
+            "player": NO_QUESTION,
+            "mod_elsewhere": NO_QUESTION,
+            "mod_player": NO_QUESTION,
+        },
         engine_refuses=True,
     ),
     "orders board": Case("supply", lambda n: {}, SL_PLAYERS),
@@ -541,12 +594,20 @@ CELLS = [(game, path, role) for game, m in MATRICES.items() for path in m for ro
 
 @pytest.mark.parametrize(("game", "path", "role"), CELLS, ids=[f"{g}|{p}|{r}" for g, p, r in CELLS])
 async def test_authorization_matrix(fresh, game: str, path: str, role: str) -> None:
-    case = MATRICES[game][path]
+    await try_cell(fresh, path, MATRICES[game][path], role)
+
+
+async def try_cell(fresh, path: str, case: Case, role: str) -> None:
+    """Run the command as the role's caller and check the outcome `case.expect[role]`."""
     expected = case.expect[role]
     me = who(role, case.target)
-    running = {"running": fresh.g.running, "lobby": fresh.g.lobby, "supply": fresh.g.supply}[
-        case.target
-    ]
+    running = {
+        "running": fresh.g.running,
+        "lobby": fresh.g.lobby,
+        "supply": fresh.g.supply,
+        "ended": fresh.g.ended,
+        "ended_supply": fresh.g.ended_supply,
+    }[case.target]
     if case.setup == "pause":
         await fresh.service.pause(running)
     elif case.setup == "walk":  # a standing order to cancel
@@ -587,6 +648,73 @@ async def test_authorization_matrix(fresh, game: str, path: str, role: str) -> N
         # rules (as their own nation: a supply answer when no question is asked)
         allowed = [[], [(running, me.nation)]] if case.engine_refuses and me.nation else [[]]
         assert fresh.submitted in allowed, fresh.submitted
+
+
+# --- an ended game is final (issue 27, finding 4) ----------------------------------------------------
+
+OVER = r"Game \d+ is over: its result is final"
+JOIN_ENDED = r"has ended; nations join before the start"
+ENGINE_OVER = r"(?i)(the )?game( \d+)? is over"  # the desk's words, or the engine's
+READING = ("game list", "game info", "notify", "help", "news")
+
+
+def _ended(target: str, matrix: dict[str, Case]) -> dict[str, tuple[str, Case]]:
+    """Every command against an ended game, by the one who could use it while it ran (its
+    player, its creator, a moderator of its server): reading, history and deletion remain,
+    and every other action is refused, with nothing changed."""
+    out: dict[str, tuple[str, Case]] = {}
+    for path, case in matrix.items():
+        role = "mod_here" if path.startswith("mod ") else "player"
+        expect: str = case.expect[role]
+        if path.startswith("mod ") and expect == OK:
+            expect = OVER  # pause, resume, speed, tick, kick, substitute, deadline
+        elif case.order and expect == OK:
+            expect = ENGINE_OVER  # their own order reaches the engine, which refuses it
+        out[path] = (
+            role,
+            Case(target, case.options, {role: expect}, order=case.order, engine_refuses=True),
+        )
+    changed = {
+        "game create": OK,  # a new game in the channel: the ended one is no longer active
+        "game join": r"You already play",  # and anyone else: see below
+        "game add-ai": OVER,
+        "game caretaker": OVER,
+        "game leave": OVER,
+        "game start": r"is ended, not waiting to start",
+        "game resign": OVER,
+        "mod end": OVER,
+        "mod delete": ASK,  # deletion remains
+        "mod view": OK,  # reading remains
+    }
+    for path, expect in changed.items():
+        role, case = out[path]
+        out[path] = (role, Case(target, case.options, {role: expect}))
+    for path in READING:
+        role, case = out[path]
+        out[path] = (role, Case(target, case.options, {role: OK}))
+    role, case = out["game join"]  # by someone who does not play in it
+    out["game join"] = ("non_member", Case(target, case.options, {"non_member": JOIN_ENDED}))
+    if target == "ended":
+        role, case = out["cancel"]  # the order it would cancel cannot be given in an ended game
+        out["cancel"] = (role, Case(target, case.options, {role: "no standing order"}))
+        role, case = out["disband"]  # refused before its button is offered
+        out["disband"] = (role, Case(target, case.options, {role: ENGINE_OVER}))
+        role, case = out["mod deadline"]  # that it is over comes first
+        out["mod deadline"] = (role, Case(target, case.options, {role: OVER}))
+    else:
+        role, case = out["orders supply"]
+        out["orders supply"] = (role, Case(target, case.options, {role: ENGINE_OVER}))
+    return out
+
+
+ENDED = {"strategic": _ended("ended", MATRIX), "supply": _ended("ended_supply", SUPPLY_MATRIX)}
+ENDED_CELLS = [(game, path) for game, m in ENDED.items() for path in m]
+
+
+@pytest.mark.parametrize(("game", "path"), ENDED_CELLS, ids=[f"{g}|{p}" for g, p in ENDED_CELLS])
+async def test_an_ended_game_is_final(fresh, game: str, path: str) -> None:
+    role, case = ENDED[game][path]
+    await try_cell(fresh, path, case, role)
 
 
 async def test_autocomplete_offers_only_the_callers_own_things(fresh) -> None:
