@@ -187,13 +187,20 @@ def _cmd_demo(args: argparse.Namespace) -> int:
 
 def _cmd_run(args: argparse.Namespace) -> int:
     """`make run`: the Discord bot when a token is configured, else the offline demo."""
-    from bot.config import Settings
+    from pydantic import ValidationError
 
-    if Settings().discord_token is not None:
+    from bot.config import Settings, settings_problem
+
+    try:
+        settings = Settings()
+    except ValidationError as exc:
+        print(f"si run: {settings_problem(exc)}", file=sys.stderr)
+        return 2
+    if settings.discord_token is not None:
         print("DISCORD_TOKEN is set: starting the Discord bot (Ctrl-C stops it).")
         from bot.client import run
 
-        return run()
+        return run(settings)
     print(
         "No DISCORD_TOKEN (in .env or the environment): starting the offline sandbox.\n"
         "To run the bot on Discord, see README.md, 'Run the bot on Discord'."
@@ -287,7 +294,7 @@ def _cmd_bot(args: argparse.Namespace) -> int:
     from pydantic import ValidationError
 
     from bot.client import run
-    from bot.config import Settings
+    from bot.config import Settings, settings_problem
 
     given = {
         "SI_SHARD_IDS": getattr(args, "shard_ids", None),
@@ -297,7 +304,7 @@ def _cmd_bot(args: argparse.Namespace) -> int:
     try:  # the command line wins over the environment and .env
         settings = Settings(**{k: v for k, v in given.items() if v is not None})
     except ValidationError as exc:
-        print(f"si bot: {exc.errors()[0]['msg']}", file=sys.stderr)
+        print(f"si bot: {settings_problem(exc)}", file=sys.stderr)
         return 2
     return run(settings)
 
@@ -437,7 +444,8 @@ async def _db_copy(args: argparse.Namespace) -> int:
     players (bot/store.py: settings, DM status, sitrep days, confirmations, /news), then both
     verified. A clash of the bot's rows with the target's is found before any game is written."""
     from bot.store import BotImport, BotRowsConflict, BotStore, differences
-    from engine.host.copy import CopyRefused, copy_stores, verify
+    from engine.host.copy import CopyRefused, copy_stores, hold_stores, release_stores, verify
+    from engine.host.database import StoreUnusable
     from engine.host.storage import backend_of, open_store, sqlite_path
 
     try:
@@ -452,13 +460,24 @@ async def _db_copy(args: argparse.Namespace) -> int:
         print("the source and the target are the same store", file=sys.stderr)
         return 2
     print(f"copying every game from {_shown(args.source)} to {_shown(args.target)}")
-    source = await open_store(args.source)
+    try:
+        source = await open_store(args.source)
+    except StoreUnusable as exc:
+        print(f"error: the source: {exc}", file=sys.stderr)
+        return 2
     bot_rows: BotImport | None = None
     try:
-        target = await open_store(args.target)
+        try:
+            target = await open_store(args.target)
+        except StoreUnusable as exc:
+            print(f"error: the target: {exc}", file=sys.stderr)
+            return 2
+        held = []
         try:
             mine, theirs = BotStore.of(source), BotStore.of(target)
             try:
+                # no bot writes to either store meanwhile (engine/host/writers.py)
+                held = await hold_stores(source, target)
                 ids = [row.id for row in await source.games()]
                 await theirs.plan_import(await mine.export_rows(ids))  # refuses before writing
                 report = await copy_stores(source, target, live_leases=args.live_leases)
@@ -487,6 +506,7 @@ async def _db_copy(args: argparse.Namespace) -> int:
                 )
             seconds = time.perf_counter() - began
         finally:
+            await release_stores(held)
             await target.close()
     finally:
         await source.close()

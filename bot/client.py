@@ -11,9 +11,10 @@ import logging
 import discord
 from discord import app_commands
 from discord.ext import commands
+from pydantic import ValidationError
 
 from bot.background import stop_tasks
-from bot.config import Settings
+from bot.config import Settings, settings_problem
 from bot.context import Reply, UserError, explain
 from bot.desk import Desk
 from bot.discord_io import ActionButton, ConfirmButton, SupplySelect
@@ -23,8 +24,10 @@ from bot.game_channels import GameChannels
 from bot.pacer import Pacer
 from bot.store import BotStore
 from bot.ticker import Ticker
+from engine.host.database import StoreUnusable
 from engine.host.runner import AiRunner
 from engine.host.service import GameService
+from engine.host.writers import Writer
 from engine.loops import every
 from renderers import pool as drawing
 
@@ -408,8 +411,73 @@ def command_payload() -> list[dict]:
     return asyncio.run(build_payload())
 
 
+async def open_service(settings: Settings) -> tuple[GameService, Writer]:
+    """The games store the settings name, opened, checked and migrated, and claimed for this
+    process (engine/host/writers.py: no other process of its name, nor a copy, runs on it):
+    before the Discord login, so a store that cannot be used says so and nothing else
+    starts. Raises `StoreUnusable` (one line: what is wrong, what to do)."""
+    service = await GameService.open(
+        settings.store_url,
+        owner=settings.instance,
+        lease_seconds=settings.lease_seconds,
+        serves=settings.serves(),  # the games of its shards' servers
+    )
+    try:
+        writer = await Writer.claim(service.store, settings.instance)
+    except BaseException:
+        await service.close()
+        raise
+    return service, writer
+
+
+async def serve(settings: Settings, token: str) -> int:
+    """The bot as `si bot` runs it: the store first (`open_service`), then Discord; the exit
+    status."""
+    try:
+        service, writer = await open_service(settings)
+    except StoreUnusable as exc:
+        log.error("%s", exc)
+        return 2
+    bot = StrategicBot(settings, service=service)
+    replaced: list[asyncio.Task] = []
+
+    def lost(message: str) -> None:  # another process took this one's name over: stop
+        log.error("%s", message)
+        replaced.append(asyncio.get_running_loop().create_task(bot.close()))
+
+    beating = asyncio.create_task(writer.keep(lost), name="heartbeat")
+    try:
+        async with bot:
+            await bot.start(token)
+    except discord.LoginFailure:
+        log.error("Discord refused the token: check DISCORD_TOKEN (Developer Portal > Bot)")
+        return 2
+    except (OSError, discord.HTTPException) as exc:
+        log.error("cannot reach Discord: %s", exc)
+        return 1
+    finally:
+        beating.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await beating
+        try:  # hand the games over at once rather than after the lease
+            if not replaced:
+                await service.release_leases()
+        except Exception:
+            log.exception("releasing the games' leases failed; they pass on when they expire")
+        await writer.release()
+        await service.close()
+        await drawing.shutdown()
+    return 1 if replaced else 0
+
+
 def run(settings: Settings | None = None) -> int:
-    settings = settings or Settings()
+    if settings is None:
+        try:
+            settings = Settings()
+        except ValidationError as exc:
+            logging.basicConfig(format="%(levelname)s %(name)s: %(message)s")
+            log.error("%s", settings_problem(exc))
+            return 2
     logging.basicConfig(
         level=settings.log_level.upper(),
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -417,14 +485,7 @@ def run(settings: Settings | None = None) -> int:
     if settings.discord_token is None:
         log.error("DISCORD_TOKEN is not set: see README.md, 'Run the bot on Discord'")
         return 2
-    bot = StrategicBot(settings)
     try:
-        bot.run(settings.discord_token.get_secret_value(), log_handler=None)
-        asyncio.run(drawing.shutdown())
-    except discord.LoginFailure:
-        log.error("Discord refused the token: check DISCORD_TOKEN (Developer Portal > Bot)")
-        return 2
-    except (OSError, discord.HTTPException) as exc:
-        log.error("cannot reach Discord: %s", exc)
-        return 1
-    return 0
+        return asyncio.run(serve(settings, settings.discord_token.get_secret_value()))
+    except KeyboardInterrupt:  # Ctrl-C, SIGINT: a clean stop (the store closed first)
+        return 0

@@ -2,9 +2,17 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
-from pydantic import Field, SecretStr, field_validator, model_validator
+from pydantic import (
+    Field,
+    SecretStr,
+    ValidationError,
+    ValidationInfo,
+    field_validator,
+    model_validator,
+)
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from engine.host.store import GameRow
@@ -87,7 +95,6 @@ class Settings(BaseSettings):
     )
     requests_per_second: float = Field(
         default=25.0,
-        gt=0,
         alias="SI_REQUESTS_PER_SECOND",
         description=(
             "the bot's own requests to Discord (DMs, status edits, posts in games' channels) a"
@@ -97,7 +104,6 @@ class Settings(BaseSettings):
     )
     dm_retry_hours: float = Field(
         default=6.0,
-        gt=0,
         alias="SI_DM_RETRY_HOURS",
         description=(
             "how long a DM that Discord failed (errors, rate limits) is tried again, less and"
@@ -105,6 +111,34 @@ class Settings(BaseSettings):
         ),
     )
     log_level: str = Field(default="INFO", alias="SI_LOG_LEVEL")
+
+    @field_validator(
+        "tick_seconds",
+        "notify_seconds",
+        "status_seconds",
+        "lease_seconds",
+        "outbox_retention_days",
+        "dm_retry_hours",
+        "requests_per_second",
+        "draw_workers",
+    )
+    @classmethod
+    def _at_least(cls, value: float | None, info: ValidationInfo) -> float | None:
+        """Lower bounds on the intervals (0 would keep a core busy for nothing) and the other
+        numbers, each refused with what it is and what it may be."""
+        if value is None:
+            return value
+        least, unit, what = AT_LEAST[str(info.field_name)]
+        name = cls.model_fields[str(info.field_name)].alias
+        above = least == 0 and unit != ""  # (more than 0, not at least 0)
+        if not math.isfinite(value):
+            raise ValueError(f"{name} must be a finite number ({what}), not {value:g}")
+        if value < least or (above and value <= 0):
+            bound = "more than 0" if above else f"at least {least:g}"
+            raise ValueError(
+                f"{name} must be {bound}{' ' + unit if unit else ''} ({what}), not {value:g}"
+            )
+        return value
 
     @field_validator(
         "discord_token",
@@ -172,6 +206,34 @@ class Settings(BaseSettings):
             return shard_of(row.guild_id, count) in mine
 
         return serves
+
+
+# the least each number may be, its unit ("" for a count), and what it is; 0 with a unit:
+# more than 0
+AT_LEAST: dict[str, tuple[float, str, str]] = {
+    "tick_seconds": (0.05, "s", "how often the ticker moves the games on"),
+    "notify_seconds": (0.05, "s", "how often DM reports are sent"),
+    "status_seconds": (0.1, "s", "how often the pinned status messages are refreshed"),
+    "lease_seconds": (1.0, "s", "how long a process holds a game, renewed every third"),
+    "outbox_retention_days": (0, "days", "how long delivered DM reports are kept; empty: for ever"),
+    "dm_retry_hours": (0, "hours", "how long a failed DM is tried again"),
+    "requests_per_second": (0, "a second", "the bot's own requests to Discord"),
+    "draw_workers": (0, "", "processes drawing pictures; 0: threads"),
+}
+
+
+def settings_problem(exc: ValidationError) -> str:
+    """A settings error as one line an operator can act on: each variable, what is wrong."""
+    parts = []
+    for error in exc.errors():
+        field = next((str(p) for p in error.get("loc", ()) if isinstance(p, str)), "")
+        message = str(error.get("msg", "")).removeprefix("Value error, ")
+        if field and not message.startswith(field):
+            given = error.get("input")
+            shown = f" (it is {given!r})" if isinstance(given, str | int | float) else ""
+            message = f"{field}: {message}{shown}"
+        parts.append(message)
+    return "bad settings (environment or .env): " + "; ".join(parts)
 
 
 def shard_of(guild_id: str | int | None, shard_count: int) -> int:

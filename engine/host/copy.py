@@ -14,15 +14,23 @@ source store, and the first process to load a game from the new store takes a fr
 source game leased until later than now means a process may still be writing it: the copy
 refuses to start (`live_leases=True` copies anyway).
 
+A live source is refused, a single bot process without leases included: every bot process
+holds a row in its store's `processes` table and beats it (engine/host/writers.py), and
+`hold_stores` claims both stores for the copy, as a process that must be alone on them. So it
+refuses while a bot is heard from on either store (saying which, where and since when), and no
+bot starts on either until the copy is done.
+
 The bot's own tables (players' settings, DM status, sitreps, confirmations, /news: bot/store.py)
 are the bot's, which the engine knows nothing of: `si db copy` (bot/cli.py) copies them after
 the games, only the rows of the games copied here (`CopyReport.game_ids`) and the players' own,
 with `BotStore.export_rows`/`import_rows`, and verifies them too.
 
-Verification (`verify`): each copied game is read back from the target and must be the same
-rows as read from the source, and on both sides its replay must give the same world hash
-both ways: newest snapshot + the log after it (how the service loads a game), and first world
-+ the whole log (how its history is replayed).
+Verification (`verify`): the source's games, read again at the end, must be exactly the games
+copied (a writer the claim could not see, such as an older program, made or deleted none
+meanwhile); each copied game is read back from the target and must be the same rows as read
+from the source, and on both sides its replay must give the same world hash both ways: newest
+snapshot + the log after it (how the service loads a game), and first world + the whole log
+(how its history is replayed).
 """
 
 from __future__ import annotations
@@ -36,6 +44,7 @@ from typing import Any
 from engine.errors import GameError
 from engine.host.storage import GameStore
 from engine.host.store import GameDump, GameExists
+from engine.host.writers import COPY, COPY_NAME, StoreInUse, Writer
 from engine.interface import entries as en
 from engine.interface.kind import kind as _kind
 
@@ -63,6 +72,25 @@ class CopyReport:
         self.outbox_rows += len(dump.outbox)
         self.outbox_pending += sum(1 for r in dump.outbox if r[6] is None)
         self.members += len(dump.members)
+
+
+async def hold_stores(source: GameStore, target: GameStore) -> list[Writer]:
+    """Claim both stores for the copy (engine/host/writers.py), alone: `CopyRefused` (with the
+    process heard from: who, where, since when) if a bot or another copy is on either, and
+    nothing claimed. `release_stores` after the copy."""
+    held: list[Writer] = []
+    try:
+        for store, which in ((source, "the source store"), (target, "the target store")):
+            held.append(await Writer.claim(store, COPY_NAME, role=COPY, alone=True, what=which))
+    except StoreInUse as exc:
+        await release_stores(held)
+        raise CopyRefused(f"{exc}; nothing copied") from exc
+    return held
+
+
+async def release_stores(held: list[Writer]) -> None:
+    for writer in held:
+        await writer.release()
 
 
 async def copy_stores(
@@ -136,11 +164,25 @@ async def replay_hashes(store: GameStore, game_id: int) -> tuple[str, str, int]:
 
 
 async def verify(source: GameStore, target: GameStore, game_ids: list[int]) -> list[str]:
-    """What differs between the two stores' copies of these games (empty: nothing): their
-    rows, and their replays' hashes (see the module's text)."""
+    """What differs between the two stores' copies of these games (empty: nothing): the
+    source's games now against those copied, their rows, and their replays' hashes (see the
+    module's text)."""
     problems = []
+    copied = set(game_ids)
+    now_there = {row.id for row in await source.games()}
+    for game_id in sorted(now_there - copied):
+        problems.append(
+            f"game {game_id}: in the source at the end of the copy, not in the target (made"
+            " during the copy?)"
+            if await target.game(game_id) is None
+            else f"game {game_id}: in the source at the end of the copy, not copied (the"
+            " target has another game of that id)"
+        )
     for game_id in game_ids:
         mine, theirs = await source.export_game(game_id), await target.export_game(game_id)
+        if mine is None:
+            problems.append(f"game {game_id}: deleted from the source during the copy")
+            continue
         if theirs is None:
             problems.append(f"game {game_id}: missing from the target")
             continue

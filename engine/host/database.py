@@ -28,6 +28,9 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 Job = Callable[[sqlite3.Connection], Any]
+# run on a new connection, in order: a statement, or a function of the connection (a check
+# that may refuse the file before any statement changes it)
+Pragma = str | Callable[[sqlite3.Connection], None]
 
 _STOP = object()
 
@@ -36,10 +39,16 @@ class DatabaseClosed(RuntimeError):
     """The database was closed: nothing more can be read or written."""
 
 
+class StoreUnusable(RuntimeError):
+    """A store that cannot be used as configured (a damaged, read-only or newer file, a
+    PostgreSQL server that cannot be reached or refuses the role): its message is one line
+    saying what is wrong and what to do, for an operator reading the start-up's output."""
+
+
 class Database:
     """A SQLite connection owned by one worker thread."""
 
-    def __init__(self, path: str, pragmas: list[str]) -> None:
+    def __init__(self, path: str, pragmas: list[Pragma]) -> None:
         self.path = path
         self._pragmas = pragmas
         self._jobs: SimpleQueue[tuple[asyncio.Future | None, Any]] = SimpleQueue()
@@ -48,7 +57,7 @@ class Database:
         self._thread = threading.Thread(target=self._work, name=f"sqlite:{path}", daemon=True)
 
     @classmethod
-    async def open(cls, path: str, pragmas: list[str]) -> Database:
+    async def open(cls, path: str, pragmas: list[Pragma]) -> Database:
         db = cls(path, pragmas)
         db._thread.start()
         try:
@@ -61,8 +70,15 @@ class Database:
 
     def _connect(self) -> None:
         conn = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        for pragma in self._pragmas:
-            conn.execute(pragma)
+        try:
+            for pragma in self._pragmas:
+                if isinstance(pragma, str):
+                    conn.execute(pragma)
+                else:
+                    pragma(conn)
+        except BaseException:
+            conn.close()
+            raise
         self._conn = conn
 
     # --- the worker thread --------------------------------------------------------------------------

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
 import time
 import zlib
 from collections.abc import Awaitable, Callable, Iterable
@@ -31,7 +32,7 @@ from typing import TYPE_CHECKING, Any, TypeAlias, TypeVar
 
 import asyncpg
 
-from engine.host.database import DatabaseClosed
+from engine.host.database import DatabaseClosed, StoreUnusable
 from engine.host.store import (
     Fence,
     GameDump,
@@ -43,6 +44,8 @@ from engine.host.store import (
     LogWrite,
     OutboxClaim,
     OutboxRow,
+    ProcessRow,
+    Refusal,
     canonical_json,
     filter_games,
     new_claim_group,
@@ -57,6 +60,8 @@ if TYPE_CHECKING:
 
 # a number of our own for pg_advisory_xact_lock: migrations of this schema
 _MIGRATION_LOCK = 0x5349_4D49_4752
+# and another: claims of the processes table (engine/host/writers.py), one at a time
+_PROCESSES_LOCK = 0x5349_5052_4F43
 
 MIGRATIONS: list[str] = [
     # 1: the schema of SQLite's migrations 1-5 at once (games with their kind, log,
@@ -175,6 +180,21 @@ MIGRATIONS: list[str] = [
     CREATE TRIGGER games_changed AFTER INSERT OR UPDATE OR DELETE ON games
         FOR EACH STATEMENT EXECUTE FUNCTION games_changed();
     """,
+    # 7: the processes that write to the store now, each with a heartbeat (engine/host/
+    # writers.py): a second process under a name already held refuses to start, and
+    # `si db copy` refuses a store that a process is writing
+    """
+    CREATE TABLE processes (
+        name TEXT PRIMARY KEY,
+        role TEXT NOT NULL,
+        alone BOOLEAN NOT NULL,
+        host TEXT NOT NULL,
+        pid BIGINT NOT NULL,
+        since DOUBLE PRECISION NOT NULL,
+        beat DOUBLE PRECISION NOT NULL,
+        token TEXT NOT NULL
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -210,10 +230,19 @@ class PostgresStore:
     async def open(
         cls, url: str, *, min_size: int = 1, max_size: int = 10, **pool_args: Any
     ) -> PostgresStore:
-        pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, **pool_args)
+        try:
+            pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, **pool_args)
+        except (OSError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            raise StoreUnusable(_unusable(url, exc)) from exc
         store = cls(pool, url)
         try:
             await store.migrate()
+            # a write that changes nothing: a role that may only read is found now, not at
+            # the first player's command
+            await store._write(lambda c: c.execute("UPDATE games_version SET version = version"))
+        except (OSError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
+            await pool.close()
+            raise StoreUnusable(_unusable(url, exc)) from exc
         except BaseException:
             await pool.close()
             raise
@@ -303,15 +332,15 @@ class PostgresStore:
         the same moment waits, then finds nothing left to do."""
         version = await self.schema_version()
         if version > SCHEMA_VERSION:
-            raise RuntimeError(
-                f"database schema {version} is newer than this program ({SCHEMA_VERSION})"
-            )
+            raise StoreUnusable(_newer(self.url, version))
         for number in range(version, SCHEMA_VERSION):
 
             async def apply(c: Conn, number: int = number) -> None:
                 await c.execute("SELECT pg_advisory_xact_lock($1)", _MIGRATION_LOCK)
                 await c.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER)")
-                if await _schema_version(c) != number:  # another process migrated meanwhile
+                if (now := await _schema_version(c)) != number:  # migrated meanwhile
+                    if now > SCHEMA_VERSION:  # (by a newer program)
+                        raise StoreUnusable(_newer(self.url, now))
                     return
                 await c.execute(MIGRATIONS[number])
                 await c.execute("DELETE FROM schema_version")
@@ -781,6 +810,62 @@ class PostgresStore:
             Lease(int(rows[0][0]), rows[0][1], int(rows[0][2]), float(rows[0][3])) if rows else None
         )
 
+    # --- the processes writing to the store (engine/host/writers.py) ------------------------------
+
+    async def claim_process(self, mine: ProcessRow, refusal: Refusal) -> ProcessRow | None:
+        """In one transaction (one claim at a time: an advisory lock): the row of the process
+        that stops `mine` (`refusal` of every row stored), written nothing; or none, and
+        `mine` is written in place of any row of its name."""
+
+        async def claim(c: Conn) -> ProcessRow | None:
+            await c.execute("SELECT pg_advisory_xact_lock($1)", _PROCESSES_LOCK)
+            rows = [
+                _process_row(r) for r in await c.fetch(f"SELECT {_PROCESS_COLUMNS} FROM processes")
+            ]
+            held = refusal(rows)
+            if held is None:
+                await c.execute("DELETE FROM processes WHERE name = $1", mine.name)
+                await c.execute(
+                    f"INSERT INTO processes ({_PROCESS_COLUMNS})"
+                    " VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+                    mine.name,
+                    mine.role,
+                    mine.alone,
+                    mine.host,
+                    mine.pid,
+                    mine.since,
+                    mine.beat,
+                    mine.token,
+                )
+            return held
+
+        return await self._write(claim)
+
+    async def beat_process(self, name: str, token: str, now: float) -> bool:
+        """The process's heartbeat; False if its row is no longer its own (taken over)."""
+
+        async def beat(c: Conn) -> int:
+            return _count(
+                await c.execute(
+                    "UPDATE processes SET beat = $1 WHERE name = $2 AND token = $3",
+                    now,
+                    name,
+                    token,
+                )
+            )
+
+        return bool(await self._write(beat))
+
+    async def release_process(self, name: str, token: str) -> None:
+        async def release(c: Conn) -> None:
+            await c.execute("DELETE FROM processes WHERE name = $1 AND token = $2", name, token)
+
+        await self._write(release)
+
+    async def processes(self) -> list[ProcessRow]:
+        rows = await self.query(f"SELECT {_PROCESS_COLUMNS} FROM processes ORDER BY name")
+        return [_process_row(r) for r in rows]
+
     # --- orders relayed between processes --------------------------------------------------------
 
     async def relay_put(
@@ -1157,6 +1242,75 @@ class PostgresStore:
         self._rows.pop(game_id, None)
         settle = self._members_change(game_id)
         await self._write(write, settle=settle)
+
+
+_PROCESS_COLUMNS = "name, role, alone, host, pid, since, beat, token"
+
+
+def _process_row(r: Any) -> ProcessRow:
+    return ProcessRow(
+        str(r[0]), str(r[1]), bool(r[2]), str(r[3]), int(r[4]), float(r[5]), float(r[6]), str(r[7])
+    )
+
+
+def shown(url: str) -> str:
+    """A database URL as printed: without its password."""
+    return re.sub(r"://([^:/@]*):[^@/]*@", r"://\1:***@", url)
+
+
+def _newer(url: str, version: int) -> str:
+    return (
+        f"the database {shown(url)} has schema version {version}, newer than this program's"
+        f" ({SCHEMA_VERSION}): a newer version of the bot has used it. Run that version"
+        " (update this checkout), or restore a backup made for this one; nothing was changed"
+    )
+
+
+def _unusable(url: str, exc: BaseException) -> str:
+    """One line: why the PostgreSQL store at `url` cannot be used, and what to do."""
+    if isinstance(exc, StoreUnusable):
+        return str(exc)
+    where = shown(url)
+    if isinstance(exc, asyncpg.InvalidPasswordError):
+        return (
+            f"PostgreSQL at {where} refused the password ({exc}): check the user and password"
+            " in SI_DATABASE_URL"
+        )
+    if isinstance(exc, asyncpg.InvalidAuthorizationSpecificationError):
+        return (
+            f"PostgreSQL at {where} refused the role ({exc}): check the user in"
+            " SI_DATABASE_URL, or create the role (CREATE ROLE ... LOGIN) and allow it in the"
+            " server's pg_hba.conf"
+        )
+    if isinstance(exc, asyncpg.InvalidCatalogNameError):
+        return (
+            f"PostgreSQL at {where} has no such database ({exc}): create it (createdb) or"
+            " check the database name in SI_DATABASE_URL"
+        )
+    if isinstance(exc, asyncpg.InsufficientPrivilegeError):
+        return (
+            f"the role of {where} may not make or change the bot's tables ({exc}): make it the"
+            " database's owner (ALTER DATABASE ... OWNER TO ...) or grant it CREATE on the"
+            " schema"
+        )
+    if isinstance(exc, asyncpg.PostgresError | asyncpg.InterfaceError):
+        return f"PostgreSQL at {where} refused the store ({type(exc).__name__}: {exc})"
+    if isinstance(exc, ValueError):
+        return f"SI_DATABASE_URL {where} is not a valid PostgreSQL URL ({exc})"
+    if isinstance(exc, TimeoutError):
+        return (
+            f"PostgreSQL at {where} did not answer in time: is the server running, and the"
+            " URL's host and port right (a firewall)?"
+        )
+    if "too long" in str(exc):
+        return (
+            f"cannot connect to PostgreSQL at {where}: the socket folder's path is too long"
+            f" ({exc}): use a shorter host= folder (at most about 100 characters) or TCP"
+        )
+    return (
+        f"cannot connect to PostgreSQL at {where} ({str(exc) or type(exc).__name__}): is the server"
+        " running, and the URL's host and port right?"
+    )
 
 
 async def _schema_version(c: Conn) -> int:

@@ -30,6 +30,8 @@ from engine.host.store import (
     LogWrite,
     OutboxClaim,
     OutboxRow,
+    ProcessRow,
+    Refusal,
     Store,
 )
 
@@ -149,6 +151,15 @@ class GameStore(Protocol):
     async def wanted_leases(self, owner: str) -> set[int]: ...
 
     async def expired_leases(self, before: float) -> list[Lease]: ...
+
+    # the processes writing to the store, each with a heartbeat (engine/host/writers.py)
+    async def claim_process(self, mine: ProcessRow, refusal: Refusal) -> ProcessRow | None: ...
+
+    async def beat_process(self, name: str, token: str, now: float) -> bool: ...
+
+    async def release_process(self, name: str, token: str) -> None: ...
+
+    async def processes(self) -> list[ProcessRow]: ...
 
     # orders relayed between processes
     async def relay_put(

@@ -23,6 +23,7 @@ may read it.
 from __future__ import annotations
 
 import json
+import os
 import secrets
 import sqlite3
 import time
@@ -33,7 +34,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from engine.errors import GameError
-from engine.host.database import Database
+from engine.host.database import Database, StoreUnusable
 
 MIGRATIONS: list[str] = [
     # 1: games, log, snapshots, outbox
@@ -166,6 +167,21 @@ MIGRATIONS: list[str] = [
         UPDATE games_version SET version = version + 1;
     END;
     """,
+    # 11: the processes that write to the store now, each with a heartbeat (engine/host/
+    # writers.py): a second process under a name already held refuses to start, and
+    # `si db copy` refuses a store that a process is writing
+    """
+    CREATE TABLE processes (
+        name TEXT PRIMARY KEY,
+        role TEXT NOT NULL,
+        alone INTEGER NOT NULL,
+        host TEXT NOT NULL,
+        pid INTEGER NOT NULL,
+        since REAL NOT NULL,
+        beat REAL NOT NULL,
+        token TEXT NOT NULL
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)
@@ -214,6 +230,27 @@ class Lease:
     owner: str
     token: int
     expires: float
+
+
+@dataclass(frozen=True)
+class ProcessRow:
+    """A process that writes to the store (engine/host/writers.py): its name (SI_INSTANCE; ""
+    for a bot without one), what it is ("bot", "copy"), whether it must be alone on the store
+    (no leases: it writes every game), where it runs, since when, when it was last heard from,
+    and its incarnation (a restart under the same name has another)."""
+
+    name: str
+    role: str
+    alone: bool
+    host: str
+    pid: int
+    since: float
+    beat: float
+    token: str
+
+
+# inside a claim's transaction: the fresh process that stops it, if any, of the rows stored
+Refusal = Callable[[list[ProcessRow]], ProcessRow | None]
 
 
 Fence = tuple[str, int]  # (owner, token): a write goes through only while both are the game's
@@ -282,20 +319,35 @@ class Store:
         if synchronous not in ("FULL", "NORMAL", "EXTRA"):
             raise ValueError("synchronous must be FULL, NORMAL or EXTRA")
         path = str(path)
-        if path != ":memory:":
-            Path(path).parent.mkdir(parents=True, exist_ok=True)
-        db = await Database.open(
-            path,
-            [
-                "PRAGMA journal_mode=WAL",
-                f"PRAGMA synchronous={synchronous}",
-                "PRAGMA foreign_keys=ON",
-                "PRAGMA busy_timeout=5000",
-            ],
-        )
+        try:
+            if path != ":memory:":
+                _check_file(path)
+                Path(path).parent.mkdir(parents=True, exist_ok=True)
+            # the file's schema is checked before anything could change it: a file this
+            # program refuses is left as it was (not switched to WAL, not migrated)
+            db = await Database.open(
+                path,
+                [
+                    "PRAGMA busy_timeout=5000",
+                    _refuse_newer_schema,
+                    "PRAGMA journal_mode=WAL",
+                    f"PRAGMA synchronous={synchronous}",
+                    "PRAGMA foreign_keys=ON",
+                ],
+            )
+        except (sqlite3.Error, OSError) as exc:
+            raise StoreUnusable(_unusable(path, exc)) from exc
         store = cls(db, path)
         try:
             await store.migrate()
+            # a write that changes nothing: a file (or folder) this process may only read is
+            # found now, not at the first player's command
+            await db.write(
+                lambda c: c.execute("UPDATE games_version SET version = version").rowcount
+            )
+        except (sqlite3.Error, OSError) as exc:
+            await db.close()
+            raise StoreUnusable(_unusable(path, exc)) from exc
         except BaseException:
             await db.close()
             raise
@@ -317,13 +369,13 @@ class Store:
         wholly applied or not at all)."""
         version = await self.schema_version()
         if version > SCHEMA_VERSION:
-            raise RuntimeError(
-                f"database schema {version} is newer than this program ({SCHEMA_VERSION})"
-            )
+            raise StoreUnusable(_newer(self.path, version))
         for number in range(version, SCHEMA_VERSION):
 
             def apply(c: sqlite3.Connection, number: int = number) -> None:
                 if _user_version(c) != number:  # another process migrated meanwhile
+                    if _user_version(c) > SCHEMA_VERSION:  # (a newer program)
+                        raise StoreUnusable(_newer(self.path, _user_version(c)))
                     return
                 for statement in _statements(MIGRATIONS[number]):
                     c.execute(statement)
@@ -736,6 +788,50 @@ class Store:
             Lease(int(rows[0][0]), rows[0][1], int(rows[0][2]), float(rows[0][3])) if rows else None
         )
 
+    # --- the processes writing to the store (engine/host/writers.py) -------------------------------
+
+    async def claim_process(self, mine: ProcessRow, refusal: Refusal) -> ProcessRow | None:
+        """In one transaction: the row of the process that stops `mine` (`refusal` of every
+        row stored), written nothing; or none, and `mine` is written in place of any row of
+        its name."""
+
+        def claim(c: sqlite3.Connection) -> ProcessRow | None:
+            rows = [_process_row(r) for r in c.execute(f"SELECT {_PROCESS_COLUMNS} FROM processes")]
+            held = refusal(rows)
+            if held is None:
+                c.execute("DELETE FROM processes WHERE name = ?", (mine.name,))
+                c.execute(
+                    f"INSERT INTO processes ({_PROCESS_COLUMNS}) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    _process_values(mine),
+                )
+            return held
+
+        return await self.db.write(claim)
+
+    async def beat_process(self, name: str, token: str, now: float) -> bool:
+        """The process's heartbeat; False if its row is no longer its own (taken over)."""
+        changed = await self.db.write(
+            lambda c: (
+                c.execute(
+                    "UPDATE processes SET beat = ? WHERE name = ? AND token = ?", (now, name, token)
+                ).rowcount
+            )
+        )
+        return bool(changed)
+
+    async def release_process(self, name: str, token: str) -> None:
+        await self.db.write(
+            lambda c: (
+                c.execute(
+                    "DELETE FROM processes WHERE name = ? AND token = ?", (name, token)
+                ).rowcount
+            )
+        )
+
+    async def processes(self) -> list[ProcessRow]:
+        rows = await self.query(f"SELECT {_PROCESS_COLUMNS} FROM processes ORDER BY name")
+        return [_process_row(r) for r in rows]
+
     # --- orders relayed between processes ----------------------------------------------------------
 
     async def relay_put(
@@ -1114,6 +1210,119 @@ class LogWrite:
     tick: int
     entry: dict[str, Any]
     events: list[tuple[str, dict[str, Any]]]
+
+
+_PROCESS_COLUMNS = "name, role, alone, host, pid, since, beat, token"
+
+
+def _process_row(r: Any) -> ProcessRow:
+    return ProcessRow(
+        str(r[0]), str(r[1]), bool(r[2]), str(r[3]), int(r[4]), float(r[5]), float(r[6]), str(r[7])
+    )
+
+
+def _process_values(p: ProcessRow) -> tuple[Any, ...]:
+    return (p.name, p.role, int(p.alone), p.host, p.pid, p.since, p.beat, p.token)
+
+
+def _check_file(path: str) -> None:
+    """Before SQLite opens the file (which may make its -wal and -shm files beside it): refuse
+    one that is not a database, whose header says a newer program made it, or that this
+    user may not write (nor its folder)."""
+    file = Path(path)
+    if not file.is_file():
+        folder = file.parent
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        if folder.is_dir() and not os.access(folder, os.W_OK | os.X_OK):
+            raise StoreUnusable(_read_only_folder(path, str(folder)))
+        return
+    with file.open("rb") as f:
+        header = f.read(100)
+    if header and not header.startswith(b"SQLite format 3\0"):
+        raise StoreUnusable(
+            f"the database {path} is damaged or not a SQLite database (its first bytes are not"
+            " SQLite's): restore it from a backup (docs/DEPLOY.md, 'Backups'), or set"
+            " SI_DATABASE to another file"
+        )
+    if len(header) == 100 and int.from_bytes(header[60:64], "big") > SCHEMA_VERSION:
+        raise StoreUnusable(_newer(path, int.from_bytes(header[60:64], "big")))
+    if not os.access(file, os.W_OK):
+        raise StoreUnusable(_read_only_file(path))
+    if not os.access(file.parent, os.W_OK | os.X_OK):
+        raise StoreUnusable(_read_only_folder(path, str(file.parent)))
+
+
+def _read_only_file(path: str) -> str:
+    return (
+        f"the database {path} is read-only for this user: give the bot's user write access"
+        " to it (and to its folder), or set SI_DATABASE to another file"
+    )
+
+
+def _read_only_folder(path: str, folder: str) -> str:
+    return (
+        f"the folder {folder} of the database {path} is read-only for this user (SQLite"
+        " keeps its -wal and -shm files beside the database): give the bot's user write"
+        " access to the folder, or set SI_DATABASE to a file in a writable folder"
+    )
+
+
+def _refuse_newer_schema(c: sqlite3.Connection) -> None:
+    """On a new connection, before WAL or any migration: refuse a file of a newer program."""
+    version = _user_version(c)
+    if version > SCHEMA_VERSION:
+        raise StoreUnusable(_newer(_file_of(c), version))
+
+
+def _file_of(c: sqlite3.Connection) -> str:
+    row = c.execute("PRAGMA database_list").fetchone()
+    return str(row[2]) if row is not None and row[2] else ":memory:"
+
+
+def _newer(path: str, version: int) -> str:
+    return (
+        f"the database {path} has schema version {version}, newer than this program's"
+        f" ({SCHEMA_VERSION}): a newer version of the bot has used it. Run that version"
+        " (update this checkout), or restore a backup made for this one; the file was left"
+        " as it was"
+    )
+
+
+def _unusable(path: str, exc: BaseException) -> str:
+    """One line: what is wrong with the SQLite file at `path`, and what to do."""
+    if isinstance(exc, StoreUnusable):
+        return str(exc)
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    folder = str(Path(path).parent)
+    too_long = len(path.encode()) >= 4096 or any(len(p.encode()) > 255 for p in Path(path).parts)
+    if too_long or getattr(exc, "errno", None) == 36:  # (36: ENAMETOOLONG)
+        return (
+            f"the path of the database is too long for this system ({len(path)} characters):"
+            " set SI_DATABASE to a shorter one"
+        )
+    if name == "SQLITE_READONLY_DIRECTORY" or (
+        isinstance(exc, PermissionError) and not Path(path).exists()
+    ):
+        return _read_only_folder(path, folder)
+    if name.startswith("SQLITE_READONLY") or isinstance(exc, PermissionError):
+        return _read_only_file(path)
+    if name in ("SQLITE_NOTADB", "SQLITE_CORRUPT"):
+        return (
+            f"the database {path} is damaged or not a SQLite database ({exc}): restore it from"
+            " a backup (docs/DEPLOY.md, 'Backups'), or set SI_DATABASE to another file"
+        )
+    if name == "SQLITE_BUSY":
+        return (
+            f"the database {path} is locked by another program ({exc}): stop it, or wait and"
+            " start again"
+        )
+    if name == "SQLITE_FULL" or getattr(exc, "errno", None) == 28:
+        return f"the disk of the database {path} is full: free some space and start again"
+    return (
+        f"cannot open the database {path} ({exc}): check SI_DATABASE (a file in a folder this"
+        " user may write to)"
+    )
 
 
 def _user_version(c: sqlite3.Connection) -> int:

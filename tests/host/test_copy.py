@@ -280,3 +280,38 @@ async def test_the_cli_fails_loudly_when_the_copy_does_not_replay_the_same(
     assert "ERROR: 2 differences" in captured.err
     assert f"game {games[0]}: rows differ (log)" in captured.err
     assert "do not use the target store" in captured.err
+
+
+async def test_games_made_in_the_source_during_the_copy_make_it_fail(
+    tmp_path: Path, pg_url: Callable[[], Awaitable[str]], capsys, monkeypatch
+) -> None:
+    """Issue 27, finding 5: a writer the copy cannot see (no heartbeat: an older bot, a tool)
+    creates games while the copy runs. The copy says so and fails, naming them, instead of
+    'verified' with games missing from the target."""
+    path = tmp_path / "games.db"
+    games = await make_games(str(path))
+    real_import = PostgresStore.import_game
+    made: list[int] = []
+
+    async def meanwhile(self, dump):  # the source gains two games while the first is copied
+        await real_import(self, dump)
+        if not made:
+            writer = await GameService.open(str(path))
+            try:
+                for n in range(2):
+                    made.append(await writer.create_game(name=f"new{n}", world=strip_world()))
+            finally:
+                await writer.close()
+
+    monkeypatch.setattr(PostgresStore, "import_game", meanwhile)
+    assert await cli(["db", "copy", str(path), await pg_url()]) == 1
+    captured = capsys.readouterr()
+    assert made == [games[-1] + 1, games[-1] + 2]
+    assert "verified" not in captured.out
+    assert "ERROR: 2 differences" in captured.err
+    for game in made:
+        assert (
+            f"game {game}: in the source at the end of the copy, not in the target (made during"
+            " the copy?)"
+        ) in captured.err
+    assert "do not use the target store" in captured.err
