@@ -185,7 +185,9 @@ class ActionButton(
     """A button that runs a desk action again with other arguments (`bot.context.Button`): the
     map's zoom, a list's next page (`bot.paging`). What it does is in its custom id, so it works
     after a restart; the desk checks the presser against the game as it is now. The answer
-    replaces the message; a page of a list keeps the message's picture (`/orders board`'s)."""
+    replaces the message when the message was for the presser (`_for_presser`); a page of a
+    list keeps the message's picture (`/orders board`'s). Anyone else pressing it gets their
+    own answer privately, and the message stays as it was."""
 
     def __init__(self, action: str, args: str, label: str = "Go") -> None:
         super().__init__(
@@ -206,7 +208,9 @@ class ActionButton(
 
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = host_of(interaction)
-        await interaction.response.defer()  # a picture may take a moment
+        mine = _for_presser(interaction)
+        # a picture may take a moment; someone else's message: a private answer of their own
+        await interaction.response.defer(**({} if mine else {"ephemeral": True, "thinking": True}))
         try:
             reply = await bot.desk.press(caller_of(interaction), self.action, self.args)
         except Exception as exc:  # noqa: BLE001 - every failure becomes a clear message
@@ -216,7 +220,7 @@ class ActionButton(
             return
         first, *rest = paging.split_text(reply.text)
         kwargs: dict[str, Any] = {}
-        if reply.files or self.action != paging.PAGE_ACTION:
+        if reply.files or self.action != paging.PAGE_ACTION or not mine:
             kwargs["attachments"] = _files(reply)
         await interaction.edit_original_response(
             content=first or None,
@@ -225,6 +229,17 @@ class ActionButton(
             **kwargs,
         )
         await _rest(interaction, rest, ephemeral=True)
+
+
+def _for_presser(interaction: discord.Interaction) -> bool:
+    """Whether the message whose button was pressed was made for the presser: by an interaction
+    of theirs (its `interaction_metadata`), or, made by none, in a DM (only its recipient sees
+    it). A message in a server's channel the bot posted by itself is nobody's to rewrite."""
+    message = interaction.message
+    made = message.interaction_metadata if message is not None else None
+    if made is None:
+        return interaction.guild_id is None
+    return made.user.id == interaction.user.id
 
 
 async def _rest(interaction: discord.Interaction, pages: list[str], *, ephemeral: bool) -> None:

@@ -317,6 +317,8 @@ class Message:
     webhook_id: int | None = None
     interaction_id: int | None = None
     application_id: int | None = None
+    # a message an interaction made: who made it and how (Discord's `interaction_metadata`)
+    interaction_metadata: dict[str, Any] | None = None
     history: list[dict[str, Any]] = field(default_factory=list)
     """Every payload that created/edited this message, oldest first."""
 
@@ -390,6 +392,8 @@ class Message:
             data["webhook_id"] = str(self.webhook_id)
         if self.application_id:
             data["application_id"] = str(self.application_id)
+        if self.interaction_metadata:
+            data["interaction_metadata"] = self.interaction_metadata
         return data
 
 

@@ -104,6 +104,7 @@ class BotMessages:
             webhook_id=state.application_id if webhook else None,
             interaction_id=interaction.id if interaction else None,
             application_id=state.application_id if interaction else None,
+            interaction_metadata=_metadata(interaction) if interaction else None,
         )
         msg.attachments = self._attachments(req, channel.id, payload, [])
         msg.history.append(payload)
@@ -576,3 +577,16 @@ class Routes:
         needed = P.READ_MESSAGE_HISTORY | (P.ADD_REACTIONS if req.method == "PUT" else 0)
         self._require(chan, needed)
         return None
+
+
+def _metadata(interaction: InteractionRecord) -> dict[str, Any]:
+    """A message's `interaction_metadata`: the interaction that made it and who used it."""
+    data: dict[str, Any] = {
+        "id": str(interaction.id),
+        "type": interaction.type,
+        "user": interaction.user.to_api(),
+        "authorizing_integration_owners": {},
+    }
+    if interaction.type == 3 and "message" in interaction.payload:  # a component's
+        data["interacted_message_id"] = interaction.payload["message"]["id"]
+    return data
