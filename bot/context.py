@@ -4,6 +4,7 @@ these and back, and the sandbox uses them the same way."""
 
 from __future__ import annotations
 
+import re
 import secrets
 import time
 from collections.abc import Callable
@@ -173,6 +174,8 @@ class Confirmations:
     async def claim(self, caller: Caller, token: str) -> Pending:
         """The action behind a pressed button, taken out of the store (it runs at most once).
         Only the caller who asked may press it; an unknown or expired one is a clear error."""
+        if not re.fullmatch(r"[0-9a-f]{1,64}", token):  # `ask` makes hex: not one of ours
+            raise UserError(UNKNOWN_CONFIRMATION)
         row = await self.store.confirmation(token)
         if row is None:
             raise UserError(UNKNOWN_CONFIRMATION)
@@ -202,6 +205,8 @@ class Context:
         self.confirmations = Confirmations(BotStore.of(service.store))
 
     async def game(self, game_id: int) -> GameRow:
+        if not 0 < game_id < 2**63:  # (a game's id is a positive SQL integer)
+            raise UserError("There is no game of that number.")
         try:
             return await self.service.game(game_id)
         except GameError:

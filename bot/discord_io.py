@@ -163,8 +163,11 @@ class SupplySelect(
     async def callback(self, interaction: discord.Interaction) -> None:
         bot = host_of(interaction)
         data: dict[str, Any] = dict(interaction.data or {})
-        units = [int(v) for v in data.get("values", []) if str(v).isdigit()]
         try:
+            values = [str(v) for v in data.get("values") or []]
+            if not all(re.fullmatch(r"[0-9]{1,9}", v) for v in values):  # (the menu's are ids)
+                raise UserError("That choice is not one of the menu's: use `/orders supply`.")
+            units = [int(v) for v in values]
             reply = await bot.desk.orders_supply_chosen(
                 caller_of(interaction), self.game, self.turn, units, part=self.part
             )

@@ -150,6 +150,10 @@ class Lifecycle:
         name = name.strip()
         if not 1 <= len(name) <= 40:
             raise UserError("A game's name is 1 to 40 characters.")
+        from bot.parsing import readable
+
+        if not readable(name):
+            raise UserError(f"{name!r} has characters that are not text: name the game again.")
         if kind == "supply-lines":
             from engine.supplylines.rules import available as sl_rulesets
 
@@ -287,6 +291,10 @@ class Lifecycle:
         return Reply(text=text, ephemeral=False, refresh_game=game_id)
 
     async def game_join(self, caller: Caller, name: str, colour: str | None = None) -> Reply:
+        from bot.parsing import readable
+
+        if not readable(name):
+            raise UserError(f"{name!r} has characters that are not text: choose another name.")
         seat = await self.ctx.seat(caller)
         game = seat.game
         if seat.nation is not None:

@@ -90,6 +90,8 @@ class Moderation:
         game = await self._game(caller)
         if game.kind != "supply-lines":
             raise UserError(wrong_kind(game, "supply-lines"))
+        if not 0 <= hours <= 7 * 24:  # (also not a number, or infinite)
+            raise UserError("Give from a quarter of an hour to a week (168 hours) more.")
         if now == (hours > 0):
             raise UserError(
                 "Either resolve now (`now:True`) or give more time (`hours:`), not both."

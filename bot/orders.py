@@ -21,6 +21,7 @@ KIND = "supply-lines"
 _SUPPLY_PARTS: OrderedDict[tuple[int, int, str], dict[int, list[int]]] = OrderedDict()
 LIMIT = 25  # Discord's autocomplete limit
 BEFORE = 240  # room on every page of the orders for the line before it ("Order kept: `...`.")
+MOST_SUPPLIED = 200  # units one supply answer may name (`ChooseSupply`'s own limit)
 
 
 class Orders:
@@ -47,7 +48,15 @@ class Orders:
         return view
 
     async def orders_add(self, caller: Caller, text: str) -> Reply:
-        seat, nation, _ = await self._command(caller, GiveOrder(text=text.strip()[:200]))
+        from bot.parsing import readable
+
+        order = text.strip()[:200]
+        if not order or not readable(order):
+            raise UserError(
+                f"{order!r} is not an order: write one as the rules do, like `C2 > C3`, "
+                "`Build 1 Tank@M1`, `Hold@R2` or `Concede`."
+            )
+        seat, nation, _ = await self._command(caller, GiveOrder(text=order))
         view = await self._board(seat, nation)
         listed = view.orders.get(nation, [])
         if not listed:
@@ -93,9 +102,15 @@ class Orders:
         )
 
     async def orders_supply(self, caller: Caller, units: str) -> Reply:
-        ids = [int(x) for x in re.findall(r"\d+", units)]
+        numbers = re.findall(r"\d+", units)
+        odd = next((x for x in numbers if len(x) > 9), None)
+        if odd is not None:
+            raise UserError(f"{odd[:12]}... is not a unit's number: name yours, e.g. `2, 5`.")
+        ids = list(dict.fromkeys(int(x) for x in numbers))  # each once
         if not ids:
             raise UserError("Name the units to supply by their numbers, e.g. `2, 5`.")
+        if len(ids) > MOST_SUPPLIED:
+            raise UserError(f"Name at most {MOST_SUPPLIED} units to supply (you named {len(ids)}).")
         await self._command(caller, ChooseSupply(units=ids))
         return Reply(text=f"Supply goes to units {', '.join(map(str, sorted(set(ids))))}.")
 
@@ -104,6 +119,9 @@ class Orders:
     ) -> Reply:
         """The player chose in a supply question's menu (a DM: the game is the menu's); `part`:
         in which of several menus (the answer adds what they chose in the others)."""
+        odd = not 0 <= turn < 10**6 or any(not 0 < u < 10**9 for u in units)
+        if odd or len(units) > MOST_SUPPLIED:
+            raise UserError("That menu is not a supply question's: use `/orders supply`.")
         seat, nation = await self.ctx.playing(caller, game_id, kind=KIND)
         view = await self._board(seat, nation)
         if view.turn != turn or view.phase != "supply" or not view.questions:

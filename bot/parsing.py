@@ -34,6 +34,15 @@ def unit_ids(text: str) -> list[int]:
     return out
 
 
+def unit_number(value: int) -> int:
+    """A unit's id given as a number (a command's integer option), refused when no unit could
+    have it (a 5,000-digit number cannot even be written back)."""
+    if not 0 < value < 10**9:
+        shown = str(value) if abs(value) < 10**12 else "That number"
+        raise UserError(f"{shown} is not one of your units: give its number as `/units` shows.")
+    return value
+
+
 def square(text: str, width: int, height: int) -> tuple[int, int]:
     """'x,y' (as the map shows them) -> (x, y) on the map."""
     m = re.fullmatch(r"\s*\(?\s*(-?\d{1,4})\s*[, ]\s*(-?\d{1,4})\s*\)?\s*", text or "")
@@ -55,3 +64,13 @@ def choice(text: str, options: list[str], what: str) -> str:
             return option
     shown = [option.replace("_", " ") for option in options]
     raise UserError(f"{text!r} is not a {what}: choose one of {', '.join(shown)}.")
+
+
+def readable(text: str) -> bool:
+    """Whether the text can be kept and shown: no lone surrogates (what a terminal makes of
+    bytes that are not UTF-8), which the store and Discord cannot take."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return False
+    return True

@@ -180,6 +180,7 @@ class Playing:
 
     @costed
     async def board(self, caller: Caller, units: str, carrier: int) -> Reply:
+        carrier = parsing.unit_number(carrier)
         view, _ = await self._view(caller)
         rules = load_rules(view.ruleset)
         chosen = selectors.for_board(selectors.resolve(units, view, rules), view, rules, carrier)
@@ -189,6 +190,7 @@ class Playing:
 
     @costed
     async def engineer(self, caller: Caller, unit: int, action: str) -> Reply:
+        unit = parsing.unit_number(unit)
         action = parsing.choice(action, ["build_city", "switch_terrain"], "engineer action")
         command: cmd.Command = (
             cmd.BuildCity(unit=unit) if action == "build_city" else cmd.SwitchTerrain(unit=unit)
@@ -232,6 +234,7 @@ class Playing:
 
     @costed
     async def launch(self, caller: Caller, unit: int, target: str) -> Reply:
+        unit = parsing.unit_number(unit)
         seat, nation = await self.ctx.playing(caller)
         view = await self.ctx.view(seat.game.id, nation)
         xy = parsing.square(target, view.width, view.height)
