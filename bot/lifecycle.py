@@ -16,15 +16,25 @@ from bot.paging import NEXT, Listing, more, page_buttons, summarised, window
 from engine.errors import GameError
 from engine.host.realtime import RealClock
 from engine.host.store import GameRow
+from engine.interface.kind import kind as kind_of
 from engine.interface.summary import GameSummary
 from engine.strategic import colours
-from engine.strategic.ai.brain import LEVELS
 from engine.strategic.rules import available
 from engine.strategic.rules import load as load_rules
 from engine.strategic.words import article
 
 # the games a server can host (`/game create kind:`)
 GAME_KINDS = ("strategic-initiative", "supply-lines")
+
+
+def ai_levels(kind: str) -> tuple[str, ...]:
+    """The AI levels a game of this kind offers (`/game add-ai level:`); none without an AI."""
+    ai = kind_of(kind).ai
+    return ai.levels if ai is not None else ()
+
+
+# every kind's AI levels: the command's choices (each game refuses the levels its kind has not)
+LEVELS = tuple(dict.fromkeys(level for k in GAME_KINDS for level in ai_levels(k)))
 
 # speed presets: real seconds per game hour
 SPEEDS: dict[str, float] = {
@@ -345,6 +355,16 @@ class Lifecycle:
 
         seat = await self.ctx.seat(caller)
         game = seat.game
+        levels = ai_levels(game.kind)
+        if level not in levels:
+            title = kind_of(game.kind).title
+            raise UserError(
+                f"{title} has no AI players."
+                if not levels
+                else f"{title} has one AI level, {levels[0]}: leave `level` out for it."
+                if len(levels) == 1
+                else f"The AI levels of {title} are {', '.join(levels)}."
+            )
         if caller.user_id != game.created_by and not self.ctx.moderates(caller, game):
             raise UserError(
                 "Only the game's creator or a moderator of its server can add AI nations."

@@ -11,6 +11,8 @@ from collections import OrderedDict
 from bot.context import GAME_OVER, Caller, Context, Reply, Seat, UserError
 from bot.paging import Listing
 from engine.errors import CommandError, GameError
+from engine.supplylines.commands import MOST_ORDERS
+from engine.supplylines.events import OrdersCleared
 from engine.supplylines.kind import ChooseSupply, ClearOrders, GiveOrder, SubmitOrders
 from engine.supplylines.state import TICKS_PER_HOUR
 from engine.supplylines.view import View
@@ -71,19 +73,20 @@ class Orders:
         return _listing(seat, await self._board(seat, nation), nation).reply(page)
 
     async def orders_clear(self, caller: Caller, number: int | None = None) -> Reply:
-        """All of this turn's orders back, or the one of this number (`/orders list`'s)."""
-        if number is not None and not 1 <= number <= 200:
-            raise UserError("An order's number is the one `/orders list` shows: 1, 2...")
+        """All of this turn's orders back, or the one of this number (`/orders list`'s). The
+        reply names what the engine took back (its event), whatever else the player did
+        meanwhile."""
+        if number is not None and not 1 <= number <= MOST_ORDERS:
+            raise UserError(
+                f"An order's number is the one `/orders list` shows: 1 to {MOST_ORDERS} at most."
+            )
+        seat, nation, events = await self._command(caller, ClearOrders(number=number))
+        cleared = next((e for e in events if isinstance(e, OrdersCleared)), None)
         if number is None:
-            await self._command(caller, ClearOrders())
             return Reply(text="Your orders for this turn are cleared: every unit holds.")
-        seat, nation = await self._seat(caller)
-        taken = (await self._board(seat, nation)).orders.get(nation, [])
-        await self._command(caller, ClearOrders(number=number))
         view = await self._board(seat, nation)
-        return _listing(seat, view, nation).reply(
-            before=f"Order taken back: `{taken[number - 1]}`."
-        )
+        taken = f": `{cleared.orders[0]}`" if cleared is not None and cleared.orders else ""
+        return _listing(seat, view, nation).reply(before=f"Order taken back{taken}.")
 
     async def orders_submit(self, caller: Caller) -> Reply:
         seat, nation, events = await self._command(caller, SubmitOrders())

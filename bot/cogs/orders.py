@@ -10,6 +10,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_io import Host, caller_of, complete, respond
+from bot.orders import MOST_ORDERS
 
 
 class OrdersCog(
@@ -37,7 +38,7 @@ class OrdersCog(
     async def clear(
         self,
         interaction: discord.Interaction,
-        number: app_commands.Range[int, 1, 200] | None = None,
+        number: app_commands.Range[int, 1, MOST_ORDERS] | None = None,
     ) -> None:
         await respond(
             interaction, lambda: self.bot.desk.orders_clear(caller_of(interaction), number)

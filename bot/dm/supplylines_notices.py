@@ -42,6 +42,7 @@ CATEGORY: dict[type[Event], str] = {
     ev.TurnEnded: "game",
     ev.DeadlineMoved: "game",
     ev.TurnMoved: "combat",
+    ev.OrdersCleared: "game",  # told in the reply to the player's command, never by DM
 }
 
 

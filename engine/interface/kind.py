@@ -49,6 +49,7 @@ class Ai(Protocol):
     seat may decide from its nation's view, like a player, and submits the commands."""
 
     styles: tuple[str, ...]  # what `settings.ai` may name for a seat
+    levels: tuple[str, ...]  # the styles a creator or moderator picks for an AI seat (`level:`)
 
     def memory(self) -> Any:
         """What one AI nation carries from one decision to the next (kept by the runner)."""

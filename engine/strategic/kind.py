@@ -35,6 +35,12 @@ class StrategicAi:
 
         return STYLES
 
+    @property
+    def levels(self) -> tuple[str, ...]:
+        from .ai.brain import LEVELS
+
+        return LEVELS
+
     def memory(self) -> Any:
         from .ai.brain import Memory
 

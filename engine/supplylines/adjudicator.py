@@ -32,11 +32,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import networkx as nx
-
 from engine.supplylines import supply
 from engine.supplylines.board import label_order, sorted_labels
 from engine.supplylines.orders import Build, Concede, Move, Order, movable, pick
+from engine.supplylines.popcap import disbanding
 from engine.supplylines.state import NEUTRAL, State, Unit
 
 
@@ -168,43 +167,6 @@ def _popcap_check(state: State, players: list[str], report: TurnReport) -> None:
     for player in players:
         for uid in disbanding(state, player):
             report.disbanded.append(state.units.pop(uid))
-
-
-def disbanding(state: State, player: str) -> list[int]:
-    """The units stage 1 will disband for a player over their PopCap (none if they fit): the
-    most marks first, then the farthest from the player's own suppliers, then the weakest,
-    then the newest, until the rest fit. Known to everyone before the turn (the board
-    decides it)."""
-    rules = state.ruleset
-    over = state.popcap_used(player) - state.popcap(player)
-    if over <= 0:
-        return []
-    distance = _distance_to_supply(state, player)
-    order = sorted(
-        state.units_of(player),
-        key=lambda u: (
-            -u.marks,
-            -distance.get(u.at, len(state.board.structures) + 1),
-            rules.units[u.type].strength,
-            -u.id,
-        ),
-    )
-    gone: list[int] = []
-    for unit in order:
-        if over <= 0:
-            break
-        gone.append(unit.id)
-        over -= rules.units[unit.type].popcap
-    return gone
-
-
-def _distance_to_supply(state: State, player: str) -> dict[str, int]:
-    rules = state.ruleset
-    sources = [s for s in state.structures_of(player) if rules.structures[state.kind(s)].supply]
-    if not sources:
-        return {}
-    lengths = nx.multi_source_dijkstra_path_length(state.board.graph, set(sources))
-    return {label: int(n) for label, n in lengths.items()}
 
 
 # --- stage 2: builds ------------------------------------------------------------------------------

@@ -502,6 +502,7 @@ class SupplyLinesAi:
     """The AI players as the host's runner drives them (`engine.interface.kind.Ai`)."""
 
     styles: tuple[str, ...] = STYLES
+    levels: tuple[str, ...] = ("normal",)  # one AI player (the caretaker is a player's choice)
 
     def memory(self) -> Memory:
         return Memory()

@@ -7,6 +7,13 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from engine.supplylines.rules import available as available_rules
+from engine.supplylines.rules import load as load_rules
+
+# the most orders a player may have in a turn under any of the rules (`orders.limit`): every
+# one of them can be taken back by its number
+MOST_ORDERS = max(load_rules(name).orders.most for name in available_rules())
+
 
 class _Command(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
@@ -24,7 +31,7 @@ class ClearOrders(_Command):
     given, as `/orders list` numbers them)."""
 
     kind: Literal["clear"] = "clear"
-    number: int | None = Field(default=None, ge=1, le=200)
+    number: int | None = Field(default=None, ge=1, le=MOST_ORDERS)
 
 
 class SubmitOrders(_Command):

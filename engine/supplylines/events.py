@@ -79,6 +79,19 @@ class TurnEnded(Event):
     disbanding: dict[str, list[int]] = Field(default_factory=dict)
 
 
+class OrdersCleared(Event):
+    """A player took back orders of the turn: all (`number` None) or the one of that number;
+    `orders` as they were written back, `left` how many stand. Only the player hears of it
+    (in the reply to their command: orders are secret until the turn resolves)."""
+
+    kind: Literal["OrdersCleared"] = "OrdersCleared"
+    player: str
+    turn: int
+    number: int | None = None
+    orders: list[str] = Field(default_factory=list)
+    left: int = 0
+
+
 class DeadlineMoved(Event):
     """A moderator moved the current phase's deadline later."""
 
@@ -96,7 +109,15 @@ class GameOver(Event):
 
 
 AnyEvent = Annotated[
-    Joined | Left | Started | TurnMoved | SupplyAsked | TurnEnded | DeadlineMoved | GameOver,
+    Joined
+    | Left
+    | Started
+    | TurnMoved
+    | SupplyAsked
+    | TurnEnded
+    | OrdersCleared
+    | DeadlineMoved
+    | GameOver,
     Field(discriminator="kind"),
 ]
 ADAPTER: TypeAdapter[Any] = TypeAdapter(AnyEvent)

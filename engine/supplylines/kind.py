@@ -261,8 +261,10 @@ class SupplyLines:
         if not world.started or world.ended:
             return None
         if world.phase == "supply":
+            # a player conceding this turn is asked nothing, but counts here as the board
+            # makes them one to ask: the concession is secret until the turn's stage 8
             done = sum(1 for p in world.asked if p in world.answers)
-            waiting = len(world.asked)
+            waiting = len(set(world.asked) | turns.would_ask(world))
         else:
             playing = world.active()
             done = sum(1 for p in playing if p in world.submitted)

@@ -15,13 +15,16 @@ there and free to move, a hold names units no "all" move takes, builds fit the P
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 
 from engine.errors import CommandError
 from engine.supplylines.board import LABEL
 from engine.supplylines.order_types import Build, Concede, Hold, Move, Order
+from engine.supplylines.popcap import disbanding
 from engine.supplylines.state import State, Unit
 
-__all__ = ["Build", "Concede", "Hold", "Move", "Order", "OrderList", "parse"]
+__all__ = ["Build", "Concede", "Hold", "Move", "Order", "OrderList", "Orders", "limit", "parse"]
 
 EXAMPLES = "`Build 1 Tank@M1`, `Hold@R2`, `C2 > C3`, `3 Infantry + 1 Tank @ C2 > C3` or `Concede`"
 
@@ -115,15 +118,113 @@ def pick(units: list[Unit], counts: dict[str, int]) -> list[Unit]:
     return chosen
 
 
+class Orders(list[Build | Hold | Move | Concede]):
+    """A player's orders for the turn as the state keeps them (a list), with what they hold
+    (`ledger`) kept along, so that the next order is checked without reading them again."""
+
+    ledger: _Ledger
+
+    def __init__(self, orders: Iterable[Build | Hold | Move | Concede] = ()) -> None:
+        super().__init__()
+        self.ledger = _Ledger()
+        for order in orders:
+            self.add(order)
+
+    def add(self, order: Build | Hold | Move | Concede) -> None:
+        """The order at the end, noted in the ledger (a list changed otherwise is noted
+        again when next added to: `OrderList.given` compares the counts)."""
+        self.append(order)
+        self.ledger.note(order)
+
+
+@dataclass
+class _Ledger:
+    """What a player's orders so far hold, by structure and unit type."""
+
+    count: int = 0  # the orders noted (the list's length while the two agree)
+    conceded: bool = False
+    builds: dict[str, int] = field(default_factory=dict)  # unit type -> units ordered built
+    holds: set[str] = field(default_factory=set)  # structures with a hold order
+    every: set[str] = field(default_factory=set)  # structures an "every unit" move leaves
+    taken: dict[tuple[str, str], int] = field(default_factory=dict)  # (structure, type) -> moved
+    # the player's position as the turn begins, which no order of the turn changes: worked
+    # out at the first order checked (`OrderList.position`, `OrderList.most`)
+    position: tuple[int, int, int] | None = None
+    most: tuple[int, str] | None = None
+
+    def note(self, order: Build | Hold | Move | Concede) -> None:
+        self.count += 1
+        if isinstance(order, Concede):
+            self.conceded = True
+        elif isinstance(order, Build):
+            self.builds[order.unit] = self.builds.get(order.unit, 0) + order.count
+        elif isinstance(order, Hold):
+            self.holds.add(order.at)
+        elif order.units is None:
+            self.every.add(order.src)
+        else:
+            for type_, n in order.units.items():
+                self.taken[(order.src, type_)] = self.taken.get((order.src, type_), 0) + n
+
+
+def limit(
+    state: State, player: str, position: tuple[int, int, int] | None = None
+) -> tuple[int, str]:
+    """The most orders a player may have in this turn, and how it is made up: what the rules
+    could ever use (docs/RULES-SUPPLY-LINES.md, "Orders"). One for each of their units (a move
+    of its own), one for each structure they hold (a hold, or "every unit" moves), one for each
+    PopCap left as the turn begins (a build makes a unit at least), and a concession; never
+    more than the rules' `orders.most`. It does not change while the turn's orders are given
+    (nothing but the turn's resolution changes a player's units and structures, and a player
+    out of the game gives no orders). `position`: `_popcap_left`'s, if known."""
+    units = len(state.units_of(player))
+    held = len(state.structures_of(player))
+    left = max((position or _popcap_left(state, player))[0], 0)
+    most = state.ruleset.orders.most
+    why = (
+        f"one for each of your {_count(units, 'unit')}, each of your {_count(held, 'structure')} "
+        f"and each PopCap left ({left}), and a concession"
+    )
+    return min(units + held + left + 1, most), why
+
+
+def _count(n: int, noun: str) -> str:
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
+def _popcap_left(state: State, player: str) -> tuple[int, int, int]:
+    """(PopCap left for builds, PopCap the units use, units disbanded) as the turn's builds
+    see them: after stage 1 has disbanded units over the PopCap, as the adjudicator does."""
+    rules = state.ruleset
+    used = state.popcap_used(player)
+    gone = disbanding(state, player)
+    used -= sum(rules.units[state.units[i].type].popcap for i in gone)
+    return state.popcap(player) - used, used, len(gone)
+
+
 class OrderList:
-    """One player's orders for the coming turn, each checked as it is added."""
+    """One player's orders for the coming turn, each checked as it is added (in time that does
+    not grow with the orders already given: they are noted in a ledger, `Orders`)."""
 
     def __init__(self, state: State, player: str, orders: list[Order] | None = None) -> None:
         self.state = state
         self.player = player
-        self.orders: list[Build | Hold | Move | Concede] = []
+        self.orders = Orders()
         for order in orders or []:
             self.add(order)
+
+    @classmethod
+    def given(cls, state: State, player: str) -> OrderList:
+        """The player's orders the state keeps, to add to: checked when they were given, so
+        only noted in a ledger here (once; then it is kept with them). Adding changes the state's
+        list in place; a new list (its ledger made now) is the state's only once it is stored."""
+        listed = cls(state, player)
+        kept = state.orders.get(player, [])
+        if isinstance(kept, Orders) and kept.ledger.count == len(kept):
+            listed.orders = kept
+        else:
+            listed.orders = Orders(kept)
+        return listed
 
     def add(self, order: Build | Hold | Move | Concede) -> None:
         """Check the order against the game and the orders before it; `CommandError` (and
@@ -134,8 +235,14 @@ class OrderList:
         player = state.players.get(me)
         if player is None or player.out:
             raise CommandError("you are out of the game")
+        most, why = self.most()
+        if len(self.orders) >= most:
+            raise CommandError(
+                f"you have given {len(self.orders)} orders this turn, as many as the rules could "
+                f"use ({why}): take one back to give another"
+            )
         if isinstance(order, Concede):
-            if any(isinstance(o, Concede) for o in self.orders):
+            if self.orders.ledger.conceded:
                 raise CommandError("you have already conceded this turn")
         elif isinstance(order, Build):
             self._check_build(order)
@@ -143,7 +250,21 @@ class OrderList:
             self._check_hold(order)
         else:
             self._check_move(order)
-        self.orders.append(order)
+        self.orders.add(order)
+
+    def position(self) -> tuple[int, int, int]:
+        """`_popcap_left` for the player, worked out once a turn (kept in the ledger)."""
+        ledger = self.orders.ledger
+        if ledger.position is None:
+            ledger.position = _popcap_left(self.state, self.player)
+        return ledger.position
+
+    def most(self) -> tuple[int, str]:
+        """`limit` for the player, worked out once a turn (kept in the ledger)."""
+        ledger = self.orders.ledger
+        if ledger.most is None:
+            ledger.most = limit(self.state, self.player, self.position())
+        return ledger.most
 
     def _check_build(self, order: Build) -> None:
         state, rules = self.state, self.state.ruleset
@@ -154,17 +275,18 @@ class OrderList:
             builders = [k for k, s in rules.structures.items() if s.builds]
             where = " and ".join(f"{k}s ({rules.structures[k].letter})" for k in builders)
             raise CommandError(f"{order.at} is a {kind}: units are built in {where}")
-        free = state.popcap(self.player) - state.popcap_used(self.player)
-        ordered = sum(
-            o.count * rules.units[o.unit].popcap for o in self.orders if isinstance(o, Build)
-        )
+        # the PopCap the builds find at stage 2: after stage 1's disbanding, less the builds
+        # ordered before this one (built first, in the order given)
+        free, used, gone = self.position()
+        ordered = sum(n * rules.units[t].popcap for t, n in self.orders.ledger.builds.items())
         cost = order.count * rules.units[order.unit].popcap
         if cost > free - ordered:
             left = max(free - ordered, 0)
+            after = f" once the {_count(gone, 'unit')} over it are disbanded" if gone else ""
             raise CommandError(
                 f"not enough PopCap: {order.count} {order.unit} need {cost}, and you have "
                 f"{left} left this turn (PopCap {state.popcap(self.player)}: your cities and "
-                f"home cities; your units use {state.popcap_used(self.player)})"
+                f"home cities; your units use {used}{after})"
             )
 
     def _mine_at(self, label: str) -> list[Unit]:
@@ -173,13 +295,14 @@ class OrderList:
     def _check_hold(self, order: Hold) -> None:
         if not self._mine_at(order.at):
             raise CommandError(f"you have no units at {order.at}")
-        if any(isinstance(o, Move) and o.src == order.at and o.units is None for o in self.orders):
+        ledger = self.orders.ledger
+        if order.at in ledger.every:
             raise CommandError(
                 f"every unit at {order.at} already has a move order: clear your orders to change it"
             )
 
     def _check_move(self, order: Move) -> None:
-        state = self.state
+        state, ledger = self.state, self.orders.ledger
         mine = self._mine_at(order.src)
         if not mine:
             raise CommandError(f"you have no units at {order.src}")
@@ -195,21 +318,20 @@ class OrderList:
                 f"your units at {order.src} cannot move: a unit with "
                 f"{state.ruleset.marks.immobile_at} marks is immobile until it is supplied again"
             )
-        earlier = [o for o in self.orders if isinstance(o, Move) and o.src == order.src]
-        if any(o.units is None for o in earlier):
+        if order.src in ledger.every:
             raise CommandError(
                 f"every unit at {order.src} already has a move order: clear your orders to "
                 "change it"
             )
         if order.units is None:
-            if any(isinstance(o, Hold) and o.at == order.src for o in self.orders):
+            if order.src in ledger.holds:
                 raise CommandError(
                     f"your units at {order.src} have a hold order: name the units that move, "
                     f"e.g. `1 Infantry @ {order.src} > {order.dst}`"
                 )
             return
         for type_, n in order.units.items():
-            taken = sum((o.units or {}).get(type_, 0) for o in earlier)
+            taken = ledger.taken.get((order.src, type_), 0)
             have = sum(1 for u in free if u.type == type_)
             if n > have - taken:
                 held = sum(1 for u in mine if u.type == type_) - have

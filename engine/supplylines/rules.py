@@ -28,6 +28,13 @@ class Marks(_Model):
     restoration: int = Field(ge=0)
 
 
+class OrderLimits(_Model):
+    """How many orders one player may give in a turn: what the rules could ever use, worked
+    out from the player's position (`orders.limit`), and never more than `most`."""
+
+    most: int = Field(ge=1)
+
+
 class UnitType(_Model):
     strength: int = Field(ge=0)
     popcap: int = Field(ge=0)
@@ -48,6 +55,7 @@ class Rules(_Model):
     description: str
     start_units: list[str] = Field(default_factory=list)  # at each home city at the start
     marks: Marks
+    orders: OrderLimits
     units: dict[str, UnitType]
     structures: dict[str, StructureType]
 

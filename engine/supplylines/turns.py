@@ -16,7 +16,7 @@ from engine.errors import CommandError, GameError
 from engine.supplylines import adjudicator, supply
 from engine.supplylines import events as ev
 from engine.supplylines.adjudicator import TurnReport
-from engine.supplylines.orders import OrderList, parse
+from engine.supplylines.orders import OrderList, Orders, parse
 from engine.supplylines.state import State, Unit
 
 
@@ -49,7 +49,7 @@ def add_order(state: State, player: str, text: str) -> list[ev.Event]:
     _playing(state, player)
     if state.phase != "orders":
         raise CommandError("the turn is resolving: answer the supply question first")
-    listed = OrderList(state, player, list(state.orders.get(player, [])))
+    listed = OrderList.given(state, player)  # checked in time that does not grow with them
     listed.add(parse(text, state))
     state.orders[player] = listed.orders
     if player in state.submitted:
@@ -59,30 +59,38 @@ def add_order(state: State, player: str, text: str) -> list[ev.Event]:
 
 def clear_orders(state: State, player: str, number: int | None = None) -> list[ev.Event]:
     """Take back the player's orders for this turn (all, or the `number`th given); takes back
-    a submission too."""
+    a submission too. The event says which orders were taken back (told to the player only)."""
     _playing(state, player)
     if state.phase != "orders":
         raise CommandError("the turn is resolving: its orders can no longer change")
+    given = state.orders.get(player, [])
     if number is None:
+        taken = list(given)
         state.orders.pop(player, None)
     else:
-        given = state.orders.get(player, [])
         if not 1 <= number <= len(given):
             raise CommandError(
                 f"you have no order {number} (you have {len(given)} this turn)"
                 if given
                 else "you have no orders this turn"
             )
-        # the others again, checked in order (taking one back only frees units and PopCap,
-        # so they all still hold; checked all the same)
-        listed = OrderList(state, player)
-        for i, order in enumerate(given, 1):
-            if i != number:
-                listed.add(order)
-        state.orders[player] = listed.orders
+        # the others stand as they were checked: taking one back only frees units and PopCap
+        # (and a later order that needed it gone could not have been given)
+        taken = [given[number - 1]]
+        state.orders[player] = Orders(o for i, o in enumerate(given, 1) if i != number)
     if player in state.submitted:
         state.submitted.remove(player)
-    return []
+    return [
+        ev.OrdersCleared(
+            tick=state.tick,
+            to=[player],
+            player=player,
+            turn=state.turn + 1,
+            number=number,
+            orders=[o.text() for o in taken],
+            left=len(state.orders.get(player, [])),
+        )
+    ]
 
 
 def submit(state: State, player: str) -> list[ev.Event]:
@@ -201,6 +209,12 @@ def resolve_orders_phase(state: State) -> list[ev.Event]:
             )
         )
     return out
+
+
+def would_ask(state: State) -> set[str]:
+    """The players the board gives a supply question now, a player conceding this turn too
+    (who is asked nothing): what everyone may know of who is asked."""
+    return {q.player for q in supply.questions(state)}
 
 
 def conceding(state: State) -> set[str]:

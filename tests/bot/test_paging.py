@@ -126,12 +126,27 @@ ORDERS = 140  # the short order of the seed's words, over two messages' worth
 
 
 async def many_orders(desk: Desk) -> Caller:
+    """Ann holding H1 and C1...C140, an infantry in each, and a hold for each city (orders the
+    rules can use: a player's orders of a turn are bounded by their units and structures)."""
+    from tests.supplylines.scenario import build_state
+
     ann, bob = player(1, "902"), player(2, "902")
-    await desk.game_create(ann, "Lines", kind="supply-lines", nations=2, turn_hours=12)
-    await desk.game_join(ann, "Ann")
-    await desk.game_join(bob, "Bob")
-    for _ in range(ORDERS):
-        reply = await desk.orders_add(ann, "Hold@H1")  # the engine takes it again and again
+    cities = [f"C{i}" for i in range(1, ORDERS + 1)]
+    chain = ["H1", *cities, "H2"]
+    state = build_state(
+        {
+            "roads": " ".join(f"{a}-{b}" for a, b in zip(chain, chain[1:], strict=False)),
+            "owners": {"a": " ".join(["H1", *cities]), "b": "H2"},
+            "units": [f"a 1 infantry @ {c}" for c in ["H1", *cities]] + ["b 1 infantry @ H2"],
+        }
+    )
+    state.started, state.turn_ticks, state.deadline = True, 48, 48
+    state.players["a"].user, state.players["b"].user = ann.user_id, bob.user_id
+    await desk.service.create_game(
+        name="Lines", kind="supply-lines", world=state, guild_id=GUILD, channel_id="902"
+    )
+    for city in cities:
+        reply = await desk.orders_add(ann, f"Hold@{city}")
         assert len(reply.text) <= MESSAGE_LIMIT
     return ann
 

@@ -10,6 +10,7 @@ from engine.errors import CommandError
 from engine.host.service import GameService
 from engine.interface.entries import entry_from_json
 from engine.supplylines import events as ev
+from engine.supplylines import turns
 from engine.supplylines.kind import KIND, ChooseSupply, ClearOrders, GiveOrder, SubmitOrders
 from engine.supplylines.state import State
 from tests.supplylines.scenario import build_state
@@ -310,3 +311,36 @@ def test_a_short_turn_gets_a_supply_deadline_that_fits_in_it() -> None:
     assert KIND.setup({"map": "duel", "turn_hours": 24, "seed": 1}).choice_ticks == 4
     with pytest.raises(Exception, match="supply question waits"):
         KIND.setup({"map": "duel", "turn_hours": 1, "choice_hours": 2, "seed": 1})
+
+
+def test_a_concession_does_not_show_in_the_supply_phase_count() -> None:
+    # both players' networks are short of lines, so the board gives each a supply question;
+    # Ann concedes this turn (secret until stage 8): she is asked nothing, but the public
+    # count is the board's, "0/2 answered", not "0/1" (which would tell Bob she conceded)
+    def game(concede: bool) -> State:
+        state = build_state(
+            {
+                "roads": "H1-C1 C1-C2 C2-C3 C3-C4 C4-H2",
+                "owners": {"a": "H1 C1 C2", "b": "H2 C3 C4"},
+                "units": [
+                    "a 1 infantry @ C1",
+                    "a 1 infantry @ C2",
+                    "b 1 infantry @ C3",
+                    "b 1 infantry @ C4",
+                ],
+            }
+        )
+        state.started, state.deadline = True, 96
+        if concede:
+            turns.add_order(state, "a", "Concede")
+        turns.submit(state, "a")
+        turns.submit(state, "b")
+        assert state.phase == "supply"
+        return state
+
+    plain, conceding = game(False), game(True)
+    assert plain.asked == ["a", "b"] and conceding.asked == ["b"]
+    assert "supply choices (0/2 answered)" in KIND.summary(plain).now()
+    assert KIND.summary(conceding).now() == KIND.summary(plain).now()
+    turns.answer_supply(conceding, "b", [3])  # the last one asked: the turn goes on
+    assert conceding.phase == "orders" and conceding.players["a"].conceded
