@@ -15,18 +15,31 @@ __all__ = ["env"]
 
 
 async def test_many_orders_page_through_the_next_button(env) -> None:  # noqa: F811
+    from tests.supplylines.scenario import build_state
+
     fake = env.fake
-    made = await fake.invoke(
-        env.alice,
-        env.channel,
-        "game create",
-        {"name": "Lines", "kind": "supply-lines", "nations": 2, "turn_hours": 6},
+    # Ann holds H1 and C1...C140, an infantry in each: a hold for each is an order the rules
+    # can use (a player's orders of a turn are bounded by their units and structures)
+    cities = [f"C{i}" for i in range(1, 141)]
+    chain = ["H1", *cities, "H2"]
+    state = build_state(
+        {
+            "roads": " ".join(f"{a}-{b}" for a, b in zip(chain, chain[1:], strict=False)),
+            "owners": {"a": " ".join(["H1", *cities]), "b": "H2"},
+            "units": [f"a 1 infantry @ {c}" for c in ["H1", *cities]] + ["b 1 infantry @ H2"],
+        }
     )
-    game = int(made.text.split("(game ")[1].split(")")[0])
-    await fake.invoke(env.alice, env.channel, "game join", {"name": "Ann"})
-    await fake.invoke(env.bob, env.channel, "game join", {"name": "Bob"})
-    for _ in range(140):  # a player of many units: the seed's shortest order, again and again
-        await env.bot.service.submit(game, "ann", GiveOrder(text="Hold@H1"))
+    state.started, state.turn_ticks, state.deadline = True, 24, 24
+    state.players["a"].user, state.players["b"].user = str(env.alice.id), str(env.bob.id)
+    game = await env.bot.service.create_game(
+        name="Lines",
+        kind="supply-lines",
+        world=state,
+        guild_id=str(env.guild.id),
+        channel_id=str(env.channel.id),
+    )
+    for city in cities:
+        await env.bot.service.submit(game, "a", GiveOrder(text=f"Hold@{city}"))
 
     added = await fake.invoke(env.alice, env.channel, "orders add", {"order": "Hold@H1"})
     assert not added.rejected and added.ephemeral
@@ -36,7 +49,7 @@ async def test_many_orders_page_through_the_next_button(env) -> None:  # noqa: F
     listed = await fake.invoke(env.alice, env.channel, "orders list")
     assert [b["label"] for b in listed.message.buttons] == ["Next ▶"]
     first = listed.message.content
-    assert "1. `Hold@H1`" in first and "141. `Hold@H1`" not in first
+    assert "1. `Hold@C1`" in first and "141. `Hold@H1`" not in first
 
     turned = await press(fake, env.alice, listed, "Next ▶")
     page = turned.message

@@ -94,9 +94,17 @@ async def test_on_its_own_machine_a_holder_whose_process_is_gone_is_taken_over_a
     clock.now += 1
     restarted = await Writer.claim(store, "shard-0", clock=clock, host=host, pid=os.getpid() + 1)
     assert restarted.row.pid == os.getpid() + 1
-    # a process of the same machine that runs is heard from (this test's own process)
+    # a process of the same machine that runs is heard from (whether a pid runs is told by the
+    # machine: here, that the restarted one does)
     with pytest.raises(StoreInUse, match=f"pid {os.getpid() + 1} on host"):
-        await Writer.claim(store, "shard-0", clock=clock, host=host, pid=os.getpid() + 2)
+        await Writer.claim(
+            store,
+            "shard-0",
+            clock=clock,
+            host=host,
+            pid=os.getpid() + 2,
+            alive=lambda pid: pid == os.getpid() + 1,
+        )
 
 
 async def test_a_bot_without_an_instance_name_must_be_alone_on_its_store(store) -> None:
