@@ -18,6 +18,7 @@ BENCHES = [
     "bench.bench_view",
     "bench.bench_render",
     "bench.bench_load",
+    "bench.bench_reload",
     "bench.bench_hosting",
     "bench.bench_sitrep",
     "bench.bench_supplylines",

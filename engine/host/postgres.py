@@ -604,8 +604,14 @@ class PostgresStore:
         if found is None:
             return None
         row, snap, entries = found
-        snapshot = (int(snap[0]), zlib.decompress(snap[1]).decode(), snap[2])
-        return self._parsed(row), snapshot, [(int(s), json.loads(e)) for s, e in entries]
+
+        def decode() -> tuple[tuple[int, str, str], list[tuple[int, dict[str, Any]]]]:
+            snapshot = (int(snap[0]), zlib.decompress(snap[1]).decode(), snap[2])
+            return snapshot, [(int(s), json.loads(e)) for s, e in entries]
+
+        # in a thread, not on the event loop: a long log is thousands of entries
+        snapshot, decoded = await asyncio.to_thread(decode)
+        return self._parsed(row), snapshot, decoded
 
     async def log_after(self, game_id: int, seq: int) -> list[tuple[int, dict[str, Any]]]:
         rows = await self.query(

@@ -1,7 +1,9 @@
 """AI seats in stored games, for every game kind with an AI (`GameKind.ai`): at each tick at
 most, each AI nation of a running game that does not rest (`Ai.resting`: Strategic
 Initiative's decides once a game hour, Supply Lines' in each phase it must act in) decides from
-its nation's view and submits its commands through the service, like a player. Which nations the AI plays is in
+its nation's view and submits its commands through the service, like a player; a decision is
+tied to the turn and phase its view showed, and what is left of it once the game has moved on
+is dropped (`MovedOn`), not given in the next turn. Which nations the AI plays is in
 the game's settings: {"ai": {nation: style}} (for Strategic Initiative "normal" or "easy" for
 AI nations, "caretaker" for a player's nation while they are away)."""
 
@@ -17,7 +19,7 @@ from engine.host.store import GameRow, LeaseHeld, LeaseLost
 from engine.interface.kind import kind as kind_named
 from engine.loops import every
 
-from .service import GameService
+from .service import GameService, MovedOn
 
 log = logging.getLogger(__name__)
 # passes over a game's seats at most in one run: a round whose commands begin a new turn is
@@ -82,17 +84,21 @@ class AiRunner:
         round resolves a turn; the next pass goes on)."""
         accepted = 0
         for _ in range(ROUNDS):
-            mine = await self._seats(game_id, kind, seats)
+            mine, moved_on = await self._seats(game_id, kind, seats)
             accepted += mine
-            if mine == 0:
+            if mine == 0 and not moved_on:
                 return accepted, True
         return accepted, False
 
-    async def _seats(self, game_id: int, kind: str, seats: dict[str, str]) -> int:
+    async def _seats(self, game_id: int, kind: str, seats: dict[str, str]) -> tuple[int, bool]:
+        """Each seat's decision, if it decides now; returns the commands accepted, and whether
+        a decision was cut short because the game moved on meanwhile (its seats then decide
+        again for where the game is now)."""
         ai = kind_named(kind).ai
         if ai is None:
-            return 0
+            return 0, False
         accepted = 0
+        moved_on = False
         game = await self.service.summary(game_id)
         for nation, style in sorted(seats.items()):
             key = (game_id, nation)
@@ -111,12 +117,19 @@ class AiRunner:
                 memory = self.memories[key] = ai.memory()
             if ai.resting(memory, style, game.tick, game.ticks_per_hour):
                 continue
-            view = await self.service.view(game_id, nation)
+            # the decision is tied to the turn and phase its view shows: a command of it that
+            # reaches the game after a deadline (the next turn, or its supply phase) is
+            # dropped, with the rest of the decision, and the seat decides again for the new
+            # moment (given in the next turn, they would stand for orders never decided for it)
+            view, at = await self.service.decision_view(game_id, nation)
             commands = ai.decide(view, memory, style)
             for i, command in enumerate(commands):
                 try:
-                    await self.service.submit(game_id, nation, command)
+                    await self.service.submit(game_id, nation, command, moment=at)
                     accepted += 1
+                except MovedOn:
+                    moved_on = True
+                    break
                 except (CommandError, GameError):
                     ai.failed(memory, command, view)
                 except BaseException:
@@ -128,7 +141,7 @@ class AiRunner:
                     self.last_tick.pop(key, None)
                     raise
             game = await self.service.summary(game_id)
-        return accepted
+        return accepted, moved_on
 
     async def run_forever(self, interval: float = 2.0) -> None:
         """Give the AI seats their turns every `interval` seconds, forever; cancel the task to

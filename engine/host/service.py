@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import logging
 import math
 import secrets
@@ -43,9 +44,22 @@ COPY_SECONDS = 1.0  # how long a copy of another process's game is read before i
 RELAY_POLL = 0.05  # seconds between looks at a relayed order's answer
 
 REAL_TIME = 3600.0  # real seconds per game hour at normal speed
+# a snapshot is taken once the log since the last one holds this many bytes of entries (as
+# stored): a reload replays at most about this much, whatever its entries are
+SNAPSHOT_BYTES = 256 * 1024
+# a replay in its worker thread lets the interpreter go this often (seconds), so the event loop
+# waiting for it gets it at once
+YIELD_EVERY = 0.001
 
 T = TypeVar("T")
 Subscriber = Callable[[int, list[Event]], Awaitable[None] | None]
+# where a game played in turns stands: (turn number, phase), as `GameSummary.turn` says
+Moment = tuple[int, str]
+
+
+class MovedOn(GameError):
+    """A command decided for one turn and phase of a game (an AI seat's decision) reached it
+    after the game had moved on: it was dropped, not carried out."""
 
 
 @dataclass
@@ -87,6 +101,9 @@ class LiveGame:
     snapshot_tick: int
     kind: GameKind
     token: int | None = None  # this process's fencing token for the game (None: no leases)
+    # the size of the log since the snapshot (its entries' stored JSON, in bytes): a reload
+    # replays it, so a snapshot is taken once it passes `GameService.snapshot_bytes`
+    log_bytes: int = 0
     # until when the lease surely runs (as last taken or renewed, by this process's clock):
     # past it, the game may be another process's, and this copy is not read or written again
     lease_until: float = math.inf
@@ -121,6 +138,7 @@ class GameService:
         snapshot_every: int = 64,
         advance_batch: int = 16,
         command_snapshot_every: int = 1000,
+        snapshot_bytes: int = SNAPSHOT_BYTES,
         ticks_in_thread: bool = True,
         owner: str | None = None,
         lease_seconds: float = 60.0,
@@ -151,8 +169,15 @@ class GameService:
         # Time runs in one worker thread (`_apply`): a busy world's ticks take tens of
         # milliseconds of Python, and the event loop must go on serving the other games.
         self._ticks = ThreadPoolExecutor(1, "ticks") if ticks_in_thread else None
+        # Loading a game (parsing its snapshot, replaying its log) runs in a thread too, its
+        # own: a reload after a restart or an eviction never holds the event loop, and neither
+        # waits behind the other games' ticks nor holds them up
+        self._loads = ThreadPoolExecutor(1, "loads") if ticks_in_thread else None
         self.snapshot_every = snapshot_every
         self.command_snapshot_every = command_snapshot_every
+        # the log a reload replays is bounded by its size too, not only by its entries' count
+        # (a few large commands replay as long as many small ones)
+        self.snapshot_bytes = snapshot_bytes
         self.advance_batch = advance_batch
         self._games: dict[int, LiveGame] = {}
         self._loading: dict[int, asyncio.Lock] = {}
@@ -169,6 +194,8 @@ class GameService:
     async def close(self) -> None:
         if self._ticks is not None:
             await asyncio.to_thread(self._ticks.shutdown, True)
+        if self._loads is not None:
+            await asyncio.to_thread(self._loads.shutdown, True)
         await self.store.close()
 
     def subscribe(self, callback: Subscriber) -> None:
@@ -307,12 +334,29 @@ class GameService:
             raise GameError(f"there is no game {game_id}")
         row, (snap_seq, world_json, _), entries = found
         plugin = _kind(row.kind)
-        world = plugin.load(world_json)
-        snap_tick = world.tick
-        seq = snap_seq
-        for entry_seq, entry in entries:
-            plugin.apply(world, en.entry_from_json(entry))
-            seq = entry_seq
+
+        def rebuild() -> tuple[Any, int, int, int]:
+            """The snapshot parsed and the log after it replayed (and measured)."""
+            world = plugin.load(world_json)
+            snap_tick = world.tick
+            seq, size = snap_seq, 0
+            turn = time.perf_counter() + YIELD_EVERY
+            for entry_seq, entry in entries:
+                plugin.apply(world, en.entry_from_json(entry))
+                seq = entry_seq
+                size += _stored_size(entry)
+                if time.perf_counter() >= turn:
+                    # the event loop's turn now, not at the end of the switch interval (5 ms,
+                    # each time the loop wants the interpreter back)
+                    time.sleep(0)
+                    turn = time.perf_counter() + YIELD_EVERY
+            return world, snap_tick, seq, size
+
+        # Parsing a big world and replaying a long log take seconds of Python: in a worker
+        # thread (the loads', beside the ticks'), so a restart or an eviction never holds the
+        # event loop (its other games, and the players' commands, go on; this game's callers
+        # wait for its loading lock)
+        world, snap_tick, seq, size = await self._off_loop(rebuild, pool=self._loads)
         return LiveGame(
             row=row,
             world=world,
@@ -321,6 +365,7 @@ class GameService:
             snapshot_tick=snap_tick,
             kind=plugin,
             token=token,
+            log_bytes=size,
         )
 
     def evict(self, game_id: int) -> None:
@@ -611,11 +656,15 @@ class GameService:
             return game.kind.apply(game.world, entry)
         return await self._off_loop(game.kind.apply, game.world, entry)
 
-    async def _off_loop(self, fn: Callable[..., T], *args: Any) -> T:
-        """`fn(*args)` in the ticks' worker thread (on the loop when there is none)."""
-        if self._ticks is None:
+    async def _off_loop(
+        self, fn: Callable[..., T], *args: Any, pool: ThreadPoolExecutor | None = None
+    ) -> T:
+        """`fn(*args)` in the ticks' worker thread, or `pool`'s (on the loop when there is
+        none)."""
+        pool = self._ticks if pool is None else pool
+        if pool is None:
             return fn(*args)
-        job = asyncio.get_running_loop().run_in_executor(self._ticks, fn, *args)
+        job = asyncio.get_running_loop().run_in_executor(pool, fn, *args)
         try:
             return await asyncio.shield(job)
         except asyncio.CancelledError as first:
@@ -641,12 +690,17 @@ class GameService:
         # Snapshots are taken with time (advance entries), where nobody waits on a reply;
         # players' commands only snapshot when a long run of them has no tick in between.
         since = seqs[-1] - game.snapshot_seq
+        entries = [s.entry.to_json() for s in steps]
+        # the log since the snapshot, in bytes, with these entries (see
+        # `snapshot_bytes`), so that a reload's replay is bounded too
+        size = game.log_bytes + sum(_stored_size(e) for e in entries)
         kinds = {s.entry.kind for s in steps}
         if kinds == {"command"}:
-            due = since >= self.command_snapshot_every
+            due = since >= self.command_snapshot_every or size >= self.snapshot_bytes
         else:
             due = (
                 since >= self.snapshot_every
+                or size >= self.snapshot_bytes
                 or game.kind.snapshot_due(world, world.tick - game.snapshot_tick)
                 or "lobby" in kinds
             )
@@ -660,10 +714,10 @@ class GameService:
                 LogWrite(
                     seq,
                     a.tick,
-                    a.step.entry.to_json(),
+                    entry,
                     [(nation, e.model_dump(mode="json")) for e in a.events for nation in e.to],
                 )
-                for seq, a in zip(seqs, applied, strict=True)
+                for seq, a, entry in zip(seqs, applied, entries, strict=True)
             ]
             return snapshot, writes
 
@@ -692,10 +746,23 @@ class GameService:
             status=status,
             clock=clock,
             members=members,
-            on_commit=lambda row: settle(row, seqs, snapshot is not None),
+            on_commit=partial(self._committed, game, settle, seqs, snapshot is not None, size),
             fence=self._fence(game),
         )
         return seqs[-1]
+
+    @staticmethod
+    def _committed(
+        game: LiveGame,
+        settle: Callable[[GameRow | None, list[int], bool], None],
+        seqs: list[int],
+        snapshot: bool,
+        size: int,
+        row: GameRow | None,
+    ) -> None:
+        """Memory follows a commit: the log's size since the snapshot, then `settle`."""
+        game.log_bytes = 0 if snapshot else size
+        settle(row, seqs, snapshot)
 
     async def _notify(self, game_id: int, events: list[Event]) -> None:
         if not events:
@@ -710,11 +777,17 @@ class GameService:
 
     # --- players' commands -----------------------------------------------------------------------------
 
-    async def submit(self, game_id: int, nation: str, command: BaseModel) -> CommandResult:
-        """Validate and apply a nation's command; returns after it is committed."""
+    async def submit(
+        self, game_id: int, nation: str, command: BaseModel, *, moment: Moment | None = None
+    ) -> CommandResult:
+        """Validate and apply a nation's command; returns after it is committed. It is judged
+        at the game's clock: the ticks due by now come first (a deadline the ticker has not
+        reached yet is passed before the command). `moment`: the turn and phase the command
+        was decided for (`decision_view`); if the game is no longer there, the command is
+        dropped (`MovedOn`) and nothing changes."""
         entry = en.CommandEntry(nation=nation, command=command.model_dump(mode="json"))
         try:
-            return await self._submit(game_id, entry)
+            return await self._submit(game_id, entry, moment)
         except LeaseHeld:
             row = await self.game(game_id)
             if self.serves is None or self.serves(row):
@@ -723,16 +796,48 @@ class GameService:
             # the order and answers, through the store
             return await self._relay(game_id, nation, entry.command)
 
-    async def _submit(self, game_id: int, entry: en.CommandEntry) -> CommandResult:
+    async def _submit(
+        self, game_id: int, entry: en.CommandEntry, moment: Moment | None = None
+    ) -> CommandResult:
         row = await self.game(game_id)
-        if row.status != "running" and row.status != "paused":
-            raise CommandError(
-                "the game is not running"
-                if row.status != "lobby"
-                else "the game has not started yet"
-            )
-        # a command may end the game (a turn-based kind resolving its last turn)
-        return await self._run(game_id, Step(entry, status_after=_ended))
+        _refuse_unless_running(row)
+        if row.status == "running":
+            await self._to_clock(game_id)
+
+        def step(game: LiveGame) -> Step:  # (under the game's lock)
+            _refuse_unless_running(game.row)  # (the ticks due may have ended it)
+            if moment is not None and _moment(game.summary()) != moment:
+                raise MovedOn("the game moved on since this was decided: it was not carried out")
+            # a command may end the game (a turn-based kind resolving its last turn)
+            return Step(entry, status_after=_ended)
+
+        return await self._run(game_id, step)
+
+    async def _to_clock(self, game_id: int) -> None:
+        """Bring a game to its clock before a command is judged: after downtime, or between
+        two passes of the ticker, the ticks due by now are done first (in the ticks' thread,
+        committed in batches, like the ticker's). Costs a look at memory when none is due."""
+        now = self.clock()
+        at = self.next_tick_at(game_id)
+        if at is None or at <= now:
+            await self.catch_up(game_id, now)
+
+    async def decision_view(self, game_id: int, nation: str) -> tuple[Any, Moment | None]:
+        """A nation's view at the game's clock, with the moment it shows (turn and phase;
+        None for a game in continuous time), read together: what an AI seat decides from, and
+        ties its commands to (`submit(moment=...)`)."""
+        row = await self.game(game_id)
+        if row.status == "running":
+            await self._to_clock(game_id)
+
+        def read(game: LiveGame) -> tuple[Any, Moment | None]:
+            try:
+                view = game.kind.view_for(game.world, nation)
+            except KeyError:
+                raise GameError(f"there is no nation {nation!r} in game {game_id}") from None
+            return view, _moment(game.summary())
+
+        return await self._read(game_id, read)
 
     async def _relay(self, game_id: int, nation: str, command: dict[str, Any]) -> CommandResult:
         """Leave the order for the process that runs the game (`serve_relayed`) and wait for
@@ -1045,6 +1150,24 @@ class GameService:
             await self.store.delete_game(
                 game_id, on_commit=lambda _: self.evict(game_id), fence=self._fence(game)
             )
+
+
+def _refuse_unless_running(row: GameRow) -> None:
+    if row.status != "running" and row.status != "paused":
+        raise CommandError(
+            "the game is not running" if row.status != "lobby" else "the game has not started yet"
+        )
+
+
+def _moment(summary: GameSummary) -> Moment | None:
+    turn = summary.turn
+    return None if turn is None else (turn.number, turn.phase)
+
+
+def _stored_size(entry: dict[str, Any]) -> int:
+    """A log entry's size as the store keeps it (its compact JSON; close enough for text that
+    is not ASCII)."""
+    return len(json.dumps(entry, separators=(",", ":"), sort_keys=True))
 
 
 def _ended(world: Any) -> str | None:

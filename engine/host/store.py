@@ -619,14 +619,11 @@ class Store:
                 ).fetchall()
             finally:
                 c.execute("COMMIT")
-            return row, snap, entries
+            # decoded here, not on the event loop: a long log is thousands of entries
+            snapshot = (int(snap[0]), zlib.decompress(snap[1]).decode(), snap[2])
+            return row, snapshot, [(int(s), json.loads(e)) for s, e in entries]
 
-        found = await self.db.read(read)
-        if found is None:
-            return None
-        row, snap, entries = found
-        snapshot = (int(snap[0]), zlib.decompress(snap[1]).decode(), snap[2])
-        return row, snapshot, [(int(s), json.loads(e)) for s, e in entries]
+        return await self.db.read(read)
 
     async def log_after(self, game_id: int, seq: int) -> list[tuple[int, dict[str, Any]]]:
         rows = await self.query(

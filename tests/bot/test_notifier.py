@@ -106,7 +106,8 @@ async def dm(service, user: str) -> DmStatus:
 
 @pytest.fixture
 async def env(tmp_path):
-    service = await GameService.open(str(tmp_path / "n.db"), synchronous="NORMAL")
+    # the game runs from T0, and so does the service's clock (commands catch a game up to it)
+    service = await GameService.open(str(tmp_path / "n.db"), synchronous="NORMAL", clock=lambda: T0)
     world, _ = build_world(WORLD)
     for nation, user in USERS.items():
         world.nations[nation].player = user
@@ -745,7 +746,7 @@ async def test_the_notifier_end_to_end_on_either_backend(store_url):
     """A game on SQLite or on PostgreSQL, through the service, the notifier and a fake sender:
     each DM sent once (also by a restarted process), players' settings respected (muted, no
     sitrep, quiet hours), the DM status recorded, a sitrep once per game day, and /news kept."""
-    service = await GameService.open(store_url, synchronous="NORMAL")
+    service = await GameService.open(store_url, synchronous="NORMAL", clock=lambda: T0)
     world, _ = build_world(WORLD)
     for nation, user in USERS.items():
         world.nations[nation].player = user

@@ -20,7 +20,8 @@ T0 = 1_700_000_000.0
 
 @pytest.fixture
 async def service(tmp_path):
-    svc = await GameService.open(str(tmp_path / "sl.db"), synchronous="NORMAL")
+    # games made running at T0, and the service's clock there (commands catch a game up to it)
+    svc = await GameService.open(str(tmp_path / "sl.db"), synchronous="NORMAL", clock=lambda: T0)
     yield svc
     await svc.close()
 

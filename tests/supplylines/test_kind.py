@@ -20,7 +20,8 @@ T0 = 1_700_000_000.0
 
 @pytest.fixture
 async def service(tmp_path):
-    svc = await GameService.open(str(tmp_path / "sl.db"), synchronous="NORMAL")
+    # games made running at T0, and the service's clock there (commands catch a game up to it)
+    svc = await GameService.open(str(tmp_path / "sl.db"), synchronous="NORMAL", clock=lambda: T0)
     yield svc
     await svc.close()
 
@@ -288,11 +289,11 @@ async def test_an_ai_seat_whose_orders_fail_midway_decides_again(service) -> Non
     submit = service.submit
     failures: list[object] = []
 
-    async def flaky(game_id, nation, command):
+    async def flaky(game_id, nation, command, **kw):
         if nation == bot and not failures:
             failures.append(command)
             raise OSError("disk I/O error")
-        return await submit(game_id, nation, command)
+        return await submit(game_id, nation, command, **kw)
 
     service.submit = flaky
     runner = AiRunner(service)
