@@ -53,11 +53,11 @@ async def every_page(fake, user, channel, first) -> list[str]:
     return texts
 
 
-# Discord's time, a fifth as long: every rate-limit window of the fake and the bot's own pace
+# Discord's time, a tenth as long: every rate-limit window of the fake and the bot's own pace
 # of opening DM channels alike (both keep their ratio). A 32-nation start opens 32 DM channels,
 # which Discord wants spread out (about a minute at real speed); that pace itself is tested at
 # real speed in tests/e2e/test_dm_delivery.py, here the games are.
-FASTER = 5.0
+FASTER = 10.0
 
 
 @pytest.fixture
