@@ -342,7 +342,13 @@ class GameService:
             seq, size = snap_seq, 0
             turn = time.perf_counter() + YIELD_EVERY
             for entry_seq, entry in entries:
-                plugin.apply(world, en.entry_from_json(entry))
+                try:
+                    plugin.apply(world, en.entry_from_json(entry))
+                except CommandError as exc:
+                    # accepted under the rules of its day, refused by today's (a deploy
+                    # changed them): left out, so the game loads and plays on; a command is
+                    # checked whole before it changes anything, so nothing of it was applied
+                    log.warning("game %s: entry %s left out on replay: %s", game_id, entry_seq, exc)
                 seq = entry_seq
                 size += _stored_size(entry)
                 if time.perf_counter() >= turn:

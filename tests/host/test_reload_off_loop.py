@@ -125,3 +125,26 @@ async def test_a_command_larger_than_the_bound_is_snapshot_with_at_once(tmp_path
         assert snap is not None and snap[0] == await service.store.last_seq(game)
     finally:
         await service.close()
+
+
+async def test_a_log_written_under_older_rules_still_loads(tmp_path, monkeypatch) -> None:
+    """A game whose log holds commands today's rules refuse (a turn's orders past the cap of
+    issue 27, given before it existed) loads all the same after the upgrade: those commands
+    are left out, the rest replayed; the game is never stuck unloadable."""
+    from engine.supplylines import orders
+
+    service = await GameService.open(str(tmp_path / "g.db"), synchronous="NORMAL")
+    try:
+        game, ann = await duel(service)
+        real = orders.limit
+        monkeypatch.setattr(orders, "limit", lambda state, player, position=None: (50, "old"))
+        for _ in range(10):  # the old rules: no cap
+            await service.submit(game, ann, GiveOrder(text="Hold@H1"))
+        monkeypatch.setattr(orders, "limit", real)  # the upgrade
+        service.evict(game)
+        kept = (await service.view(game, ann)).orders.get(ann, [])
+        assert 0 < len(kept) < 10  # the cap's worth kept, the rest left out
+        await service.submit(game, ann, ClearOrders())  # and it plays on
+        assert not (await service.view(game, ann)).orders.get(ann)
+    finally:
+        await service.close()
