@@ -88,8 +88,10 @@ class AcknowledgingService(GameService):
         super().__init__(*args, **kwargs)
         self.acknowledged: list[Acknowledged] = []
 
-    async def submit(self, game_id: int, nation: str, command: Any) -> CommandResult:
-        result = await super().submit(game_id, nation, command)
+    async def submit(
+        self, game_id: int, nation: str, command: Any, *, moment: tuple[int, str] | None = None
+    ) -> CommandResult:
+        result = await super().submit(game_id, nation, command, moment=moment)
         self.acknowledged.append((game_id, result.seq, nation, command.model_dump(mode="json")))
         return result
 
