@@ -22,6 +22,7 @@ BENCHES = [
     "bench.bench_hosting",
     "bench.bench_sitrep",
     "bench.bench_supplylines",
+    "bench.bench_supplylines_orders",
     "bench.bench_ai",
     "bench.bench_discord_traffic",
 ]
