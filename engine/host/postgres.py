@@ -58,10 +58,6 @@ if TYPE_CHECKING:
 
     Conn: TypeAlias = PoolConnectionProxy[Any]  # a connection lent by the pool
 
-IDLE_IN_TRANSACTION = 10.0
-"""Seconds a session may sit idle inside a transaction before the server ends it (the bot's
-transactions send their statements back to back: only a stopped process idles there)."""
-
 # a number of our own for pg_advisory_xact_lock: migrations of this schema
 _MIGRATION_LOCK = 0x5349_4D49_4752
 # and another: claims of the processes table (engine/host/writers.py), one at a time
@@ -232,24 +228,10 @@ class PostgresStore:
 
     @classmethod
     async def open(
-        cls,
-        url: str,
-        *,
-        min_size: int = 1,
-        max_size: int = 10,
-        idle_in_transaction: float = IDLE_IN_TRANSACTION,
-        **pool_args: Any,
+        cls, url: str, *, min_size: int = 1, max_size: int = 10, **pool_args: Any
     ) -> PostgresStore:
-        # a process stopped inside a transaction (paused, frozen, its host gone) keeps no lock
-        # for long: the server ends its session, so the game's next lease holder is not held up
-        settings = {
-            "idle_in_transaction_session_timeout": str(int(idle_in_transaction * 1000)),
-            **pool_args.pop("server_settings", {}),
-        }
         try:
-            pool = await asyncpg.create_pool(
-                url, min_size=min_size, max_size=max_size, server_settings=settings, **pool_args
-            )
+            pool = await asyncpg.create_pool(url, min_size=min_size, max_size=max_size, **pool_args)
         except (OSError, ValueError, asyncpg.PostgresError, asyncpg.InterfaceError) as exc:
             raise StoreUnusable(_unusable(url, exc)) from exc
         store = cls(pool, url)

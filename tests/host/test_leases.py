@@ -280,34 +280,3 @@ async def test_an_order_for_a_game_another_process_runs_is_relayed_to_it(store_u
     finally:
         await a.close()
         await b.close()
-
-
-@pytest.mark.parametrize("backend", ["postgresql"])
-async def test_a_process_stopped_inside_a_transaction_does_not_hold_up_the_next_holder(
-    store_url,
-) -> None:
-    """A process paused (SIGSTOP) in the middle of a transaction holding a game's lease row
-    would keep every other process from taking the game over for as long as it sleeps: the
-    server ends such a session, and the next holder takes the game after its lease."""
-    from engine.host.postgres import PostgresStore
-
-    maker = await GameService.open(store_url)
-    game = await maker.create_game(name="g", world=strip_world())
-    await maker.close()
-    frozen = await PostgresStore.open(store_url, idle_in_transaction=0.5)
-    other = await PostgresStore.open(store_url)
-    try:
-        await frozen.acquire_lease(game, "a", now=0.0, ttl=1.0)
-        conn = await frozen.pool.acquire()
-        tx = conn.transaction()
-        await tx.start()
-        await conn.execute("SELECT 1 FROM leases WHERE game_id = $1 FOR UPDATE", game)
-        # ... and the process stops here, its lease running out meanwhile
-        token = await asyncio.wait_for(other.acquire_lease(game, "b", now=5.0, ttl=1.0), 5.0)
-        assert token == 2
-        with contextlib.suppress(Exception):  # its session was ended under it
-            await tx.rollback()
-        await frozen.pool.release(conn)
-    finally:
-        await frozen.close()
-        await other.close()
