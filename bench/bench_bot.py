@@ -118,7 +118,11 @@ async def bench_interactions(tmp: Path) -> None:
         lag = LoopLag().start()
         try:
             ms, created = await timed(
-                fake, players[0], channel, "game create", {"name": "Bench War", "nations": 4}
+                fake,
+                players[0],
+                channel,
+                "game create strategic-initiative",
+                {"name": "Bench War", "nations": 4},
             )
             game = int(created.text.split("(game ")[1].split(")")[0])
             joins = []

@@ -31,6 +31,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from engine.interface.kind import DEFAULT_KIND
 from engine.strategic.rules import RulesetError, available, load
 from engine.strategic.rules.export import ruleset_json
 from engine.strategic.world import World
@@ -212,10 +213,12 @@ def _cmd_sandbox(args: argparse.Namespace) -> int:
     from bot.sandbox import run_sandbox
 
     players = [p.strip() for p in (getattr(args, "players", None) or "You").split(",") if p.strip()]
-    kind = getattr(args, "kind", "strategic-initiative")
+    from bot.game_side import side
+
+    kind = getattr(args, "kind", DEFAULT_KIND)
     nations = getattr(args, "nations", None)
-    if nations is None and kind != "supply-lines":
-        nations = 4
+    if nations is None:
+        nations = side(kind).sandbox.nations
     return asyncio.run(
         run_sandbox(
             kind=kind,
@@ -223,7 +226,7 @@ def _cmd_sandbox(args: argparse.Namespace) -> int:
             turn_hours=getattr(args, "turn_hours", None),
             nations=nations,
             ruleset=args.ruleset,
-            size=getattr(args, "size", "auto"),
+            size=getattr(args, "size", None),
             speed=getattr(args, "speed", "test (x360)"),
             players=players,
             db=args.db,
@@ -627,7 +630,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     _add_db_parser(sub)
 
-    from bot.lifecycle import SIZES, SPEEDS
+    from bot.lifecycle import SPEEDS
 
     for name in ("sandbox", "run"):
         p = sub.add_parser(
@@ -660,7 +663,7 @@ def build_parser() -> argparse.ArgumentParser:
             help="supply-lines: game hours a turn lasts at most (default 24)",
         )
         p.add_argument("--players", default="You", help="local players, comma-separated")
-        p.add_argument("--size", default="auto", choices=SIZES)
+        p.add_argument("--size", default=None, help="the map's size, for games that have one")
         p.add_argument("--speed", default="test (x360)", choices=list(SPEEDS))
         p.add_argument("--ruleset", default="standard", choices=available())
         p.add_argument("--db", default=None, help="database file (default: a temporary one)")

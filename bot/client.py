@@ -17,10 +17,11 @@ from bot.background import stop_tasks
 from bot.config import Settings, settings_problem
 from bot.context import Reply, UserError, explain
 from bot.desk import Desk
-from bot.discord_io import ActionButton, ConfirmButton, SupplySelect
+from bot.discord_io import ActionButton, ConfirmButton
 from bot.dm.delivery import DmChannels, discord_sender
 from bot.dm.notifier import Notifier, idempotency_key
 from bot.game_channels import GameChannels
+from bot.game_side import check_sides, side, sides
 from bot.pacer import Pacer
 from bot.store import BotStore
 from bot.ticker import Ticker
@@ -32,13 +33,6 @@ from engine.loops import every
 from renderers import pool as drawing
 
 log = logging.getLogger(__name__)
-
-# events after which a game's pinned status changes (both kinds': Strategic Initiative's,
-# Supply Lines')
-STATUS_EVENTS = frozenset(
-    {"NationJoined", "NationLeft", "GameStarted", "GameEnded"}
-    | {"Joined", "Left", "Started", "TurnMoved", "SupplyAsked", "TurnEnded", "GameOver"}
-)
 
 
 # Discord's codes for an interaction that can no longer be answered: unknown interaction (not
@@ -106,7 +100,7 @@ class StrategicBot(commands.AutoShardedBot):
         )
         await add_cogs(self)
         # confirmation buttons are answered by their custom id, also those sent before a restart
-        self.add_dynamic_items(ConfirmButton, ActionButton, SupplySelect)
+        self.add_dynamic_items(ConfirmButton, ActionButton)
         self.tree.error(self._on_tree_error)
         guild = discord.Object(id=self.settings.dev_guild) if self.settings.dev_guild else None
         if guild is not None:
@@ -200,59 +194,44 @@ class StrategicBot(commands.AutoShardedBot):
     def _on_events(self, game_id: int, events) -> None:
         if self.notifier is not None:
             self.notifier.wake()
-        if any(e.kind in STATUS_EVENTS for e in events):
+        assert self.service is not None
+        name = self.service.kind_in_memory(game_id)  # (events come from a game in memory)
+        if not events or name is None:
+            return
+        game = side(name)
+        if any(e.kind in game.status_events for e in events):
             self._dirty_games.add(game_id)
         if not self.background:
             return
-        moved = [e for e in events if e.kind == "TurnMoved"]
-        if moved:  # Supply Lines: each turn's board in the game's channel
-            task = asyncio.create_task(self.post_turn(game_id, moved[-1]), name=f"turn-{game_id}")
+        if game.posts_after & {e.kind for e in events}:
+            task = asyncio.create_task(self.post_after(game_id, events), name=f"posts-{game_id}")
             self._tasks.append(task)
-        if any(e.kind in ("GameEnded", "GameOver") for e in events):
+        if any(e.kind in game.ended_events for e in events):
             task = asyncio.create_task(self.post_timelapse(game_id), name=f"timelapse-{game_id}")
             self._tasks.append(task)
 
-    async def post_turn(self, game_id: int, moved) -> None:
-        """A Supply Lines turn has resolved: the whole board (the game has no fog) with its
-        moves, conflicts and captures, in the game's channel."""
-        from engine.supplylines.view import public
-        from renderers.supplylines import draw_board_in_pool
-
+    async def post_after(self, game_id: int, events) -> None:
+        """What the game's side shows its channel after these events (Supply Lines: each
+        resolved turn's board; the game has no fog)."""
         assert self.service is not None
         try:
             row = await self.service.game(game_id)
             if not row.channel_id:
                 return
-            view = await self.service.full_view(game_id)
-            if view.turn > moved.turn + 1:
-                return  # turns resolved since (AI players alone): the latest one is posted
-            # the board as everyone sees it: the next turn's orders given meanwhile (an AI
-            # gives them at once) stay secret
-            data = await draw_board_in_pool(public(view), title=row.name, turn_report=moved)
-            await self.channels.send(
-                row,
-                f"**{row.name}**: turn {moved.turn} has resolved.",
-                file=(f"turn-{moved.turn}.png", data),
-            )
+            for post in await side(row.kind).posts(self.service, game_id, list(events)):
+                await self.channels.send(row, post.text, file=post.file)
         except Exception:
-            log.exception("posting turn of game %s failed", game_id)
+            log.exception("posting in the channel of game %s failed", game_id)
 
     async def post_timelapse(self, game_id: int) -> None:
         """At the end of a game: the whole game as an animated map in its channel."""
-        from renderers.timelapse import timelapse
-
         assert self.service is not None
         try:
             row = await self.service.game(game_id)
             if not row.channel_id:
                 return
             first, entries = await self.service.history(game_id)
-            if row.kind == "supply-lines":
-                from renderers.supplylines import timelapse as turns_gif
-
-                data = await asyncio.to_thread(turns_gif, first, entries, title=row.name)
-            else:
-                data = await asyncio.to_thread(timelapse, first, entries, title=row.name)
+            data = await asyncio.to_thread(side(row.kind).timelapse, first, entries, row.name)
             await self.channels.send(
                 row,
                 f"**{row.name} is over.** The whole game, as it happened:",
@@ -375,17 +354,15 @@ class StrategicBot(commands.AutoShardedBot):
                 await interaction.response.send_message(text, ephemeral=True)
 
 
-# The cogs, one extension per feature (named as the feature's desk module), in the order their
-# commands are registered.
+# The shell's cogs, one extension per feature (named as the feature's desk module), in the order
+# their commands are registered; then each game's own (`GameSide.extensions`), in the
+# registry's order.
 EXTENSIONS = (
     "bot.cogs.lifecycle",
-    "bot.cogs.playing",
-    "bot.cogs.intel",
     "bot.cogs.moderation",
     "bot.cogs.preferences",
     "bot.cogs.guide",
     "bot.cogs.news",
-    "bot.cogs.orders",
 )
 
 
@@ -393,8 +370,14 @@ def _digest(text: str) -> str:
     return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
+def extensions() -> list[str]:
+    """Every extension the bot loads: the shell's, then each game's (raises `NoBotSide` for a
+    game with none: `check_sides` says so before the bot starts)."""
+    return [*EXTENSIONS, *(name for game in sides() for name in game.extensions)]
+
+
 async def add_cogs(bot: commands.Bot | commands.AutoShardedBot) -> None:
-    for name in EXTENSIONS:
+    for name in extensions():
         await bot.load_extension(name)
 
 
@@ -433,6 +416,11 @@ async def open_service(settings: Settings) -> tuple[GameService, Writer]:
 async def serve(settings: Settings, token: str) -> int:
     """The bot as `si bot` runs it: the store first (`open_service`), then Discord; the exit
     status."""
+    problems = check_sides()
+    if problems:  # a game the bot cannot serve: its commands and DMs would be lost
+        for problem in problems:
+            log.error("%s", problem)
+        return 2
     try:
         service, writer = await open_service(settings)
     except StoreUnusable as exc:

@@ -11,12 +11,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
+from bot.errors import UserError
+from bot.game_side import side
 from bot.store import BotStore
 from engine.errors import CommandError, GameError
 from engine.host.service import GameService
 from engine.host.store import GameRow
-from engine.interface.kind import DEFAULT_KIND
-from engine.strategic.view import View
 
 ACTIVE = ("lobby", "running", "paused")
 # a lobby or moderator action on a game that has ended: its result is final
@@ -26,10 +26,6 @@ PLAYING_REFEREE = (
     "You play in game {game}: a moderator who plays has no moderator's view or power over "
     "that game, so another moderator of this server must do it."
 )
-
-
-class UserError(Exception):
-    """A clear message for the caller; nothing was changed."""
 
 
 @dataclass(frozen=True)
@@ -329,10 +325,10 @@ class Context:
         return Seat(row, nation)
 
     async def playing(
-        self, caller: Caller, game_id: int | None = None, *, kind: str | None = DEFAULT_KIND
+        self, caller: Caller, game_id: int | None = None, *, kind: str | None
     ) -> tuple[Seat, str]:
         """The caller's seat where they must have a nation that is still in the game, in a
-        game of this kind (each kind's commands are its own; None: a command every kind
+        game of this kind (each game's commands are its own; None: a command every game
         has, such as resigning)."""
         seat = await self.seat(caller, game_id)
         if kind is not None and seat.game.kind != kind:
@@ -349,23 +345,17 @@ class Context:
             raise UserError(f"{nation.name} is out of the game.")
         return seat, seat.nation
 
-    async def view(self, game_id: int, nation: str) -> View:
+    async def view(self, game_id: int, nation: str) -> Any:
         return await self.service.view(game_id, nation)
 
 
-# what a player of each kind uses instead of another kind's commands
-KIND_HINTS = {
-    "strategic-initiative": "its commands are `/move`, `/build`, `/map` and the rest",
-    "supply-lines": "give its orders with `/orders add` and see the board with `/orders board`",
-}
-
-
 def wrong_kind(game: GameRow, wanted: str) -> str:
-    """Why a command of one game kind does not act on a game of another."""
+    """Why a command of one game does not act on a game of another (and what that game's
+    players use instead)."""
     from engine.interface.kind import kind as kind_of
 
     title, other = kind_of(game.kind).title, kind_of(wanted).title
-    hint = KIND_HINTS.get(game.kind, "")
+    hint = side(game.kind).words.hint
     return (
         f"{game.name} (game {game.id}) is a {title} game, and this command is for {other} "
         f"games" + (f": {hint}." if hint else ".")

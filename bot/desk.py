@@ -6,15 +6,15 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from bot.choices import Choices
 from bot.context import UNKNOWN_CONFIRMATION, Caller, Context, Reply, UserError
+from bot.games.strategic.choices import Choices
+from bot.games.strategic.intel import Intel
+from bot.games.strategic.playing import Playing
+from bot.games.supplylines.orders import Orders
 from bot.guide import Guide
-from bot.intel import Intel
 from bot.lifecycle import Lifecycle
 from bot.moderation import Moderation
 from bot.news import News
-from bot.orders import Orders
-from bot.playing import Playing
 from bot.preferences import Preferences
 from engine.host.service import GameService
 

@@ -9,16 +9,19 @@ import io
 import logging
 import re
 from collections.abc import Awaitable, Callable
-from typing import Any, Protocol, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
 from discord import app_commands
+from discord.ext import commands
 
 from bot import paging, permissions
 from bot.config import Settings
 from bot.context import Button, Caller, ChannelAccess, Embed, Reply, UserError, explain
-from bot.desk import Desk
 from bot.dm import closed as closed_dms
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bot.desk import Desk
 
 log = logging.getLogger(__name__)
 
@@ -131,54 +134,10 @@ class ConfirmButton(
                 await interaction.edit_original_response(content=first or "Done.", view=None)
             else:
                 await interaction.response.edit_message(content=first or "Done.", view=None)
-            await _rest(interaction, rest, ephemeral=True)
+            await send_rest(interaction, rest, ephemeral=True)
         except discord.HTTPException as exc:  # what was confirmed is done all the same
             log.warning("the answer to a confirmation was not delivered: %s", exc)
         await bot.after_reply(reply)
-
-
-class SupplySelect(
-    discord.ui.DynamicItem[discord.ui.Select],
-    template=r"sl:supply:(?P<game>[0-9]{1,12}):(?P<turn>[0-9]{1,6})(?::(?P<part>[0-4]))?",
-):
-    """A Supply Lines supply question's menu, under its DM (`bot.dm.supplylines_notices`):
-    the units chosen answer it. The game and turn are in its custom id, so a menu sent before
-    a restart is still answered (or told it is over); so is the part, when the units fill
-    several menus (the desk adds what was chosen in the others)."""
-
-    def __init__(self, game: int, turn: int, part: int | None = None) -> None:
-        suffix = "" if part is None else f":{part}"
-        super().__init__(discord.ui.Select(custom_id=f"sl:supply:{game}:{turn}{suffix}"))
-        self.game = game
-        self.turn = turn
-        self.part = part
-
-    @classmethod
-    async def from_custom_id(
-        cls, interaction: discord.Interaction, item: discord.ui.Item, match: re.Match[str]
-    ) -> SupplySelect:
-        part = match["part"]
-        return cls(int(match["game"]), int(match["turn"]), None if part is None else int(part))
-
-    async def callback(self, interaction: discord.Interaction) -> None:
-        bot = host_of(interaction)
-        data: dict[str, Any] = dict(interaction.data or {})
-        try:
-            values = [str(v) for v in data.get("values") or []]
-            if not all(re.fullmatch(r"[0-9]{1,9}", v) for v in values):  # (the menu's are ids)
-                raise UserError("That choice is not one of the menu's: use `/orders supply`.")
-            units = [int(v) for v in values]
-            reply = await bot.desk.orders_supply_chosen(
-                caller_of(interaction), self.game, self.turn, units, part=self.part
-            )
-        except Exception as exc:  # noqa: BLE001 - every failure becomes a clear message
-            if not isinstance(exc, UserError):
-                log.exception("supply answer failed")
-            await interaction.response.send_message(explain(exc), ephemeral=True)
-            return
-        first, *rest = paging.split_text(reply.text)
-        await interaction.response.send_message(first or "Done.", ephemeral=True)
-        await _rest(interaction, rest, ephemeral=True)
 
 
 class ActionButton(
@@ -231,7 +190,7 @@ class ActionButton(
             view=buttons_view(reply.buttons),
             **kwargs,
         )
-        await _rest(interaction, rest, ephemeral=True)
+        await send_rest(interaction, rest, ephemeral=True)
 
 
 def _for_presser(interaction: discord.Interaction) -> bool:
@@ -245,7 +204,7 @@ def _for_presser(interaction: discord.Interaction) -> bool:
     return made.user.id == interaction.user.id
 
 
-async def _rest(interaction: discord.Interaction, pages: list[str], *, ephemeral: bool) -> None:
+async def send_rest(interaction: discord.Interaction, pages: list[str], *, ephemeral: bool) -> None:
     """The pages of a long text after its first (`paging.split_text`), as follow-up messages:
     text that is not a list (which the desk pages itself) is never cut."""
     for page in pages:
@@ -399,7 +358,7 @@ async def send(interaction: discord.Interaction, reply: Reply, *, deferred: bool
         await interaction.followup.send(**kwargs, ephemeral=reply.ephemeral)
     else:
         await interaction.response.send_message(**kwargs, ephemeral=reply.ephemeral)
-    await _rest(interaction, rest, ephemeral=reply.ephemeral)
+    await send_rest(interaction, rest, ephemeral=reply.ephemeral)
 
 
 def choices(pairs: list[tuple[str, str]]) -> list[app_commands.Choice[str]]:
@@ -432,3 +391,23 @@ async def complete_ids(
     except Exception:  # autocomplete never fails loudly
         log.exception("autocomplete failed")
         return []
+
+
+def add_to_group(bot: commands.Bot | commands.AutoShardedBot, path: str, command: Any) -> None:
+    """A game's command into one of the shell's groups (`/game create <game>`,
+    `/mod deadline`): the shell's extensions are loaded first."""
+    node: Any = None
+    for name in path.split():
+        node = bot.tree.get_command(name) if node is None else node.get_command(name)
+        if not isinstance(node, app_commands.Group):
+            raise RuntimeError(f"/{path} is not a group of the shell's: load the shell first")
+    node.add_command(command)
+
+
+def remove_from_group(bot: commands.Bot | commands.AutoShardedBot, path: str, name: str) -> None:
+    node: Any = None
+    for part in path.split():
+        node = bot.tree.get_command(part) if node is None else node.get_command(part)
+        if not isinstance(node, app_commands.Group):
+            return
+    node.remove_command(name)

@@ -2,29 +2,28 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from bot.context import (
     ACTIVE,
-    DEFAULT_KIND,
     GAME_OVER,
     Caller,
     Context,
     Pending,
     Reply,
     UserError,
+    sentence,
 )
+from bot.game_side import side
 from bot.paging import NEXT, Listing, more, page_buttons, summarised, window
 from engine.errors import GameError
 from engine.host.realtime import RealClock
 from engine.host.store import GameRow
+from engine.interface import colours
+from engine.interface.entries import AI_PLAYER
+from engine.interface.kind import DEFAULT_KIND, KINDS
 from engine.interface.kind import kind as kind_of
 from engine.interface.summary import GameSummary
-from engine.strategic import colours
-from engine.strategic.rules import available
-from engine.strategic.rules import load as load_rules
-from engine.strategic.words import article
-
-# the games a server can host (`/game create kind:`)
-GAME_KINDS = ("strategic-initiative", "supply-lines")
 
 
 def ai_levels(kind: str) -> tuple[str, ...]:
@@ -33,8 +32,8 @@ def ai_levels(kind: str) -> tuple[str, ...]:
     return ai.levels if ai is not None else ()
 
 
-# every kind's AI levels: the command's choices (each game refuses the levels its kind has not)
-LEVELS = tuple(dict.fromkeys(level for k in GAME_KINDS for level in ai_levels(k)))
+# every game's AI levels: the command's choices (each game refuses the levels it has not)
+LEVELS = tuple(dict.fromkeys(level for k in KINDS for level in ai_levels(k)))
 
 # speed presets: real seconds per game hour
 SPEEDS: dict[str, float] = {
@@ -43,34 +42,10 @@ SPEEDS: dict[str, float] = {
     "blitz (x12)": 300.0,
     "test (x360)": 10.0,
 }
-SIZES = ("auto", "small", "medium", "large")
-_SIZE_FACTOR = {"small": 0.8, "medium": 1.0, "large": 1.25}
 GAMES_PAGE = 10  # games a page of /game list
 
 
 CARETAKER = "caretaker"  # the AI style that keeps a player's seat while they are away
-CARETAKER_DOES = {
-    "strategic-initiative": (
-        "The AI looks after your nation while you are away: it builds, garrisons and "
-        "defends, but starts no wars and sends nobody abroad. `/game caretaker on:False` "
-        "takes it back."
-    ),
-    "supply-lines": (
-        "The AI gives your orders while you are away: it builds, defends, answers supply "
-        "questions and takes empty neutral structures, but attacks no other player. "
-        "`/game caretaker on:False` takes it back (your orders for the turn, if it gave "
-        "them already, stay until you change them)."
-    ),
-}
-
-
-RESIGNING = {  # what resigning does, by game kind
-    "strategic-initiative": "Your units disband and your cities become neutral.",
-    "supply-lines": (
-        "You concede at once: your structures and units become neutral, and you are out "
-        "of the game."
-    ),
-}
 
 
 # a moderator's share of a creator's power, on a game the moderator plays in (not its creator)
@@ -97,44 +72,6 @@ def speed_label(seconds_per_hour: float) -> str:
     return f"{3600 / seconds_per_hour:g}x real time"
 
 
-def map_choices() -> list[tuple[str, str]]:
-    """`/game create map:`: Supply Lines' hand-made maps (with their players) and the
-    generated ones."""
-    from engine.supplylines.board import available, load_map
-    from engine.supplylines.rules import load as load_sl_rules
-
-    rules = load_sl_rules()
-    made = [(m, load_map(m, rules).seats) for m in available()]
-    return [
-        *((f"{m} ({n} players)", m) for m, n in sorted(made, key=lambda x: (x[1], x[0]))),
-        ("random (a fair generated map for nations: players)", "random"),
-        ("random-small", "random-small"),
-        ("random-large", "random-large"),
-    ]
-
-
-def _sl_seats(map_name: str, players: int | None) -> int:
-    """The players of a Supply Lines game on `map_name`: a hand-made map's seats, else the
-    number asked for (a generated map is made for it)."""
-    from engine.supplylines.board import available, load_map
-    from engine.supplylines.kind import RANDOM_MAP
-    from engine.supplylines.rules import load as load_sl_rules
-
-    if RANDOM_MAP.match(map_name):
-        if players is not None and not 2 <= players <= 6:
-            raise UserError("Random maps are for 2 to 6 players.")
-        return 4 if players is None else players
-    if map_name not in available():
-        raise UserError(
-            f"There is no Supply Lines map {map_name!r}: choose {', '.join(available())} or "
-            "random (random-small, random-large)."
-        )
-    seats = load_map(map_name, load_sl_rules()).seats
-    if players is not None and players != seats:
-        raise UserError(f"The map {map_name} is for {seats} players, not {players}.")
-    return seats
-
-
 class Lifecycle:
     ctx: Context
 
@@ -143,17 +80,14 @@ class Lifecycle:
         caller: Caller,
         name: str,
         *,
-        ruleset: str = "standard",
-        nations: int | None = None,
-        size: str = "auto",
+        kind: str = DEFAULT_KIND,
         speed: str = "real-time",
         days: int | None = None,
-        kind: str = "strategic-initiative",
-        turn_hours: float | None = None,
-        map_name: str | None = None,
+        **options: Any,
     ) -> Reply:
-        from engine.strategic.kind import MAX_NATIONS, MIN_NATIONS
-        from engine.strategic.mapgen import default_size
+        """A new game in the caller's channel: its name, speed and length are every game's;
+        the other options are its game's own (`GameSide.creation` checks them)."""
+        from bot.game_side import side
 
         if caller.guild_id is None or caller.channel_id is None:
             raise UserError("Create games in a server channel: the channel becomes the game's.")
@@ -164,64 +98,30 @@ class Lifecycle:
 
         if not readable(name):
             raise UserError(f"{name!r} has characters that are not text: name the game again.")
-        if kind == "supply-lines":
-            from engine.supplylines.rules import available as sl_rulesets
-
-            if ruleset not in sl_rulesets():
-                raise UserError(
-                    f"Supply Lines has the rules {', '.join(sl_rulesets())}, not {ruleset!r}."
-                )
-            if size != "auto":
-                raise UserError(
-                    "Supply Lines' maps are chosen with map: (random-small or random-large for "
-                    "a generated map of that size)."
-                )
-            return await self._create_supply_lines(
-                caller, name, nations, speed, turn_hours, days, map_name
-            )
-        if kind != "strategic-initiative":
-            raise UserError(f"There is no game {kind!r}: choose {', '.join(GAME_KINDS)}.")
-        if map_name is not None or turn_hours is not None:
-            raise UserError(
-                "A map and turn hours are Supply Lines' options (kind:supply-lines): "
-                "Strategic Initiative draws its map by size."
-            )
-        nations = 8 if nations is None else nations
-        if ruleset not in available():
-            raise UserError(f"There is no ruleset {ruleset!r}: choose {', '.join(available())}.")
-        if not MIN_NATIONS <= nations <= MAX_NATIONS:
-            raise UserError(f"A game has {MIN_NATIONS} to {MAX_NATIONS} nations.")
+        if kind not in KINDS:
+            raise UserError(f"There is no game {kind!r}: choose {', '.join(KINDS)}.")
+        game_side = side(kind)
         if speed not in SPEEDS:
             raise UserError(f"Speeds are: {', '.join(SPEEDS)}.")
-        if size not in SIZES:
-            raise UserError(f"Sizes are: {', '.join(SIZES)}.")
-        rules = load_rules(ruleset)
-        if days is not None and not 1 <= days <= 60:
-            raise UserError("A game lasts 1 to 60 days.")
+        creation = game_side.creation(options, days=days)
         await self._one_game_here(caller)
-        side = default_size(nations)[0]
-        if size != "auto":
-            side = max(32, min(256, int(side * _SIZE_FACTOR[size]) // 2 * 2))
         try:
             game_id = await self.ctx.service.create_game(
                 name=name,
-                ruleset=ruleset,
-                max_nations=nations,
-                width=side,
-                height=side,
-                length_days=days or rules.time.default_length_days,
+                kind=kind,
                 speed=SPEEDS[speed],
                 guild_id=caller.guild_id,
                 channel_id=caller.channel_id,
                 created_by=caller.user_id,
+                **creation.options,
             )
         except GameError as exc:
-            raise UserError(str(exc)) from None
+            raise UserError(sentence(str(exc))) from None
+        summary = await self.ctx.service.summary(game_id)
         text = (
-            f"**{name}** (game {game_id}) is open in this channel: {rules.title} rules, "
-            f"{nations} nations, {article(f'{side}x{side}')} map, {days or rules.time.default_length_days} "
-            f"days at {speed} speed. Join with `/game join`; it starts when full or with "
-            "`/game start`."
+            f"**{name}** (game {game_id}) is open in this channel: "
+            f"{creation.describe(summary, speed)}. Join with `/game join`; it starts when full "
+            "or with `/game start`."
         ) + _lacking(caller)
         return Reply(text=text, ephemeral=False, refresh_game=game_id)
 
@@ -244,61 +144,6 @@ class Lifecycle:
                 f"This channel already hosts game {here[0].id} ({here[0].name}); "
                 "one active game per channel."
             )
-
-    async def _create_supply_lines(
-        self,
-        caller: Caller,
-        name: str,
-        players: int | None,
-        speed: str,
-        turn_hours: float | None,
-        days: int | None,
-        map_name: str | None,
-    ) -> Reply:
-        from engine.supplylines.kind import DEFAULT_MAPS
-
-        if speed not in SPEEDS:
-            raise UserError(f"Speeds are: {', '.join(SPEEDS)}.")
-        if days is not None and not 1 <= days <= 365:
-            raise UserError("A game lasts 1 to 365 days.")
-        chosen = (map_name or "").strip().lower() or None
-        if chosen is None and players is not None and players not in DEFAULT_MAPS:
-            known = ", ".join(str(n) for n in sorted(DEFAULT_MAPS))
-            raise UserError(f"Supply Lines is for {known} players.")
-        if chosen is None:
-            chosen = DEFAULT_MAPS[players if players is not None else 4]
-        seats = _sl_seats(chosen, players)
-        hours = 24.0 if turn_hours is None else turn_hours
-        await self._one_game_here(caller)
-        try:
-            game_id = await self.ctx.service.create_game(
-                name=name,
-                kind="supply-lines",
-                map=chosen,
-                max_nations=seats,
-                turn_hours=hours,
-                length_days=days or 30,
-                speed=SPEEDS[speed],
-                guild_id=caller.guild_id,
-                channel_id=caller.channel_id,
-                created_by=caller.user_id,
-            )
-        except GameError as exc:
-            raise UserError(f"{str(exc)[:1].upper()}{str(exc)[1:]}.") from None
-        summary = await self.ctx.service.summary(game_id)
-        pace = (
-            f"a turn every {hours:g} hours of game time ({speed}), or as soon as everyone has "
-            "submitted"
-            if hours
-            else "a turn as soon as everyone has submitted (no deadline: a moderator can "
-            "resolve a turn with `/mod deadline now:True`)"
-        )
-        text = (
-            f"**{name}** (game {game_id}) is open in this channel: Supply Lines on "
-            f"{summary.board}, {pace}. Join with `/game join`; it starts when full or with "
-            "`/game start`."
-        ) + _lacking(caller)
-        return Reply(text=text, ephemeral=False, refresh_game=game_id)
 
     async def game_join(self, caller: Caller, name: str, colour: str | None = None) -> Reply:
         from bot.parsing import readable
@@ -330,12 +175,7 @@ class Lifecycle:
         summary = await self.ctx.service.summary(game.id)
         joined, full = len(summary.nations), summary.seats
         view = await self.ctx.service.view(game.id, nid)
-        if game.kind == "supply-lines":
-            home = view.board.home_of(view.players[nid].seat)
-            text = f"You lead **{name}** in {game.name}; your home city is {home}."
-        else:
-            homes = [view.label(c.sq) for c in view.own_cities()]
-            text = f"You lead **{name}** in {game.name}; your cities are at {', '.join(homes)}."
+        text = side(game.kind).joined(view, nid, name, game)
         started = (await self.ctx.service.game(game.id)).status == "running"
         if started:
             text += " The game is full and has started: good luck!"
@@ -348,8 +188,6 @@ class Lifecycle:
         self, caller: Caller, name: str, colour: str | None = None, level: str = "normal"
     ) -> Reply:
         """The creator or a moderator fills a seat with an AI nation (before the start)."""
-        from engine.strategic.lobby import AI_PLAYER
-
         if level not in LEVELS:
             raise UserError(f"An AI's level is one of: {', '.join(LEVELS)}.")
 
@@ -394,8 +232,6 @@ class Lifecycle:
 
     async def game_caretaker(self, caller: Caller, on: bool) -> Reply:
         """A player hands their nation to the AI while away (defence first), or takes it back."""
-        from engine.interface.kind import kind as kind_of
-
         seat, nation = await self.ctx.playing(caller, kind=None)
         if seat.game.status == "ended":
             raise UserError(GAME_OVER.format(game=seat.game.id))
@@ -406,12 +242,12 @@ class Lifecycle:
         seats = dict(row.settings.get("ai", {}))
         if on:
             seats[nation] = CARETAKER
-            text = CARETAKER_DOES.get(seat.game.kind, CARETAKER_DOES["strategic-initiative"])
+            text = side(seat.game.kind).words.caretaker
         else:
             if seats.get(nation) != CARETAKER:
                 raise UserError("Your nation is not in the AI's care.")
             del seats[nation]
-            text = "Welcome back: your nation is yours again."
+            text = side(seat.game.kind).words.rejoined
         await self.ctx.service.update_settings(seat.game.id, ai=seats)
         return Reply(text=text, refresh_game=seat.game.id)
 
@@ -462,7 +298,7 @@ class Lifecycle:
             caller, "Resign", "resign", seat.game.id, nation=nation
         )
         return Reply(
-            text=f"Resign {name}? " + RESIGNING.get(seat.game.kind, RESIGNING[DEFAULT_KIND]),
+            text=f"Resign {name}? " + side(seat.game.kind).words.resigning,
             confirm=confirm,
         )
 

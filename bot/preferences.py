@@ -5,8 +5,8 @@ from __future__ import annotations
 from pydantic import ValidationError
 
 from bot.context import Caller, Context, Reply, UserError
-from bot.dm.notices import CATEGORIES
 from bot.dm.notifier import PlayerSettings
+from bot.dm.text import CATEGORIES
 from bot.store import BotStore
 
 

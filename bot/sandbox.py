@@ -10,24 +10,27 @@ import re
 import shlex
 import tempfile
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from datetime import datetime
 from pathlib import Path
+from typing import Any, NamedTuple
 
 from bot.background import stop_tasks
 from bot.context import Button, Caller, Reply, UserError, explain
 from bot.desk import Desk
 from bot.dm.delivery import Menu
 from bot.dm.notifier import Notifier
+from bot.game_side import side, sides
 from bot.ticker import Ticker
 from engine.host.runner import AiRunner
 from engine.host.service import GameService
+from engine.interface.kind import DEFAULT_KIND, KINDS
 
 GUILD, CHANNEL = "sandbox", "sandbox"
 
-# slash command path -> (desk method, {option name: desk parameter} where they differ)
-ROUTES: dict[str, tuple[str, dict[str, str]]] = {
-    "game create": ("game_create", {}),
+# the shell's slash command paths -> (desk method, {option name: desk parameter} where they
+# differ); each game adds its own (`GameSide.sandbox`)
+SHELL_ROUTES: dict[str, tuple[str, Mapping[str, str]]] = {
     "game join": ("game_join", {}),
     "game add-ai": ("game_add_ai", {}),
     "game caretaker": ("game_caretaker", {}),
@@ -36,22 +39,6 @@ ROUTES: dict[str, tuple[str, dict[str, str]]] = {
     "game resign": ("game_resign", {}),
     "game list": ("game_list", {}),
     "game info": ("game_info", {}),
-    "move": ("move", {}),
-    "attack": ("attack", {}),
-    "build": ("build", {"next": "next_build"}),
-    "designate": ("designate", {}),
-    "cancel": ("cancel", {}),
-    "board": ("board", {}),
-    "launch": ("launch", {}),
-    "engineer": ("engineer", {}),
-    "diplomacy": ("diplomacy", {}),
-    "disband": ("disband", {}),
-    "cede": ("cede", {}),
-    "map": ("map", {}),
-    "status": ("status", {}),
-    "units": ("units", {"type": "kind"}),
-    "cities": ("cities", {}),
-    "nations": ("nations", {}),
     "notify": ("notify", {}),
     "help": ("help", {}),
     "news": ("news", {}),
@@ -64,34 +51,31 @@ ROUTES: dict[str, tuple[str, dict[str, str]]] = {
     "mod end": ("mod_end", {}),
     "mod delete": ("mod_delete", {}),
     "mod view": ("mod_view", {}),
-    "mod deadline": ("mod_deadline", {}),
-    "orders add": ("orders_add", {"order": "text"}),
-    "orders list": ("orders_list", {}),
-    "orders clear": ("orders_clear", {}),
-    "orders submit": ("orders_submit", {}),
-    "orders supply": ("orders_supply", {}),
-    "orders board": ("orders_board", {}),
 }
 
-HELP = """Type the slash commands without the slash, options as name:value or in order:
-  status | map | map at:12,7 radius:5 | units | cities | nations
-  move units:12 13 to:5,6      (or: move 12 13 5,6)   attack units:12 target:6,6
-  build city:3,4 unit:tank     designate city:3,4 designation:port   diplomacy "Robot 1" war
-  launch unit:40 target:30,9   engineer unit:7 action:build_city       cancel units:12
-  help units (the rules: start units cp power supply combat diplomacy commands)    news
-Sandbox only: wait HOURS (time passes now), speed SECONDS (real seconds per game hour),
-  pause, resume (the clock runs by itself), press N (a button: a map's zoom, a list's page),
-  as NAME (act as another local player), help, quit"""
 
-HELP_SUPPLY_LINES = """Type the slash commands without the slash, options as name:value or in order:
-  orders board (the board, and a picture)     game info (the turn and its deadline)
-  orders add C2 > C3    orders add Build 1 Tank@M1    orders add 2 Infantry @ H1 > C1
-  orders add Hold@R2    orders add Concede    orders list    orders clear    orders submit
-  orders supply 4 7     (the units to supply, when a DM asks you to choose)
-  mod deadline now:true (resolve the turn now)    help commands (how orders are written)
-Sandbox only: wait HOURS (time passes now: a turn resolves at its deadline, or once everyone
-  has submitted), press N (a button: a long board's or list's page), as NAME (act as another
-  local player), help, quit"""
+class Route(NamedTuple):
+    """What a typed slash command runs: the desk method, its options' desk parameters where
+    they differ, and arguments the command's path itself gives (`/game create <game>`)."""
+
+    method: str
+    renames: Mapping[str, str]
+    fixed: Mapping[str, Any]
+
+    def kwargs(self, options: Mapping[str, Any]) -> dict[str, Any]:
+        return {**{self.renames.get(k, k): v for k, v in options.items()}, **self.fixed}
+
+
+def routes() -> dict[str, Route]:
+    """Every command path the sandbox knows: the shell's and each game's."""
+    out = {path: Route(method, renames, {}) for path, (method, renames) in SHELL_ROUTES.items()}
+    for game in sides():
+        out[f"game create {game.name}"] = Route("game_create", {}, {"kind": game.name})
+        out.update(
+            (path, Route(method, renames, {}))
+            for path, (method, renames) in game.sandbox.routes.items()
+        )
+    return out
 
 
 async def command_specs() -> dict[str, list[dict]]:
@@ -99,13 +83,18 @@ async def command_specs() -> dict[str, list[dict]]:
     from bot.client import build_payload
 
     out: dict[str, list[dict]] = {}
-    for command in await build_payload():
-        subs = [o for o in command.get("options", []) if o["type"] == 1]
+
+    def add(path: str, command: dict) -> None:
+        # a group's options are its subcommands (1) and subcommand groups (2)
+        subs = [o for o in command.get("options", []) if o["type"] in (1, 2)]
         if subs:
             for sub in subs:
-                out[f"{command['name']} {sub['name']}"] = sub.get("options", [])
+                add(f"{path} {sub['name']}", sub)
         else:
-            out[command["name"]] = command.get("options", [])
+            out[path] = command.get("options", [])
+
+    for command in await build_payload():
+        add(command["name"], command)
     return out
 
 
@@ -133,7 +122,8 @@ def parse(line: str, specs: dict[str, list[dict]]) -> tuple[str, dict]:
     words = line.strip().lstrip("/").split()
     if not words:
         raise UserError("Type a command (help lists them).")
-    path = " ".join(words[:2]) if " ".join(words[:2]) in specs else words[0]
+    # the longest path the words start with (`game create supply-lines`, `mod view`, `map`)
+    path = next((" ".join(words[:n]) for n in (3, 2, 1) if " ".join(words[:n]) in specs), words[0])
     if path not in specs:
         raise UserError(f"There is no command {words[0]!r}: type help.")
     rest = line.strip().lstrip("/")[len(path) :].strip()
@@ -226,7 +216,7 @@ class Sandbox:
         self.buttons: list[Button] = []  # under the last reply that had any (press N)
         self._pictures = 0
         self.game: int | None = None
-        self.kind = "strategic-initiative"
+        self.kind = DEFAULT_KIND
         self.notifier = Notifier(service, self._dm)
         self.desk.notifier = self.notifier
         self.ticker = Ticker(service)
@@ -238,7 +228,7 @@ class Sandbox:
 
     @property
     def help(self) -> str:
-        return HELP_SUPPLY_LINES if self.kind == "supply-lines" else HELP
+        return side(self.kind).sandbox.help
 
     def caller(self) -> Caller:
         return Caller(self.acting, self.names[self.acting], GUILD, CHANNEL, moderator=True)
@@ -296,10 +286,10 @@ class Sandbox:
         *,
         nations: int | None,
         ruleset: str,
-        size: str,
+        size: str | None,
         speed: str,
         days: int | None,
-        kind: str = "strategic-initiative",
+        kind: str = DEFAULT_KIND,
         map_name: str | None = None,
         turn_hours: float | None = None,
     ) -> None:
@@ -397,9 +387,8 @@ class Sandbox:
                 text = f"mod {word}"
         try:
             path, values = parse(text, self.specs)
-            method, renames = ROUTES[path]
-            kwargs = {renames.get(k, k): v for k, v in values.items()}
-            reply = await getattr(self.desk, method)(self.caller(), **kwargs)
+            route = routes()[path]
+            reply = await getattr(self.desk, route.method)(self.caller(), **route.kwargs(values))
         except Exception as exc:  # noqa: BLE001 - every failure is a message here
             self.write(explain(exc))
             return True
@@ -420,7 +409,7 @@ async def run_sandbox(
     *,
     nations: int | None = 4,
     ruleset: str = "standard",
-    size: str = "auto",
+    size: str | None = None,
     speed: str = "test (x360)",
     days: int | None = None,
     players: list[str] | None = None,
@@ -430,13 +419,14 @@ async def run_sandbox(
     write: Callable[[str], None] = print,
     live: bool = True,
     clock_runs: bool = False,
-    kind: str = "strategic-initiative",
+    kind: str = DEFAULT_KIND,
     map_name: str | None = None,
     turn_hours: float | None = None,
 ) -> int:
     players = players or ["You"]
-    if kind == "supply-lines" and map_name is not None and nations == 4:
-        nations = None  # the map's players, unless asked for
+    if kind not in KINDS:
+        write(f"There is no game {kind!r}: choose {', '.join(KINDS)}.")
+        return 2
     if not 1 <= len(players) <= (nations or 6):
         write("There must be at least one local player, and no more than nations.")
         return 2
@@ -447,7 +437,7 @@ async def run_sandbox(
     sandbox = Sandbox(service, out_dir=pictures, players=players, write=write)
     tasks: list[asyncio.Task] = []
     try:
-        title = "Supply Lines" if kind == "supply-lines" else "Strategic Initiative"
+        title = side(kind).words.title
         write(
             f"{title} sandbox (no Discord). Games are stored in {path}; pictures go to {pictures}."
         )

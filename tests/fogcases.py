@@ -30,7 +30,7 @@ the explicit examples in the test file are hand-made.
   nation sees).
 
 Two runners: `PureRunner` drives the engine's pure functions (`orders.apply`, `clock.advance`)
-with the desk's parsing and reply wording (`bot.playing._order_summary`) and the DMs as the
+with the desk's parsing and reply wording (`bot.games.strategic.playing._order_summary`) and the DMs as the
 notifier words them; `DeskRunner` drives the bot's `Desk` over a real `GameService` (replies
 and errors as players read them, an ICBM's confirmation button, `/units`, `/cities`,
 `/nations`, `/status`, `/map`'s view, the sitrep, every autocomplete).
@@ -50,8 +50,8 @@ import numpy as np
 from hypothesis import strategies as st
 
 from bot.context import Caller, UserError
-from bot.dm import notices
-from bot.dm.notifier import sitrep_text
+from bot.games.strategic import notices
+from bot.games.strategic.teller import sitrep_text
 from bot.parsing import choice, square, unit_ids
 from engine.errors import CommandError, GameError
 from engine.strategic import commands as cmd
@@ -1143,7 +1143,7 @@ class PureRunner:
                 out.texts.append(f"error: {exc}")
                 return out
             mine = [e for e in events if self.me in e.to]
-            from bot.playing import _order_summary
+            from bot.games.strategic.playing import _order_summary
 
             names = {n.id: n.name for n in world.nations.values()}
             out.texts.append("reply: " + _order_summary(mine, self.me, names))
@@ -1307,7 +1307,7 @@ class DeskRunner:
 
 
 def picture_input(view: View, title: str, at: int | None, radius: int) -> bytes:
-    """Stands in for bot.intel's drawing: the view handed to the renderer, as data."""
+    """Stands in for bot.games.strategic.intel's drawing: the view handed to the renderer, as data."""
     return json.dumps(
         {"view": view.to_dict(), "at": at, "radius": radius if at is not None else None},
         sort_keys=True,

@@ -9,8 +9,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_io import Host, caller_of, respond
-from bot.guide import TOPICS
-from engine.strategic.rules import available
+from bot.game_side import default
+from bot.guide import help_topics
 
 
 class GuideCog(commands.Cog):
@@ -23,8 +23,8 @@ class GuideCog(commands.Cog):
         ruleset="another ruleset's numbers (default: your game's, else standard)",
     )
     @app_commands.choices(
-        topic=[app_commands.Choice(name=title, value=key) for key, title in TOPICS.items()],
-        ruleset=[app_commands.Choice(name=r, value=r) for r in available()],
+        topic=[app_commands.Choice(name=title, value=key) for key, title in help_topics().items()],
+        ruleset=[app_commands.Choice(name=r, value=r) for r in default().rulesets()],
     )
     async def help(
         self,

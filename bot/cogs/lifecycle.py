@@ -1,4 +1,4 @@
-"""/game: create, join, leave, start, resign, list, info."""
+"""/game: create (a subcommand per game), join, leave, start, resign, list, info."""
 
 from __future__ import annotations
 
@@ -9,9 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_io import Host, caller_of, complete, respond
-from bot.lifecycle import GAME_KINDS, LEVELS, SIZES, SPEEDS, map_choices
-from engine.strategic.kind import MAX_NATIONS, MIN_NATIONS
-from engine.strategic.rules import available
+from bot.lifecycle import LEVELS
 
 
 class GameCog(
@@ -21,55 +19,9 @@ class GameCog(
         self.bot = bot
         super().__init__()
 
-    @app_commands.command(name="create", description="Open a new game in this channel")
-    @app_commands.describe(
-        name="the game's name",
-        ruleset="standard (default) or classic rules",
-        nations=f"how many nations ({MIN_NATIONS}-{MAX_NATIONS}; default 8, Supply Lines: the map's)",
-        size="map size (auto fits the number of nations)",
-        speed="how fast game time runs",
-        days="how many game days it lasts",
-        kind="which game: Strategic Initiative (default) or Supply Lines",
-        turn_hours="Supply Lines: game hours a turn lasts at most (default 24; 0: until all submit)",
-        map="Supply Lines: a hand-made map, or a fair random one (default: four)",
-    )
-    @app_commands.choices(
-        kind=[app_commands.Choice(name=k, value=k) for k in GAME_KINDS],
-        ruleset=[app_commands.Choice(name=r, value=r) for r in available()],
-        size=[app_commands.Choice(name=s, value=s) for s in SIZES],
-        speed=[app_commands.Choice(name=s, value=s) for s in SPEEDS],
-        map=[app_commands.Choice(name=label, value=value) for label, value in map_choices()],
-    )
-    @app_commands.guild_only()
-    async def create(
-        self,
-        interaction: discord.Interaction,
-        name: app_commands.Range[str, 1, 40],
-        ruleset: str = "standard",
-        nations: app_commands.Range[int, MIN_NATIONS, MAX_NATIONS] | None = None,
-        size: str = "auto",
-        speed: str = "real-time",
-        days: app_commands.Range[int, 1, 60] | None = None,
-        kind: str = "strategic-initiative",
-        turn_hours: app_commands.Range[float, 0.0, 168.0] | None = None,
-        map: str | None = None,  # noqa: A002 - the option's name in Discord
-    ) -> None:
-        desk = self.bot.desk
-        await respond(
-            interaction,
-            lambda: desk.game_create(
-                caller_of(interaction),
-                name,
-                ruleset=ruleset,
-                nations=nations,
-                size=size,
-                speed=speed,
-                days=days,
-                kind=kind,
-                turn_hours=turn_hours,
-                map_name=map,
-            ),
-        )
+    # /game create <game>: one subcommand per game, each with its own options (added by each
+    # game's extension)
+    create = app_commands.Group(name="create", description="Open a new game in this channel")
 
     @app_commands.command(name="join", description="Join the game in this channel with a nation")
     @app_commands.describe(name="your nation's name", colour="your colour on the map")
@@ -139,5 +91,6 @@ class GameCog(
 
 
 async def setup(bot: commands.Bot | commands.AutoShardedBot) -> None:
-    """The extension's entry point (`bot.load_extension`)."""
+    """The extension's entry point (`bot.load_extension`): /game (each game's extension adds
+    its `/game create <game>`: `add_to_group`)."""
     await bot.add_cog(GameCog(cast(Host, bot)))

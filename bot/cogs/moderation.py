@@ -54,22 +54,6 @@ class ModCog(
             interaction, lambda: self.bot.desk.mod_tick(caller_of(interaction), ticks), slow=True
         )
 
-    @app_commands.command(name="deadline", description="Supply Lines: resolve now or give time")
-    @app_commands.describe(
-        now="resolve the turn (or the supply question) now", hours="or give this many more hours"
-    )
-    async def deadline(
-        self,
-        interaction: discord.Interaction,
-        now: bool = False,
-        hours: app_commands.Range[float, 0.0, 168.0] = 0.0,
-    ) -> None:
-        await respond(
-            interaction,
-            lambda: self.bot.desk.mod_deadline(caller_of(interaction), now, hours),
-            slow=True,
-        )
-
     @app_commands.command(name="kick", description="Remove a nation's player (it resigns)")
     async def kick(self, interaction: discord.Interaction, nation: str) -> None:
         await respond(interaction, lambda: self.bot.desk.mod_kick(caller_of(interaction), nation))

@@ -1,7 +1,8 @@
 """Events to DMs. The store's outbox holds every event for every recipient nation, written in
 the same transaction as the change; the notifier reads the pending rows, groups them per game
-and nation, and DMs each nation's player one digest per pass (`bot.dm.notices`), with a map picture
-when something big happened. Once a game day it also sends each player a situation report.
+and nation, and DMs each nation's player one digest per pass, worded by the game's teller
+(`bot.dm.tellers`, from the game's side), with a picture when something big happened. In games
+that have one, it also sends each player a daily situation report.
 
 Who gets what: a row is for one nation and goes to the user who plays that nation
 (`store.members`), nobody else; nations without a player (AI) have their rows marked delivered.
@@ -67,14 +68,10 @@ from engine.host.store import GameRow, OutboxClaim, OutboxRow
 from engine.interface.events import Event
 from engine.interface.summary import GameSummary
 from engine.loops import every, guarded
-from engine.strategic import events as ev
-from engine.strategic.view import View
 
 log = logging.getLogger(__name__)
 
 CLOSED_RETRY = 3600.0  # seconds between attempts to DM a user whose DMs are closed
-# sent even in quiet hours: a game's start and end, and a question with a short deadline
-URGENT = ("GameStarted", "GameEnded", "Started", "GameOver", "SupplyAsked")
 CLAIM_MARGIN = 5.0  # seconds before a claim runs out when no more is sent of it
 DAY = 86400
 
@@ -96,7 +93,7 @@ class PlayerSettings(BaseModel):
     @field_validator("muted")
     @classmethod
     def _known_categories(cls, value: list[str]) -> list[str]:
-        from bot.dm.notices import CATEGORIES
+        from bot.dm.text import CATEGORIES
 
         unknown = [c for c in value if c not in CATEGORIES]
         if unknown:
@@ -134,7 +131,7 @@ def parse_settings(data: dict[str, Any] | None) -> PlayerSettings:
     try:
         return PlayerSettings.model_validate(data)
     except ValidationError:
-        from bot.dm.notices import CATEGORIES
+        from bot.dm.text import CATEGORIES
 
         data["muted"] = [c for c in data.get("muted") or [] if c in CATEGORIES]
         try:
@@ -469,11 +466,11 @@ class Notifier:
 
         quiet_end = settings.quiet_until(now)
         if quiet_end is not None:
-            later = [r.id for r, e in items if e.kind not in URGENT]
+            later = [r.id for r, e in items if e.kind not in teller.urgent]
             if later:
                 writes.hold(later, quiet_end)
                 report.held_quiet += len(later)
-            items = [(r, e) for r, e in items if e.kind in URGENT]
+            items = [(r, e) for r, e in items if e.kind in teller.urgent]
             if not items:
                 return
 
@@ -494,7 +491,7 @@ class Notifier:
         report: DeliveryReport,
         writes: _Writes,
     ) -> None:
-        from bot.dm.notices import DISCORD_LIMIT
+        from bot.dm.text import DISCORD_LIMIT
 
         game_id = game.id
         ids = [r.id for r, _ in items]
@@ -522,7 +519,7 @@ class Notifier:
             told, nation, names, clock=clock, limit=DISCORD_LIMIT, answered=answered
         )
         if joined:
-            messages.insert(0, await self._welcome(game, summary, nation, joined[0]))
+            messages.insert(0, await teller.welcome(self.service, game, summary, nation, joined[0]))
         # kept for /news first (also what the DM leaves out), even if the DM is not delivered
         kept = self._news(game_id, teller, user, items, nation, names, clock, joined, messages)
         if kept is not None:
@@ -564,30 +561,6 @@ class Notifier:
         wait = max(self.backoff(tried), outcome.retry_after or 0.0)
         writes.fail(ids, outcome.text[:500], now + wait)
         report.failed += len(ids)
-
-    async def _welcome(
-        self, game: GameRow, summary: GameSummary, nation: str, joined: Event
-    ) -> str:
-        """The welcome of a nation that joined, from its view as it is now (the game may
-        have started since)."""
-        from bot.dm.welcome import welcome
-        from engine.strategic.rules import load as load_rules
-
-        assert isinstance(joined, ev.NationJoined)  # only Strategic Initiative welcomes
-        view = await self.service.view(game.id, nation)
-        clock = RealClock.of_row(game, summary.ticks_per_hour)
-        return welcome(
-            view,
-            load_rules(game.ruleset),
-            game_name=game.name,
-            capital=joined.home,
-            started=summary.started,
-            joined=len(summary.nations),
-            seats=summary.seats,
-            length_days=summary.length_days,
-            seconds_per_hour=float(game.clock.get("speed", 3600.0)),
-            end_at=clock.real_time_of(summary.end_tick) if summary.started else None,
-        )
 
     def _news(
         self,
@@ -693,7 +666,8 @@ class Notifier:
         for game in games:
             if only is not None and game.id != only:
                 continue
-            if not tellers.teller(game.kind).sitreps:
+            teller = tellers.teller(game.kind)
+            if not teller.sitreps:
                 continue  # its turns' results come with pictures instead
             try:
                 # a game in memory whose tick has not reached its next day since the last look,
@@ -712,7 +686,7 @@ class Notifier:
                 summary = await self.service.summary(game.id)
                 mark = (summary.day, members)
                 if self._looked.get(game.id) != mark:
-                    await self._game_sitreps(game, summary, summary.day, now, report)
+                    await self._game_sitreps(game, teller, summary, summary.day, now, report)
                     self._looked[game.id] = mark
                 self._day_ends[game.id] = ((summary.day + 1) * summary.ticks_per_day, members)
             except asyncio.CancelledError:
@@ -721,7 +695,13 @@ class Notifier:
                 log.exception("sitreps for game %s failed", game.id)
 
     async def _game_sitreps(
-        self, game: GameRow, summary: GameSummary, day: int, now: float, report: DeliveryReport
+        self,
+        game: GameRow,
+        teller: tellers.Teller,
+        summary: GameSummary,
+        day: int,
+        now: float,
+        report: DeliveryReport,
     ) -> None:
         if not summary.started or summary.ended:
             return
@@ -749,7 +729,7 @@ class Notifier:
         for nation, d in days.items():
             self._sitrep_days[(game.id, nation)] = d
 
-        due: list[tuple[str, View, str, str, PlayerSettings, DmStatus | None]] = []
+        due: list[tuple[str, Any, str, str, PlayerSettings, DmStatus | None]] = []
         for nation, user in new_day:
             n = summary.nations.get(nation)
             if n is None or n.out:
@@ -762,7 +742,7 @@ class Notifier:
                 continue
             view = await self.service.view(game.id, nation)
             title = game.name  # the header adds the nation and the view's own clock
-            due.append((user, view, sitrep_text(game.name, view), title, settings, status))
+            due.append((user, view, teller.sitrep(game.name, view), title, settings, status))
 
         # the views were taken above, in one go; the pictures of a batch are drawn in the
         # drawing pool's processes, then sent one after another (the store is used by one at a
@@ -772,7 +752,7 @@ class Notifier:
             chunk = due[start : start + batch]
             pictures = await asyncio.gather(
                 *(
-                    tellers.STRATEGIC.picture(view, title, [])
+                    teller.picture(view, title, [])
                     if self.render and settings.pictures
                     else _nothing()
                     for _, view, _, title, settings, _ in chunk
@@ -789,17 +769,6 @@ class Notifier:
 
 async def _nothing() -> None:
     return None
-
-
-def sitrep_text(game_name: str, view: View) -> str:
-    s = view.status
-    me = view.nations.get(view.nation)
-    name = me.name if me else view.nation
-    return (
-        f"**Situation report - {game_name}, {name}** ({view.clock})\n"
-        f"Tech {s.tech:.1f} | Command points {s.cp} (+{s.cp_regen}/h) | "
-        f"Cities {s.cities} | Units {s.units} | Power {s.power}/{s.power_limit}"
-    )
 
 
 def idempotency_key(*parts: object) -> str:

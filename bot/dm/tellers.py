@@ -1,36 +1,31 @@
-"""How each game kind's events are told by DM: a `Teller` per kind, found by the game's kind.
-The notifier (`notifier.py`) groups the outbox rows and sends the messages; what the rows say,
-whether they come with a picture, and the report's header are the kind's own."""
+"""How a game's events are told by DM: each game's side brings a `Teller`
+(`bot.game_side.GameSide.teller`). The notifier (`notifier.py`) groups the outbox rows and sends
+the messages; what the rows say, whether they come with a picture, the report's header, the
+welcome and the daily report are the game's own."""
 
 from __future__ import annotations
 
-import importlib
-import logging
 from collections.abc import Callable, Collection
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.dm.delivery import Menu
 from engine.host.store import GameRow
 from engine.interface.events import Event
 from engine.interface.summary import GameSummary
 
-log = logging.getLogger(__name__)
-
-# kind -> "module:attribute" of its teller, imported when first asked for
-TELLERS: dict[str, str] = {
-    "strategic-initiative": "bot.dm.tellers:STRATEGIC",
-    "supply-lines": "bot.dm.supplylines_notices:TELLER",
-}
+if TYPE_CHECKING:  # pragma: no cover
+    from engine.host.service import GameService
 
 
 class Teller(Protocol):
     kind: str
     sitreps: bool  # whether its players get a daily situation report (with a picture)
+    urgent: frozenset[str]  # the events sent even in a player's quiet hours
 
     def parse(self, data: dict[str, Any]) -> Event: ...
 
     def category(self, event: Event) -> str:
-        """The category a player may mute it by (`bot.dm.notices.CATEGORIES`)."""
+        """The category a player may mute it by (`bot.dm.text.CATEGORIES`)."""
         ...
 
     def is_big(self, event: Event, nation: str) -> bool:
@@ -38,7 +33,7 @@ class Teller(Protocol):
         ...
 
     def joined_self(self, event: Event, nation: str) -> bool:
-        """The nation's own joining, told by a welcome message instead."""
+        """The nation's own joining, told by a welcome message (`welcome`) instead."""
         ...
 
     def digest(
@@ -64,133 +59,20 @@ class Teller(Protocol):
         """Select menus to send under the report (a question the player answers by choosing)."""
         ...
 
+    async def welcome(
+        self, service: GameService, game: GameRow, summary: GameSummary, nation: str, joined: Event
+    ) -> str:
+        """The message of a nation's own joining (`joined_self`)."""
+        ...
 
-_loaded: dict[str, Teller] = {}
+    def sitrep(self, game_name: str, view: Any) -> str:
+        """The daily situation report's text (when `sitreps`)."""
+        ...
 
 
 def teller(kind: str) -> Teller:
-    """The teller of a game kind (a kind the bot has no words for: `Silent`)."""
-    found = _loaded.get(kind)
-    if found is None:
-        if kind in TELLERS:
-            module, _, attribute = TELLERS[kind].partition(":")
-            found = getattr(importlib.import_module(module), attribute)
-        else:
-            log.warning("no DM wording for game kind %r: its events are not told", kind)
-            found = Silent(kind)
-        _loaded[kind] = found
-    return found
+    """The teller of a game (its side's; a game the bot has no side for raises, and its rows
+    stay in the outbox: `bot.game_side.check_sides` refuses to start without one)."""
+    from bot.game_side import side
 
-
-class Silent:
-    """A kind the bot has no words for (e.g. a test's kind): its events are read with the
-    kind's own parser and told to nobody (marked delivered)."""
-
-    sitreps = False
-
-    def __init__(self, kind: str) -> None:
-        self.kind = kind
-
-    def parse(self, data: dict[str, Any]) -> Event:
-        from engine.interface.kind import kind
-
-        return kind(self.kind).parse_event(data)
-
-    def category(self, event: Event) -> str:
-        return "game"
-
-    def is_big(self, event: Event, nation: str) -> bool:
-        return False
-
-    def joined_self(self, event: Event, nation: str) -> bool:
-        return False
-
-    def digest(
-        self,
-        events: list[Event],
-        nation: str,
-        names: dict[str, str],
-        *,
-        clock: str | None,
-        limit: int,
-        answered: Collection[int] = (),
-    ) -> list[str]:
-        return []
-
-    def header(
-        self, game: GameRow, summary: GameSummary, tick: int, when: Callable[[int], str]
-    ) -> str:
-        return game.name
-
-    async def picture(self, view: Any, title: str, events: list[Event]) -> bytes | None:
-        return None
-
-    def menus(self, events: list[Event], nation: str, game_id: int) -> list[Menu]:
-        return []
-
-
-class StrategicTeller:
-    """Strategic Initiative's events (`bot.dm.notices`), with a map picture round them."""
-
-    kind = "strategic-initiative"
-    sitreps = True
-
-    def parse(self, data: dict[str, Any]) -> Event:
-        from engine.strategic import events as ev
-
-        return ev.event_from_dict(data)
-
-    def category(self, event: Event) -> str:
-        from bot.dm import notices
-
-        return notices.category(event)
-
-    def is_big(self, event: Event, nation: str) -> bool:
-        from bot.dm import notices
-
-        return notices.is_big(event, nation)
-
-    def joined_self(self, event: Event, nation: str) -> bool:
-        from engine.strategic import events as ev
-
-        return (
-            isinstance(event, ev.NationJoined) and event.nation == nation and event.home is not None
-        )
-
-    def digest(
-        self,
-        events: list[Event],
-        nation: str,
-        names: dict[str, str],
-        *,
-        clock: str | None,
-        limit: int,
-        answered: Collection[int] = (),
-    ) -> list[str]:
-        from bot.dm import notices
-
-        return notices.digest(events, nation, names, clock=clock, limit=limit, answered=answered)
-
-    def header(
-        self, game: GameRow, summary: GameSummary, tick: int, when: Callable[[int], str]
-    ) -> str:
-        return f"{game.name}, {summary.clock(tick)}{when(tick)}"
-
-    async def picture(self, view: Any, title: str, events: list[Event]) -> bytes | None:
-        """The map round these events' markers and the nation's things near them (no events:
-        round its cities and units), drawn in a worker process."""
-        from renderers import pool as drawing
-        from renderers.markers import markers_from
-
-        markers = markers_from(events, view.nation, view.width, view.height)
-        try:
-            return await drawing.draw_focus(view, title=title, markers=markers)
-        except Exception:
-            log.exception("rendering the map for %s failed", view.nation)
-            return None
-
-    def menus(self, events: list[Event], nation: str, game_id: int) -> list[Menu]:
-        return []
-
-
-STRATEGIC = StrategicTeller()
+    return side(kind).teller

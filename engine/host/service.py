@@ -30,12 +30,11 @@ from engine.host.realtime import RealClock
 from engine.host.storage import GameStore, open_store
 from engine.host.store import GameRow, LeaseHeld, LeaseLost, LogWrite
 from engine.interface import entries as en
+from engine.interface.entries import AI_PLAYER
 from engine.interface.events import Event
 from engine.interface.kind import DEFAULT_KIND, GameKind, State
 from engine.interface.kind import kind as _kind
 from engine.interface.summary import GameSummary
-
-AI_PLAYER = "ai"  # the player of nations the AI plays (it may play several)
 
 log = logging.getLogger(__name__)
 
@@ -1074,6 +1073,12 @@ class GameService:
         command or tick raises it. Reads memory only."""
         game = self._games.get(game_id)
         return None if game is None else game.seq
+
+    def kind_in_memory(self, game_id: int) -> str | None:
+        """The kind of a game in memory (None: not in memory). Reads memory only: a
+        subscriber learns which game's events it was given."""
+        game = self._games.get(game_id)
+        return None if game is None else game.kind.name
 
     def tick_in_memory(self, game_id: int) -> int | None:
         """The tick of a game in memory (None: not in memory). Reads memory only: the

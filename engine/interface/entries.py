@@ -44,6 +44,10 @@ class Advance(Entry):
     ticks: int = Field(ge=0)
 
 
+# the player of the nations the AI plays (in `Join.player`; it may play several), in every game
+AI_PLAYER = "ai"
+
+
 class LobbyEntry(Entry):
     kind: Literal["lobby"] = "lobby"
 

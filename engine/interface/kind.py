@@ -8,29 +8,41 @@ log entry (`engine.host.entries`): a nation's command (its JSON, which the kind 
 validates), time moving on, or a lobby or moderator action. The same entries replayed on the
 same first state give the same state (`hash`): that is how a game is recovered.
 
-Kinds are found by name in `KINDS` (module:attribute), imported when first asked for, so the
-host imports no kind and a kind imports nothing of the host but this interface and its entries.
-What a kind brings to the other layers (its pictures, its DM wording, its AI, its scenario
-steps) is registered by those layers under the kind's name.
+This module is the registry of games, and the one place that names them: `KINDS` maps a
+game's name to where its core (`core`, a `GameKind`) and its bot side (`bot`: its commands, the
+wording of its DMs and help, its creation options, pictures: `bot.game_side.GameSide`) are, as
+"module:attribute" strings imported when first asked for. So the host imports no game, the bot's
+shell imports no game, and a game imports nothing of the host but this interface and its
+entries. Adding a game is its own packages plus one line here.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
 from .entries import Entry
 from .events import Event
 from .summary import GameSummary
 
-DEFAULT_KIND = "strategic-initiative"
 
-# name -> "module:attribute" of the kind's object (a `GameKind`)
-KINDS: dict[str, str] = {
-    "strategic-initiative": "engine.strategic.kind:KIND",
-    "supply-lines": "engine.supplylines.kind:KIND",
+class Plugin(NamedTuple):
+    """Where a game's layers are: "module:attribute" of its core (a `GameKind`) and of its bot
+    side (a `bot.game_side.GameSide`; None: a game the bot cannot host, refused at start-up)."""
+
+    core: str
+    bot: str | None = None
+
+
+# name -> where its layers are; the first is the default (`/help` outside a game, `si` tools)
+KINDS: dict[str, Plugin] = {
+    "strategic-initiative": Plugin("engine.strategic.kind:KIND", "bot.games.strategic.side:SIDE"),
+    "supply-lines": Plugin("engine.supplylines.kind:KIND", "bot.games.supplylines.side:SIDE"),
 }
+DEFAULT_KIND = next(iter(KINDS))
+# the kind of every game stored before games had kinds (the store's migration 5)
+FIRST_KIND = DEFAULT_KIND
 
 
 class State(Protocol):
@@ -156,13 +168,18 @@ def kind(name: str) -> GameKind:
     if found is None:
         if name not in KINDS:
             raise KeyError(f"there is no game kind {name!r} (known: {', '.join(sorted(KINDS))})")
-        module, _, attribute = KINDS[name].partition(":")
-        found = _loaded[name] = getattr(importlib.import_module(module), attribute)
+        found = _loaded[name] = load(KINDS[name].core)
     return found
 
 
-def register(name: str, where: str) -> Callable[[], GameKind]:
-    """Make a kind known by its import path (tests and plugins)."""
-    KINDS[name] = where
+def load(where: str) -> Any:
+    """The object at "module:attribute"."""
+    module, _, attribute = where.partition(":")
+    return getattr(importlib.import_module(module), attribute)
+
+
+def register(name: str, where: str, bot: str | None = None) -> Callable[[], GameKind]:
+    """Make a game known by where its core is, and its bot side (tests and plugins)."""
+    KINDS[name] = Plugin(where, bot)
     _loaded.pop(name, None)
     return lambda: kind(name)

@@ -8,11 +8,11 @@ from __future__ import annotations
 import re
 
 from engine.errors import GameError
+from engine.interface.entries import AI_PLAYER
 from engine.strategic import events as ev
 from engine.strategic.world import World
 
 NATION_ID = re.compile(r"^[a-z0-9_-]{1,24}$")
-AI_PLAYER = "ai"  # the player of nations the AI plays: it may play several
 
 
 def nation_id_for(world: World, name: str) -> str:

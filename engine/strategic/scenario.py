@@ -17,7 +17,7 @@ import yaml
 from pydantic import ValidationError
 
 from engine.errors import CommandError
-from engine.strategic import colours
+from engine.interface import colours
 from engine.strategic import events as ev
 from engine.strategic.clock import advance
 from engine.strategic.commands import command_from_dict

@@ -13,6 +13,7 @@ from typing import Any
 
 from engine.errors import CommandError, GameError
 from engine.interface import entries as en
+from engine.interface.entries import AI_PLAYER
 from engine.interface.events import Event
 from engine.interface.summary import GameSummary, NationSummary, TurnSummary
 from engine.supplylines import events as ev
@@ -34,7 +35,6 @@ from engine.supplylines.rules import load as load_rules
 from engine.supplylines.state import TICKS_PER_DAY, TICKS_PER_HOUR, State
 from engine.supplylines.view import View, full_view, view_for
 
-AI_PLAYER = "ai"
 DEFAULT_MAPS = {2: "duel", 3: "triangle", 4: "four", 5: "five", 6: "six"}  # by players
 
 

@@ -20,10 +20,10 @@ from typing import Any
 import pytest
 from pydantic import SecretStr
 
-from bot import selectors
 from bot.context import Caller, Reply, UserError
 from bot.desk import Desk
-from bot.sandbox import ROUTES, command_specs
+from bot.games.strategic import selectors
+from bot.sandbox import command_specs, routes
 from engine.host.service import GameService
 from engine.interface.kind import kind as kind_named
 from engine.strategic.commands import Move, SetRelation
@@ -359,10 +359,15 @@ class Case:
 
 # every slash command the bot registers -> how it is tried and who may use it
 MATRIX: dict[str, Case] = {
-    "game create": Case(
+    "game create strategic-initiative": Case(
         "running",
         lambda n: {"name": "Another", "nations": 2},
         # one active game per channel; the moderator of B types in B's empty channel
+        row(**{**dict.fromkeys(ROLES, HOSTS), "mod_elsewhere": OK}),
+    ),
+    "game create supply-lines": Case(
+        "running",
+        lambda n: {"name": "Another"},
         row(**{**dict.fromkeys(ROLES, HOSTS), "mod_elsewhere": OK}),
     ),
     "game join": Case(
@@ -478,9 +483,14 @@ NO_QUESTION = r"(?i)you have no supply question to answer now"
 HOME_MOVE = {"ann": "H1 > C2", "bob": "H2 > C1"}  # a road out of each player's home city
 
 SUPPLY_MATRIX: dict[str, Case] = {
-    "game create": Case(
+    "game create supply-lines": Case(
         "supply",
-        lambda n: {"name": "Another", "kind": "supply-lines"},
+        lambda n: {"name": "Another"},
+        row(**{**dict.fromkeys(ROLES, HOSTS), "mod_elsewhere": OK}),
+    ),
+    "game create strategic-initiative": Case(
+        "supply",
+        lambda n: {"name": "Another", "nations": 2},
         row(**{**dict.fromkeys(ROLES, HOSTS), "mod_elsewhere": OK}),
     ),
     "game join": Case(
@@ -574,9 +584,8 @@ SUPPLY_MATRIX: dict[str, Case] = {
 
 async def call(desk: Desk, path: str, caller: Caller, options: dict[str, Any]) -> Reply:
     """Run a slash command on the desk as the bot's cogs and the sandbox do (same routes)."""
-    method, renames = ROUTES[path]
-    kwargs = {renames.get(k, k): v for k, v in options.items()}
-    return await getattr(desk, method)(caller, **kwargs)
+    route = routes()[path]
+    return await getattr(desk, route.method)(caller, **route.kwargs(options))
 
 
 def test_the_matrix_covers_every_registered_command() -> None:
@@ -675,7 +684,8 @@ def _ended(target: str, matrix: dict[str, Case]) -> dict[str, tuple[str, Case]]:
             Case(target, case.options, {role: expect}, order=case.order, engine_refuses=True),
         )
     changed = {
-        "game create": OK,  # a new game in the channel: the ended one is no longer active
+        "game create strategic-initiative": OK,  # the ended game is no longer active
+        "game create supply-lines": OK,
         "game join": r"You already play",  # and anyone else: see below
         "game add-ai": OVER,
         "game caretaker": OVER,
@@ -929,7 +939,7 @@ async def _two_player_game(env, second) -> int:
     made = await fake.invoke(
         env.alice,
         env.war_room,
-        "game create",
+        "game create strategic-initiative",
         {"name": "Island War", "nations": 2, "speed": "test (x360)"},
     )
     game = int(made.text.split("(game ")[1].split(")")[0])

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from bot import selectors
 from bot.context import Caller, UserError
 from bot.desk import Desk
+from bot.games.strategic import selectors
 from engine.host.service import GameService
 from engine.strategic.rules import load as load_rules
 

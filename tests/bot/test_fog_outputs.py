@@ -26,8 +26,8 @@ from unittest import mock
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 
-from bot import intel
 from bot.desk import Desk
+from bot.games.strategic import intel
 from engine.host.service import GameService
 from engine.strategic import commands as cmd
 from engine.strategic.orders import apply

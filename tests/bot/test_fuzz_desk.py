@@ -54,6 +54,7 @@ from bot.client import StrategicBot, add_cogs
 from bot.config import Settings
 from bot.context import Caller, ChannelAccess, Reply, UserError
 from bot.desk import CONFIRMED, PAGED, PRESSED, Desk
+from bot.games.supplylines import supply_select
 from engine.host.service import GameService
 from engine.strategic.scenario import build_world
 from engine.supplylines.cases import build_state
@@ -846,7 +847,7 @@ def slash_targets(tree: app_commands.CommandTree) -> list[Target]:
         elif isinstance(top, app_commands.Command):
             commands.append(top)
     for command in commands:
-        out.append(Target(f"/{command.qualified_name}", _slash(command), "reply"))
+        out.append(Target(f"/{command.qualified_name}", _slash(command, tree), "reply"))
         for param in command.parameters:
             if param.autocomplete:
                 name = f"/{command.qualified_name} {param.name}: autocomplete"
@@ -854,7 +855,7 @@ def slash_targets(tree: app_commands.CommandTree) -> list[Target]:
     return out
 
 
-def _slash(command: app_commands.Command):
+def _slash(command: app_commands.Command, tree: app_commands.CommandTree):
     def make(rng: random.Random, caller: Caller, known: list[str]):
         kwargs = {
             p.name: option_value(rng, p, known)
@@ -867,15 +868,18 @@ def _slash(command: app_commands.Command):
             for p in command.parameters
             if p.autocomplete and p.name in kwargs and rng.random() < 0.5
         ]
-        interaction: Any = SimpleNamespace(caller=caller, result=None)
+        interaction: Any = SimpleNamespace(caller=caller, result=None, client=tree.client)
+        # a cog's command is called with its cog; a game's own command (`/game create <game>`,
+        # `/mod deadline`) with the interaction alone
+        bound = () if command.binding is None else (command.binding,)
 
         async def call() -> Any:
             for name in offered:
                 suggest: Any = command._params[name].autocomplete  # noqa: SLF001
-                found = await suggest(command.binding, interaction, rng.choice(("", "1", "a")))
+                found = await suggest(*bound, interaction, rng.choice(("", "1", "a")))
                 if found:
                     kwargs[name] = rng.choice(found).value
-            await command.callback(command.binding, interaction, **kwargs)  # type: ignore[arg-type]
+            await command.callback(*bound, interaction, **kwargs)
             return interaction.result
 
         return lambda: f"/{command.qualified_name} {show(kwargs)}", call
@@ -902,11 +906,13 @@ def _autocomplete(command: app_commands.Command, name: str):
 
 
 def component_targets(campaign: Campaign) -> list[Target]:
-    """Every DynamicItem of bot.discord_io (as discord.py dispatches a custom id), and the
+    """Every DynamicItem of bot.discord_io and the games' (as discord.py dispatches a custom
+    id), and the
     desk methods buttons reach, called directly as the sandbox does."""
     items = [
         v
-        for v in vars(discord_io).values()
+        for module in (discord_io, supply_select)
+        for v in vars(module).values()
         if isinstance(v, type)
         and issubclass(v, discord.ui.DynamicItem)
         and v is not discord.ui.DynamicItem
@@ -1160,6 +1166,7 @@ def test_every_input_is_answered_or_refused_clearly(prepared, tmp_path, monkeypa
 
     monkeypatch.setattr(DrawPool, "run", no_picture)
     monkeypatch.setattr(discord_io, "caller_of", caller_of)
+    monkeypatch.setattr(supply_select, "caller_of", caller_of)
     started = time.perf_counter()
     campaign = asyncio.run(_campaign(prepared, tmp_path, CALLS, monkeypatch))
     took = time.perf_counter() - started
@@ -1263,6 +1270,7 @@ async def test_odd_values_in_the_supply_menu_are_answered(
     errors = Errors()
     logging.getLogger().addHandler(errors)
     monkeypatch.setattr(discord_io, "caller_of", caller_of)
+    monkeypatch.setattr(supply_select, "caller_of", caller_of)
     try:
 
         async def after_reply(reply: Reply) -> None:
@@ -1271,7 +1279,7 @@ async def test_odd_values_in_the_supply_menu_are_answered(
         host = SimpleNamespace(desk=Desk(service), after_reply=after_reply)
         caller = Caller("61", "user61", None, None)
         interaction = Interaction(host, caller, {"values": values, "component_type": 3})
-        menu = discord_io.SupplySelect(prepared.supply_game, prepared.supply_turn)
+        menu = supply_select.SupplySelect(prepared.supply_game, prepared.supply_turn)
         await menu.callback(interaction)  # type: ignore[arg-type]
         assert interaction.response.answers == 1
         assert not errors.records, errors.records[0].getMessage()

@@ -12,7 +12,7 @@ import pytest
 from bot.context import Caller, UserError
 from bot.desk import Desk
 from bot.dm.notifier import Notifier
-from bot.guide import TOPICS, page
+from bot.games.strategic.help import TOPICS, page
 from bot.news import KEPT, LIMIT
 from bot.sandbox import command_specs
 from bot.store import BotStore
@@ -101,7 +101,9 @@ def test_every_command_the_help_names_exists() -> None:
             for name in re.findall(r"`/([a-z-]+)(?: ([a-z-]+))?", page(load_rules(ruleset), topic)):
                 first, second = name
                 assert first in top, f"/{first} in {ruleset}/{topic}"
-                if second and f"{first} {second}" not in specs:
+                # a command, or a group of them (`/game create`: Discord offers its games)
+                named = f"{first} {second}"
+                if second and not any(p == named or p.startswith(f"{named} ") for p in specs):
                     assert first not in ("game", "mod"), f"/{first} {second}"
 
 

@@ -8,7 +8,7 @@ import pytest
 from bot.context import Caller
 from bot.desk import Desk
 from engine.host.service import GameService
-from engine.strategic.colours import FALLBACK
+from engine.interface.colours import FALLBACK
 from engine.strategic.kind import MAX_NATIONS
 
 

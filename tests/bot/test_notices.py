@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from bot.dm import notices
+from bot.dm.text import MAX_LINE
+from bot.games.strategic import notices
 from engine.strategic import events as ev
 
 NAMES = {"red": "Red", "blue": "Blue", "green": "Green"}
@@ -199,7 +200,7 @@ def test_every_event_kind_reads_well_or_is_deliberately_silent(cls):
         return
     for line in lines:
         assert line
-        assert len(line) <= notices.MAX_LINE
+        assert len(line) <= MAX_LINE
         assert "_" not in line, line  # unit types and levels are spelt out
         assert not re.search(r"\b(red|blue)\b", line), line  # names, not ids
         assert line.count("**") % 2 == 0, line
@@ -484,7 +485,7 @@ def test_long_lines_are_clipped():
     ]
     event = _sample(ev.Bombed).model_copy(update={"hits": hits})
     line = told(event, "blue", {"red": "R" * 200, "blue": "B" * 200})
-    assert len(line) <= notices.MAX_LINE
+    assert len(line) <= MAX_LINE
     assert line.count("**") % 2 == 0
 
 

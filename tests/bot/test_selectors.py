@@ -1,4 +1,4 @@
-"""Choosing units as a player thinks of them (bot/selectors.py): ids, ranges of one's own
+"""Choosing units as a player thinks of them (bot/games/strategic/selectors.py): ids, ranges of one's own
 units, `all at 12,7`, `tanks at 12,7`, `idle tanks`...; what is skipped and why; the replies
 that say so; suggestions as one types."""
 
@@ -12,9 +12,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from bot import selectors
 from bot.context import Caller, UserError
 from bot.desk import Desk
+from bot.games.strategic import selectors
 from engine.host.service import GameService
 from engine.strategic.scenario import build_world
 from engine.strategic.view import UnitView, View, view_for

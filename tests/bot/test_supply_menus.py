@@ -10,9 +10,9 @@ from typing import Any
 
 import discord
 
-from bot.dm import supplylines_notices as words
 from bot.dm.delivery import DmChannels, discord_sender
-from bot.orders import supply_part_chosen
+from bot.games.supplylines import notices as words
+from bot.games.supplylines.orders import supply_part_chosen
 from bot.pacer import Pacer
 from engine.supplylines import events as ev
 from tests.fakediscord import FakeDiscord

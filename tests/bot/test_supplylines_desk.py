@@ -115,7 +115,7 @@ async def test_a_supply_lines_game_is_made_on_the_map_asked_for(desk) -> None:
             await desk.game_create(ANN, "Crowd", kind="supply-lines", **options)
     with pytest.raises(UserError, match="There is no game"):
         await desk.game_create(ANN, "Chess", kind="chess", nations=2)
-    with pytest.raises(UserError, match="Supply Lines' options"):
+    with pytest.raises(UserError, match="Strategic Initiative games have no map_name option"):
         await desk.game_create(ANN, "Empire", map_name="duel")
     assert await desk.service.games(guild_id=GUILD) == []
 

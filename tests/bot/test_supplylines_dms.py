@@ -1,14 +1,14 @@
 """Supply Lines' events reach its players by DM through the same notifier as Strategic
-Initiative's, in their own words (`bot.dm.supplylines_notices`): each turn's result to every
+Initiative's, in their own words (`bot.games.supplylines.notices`): each turn's result to every
 player from their side, a supply question only to the player asked."""
 
 from __future__ import annotations
 
 import pytest
 
-from bot.dm import supplylines_notices as words
 from bot.dm.notifier import Notifier, PlayerSettings, save_settings
-from bot.dm.tellers import Silent, teller
+from bot.dm.tellers import teller
+from bot.games.supplylines import notices as words
 from bot.store import BotStore
 from engine.host.service import GameService
 from engine.supplylines.kind import ChooseSupply, GiveOrder, SubmitOrders
@@ -106,7 +106,7 @@ async def test_a_player_who_mutes_the_turns_hears_only_the_game(service) -> None
 def test_every_supply_lines_event_has_words_and_a_category() -> None:
     from typing import get_args
 
-    from bot.dm.notices import CATEGORIES
+    from bot.dm.text import CATEGORIES
     from engine.supplylines import events as ev
 
     union = get_args(get_args(ev.AnyEvent)[0])
@@ -116,9 +116,23 @@ def test_every_supply_lines_event_has_words_and_a_category() -> None:
         assert told.category(cls.model_construct()) in CATEGORIES, cls
 
 
-def test_a_kind_without_words_is_told_to_nobody() -> None:
-    silent = teller("no-such-kind-for-dms")
-    assert isinstance(silent, Silent) and silent.sitreps is False
+def test_a_game_without_a_bot_side_has_no_teller_and_stops_the_bot() -> None:
+    """Its DMs are never marked delivered with none sent: there is no teller to ask, and the
+    bot refuses to start (`check_sides`), naming the game."""
+    from bot.game_side import NoBotSide, check_sides, forget
+    from engine.interface.kind import KINDS, register
+
+    register("no-words", "tests.countergame:KIND")
+    try:
+        with pytest.raises(NoBotSide, match="no-words"):
+            teller("no-words")
+        assert check_sides() == [
+            "game 'no-words': the game 'no-words' has no bot side: the bot cannot host it"
+        ]
+    finally:
+        KINDS.pop("no-words", None)
+        forget("no-words")
+    assert check_sides() == []
 
 
 async def test_a_bump_back_chain_is_told_to_each_player_caught_in_it(service) -> None:

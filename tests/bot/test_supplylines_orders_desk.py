@@ -9,9 +9,9 @@ from typing import Any
 
 import pytest
 
-from bot.cogs.orders import OrdersCog
 from bot.context import Caller, UserError
 from bot.desk import Desk
+from bot.games.supplylines.cogs.orders import OrdersCog
 from engine.host.service import GameService
 from engine.supplylines.commands import MOST_ORDERS
 from engine.supplylines.kind import ClearOrders, GiveOrder

@@ -68,7 +68,7 @@ async def open_game(env, **options) -> int:
     reply = await fake.invoke(
         env.alice,
         env.channel,
-        "game create",
+        "game create strategic-initiative",
         {"name": "Island War", "nations": 2, "speed": "test (x360)", **options},
     )
     assert not reply.ephemeral and "Island War" in reply.text

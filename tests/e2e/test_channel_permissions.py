@@ -63,7 +63,10 @@ async def test_the_invite_link_asks_for_pin_messages_and_a_game_runs_on_exactly_
     async with FakeDiscord() as fake:
         guild, channel, alice, bob, _, bot = await started(fake, tmp_path, INVITE_PERMISSIONS)
         made = await fake.invoke(
-            alice, channel, "game create", {"name": "War", "nations": 2, "speed": "test (x360)"}
+            alice,
+            channel,
+            "game create strategic-initiative",
+            {"name": "War", "nations": 2, "speed": "test (x360)"},
         )
         assert "Note" not in made.content  # nothing lacking
         await fake.invoke(alice, channel, "game join", {"name": "Red"})
@@ -81,7 +84,10 @@ async def test_without_pin_messages_the_status_is_posted_unpinned_and_nothing_is
     async with FakeDiscord() as fake:
         guild, channel, alice, bob, _, bot = await started(fake, tmp_path, OLD_INVITE)
         made = await fake.invoke(
-            alice, channel, "game create", {"name": "War", "nations": 2, "speed": "test (x360)"}
+            alice,
+            channel,
+            "game create strategic-initiative",
+            {"name": "War", "nations": 2, "speed": "test (x360)"},
         )
         assert "I lack Pin Messages" in made.content  # said at once, with the way to fix it
         await fake.invoke(bob, channel, "game join", {"name": "Blue"})
@@ -103,7 +109,10 @@ async def test_a_channel_without_send_messages_refuses_a_new_game_and_says_why(
     async with FakeDiscord() as fake:
         guild, channel, alice, *_, bot = await started(fake, tmp_path, VIEW | PIN)
         reply = await fake.invoke(
-            alice, channel, "game create", {"name": "War", "nations": 2, "speed": "test (x360)"}
+            alice,
+            channel,
+            "game create strategic-initiative",
+            {"name": "War", "nations": 2, "speed": "test (x360)"},
         )
         assert reply.ephemeral
         assert "Send Messages" in reply.content and "Attach Files" in reply.content
@@ -119,7 +128,10 @@ async def test_a_channel_lost_mid_game_is_told_once_costs_nothing_and_comes_back
     async with FakeDiscord() as fake:
         guild, channel, alice, bob, carol, bot = await started(fake, tmp_path, INVITE_PERMISSIONS)
         await fake.invoke(
-            alice, channel, "game create", {"name": "War", "nations": 3, "speed": "test (x360)"}
+            alice,
+            channel,
+            "game create strategic-initiative",
+            {"name": "War", "nations": 3, "speed": "test (x360)"},
         )
         await fake.invoke(alice, channel, "game join", {"name": "Red"})
         await eventually(lambda: bool(channel.pins))

@@ -36,12 +36,18 @@ async def test_a_slow_game_create_that_fails_says_so_privately(table, monkeypatc
     fake, channel, alice, bob = table
     monkeypatch.setattr(discord_io, "DEFER_AFTER", 0.0)  # every answer is deferred
     made = await fake.invoke(
-        alice, channel, "game create", {"name": "First", "nations": 2, "speed": "test (x360)"}
+        alice,
+        channel,
+        "game create strategic-initiative",
+        {"name": "First", "nations": 2, "speed": "test (x360)"},
     )
     assert made.ephemeral and "Done" in made.content  # the creator's own note
     await eventually(lambda: any("**First**" in t for t in channel_texts(fake, channel)))
     refused = await fake.invoke(
-        bob, channel, "game create", {"name": "Second", "nations": 2, "speed": "test (x360)"}
+        bob,
+        channel,
+        "game create strategic-initiative",
+        {"name": "Second", "nations": 2, "speed": "test (x360)"},
     )
     assert refused.ephemeral and "already hosts game" in refused.content
     assert not any("already hosts" in t for t in channel_texts(fake, channel))
@@ -50,11 +56,17 @@ async def test_a_slow_game_create_that_fails_says_so_privately(table, monkeypatc
 async def test_a_quick_game_create_answers_in_the_channel_and_errors_privately(table) -> None:
     fake, channel, alice, bob = table
     made = await fake.invoke(
-        alice, channel, "game create", {"name": "First", "nations": 2, "speed": "test (x360)"}
+        alice,
+        channel,
+        "game create strategic-initiative",
+        {"name": "First", "nations": 2, "speed": "test (x360)"},
     )
     assert not made.ephemeral and "**First**" in made.content
     refused = await fake.invoke(
-        bob, channel, "game create", {"name": "Second", "nations": 2, "speed": "test (x360)"}
+        bob,
+        channel,
+        "game create strategic-initiative",
+        {"name": "Second", "nations": 2, "speed": "test (x360)"},
     )
     assert refused.ephemeral and "already hosts game" in refused.content
 
@@ -62,7 +74,10 @@ async def test_a_quick_game_create_answers_in_the_channel_and_errors_privately(t
 async def test_a_command_answered_too_late_is_done_and_announced(table) -> None:
     fake, channel, alice, bob = table
     await fake.invoke(
-        alice, channel, "game create", {"name": "Late", "nations": 3, "speed": "test (x360)"}
+        alice,
+        channel,
+        "game create strategic-initiative",
+        {"name": "Late", "nations": 3, "speed": "test (x360)"},
     )
     fake.interaction_timeout = 0.0  # every acknowledgement now comes too late (10062)
     late = await fake.invoke(bob, channel, "game join", {"name": "Blue"})
@@ -87,7 +102,10 @@ async def test_a_slow_confirmation_is_deferred_and_its_message_still_says_what_w
 ) -> None:
     fake, channel, alice, bob = table
     await fake.invoke(
-        alice, channel, "game create", {"name": "Duel", "nations": 2, "speed": "test (x360)"}
+        alice,
+        channel,
+        "game create strategic-initiative",
+        {"name": "Duel", "nations": 2, "speed": "test (x360)"},
     )
     await fake.invoke(alice, channel, "game join", {"name": "Red"})
     await fake.invoke(bob, channel, "game join", {"name": "Blue"})

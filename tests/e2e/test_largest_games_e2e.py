@@ -91,7 +91,7 @@ async def test_thirty_two_nations_on_the_largest_map(server) -> None:
     made = await fake.invoke(
         players[0],
         channel,
-        "game create",
+        "game create strategic-initiative",
         {"name": "World War", "nations": MAX_NATIONS, "speed": "test (x360)"},
     )
     assert "256x256" in made.content
@@ -155,8 +155,8 @@ async def test_six_players_of_supply_lines_on_a_large_random_map(server) -> None
     made = await fake.invoke(
         players[0],
         channel,
-        "game create",
-        {"name": "Big Front", "kind": "supply-lines", "map": "random-large", "nations": 6},
+        "game create supply-lines",
+        {"name": "Big Front", "map": "random-large", "nations": 6},
     )
     game = int(made.content.split("(game ")[1].split(")")[0])
     for i, user in enumerate(players):

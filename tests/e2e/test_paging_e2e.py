@@ -82,8 +82,8 @@ async def test_the_board_of_six_players_on_a_large_map_keeps_its_picture_on_page
     made = await fake.invoke(
         env.alice,
         env.channel,
-        "game create",
-        {"name": "Large", "kind": "supply-lines", "map": "random-large", "nations": 6},
+        "game create supply-lines",
+        {"name": "Large", "map": "random-large", "nations": 6},
     )
     assert not made.rejected and "6 players, large" in made.text
     game = int(made.text.split("(game ")[1].split(")")[0])

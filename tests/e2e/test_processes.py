@@ -134,7 +134,7 @@ class Table:
             made = await self.fake.invoke(
                 first,
                 self.channel(k),
-                "game create",
+                "game create strategic-initiative",
                 {"name": f"War {k}", "nations": 2, "speed": "test (x360)"},
                 timeout=20,
             )

@@ -75,7 +75,7 @@ async def test_two_processes_each_serve_their_shards_servers(tmp_path) -> None:
                 made = await fake.invoke(
                     first,
                     channel,
-                    "game create",
+                    "game create strategic-initiative",
                     {"name": f"War {k}", "nations": 2, "speed": "test (x360)"},
                 )
                 games.append(int(made.text.split("(game ")[1].split(")")[0]))

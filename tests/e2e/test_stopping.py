@@ -104,7 +104,10 @@ async def test_the_bot_closes_within_seconds_while_games_run(tmp_path):
         bot = StrategicBot(settings(tmp_path, guild.id))
         await fake.start_client(bot, wait_for_sync=guild)
         reply = await fake.invoke(
-            alice, channel, "game create", {"name": "War", "nations": 2, "speed": "test (x360)"}
+            alice,
+            channel,
+            "game create strategic-initiative",
+            {"name": "War", "nations": 2, "speed": "test (x360)"},
         )
         game = int(reply.text.split("(game ")[1].split(")")[0])
         await fake.invoke(alice, channel, "game join", {"name": "Red"})

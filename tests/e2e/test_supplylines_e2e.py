@@ -14,8 +14,8 @@ async def test_a_supply_lines_game_through_discord(env) -> None:  # noqa: F811
     reply = await fake.invoke(
         env.alice,
         env.channel,
-        "game create",
-        {"name": "Lines", "kind": "supply-lines", "nations": 2, "turn_hours": 6},
+        "game create supply-lines",
+        {"name": "Lines", "nations": 2, "turn_hours": 6},
     )
     assert not reply.ephemeral and "Supply Lines on Duel (2 players)" in reply.text
     game = int(reply.text.split("(game ")[1].split(")")[0])

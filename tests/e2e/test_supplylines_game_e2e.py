@@ -45,8 +45,8 @@ async def test_two_players_and_two_ais_play_a_whole_game_through_discord(env) ->
     made = await fake.invoke(
         env.alice,
         channel,
-        "game create",
-        {"name": "Four Winds War", "kind": "supply-lines", "map": "four", "turn_hours": 1},
+        "game create supply-lines",
+        {"name": "Four Winds War", "map": "four", "turn_hours": 1},
     )
     assert "Supply Lines on Four Winds (4 players)" in made.text, made.text
     game = int(made.text.split("(game ")[1].split(")")[0])

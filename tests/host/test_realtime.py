@@ -153,7 +153,7 @@ async def test_the_service_keeps_the_stored_form_and_follows_the_clock(tmp_path)
 
 
 async def test_status_gives_the_real_time_of_the_game_end_and_none_when_paused(tmp_path):
-    """`/status` (bot/intel.py) reads the same clock: the game's end as a Discord timestamp
+    """`/status` (bot/games/strategic/intel.py) reads the same clock: the game's end as a Discord timestamp
     while time runs, none while paused."""
     from bot.desk import Desk
     from engine.host.service import GameService

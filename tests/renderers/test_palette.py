@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import itertools
 
-from engine.strategic import colours
-from engine.strategic.colours import PALETTE
+from engine.interface import colours
+from engine.interface.colours import PALETTE
 from engine.strategic.kind import MAX_NATIONS
 from renderers import style
 from renderers.colour import delta_e, distance

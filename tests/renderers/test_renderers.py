@@ -370,7 +370,7 @@ def test_thirty_two_nations_keep_their_colours_exact() -> None:
     steps of anti-aliased text take what is left (the nearest colour once it is full)."""
     import dataclasses
 
-    from engine.strategic.colours import PALETTE as NATION_COLOURS
+    from engine.interface.colours import PALETTE as NATION_COLOURS
     from engine.strategic.view import NationView
     from renderers.mapimage import Palette, palette_for
 

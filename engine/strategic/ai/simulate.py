@@ -7,10 +7,10 @@ from collections import Counter
 from collections.abc import Callable
 from typing import Any
 
+from engine.interface.colours import PALETTE
 from engine.strategic import lobby
 from engine.strategic.ai.local import Seat, play_turn
 from engine.strategic.clock import advance
-from engine.strategic.colours import PALETTE
 from engine.strategic.mapgen import generate
 from engine.strategic.world import World
 

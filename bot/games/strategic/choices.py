@@ -5,9 +5,10 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from bot import selectors
 from bot.context import Caller, Context, UserError
-from engine.strategic import colours
+from bot.games.strategic import selectors
+from bot.games.strategic.side import NAME as KIND
+from engine.interface import colours
 from engine.strategic.rules import load as load_rules
 from engine.strategic.rules.models import UnitType
 
@@ -20,7 +21,7 @@ class Choices:
 
     async def _own_view(self, caller: Caller):
         try:
-            seat, nation = await self.ctx.playing(caller)
+            seat, nation = await self.ctx.playing(caller, kind=KIND)
         except UserError:
             return None
         return await self.ctx.view(seat.game.id, nation)

@@ -25,7 +25,7 @@ from collections.abc import Callable, Collection, Iterable
 from typing import Any
 
 from bot.dm.delivery import Menu
-from bot.dm.notices import DISCORD_LIMIT, clip, pack
+from bot.dm.text import DISCORD_LIMIT, clip, pack
 from engine.host.store import GameRow
 from engine.interface.events import Event
 from engine.interface.summary import GameSummary
@@ -257,6 +257,8 @@ def _ids(ids: list[int]) -> str:
 class SupplyLinesTeller:
     kind = "supply-lines"
     sitreps = False  # every turn's result comes with a picture instead
+    # sent even in quiet hours: the game's start and end, and a question with a short deadline
+    urgent = frozenset({"Started", "GameOver", "SupplyAsked"})
 
     def parse(self, data: dict[str, Any]) -> Event:
         return ev.event_from_dict(data)
@@ -305,6 +307,14 @@ class SupplyLinesTeller:
         except Exception:
             log.exception("drawing the board for %s failed", view.nation)
             return None
+
+    async def welcome(
+        self, service: Any, game: Any, summary: Any, nation: str, joined: Event
+    ) -> str:
+        raise AssertionError("a Supply Lines player's joining is told in the digest")
+
+    def sitrep(self, game_name: str, view: Any) -> str:
+        raise AssertionError("Supply Lines has no daily situation report")
 
     def menus(self, events: list[Event], nation: str, game_id: int) -> list[Menu]:
         """A supply question's select menus: every unit asked about (of all the player's

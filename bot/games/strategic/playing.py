@@ -11,9 +11,10 @@ from collections.abc import Awaitable, Callable
 from contextvars import ContextVar
 from typing import Any
 
-from bot import parsing, selectors, timing
+from bot import parsing
 from bot.context import Caller, Context, Pending, Reply, Seat, UserError, sentence
-from bot.dm import notices
+from bot.games.strategic import notices, selectors, timing
+from bot.games.strategic.side import NAME as KIND
 from engine.errors import CommandError, GameError
 from engine.host.realtime import RealClock
 from engine.strategic import commands as cmd
@@ -60,7 +61,7 @@ class Playing:
     ctx: Context
 
     async def _submit(self, caller: Caller, command: cmd.Command) -> tuple[list[ev.Event], str]:
-        seat, nation = await self.ctx.playing(caller)
+        seat, nation = await self.ctx.playing(caller, kind=KIND)
         _check_running(seat)
         try:
             result = await self.ctx.service.submit(seat.game.id, nation, command)
@@ -83,7 +84,7 @@ class Playing:
         return _order_summary(events, nation, names, travel)
 
     async def _view(self, caller: Caller) -> tuple[View, str]:
-        seat, nation = await self.ctx.playing(caller)
+        seat, nation = await self.ctx.playing(caller, kind=KIND)
         return await self.ctx.view(seat.game.id, nation), nation
 
     async def _square(self, caller: Caller, text: str) -> tuple[int, int]:
@@ -217,7 +218,7 @@ class Playing:
     async def _engineer_ready(self, caller: Caller, unit: int, action: str) -> str | None:
         """When an own engineer short of the mobility the action takes will have it, as a
         sentence (None: not an own engineer, or it never will)."""
-        seat, nation = await self.ctx.playing(caller)
+        seat, nation = await self.ctx.playing(caller, kind=KIND)
         view = await self.ctx.view(seat.game.id, nation)
         mine = next((u for u in view.own_units() if u.id == unit), None)
         rules = load_rules(view.ruleset)
@@ -235,7 +236,7 @@ class Playing:
     @costed
     async def launch(self, caller: Caller, unit: int, target: str) -> Reply:
         unit = parsing.unit_number(unit)
-        seat, nation = await self.ctx.playing(caller)
+        seat, nation = await self.ctx.playing(caller, kind=KIND)
         view = await self.ctx.view(seat.game.id, nation)
         xy = parsing.square(target, view.width, view.height)
         mine = view.unit(unit)
@@ -284,7 +285,7 @@ class Playing:
 
     @costed
     async def diplomacy(self, caller: Caller, nation: str, level: str) -> Reply:
-        seat, me = await self.ctx.playing(caller)
+        seat, me = await self.ctx.playing(caller, kind=KIND)
         view = await self.ctx.view(seat.game.id, me)
         other = _other_nation(view, me, nation)
         rules = load_rules(view.ruleset)
@@ -328,7 +329,7 @@ class Playing:
 
     async def disband(self, caller: Caller, units: str) -> Reply:
         """Disbanding is for good: the units are listed and a button asks first."""
-        seat, nation = await self.ctx.playing(caller)
+        seat, nation = await self.ctx.playing(caller, kind=KIND)
         _check_running(seat)
         view = await self.ctx.view(seat.game.id, nation)
         chosen = selectors.resolve(units, view, load_rules(view.ruleset))
@@ -376,7 +377,7 @@ class Playing:
         """Hand units or a city (exactly one of them) to a mutual ally."""
         if (units is None) == (city is None):
             raise UserError("Cede either units or a city: give `units` or `city`, not both.")
-        seat, me = await self.ctx.playing(caller)
+        seat, me = await self.ctx.playing(caller, kind=KIND)
         view = await self.ctx.view(seat.game.id, me)
         other = _other_nation(view, me, to)
         chosen = None

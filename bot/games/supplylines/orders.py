@@ -8,12 +8,21 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 
-from bot.context import GAME_OVER, Caller, Context, Reply, Seat, UserError
+from bot.context import GAME_OVER, Caller, Context, Reply, Seat, UserError, wrong_kind
+from bot.moderation import announce
 from bot.paging import Listing
 from engine.errors import CommandError, GameError
+from engine.host.realtime import RealClock
 from engine.supplylines.commands import MOST_ORDERS
 from engine.supplylines.events import OrdersCleared
-from engine.supplylines.kind import ChooseSupply, ClearOrders, GiveOrder, SubmitOrders
+from engine.supplylines.kind import (
+    MODERATOR,
+    ChooseSupply,
+    ClearOrders,
+    GiveOrder,
+    SetDeadline,
+    SubmitOrders,
+)
 from engine.supplylines.state import TICKS_PER_HOUR
 from engine.supplylines.view import View
 
@@ -171,6 +180,40 @@ class Orders:
             out.insert(0, (current.strip()[:100], current.strip()[:100]))
         return out[:LIMIT]
 
+    async def mod_deadline(self, caller: Caller, now: bool = False, hours: float = 0.0) -> Reply:
+        """`/mod deadline`: resolve the turn (or the supply question) now, or give more time."""
+        game = await self.ctx.moderated(caller)
+        if game.status == "ended":
+            raise UserError(GAME_OVER.format(game=game.id))
+        if game.kind != KIND:
+            raise UserError(wrong_kind(game, KIND))
+        if not 0 <= hours <= 7 * 24:  # (also not a number, or infinite)
+            raise UserError("Give from a quarter of an hour to a week (168 hours) more.")
+        if now == (hours > 0):
+            raise UserError(
+                "Either resolve now (`now:True`) or give more time (`hours:`), not both."
+            )
+        extend = round(hours * TICKS_PER_HOUR)
+        if not now and not 1 <= extend <= 7 * 96:
+            raise UserError("Give from a quarter of an hour to a week more.")
+        try:
+            await self.ctx.service.submit(
+                game.id, MODERATOR, SetDeadline(now=now, extend_ticks=0 if now else extend)
+            )
+        except (CommandError, GameError) as exc:
+            raise UserError(str(exc)) from None
+        if now:
+            return announce(game, f"A moderator resolved the current phase of {game.name} now.")
+        after = await self.ctx.service.summary(game.id)
+        due = ""
+        if after.turn is not None and after.turn.deadline_tick is not None:
+            row = await self.ctx.service.game(game.id)
+            at = RealClock.of_row(row, after.ticks_per_hour).real_time_of(after.turn.deadline_tick)
+            due = f": the deadline is now {after.clock(after.turn.deadline_tick)}" + (
+                f" (<t:{int(at)}:R>)" if at is not None else ""
+            )
+        return announce(game, f"A moderator gave {game.name} {hours:g} more hours{due}.")
+
 
 def supply_part_chosen(
     game_id: int, turn: int, nation: str, view: View, part: int, units: list[int]
@@ -178,7 +221,7 @@ def supply_part_chosen(
     """The whole answer of a choice in menu `part` of a supply question of several menus:
     the units chosen there, and those chosen before in the others (kept in memory: after a
     restart a menu keeps only its own choice)."""
-    from bot.dm.supplylines_notices import merged_supply, supply_parts
+    from bot.games.supplylines.notices import merged_supply, supply_parts
 
     parts = supply_parts(i for ids, _, _ in view.questions for i in ids)
     if not 0 <= part < len(parts):

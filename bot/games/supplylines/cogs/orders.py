@@ -9,8 +9,17 @@ import discord
 from discord import app_commands
 from discord.ext import commands
 
-from bot.discord_io import Host, caller_of, complete, respond
-from bot.orders import MOST_ORDERS
+from bot.discord_io import (
+    Host,
+    add_to_group,
+    caller_of,
+    complete,
+    host_of,
+    remove_from_group,
+    respond,
+)
+from bot.games.supplylines.orders import MOST_ORDERS
+from bot.games.supplylines.supply_select import SupplySelect
 
 
 class OrdersCog(
@@ -60,6 +69,31 @@ class OrdersCog(
         await respond(interaction, lambda: self.bot.desk.orders_board(caller_of(interaction)))
 
 
+@app_commands.command(name="deadline", description="Supply Lines: resolve now or give time")
+@app_commands.describe(
+    now="resolve the turn (or the supply question) now", hours="or give this many more hours"
+)
+async def deadline(
+    interaction: discord.Interaction,
+    now: bool = False,
+    hours: app_commands.Range[float, 0.0, 168.0] = 0.0,
+) -> None:
+    """`/mod deadline`: Supply Lines' own moderator command, in the shell's /mod group."""
+    desk = host_of(interaction).desk
+    await respond(
+        interaction, lambda: desk.mod_deadline(caller_of(interaction), now, hours), slow=True
+    )
+
+
 async def setup(bot: commands.Bot | commands.AutoShardedBot) -> None:
-    """The extension's entry point (`bot.load_extension`)."""
+    """The extension's entry point (`bot.load_extension`): /orders, and /mod deadline (the
+    shell's /mod group is loaded first)."""
     await bot.add_cog(OrdersCog(cast(Host, bot)))
+    # supply menus are answered by their custom id, also those sent before a restart
+    bot.add_dynamic_items(SupplySelect)
+    add_to_group(bot, "mod", deadline)
+
+
+async def teardown(bot: commands.Bot | commands.AutoShardedBot) -> None:
+    remove_from_group(bot, "mod", "deadline")
+    bot.remove_dynamic_items(SupplySelect)

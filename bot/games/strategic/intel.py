@@ -8,8 +8,10 @@ import re
 from dataclasses import dataclass
 from typing import ClassVar
 
-from bot import paging, parsing, timing
+from bot import paging, parsing
 from bot.context import Button, Caller, Context, Embed, Reply, UserError
+from bot.games.strategic import timing
+from bot.games.strategic.side import NAME as KIND
 from bot.store import BotStore
 from engine.host.realtime import RealClock
 from engine.host.store import GameRow
@@ -117,8 +119,8 @@ class Intel:
     async def map(
         self, caller: Caller, at: str | None = None, radius: int = 6, full: bool = False
     ) -> Reply:
-        seat, nation = await self.ctx.playing(caller)
-        view = await self.ctx.view(seat.game.id, nation)
+        seat, nation = await self.ctx.playing(caller, kind=KIND)
+        view: View = await self.ctx.view(seat.game.id, nation)
         if not 1 <= radius <= 20:
             raise UserError("The radius of a zoomed map is 1 to 20 squares.")
         if at:
@@ -133,8 +135,10 @@ class Intel:
     async def pressed_map(self, caller: Caller, args: str) -> Reply:
         """A button under a map: the same map zoomed, moved to the capital, or drawn again."""
         game_id, frame = MapFrame.parse(args)
-        seat, nation = await self.ctx.playing(caller, game_id)  # the button's game, checked
-        view = await self.ctx.view(seat.game.id, nation)
+        seat, nation = await self.ctx.playing(
+            caller, game_id, kind=KIND
+        )  # the button's game, checked
+        view: View = await self.ctx.view(seat.game.id, nation)
         return await self._map_reply(seat.game, nation, view, frame)
 
     async def _map_reply(self, game: GameRow, nation: str, view: View, frame: MapFrame) -> Reply:
@@ -157,8 +161,8 @@ class Intel:
         )
 
     async def status(self, caller: Caller) -> Reply:
-        seat, nation = await self.ctx.playing(caller)
-        view = await self.ctx.view(seat.game.id, nation)
+        seat, nation = await self.ctx.playing(caller, kind=KIND)
+        view: View = await self.ctx.view(seat.game.id, nation)
         game = await self.ctx.service.summary(seat.game.id)
         s = view.status
         me = view.nations[nation]
@@ -238,8 +242,8 @@ class Intel:
         """Own units, a page at a time: filtered by type, square (`at`), mobility left
         (`ready`) and standing orders (`orders`: with or without), listed by id or grouped by
         square; mobility shown as now/most (the type's mobility times the ruleset's cap)."""
-        seat, nation = await self.ctx.playing(caller)
-        view = await self.ctx.view(seat.game.id, nation)
+        seat, nation = await self.ctx.playing(caller, kind=KIND)
+        view: View = await self.ctx.view(seat.game.id, nation)
         rules = load_rules(view.ruleset)
         own = view.own_units()
         wanted: list[str] = []  # the filters, in words: "of type Tank at 12,7"
@@ -325,8 +329,8 @@ class Intel:
         )
 
     async def cities(self, caller: Caller, page: int = 1) -> Reply:
-        seat, nation = await self.ctx.playing(caller)
-        view = await self.ctx.view(seat.game.id, nation)
+        seat, nation = await self.ctx.playing(caller, kind=KIND)
+        view: View = await self.ctx.view(seat.game.id, nation)
         game = await self.ctx.service.summary(seat.game.id)
         rules = load_rules(view.ruleset)
         own = sorted(view.own_cities(), key=lambda c: c.sq)
@@ -370,8 +374,8 @@ class Intel:
         """The scoreboard: every nation's cities (public: they decide the game), your team of
         mutual allies, and the relations both ways; `NATIONS_PAGE` nations a card, the next
         ones behind its Next button (`game_id`: a page button's game)."""
-        seat, nation = await self.ctx.playing(caller, game_id)
-        view = await self.ctx.view(seat.game.id, nation)
+        seat, nation = await self.ctx.playing(caller, game_id, kind=KIND)
+        view: View = await self.ctx.view(seat.game.id, nation)
         game = await self.ctx.service.summary(seat.game.id)
         public = game.nations
         team = [nation] + [

@@ -47,18 +47,13 @@ from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable
 
+from bot.dm.text import CATEGORIES, DISCORD_LIMIT, clip, pack
 from engine.strategic import events as ev
 from engine.strategic.events import Event
 from engine.strategic.words import article
 
-CATEGORIES = ("combat", "cities", "builds", "diplomacy", "tech", "moves", "game")
-"""What a player may mute."""
-
 DIGEST_ORDER = ("combat", "game", "cities", "diplomacy", "tech", "builds", "moves")
 """The order of the groups in a digest: fighting first, routine last."""
-
-MAX_LINE = 300
-DISCORD_LIMIT = 2000
 
 
 def _minutes_per_tick() -> int:
@@ -286,23 +281,6 @@ def _collapse(events: list[Event], view: _View) -> list[str]:
     return [clip(f"{t} (×{n})") if n > 1 else t for t, n in zip(lines, counts, strict=True)]
 
 
-def pack(lines: list[str], limit: int) -> list[str]:
-    messages: list[str] = []
-    current = ""
-    for line in lines:
-        line = clip(line, limit)
-        if not current:
-            current = line
-        elif len(current) + 1 + len(line) <= limit:
-            current += "\n" + line
-        else:
-            messages.append(current)
-            current = line
-    if current:
-        messages.append(current)
-    return messages
-
-
 # --- wording helpers ----------------------------------------------------------------------------
 
 
@@ -355,15 +333,6 @@ def _cap(text: str) -> str:
     if text.startswith("**"):
         return "**" + _cap(text[2:])
     return text[:1].upper() + text[1:]
-
-
-def clip(text: str, limit: int = MAX_LINE) -> str:
-    if len(text) <= limit:
-        return text
-    cut = text[: limit - 1]
-    if cut.count("**") % 2:
-        cut = cut[: limit - 3] + "**"
-    return cut + "…"
 
 
 def _duration(ticks: int) -> str:

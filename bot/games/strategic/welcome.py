@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.strategic.colours import PALETTE
+from engine.interface.colours import PALETTE
 from engine.strategic.rules import Ruleset
 from engine.strategic.view import NEVER_SEEN, CityView, UnitView, View
 

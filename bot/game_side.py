@@ -1,0 +1,182 @@
+"""What a game brings to the bot: its side (`GameSide`), found by the game's name in the
+registry of games (`engine.interface.kind.KINDS`), as the host finds the game's core there.
+
+The shell (the client, lifecycle, moderation, preferences, news, DMs, the sandbox, the CLI)
+serves every game through this object and names none: a game's own commands are its
+extensions (cogs), its DM wording is its teller, and what differs in the shell's own commands
+(`/game create`, joining, resigning, the caretaker, `/help`, `/mod view`, the pictures posted
+in a game's channel) is asked of the side. A game registered without a bot side is refused at
+start-up (`check_sides`), so no command or DM of it is ever lost to a missing side.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, Protocol
+
+from bot.errors import UserError
+from engine.interface.kind import DEFAULT_KIND, KINDS, load
+
+if TYPE_CHECKING:  # pragma: no cover
+    from bot.context import Context, Reply
+    from bot.dm.tellers import Teller
+    from engine.host.service import GameService
+    from engine.host.store import GameRow
+    from engine.interface.events import Event
+    from engine.interface.summary import GameSummary
+
+
+@dataclass(frozen=True)
+class Words:
+    """What the shell's commands say that differs by game."""
+
+    title: str  # the game as players know it
+    hint: str  # what its players use instead of another game's commands
+    caretaker: str  # what the AI caretaker does for an absent player
+    resigning: str  # what resigning does
+    rejoined: str = "Welcome back: your nation is yours again."
+
+
+@dataclass(frozen=True)
+class Creation:
+    """A new game's options for the service (`GameService.create_game`), checked by its side,
+    and how the channel's announcement describes it once created (from its summary, and the
+    speed's name)."""
+
+    options: dict[str, Any]
+    describe: Callable[[GameSummary, str], str]
+
+
+@dataclass(frozen=True)
+class Post:
+    """A message for a game's channel (a turn's board, the game's timelapse)."""
+
+    text: str
+    file: tuple[str, bytes] | None = None
+
+
+@dataclass(frozen=True)
+class SandboxRoutes:
+    """The game's slash commands as the offline sandbox types them: path -> (the desk method,
+    {option name: desk parameter} where they differ), its help text, and the nations of a
+    sandbox game when not asked for (None: the game's own default)."""
+
+    routes: Mapping[str, tuple[str, Mapping[str, str]]]
+    help: str
+    nations: int | None = None
+
+
+class GameSide(Protocol):
+    name: str  # the game's name in the registry (`engine.interface.kind.KINDS`)
+    words: Words
+    # its own commands: extensions loaded after the shell's (its cogs, its `/game create <game>`
+    # subcommand and any it adds to the shell's groups, such as `/mod deadline`)
+    extensions: tuple[str, ...]
+    status_events: frozenset[str]  # events after which a game's pinned status changes
+    ended_events: frozenset[str]  # events that end a game (its timelapse is posted)
+    posts_after: frozenset[str]  # events after which its channel is shown something (`posts`)
+    sandbox: SandboxRoutes
+    default_ruleset: str  # its rules when none is named
+
+    @property
+    def teller(self) -> Teller:
+        """How its events are told by DM."""
+        ...
+
+    # --- /game create <game> -------------------------------------------------------------------
+
+    def creation(self, options: dict[str, Any], *, days: int | None) -> Creation:
+        """A new game's options, checked (raises `UserError` naming what is wrong)."""
+        ...
+
+    # --- what the shell's commands show -------------------------------------------------------
+
+    def joined(self, view: Any, nation: str, name: str, game: GameRow) -> str:
+        """The new player's line on joining (their home, from their view)."""
+        ...
+
+    def help_topics(self) -> Mapping[str, str]:
+        """/help's topics: key -> title (the shell offers the default game's)."""
+        ...
+
+    def rulesets(self) -> list[str]: ...
+
+    def help(self, ruleset: str, topic: str, note: str = "") -> str:
+        """One /help page for the game's rules."""
+        ...
+
+    async def referee(
+        self, ctx: Context, game: GameRow, summary: GameSummary, nation: str | None
+    ) -> Reply:
+        """`/mod view`: the board as a nation sees it, or everything (private)."""
+        ...
+
+    # --- the game's channel --------------------------------------------------------------------
+
+    async def posts(self, service: GameService, game_id: int, events: list[Event]) -> list[Post]:
+        """What the game's channel is shown after these events (a resolved turn's board)."""
+        ...
+
+    def timelapse(self, first: Any, entries: list[dict[str, Any]], title: str) -> bytes:
+        """The whole game as an animated picture (run in a thread)."""
+        ...
+
+
+def only_options(title: str, options: dict[str, Any], known: tuple[str, ...]) -> None:
+    """Refuse creation options (given, not None) that are not this game's."""
+    other = sorted(k for k, v in options.items() if v is not None and k not in known)
+    if other:
+        raise UserError(
+            f"{title} games have no {' or '.join(other)} option: theirs are {', '.join(known)}."
+        )
+
+
+_loaded: dict[str, GameSide] = {}
+
+
+class NoBotSide(LookupError):
+    """A registered game with no bot side: the bot cannot host it."""
+
+
+def side(name: str) -> GameSide:
+    """The bot side of the game of this name."""
+    found = _loaded.get(name)
+    if found is None:
+        if name not in KINDS:
+            raise KeyError(f"there is no game {name!r} (known: {', '.join(sorted(KINDS))})")
+        where = KINDS[name].bot
+        if where is None:
+            raise NoBotSide(f"the game {name!r} has no bot side: the bot cannot host it")
+        found = _loaded[name] = load(where)
+    return found
+
+
+def sides() -> list[GameSide]:
+    """Every registered game's side, in the registry's order."""
+    return [side(name) for name in KINDS]
+
+
+def default() -> GameSide:
+    """The first registered game's side (`/help` outside a game)."""
+    return side(DEFAULT_KIND)
+
+
+def check_sides() -> list[str]:
+    """What stops the bot from hosting every registered game (one line each; empty: all
+    well): a game with no bot side, one whose side does not import, or names another game."""
+    problems = []
+    for name in KINDS:
+        try:
+            found = side(name)
+        except Exception as exc:  # noqa: BLE001 - reported, and the bot refuses to start
+            problems.append(f"game {name!r}: {exc}")
+            continue
+        if found.name != name:
+            problems.append(f"game {name!r}: its bot side is {found.name!r}'s")
+    return problems
+
+
+def forget(name: str) -> None:
+    """Drop a loaded side (tests that register and remove a game)."""
+    _loaded.pop(name, None)

@@ -1,0 +1,61 @@
+"""`/game create strategic-initiative`: a new Strategic Initiative game, with its own options."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord_io import add_to_group, caller_of, host_of, remove_from_group, respond
+from bot.games.strategic.side import MOST_DAYS, NAME, SIZES
+from bot.lifecycle import SPEEDS
+from engine.strategic.kind import MAX_NATIONS, MIN_NATIONS
+from engine.strategic.rules import available
+
+
+@app_commands.command(name=NAME, description="Open a Strategic Initiative game in this channel")
+@app_commands.describe(
+    name="the game's name",
+    ruleset="standard (default) or classic rules",
+    nations=f"how many nations ({MIN_NATIONS}-{MAX_NATIONS}; default 8)",
+    size="map size (auto fits the number of nations)",
+    speed="how fast game time runs",
+    days="how many game days it lasts",
+)
+@app_commands.choices(
+    ruleset=[app_commands.Choice(name=r, value=r) for r in available()],
+    size=[app_commands.Choice(name=s, value=s) for s in SIZES],
+    speed=[app_commands.Choice(name=s, value=s) for s in SPEEDS],
+)
+async def create(
+    interaction: discord.Interaction,
+    name: app_commands.Range[str, 1, 40],
+    ruleset: str = "standard",
+    nations: app_commands.Range[int, MIN_NATIONS, MAX_NATIONS] | None = None,
+    size: str = "auto",
+    speed: str = "real-time",
+    days: app_commands.Range[int, 1, MOST_DAYS] | None = None,
+) -> None:
+    desk = host_of(interaction).desk
+    await respond(
+        interaction,
+        lambda: desk.game_create(
+            caller_of(interaction),
+            name,
+            kind=NAME,
+            speed=speed,
+            days=days,
+            ruleset=ruleset,
+            nations=nations,
+            size=size,
+        ),
+    )
+
+
+async def setup(bot: commands.Bot | commands.AutoShardedBot) -> None:
+    """The extension's entry point: the subcommand into the shell's `/game create`."""
+    add_to_group(bot, "game create", create)
+
+
+async def teardown(bot: commands.Bot | commands.AutoShardedBot) -> None:
+    remove_from_group(bot, "game create", NAME)

@@ -1,0 +1,2 @@
+"""Supply Lines' bot side: its commands (/orders), the wording of its DMs and help, its creation
+options and its pictures (`side.SIDE`)."""

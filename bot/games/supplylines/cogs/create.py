@@ -1,0 +1,63 @@
+"""`/game create supply-lines`: a new Supply Lines game, with its own options."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord_io import add_to_group, caller_of, host_of, remove_from_group, respond
+from bot.games.supplylines.side import MOST_DAYS, MOST_TURN_HOURS, NAME, RANDOM_SEATS, map_choices
+from bot.lifecycle import SPEEDS
+from engine.supplylines.rules import available
+
+
+@app_commands.command(name=NAME, description="Open a Supply Lines game in this channel")
+@app_commands.describe(
+    name="the game's name",
+    map="a hand-made map, or a fair random one (default: four)",
+    nations="how many players (default: the map's)",
+    turn_hours="game hours a turn lasts at most (default 24; 0: until all submit)",
+    speed="how fast game time runs",
+    days="how many game days it lasts at most",
+    ruleset="the rules (standard)",
+)
+@app_commands.choices(
+    map=[app_commands.Choice(name=label, value=value) for label, value in map_choices()],
+    speed=[app_commands.Choice(name=s, value=s) for s in SPEEDS],
+    ruleset=[app_commands.Choice(name=r, value=r) for r in available()],
+)
+async def create(
+    interaction: discord.Interaction,
+    name: app_commands.Range[str, 1, 40],
+    map: str | None = None,  # noqa: A002 - the option's name in Discord
+    nations: app_commands.Range[int, RANDOM_SEATS[0], RANDOM_SEATS[1]] | None = None,
+    turn_hours: app_commands.Range[float, 0.0, MOST_TURN_HOURS] | None = None,
+    speed: str = "real-time",
+    days: app_commands.Range[int, 1, MOST_DAYS] | None = None,
+    ruleset: str = "standard",
+) -> None:
+    desk = host_of(interaction).desk
+    await respond(
+        interaction,
+        lambda: desk.game_create(
+            caller_of(interaction),
+            name,
+            kind=NAME,
+            speed=speed,
+            days=days,
+            ruleset=ruleset,
+            nations=nations,
+            map_name=map,
+            turn_hours=turn_hours,
+        ),
+    )
+
+
+async def setup(bot: commands.Bot | commands.AutoShardedBot) -> None:
+    """The extension's entry point: the subcommand into the shell's `/game create`."""
+    add_to_group(bot, "game create", create)
+
+
+async def teardown(bot: commands.Bot | commands.AutoShardedBot) -> None:
+    remove_from_group(bot, "game create", NAME)
