@@ -81,6 +81,7 @@ from datetime import datetime
 from bench.bench_bot import LoopLag, RecordingSender
 from bench.bench_load import Player, TimedTicker
 from bench.stores import BACKENDS, new_store, proc_stats, rss_bytes, server_cpu
+from bot.games.supplylines.orders import Orders
 
 NATIONS = 8
 AI_SEATS = 2
@@ -342,15 +343,17 @@ class Person:
             if i:
                 await asyncio.sleep(self.rng.uniform(*SL_PAUSE))
             if isinstance(command, GiveOrder):
-                await self.timed("order", desk.orders_add(self.caller, command.text))
+                await self.timed("order", desk.part(Orders).orders_add(self.caller, command.text))
             elif isinstance(command, SubmitOrders):
-                await self.timed("submit", desk.orders_submit(self.caller))
+                await self.timed("submit", desk.part(Orders).orders_submit(self.caller))
             elif isinstance(command, ChooseSupply):
                 if command.units:
                     units = ", ".join(map(str, command.units))
-                    await self.timed("supply", desk.orders_supply(self.caller, units))
+                    await self.timed("supply", desk.part(Orders).orders_supply(self.caller, units))
                 else:  # none chosen: the menu in the question's DM
-                    chosen = desk.orders_supply_chosen(self.caller, self.game, view.turn, [])
+                    chosen = desk.part(Orders).orders_supply_chosen(
+                        self.caller, self.game, view.turn, []
+                    )
                     await self.timed("supply", chosen)
 
     async def timed(self, kind: str, action) -> None:

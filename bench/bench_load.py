@@ -56,6 +56,7 @@ from datetime import datetime
 
 from bench.bench_bot import COLOURS, LoopLag, pct
 from bench.stores import BACKENDS, new_store
+from bot.games.strategic.playing import Playing
 from bot.ticker import Ticker
 
 SMALL = 40  # side of the maps
@@ -222,7 +223,7 @@ class Player:
                     places.append(sq)
                 if places:
                     x, y = world.grid.xy(rng.choice(places))
-                    return desk.move(caller, str(unit.id), f"{x},{y}")
+                    return desk.part(Playing).move(caller, str(unit.id), f"{x},{y}")
             return None
         cities = world.cities_of(nation)
         if not cities:
@@ -238,9 +239,9 @@ class Player:
             ]
             if not makes:
                 return None
-            return desk.build(caller, f"{x},{y}", rng.choice(makes))
+            return desk.part(Playing).build(caller, f"{x},{y}", rng.choice(makes))
         choices = [c.name for c in rules.cities if c.designatable and c.name != city.designation]
-        return desk.designate(caller, f"{x},{y}", rng.choice(choices))
+        return desk.part(Playing).designate(caller, f"{x},{y}", rng.choice(choices))
 
 
 def _shape(message: str) -> str:

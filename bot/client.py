@@ -265,7 +265,7 @@ class StrategicBot(commands.AutoShardedBot):
             return
         if not row.channel_id:
             return
-        text = await self.desk.status_board(game_id)  # one message by design, never cut
+        text = await self.desk.lifecycle.status_board(game_id)  # one message by design, never cut
         message_id = row.settings.get("status_message_id")
         if message_id and await self._status_says(game_id, str(message_id), text):
             return  # the pinned message already says this

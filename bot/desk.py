@@ -1,16 +1,17 @@
-"""The desk: every player and moderator action, Discord-free. The cogs (and the offline
-sandbox) translate their input into these calls and the `Reply` back into messages."""
+"""The desk: every player and moderator action, Discord-free, made of parts named for what they
+do, each with what it needs given to it: the shell's (`lifecycle`: /game; `moderation`: /mod;
+`preferences`: /notify; `guide`: /help; `news`: /news) and each game's own (its side's
+`desk_parts`, found with `part(cls)`). The cogs (and the offline sandbox) translate their input
+into these calls and the `Reply` back into messages. Buttons, confirmations and list pages run
+what the parts registered in `actions`."""
 
 from __future__ import annotations
 
-import re
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
-from bot.context import UNKNOWN_CONFIRMATION, Caller, Context, Reply, UserError
-from bot.games.strategic.choices import Choices
-from bot.games.strategic.intel import Intel
-from bot.games.strategic.playing import Playing
-from bot.games.supplylines.orders import Orders
+from bot.actions import Actions
+from bot.context import Caller, Context, Reply
+from bot.game_side import sides
 from bot.guide import Guide
 from bot.lifecycle import Lifecycle
 from bot.moderation import Moderation
@@ -21,66 +22,51 @@ from engine.host.service import GameService
 if TYPE_CHECKING:  # pragma: no cover
     from bot.dm.notifier import Notifier
 
+Part = TypeVar("Part")
 
-class Desk(Lifecycle, Playing, Intel, Moderation, Preferences, Guide, News, Choices, Orders):
-    def __init__(self, service: GameService) -> None:
-        self.ctx = Context(service)
+
+class Desk:
+    def __init__(self, service: GameService, *, notifier: Notifier | None = None) -> None:
         self.service = service
-        self.notifier: Notifier | None = (
-            None  # set by the bot: settings changes release held reports
-        )
+        self.ctx = Context(service)
+        self.actions = Actions()
+        self.lifecycle = Lifecycle(self.ctx, self.actions)
+        self.moderation = Moderation(self.ctx, self.actions)
+        # settings changes release the reports held by the old quiet hours (the notifier's)
+        self.preferences = Preferences(self.ctx, notifier)
+        self.guide = Guide(self.ctx)
+        self.news = News(self.ctx)
+        self._parts: dict[type, object] = {}
+        for game in sides():
+            for made in game.desk_parts(self.ctx, self.actions):
+                if type(made) in self._parts:
+                    raise ValueError(f"two desk parts of type {type(made).__name__}")
+                self._parts[type(made)] = made
+
+    @property
+    def notifier(self) -> Notifier | None:
+        return self.preferences.notifier
+
+    @notifier.setter
+    def notifier(self, notifier: Notifier | None) -> None:
+        self.preferences.notifier = notifier
+
+    def part(self, cls: type[Part]) -> Part:
+        """A game's part of the desk, by its class (`desk.part(Orders).orders_add(...)`)."""
+        found = self._parts.get(cls)
+        if found is None:
+            raise LookupError(f"no desk part {cls.__name__}: is its game registered?")
+        assert isinstance(found, cls)
+        return found
 
     async def confirm(self, caller: Caller, token: str) -> Reply:
         """The caller pressed a confirmation button: the action waiting behind it (kept in the
         database, so it survives a restart) runs only if the presser is the one who asked and
         still has the right to do it now (leads the nation; moderates the game's server)."""
         pending = await self.ctx.confirmations.claim(caller, token)
-        handler = CONFIRMED.get(pending.kind)
-        if handler is None:
-            raise UserError(UNKNOWN_CONFIRMATION)
-        return await getattr(self, handler)(caller, pending)
+        return await self.actions.confirm(caller, pending)
 
     async def press(self, caller: Caller, action: str, args: str) -> Reply:
-        """The caller pressed a button under a reply (`bot.context.Button`): the desk method
-        for its action runs with the arguments the button carries, checked like typed ones."""
-        handler = PRESSED.get(action)
-        if handler is None:
-            raise UserError("This button is no longer valid: run the command again.")
-        return await getattr(self, handler)(caller, args)
-
-    async def pressed_page(self, caller: Caller, args: str) -> Reply:
-        """A list's Prev or Next (`bot.paging`): the command runs again for the presser, checked
-        like a typed one, and shows the page asked for (the nearest there is, if the list has
-        shrunk meanwhile). `args` is `<list>[:<game>]:<page>`."""
-        found = re.fullmatch(r"([a-z]{1,12})(?::(\d{1,12}))?:(\d{1,5})", args)
-        handler = PAGED.get(found[1]) if found else None
-        if found is None or handler is None:
-            raise UserError("This button is no longer valid: run the command again.")
-        game_id = int(found[2]) if found[2] else None
-        return await getattr(self, handler)(caller, page=int(found[3]), game_id=game_id)
-
-
-# the actions a button under a reply may run -> the desk method that runs it
-PRESSED: dict[str, str] = {
-    "map": "pressed_map",
-    "page": "pressed_page",
-}
-
-# the lists a page button may show -> the desk method that shows a page of it (keyword
-# arguments `page` and `game_id`)
-PAGED: dict[str, str] = {
-    "orders": "orders_list",
-    "board": "orders_board_page",
-    "games": "game_list",
-    "info": "game_info",
-    "nations": "nations",
-}
-
-# the kinds of action a confirmation may hold -> the desk method that rechecks and runs it
-CONFIRMED: dict[str, str] = {
-    "resign": "confirmed_resign",
-    "launch": "confirmed_launch",
-    "disband": "confirmed_disband",
-    "mod_end": "confirmed_mod_end",
-    "mod_delete": "confirmed_mod_delete",
-}
+        """The caller pressed a button under a reply (`bot.context.Button`): the action its
+        part registered runs with the arguments the button carries, checked like typed ones."""
+        return await self.actions.press(caller, action, args)

@@ -9,6 +9,7 @@ import io
 import logging
 import re
 from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Protocol, cast
 
 import discord
@@ -52,7 +53,20 @@ def is_moderator(interaction: discord.Interaction, role: str | None) -> bool:
     return False
 
 
-def caller_of(interaction: discord.Interaction) -> Caller:
+@dataclass
+class Typed:
+    """A slash command typed outside Discord (the offline sandbox, tests): the bot whose cogs
+    run it (`client`, as a Discord interaction has), who typed it, and the desk's reply. The
+    cogs' `respond` and `caller_of` take it in place of an interaction (`bot.typed`)."""
+
+    client: Any
+    caller: Caller
+    reply: Reply | None = None
+
+
+def caller_of(interaction: discord.Interaction | Typed) -> Caller:
+    if isinstance(interaction, Typed):
+        return interaction.caller
     bot = host_of(interaction)
     return Caller(
         user_id=str(interaction.user.id),
@@ -271,7 +285,7 @@ command."""
 
 
 async def respond(
-    interaction: discord.Interaction,
+    interaction: discord.Interaction | Typed,
     action: Callable[[], Awaitable[Reply]],
     *,
     slow: bool = False,
@@ -284,7 +298,11 @@ async def respond(
     at once too.
 
     What the action did is done: if the answer cannot be delivered (the interaction expired),
-    it is logged, and the game's channel still hears of it (`after_reply`)."""
+    it is logged, and the game's channel still hears of it (`after_reply`). A command typed
+    outside Discord (`Typed`) keeps the reply, and its errors are raised to the typist."""
+    if isinstance(interaction, Typed):
+        interaction.reply = await action()
+        return
     bot = host_of(interaction)
     service = getattr(bot, "service", None)
     if interaction.guild_id is None and getattr(service, "owner", None) is not None:

@@ -19,6 +19,7 @@ from bot.errors import UserError
 from engine.interface.kind import DEFAULT_KIND, KINDS, load
 
 if TYPE_CHECKING:  # pragma: no cover
+    from bot.actions import Actions
     from bot.context import Context, Reply
     from bot.dm.tellers import Teller
     from engine.host.service import GameService
@@ -57,12 +58,11 @@ class Post:
 
 
 @dataclass(frozen=True)
-class SandboxRoutes:
-    """The game's slash commands as the offline sandbox types them: path -> (the desk method,
-    {option name: desk parameter} where they differ), its help text, and the nations of a
-    sandbox game when not asked for (None: the game's own default)."""
+class SandboxHelp:
+    """The game in the offline sandbox (which runs the game's own commands, `bot.typed`): its
+    help text there, and the nations of a sandbox game when not asked for (None: the game's
+    own default)."""
 
-    routes: Mapping[str, tuple[str, Mapping[str, str]]]
     help: str
     nations: int | None = None
 
@@ -76,7 +76,7 @@ class GameSide(Protocol):
     status_events: frozenset[str]  # events after which a game's pinned status changes
     ended_events: frozenset[str]  # events that end a game (its timelapse is posted)
     posts_after: frozenset[str]  # events after which its channel is shown something (`posts`)
-    sandbox: SandboxRoutes
+    sandbox: SandboxHelp
     default_ruleset: str  # its rules when none is named
 
     @property
@@ -88,6 +88,13 @@ class GameSide(Protocol):
 
     def creation(self, options: dict[str, Any], *, days: int | None) -> Creation:
         """A new game's options, checked (raises `UserError` naming what is wrong)."""
+        ...
+
+    # --- its part of the desk -----------------------------------------------------------------
+
+    def desk_parts(self, ctx: Context, actions: Actions) -> list[object]:
+        """Its commands' actions, Discord-free (`bot.desk.Desk.part`), each registering its
+        buttons, confirmations and list pages in `actions`."""
         ...
 
     # --- what the shell's commands show -------------------------------------------------------

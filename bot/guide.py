@@ -14,7 +14,8 @@ class Guide:
     """The desk's /help: the page of a topic for the rules of the caller's game (its side's
     pages), else of the default game's rules."""
 
-    ctx: Context
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
 
     async def help(
         self, caller: Caller, topic: str | None = None, ruleset: str | None = None

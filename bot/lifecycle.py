@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from bot.actions import Actions
 from bot.context import (
     ACTIVE,
     GAME_OVER,
@@ -42,6 +43,7 @@ SPEEDS: dict[str, float] = {
     "blitz (x12)": 300.0,
     "test (x360)": 10.0,
 }
+AUTOCOMPLETE_LIMIT = 25  # Discord's
 GAMES_PAGE = 10  # games a page of /game list
 
 
@@ -73,7 +75,11 @@ def speed_label(seconds_per_hour: float) -> str:
 
 
 class Lifecycle:
-    ctx: Context
+    def __init__(self, ctx: Context, actions: Actions) -> None:
+        self.ctx = ctx
+        actions.confirmation("resign", self.confirmed_resign)
+        actions.pages("games", self.game_list)
+        actions.pages("info", self.game_info)
 
     async def game_create(
         self,
@@ -183,6 +189,21 @@ class Lifecycle:
             " The game is full: **it has started!**" if started else ""
         )
         return Reply(text=text, announce=(game.channel_id or "", announce), refresh_game=game.id)
+
+    async def choose_colours(self, caller: Caller, current: str) -> list[tuple[str, str]]:
+        typed = current.strip().lower()
+        taken: set[str] = set()
+        try:
+            seat = await self.ctx.seat(caller)
+            summary = await self.ctx.service.summary(seat.game.id)
+            taken = {n.colour for n in summary.nations.values()}
+        except UserError:
+            pass
+        return [
+            (f"{name} ({hexa})", name)
+            for name, hexa in colours.PALETTE.items()
+            if hexa not in taken and typed in name
+        ][:AUTOCOMPLETE_LIMIT]
 
     async def game_add_ai(
         self, caller: Caller, name: str, colour: str | None = None, level: str = "normal"

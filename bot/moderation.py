@@ -9,6 +9,7 @@ pressing it checks the presser's rights again, as they are then."""
 
 from __future__ import annotations
 
+from bot.actions import Actions
 from bot.context import GAME_OVER, Caller, Context, Pending, Reply, UserError
 from bot.game_side import side
 from bot.lifecycle import SPEEDS, speed_label
@@ -18,7 +19,10 @@ MAX_FORCED_TICKS = 96 * 10
 
 
 class Moderation:
-    ctx: Context
+    def __init__(self, ctx: Context, actions: Actions) -> None:
+        self.ctx = ctx
+        actions.confirmation("mod_end", self.confirmed_mod_end)
+        actions.confirmation("mod_delete", self.confirmed_mod_delete)
 
     async def _game(self, caller: Caller, *, ended: bool = False):
         """The game the moderator acts on; one that has ended only for reading or deleting

@@ -45,9 +45,10 @@ def pages(rows: list[NewsRow], title: str, limit: int = LIMIT) -> list[str]:
 
 
 class News:
-    ctx: Context
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
 
-    async def news(self, caller: Caller, count: int = 10, page: int = 1) -> Reply:
+    async def read(self, caller: Caller, count: int = 10, page: int = 1) -> Reply:
         seat = await self.ctx.seat(caller)
         game = seat.game
         count = max(1, min(KEPT, count))

@@ -5,13 +5,15 @@ from __future__ import annotations
 from pydantic import ValidationError
 
 from bot.context import Caller, Context, Reply, UserError
-from bot.dm.notifier import PlayerSettings
+from bot.dm.notifier import Notifier, PlayerSettings
 from bot.dm.text import CATEGORIES
 from bot.store import BotStore
 
 
 class Preferences:
-    ctx: Context
+    def __init__(self, ctx: Context, notifier: Notifier | None = None) -> None:
+        self.ctx = ctx
+        self.notifier = notifier  # (set by the bot once it has one)
 
     async def notify(
         self,
@@ -53,7 +55,7 @@ class Preferences:
         except ValidationError as exc:
             raise UserError(exc.errors()[0]["msg"].removeprefix("Value error, ")) from None
         await store.set_player_settings(caller.user_id, settings.model_dump())
-        notifier = getattr(self, "notifier", None)
+        notifier = self.notifier
         if notifier is not None:  # reports held back by the old quiet hours go out now
             await notifier.release(caller.user_id)
         return Reply(text=describe(settings))

@@ -10,72 +10,23 @@ import re
 import shlex
 import tempfile
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
-from typing import Any, NamedTuple
 
 from bot.background import stop_tasks
 from bot.context import Button, Caller, Reply, UserError, explain
 from bot.desk import Desk
 from bot.dm.delivery import Menu
 from bot.dm.notifier import Notifier
-from bot.game_side import side, sides
+from bot.game_side import side
 from bot.ticker import Ticker
+from bot.typed import Commands
 from engine.host.runner import AiRunner
 from engine.host.service import GameService
 from engine.interface.kind import DEFAULT_KIND, KINDS
 
 GUILD, CHANNEL = "sandbox", "sandbox"
-
-# the shell's slash command paths -> (desk method, {option name: desk parameter} where they
-# differ); each game adds its own (`GameSide.sandbox`)
-SHELL_ROUTES: dict[str, tuple[str, Mapping[str, str]]] = {
-    "game join": ("game_join", {}),
-    "game add-ai": ("game_add_ai", {}),
-    "game caretaker": ("game_caretaker", {}),
-    "game leave": ("game_leave", {}),
-    "game start": ("game_start", {}),
-    "game resign": ("game_resign", {}),
-    "game list": ("game_list", {}),
-    "game info": ("game_info", {}),
-    "notify": ("notify", {}),
-    "help": ("help", {}),
-    "news": ("news", {}),
-    "mod pause": ("mod_pause", {}),
-    "mod resume": ("mod_resume", {}),
-    "mod speed": ("mod_speed", {}),
-    "mod tick": ("mod_tick", {}),
-    "mod kick": ("mod_kick", {}),
-    "mod substitute": ("mod_substitute", {"player": "user_id"}),
-    "mod end": ("mod_end", {}),
-    "mod delete": ("mod_delete", {}),
-    "mod view": ("mod_view", {}),
-}
-
-
-class Route(NamedTuple):
-    """What a typed slash command runs: the desk method, its options' desk parameters where
-    they differ, and arguments the command's path itself gives (`/game create <game>`)."""
-
-    method: str
-    renames: Mapping[str, str]
-    fixed: Mapping[str, Any]
-
-    def kwargs(self, options: Mapping[str, Any]) -> dict[str, Any]:
-        return {**{self.renames.get(k, k): v for k, v in options.items()}, **self.fixed}
-
-
-def routes() -> dict[str, Route]:
-    """Every command path the sandbox knows: the shell's and each game's."""
-    out = {path: Route(method, renames, {}) for path, (method, renames) in SHELL_ROUTES.items()}
-    for game in sides():
-        out[f"game create {game.name}"] = Route("game_create", {}, {"kind": game.name})
-        out.update(
-            (path, Route(method, renames, {}))
-            for path, (method, renames) in game.sandbox.routes.items()
-        )
-    return out
 
 
 async def command_specs() -> dict[str, list[dict]]:
@@ -212,6 +163,7 @@ class Sandbox:
         self.names = {uid: name for name, uid in zip(players, self.players.values(), strict=True)}
         self.acting = next(iter(self.players.values()))
         self.specs: dict[str, list[dict]] = {}
+        self.commands: Commands | None = None  # the bot's own, loaded at `setup`
         self.pending_confirm: str | None = None
         self.buttons: list[Button] = []  # under the last reply that had any (press N)
         self._pictures = 0
@@ -293,9 +245,10 @@ class Sandbox:
         map_name: str | None = None,
         turn_hours: float | None = None,
     ) -> None:
-        self.specs = await command_specs()
+        self.commands = await Commands.load(self.desk)
+        self.specs = self.commands.specs()
         first = self.acting
-        reply = await self.desk.game_create(
+        reply = await self.desk.lifecycle.game_create(
             self.caller(),
             "Sandbox",
             ruleset=ruleset,
@@ -314,10 +267,10 @@ class Sandbox:
         nations = (await self.service.summary(self.game)).seats
         for uid in self.players.values():
             self.acting = uid
-            self.show(await self.desk.game_join(self.caller(), self.names[uid]))
+            self.show(await self.desk.lifecycle.game_join(self.caller(), self.names[uid]))
         self.acting = first
         for i in range(nations - len(self.players)):
-            self.show(await self.desk.game_add_ai(self.caller(), f"Robot {i + 1}"))
+            self.show(await self.desk.lifecycle.game_add_ai(self.caller(), f"Robot {i + 1}"))
         await self.ai.run_once()
         await self.notifier.run_once()
 
@@ -387,8 +340,8 @@ class Sandbox:
                 text = f"mod {word}"
         try:
             path, values = parse(text, self.specs)
-            route = routes()[path]
-            reply = await getattr(self.desk, route.method)(self.caller(), **route.kwargs(values))
+            assert self.commands is not None  # (loaded at `setup`)
+            reply = await self.commands.run(path, self.caller(), values)
         except Exception as exc:  # noqa: BLE001 - every failure is a message here
             self.write(explain(exc))
             return True
@@ -396,6 +349,10 @@ class Sandbox:
         await self.ai.run_once()  # AI players answer what changed (a new turn)
         await self.notifier.run_once()
         return True
+
+    async def close(self) -> None:
+        if self.commands is not None:
+            await self.commands.close()
 
     async def background(self, interval: float) -> list[asyncio.Task]:
         return [
@@ -479,4 +436,5 @@ async def run_sandbox(
         return 0
     finally:
         await stop_tasks(tasks)
+        await sandbox.close()
         await service.close()

@@ -51,6 +51,9 @@ from hypothesis import strategies as st
 
 from bot.context import Caller, UserError
 from bot.games.strategic import notices
+from bot.games.strategic.choices import Choices
+from bot.games.strategic.intel import Intel
+from bot.games.strategic.playing import Playing
 from bot.games.strategic.teller import sitrep_text
 from bot.parsing import choice, square, unit_ids
 from engine.errors import CommandError, GameError
@@ -1269,17 +1272,17 @@ class DeskRunner:
     async def _order(self, what: str, args: tuple):
         desk, c = self.desk, self.caller
         if what == "build":
-            return await desk.build(c, args[0], args[1], next_build=args[2])
+            return await desk.part(Playing).build(c, args[0], args[1], next_build=args[2])
         if what in ("board", "engineer", "launch"):
             first = int(args[0]) if what != "board" else args[0]
             second = int(args[1]) if what == "board" else args[1]
-            reply = await getattr(desk, what)(c, first, second)
+            reply = await getattr(desk.part(Playing), what)(c, first, second)
             if reply.confirm is not None:  # an ICBM: press the button
                 reply = await desk.confirm(c, reply.confirm.token)
             return reply
         if what == "cede":
-            return await desk.cede(c, args[0], units=args[1], city=args[2])
-        reply = await getattr(desk, what)(c, *args)
+            return await desk.part(Playing).cede(c, args[0], units=args[1], city=args[2])
+        reply = await getattr(desk.part(Playing), what)(c, *args)
         if what == "disband" and reply.confirm is not None:  # press the button
             reply = await desk.confirm(c, reply.confirm.token)
         return reply
@@ -1288,17 +1291,18 @@ class DeskRunner:
         desk, c = self.desk, self.caller
         try:
             if what.startswith("choose_"):
-                return f"{what}: {await getattr(desk, what)(c, *args)}"
+                choices = desk.lifecycle if what == "choose_colours" else desk.part(Choices)
+                return f"{what}: {await getattr(choices, what)(c, *args)}"
             if what == "sitrep":  # the notifier's daily report, from the same view
                 return f"sitrep: {sitrep_text('Fog', await self.view())}"
             if what == "units":
-                reply = await desk.units(c, page=args[0], kind=args[1])
+                reply = await desk.part(Intel).units(c, page=args[0], kind=args[1])
             elif what == "cities":
-                reply = await desk.cities(c, page=args[0])
+                reply = await desk.part(Intel).cities(c, page=args[0])
             elif what == "map":
-                reply = await desk.map(c, at=args[0], radius=args[1])
+                reply = await desk.part(Intel).map(c, at=args[0], radius=args[1])
             else:
-                reply = await getattr(desk, what)(c)
+                reply = await getattr(desk.part(Intel), what)(c)
         except UserError as exc:
             return f"{what} error: {exc}"
         pictures = [data.decode() for _name, data in reply.files]

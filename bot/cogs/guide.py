@@ -33,7 +33,7 @@ class GuideCog(commands.Cog):
         ruleset: str | None = None,
     ) -> None:
         await respond(
-            interaction, lambda: self.bot.desk.help(caller_of(interaction), topic, ruleset)
+            interaction, lambda: self.bot.desk.guide.help(caller_of(interaction), topic, ruleset)
         )
 
 

@@ -32,12 +32,13 @@ class GameCog(
         colour: str | None = None,
     ) -> None:
         await respond(
-            interaction, lambda: self.bot.desk.game_join(caller_of(interaction), name, colour)
+            interaction,
+            lambda: self.bot.desk.lifecycle.game_join(caller_of(interaction), name, colour),
         )
 
     @join.autocomplete("colour")
     async def _colours(self, interaction: discord.Interaction, current: str):
-        return await complete(interaction, current, self.bot.desk.choose_colours)
+        return await complete(interaction, current, self.bot.desk.lifecycle.choose_colours)
 
     @app_commands.command(
         name="add-ai", description="Fill a seat with an AI nation (creator or moderator)"
@@ -57,7 +58,9 @@ class GameCog(
     ) -> None:
         await respond(
             interaction,
-            lambda: self.bot.desk.game_add_ai(caller_of(interaction), name, colour, level),
+            lambda: self.bot.desk.lifecycle.game_add_ai(
+                caller_of(interaction), name, colour, level
+            ),
         )
 
     add_ai.autocomplete("colour")(_colours)
@@ -67,27 +70,39 @@ class GameCog(
     )
     @app_commands.describe(on="True: the AI takes over; False: you take it back")
     async def caretaker(self, interaction: discord.Interaction, on: bool) -> None:
-        await respond(interaction, lambda: self.bot.desk.game_caretaker(caller_of(interaction), on))
+        await respond(
+            interaction, lambda: self.bot.desk.lifecycle.game_caretaker(caller_of(interaction), on)
+        )
 
     @app_commands.command(name="leave", description="Leave the game before it starts")
     async def leave(self, interaction: discord.Interaction) -> None:
-        await respond(interaction, lambda: self.bot.desk.game_leave(caller_of(interaction)))
+        await respond(
+            interaction, lambda: self.bot.desk.lifecycle.game_leave(caller_of(interaction))
+        )
 
     @app_commands.command(name="start", description="Start the game now (creator or moderator)")
     async def start(self, interaction: discord.Interaction) -> None:
-        await respond(interaction, lambda: self.bot.desk.game_start(caller_of(interaction)))
+        await respond(
+            interaction, lambda: self.bot.desk.lifecycle.game_start(caller_of(interaction))
+        )
 
     @app_commands.command(name="resign", description="Give up: your nation leaves the game")
     async def resign(self, interaction: discord.Interaction) -> None:
-        await respond(interaction, lambda: self.bot.desk.game_resign(caller_of(interaction)))
+        await respond(
+            interaction, lambda: self.bot.desk.lifecycle.game_resign(caller_of(interaction))
+        )
 
     @app_commands.command(name="list", description="Games on this server")
     async def list_games(self, interaction: discord.Interaction) -> None:
-        await respond(interaction, lambda: self.bot.desk.game_list(caller_of(interaction)))
+        await respond(
+            interaction, lambda: self.bot.desk.lifecycle.game_list(caller_of(interaction))
+        )
 
     @app_commands.command(name="info", description="The game in this channel: status and nations")
     async def info(self, interaction: discord.Interaction) -> None:
-        await respond(interaction, lambda: self.bot.desk.game_info(caller_of(interaction)))
+        await respond(
+            interaction, lambda: self.bot.desk.lifecycle.game_info(caller_of(interaction))
+        )
 
 
 async def setup(bot: commands.Bot | commands.AutoShardedBot) -> None:

@@ -23,11 +23,15 @@ class ModCog(
 
     @app_commands.command(name="pause", description="Stop the game's clock")
     async def pause(self, interaction: discord.Interaction) -> None:
-        await respond(interaction, lambda: self.bot.desk.mod_pause(caller_of(interaction)))
+        await respond(
+            interaction, lambda: self.bot.desk.moderation.mod_pause(caller_of(interaction))
+        )
 
     @app_commands.command(name="resume", description="Start the game's clock again")
     async def resume(self, interaction: discord.Interaction) -> None:
-        await respond(interaction, lambda: self.bot.desk.mod_resume(caller_of(interaction)))
+        await respond(
+            interaction, lambda: self.bot.desk.moderation.mod_resume(caller_of(interaction))
+        )
 
     @app_commands.command(name="speed", description="How fast game time runs")
     @app_commands.describe(
@@ -42,7 +46,9 @@ class ModCog(
     ) -> None:
         await respond(
             interaction,
-            lambda: self.bot.desk.mod_speed(caller_of(interaction), speed, seconds_per_hour),
+            lambda: self.bot.desk.moderation.mod_speed(
+                caller_of(interaction), speed, seconds_per_hour
+            ),
         )
 
     @app_commands.command(name="tick", description="Move the game on now by some 15-minute ticks")
@@ -51,12 +57,16 @@ class ModCog(
         self, interaction: discord.Interaction, ticks: app_commands.Range[int, 1, 960]
     ) -> None:
         await respond(
-            interaction, lambda: self.bot.desk.mod_tick(caller_of(interaction), ticks), slow=True
+            interaction,
+            lambda: self.bot.desk.moderation.mod_tick(caller_of(interaction), ticks),
+            slow=True,
         )
 
     @app_commands.command(name="kick", description="Remove a nation's player (it resigns)")
     async def kick(self, interaction: discord.Interaction, nation: str) -> None:
-        await respond(interaction, lambda: self.bot.desk.mod_kick(caller_of(interaction), nation))
+        await respond(
+            interaction, lambda: self.bot.desk.moderation.mod_kick(caller_of(interaction), nation)
+        )
 
     @app_commands.command(name="substitute", description="Hand a nation to another player")
     async def substitute(
@@ -64,22 +74,28 @@ class ModCog(
     ) -> None:
         await respond(
             interaction,
-            lambda: self.bot.desk.mod_substitute(caller_of(interaction), nation, str(player.id)),
+            lambda: self.bot.desk.moderation.mod_substitute(
+                caller_of(interaction), nation, str(player.id)
+            ),
         )
 
     @app_commands.command(name="end", description="End the game now")
     async def end(self, interaction: discord.Interaction) -> None:
-        await respond(interaction, lambda: self.bot.desk.mod_end(caller_of(interaction)))
+        await respond(interaction, lambda: self.bot.desk.moderation.mod_end(caller_of(interaction)))
 
     @app_commands.command(name="delete", description="Delete the game and its history")
     async def delete(self, interaction: discord.Interaction) -> None:
-        await respond(interaction, lambda: self.bot.desk.mod_delete(caller_of(interaction)))
+        await respond(
+            interaction, lambda: self.bot.desk.moderation.mod_delete(caller_of(interaction))
+        )
 
     @app_commands.command(name="view", description="See the map as a nation sees it, or everything")
     @app_commands.describe(nation="a nation (empty: everything)")
     async def view(self, interaction: discord.Interaction, nation: str | None = None) -> None:
         await respond(
-            interaction, lambda: self.bot.desk.mod_view(caller_of(interaction), nation), slow=True
+            interaction,
+            lambda: self.bot.desk.moderation.mod_view(caller_of(interaction), nation),
+            slow=True,
         )
 
 

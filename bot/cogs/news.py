@@ -26,7 +26,9 @@ class NewsCog(commands.Cog):
         count: app_commands.Range[int, 1, KEPT] = 10,
         page: app_commands.Range[int, 1, 50] = 1,
     ) -> None:
-        await respond(interaction, lambda: self.bot.desk.news(caller_of(interaction), count, page))
+        await respond(
+            interaction, lambda: self.bot.desk.news.read(caller_of(interaction), count, page)
+        )
 
 
 async def setup(bot: commands.Bot | commands.AutoShardedBot) -> None:

@@ -40,7 +40,7 @@ class PreferencesCog(commands.Cog):
     ) -> None:
         await respond(
             interaction,
-            lambda: self.bot.desk.notify(
+            lambda: self.bot.desk.preferences.notify(
                 caller_of(interaction),
                 quiet_from=quiet_from,
                 quiet_to=quiet_to,

@@ -23,7 +23,10 @@ from pydantic import SecretStr
 from bot.context import Caller, Reply, UserError
 from bot.desk import Desk
 from bot.games.strategic import selectors
-from bot.sandbox import command_specs, routes
+from bot.games.strategic.choices import Choices
+from bot.games.strategic.playing import Playing
+from bot.sandbox import command_specs
+from bot.typed import Commands
 from engine.host.service import GameService
 from engine.interface.kind import kind as kind_named
 from engine.strategic.commands import Move, SetRelation
@@ -140,20 +143,20 @@ async def _prepare(path: Path) -> Prepared:
         await service.substitute(running, "yellow", "10")  # user 4 was replaced by user 10
         desk = Desk(service)
         lobby_creator = Caller("11", "user11", GUILD_A, A2)
-        made = await desk.game_create(lobby_creator, "Lobby", nations=3, size="small")
+        made = await desk.lifecycle.game_create(lobby_creator, "Lobby", nations=3, size="small")
         lobby = made.refresh_game
         assert lobby is not None
-        await desk.game_join(lobby_creator, "Lime", "lime")
-        await desk.game_join(Caller("18", "user18", GUILD_A, A2), "Navy", "navy")
+        await desk.lifecycle.game_join(lobby_creator, "Lime", "lime")
+        await desk.lifecycle.game_join(Caller("18", "user18", GUILD_A, A2), "Navy", "navy")
         # Supply Lines on the four-player map: users 21 and 28 play, 23 resigned, 24 was
         # replaced by user 30 (the same roles as in the Strategic Initiative game)
-        made = await desk.game_create(
+        made = await desk.lifecycle.game_create(
             Caller("21", "user21", GUILD_A, A3), "Lines", kind="supply-lines", map_name="four"
         )
         supply = made.refresh_game
         assert supply is not None
         for user, name in (("21", "Ann"), ("28", "Bob"), ("23", "Cat"), ("24", "Dan")):
-            await desk.game_join(Caller(user, f"user{user}", GUILD_A, A3), name)
+            await desk.lifecycle.game_join(Caller(user, f"user{user}", GUILD_A, A3), name)
         assert (await service.game(supply)).status == "running"
         await service.resign(supply, "cat")
         await service.substitute(supply, "dan", "30")
@@ -164,13 +167,13 @@ async def _prepare(path: Path) -> Prepared:
         await service.resign(ended, "green")
         await service.substitute(ended, "yellow", "10")
         await service.end(ended)
-        made = await desk.game_create(
+        made = await desk.lifecycle.game_create(
             Caller("21", "user21", GUILD_A, A5), "Old lines", kind="supply-lines", map_name="four"
         )
         ended_supply = made.refresh_game
         assert ended_supply is not None
         for user, name in (("21", "Ann"), ("28", "Bob"), ("23", "Cat"), ("24", "Dan")):
-            await desk.game_join(Caller(user, f"user{user}", GUILD_A, A5), name)
+            await desk.lifecycle.game_join(Caller(user, f"user{user}", GUILD_A, A5), name)
         await service.resign(ended_supply, "cat")
         await service.substitute(ended_supply, "dan", "30")
         await service.end(ended_supply)
@@ -582,10 +585,17 @@ SUPPLY_MATRIX: dict[str, Case] = {
 }
 
 
+_commands: list[Commands] = []  # the bot's commands, loaded once (their desk is set per call)
+
+
 async def call(desk: Desk, path: str, caller: Caller, options: dict[str, Any]) -> Reply:
-    """Run a slash command on the desk as the bot's cogs and the sandbox do (same routes)."""
-    route = routes()[path]
-    return await getattr(desk, route.method)(caller, **route.kwargs(options))
+    """Run a slash command as the bot registers it (its cog's callback, as the sandbox does),
+    answered by this desk."""
+    if not _commands:
+        _commands.append(await Commands.load(desk))
+    commands = _commands[0]
+    commands.host.desk = desk
+    return await commands.run(path, caller, options)
 
 
 def test_the_matrix_covers_every_registered_command() -> None:
@@ -732,7 +742,7 @@ async def test_autocomplete_offers_only_the_callers_own_things(fresh) -> None:
     blue = {str(u) for u in UNITS["blue"].values()}
     for role in ROLES:
         me = who(role, "running")
-        offered = {v for _, v in await fresh.desk.choose_units(me.caller, "")}
+        offered = {v for _, v in await fresh.desk.part(Choices).choose_units(me.caller, "")}
         expected = {"red": red, "blue": blue}.get(me.nation or "", set())
         chosen: set[str] = set()
         if me.nation is not None:  # ids, or selectors ("all at 3,4"): what each one chooses
@@ -781,9 +791,9 @@ async def test_a_pending_resign_does_not_survive_a_substitution(fresh) -> None:
     red = who("player", "running").caller
     mod = who("mod_here", "running").caller
     game = fresh.g.running
-    ask = await fresh.desk.game_resign(red)
+    ask = await fresh.desk.lifecycle.game_resign(red)
     assert ask.confirm is not None
-    await fresh.desk.mod_substitute(mod, "Red", "12")  # Red now belongs to user 12
+    await fresh.desk.moderation.mod_substitute(mod, "Red", "12")  # Red now belongs to user 12
     before = await fingerprint(fresh.service)
     with pytest.raises(UserError, match="You no longer lead Red in game"):
         await fresh.desk.confirm(red, ask.confirm.token)
@@ -795,9 +805,9 @@ async def test_a_pending_resign_does_not_survive_a_substitution(fresh) -> None:
 
 async def test_a_pending_launch_does_not_survive_a_kick(fresh) -> None:
     red = who("player", "running").caller
-    ask = await fresh.desk.launch(red, 5, "12,3")
+    ask = await fresh.desk.part(Playing).launch(red, 5, "12,3")
     assert ask.confirm is not None
-    await fresh.desk.mod_kick(who("mod_here", "running").caller, "Red")
+    await fresh.desk.moderation.mod_kick(who("mod_here", "running").caller, "Red")
     before = await fingerprint(fresh.service)
     with pytest.raises(UserError, match="Red is out of the game"):
         await fresh.desk.confirm(red, ask.confirm.token)
@@ -807,7 +817,7 @@ async def test_a_pending_launch_does_not_survive_a_kick(fresh) -> None:
 async def test_a_moderator_confirmation_is_rechecked_when_pressed(fresh) -> None:
     game = fresh.g.running
     mod = who("mod_here", "running").caller
-    ask = await fresh.desk.mod_end(mod)
+    ask = await fresh.desk.moderation.mod_end(mod)
     assert ask.confirm is not None
     before = await fingerprint(fresh.service)
     # the moderator lost Manage Server (and the role) before pressing
@@ -818,7 +828,7 @@ async def test_a_moderator_confirmation_is_rechecked_when_pressed(fresh) -> None
     assert (await fresh.service.game(game)).status == "running"
 
     # a moderator's delete, pressed with rights that hold on another server only
-    ask = await fresh.desk.mod_delete(mod)
+    ask = await fresh.desk.moderation.mod_delete(mod)
     assert ask.confirm is not None
     elsewhere = Caller(mod.user_id, mod.name, GUILD_B, B2, moderator=True)
     with pytest.raises(UserError, match="not hosted on this server"):
@@ -826,7 +836,7 @@ async def test_a_moderator_confirmation_is_rechecked_when_pressed(fresh) -> None
     assert await fingerprint(fresh.service) == before
 
     # with the rights in place it runs
-    ask = await fresh.desk.mod_end(mod)
+    ask = await fresh.desk.moderation.mod_end(mod)
     assert ask.confirm is not None
     done = await fresh.desk.confirm(mod, ask.confirm.token)
     assert "ended by a moderator" in done.text
@@ -839,7 +849,7 @@ async def test_a_confirmation_survives_a_restart(prepared, tmp_path) -> None:
     red = who("player", "running").caller
     service = await GameService.open(str(path), synchronous="NORMAL")
     try:
-        ask = await Desk(service).game_resign(red)
+        ask = await Desk(service).lifecycle.game_resign(red)
         assert ask.confirm is not None
     finally:
         await service.close()
@@ -859,7 +869,7 @@ async def test_expired_used_unknown_and_orphaned_buttons_say_so(fresh) -> None:
     mod = who("mod_here", "running").caller
     with pytest.raises(UserError, match="no longer valid"):
         await desk.confirm(red, "0123456789abcdef")
-    ask = await desk.game_resign(red)
+    ask = await desk.lifecycle.game_resign(red)
     assert ask.confirm is not None
     desk.ctx.confirmations.clock = lambda: time.time() + 3600  # an hour later
     with pytest.raises(UserError, match="expired"):
@@ -868,8 +878,8 @@ async def test_expired_used_unknown_and_orphaned_buttons_say_so(fresh) -> None:
     with pytest.raises(UserError, match="no longer valid"):  # expired ones are dropped
         await desk.confirm(red, ask.confirm.token)
     # the game is deleted while a resign waits: its button is gone with it
-    resign = await desk.game_resign(red)
-    delete = await desk.mod_delete(mod)
+    resign = await desk.lifecycle.game_resign(red)
+    delete = await desk.moderation.mod_delete(mod)
     assert resign.confirm is not None and delete.confirm is not None
     await desk.confirm(mod, delete.confirm.token)
     with pytest.raises(UserError, match="no longer valid"):

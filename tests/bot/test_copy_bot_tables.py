@@ -20,6 +20,7 @@ from bot.context import Caller
 from bot.desk import Desk
 from bot.dm.delivery import DmClosed, Menu
 from bot.dm.notifier import Notifier
+from bot.games.strategic.intel import Intel
 from bot.news import KEPT
 from bot.store import BotRows, BotRowsConflict, BotStore
 from engine.host.service import GameService
@@ -102,15 +103,17 @@ async def play(url: str) -> Played:
     service = await GameService.open(url, synchronous="NORMAL")
     try:
         desk = Desk(service)
-        game = (await desk.game_create(ANN, "Feud", nations=2, size="small")).refresh_game
+        game = (await desk.lifecycle.game_create(ANN, "Feud", nations=2, size="small")).refresh_game
         assert game is not None
-        await desk.game_join(ANN, "Red", "red")
-        await desk.game_join(BO, "Blue", "blue")  # full: it starts
-        lobby = (await desk.game_create(CAL, "Later", nations=3, size="small")).refresh_game
+        await desk.lifecycle.game_join(ANN, "Red", "red")
+        await desk.lifecycle.game_join(BO, "Blue", "blue")  # full: it starts
+        lobby = (
+            await desk.lifecycle.game_create(CAL, "Later", nations=3, size="small")
+        ).refresh_game
         assert lobby is not None
-        await desk.game_join(CAL, "Teal", "teal")
-        await desk.notify(ANN, quiet_from=22, quiet_to=6, mute="builds", pictures=False)
-        await desk.notify(CAL, sitrep=False)
+        await desk.lifecycle.game_join(CAL, "Teal", "teal")
+        await desk.preferences.notify(ANN, quiet_from=22, quiet_to=6, mute="builds", pictures=False)
+        await desk.preferences.notify(CAL, sitrep=False)
         sender = Sender(BO.user_id)
         await Notifier(service, sender, render=False, clock=lambda: NOW).run_once()
         assert sender.to(ANN.user_id) and not sender.to(BO.user_id)
@@ -124,7 +127,7 @@ async def play(url: str) -> Played:
         red = next(n for n, user in members.items() if user == ANN.user_id)
         day = (await service.summary(game)).day
         await bot.set_sitreps(game, {n: day - 1 for n in members})  # today's not sent yet
-        confirm = (await desk.game_resign(ANN)).confirm
+        confirm = (await desk.lifecycle.game_resign(ANN)).confirm
         assert confirm is not None
         return Played(game, lobby, red, confirm.token)
     finally:
@@ -137,19 +140,19 @@ async def seen(url: str, played: Played) -> dict[str, object]:
     try:
         desk = Desk(service)
         bot = BotStore.of(service.store)
-        status = (await desk.status(BO)).embed
+        status = (await desk.part(Intel).status(BO)).embed
         assert status is not None
         return {
-            "ann news": (await desk.news(ANN, count=KEPT)).text,
-            "bo news": (await desk.news(BO, count=KEPT)).text,
-            "cal news": (await desk.news(CAL, count=KEPT)).text,
+            "ann news": (await desk.news.read(ANN, count=KEPT)).text,
+            "bo news": (await desk.news.read(BO, count=KEPT)).text,
+            "cal news": (await desk.news.read(CAL, count=KEPT)).text,
             "ann settings": await bot.get_player_settings(ANN.user_id),
             "cal settings": await bot.get_player_settings(CAL.user_id),
             "bo cannot be DMed": "I cannot DM you" in (status.description or ""),
             "dm status": [await bot.get_dm_status(u) for u in ("1", "2", "3")],
             "sitreps": await bot.sitreps(played.game),
-            "board": await desk.status_board(played.game),
-            "lobby board": await desk.status_board(played.lobby),
+            "board": await desk.lifecycle.status_board(played.game),
+            "lobby board": await desk.lifecycle.status_board(played.lobby),
         }
     finally:
         await service.close()
@@ -172,7 +175,7 @@ async def go_on(url: str, played: Played) -> dict[str, object]:
             "attempts": sender.attempts,
             "sitreps sent": report.sitreps,
             "resign": pressed.text,
-            "ann news": (await desk.news(ANN, count=KEPT)).text,
+            "ann news": (await desk.news.read(ANN, count=KEPT)).text,
             "sitreps": await BotStore.of(service.store).sitreps(played.game),
         }
     finally:

@@ -9,6 +9,8 @@ import pytest
 
 from bot.context import Caller, UserError
 from bot.desk import Desk
+from bot.games.strategic.intel import Intel
+from bot.games.strategic.playing import Playing
 from engine.host.service import GameService
 from engine.strategic import commands as cmd
 from engine.strategic.rules import load as load_rules
@@ -31,7 +33,7 @@ async def test_cities_say_when_each_build_is_ready(desk: Desk) -> None:
     x, y = city.sq % view.width, city.sq // view.width
     assert city.build is not None
     cost = load_rules(view.ruleset).unit[city.build].cost_hours
-    reply = await desk.cities(caller("1"))
+    reply = await desk.part(Intel).cities(caller("1"))
     assert reply.embed is not None and reply.embed.colour is not None
     line = next(li for li in reply.embed.description.splitlines() if f"{x},{y}" in li)
     # a fresh infantry build: its whole cost in hours is left, ready that many hours on
@@ -43,7 +45,7 @@ async def test_cities_say_when_each_build_is_ready(desk: Desk) -> None:
     assert f"ready {summary.clock(view.tick + total * summary.ticks_per_hour)}" in line
     # an hour later, an hour less is left
     await service.advance(game, summary.ticks_per_hour)
-    later = (await desk.cities(caller("1"))).embed
+    later = (await desk.part(Intel).cities(caller("1"))).embed
     assert later is not None
     line = next(li for li in later.description.splitlines() if f"{x},{y}" in li)
     assert f"({total - 1} h left)" in line
@@ -52,7 +54,7 @@ async def test_cities_say_when_each_build_is_ready(desk: Desk) -> None:
 async def test_nations_is_a_scoreboard_of_public_cities(desk: Desk) -> None:
     game = await started(desk)
     service = desk.ctx.service
-    reply = await desk.nations(caller("1"))
+    reply = await desk.part(Intel).nations(caller("1"))
     card = reply.embed
     assert card is not None
     fields = dict(card.fields)
@@ -67,7 +69,7 @@ async def test_nations_is_a_scoreboard_of_public_cities(desk: Desk) -> None:
     summary = await service.summary(game)
     await service.advance(game, summary.ticks_per_day)  # whatever delay the rules give it
     assert (await desk.ctx.view(game, "blue")).nations["red"].relation_to == "allied"
-    card = (await desk.nations(caller("2"))).embed
+    card = (await desk.part(Intel).nations(caller("2"))).embed
     assert card is not None
     assert f"holds **{red + blue}** cities" in card.description
     assert "you and your mutual allies" in card.description
@@ -75,7 +77,7 @@ async def test_nations_is_a_scoreboard_of_public_cities(desk: Desk) -> None:
 
 async def test_status_is_a_card_with_labelled_numbers(desk: Desk) -> None:
     game = await started(desk)
-    card = (await desk.status(caller("1"))).embed
+    card = (await desk.part(Intel).status(caller("1"))).embed
     assert card is not None and card.title.startswith("Red in Test war")
     fields = dict(card.fields)
     view = await desk.ctx.view(game, "red")
@@ -101,20 +103,20 @@ async def test_an_engineer_short_of_mobility_says_when_it_will_be_ready(tmp_path
         ready = world.tick + first + (-(-(need - 2) // per) - 1) * period
         summary = await service.summary(game)
         # /units shows its mobility out of its most, and what the next update brings, when
-        listed = (await desk.units(blue, kind="engineer")).full_text
+        listed = (await desk.part(Intel).units(blue, kind="engineer")).full_text
         most = per * rules.mobility.cap_multiple
         assert f"mob 2/{most} (+{per} at {summary.clock(world.tick + first)})" in listed
         with pytest.raises(UserError) as caught:
-            await desk.engineer(blue, 5, "build_city")
+            await desk.part(Playing).engineer(blue, 5, "build_city")
         text = str(caught.value)
         assert text.startswith(f"Founding a city takes {need} mobility; unit 5 has 2.")
         assert f"It will have it at {summary.clock(ready)}" in text
         # nothing changed; a tick before that it still cannot, at that tick it can
         await service.advance(game, ready - world.tick - 1)
         with pytest.raises(UserError, match="mobility"):
-            await desk.engineer(blue, 5, "build_city")
+            await desk.part(Playing).engineer(blue, 5, "build_city")
         await service.advance(game, 1)
-        reply = await desk.engineer(blue, 5, "build_city")
+        reply = await desk.part(Playing).engineer(blue, 5, "build_city")
         assert reply.text.startswith("Engineer 5 founded a city at 16,2.")
     finally:
         await service.close()
@@ -127,18 +129,20 @@ async def test_a_war_says_what_else_it_changed_and_the_dm_does_not_repeat_it(des
     from tests.bot.test_notifier import FakeSender
 
     service = desk.ctx.service
-    made = await desk.game_create(caller("1"), "T", nations=3, speed="test (x360)")
+    made = await desk.lifecycle.game_create(caller("1"), "T", nations=3, speed="test (x360)")
     for user, name in (("1", "Red"), ("2", "Blue"), ("3", "Green")):
-        await desk.game_join(caller(user), name, name.lower() if name != "Green" else "lime")
-    await desk.diplomacy(caller("1"), "Green", "friendly")
-    await desk.diplomacy(caller("3"), "Red", "friendly")
-    await desk.diplomacy(caller("2"), "Green", "allied")
-    await desk.diplomacy(caller("3"), "Blue", "allied")
+        await desk.lifecycle.game_join(
+            caller(user), name, name.lower() if name != "Green" else "lime"
+        )
+    await desk.part(Playing).diplomacy(caller("1"), "Green", "friendly")
+    await desk.part(Playing).diplomacy(caller("3"), "Red", "friendly")
+    await desk.part(Playing).diplomacy(caller("2"), "Green", "allied")
+    await desk.part(Playing).diplomacy(caller("3"), "Blue", "allied")
     sender = FakeSender()
     notifier = Notifier(service, sender, render=False)
     await notifier.run_once()
     sender.sent.clear()
-    reply = await desk.diplomacy(caller("1"), "Blue", "war")
+    reply = await desk.part(Playing).diplomacy(caller("1"), "Blue", "war")
     lines = reply.text.splitlines()
     assert lines[0] == "Your relation to Blue is now war. You are now mutually at war."
     assert "Your stance towards Green becomes **neutral** (was friendly)." in lines
@@ -160,10 +164,10 @@ async def test_cities_say_when_a_build_was_skipped_for_lack_of_power(tmp_path) -
         game = await service.create_game(name="t", world=world)
         desk = Desk(service)
         red = Caller(user_id="100", name="red", guild_id=None, channel_id=None)
-        before = (await desk.cities(red)).full_text
+        before = (await desk.part(Intel).cities(red)).full_text
         assert "skipped" not in before
         await service.advance(game, (await service.summary(game)).ticks_per_hour * 8)
-        after = (await desk.cities(red)).full_text
+        after = (await desk.part(Intel).cities(red)).full_text
         status = (await service.view(game, "red")).status
         assert status.power > status.power_limit - 1  # no room for another infantry
         told = f"**skipped** last time for lack of power ({status.power} of {status.power_limit}"

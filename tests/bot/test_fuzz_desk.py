@@ -53,8 +53,10 @@ import bot.discord_io as discord_io
 from bot.client import StrategicBot, add_cogs
 from bot.config import Settings
 from bot.context import Caller, ChannelAccess, Reply, UserError
-from bot.desk import CONFIRMED, PAGED, PRESSED, Desk
+from bot.desk import Desk
+from bot.games.strategic.playing import Playing
 from bot.games.supplylines import supply_select
+from bot.games.supplylines.orders import Orders
 from engine.host.service import GameService
 from engine.strategic.scenario import build_world
 from engine.supplylines.cases import build_state
@@ -189,23 +191,23 @@ async def _prepare(path: Path) -> Games:
             return Caller(user, f"user{user}", guild, channel)
 
         ids["si-lobby"] = await made(
-            await desk.game_create(at("si-lobby", "31"), "Lobby", nations=3, size="small")
+            await desk.lifecycle.game_create(at("si-lobby", "31"), "Lobby", nations=3, size="small")
         )
-        await desk.game_join(at("si-lobby", "31"), "Lime", "lime")
-        await desk.game_join(at("si-lobby", "32"), "Navy")
+        await desk.lifecycle.game_join(at("si-lobby", "31"), "Lime", "lime")
+        await desk.lifecycle.game_join(at("si-lobby", "32"), "Navy")
         ids["sl-lobby"] = await made(
-            await desk.game_create(at("sl-lobby", "41"), "Lines", kind="supply-lines")
+            await desk.lifecycle.game_create(at("sl-lobby", "41"), "Lines", kind="supply-lines")
         )
-        await desk.game_join(at("sl-lobby", "41"), "Ivy")
+        await desk.lifecycle.game_join(at("sl-lobby", "41"), "Ivy")
         ids["sl-running"] = await made(
-            await desk.game_create(
+            await desk.lifecycle.game_create(
                 at("sl-running", "51"), "Four", kind="supply-lines", map_name="four"
             )
         )
         for user, name in (("51", "Ann"), ("52", "Bob"), ("53", "Cat"), ("54", "Dan")):
-            await desk.game_join(at("sl-running", user), name)
+            await desk.lifecycle.game_join(at("sl-running", user), name)
         await service.resign(ids["sl-running"], "cat")
-        await desk.orders_add(at("sl-running", "51"), "H1 > C2")
+        await desk.part(Orders).orders_add(at("sl-running", "51"), "H1 > C2")
         for role in ("sl-supply", "sl-ended"):
             channel, guild = PLACES[role]
             ids[role] = await service.create_game(
@@ -981,12 +983,15 @@ def _press(campaign: Campaign):
                     else re.sub(r"\d+", lambda m: int_text(rng), args, count=1)
                 )
         else:
-            action = rng.choice([*PRESSED, *CONFIRMED, "", text_value(rng, known)])
+            names = campaign.host.desk.actions.names()
+            action = rng.choice(
+                [*names["buttons"], *names["confirmations"], "", text_value(rng, known)]
+            )
             args = rng.choice(
                 [
                     text_value(rng, known),
-                    f"{rng.choice([*PAGED, 'x'])}:{int_text(rng)}:{int_text(rng)}",
-                    f"{rng.choice([*PAGED, 'x'])}:{int_text(rng)}",
+                    f"{rng.choice([*names['pages'], 'x'])}:{int_text(rng)}:{int_text(rng)}",
+                    f"{rng.choice([*names['pages'], 'x'])}:{int_text(rng)}",
                     f"{int_text(rng)}:{text_value(rng, known)}",
                 ]
             )
@@ -1007,7 +1012,7 @@ def _supply_chosen(campaign: Campaign):
         part = rng.choice([None, 0, 1, 4, 5, int_value(rng)])
 
         async def call() -> Any:
-            return await campaign.host.desk.orders_supply_chosen(
+            return await campaign.host.desk.part(Orders).orders_supply_chosen(
                 caller, game, turn, units, part=part
             )
 
@@ -1184,31 +1189,31 @@ def test_every_input_is_answered_or_refused_clearly(prepared, tmp_path, monkeypa
 # the inputs issue 27 names (finding 11), each refused: what -> (game, user, the call);
 # user 901 is a moderator who plays nowhere
 FINDINGS: dict[str, tuple[str, str, Callable[[Desk, Caller, Games], Awaitable[Reply]]]] = {
-    "an empty order": ("sl-running", "51", lambda d, c, g: d.orders_add(c, " \t ")),
+    "an empty order": ("sl-running", "51", lambda d, c, g: d.part(Orders).orders_add(c, " \t ")),
     "an order with a lone surrogate": (
         "sl-running",
         "51",
-        lambda d, c, g: d.orders_add(c, "H1 > C\ud800"),
+        lambda d, c, g: d.part(Orders).orders_add(c, "H1 > C\ud800"),
     ),
     "a 5,000-digit unit to supply": (
         "sl-supply",
         "61",
-        lambda d, c, g: d.orders_supply(c, LONG_DIGITS),
+        lambda d, c, g: d.part(Orders).orders_supply(c, LONG_DIGITS),
     ),
     "201 units to supply": (
         "sl-supply",
         "61",
-        lambda d, c, g: d.orders_supply(c, " ".join(map(str, range(1, 202)))),
+        lambda d, c, g: d.part(Orders).orders_supply(c, " ".join(map(str, range(1, 202)))),
     ),
     "a supply menu of game 2^63": (
         "sl-supply",
         "61",
-        lambda d, c, g: d.orders_supply_chosen(c, 2**63, 1, [1]),
+        lambda d, c, g: d.part(Orders).orders_supply_chosen(c, 2**63, 1, [1]),
     ),
     "a supply menu of turn 10^4999": (
         "sl-supply",
         "61",
-        lambda d, c, g: d.orders_supply_chosen(c, g.supply_game, HUGE, [1]),
+        lambda d, c, g: d.part(Orders).orders_supply_chosen(c, g.supply_game, HUGE, [1]),
     ),
     "a confirmation token with a lone surrogate": (
         "si-running",
@@ -1218,26 +1223,38 @@ FINDINGS: dict[str, tuple[str, str, Callable[[Desk, Caller, Games], Awaitable[Re
     "hours=inf in /mod deadline": (
         "sl-running",
         "901",
-        lambda d, c, g: d.mod_deadline(c, False, math.inf),
+        lambda d, c, g: d.part(Orders).mod_deadline(c, False, math.inf),
     ),
     "hours=nan in /mod deadline": (
         "sl-running",
         "901",
-        lambda d, c, g: d.mod_deadline(c, False, math.nan),
+        lambda d, c, g: d.part(Orders).mod_deadline(c, False, math.nan),
     ),
-    "a game named with a lone surrogate": ("", "900", lambda d, c, g: d.game_create(c, "W\udfffr")),
+    "a game named with a lone surrogate": (
+        "",
+        "900",
+        lambda d, c, g: d.lifecycle.game_create(c, "W\udfffr"),
+    ),
     "a nation named with a lone surrogate": (
         "si-lobby",
         "900",
-        lambda d, c, g: d.game_join(c, "N\udfff"),
+        lambda d, c, g: d.lifecycle.game_join(c, "N\udfff"),
     ),
     "a 5,000-digit engineer": (
         "si-running",
         "1",
-        lambda d, c, g: d.engineer(c, HUGE, "build_city"),
+        lambda d, c, g: d.part(Playing).engineer(c, HUGE, "build_city"),
     ),
-    "a 5,000-digit carrier": ("si-running", "1", lambda d, c, g: d.board(c, "2", HUGE)),
-    "a 5,000-digit ICBM": ("si-running", "1", lambda d, c, g: d.launch(c, -HUGE, "1,1")),
+    "a 5,000-digit carrier": (
+        "si-running",
+        "1",
+        lambda d, c, g: d.part(Playing).board(c, "2", HUGE),
+    ),
+    "a 5,000-digit ICBM": (
+        "si-running",
+        "1",
+        lambda d, c, g: d.part(Playing).launch(c, -HUGE, "1,1"),
+    ),
 }
 
 

@@ -125,21 +125,23 @@ async def any_service(store_url):
 async def test_help_reads_the_callers_game_or_the_default(service) -> None:
     desk = Desk(service)
     creator = Caller("1", "ann", GUILD, CHANNEL)
-    await desk.game_create(creator, "Old school", ruleset="classic", nations=2, size="small")
-    classic = await desk.help(creator, "cp")
+    await desk.lifecycle.game_create(
+        creator, "Old school", ruleset="classic", nations=2, size="small"
+    )
+    classic = await desk.guide.help(creator, "cp")
     assert "(Classic rules, game" in classic.text and "64 CP" in classic.text
     # elsewhere, not in any game: the default rules, and classic when asked for
     stranger = Caller("2", "bo", "900", "901")
-    default = await desk.help(stranger, "cp")
+    default = await desk.guide.help(stranger, "cp")
     assert "(Standard rules, the default)" in default.text and "128 CP" in default.text
-    asked = await desk.help(stranger, "cp", "classic")
+    asked = await desk.guide.help(stranger, "cp", "classic")
     assert "(Classic rules)" in asked.text and "64 CP" in asked.text
-    first = await desk.help(stranger)
+    first = await desk.guide.help(stranger)
     assert first.text.startswith("**Help: first steps**") and "`units`" in first.text
     with pytest.raises(UserError, match="no help topic"):
-        await desk.help(stranger, "cheats")
+        await desk.guide.help(stranger, "cheats")
     with pytest.raises(UserError, match="no ruleset"):
-        await desk.help(stranger, "cp", "chess")
+        await desk.guide.help(stranger, "cp", "chess")
 
 
 # --- the welcome DM -------------------------------------------------------------------------------
@@ -148,10 +150,12 @@ async def test_help_reads_the_callers_game_or_the_default(service) -> None:
 async def test_a_joining_player_is_welcomed_with_their_start_and_first_orders(service) -> None:
     desk = Desk(service)
     ann, bo = Caller("1", "ann", GUILD, CHANNEL), Caller("2", "bo", GUILD, CHANNEL)
-    made = await desk.game_create(ann, "Archipelago", nations=3, size="small", speed="fast (x4)")
+    made = await desk.lifecycle.game_create(
+        ann, "Archipelago", nations=3, size="small", speed="fast (x4)"
+    )
     game = made.refresh_game
     assert game is not None
-    await desk.game_join(ann, "Red", "red")
+    await desk.lifecycle.game_join(ann, "Red", "red")
     sender = FakeSender()
     notifier = Notifier(service, sender, render=False)
     await notifier.run_once()
@@ -182,8 +186,8 @@ async def test_a_joining_player_is_welcomed_with_their_start_and_first_orders(se
     assert len(welcome) <= 2000
 
     # the game fills up and starts on the last join: that player's welcome says so
-    await desk.game_join(bo, "Blue", "blue")
-    await desk.game_add_ai(ann, "Robot")
+    await desk.lifecycle.game_join(bo, "Blue", "blue")
+    await desk.lifecycle.game_add_ai(ann, "Robot")
     await notifier.run_once()
     blue_welcome = sender.to("2")[0]
     assert blue_welcome.startswith("**Welcome to Archipelago, Blue!**")
@@ -194,15 +198,15 @@ async def test_a_joining_player_is_welcomed_with_their_start_and_first_orders(se
 async def test_a_welcome_to_closed_dms_is_kept_and_readable_with_news(service) -> None:
     desk = Desk(service)
     ann = Caller("1", "ann", GUILD, CHANNEL)
-    await desk.game_create(ann, "Quiet", nations=2, size="small")
-    await desk.game_join(ann, "Red", "red")
+    await desk.lifecycle.game_create(ann, "Quiet", nations=2, size="small")
+    await desk.lifecycle.game_join(ann, "Red", "red")
     sender = FakeSender()
     sender.closed.add("1")
     clock = Clock()
     notifier = Notifier(service, sender, render=False, clock=clock)
     await notifier.run_once()
     assert sender.to("1") == []
-    news = await desk.news(ann)
+    news = await desk.news.read(ann)
     assert "**Welcome to Quiet, Red!**" in news.text
     # tried again an hour later (still closed), then opened: the report is kept once
     for _ in range(2):
@@ -212,7 +216,7 @@ async def test_a_welcome_to_closed_dms_is_kept_and_readable_with_news(service) -
     clock.t += 3601
     await notifier.run_once()
     assert sender.to("1")[0].startswith("**Welcome to Quiet, Red!**")
-    assert (await desk.news(ann)).text.count("Welcome to Quiet") == 1
+    assert (await desk.news.read(ann)).text.count("Welcome to Quiet") == 1
 
 
 # --- /news ------------------------------------------------------------------------------------------
@@ -261,46 +265,48 @@ async def test_news_shows_only_the_callers_own_reports_of_their_game(any_service
     service = any_service
     desk = Desk(service)
     ann, bo = Caller("1", "ann", GUILD, CHANNEL), Caller("2", "bo", GUILD, CHANNEL)
-    made = await desk.game_create(ann, "Feud", nations=2, size="small")
+    made = await desk.lifecycle.game_create(ann, "Feud", nations=2, size="small")
     game = made.refresh_game
     assert game is not None
-    await desk.game_join(ann, "Red", "red")
-    await desk.game_join(bo, "Blue", "blue")  # full: it starts
+    await desk.lifecycle.game_join(ann, "Red", "red")
+    await desk.lifecycle.game_join(bo, "Blue", "blue")  # full: it starts
     sender = FakeSender()
     await Notifier(service, sender, render=False, clock=Clock(1_700_000_000.0)).run_once()
-    red = (await desk.news(ann)).text
-    blue = (await desk.news(bo)).text
+    red = (await desk.news.read(ann)).text
+    blue = (await desk.news.read(bo)).text
     assert "Welcome to Feud, Red!" in red and "Blue!" not in red
     assert "Welcome to Feud, Blue!" in blue and "Red!" not in blue
     assert "<t:1700000000:f>" in red  # when, in the reader's own time
     # a moderator of another server, in a channel of theirs, reads nothing of anyone's
     mod = Caller("9", "mod", "777", "778", moderator=True)
     with pytest.raises(UserError, match="not in a game"):
-        await desk.news(mod)
+        await desk.news.read(mod)
     # a moderator of this server, in the game's channel, reads only their own (none)
     here = Caller("8", "boss", GUILD, CHANNEL, moderator=True)
-    assert "no reports" in (await desk.news(here)).text
+    assert "no reports" in (await desk.news.read(here)).text
 
 
 async def test_news_pages_newest_first_within_one_message(service) -> None:
     desk = Desk(service)
     ann = Caller("1", "ann", GUILD, CHANNEL)
-    made = await desk.game_create(ann, "Long war with a long name, forty chars", nations=2)
+    made = await desk.lifecycle.game_create(
+        ann, "Long war with a long name, forty chars", nations=2
+    )
     game = made.refresh_game
     assert game is not None
-    await desk.game_join(ann, "Red", "red")
+    await desk.lifecycle.game_join(ann, "Red", "red")
     store = BotStore.of(service.store)
     for i in range(KEPT + 5):
         text = f"report {i:02d} " + "x" * 600
         await store.add_news(game, "1", [text], first_row=100 + i, at=1.7e9 + i, keep=KEPT)
-    first = (await desk.news(ann, count=KEPT)).text
+    first = (await desk.news.read(ann, count=KEPT)).text
     assert len(first) <= LIMIT
     assert first.index(f"report {KEPT + 4}") < first.index(f"report {KEPT + 3}")
     assert "`/news page:2`" in first
     seen = []
     number = 1
     while number < 60:
-        text = (await desk.news(ann, count=KEPT, page=number)).text
+        text = (await desk.news.read(ann, count=KEPT, page=number)).text
         if "(newest first, page" not in text.split("\n")[0]:
             break
         assert len(text) <= LIMIT
@@ -308,10 +314,10 @@ async def test_news_pages_newest_first_within_one_message(service) -> None:
         number += 1
     # every kept report, once, newest first; the oldest were trimmed
     assert seen == [f"{i:02d}" for i in range(KEPT + 4, 4, -1)]
-    beyond = await desk.news(ann, count=KEPT, page=number)
+    beyond = await desk.news.read(ann, count=KEPT, page=number)
     assert "pages of reports" in beyond.text
     # the 3 latest only: two fit the first page, the third is on the second, and no more
-    three = [(await desk.news(ann, count=3, page=p)).text for p in (1, 2)]
+    three = [(await desk.news.read(ann, count=3, page=p)).text for p in (1, 2)]
     assert [re.findall(r"report (\d+)", t) for t in three] == [["54", "53"], ["52"]]
     assert "page 2/2" in three[1] and "`/news page:3`" not in three[1]
 
@@ -331,7 +337,7 @@ async def test_news_keeps_what_the_dm_leaves_out_and_each_side_reads_its_own(ser
     await Notifier(service, sender, render=False).run_once()
     assert sender.to("100") == []  # red's own declaration: its reply said it
     desk = Desk(service)
-    red = (await desk.news(Caller("100", "red", GUILD, CHANNEL))).text
-    blue = (await desk.news(Caller("200", "blue", GUILD, CHANNEL))).text
+    red = (await desk.news.read(Caller("100", "red", GUILD, CHANNEL))).text
+    blue = (await desk.news.read(Caller("200", "blue", GUILD, CHANNEL))).text
     assert "You are now at war with Blue" in red
     assert "Red declared war on you!" in blue and "You are now at war" not in blue

@@ -26,11 +26,11 @@ async def desk(tmp_path):
 async def test_thirty_two_nations_join_without_choosing_and_each_has_its_own_colour(
     desk: Desk,
 ) -> None:
-    created = await desk.game_create(caller(1), "Big war", nations=MAX_NATIONS)
+    created = await desk.lifecycle.game_create(caller(1), "Big war", nations=MAX_NATIONS)
     game = created.refresh_game
     assert game is not None
     for user in range(1, MAX_NATIONS + 1):
-        reply = await desk.game_join(caller(user), f"Nation {user}")
+        reply = await desk.lifecycle.game_join(caller(user), f"Nation {user}")
         assert "You lead" in reply.text, reply.text
     summary = await desk.ctx.service.summary(game)
     shown = [n.colour for n in summary.nations.values()]

@@ -7,6 +7,7 @@ import re
 
 from bot.context import Caller
 from bot.desk import Desk
+from bot.games.strategic.playing import Playing
 from engine.host.service import GameService
 from tests.worlds import strip_world
 
@@ -21,7 +22,7 @@ async def test_a_move_reply_tells_how_far_the_units_went_and_when_the_rest_arriv
         # infantry 1 has 6 mobility now and walks 2 at each 4-hourly update
         cp = (await service.view(game, "red")).status.cp
         cost = (await service.live_world(game)).rules.command_points.costs.move
-        far, paid = (await desk.move(RED, "1", "10,1")).text.split("\n")
+        far, paid = (await desk.part(Playing).move(RED, "1", "10,1")).text.split("\n")
         match = re.fullmatch(
             r"Unit 1 moved 6 squares, now at 7,1; goes on to 10,1, arriving about (day \d+ \d\d:\d\d)\.",
             far,
@@ -29,7 +30,7 @@ async def test_a_move_reply_tells_how_far_the_units_went_and_when_the_rest_arriv
         assert match, far
         # and what the order cost, and what is left
         assert paid == f"{cost} command point{'s' if cost != 1 else ''} spent; {cp - cost} left."
-        near = (await desk.move(RED, "2", "3,1")).text
+        near = (await desk.part(Playing).move(RED, "2", "3,1")).text
         assert near.split("\n")[0] == "Unit 2 moved 2 squares to 3,1."
         assert near.endswith(f"spent; {cp - 2 * cost} left.")
         # the arrival it named is when the unit really gets there

@@ -11,6 +11,8 @@ import pytest
 
 from bot.context import Caller, Reply
 from bot.desk import Desk
+from bot.games.strategic.intel import Intel
+from bot.games.supplylines.orders import Orders
 from bot.paging import MESSAGE_LIMIT, NEXT, PREV, Listing, split_text
 from engine.host.runner import AiRunner
 from engine.host.service import GameService
@@ -37,10 +39,12 @@ async def desk(tmp_path):
 
 
 async def thirty_two(desk: Desk) -> int:
-    made = await desk.game_create(player(1), "The largest war of them all", nations=MAX_NATIONS)
+    made = await desk.lifecycle.game_create(
+        player(1), "The largest war of them all", nations=MAX_NATIONS
+    )
     assert made.refresh_game is not None
     for n in range(1, MAX_NATIONS + 1):
-        await desk.game_join(player(n), nation_name(n))
+        await desk.lifecycle.game_join(player(n), nation_name(n))
     return made.refresh_game
 
 
@@ -70,7 +74,7 @@ async def test_the_status_of_32_nations_fits_one_message_and_game_info_shows_the
     desk: Desk,
 ) -> None:
     game = await thirty_two(desk)
-    board = await desk.status_board(game)
+    board = await desk.lifecycle.status_board(game)
     assert len(board) <= MESSAGE_LIMIT
     mentions_whole(board)
     shown = MENTION.findall(board)
@@ -78,7 +82,7 @@ async def test_the_status_of_32_nations_fits_one_message_and_game_info_shows_the
     assert left is not None and len(shown) + int(left[1]) == MAX_NATIONS
     assert shown == [f"<@{player(n).user_id}>" for n in range(1, len(shown) + 1)]
 
-    pages = await every_page(desk, player(5), await desk.game_info(player(5)))
+    pages = await every_page(desk, player(5), await desk.lifecycle.game_info(player(5)))
     assert len(pages) == 2
     assert "… and" in pages[0].text and "more nations (page 1/2: Next ▶)" in pages[0].text
     assert "(page 2/2)" in pages[1].text
@@ -93,7 +97,7 @@ async def test_the_status_of_32_nations_fits_one_message_and_game_info_shows_the
 
 async def test_nations_of_32_shows_every_nation_in_cards_of_twenty(desk: Desk) -> None:
     await thirty_two(desk)
-    first = await desk.nations(player(3))
+    first = await desk.part(Intel).nations(player(3))
     assert first.embed is not None and len(first.embed.fields) == 20
     assert first.embed.footer == "… and 12 more nations (page 1/2: Next ▶)"
     assert "(page 1/2)" in first.embed.title
@@ -111,8 +115,10 @@ async def test_nations_of_32_shows_every_nation_in_cards_of_twenty(desk: Desk) -
 
 async def test_game_list_of_twenty_two_games_pages_them_newest_first(desk: Desk) -> None:
     for n in range(22):
-        await desk.game_create(player(1, channel=str(5000 + n)), f"Game {n:02d} " + "y" * 30)
-    first = await desk.game_list(player(2))
+        await desk.lifecycle.game_create(
+            player(1, channel=str(5000 + n)), f"Game {n:02d} " + "y" * 30
+        )
+    first = await desk.lifecycle.game_list(player(2))
     assert first.text.startswith("**Games on this server** (22, newest first, page 1/3):")
     assert "… and 12 more games (page 1/3: Next ▶)" in first.text
     pages = await every_page(desk, player(2), first)
@@ -146,17 +152,17 @@ async def many_orders(desk: Desk) -> Caller:
         name="Lines", kind="supply-lines", world=state, guild_id=GUILD, channel_id="902"
     )
     for city in cities:
-        reply = await desk.orders_add(ann, f"Hold@{city}")
+        reply = await desk.part(Orders).orders_add(ann, f"Hold@{city}")
         assert len(reply.text) <= MESSAGE_LIMIT
     return ann
 
 
 async def test_a_hundred_and_forty_orders_are_listed_a_page_at_a_time(desk: Desk) -> None:
     ann = await many_orders(desk)
-    added = await desk.orders_add(ann, "Hold@H1")
+    added = await desk.part(Orders).orders_add(ann, "Hold@H1")
     assert added.text.startswith("Order kept: `Hold@H1`.\n**Your orders for turn 1**")
     assert len(added.text) <= MESSAGE_LIMIT and [b.label for b in added.buttons] == [NEXT]
-    listed = await desk.orders_list(ann)
+    listed = await desk.part(Orders).orders_list(ann)
     pages = await every_page(desk, ann, listed)
     assert len(pages) == 2
     assert re.search(r"… and \d+ more orders \(page 1/2: Next ▶\)", pages[0].text)
@@ -166,10 +172,10 @@ async def test_a_hundred_and_forty_orders_are_listed_a_page_at_a_time(desk: Desk
         assert "PopCap" in page.text and "The turn resolves in 12 hours" in page.text
     # /orders add's page 1 is /orders list's page 1 after its line: the Next button goes on
     assert added.text.removeprefix("Order kept: `Hold@H1`.\n") == pages[0].text
-    taken = await desk.orders_clear(ann, ORDERS + 1)
+    taken = await desk.part(Orders).orders_clear(ann, ORDERS + 1)
     assert taken.text.startswith("Order taken back: `Hold@H1`.") and taken.buttons
     # a page past the end (orders taken back meanwhile) shows the last there is
-    await desk.orders_clear(ann)
+    await desk.part(Orders).orders_clear(ann)
     late = await desk.press(ann, "page", pages[0].buttons[-1].args)  # page 2
     assert "none yet" in late.text and not late.buttons
 
@@ -180,18 +186,18 @@ async def test_the_board_of_a_six_player_large_map_is_shown_whole_a_page_at_a_ti
     """`/orders board` on `random-large` with 6 players: about 2,200 characters at turn 1 and
     near 4,000 once the units spread (AI caretakers play the turns): every structure once, on
     pages that each fit a message; the picture comes with the first and stays."""
-    made = await desk.game_create(
+    made = await desk.lifecycle.game_create(
         player(1, "903"), "Large", kind="supply-lines", map_name="random-large", nations=6
     )
     assert made.refresh_game is not None
     for n in range(1, 7):
-        await desk.game_join(player(n, "903"), f"Player {n} of the long names xxxxx")
+        await desk.lifecycle.game_join(player(n, "903"), f"Player {n} of the long names xxxxx")
     for n in range(2, 7):
-        await desk.game_caretaker(player(n, "903"), True)
+        await desk.lifecycle.game_caretaker(player(n, "903"), True)
     me, runner = player(1, "903"), AiRunner(desk.service)
     longest = 0
     for _ in range(8):
-        shown = await desk.orders_board(me)
+        shown = await desk.part(Orders).orders_board(me)
         assert shown.files and shown.files[0][0] == "board.png"
         pages = await every_page(desk, me, shown)
         assert all(not p.files for p in pages[1:])  # the picture is not drawn again
@@ -203,7 +209,7 @@ async def test_the_board_of_a_six_player_large_map_is_shown_whole_a_page_at_a_ti
         longest = max(longest, sum(len(line) + 1 for line in lines))
         if len(pages) > 1:
             assert re.search(r"… and \d+ more structures? \(page 1/\d: Next ▶\)", pages[0].text)
-        await desk.orders_submit(me)
+        await desk.part(Orders).orders_submit(me)
         await runner.run_once()
     assert longest > MESSAGE_LIMIT  # more than one message's worth, shown whole
 

@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 from bot.context import Caller, UserError
 from bot.desk import Desk
 from bot.games.strategic import selectors
+from bot.games.strategic.intel import Intel
+from bot.games.strategic.playing import Playing
 from engine.host.service import GameService
 from engine.strategic.scenario import build_world
 from engine.strategic.view import UnitView, View, view_for
@@ -272,11 +274,11 @@ async def test_a_move_reply_names_the_units_skipped_and_why(game) -> None:
     service, gid, desk = game
     before = (await service.live_world(gid)).hash()
     with pytest.raises(UserError, match=r"^You have no unit 9\.$"):
-        await desk.move(RED, "9", "3,1")
+        await desk.part(Playing).move(RED, "9", "3,1")
     with pytest.raises(UserError, match=r"^You have no unit 999\.$"):
-        await desk.move(RED, "999", "3,1")
+        await desk.part(Playing).move(RED, "999", "3,1")
     assert (await service.live_world(gid)).hash() == before  # refused: nothing changed
-    reply = (await desk.move(RED, "1 3 9", "3,1")).text
+    reply = (await desk.part(Playing).move(RED, "1 3 9", "3,1")).text
     assert reply.splitlines()[:3] == [
         "Ordered 2 units (1, 3); skipped 9 (not one of your units).",
         "Unit 1 moved 2 squares to 3,1.",
@@ -288,7 +290,7 @@ async def test_a_move_reply_names_the_units_skipped_and_why(game) -> None:
 
 async def test_a_range_moves_ones_own_units_only(game) -> None:
     service, gid, desk = game
-    reply = (await desk.move(RED, "1-4", "1,2")).text
+    reply = (await desk.part(Playing).move(RED, "1-4", "1,2")).text
     assert reply.splitlines()[0] == "Ordered 2 units (1, 3); skipped 2 ids that are not yours."
     w = await service.live_world(gid)
     assert [w.grid.label(w.units[u].sq) for u in (1, 3)] == ["1,2", "1,2"]
@@ -297,7 +299,7 @@ async def test_a_range_moves_ones_own_units_only(game) -> None:
 
 async def test_a_transport_and_its_cargo_the_cargo_goes_with_it(game) -> None:
     service, gid, desk = game
-    reply = (await desk.move(RED, "all at 3,4", "8,4")).text
+    reply = (await desk.part(Playing).move(RED, "all at 3,4", "8,4")).text
     lines = reply.splitlines()
     assert lines[0] == "Ordered 1 unit (6); skipped 7 (aboard transport 6, it moves with it)."
     assert lines[1].startswith("Unit 6 moved 5 squares to 8,4")
@@ -307,7 +309,7 @@ async def test_a_transport_and_its_cargo_the_cargo_goes_with_it(game) -> None:
 
 async def test_a_stack_at_home_moves_without_what_cannot(game) -> None:
     service, gid, desk = game
-    reply = (await desk.move(RED, "all at 1,1 11", "2,2")).text
+    reply = (await desk.part(Playing).move(RED, "all at 1,1 11", "2,2")).text
     lines = reply.splitlines()
     assert lines[0] == (
         "Ordered 4 units (1, 3, 5, 11); skipped 10 (a Spy Satellite is launched, it does not move)."
@@ -317,36 +319,38 @@ async def test_a_stack_at_home_moves_without_what_cannot(game) -> None:
 
 async def test_cancel_names_what_had_no_order(game) -> None:
     service, gid, desk = game
-    await desk.move(RED, "1", "10,1")  # goes on: a standing order
-    reply = await desk.cancel(RED, "all at 1,1 1")
+    await desk.part(Playing).move(RED, "1", "10,1")  # goes on: a standing order
+    reply = await desk.part(Playing).cancel(RED, "all at 1,1 1")
     assert reply.text == (
         "Standing orders cancelled for unit 1; skipped 3, 5, 10 and 11 (no standing order)."
     )
     w = await service.live_world(gid)
     assert w.units[1].order is None
     with pytest.raises(UserError, match=r"^Nothing was ordered: skipped 5 and 8 \(no standing"):
-        await desk.cancel(RED, "tanks")
+        await desk.part(Playing).cancel(RED, "tanks")
 
 
 async def test_units_lists_by_square_with_filters_and_mobility_out_of_its_most(game) -> None:
     service, gid, desk = game
-    text = (await desk.units(RED, group="square")).full_text
+    text = (await desk.part(Intel).units(RED, group="square")).full_text
     lines = text.splitlines()
     assert lines[0] == "**Your units (8) - page 1/1**"
     assert lines[1] == "**1,1** - 5 units"
     assert lines[2] == "`   1` Infantry - 5/5 hp - mob 6/6 - ammo 1"
     tank = next(line for line in lines if line.startswith("`   5`"))
     assert " - mob 9/9" in tank
-    ready = (await desk.units(RED, kind="tank", ready=True)).full_text.splitlines()
+    ready = (await desk.part(Intel).units(RED, kind="tank", ready=True)).full_text.splitlines()
     assert ready[0] == "**Your units of type Tank with mobility left (1) - page 1/1**"
     assert ready[1].startswith("`   5` Tank at 1,1")
-    spent = (await desk.units(RED, ready=False)).full_text
+    spent = (await desk.part(Intel).units(RED, ready=False)).full_text
     assert "`   8` Tank at 5,2" in spent and "`   5`" not in spent
-    await desk.move(RED, "1", "10,1")
-    moving = (await desk.units(RED, orders="with")).full_text.splitlines()
+    await desk.part(Playing).move(RED, "1", "10,1")
+    moving = (await desk.part(Intel).units(RED, orders="with")).full_text.splitlines()
     assert moving[1].startswith("`   1` Infantry at 7,1") and moving[1].endswith("-> 10,1")
-    idle_here = (await desk.units(RED, orders="without", at="1,1")).full_text.splitlines()
+    idle_here = (
+        await desk.part(Intel).units(RED, orders="without", at="1,1")
+    ).full_text.splitlines()
     listed = idle_here[1:-1]  # between the title and the footer
     assert [re.findall(r"`\s*(\d+)`", line)[0] for line in listed] == ["3", "5", "10", "11"]
-    none = await desk.units(RED, kind="tank", at="3,4")
+    none = await desk.part(Intel).units(RED, kind="tank", at="3,4")
     assert none.text == "You have no units of type Tank at 3,4."

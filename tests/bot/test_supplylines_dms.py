@@ -9,6 +9,7 @@ import pytest
 from bot.dm.notifier import Notifier, PlayerSettings, save_settings
 from bot.dm.tellers import teller
 from bot.games.supplylines import notices as words
+from bot.games.supplylines.orders import Orders
 from bot.store import BotStore
 from engine.host.service import GameService
 from engine.supplylines.kind import ChooseSupply, GiveOrder, SubmitOrders
@@ -205,7 +206,7 @@ async def test_a_player_over_their_popcap_is_told_which_units_go_before_ordering
     # the marked one goes first
     told = "\n".join(sender.to("100"))
     assert f"Over your PopCap: turn 2 begins by disbanding units {second} " in told
-    listed = await Desk(service).orders_list(Caller("100", "a", "10", "11"))
+    listed = await Desk(service).part(Orders).orders_list(Caller("100", "a", "10", "11"))
     assert "PopCap 2/1" in listed.text
     assert f"the turn begins by disbanding infantry {second} at H1" in listed.text
     assert "Over your PopCap" not in "\n".join(sender.to("200"))

@@ -12,6 +12,7 @@ import pytest
 from bot.context import Caller, UserError
 from bot.desk import Desk
 from bot.games.supplylines.cogs.orders import OrdersCog
+from bot.games.supplylines.orders import Orders
 from engine.host.service import GameService
 from engine.supplylines.commands import MOST_ORDERS
 from engine.supplylines.kind import ClearOrders, GiveOrder
@@ -64,11 +65,11 @@ async def test_a_clear_racing_another_clear_names_the_order_it_took_back(desk, m
     game = await game_of(desk, 3)
     one, two, three = "1 Infantry @ C1 > C2", "1 Infantry @ C1 > C3", "1 Infantry @ C1 > H1"
     for text in (one, two, three):
-        await desk.orders_add(ANN, text)
+        await desk.part(Orders).orders_add(ANN, text)
     racing(
         desk, monkeypatch, [ClearOrders(number=1)]
     )  # another interaction took order 1 back first
-    reply = await desk.orders_clear(ANN, 2)
+    reply = await desk.part(Orders).orders_clear(ANN, 2)
     world = await desk.service.live_world(game)
     assert [o.text() for o in world.orders["a"]] == [two]
     assert reply.text.startswith(f"Order taken back: `{three}`.")  # what went, not `two`
@@ -80,11 +81,11 @@ async def test_a_clear_racing_an_add_does_not_fail_after_it_took_the_order_back(
 ) -> None:
     game = await game_of(desk, 2)
     one, two = "1 Infantry @ C1 > C2", "1 Infantry @ C1 > C3"
-    await desk.orders_add(ANN, one)
+    await desk.part(Orders).orders_add(ANN, one)
     racing(
         desk, monkeypatch, [GiveOrder(text=two)]
     )  # added meanwhile: the board read had one order
-    reply = await desk.orders_clear(ANN, 2)
+    reply = await desk.part(Orders).orders_clear(ANN, 2)
     assert reply.text.startswith(f"Order taken back: `{two}`.")
     world = await desk.service.live_world(game)
     assert [o.text() for o in world.orders["a"]] == [one]
@@ -96,25 +97,25 @@ async def test_every_order_a_player_can_have_can_be_taken_back_by_its_number(des
     game = await game_of(desk, 260)
     for _ in range(259):
         await desk.service.submit(game, "a", GiveOrder(text="1 Infantry @ C1 > C2"))
-    await desk.orders_add(ANN, "1 Infantry @ C1 > C3")
-    reply = await desk.orders_clear(ANN, 260)
+    await desk.part(Orders).orders_add(ANN, "1 Infantry @ C1 > C3")
+    reply = await desk.part(Orders).orders_clear(ANN, 260)
     assert reply.text.startswith("Order taken back: `1 Infantry @ C1 > C3`.")
     assert len((await desk.service.live_world(game)).orders["a"]) == 259
     with pytest.raises(UserError, match="you have no order 261 \\(you have 259 this turn\\)"):
-        await desk.orders_clear(ANN, 261)
+        await desk.part(Orders).orders_clear(ANN, 261)
     # the slash command offers every number the rules allow
     option = next(p for p in OrdersCog.clear.parameters if p.name == "number")
     assert option.max_value == MOST_ORDERS >= 260
 
 
 async def test_a_supply_lines_ai_seat_has_its_kinds_level(desk) -> None:
-    reply = await desk.game_create(ANN, "Duel", kind="supply-lines", nations=2)
+    reply = await desk.lifecycle.game_create(ANN, "Duel", kind="supply-lines", nations=2)
     game = reply.refresh_game
     assert game is not None
     with pytest.raises(UserError, match="Supply Lines has one AI level, normal"):
-        await desk.game_add_ai(ANN, "Hal", level="easy")
+        await desk.lifecycle.game_add_ai(ANN, "Hal", level="easy")
     assert (await desk.service.summary(game)).nations == {}  # no seat that never plays
-    added = await desk.game_add_ai(ANN, "Hal")
+    added = await desk.lifecycle.game_add_ai(ANN, "Hal")
     assert "**Hal** (AI) joins" in added.text
     row = await desk.service.game(game)
     assert list(row.settings["ai"].values()) == ["normal"]

@@ -16,6 +16,7 @@ import pytest
 
 from bot.context import Caller
 from bot.desk import Desk
+from bot.games.supplylines.orders import Orders
 from engine.errors import CommandError
 from engine.host.service import GameService
 from engine.supplylines import turns
@@ -69,11 +70,11 @@ def orders_given(state: State, pid: str, dice: int) -> None:
 
 async def everything_told(desk: Desk, caller: Caller) -> list[object]:
     """All a player can get from the bot about their game, the game's own id left out."""
-    listed = await desk.orders_list(caller)
-    board = await desk.orders_board(caller)
-    info = await desk.game_info(caller)
-    suggested = await desk.choose_orders(caller, "")
-    typed = await desk.choose_orders(caller, ">")
+    listed = await desk.part(Orders).orders_list(caller)
+    board = await desk.part(Orders).orders_board(caller)
+    info = await desk.lifecycle.game_info(caller)
+    suggested = await desk.part(Orders).choose_orders(caller, "")
+    typed = await desk.part(Orders).choose_orders(caller, ">")
 
     def plain(text: str) -> str:
         return re.sub(r"\(game \d+\)", "(game N)", text)

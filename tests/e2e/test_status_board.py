@@ -70,7 +70,7 @@ async def test_the_status_message_is_edited_only_when_it_changed(env) -> None:
     await bot.refresh_status(game)
     edit = f"PATCH /channels/{channel.id}/messages/{message_id}"
     assert sent(fake, channel.id) == [*posted, edit]
-    assert pinned.content == await bot.desk.status_board(game)
+    assert pinned.content == await bot.desk.lifecycle.status_board(game)
     assert (await service.live_world(game)).clock() in pinned.content
 
     await service.update_settings(game, ai={"blue": "normal"})  # a change besides the clock

@@ -7,6 +7,7 @@ import math
 
 import pytest
 
+from bot.games.strategic.intel import Intel
 from engine.host.realtime import RealClock
 from engine.host.store import GameRow
 from tests.worlds import strip_world
@@ -171,10 +172,10 @@ async def test_status_gives_the_real_time_of_the_game_end_and_none_when_paused(t
             end
             == row.clock["anchor_real"] + world.end_tick * row.clock["speed"] / world.ticks_per_hour
         )
-        text = (await desk.status(caller("1"))).full_text
+        text = (await desk.part(Intel).status(caller("1"))).full_text
         assert f"(<t:{int(end)}:R>)" in text
         await service.pause(game)
-        text = (await desk.status(caller("1"))).full_text
+        text = (await desk.part(Intel).status(caller("1"))).full_text
         assert "(paused)" in text and "<t:" not in text
     finally:
         await service.close()

@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from bot.context import Caller, Context, UserError
+from bot.games.strategic import NAME as KIND
 from bot.games.strategic import selectors
-from bot.games.strategic.side import NAME as KIND
-from engine.interface import colours
 from engine.strategic.rules import load as load_rules
 from engine.strategic.rules.models import UnitType
 
@@ -17,7 +16,8 @@ Choice = tuple[str, str]  # (what the player reads, the value filled in)
 
 
 class Choices:
-    ctx: Context
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
 
     async def _own_view(self, caller: Caller):
         try:
@@ -150,18 +150,3 @@ class Choices:
         rules = load_rules(view.ruleset)
         typed = current.strip().lower()
         return [(lv.replace("_", " "), lv) for lv in rules.diplomacy.levels if typed in lv][:LIMIT]
-
-    async def choose_colours(self, caller: Caller, current: str) -> list[Choice]:
-        typed = current.strip().lower()
-        taken: set[str] = set()
-        try:
-            seat = await self.ctx.seat(caller)
-            summary = await self.ctx.service.summary(seat.game.id)
-            taken = {n.colour for n in summary.nations.values()}
-        except UserError:
-            pass
-        return [
-            (f"{name} ({hexa})", name)
-            for name, hexa in colours.PALETTE.items()
-            if hexa not in taken and typed in name
-        ][:LIMIT]

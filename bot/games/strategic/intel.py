@@ -9,9 +9,10 @@ from dataclasses import dataclass
 from typing import ClassVar
 
 from bot import paging, parsing
+from bot.actions import Actions
 from bot.context import Button, Caller, Context, Embed, Reply, UserError
+from bot.games.strategic import NAME as KIND
 from bot.games.strategic import timing
-from bot.games.strategic.side import NAME as KIND
 from bot.store import BotStore
 from engine.host.realtime import RealClock
 from engine.host.store import GameRow
@@ -114,7 +115,10 @@ MapFrame.WHOLE = MapFrame(whole=True)
 
 
 class Intel:
-    ctx: Context
+    def __init__(self, ctx: Context, actions: Actions) -> None:
+        self.ctx = ctx
+        actions.button("map", self.pressed_map)
+        actions.pages("nations", self.nations)
 
     async def map(
         self, caller: Caller, at: str | None = None, radius: int = 6, full: bool = False

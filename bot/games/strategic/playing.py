@@ -12,9 +12,10 @@ from contextvars import ContextVar
 from typing import Any
 
 from bot import parsing
+from bot.actions import Actions
 from bot.context import Caller, Context, Pending, Reply, Seat, UserError, sentence
+from bot.games.strategic import NAME as KIND
 from bot.games.strategic import notices, selectors, timing
-from bot.games.strategic.side import NAME as KIND
 from engine.errors import CommandError, GameError
 from engine.host.realtime import RealClock
 from engine.strategic import commands as cmd
@@ -58,7 +59,10 @@ def costed(
 
 
 class Playing:
-    ctx: Context
+    def __init__(self, ctx: Context, actions: Actions) -> None:
+        self.ctx = ctx
+        actions.confirmation("launch", self.confirmed_launch)
+        actions.confirmation("disband", self.confirmed_disband)
 
     async def _submit(self, caller: Caller, command: cmd.Command) -> tuple[list[ev.Event], str]:
         seat, nation = await self.ctx.playing(caller, kind=KIND)

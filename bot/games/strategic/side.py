@@ -6,9 +6,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.context import Reply, UserError
-from bot.game_side import Creation, Post, SandboxRoutes, Words, only_options
+from bot.game_side import Creation, Post, SandboxHelp, Words, only_options
 
 if TYPE_CHECKING:  # pragma: no cover
+    from bot.actions import Actions
     from bot.context import Context
     from bot.dm.tellers import Teller
     from engine.host.service import GameService
@@ -16,7 +17,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from engine.interface.events import Event
     from engine.interface.summary import GameSummary
 
-NAME = "strategic-initiative"
+from bot.games.strategic import NAME
+
 SIZES = ("auto", "small", "medium", "large")
 _SIZE_FACTOR = {"small": 0.8, "medium": 1.0, "large": 1.25}
 DEFAULT_NATIONS = 8
@@ -31,26 +33,6 @@ SANDBOX_HELP = """Type the slash commands without the slash, options as name:val
 Sandbox only: wait HOURS (time passes now), speed SECONDS (real seconds per game hour),
   pause, resume (the clock runs by itself), press N (a button: a map's zoom, a list's page),
   as NAME (act as another local player), help, quit"""
-
-# slash command path -> (desk method, {option name: desk parameter} where they differ)
-ROUTES: dict[str, tuple[str, Mapping[str, str]]] = {
-    "move": ("move", {}),
-    "attack": ("attack", {}),
-    "build": ("build", {"next": "next_build"}),
-    "designate": ("designate", {}),
-    "cancel": ("cancel", {}),
-    "board": ("board", {}),
-    "launch": ("launch", {}),
-    "engineer": ("engineer", {}),
-    "diplomacy": ("diplomacy", {}),
-    "disband": ("disband", {}),
-    "cede": ("cede", {}),
-    "map": ("map", {}),
-    "status": ("status", {}),
-    "units": ("units", {"type": "kind"}),
-    "cities": ("cities", {}),
-    "nations": ("nations", {}),
-}
 
 
 class StrategicSide:
@@ -75,7 +57,7 @@ class StrategicSide:
     posts_after: frozenset[str] = (
         frozenset()
     )  # events after which its channel is shown something (`posts`)
-    sandbox = SandboxRoutes(ROUTES, SANDBOX_HELP, nations=4)
+    sandbox = SandboxHelp(SANDBOX_HELP, nations=4)
     default_ruleset = "standard"
 
     @property
@@ -83,6 +65,13 @@ class StrategicSide:
         from bot.games.strategic.teller import TELLER
 
         return TELLER
+
+    def desk_parts(self, ctx: Context, actions: Actions) -> list[object]:
+        from bot.games.strategic.choices import Choices
+        from bot.games.strategic.intel import Intel
+        from bot.games.strategic.playing import Playing
+
+        return [Playing(ctx, actions), Intel(ctx, actions), Choices(ctx)]
 
     def creation(self, options: dict[str, Any], *, days: int | None) -> Creation:
         from engine.strategic.kind import MAX_NATIONS, MIN_NATIONS

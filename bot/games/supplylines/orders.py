@@ -8,7 +8,9 @@ from __future__ import annotations
 import re
 from collections import OrderedDict
 
+from bot.actions import Actions
 from bot.context import GAME_OVER, Caller, Context, Reply, Seat, UserError, wrong_kind
+from bot.games.supplylines import NAME as KIND
 from bot.moderation import announce
 from bot.paging import Listing
 from engine.errors import CommandError, GameError
@@ -26,7 +28,6 @@ from engine.supplylines.kind import (
 from engine.supplylines.state import TICKS_PER_HOUR
 from engine.supplylines.view import View
 
-KIND = "supply-lines"
 # a supply question of several menus: each player's choice in each menu (by game, turn, nation),
 # so a choice in one menu keeps those of the others (`supply_part_chosen`); the latest few
 _SUPPLY_PARTS: OrderedDict[tuple[int, int, str], dict[int, list[int]]] = OrderedDict()
@@ -36,7 +37,10 @@ MOST_SUPPLIED = 200  # units one supply answer may name (`ChooseSupply`'s own li
 
 
 class Orders:
-    ctx: Context
+    def __init__(self, ctx: Context, actions: Actions) -> None:
+        self.ctx = ctx
+        actions.pages("orders", self.orders_list)
+        actions.pages("board", self.orders_board_page)
 
     async def _seat(self, caller: Caller, game_id: int | None = None) -> tuple[Seat, str]:
         seat, nation = await self.ctx.playing(caller, game_id, kind=KIND)

@@ -6,9 +6,10 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.context import Reply, UserError
-from bot.game_side import Creation, Post, SandboxRoutes, Words, only_options
+from bot.game_side import Creation, Post, SandboxHelp, Words, only_options
 
 if TYPE_CHECKING:  # pragma: no cover
+    from bot.actions import Actions
     from bot.context import Context
     from bot.dm.tellers import Teller
     from engine.host.service import GameService
@@ -16,7 +17,8 @@ if TYPE_CHECKING:  # pragma: no cover
     from engine.interface.events import Event
     from engine.interface.summary import GameSummary
 
-NAME = "supply-lines"
+from bot.games.supplylines import NAME
+
 MOST_DAYS = 365  # a game's longest length, in game days
 DEFAULT_DAYS = 30
 DEFAULT_TURN_HOURS = 24.0
@@ -33,16 +35,6 @@ SANDBOX_HELP = """Type the slash commands without the slash, options as name:val
 Sandbox only: wait HOURS (time passes now: a turn resolves at its deadline, or once everyone
   has submitted), press N (a button: a long board's or list's page), as NAME (act as another
   local player), help, quit"""
-
-ROUTES: dict[str, tuple[str, Mapping[str, str]]] = {
-    "mod deadline": ("mod_deadline", {}),
-    "orders add": ("orders_add", {"order": "text"}),
-    "orders list": ("orders_list", {}),
-    "orders clear": ("orders_clear", {}),
-    "orders submit": ("orders_submit", {}),
-    "orders supply": ("orders_supply", {}),
-    "orders board": ("orders_board", {}),
-}
 
 
 def map_choices() -> list[tuple[str, str]]:
@@ -107,7 +99,7 @@ class SupplyLinesSide:
     posts_after = frozenset(
         {"TurnMoved"}
     )  # events after which its channel is shown something (`posts`)
-    sandbox = SandboxRoutes(ROUTES, SANDBOX_HELP, nations=None)
+    sandbox = SandboxHelp(SANDBOX_HELP, nations=None)
     default_ruleset = "standard"
 
     @property
@@ -115,6 +107,11 @@ class SupplyLinesSide:
         from bot.games.supplylines.notices import TELLER
 
         return TELLER
+
+    def desk_parts(self, ctx: Context, actions: Actions) -> list[object]:
+        from bot.games.supplylines.orders import Orders
+
+        return [Orders(ctx, actions)]
 
     def creation(self, options: dict[str, Any], *, days: int | None) -> Creation:
         from engine.supplylines.kind import DEFAULT_MAPS

@@ -11,6 +11,7 @@ import discord
 from bot import paging
 from bot.context import UserError, explain
 from bot.discord_io import caller_of, host_of, send_rest
+from bot.games.supplylines.orders import Orders
 
 log = logging.getLogger(__name__)
 
@@ -46,7 +47,7 @@ class SupplySelect(
             if not all(re.fullmatch(r"[0-9]{1,9}", v) for v in values):  # (the menu's are ids)
                 raise UserError("That choice is not one of the menu's: use `/orders supply`.")
             units = [int(v) for v in values]
-            reply = await bot.desk.orders_supply_chosen(
+            reply = await bot.desk.part(Orders).orders_supply_chosen(
                 caller_of(interaction), self.game, self.turn, units, part=self.part
             )
         except Exception as exc:  # noqa: BLE001 - every failure becomes a clear message

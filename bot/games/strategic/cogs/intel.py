@@ -9,6 +9,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_io import Host, caller_of, complete, respond
+from bot.games.strategic.choices import Choices
+from bot.games.strategic.intel import Intel
 
 
 class IntelCog(commands.Cog):
@@ -33,17 +35,17 @@ class IntelCog(commands.Cog):
     ) -> None:
         await respond(
             interaction,
-            lambda: self.bot.desk.map(caller_of(interaction), at, radius, full),
+            lambda: self.bot.desk.part(Intel).map(caller_of(interaction), at, radius, full),
             slow=True,
         )
 
     @map.autocomplete("at")
     async def _at(self, interaction: discord.Interaction, current: str):
-        return await complete(interaction, current, self.bot.desk.choose_cities)
+        return await complete(interaction, current, self.bot.desk.part(Choices).choose_cities)
 
     @app_commands.command(name="status", description="Tech, command points, power and the clock")
     async def status(self, interaction: discord.Interaction) -> None:
-        await respond(interaction, lambda: self.bot.desk.status(caller_of(interaction)))
+        await respond(interaction, lambda: self.bot.desk.part(Intel).status(caller_of(interaction)))
 
     @app_commands.command(name="units", description="Your units, a page at a time")
     @app_commands.describe(
@@ -73,29 +75,33 @@ class IntelCog(commands.Cog):
     ) -> None:
         await respond(
             interaction,
-            lambda: self.bot.desk.units(
+            lambda: self.bot.desk.part(Intel).units(
                 caller_of(interaction), page, type, group=group, ready=ready, orders=orders, at=at
             ),
         )
 
     @units.autocomplete("at")
     async def _unit_squares(self, interaction: discord.Interaction, current: str):
-        return await complete(interaction, current, self.bot.desk.choose_unit_squares)
+        return await complete(interaction, current, self.bot.desk.part(Choices).choose_unit_squares)
 
     @units.autocomplete("type")
     async def _types(self, interaction: discord.Interaction, current: str):
-        return await complete(interaction, current, self.bot.desk.choose_unit_types)
+        return await complete(interaction, current, self.bot.desk.part(Choices).choose_unit_types)
 
     @app_commands.command(name="cities", description="Your cities and what they build")
     @app_commands.describe(page="page number")
     async def cities(
         self, interaction: discord.Interaction, page: app_commands.Range[int, 1, 1000] = 1
     ) -> None:
-        await respond(interaction, lambda: self.bot.desk.cities(caller_of(interaction), page))
+        await respond(
+            interaction, lambda: self.bot.desk.part(Intel).cities(caller_of(interaction), page)
+        )
 
     @app_commands.command(name="nations", description="The nations and your relations")
     async def nations(self, interaction: discord.Interaction) -> None:
-        await respond(interaction, lambda: self.bot.desk.nations(caller_of(interaction)))
+        await respond(
+            interaction, lambda: self.bot.desk.part(Intel).nations(caller_of(interaction))
+        )
 
 
 async def setup(bot: commands.Bot | commands.AutoShardedBot) -> None:

@@ -10,6 +10,8 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_io import Host, caller_of, complete, complete_ids, respond
+from bot.games.strategic.choices import Choices
+from bot.games.strategic.playing import Playing
 
 SQUARE = "a square as the map shows it: x,y (for example 12,7)"
 UNITS = "ids (12 13) or yours by range, square, kind: 12-15, all at 12,7, tanks at 12,7, idle tanks"
@@ -20,20 +22,22 @@ class PlayingCog(commands.Cog):
         self.bot = bot
 
     async def _units(self, interaction: discord.Interaction, current: str):
-        return await complete(interaction, current, self.bot.desk.choose_units)
+        return await complete(interaction, current, self.bot.desk.part(Choices).choose_units)
 
     async def _unit(self, interaction: discord.Interaction, current: str):
-        return await complete(interaction, current, self.bot.desk.choose_unit)
+        return await complete(interaction, current, self.bot.desk.part(Choices).choose_unit)
 
     async def _cities(self, interaction: discord.Interaction, current: str):
-        return await complete(interaction, current, self.bot.desk.choose_cities)
+        return await complete(interaction, current, self.bot.desk.part(Choices).choose_cities)
 
     @app_commands.command(
         name="move", description="Move units to a square (they keep going until there)"
     )
     @app_commands.describe(units=UNITS, to=SQUARE)
     async def move(self, interaction: discord.Interaction, units: str, to: str) -> None:
-        await respond(interaction, lambda: self.bot.desk.move(caller_of(interaction), units, to))
+        await respond(
+            interaction, lambda: self.bot.desk.part(Playing).move(caller_of(interaction), units, to)
+        )
 
     move.autocomplete("units")(_units)
 
@@ -43,7 +47,8 @@ class PlayingCog(commands.Cog):
     @app_commands.describe(units=UNITS, target=SQUARE)
     async def attack(self, interaction: discord.Interaction, units: str, target: str) -> None:
         await respond(
-            interaction, lambda: self.bot.desk.attack(caller_of(interaction), units, target)
+            interaction,
+            lambda: self.bot.desk.part(Playing).attack(caller_of(interaction), units, target),
         )
 
     attack.autocomplete("units")(_units)
@@ -57,14 +62,16 @@ class PlayingCog(commands.Cog):
     ) -> None:
         await respond(
             interaction,
-            lambda: self.bot.desk.build(caller_of(interaction), city, unit, next_build=next),
+            lambda: self.bot.desk.part(Playing).build(
+                caller_of(interaction), city, unit, next_build=next
+            ),
         )
 
     build.autocomplete("city")(_cities)
 
     @build.autocomplete("unit")
     async def _types(self, interaction: discord.Interaction, current: str):
-        return await complete(interaction, current, self.bot.desk.choose_unit_types)
+        return await complete(interaction, current, self.bot.desk.part(Choices).choose_unit_types)
 
     @app_commands.command(
         name="designate", description="Make a city a fort, port, airport, tech centre..."
@@ -75,19 +82,23 @@ class PlayingCog(commands.Cog):
     ) -> None:
         await respond(
             interaction,
-            lambda: self.bot.desk.designate(caller_of(interaction), city, designation),
+            lambda: self.bot.desk.part(Playing).designate(
+                caller_of(interaction), city, designation
+            ),
         )
 
     designate.autocomplete("city")(_cities)
 
     @designate.autocomplete("designation")
     async def _designations(self, interaction: discord.Interaction, current: str):
-        return await complete(interaction, current, self.bot.desk.choose_designations)
+        return await complete(interaction, current, self.bot.desk.part(Choices).choose_designations)
 
     @app_commands.command(name="cancel", description="Cancel units' standing move orders")
     @app_commands.describe(units=UNITS)
     async def cancel(self, interaction: discord.Interaction, units: str) -> None:
-        await respond(interaction, lambda: self.bot.desk.cancel(caller_of(interaction), units))
+        await respond(
+            interaction, lambda: self.bot.desk.part(Playing).cancel(caller_of(interaction), units)
+        )
 
     cancel.autocomplete("units")(_units)
 
@@ -97,25 +108,29 @@ class PlayingCog(commands.Cog):
     @app_commands.describe(units=UNITS, carrier="the id of the ship or aircraft")
     async def board(self, interaction: discord.Interaction, units: str, carrier: int) -> None:
         await respond(
-            interaction, lambda: self.bot.desk.board(caller_of(interaction), units, carrier)
+            interaction,
+            lambda: self.bot.desk.part(Playing).board(caller_of(interaction), units, carrier),
         )
 
     board.autocomplete("units")(_units)
 
     @board.autocomplete("carrier")
     async def _carriers(self, interaction: discord.Interaction, current: str):
-        return await complete_ids(interaction, current, self.bot.desk.choose_carriers)
+        return await complete_ids(interaction, current, self.bot.desk.part(Choices).choose_carriers)
 
     @app_commands.command(name="launch", description="Launch a satellite or an ICBM at a square")
     @app_commands.describe(unit="the satellite or ICBM's id", target=SQUARE)
     async def launch(self, interaction: discord.Interaction, unit: int, target: str) -> None:
         await respond(
-            interaction, lambda: self.bot.desk.launch(caller_of(interaction), unit, target)
+            interaction,
+            lambda: self.bot.desk.part(Playing).launch(caller_of(interaction), unit, target),
         )
 
     @launch.autocomplete("unit")
     async def _launchable(self, interaction: discord.Interaction, current: str):
-        return await complete_ids(interaction, current, self.bot.desk.choose_launchable)
+        return await complete_ids(
+            interaction, current, self.bot.desk.part(Choices).choose_launchable
+        )
 
     @app_commands.command(
         name="engineer", description="An engineer builds a city or switches terrain"
@@ -129,34 +144,40 @@ class PlayingCog(commands.Cog):
     )
     async def engineer(self, interaction: discord.Interaction, unit: int, action: str) -> None:
         await respond(
-            interaction, lambda: self.bot.desk.engineer(caller_of(interaction), unit, action)
+            interaction,
+            lambda: self.bot.desk.part(Playing).engineer(caller_of(interaction), unit, action),
         )
 
     @engineer.autocomplete("unit")
     async def _engineers(self, interaction: discord.Interaction, current: str):
-        return await complete_ids(interaction, current, self.bot.desk.choose_engineers)
+        return await complete_ids(
+            interaction, current, self.bot.desk.part(Choices).choose_engineers
+        )
 
     @app_commands.command(name="diplomacy", description="Set your relation towards another nation")
     @app_commands.describe(nation="the other nation", level="war, neutral, ... allied")
     async def diplomacy(self, interaction: discord.Interaction, nation: str, level: str) -> None:
         await respond(
-            interaction, lambda: self.bot.desk.diplomacy(caller_of(interaction), nation, level)
+            interaction,
+            lambda: self.bot.desk.part(Playing).diplomacy(caller_of(interaction), nation, level),
         )
 
     @diplomacy.autocomplete("nation")
     async def _nations(self, interaction: discord.Interaction, current: str):
-        return await complete(interaction, current, self.bot.desk.choose_nations)
+        return await complete(interaction, current, self.bot.desk.part(Choices).choose_nations)
 
     @diplomacy.autocomplete("level")
     async def _levels(self, interaction: discord.Interaction, current: str):
-        return await complete(interaction, current, self.bot.desk.choose_levels)
+        return await complete(interaction, current, self.bot.desk.part(Choices).choose_levels)
 
     @app_commands.command(
         name="disband", description="Disband your own units for good (asks first)"
     )
     @app_commands.describe(units=UNITS)
     async def disband(self, interaction: discord.Interaction, units: str) -> None:
-        await respond(interaction, lambda: self.bot.desk.disband(caller_of(interaction), units))
+        await respond(
+            interaction, lambda: self.bot.desk.part(Playing).disband(caller_of(interaction), units)
+        )
 
     disband.autocomplete("units")(_units)
 
@@ -175,7 +196,9 @@ class PlayingCog(commands.Cog):
     ) -> None:
         await respond(
             interaction,
-            lambda: self.bot.desk.cede(caller_of(interaction), to, units=units, city=city),
+            lambda: self.bot.desk.part(Playing).cede(
+                caller_of(interaction), to, units=units, city=city
+            ),
         )
 
     cede.autocomplete("to")(_nations)

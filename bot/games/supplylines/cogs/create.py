@@ -40,7 +40,7 @@ async def create(
     desk = host_of(interaction).desk
     await respond(
         interaction,
-        lambda: desk.game_create(
+        lambda: desk.lifecycle.game_create(
             caller_of(interaction),
             name,
             kind=NAME,

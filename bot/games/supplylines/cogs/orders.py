@@ -18,7 +18,7 @@ from bot.discord_io import (
     remove_from_group,
     respond,
 )
-from bot.games.supplylines.orders import MOST_ORDERS
+from bot.games.supplylines.orders import MOST_ORDERS, Orders
 from bot.games.supplylines.supply_select import SupplySelect
 
 
@@ -32,15 +32,20 @@ class OrdersCog(
     @app_commands.command(name="add", description="Add an order: C2 > C3, Build 1 Tank@M1...")
     @app_commands.describe(order="as the rules write it: `C2 > C3`, `1 Tank @ C2 > C3`, `Hold@R2`")
     async def add(self, interaction: discord.Interaction, order: str) -> None:
-        await respond(interaction, lambda: self.bot.desk.orders_add(caller_of(interaction), order))
+        await respond(
+            interaction,
+            lambda: self.bot.desk.part(Orders).orders_add(caller_of(interaction), order),
+        )
 
     @add.autocomplete("order")
     async def _orders(self, interaction: discord.Interaction, current: str):
-        return await complete(interaction, current, self.bot.desk.choose_orders)
+        return await complete(interaction, current, self.bot.desk.part(Orders).choose_orders)
 
     @app_commands.command(name="list", description="Your orders for this turn")
     async def list_(self, interaction: discord.Interaction) -> None:
-        await respond(interaction, lambda: self.bot.desk.orders_list(caller_of(interaction)))
+        await respond(
+            interaction, lambda: self.bot.desk.part(Orders).orders_list(caller_of(interaction))
+        )
 
     @app_commands.command(name="clear", description="Take back your orders for this turn")
     @app_commands.describe(number="only this one (its number in /orders list); all when left out")
@@ -50,23 +55,29 @@ class OrdersCog(
         number: app_commands.Range[int, 1, MOST_ORDERS] | None = None,
     ) -> None:
         await respond(
-            interaction, lambda: self.bot.desk.orders_clear(caller_of(interaction), number)
+            interaction,
+            lambda: self.bot.desk.part(Orders).orders_clear(caller_of(interaction), number),
         )
 
     @app_commands.command(name="submit", description="You are done with this turn's orders")
     async def submit(self, interaction: discord.Interaction) -> None:
-        await respond(interaction, lambda: self.bot.desk.orders_submit(caller_of(interaction)))
+        await respond(
+            interaction, lambda: self.bot.desk.part(Orders).orders_submit(caller_of(interaction))
+        )
 
     @app_commands.command(name="supply", description="Answer a supply question: units to supply")
     @app_commands.describe(units="the numbers of the units to supply, e.g. `2, 5`")
     async def supply(self, interaction: discord.Interaction, units: str) -> None:
         await respond(
-            interaction, lambda: self.bot.desk.orders_supply(caller_of(interaction), units)
+            interaction,
+            lambda: self.bot.desk.part(Orders).orders_supply(caller_of(interaction), units),
         )
 
     @app_commands.command(name="board", description="The board: every structure and its units")
     async def board(self, interaction: discord.Interaction) -> None:
-        await respond(interaction, lambda: self.bot.desk.orders_board(caller_of(interaction)))
+        await respond(
+            interaction, lambda: self.bot.desk.part(Orders).orders_board(caller_of(interaction))
+        )
 
 
 @app_commands.command(name="deadline", description="Supply Lines: resolve now or give time")
@@ -81,7 +92,9 @@ async def deadline(
     """`/mod deadline`: Supply Lines' own moderator command, in the shell's /mod group."""
     desk = host_of(interaction).desk
     await respond(
-        interaction, lambda: desk.mod_deadline(caller_of(interaction), now, hours), slow=True
+        interaction,
+        lambda: desk.part(Orders).mod_deadline(caller_of(interaction), now, hours),
+        slow=True,
     )
 
 
