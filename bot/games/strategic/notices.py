@@ -58,7 +58,7 @@ DIGEST_ORDER = ("combat", "game", "cities", "diplomacy", "tech", "builds", "move
 
 def _minutes_per_tick() -> int:
     """Events do not name their ruleset: durations use the tick length every ruleset shares
-    (read from data/rulesets; a ruleset with another tick length must bring it here)."""
+    (read from data/rulesets/strategic-initiative; a ruleset with another tick length must bring it here)."""
     from engine.strategic.rules import available, load
 
     lengths = {load(name).time.minutes_per_tick for name in available()}

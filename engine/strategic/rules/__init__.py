@@ -1,4 +1,4 @@
-"""Rules as data: the pydantic models and the loader of data/rulesets/*.toml."""
+"""Rules as data: the pydantic models and the loader of data/rulesets/strategic-initiative/*.toml."""
 
 from engine.strategic.rules.loader import DEFAULT_RULESET, RulesetError, available, load, load_file
 from engine.strategic.rules.models import CityType, Ruleset, UnitClass, UnitType

@@ -1,4 +1,4 @@
-"""Load and validate rulesets from data/rulesets/*.toml."""
+"""Load and validate rulesets from data/rulesets/strategic-initiative/*.toml."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from pydantic import ValidationError
 
 from engine.strategic.rules.models import Ruleset
 
-RULESET_DIR = Path(__file__).resolve().parents[3] / "data" / "rulesets"
+RULESET_DIR = Path(__file__).resolve().parents[3] / "data" / "rulesets" / "strategic-initiative"
 DEFAULT_RULESET = "standard"
 
 

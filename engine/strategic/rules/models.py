@@ -1,4 +1,4 @@
-"""Pydantic models of a ruleset: every number of the game lives in data/rulesets/*.toml.
+"""Pydantic models of a ruleset: every number of the game lives in data/rulesets/strategic-initiative/*.toml.
 
 Code holds mechanisms; these models hold the numbers and the switches that choose between
 mechanisms. Both rulesets load into the same models, so no code ever asks which ruleset it runs.
