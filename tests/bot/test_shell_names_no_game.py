@@ -23,7 +23,6 @@ SHELL = ("bot", "bot/cogs", "bot/dm", "engine/host", "engine/interface")
 NAMING_GAMES = {
     "engine/interface/kind.py",
     "bot/desk.py",
-    "bot/cli.py",
     "engine/host/store.py",
     "engine/host/postgres.py",
 }

@@ -11,6 +11,7 @@ from bot.game_side import Creation, Post, SandboxRoutes, Words, only_options
 if TYPE_CHECKING:  # pragma: no cover
     from bot.context import Context
     from bot.dm.tellers import Teller
+    from bot.game_cli import GameCli
     from engine.host.service import GameService
     from engine.host.store import GameRow
     from engine.interface.events import Event
@@ -174,6 +175,12 @@ class StrategicSide:
         from renderers.timelapse import timelapse
 
         return timelapse(first, entries, title=title)
+
+    @property
+    def cli(self) -> GameCli:
+        from bot.games.strategic.cli import CLI
+
+        return CLI
 
 
 SIDE = StrategicSide()
