@@ -1,121 +1,78 @@
 """`si`: the one command-line entry of the project.
 
-si rules NAME [--json]        print a ruleset (as JSON with --json)
-si scenario FILE... [--dump]  run scenario files (Strategic Initiative scenarios, Supply Lines
-                              adjudication cases); exit 0 when every expectation holds
-si render DB GAME [--nation N] [--at X,Y --radius R] [--timelapse] [-o FILE]
-                              a nation's map (or everything) of a stored game as PNG / GIF
-si simulate [--nations N --size WxH --days D --seed S --json --snapshots DIR]
-                              a whole game between AI nations at full speed
+si rules NAME [--kind K] [--json]   print a ruleset (as JSON with --json)
+si scenario FILE... [--out DIR]     run scenario files (each game's: Strategic Initiative
+                                    scenarios, Supply Lines adjudication cases); exit 0 when
+                                    every expectation holds
+si render DB GAME [--nation N] [--timelapse] [-o FILE]
+                                    a nation's map (or everything) of a stored game as PNG / GIF
+si simulate [--kind K] [--seed S] [--json]
+                                    a whole game between AI players at full speed
 si bot [--shard-ids 0,1 --shard-count 4 --instance NAME]
-                              run the Discord bot (DISCORD_TOKEN and settings from .env)
-si commands [--json|--markdown]  the slash commands the bot registers with Discord
-si demo [--days N]            create a game, let it run a day, print a summary
-si sandbox [--nations N --players A,B --speed S]  play offline against AI nations
-si sandbox --kind supply-lines [--map M]       Supply Lines offline (AI fill the seats)
-si run                        what `make run` starts: the bot with a token, else the sandbox
-si db copy FROM TO            copy every game and the bot's rows to another store
-                              (SQLite <-> PostgreSQL), verify
+                                    run the Discord bot (DISCORD_TOKEN and settings from .env)
+si commands [--json|--markdown]     the slash commands the bot registers with Discord
+si sandbox [--kind K] [--nations N --players A,B --speed S]
+                                    play offline against AI players
+si run                              what `make run` starts: the bot with a token, else the
+                                    sandbox
+si db copy FROM TO                  copy every game and the bot's rows to another store
+                                    (SQLite <-> PostgreSQL), verify
+
+This module is the shell: it names no game. `--kind` chooses among the registry's games
+(`engine.interface.kind.KINDS`, the first by default), and each game brings, through its side
+(`bot.game_side`), its options on these verbs, verbs of its own (`si demo`) and how it runs
+them (`bot.game_cli.GameCli`; bot/games/<game>/cli.py). `si <verb> --help` lists each game's
+options under its title.
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
-import dataclasses
 import json
 import sys
-import tempfile
 import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from engine.interface.kind import DEFAULT_KIND
-from engine.strategic.rules import RulesetError, available, load
-from engine.strategic.rules.export import ruleset_json
-from engine.strategic.world import World
+from bot.errors import UserError
+from bot.game_cli import VERBS, Verb
+from bot.game_side import GameSide, NoBotSide, default, side
+from engine.interface.kind import DEFAULT_KIND, KINDS
+
+
+def games() -> list[GameSide]:
+    """The registry's games the bot has a side for, in its order (one without a side is
+    refused when asked for by name: `chosen`)."""
+    found = []
+    for name in KINDS:
+        try:
+            found.append(side(name))
+        except NoBotSide:
+            continue
+    return found
+
+
+def chosen(name: str) -> GameSide | None:
+    """The game of this name, or None when the bot has no side for it (said on stderr)."""
+    try:
+        return side(name)
+    except LookupError as exc:  # not registered, or no bot side
+        print(f"si: {exc.args[0] if exc.args else exc}", file=sys.stderr)
+        return None
 
 
 def _cmd_rules(args: argparse.Namespace) -> int:
-    try:
-        rules = load(args.name)
-    except RulesetError as exc:
-        print(exc, file=sys.stderr)
-        return 2
-    if args.json:
-        print(json.dumps(ruleset_json(rules), indent=2))
-        return 0
-    print(f"{rules.title} ({rules.name}): {rules.description}")
-    print()
-    header = f"{'unit':<14}{'in':<9}{'tech':>5}{'hrs':>5}{'mob':>5}{'sight':>6}{'att':>5}{'ammo':>5}{'flak':>5}{'hp':>5}"
-    print(header)
-    print("-" * len(header))
-
-    def cell(v: object) -> str:
-        return "-" if v is None else str(v)
-
-    for u in rules.units:
-        print(
-            f"{u.name:<14}{u.built_in:<9}{u.tech:>5}{u.cost_hours:>5}{u.mobility:>5}{cell(u.sight):>6}"
-            f"{cell(u.attack):>5}{cell(u.ammo):>5}{cell(u.flak):>5}{u.hp:>5}"
-        )
-    print()
-    for c in rules.cities:
-        print(f"{c.title:<12} flak {cell(c.flak):>2}  cannon {cell(c.cannon):>2}  sight {c.sight}")
-    return 0
-
-
-def _snapshots(out_dir: Path) -> Callable[[World], None]:
-    """`si simulate --snapshots DIR`: each nation's map at the end of each game day."""
-    from engine.strategic.view import view_for
-    from renderers.mapimage import png_bytes, render_map
-
-    out_dir.mkdir(parents=True, exist_ok=True)
-
-    def draw(world: World) -> None:
-        day = world.tick // world.rules.ticks_per_day
-        for nid, nation in world.nations.items():
-            if not nation.out:
-                # the header says midnight as "end of day N", as the title does
-                image = render_map(view_for(world, nid), title=f"simulation, end of day {day}")
-                (out_dir / f"day{day:02d}-{nid}.png").write_bytes(png_bytes(image))
-
-    return draw
-
-
-def _supply_lines_cases(path: str, out_dir: str | None) -> tuple[int, int]:
-    """A file of Supply Lines adjudication cases: one line per case; (cases, failures)."""
-    from engine.supplylines.cases import Outcome, load_file, run
-    from engine.supplylines.view import full_view
-    from renderers.supplylines import draw_board
-
-    failed = 0
-    cases = load_file(path)
-    for n, case in enumerate(cases, 1):
-        try:
-            outcome = run(case)
-        except Exception as exc:  # a runner's fault: reported, and the file's other cases run
-            outcome = Outcome(case, failures=[f"the case could not run: {exc!r}"])
-        print(f"{'ok  ' if outcome.ok else 'FAIL'} {path}: {case.name}")
-        for failure in outcome.failures:
-            print(f"     - {failure}")
-        if out_dir and outcome.state is not None:
-            picture = Path(out_dir) / f"{case.file}-{n:02d}.png"
-            picture.parent.mkdir(parents=True, exist_ok=True)
-            picture.write_bytes(draw_board(full_view(outcome.state), title=case.name))
-            print(f"     picture: {picture}")
-        failed += not outcome.ok
-    return len(cases), failed
+    game = chosen(args.kind)
+    return 2 if game is None else game.cli.rules(args.name, as_json=args.json)
 
 
 def _cmd_scenario(args: argparse.Namespace) -> int:
+    """Each file is run by the first game that claims it (its YAML's form), else by the
+    default game (which reports what is wrong with it)."""
     import yaml
 
-    from engine.strategic.scenario import run_file
-    from engine.supplylines.cases import is_cases
-    from renderers.painter import paint
-
+    every = games()
     failed = ran = 0
     for path in args.files:
         try:
@@ -125,69 +82,76 @@ def _cmd_scenario(args: argparse.Namespace) -> int:
             print(f"FAIL {path}: cannot be read as YAML")
             print(f"     - {' '.join(str(exc).split())}")
             continue
-        if is_cases(data):
-            count, bad = _supply_lines_cases(path, args.out)
-            ran, failed = ran + count, failed + bad
-            continue
-        ran += 1
-        report = run_file(path, out_dir=args.out, painter=paint)
-        status = "ok  " if report.ok else "FAIL"
-        print(f"{status} {path}: {report.name}")
-        for failure in report.failures:
-            print(f"     - {failure}")
-        for picture in report.pictures:
-            print(f"     picture: {picture}")
-        if args.dump and report.world is not None:
-            print(json.dumps(report.world.to_dict(), indent=1, sort_keys=True))
-        failed += not report.ok
+        owner = next((game for game in every if game.cli.claims(data)), None) or default()
+        count, bad = owner.cli.scenario(path, args)
+        ran, failed = ran + count, failed + bad
     if ran > 1:
         print(f"{ran - failed} passed, {failed} failed")
     return 1 if failed else 0
 
 
-async def _demo(days: int, db: str | None, ruleset: str, seed: int) -> None:
-    from engine.host.service import GameService
-    from engine.strategic.systems.economy import power, power_limit
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    game = chosen(args.kind)
+    return 2 if game is None else game.cli.simulate(args)
 
-    path = db or str(Path(tempfile.mkdtemp()) / "demo.db")
-    service = await GameService.open(path, synchronous="NORMAL")
+
+async def _render(args: argparse.Namespace) -> int:
+    """The stored game's kind draws it; the nation is found here (by id or name)."""
+    from engine.host.service import GameService
+
+    if not Path(args.db).exists():
+        print(f"no database at {args.db}", file=sys.stderr)
+        return 2
+    service = await GameService.open(args.db)
     try:
-        game = await service.create_game(name="Demo", ruleset=ruleset, max_nations=4, seed=seed)
-        for name, colour in [
-            ("Red", "#c0392b"),
-            ("Blue", "#2e86c1"),
-            ("Green", "#27ae60"),
-            ("Gold", "#d4ac0d"),
-        ]:
-            await service.join(game, name=name, colour=colour, player=None)
-        world = await service.live_world(game)
-        print(
-            f"game {game}: {world.width}x{world.height} {world.rules.title} map, seed {seed}, database {path}"
-        )
-        ticks = days * world.rules.ticks_per_day
-        events = await service.advance(game, ticks)
-        world = await service.live_world(game)
-        print(f"advanced {ticks} ticks to {world.clock()}; {len(events)} events")
-        for nation in world.nations.values():
-            print(
-                f"  {nation.name:<6} cities {len(world.cities_of(nation.id)):>2}  units {len(world.units_of(nation.id)):>3}"
-                f"  tech {nation.tech:5.2f}  cp {nation.cp:>4}  power {power(world, nation.id)}/{power_limit(world, nation.id)}"
+        row = await service.find_game(args.game)
+        if row is None:
+            print(f"there is no game {args.game} in {args.db}", file=sys.stderr)
+            return 2
+        game = chosen(row.kind)
+        if game is None:
+            return 2
+        summary = await service.summary(args.game)
+        nation = None
+        if args.nation:
+            wanted = args.nation.lower()
+            nation = next(
+                (
+                    n.id
+                    for n in summary.nations.values()
+                    if wanted in (n.id.lower(), n.name.lower())
+                ),
+                None,
             )
-        kinds: dict[str, int] = {}
-        for e in events:
-            kinds[e.kind] = kinds.get(e.kind, 0) + 1
-        print("  events: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
+            if nation is None:
+                names = ", ".join(n.name for n in summary.nations.values())
+                print(f"no nation {args.nation!r} in game {args.game} ({names})", file=sys.stderr)
+                return 2
+        try:
+            data = await game.cli.render(service, row, nation, args)
+        except UserError as exc:
+            print(exc, file=sys.stderr)
+            return 2
+        who = nation or "all"
+        named = (
+            f"game{args.game}-{who}.gif"
+            if args.timelapse
+            else f"game{args.game}-{who}-t{summary.tick}.png"
+        )
+        out = Path(args.out or named)
+        out.write_bytes(data)
+        print(f"{out} ({len(data) / 1024:.0f} KiB)")
+        return 0
     finally:
         await service.close()
 
 
-def _cmd_demo(args: argparse.Namespace) -> int:
-    asyncio.run(_demo(args.days, args.db, args.ruleset, args.seed))
-    return 0
+def _cmd_render(args: argparse.Namespace) -> int:
+    return asyncio.run(_render(args))
 
 
 def _cmd_run(args: argparse.Namespace) -> int:
-    """`make run`: the Discord bot when a token is configured, else the offline demo."""
+    """`make run`: the Discord bot when a token is configured, else the offline sandbox."""
     from pydantic import ValidationError
 
     from bot.config import Settings, settings_problem
@@ -210,87 +174,30 @@ def _cmd_run(args: argparse.Namespace) -> int:
 
 
 def _cmd_sandbox(args: argparse.Namespace) -> int:
+    """The chosen game's sandbox, with every game's creation options as given: a game refuses
+    another's (`si sandbox --map M` without its game's --kind), as `/game create` does."""
     from bot.sandbox import run_sandbox
 
-    players = [p.strip() for p in (getattr(args, "players", None) or "You").split(",") if p.strip()]
-    from bot.game_side import side
-
-    kind = getattr(args, "kind", DEFAULT_KIND)
-    nations = getattr(args, "nations", None)
-    if nations is None:
-        nations = side(kind).sandbox.nations
+    game = chosen(args.kind)
+    if game is None:
+        return 2
+    players = [p.strip() for p in (args.players or "You").split(",") if p.strip()]
+    options: dict[str, Any] = {}
+    for each in games():
+        options.update(each.cli.sandbox_options(args))
     return asyncio.run(
         run_sandbox(
-            kind=kind,
-            map_name=getattr(args, "map", None),
-            turn_hours=getattr(args, "turn_hours", None),
-            nations=nations,
-            ruleset=args.ruleset,
-            size=getattr(args, "size", None),
-            speed=getattr(args, "speed", "test (x360)"),
+            kind=game.name,
+            nations=game.sandbox.nations if args.nations is None else args.nations,
+            ruleset=args.ruleset or game.default_ruleset,
+            speed=args.speed,
             players=players,
             db=args.db,
-            out_dir=getattr(args, "out", None),
-            clock_runs=getattr(args, "clock_runs", False),
+            out_dir=args.out,
+            clock_runs=args.clock_runs,
+            **options,
         )
     )
-
-
-async def _render(args: argparse.Namespace) -> int:
-    from engine.host.service import GameService
-    from engine.strategic.view import full_view, view_for
-    from engine.strategic.world.geometry import parse_coord
-    from renderers.mapimage import png_bytes, render_crop, render_map
-    from renderers.timelapse import timelapse
-
-    if not Path(args.db).exists():
-        print(f"no database at {args.db}", file=sys.stderr)
-        return 2
-    service = await GameService.open(args.db)
-    try:
-        row = await service.find_game(args.game)
-        if row is None:
-            print(f"there is no game {args.game} in {args.db}", file=sys.stderr)
-            return 2
-        world = await service.live_world(args.game)
-        nation = None
-        if args.nation:
-            wanted = args.nation.lower()
-            nation = next(
-                (n.id for n in world.nations.values() if wanted in (n.id.lower(), n.name.lower())),
-                None,
-            )
-            if nation is None:
-                names = ", ".join(n.name for n in world.nations.values())
-                print(f"no nation {args.nation!r} in game {args.game} ({names})", file=sys.stderr)
-                return 2
-        title = f"{row.name} (game {args.game})"
-        if args.timelapse:
-            every = int(args.every * world.ticks_per_hour) if args.every else None
-            first, entries = await service.history(args.game)
-            data = timelapse(first, entries, nation=nation, every_ticks=every, title=title)
-            out = Path(args.out or f"game{args.game}-{nation or 'all'}.gif")
-        else:
-            view = view_for(world, nation) if nation else full_view(world)
-            if args.at:
-                x, y = parse_coord(args.at)
-                if not (0 <= x < world.width and 0 <= y < world.height):
-                    print(f"{args.at} is off the {world.width}x{world.height} map", file=sys.stderr)
-                    return 2
-                image = render_crop(view, world.grid.index(x, y), args.radius, title=title)
-            else:
-                image = render_map(view, title=title)
-            data = png_bytes(image)
-            out = Path(args.out or f"game{args.game}-{nation or 'all'}-t{world.tick}.png")
-        out.write_bytes(data)
-        print(f"{out} ({len(data) / 1024:.0f} KiB)")
-        return 0
-    finally:
-        await service.close()
-
-
-def _cmd_render(args: argparse.Namespace) -> int:
-    return asyncio.run(_render(args))
 
 
 def _cmd_bot(args: argparse.Namespace) -> int:
@@ -331,104 +238,6 @@ def _cmd_commands(args: argparse.Namespace) -> int:
                 print(f"/{command['name']} {sub['name']:<12} {sub['description']}")
         else:
             print(f"/{command['name']:<17} {command['description']}")
-    return 0
-
-
-def _simulate_supply_lines(args: argparse.Namespace) -> int:
-    """`si simulate --kind supply-lines`: one game between AI and random-orders players."""
-    from engine.supplylines.kind import DEFAULT_MAPS
-    from engine.supplylines.simulate import play
-
-    players = [p.strip() for p in args.players.split(",") if p.strip()]
-    if any(p not in ("ai", "random") for p in players) or len(players) < 2:
-        print("--players lists ai or random for each seat, e.g. ai,random", file=sys.stderr)
-        return 2
-    name = args.map or DEFAULT_MAPS.get(len(players))
-    if name is None:
-        print(f"no map for {len(players)} players: give --map", file=sys.stderr)
-        return 2
-    began = time.perf_counter()
-    try:
-        result = play(
-            name,
-            dict(enumerate(players, 1)),
-            seed=args.seed,
-            max_turns=args.turns,
-            clock=time.perf_counter,
-        )
-    except ValueError as exc:
-        print(exc, file=sys.stderr)
-        return 2
-    elapsed = time.perf_counter() - began
-    if args.json:
-        print(json.dumps(dataclasses.asdict(result), indent=2, sort_keys=True))
-        return 0
-    won = "nobody" if result.winner is None else f"seat {result.winner}"
-    print(
-        f"Supply Lines on {result.map}, seed {result.seed}: {won} won ({result.reason}) after "
-        f"{result.turns} turns, in {elapsed:.2f} s"
-    )
-    for seat in sorted(result.strategies):
-        print(
-            f"  seat {seat} {result.strategies[seat]:<7} structures {result.structures[seat]:>3}"
-            f"  cities {result.cities[seat]:>3}  units {result.units[seat]:>3}"
-            + ("  (out)" if seat in result.out else "")
-        )
-    return 0
-
-
-def _cmd_simulate(args: argparse.Namespace) -> int:
-    from engine.strategic.ai import STYLES
-    from engine.strategic.ai.simulate import simulate
-
-    if args.kind == "supply-lines":
-        return _simulate_supply_lines(args)
-    if args.kind != "strategic-initiative":
-        print(f"unknown game kind {args.kind!r}", file=sys.stderr)
-        return 2
-
-    try:
-        w, h = (int(v) for v in args.size.lower().split("x"))
-    except ValueError:
-        print(f"--size is WIDTHxHEIGHT, for example 128x128, not {args.size!r}", file=sys.stderr)
-        return 2
-    styles = [s.strip() for s in args.styles.split(",") if s.strip()]
-    bad = [s for s in styles if s not in STYLES]
-    if bad:
-        print(f"unknown AI styles {bad}; choose from {', '.join(STYLES)}", file=sys.stderr)
-        return 2
-    try:
-        summary = simulate(
-            nations=args.nations,
-            width=w,
-            height=h,
-            days=args.days,
-            seed=args.seed,
-            ruleset=args.ruleset,
-            styles=styles,
-            every_day=_snapshots(Path(args.snapshots)) if args.snapshots else None,
-        )
-    except ValueError as exc:
-        print(exc, file=sys.stderr)
-        return 2
-    if args.json:
-        print(json.dumps(summary, indent=2, sort_keys=True))
-        return 0
-    print(
-        f"{summary['nations']} AI nations, {summary['size']}, {summary['days']} days "
-        f"({summary['ticks']} ticks) in {summary['elapsed_seconds']} s; "
-        f"AI {summary['ai_ms_per_nation_hour']} ms per nation per game hour"
-    )
-    for nid, row in summary["per_nation"].items():
-        print(
-            f"  {nid:<5} {row['style']:<9} cities {row['cities']:>3}  units {row['units']:>4}"
-            f"  tech {row['tech']:>5}  commands {row['commands']}"
-            + ("  (out)" if row["out"] else "")
-        )
-    print("  " + ", ".join(f"{k} {v}" for k, v in summary["counts"].items()))
-    print(
-        f"  winners: {', '.join(summary['winners']) or 'none'}; world hash {summary['hash'][:16]}"
-    )
     return 0
 
 
@@ -554,45 +363,47 @@ def _add_db_parser(sub: Any) -> None:
 # --- end of si db copy ------------------------------------------------------------------------------
 
 
+def _kind_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--kind", default=DEFAULT_KIND, choices=list(KINDS), help=f"which game ({DEFAULT_KIND})"
+    )
+
+
+def _game_options(verb: Verb, parser: argparse.ArgumentParser, every: list[GameSide]) -> None:
+    """Each game's options on the verb, in a group of its help under the game's title."""
+    for game in every:
+        game.cli.add_options(verb, parser.add_argument_group(f"{game.words.title} ({game.name})"))
+
+
 def build_parser() -> argparse.ArgumentParser:
+    from bot.lifecycle import SPEEDS
+
+    every = games()
+    rulesets = sorted({name for game in every for name in game.rulesets()})
+    usual = " or ".join(sorted({game.default_ruleset for game in every}))
     parser = argparse.ArgumentParser(
-        prog="si", description="Strategic Initiative: engine tools, bot and sandbox"
+        prog="si", description="the games' tools, their Discord bot and the offline sandbox"
     )
     sub = parser.add_subparsers(dest="command", required=True)
+    verbs: dict[Verb, argparse.ArgumentParser] = {}
 
-    p = sub.add_parser("rules", help="print a ruleset")
-    p.add_argument("name", choices=available())
+    p = verbs["rules"] = sub.add_parser("rules", help="print a ruleset")
+    p.add_argument("name", choices=rulesets)
+    _kind_option(p)
     p.add_argument("--json", action="store_true", help="the loaded ruleset as JSON")
     p.set_defaults(func=_cmd_rules)
 
-    p = sub.add_parser("scenario", help="run scenario files")
+    p = verbs["scenario"] = sub.add_parser("scenario", help="run scenario files")
     p.add_argument("files", nargs="+")
-    p.add_argument("--dump", action="store_true", help="print the final world as JSON")
     p.add_argument("--out", default=None, help="folder for the pictures of render steps")
     p.set_defaults(func=_cmd_scenario)
 
-    p = sub.add_parser("simulate", help="a whole game between AI nations, at full speed")
-    p.add_argument(
-        "--kind",
-        default="strategic-initiative",
-        choices=("strategic-initiative", "supply-lines"),
-        help="which game (supply-lines: --map, --players, --turns)",
+    p = verbs["simulate"] = sub.add_parser(
+        "simulate", help="a whole game between AI players, at full speed"
     )
-    p.add_argument("--map", default=None, help="supply-lines: a map's name (default by players)")
-    p.add_argument(
-        "--players",
-        default="ai,random",
-        help="supply-lines: each seat's player in turn, ai or random (e.g. ai,random,random)",
-    )
-    p.add_argument("--turns", type=int, default=100, help="supply-lines: the turn cap")
-    p.add_argument("--nations", type=int, default=4)
-    p.add_argument("--size", default="80x80", help="WIDTHxHEIGHT")
-    p.add_argument("--days", type=int, default=10)
+    _kind_option(p)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--ruleset", default="standard", choices=available())
-    p.add_argument("--styles", default="normal", help="AI styles in turn, e.g. normal,passive")
     p.add_argument("--json", action="store_true")
-    p.add_argument("--snapshots", default=None, help="write each nation's map every game day here")
     p.set_defaults(func=_cmd_simulate)
 
     p = sub.add_parser("bot", help="run the Discord bot")
@@ -610,32 +421,23 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--markdown", action="store_true", help="the table in docs/COMMANDS.md")
     p.set_defaults(func=_cmd_commands)
 
-    p = sub.add_parser("render", help="draw a stored game's map or timelapse")
+    p = verbs["render"] = sub.add_parser("render", help="draw a stored game's map or timelapse")
     p.add_argument("db", help="the game database (sqlite file)")
     p.add_argument("game", type=int, help="game id")
     p.add_argument("--nation", help="nation id or name (default: everything)")
-    p.add_argument("--at", help="centre of a zoomed picture, x,y")
-    p.add_argument("--radius", type=int, default=6, help="squares around --at (default 6)")
     p.add_argument("--timelapse", action="store_true", help="the whole game as an animated GIF")
-    p.add_argument("--every", type=float, default=None, help="game hours between frames (6)")
     p.add_argument("-o", "--out", help="output file (default: a name from the game and nation)")
     p.set_defaults(func=_cmd_render)
 
-    p = sub.add_parser("demo", help="create a 4-nation game, advance it and print a summary")
-    p.add_argument("--days", type=int, default=1)
-    p.add_argument("--db", default=None, help="database file (default: a temporary one)")
-    p.add_argument("--ruleset", default="standard", choices=available())
-    p.add_argument("--seed", type=int, default=1)
-    p.set_defaults(func=_cmd_demo)
+    for game in every:
+        game.cli.add_verbs(sub)
 
     _add_db_parser(sub)
 
-    from bot.lifecycle import SPEEDS
-
     for name in ("sandbox", "run"):
-        p = sub.add_parser(
+        p = verbs[name] = sub.add_parser(
             name,
-            help="play offline against AI nations in the terminal"
+            help="play offline against AI players in the terminal"
             if name == "sandbox"
             else "the Discord bot with a token, else the sandbox",
         )
@@ -643,29 +445,14 @@ def build_parser() -> argparse.ArgumentParser:
             "--nations",
             type=int,
             default=None,
-            help="nations in all, AI fill the rest (default 4; supply-lines: the map's)",
+            help="nations in all, AI fill the rest (default: the game's)",
         )
-        p.add_argument(
-            "--kind",
-            default="strategic-initiative",
-            choices=("strategic-initiative", "supply-lines"),
-            help="which game",
-        )
-        p.add_argument(
-            "--map",
-            default=None,
-            help="supply-lines: a map's name, or random, random-small, random-large",
-        )
-        p.add_argument(
-            "--turn-hours",
-            type=float,
-            default=None,
-            help="supply-lines: game hours a turn lasts at most (default 24)",
-        )
+        _kind_option(p)
         p.add_argument("--players", default="You", help="local players, comma-separated")
-        p.add_argument("--size", default=None, help="the map's size, for games that have one")
         p.add_argument("--speed", default="test (x360)", choices=list(SPEEDS))
-        p.add_argument("--ruleset", default="standard", choices=available())
+        p.add_argument(
+            "--ruleset", default=None, choices=rulesets, help=f"the game's rules (default {usual})"
+        )
         p.add_argument("--db", default=None, help="database file (default: a temporary one)")
         p.add_argument(
             "--out",
@@ -678,6 +465,9 @@ def build_parser() -> argparse.ArgumentParser:
             help="game time runs while you type (by default it stands still: use wait)",
         )
         p.set_defaults(func=_cmd_sandbox if name == "sandbox" else _cmd_run)
+
+    for verb in VERBS:
+        _game_options(verb, verbs[verb], every)
     return parser
 
 

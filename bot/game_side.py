@@ -22,6 +22,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from bot.actions import Actions
     from bot.context import Context, Reply
     from bot.dm.tellers import Teller
+    from bot.game_cli import GameCli
     from engine.host.service import GameService
     from engine.host.store import GameRow
     from engine.interface.events import Event
@@ -127,6 +128,14 @@ class GameSide(Protocol):
 
     def timelapse(self, first: Any, entries: list[dict[str, Any]], title: str) -> bytes:
         """The whole game as an animated picture (run in a thread)."""
+        ...
+
+    # --- the command line ----------------------------------------------------------------------
+
+    @property
+    def cli(self) -> GameCli:
+        """What the game brings to `si`: its options and verbs, and how it runs the shell's
+        verbs (`si rules`, `si scenario`, `si simulate`, `si render`; bot/game_cli.py)."""
         ...
 
 

@@ -12,6 +12,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from bot.actions import Actions
     from bot.context import Context
     from bot.dm.tellers import Teller
+    from bot.game_cli import GameCli
     from engine.host.service import GameService
     from engine.host.store import GameRow
     from engine.interface.events import Event
@@ -163,6 +164,12 @@ class StrategicSide:
         from renderers.timelapse import timelapse
 
         return timelapse(first, entries, title=title)
+
+    @property
+    def cli(self) -> GameCli:
+        from bot.games.strategic.cli import CLI
+
+        return CLI
 
 
 SIDE = StrategicSide()

@@ -12,6 +12,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from bot.actions import Actions
     from bot.context import Context
     from bot.dm.tellers import Teller
+    from bot.game_cli import GameCli
     from engine.host.service import GameService
     from engine.host.store import GameRow
     from engine.interface.events import Event
@@ -236,6 +237,12 @@ class SupplyLinesSide:
         from renderers.supplylines import timelapse
 
         return timelapse(first, entries, title=title)
+
+    @property
+    def cli(self) -> GameCli:
+        from bot.games.supplylines.cli import CLI
+
+        return CLI
 
 
 SIDE = SupplyLinesSide()
