@@ -21,7 +21,7 @@ from PIL import Image
 from bench.worlds import big_world
 from engine.strategic.clock import advance
 from engine.strategic.view import View, view_for
-from renderers.mapimage import png_bytes, render_crop, render_map
+from renderers.strategic.mapimage import png_bytes, render_crop, render_map
 
 RUNS = 9
 

@@ -136,7 +136,7 @@ class Watchdog:
 
 
 def _thread_draw(view: View, title: str) -> bytes:
-    from renderers.mapimage import png_bytes, render_map
+    from renderers.strategic.mapimage import png_bytes, render_map
 
     return png_bytes(render_map(view, title=title, markers=[]))
 

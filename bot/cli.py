@@ -68,7 +68,7 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 def _snapshots(out_dir: Path) -> Callable[[World], None]:
     """`si simulate --snapshots DIR`: each nation's map at the end of each game day."""
     from engine.strategic.view import view_for
-    from renderers.mapimage import png_bytes, render_map
+    from renderers.strategic.mapimage import png_bytes, render_map
 
     out_dir.mkdir(parents=True, exist_ok=True)
 
@@ -113,7 +113,7 @@ def _cmd_scenario(args: argparse.Namespace) -> int:
 
     from engine.strategic.scenario import run_file
     from engine.supplylines.cases import is_cases
-    from renderers.painter import paint
+    from renderers.strategic.painter import paint
 
     failed = ran = 0
     for path in args.files:
@@ -237,8 +237,8 @@ async def _render(args: argparse.Namespace) -> int:
     from engine.host.service import GameService
     from engine.strategic.view import full_view, view_for
     from engine.strategic.world.geometry import parse_coord
-    from renderers.mapimage import png_bytes, render_crop, render_map
-    from renderers.timelapse import timelapse
+    from renderers.strategic.mapimage import png_bytes, render_crop, render_map
+    from renderers.strategic.timelapse import timelapse
 
     if not Path(args.db).exists():
         print(f"no database at {args.db}", file=sys.stderr)

@@ -239,7 +239,7 @@ class StrategicBot(commands.AutoShardedBot):
 
     async def post_timelapse(self, game_id: int) -> None:
         """At the end of a game: the whole game as an animated map in its channel."""
-        from renderers.timelapse import timelapse
+        from renderers.strategic.timelapse import timelapse
 
         assert self.service is not None
         try:

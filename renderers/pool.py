@@ -48,7 +48,7 @@ from operator import attrgetter
 from typing import Any
 
 from engine.strategic.view import CityView, UnitView, View
-from renderers.markers import Marker
+from renderers.strategic.markers import Marker
 
 log = logging.getLogger(__name__)
 
@@ -107,7 +107,8 @@ def _init_worker(nice: int) -> None:
 def _warm() -> int:
     """Import and load what every picture needs (rules, fonts), once per worker."""
     from engine.strategic.rules import load as load_rules
-    from renderers import mapimage, style  # noqa: F401 (mapimage: imported to load it)
+    from renderers import style
+    from renderers.strategic import mapimage  # noqa: F401 (imported to load it)
 
     for name in ("standard", "classic"):
         with contextlib.suppress(Exception):
@@ -119,21 +120,21 @@ def _warm() -> int:
 
 def draw_map_bytes(view: View, options: dict[str, Any]) -> bytes:
     """`render_map(view, **options)` encoded as PNG (in a worker, or anywhere)."""
-    from renderers.mapimage import png_bytes, render_map
+    from renderers.strategic.mapimage import png_bytes, render_map
 
     return png_bytes(render_map(view, **options))
 
 
 def draw_focus_bytes(view: View, options: dict[str, Any]) -> bytes:
     """`render_focus(view, **options)` encoded as PNG."""
-    from renderers.mapimage import png_bytes, render_focus
+    from renderers.strategic.mapimage import png_bytes, render_focus
 
     return png_bytes(render_focus(view, **options))
 
 
 def draw_crop_bytes(view: View, centre: int, radius: int, options: dict[str, Any]) -> bytes:
     """`render_crop(view, centre, radius, **options)` encoded as PNG."""
-    from renderers.mapimage import png_bytes, render_crop
+    from renderers.strategic.mapimage import png_bytes, render_crop
 
     return png_bytes(render_crop(view, centre, radius, **options))
 

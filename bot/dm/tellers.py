@@ -180,7 +180,7 @@ class StrategicTeller:
         """The map round these events' markers and the nation's things near them (no events:
         round its cities and units), drawn in a worker process."""
         from renderers import pool as drawing
-        from renderers.markers import markers_from
+        from renderers.strategic.markers import markers_from
 
         markers = markers_from(events, view.nation, view.width, view.height)
         try:

@@ -1,6 +1,6 @@
 """The pictures of `docs/PICTURES.md`, made again from a reproducible mid-game world:
 
-    python -m renderers.gallery docs/pictures
+    python -m renderers.strategic.gallery docs/pictures
 
 Four AI nations play three game days on an 80x80 map (seed 7, `engine.strategic.ai.simulate`);
 then the first nation's `/map` (the focused picture), `/map full:true` (the whole board) and a
@@ -65,8 +65,8 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
 
     from engine.strategic.view import view_for
-    from renderers import mapimage
-    from renderers.markers import markers_from
+    from renderers.strategic import mapimage
+    from renderers.strategic.markers import markers_from
 
     world, recent = mid_game()
     nation = sorted(world.nations)[0]

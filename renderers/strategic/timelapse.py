@@ -15,8 +15,8 @@ from engine.strategic import events as ev
 from engine.strategic.replay import views_over_time
 from engine.strategic.view import View
 from engine.strategic.world import World
-from renderers.mapimage import render_map
-from renderers.markers import markers_from
+from renderers.strategic.mapimage import render_map
+from renderers.strategic.markers import markers_from
 
 MAX_BYTES = 8 * 1024 * 1024  # under Discord's 10 MiB attachment limit
 

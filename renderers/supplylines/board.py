@@ -56,7 +56,7 @@ from engine.supplylines.rules import load as load_rules
 from engine.supplylines.state import NEUTRAL, State, Unit
 from engine.supplylines.view import View, state_of
 from renderers import style
-from renderers.mapimage import LEVELS, Palette
+from renderers.strategic.mapimage import LEVELS, Palette
 
 if TYPE_CHECKING:
     from renderers.pool import DrawPool
@@ -1217,7 +1217,7 @@ def timelapse(first: State, entries: Iterable[dict[str, Any]], *, title: str = "
     from engine.interface.entries import entry_from_json
     from engine.supplylines.kind import KIND
     from engine.supplylines.view import full_view
-    from renderers.timelapse import encode_gif
+    from renderers.strategic.timelapse import encode_gif
 
     images: list[Image.Image] = []
     for data in entries:
