@@ -107,8 +107,10 @@ def _init_worker(nice: int) -> None:
 def _warm() -> int:
     """Import and load what every picture needs (rules, fonts), once per worker."""
     from engine.strategic.rules import load as load_rules
-    from renderers import style
-    from renderers.strategic import mapimage  # noqa: F401 (imported to load it)
+    from renderers.strategic import (
+        mapimage,  # noqa: F401 (imported to load it)
+        style,
+    )
 
     for name in ("standard", "classic"):
         with contextlib.suppress(Exception):

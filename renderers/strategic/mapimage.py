@@ -38,7 +38,7 @@ from PIL import Image, ImageDraw
 from engine.strategic.rules import Ruleset
 from engine.strategic.rules import load as load_rules
 from engine.strategic.view import CityView, UnitView, View
-from renderers import style
+from renderers.strategic import style
 from renderers.strategic.markers import Marker
 
 _CLASS_ORDER = {"sea": 0, "air": 1, "land": 2, "tech": 3}

@@ -55,7 +55,7 @@ from engine.supplylines.rules import Rules
 from engine.supplylines.rules import load as load_rules
 from engine.supplylines.state import NEUTRAL, State, Unit
 from engine.supplylines.view import View, state_of
-from renderers import style
+from renderers.strategic import style
 from renderers.strategic.mapimage import LEVELS, Palette
 
 if TYPE_CHECKING:

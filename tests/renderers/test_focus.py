@@ -14,7 +14,7 @@ from PIL import Image
 from engine.strategic.mapgen import claim_slot, generate
 from engine.strategic.scenario import build_world
 from engine.strategic.view import UnitView, view_for
-from renderers import style
+from renderers.strategic import style
 from renderers.strategic.mapimage import (
     FOCUS_WIDTH,
     _window,

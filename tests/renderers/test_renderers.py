@@ -16,7 +16,7 @@ from engine.strategic.clock import advance
 from engine.strategic.orders import apply
 from engine.strategic.scenario import build_world
 from engine.strategic.view import View, view_for
-from renderers import style
+from renderers.strategic import style
 from renderers.strategic.mapimage import png_bytes, render_crop, render_map, square_box
 from renderers.strategic.markers import markers_from
 from tests.worlds import STRIP
