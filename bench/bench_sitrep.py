@@ -136,7 +136,8 @@ class Watchdog:
 
 
 def _thread_draw(view: View, title: str) -> bytes:
-    from renderers.strategic.mapimage import png_bytes, render_map
+    from renderers.encoding import png_bytes
+    from renderers.strategic.mapimage import render_map
 
     return png_bytes(render_map(view, title=title, markers=[]))
 

@@ -68,7 +68,8 @@ def _cmd_rules(args: argparse.Namespace) -> int:
 def _snapshots(out_dir: Path) -> Callable[[World], None]:
     """`si simulate --snapshots DIR`: each nation's map at the end of each game day."""
     from engine.strategic.view import view_for
-    from renderers.strategic.mapimage import png_bytes, render_map
+    from renderers.encoding import png_bytes
+    from renderers.strategic.mapimage import render_map
 
     out_dir.mkdir(parents=True, exist_ok=True)
 
@@ -237,7 +238,8 @@ async def _render(args: argparse.Namespace) -> int:
     from engine.host.service import GameService
     from engine.strategic.view import full_view, view_for
     from engine.strategic.world.geometry import parse_coord
-    from renderers.strategic.mapimage import png_bytes, render_crop, render_map
+    from renderers.encoding import png_bytes
+    from renderers.strategic.mapimage import render_crop, render_map
     from renderers.strategic.timelapse import timelapse
 
     if not Path(args.db).exists():

@@ -17,7 +17,7 @@ from engine.interface.summary import GameSummary
 from engine.strategic.rules import load as load_rules
 from engine.strategic.view import View
 from renderers import pool as drawing
-from renderers.strategic.mapimage import focus_region
+from renderers.strategic.region import focus_region
 
 PAGE = 15
 NATIONS_PAGE = 20  # nations a card of /nations (Discord shows 25 fields at most)

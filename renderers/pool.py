@@ -122,21 +122,24 @@ def _warm() -> int:
 
 def draw_map_bytes(view: View, options: dict[str, Any]) -> bytes:
     """`render_map(view, **options)` encoded as PNG (in a worker, or anywhere)."""
-    from renderers.strategic.mapimage import png_bytes, render_map
+    from renderers.encoding import png_bytes
+    from renderers.strategic.mapimage import render_map
 
     return png_bytes(render_map(view, **options))
 
 
 def draw_focus_bytes(view: View, options: dict[str, Any]) -> bytes:
     """`render_focus(view, **options)` encoded as PNG."""
-    from renderers.strategic.mapimage import png_bytes, render_focus
+    from renderers.encoding import png_bytes
+    from renderers.strategic.mapimage import render_focus
 
     return png_bytes(render_focus(view, **options))
 
 
 def draw_crop_bytes(view: View, centre: int, radius: int, options: dict[str, Any]) -> bytes:
     """`render_crop(view, centre, radius, **options)` encoded as PNG."""
-    from renderers.strategic.mapimage import png_bytes, render_crop
+    from renderers.encoding import png_bytes
+    from renderers.strategic.mapimage import render_crop
 
     return png_bytes(render_crop(view, centre, radius, **options))
 

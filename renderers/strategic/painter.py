@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from engine.strategic import events as ev
 from engine.strategic.view import View
-from renderers.strategic.mapimage import png_bytes, render_crop, render_map
+from renderers.encoding import png_bytes
+from renderers.strategic.mapimage import render_crop, render_map
 from renderers.strategic.markers import markers_from
 
 

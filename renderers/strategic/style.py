@@ -1,4 +1,6 @@
-"""Colours, sizes and fonts shared by every picture.
+"""The colours, sizes and names of a Strategic Initiative map: terrain and fog, markers,
+relations, units' signs, cities' letters, units' short names, the size of a square. The kit's
+colours and font (`renderers/style.py`) are here too, so a map's code reads one style.
 
 The colours a player must tell apart (terrain, fog, unowned cities, markers, the relation
 colours and the nations' palette, `engine/strategic/colours.py`) stay at least 18 apart in
@@ -6,9 +8,15 @@ CIEDE2000 (`renderers/colour.py`, `tests/renderers/test_palette.py`)."""
 
 from __future__ import annotations
 
-from functools import cache
-
-from PIL import ImageFont
+from renderers import style as kit
+from renderers.style import BACKGROUND as BACKGROUND
+from renderers.style import NEUTRAL as NEUTRAL
+from renderers.style import OUTLINE as OUTLINE
+from renderers.style import TEXT as TEXT
+from renderers.style import TEXT_DIM as TEXT_DIM
+from renderers.style import font as font
+from renderers.style import parse_colour as parse_colour
+from renderers.style import text_on as text_on
 
 # terrain colours, indexed by View.terrain (0 never seen, 1 + WATER/LAND/WASTE), plus coast
 NEVER_SEEN = (18, 20, 26)
@@ -19,25 +27,20 @@ WASTE = (92, 80, 72)
 GRID_LINE = (0, 0, 0)
 REMEMBERED_DIM = 0.55  # squares known but not in sight now are drawn at this brightness
 
-BACKGROUND = (28, 30, 36)
-TEXT = (232, 232, 232)
-TEXT_DIM = (160, 164, 172)
-NEUTRAL = (150, 150, 150)  # unowned cities
-OUTLINE = (12, 12, 12)
-
 MARKER_COLOURS = {
     "attack": (255, 255, 255),  # a ring with ticks: a cross-hair
-    "capture": (255, 0, 255),
+    "capture": kit.CAPTURE,
     "interception": (0, 240, 255),
-    "blast": (255, 150, 0),
-    "lost": (120, 0, 30),
+    "blast": kit.CLASH,
+    "lost": kit.LOST,
 }
+UNKNOWN_MARKER = (255, 0, 0)  # a marker of a kind not above
 
 # a nation's own map colours every nation by its relation (`colours="relation"`, the default
 # on a player's map); the worse of the two directions counts (a nation at war with you is "war"
 # whatever you think of it)
 RELATION_COLOURS = {
-    "you": (255, 235, 0),
+    "you": kit.YOURS,
     "allied": (130, 120, 255),
     "friendly": (150, 255, 120),
     "neutral": (255, 170, 210),
@@ -63,6 +66,8 @@ def relation_group(relation_to: str, relation_from: str) -> str:
 HP_BAR = (255, 255, 255)  # hit points left, over OUTLINE for what is lost
 ORDER_LINE = (240, 240, 240)  # a standing order: from the unit to where it goes
 NO_SUPPLY = (255, 255, 255)  # the "!" on a black badge: out of supply
+LEGEND_OUTLINE = (90, 90, 90)  # round the legend's swatches
+LEGEND_UNIT = (200, 200, 200)  # the legend's unit shapes
 
 DESIGNATION_LETTERS = {
     "fort": "F",
@@ -104,29 +109,6 @@ def short_name(type_name: str) -> str:
     return UNIT_SHORT.get(type_name, type_name[:4])
 
 
-@cache
-def font(size: int) -> ImageFont.FreeTypeFont:
-    """Pillow's bundled scalable font: the same on every machine."""
-    f = ImageFont.load_default(size=size)
-    # Pillow's wheels are built with FreeType, so this is the scalable font; the bitmap
-    # fallback of a build without it has one size and no getmask2, which the map text needs
-    assert isinstance(f, ImageFont.FreeTypeFont)
-    return f
-
-
-def parse_colour(text: str | None) -> tuple[int, int, int]:
-    """'#rrggbb' (or 'rrggbb') to an RGB tuple; anything else is neutral grey."""
-    if not text:
-        return NEUTRAL
-    t = text.strip().lstrip("#")
-    if len(t) == 3:
-        t = "".join(c * 2 for c in t)
-    try:
-        return (int(t[0:2], 16), int(t[2:4], 16), int(t[4:6], 16))
-    except ValueError:
-        return NEUTRAL
-
-
 def grid_line_array(pixels):
     """Grid lines: three quarters of the brightness under them (integer arithmetic)."""
     return (pixels >> 1) + (pixels >> 2)
@@ -138,12 +120,6 @@ def grid_line(colour: tuple[int, int, int]) -> tuple[int, int, int]:
 
 def dim(colour: tuple[int, int, int], factor: float = REMEMBERED_DIM) -> tuple[int, int, int]:
     return (int(colour[0] * factor), int(colour[1] * factor), int(colour[2] * factor))
-
-
-def text_on(colour: tuple[int, int, int]) -> tuple[int, int, int]:
-    """Black or white, whichever reads better on this colour."""
-    r, g, b = colour
-    return (0, 0, 0) if 0.299 * r + 0.587 * g + 0.114 * b > 140 else (255, 255, 255)
 
 
 def cell_size(width: int, height: int, target: int = 1600) -> int:

@@ -37,7 +37,6 @@ workers (`renderers.pool`); a View and a TurnMoved pickle as they are.
 
 from __future__ import annotations
 
-import io
 import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
@@ -55,8 +54,10 @@ from engine.supplylines.rules import Rules
 from engine.supplylines.rules import load as load_rules
 from engine.supplylines.state import NEUTRAL, State, Unit
 from engine.supplylines.view import View, state_of
-from renderers.strategic import style
-from renderers.strategic.mapimage import LEVELS, Palette
+from renderers import style
+from renderers.encoding import png_bytes
+from renderers.palette import Palette
+from renderers.text import COVER, QUANTISE
 
 if TYPE_CHECKING:
     from renderers.pool import DrawPool
@@ -68,12 +69,12 @@ Box = tuple[float, float, float, float]
 # --- colours (the rest are `style`'s) -------------------------------------------------------------
 
 ROAD = (84, 90, 104)
-CONFLICT = style.MARKER_COLOURS["blast"]  # bursts and bump-backs
-CAPTURE = style.MARKER_COLOURS["capture"]
-LOST = style.MARKER_COLOURS["lost"]
+CONFLICT = style.CLASH  # bursts and bump-backs
+CAPTURE = style.CAPTURE
+LOST = style.LOST
 IMMOBILE = (235, 30, 30)
 SHORT = (255, 70, 70)  # "!": a network short of supply lines
-QUESTION = style.RELATION_COLOURS["you"]  # "?": a supply choice to make
+QUESTION = style.YOURS  # "?": a supply choice to make
 PIP = (0, 0, 0)
 PIP_EDGE = (255, 255, 255)
 BADGE_DARK = (16, 16, 20)
@@ -314,18 +315,14 @@ def _glyphs(text: str, size: int, anchor: str) -> tuple[Image.Image, Image.Image
     w, h = max(1, math.ceil(right - left)), max(1, math.ceil(bottom - top))
     mask = Image.new("L", (w, h), 0)
     ImageDraw.Draw(mask).text((-left, -top), text, fill=255, font=font, anchor=anchor)
-    levels = mask.point(_QUANTISE)
-    return levels, levels.point(_COVER), math.floor(left), math.floor(top)
+    levels = mask.point(QUANTISE)
+    return levels, levels.point(COVER), math.floor(left), math.floor(top)
 
 
 @lru_cache(maxsize=8192)
 def _stamp(text: str, size: int, anchor: str, ramp: tuple[int, ...]) -> Image.Image:
     levels = _glyphs(text, size, anchor)[0]
     return levels.point(list(ramp) + [0] * (256 - len(ramp)))
-
-
-_QUANTISE = [(a * LEVELS + 127) // 255 for a in range(256)]  # coverage 0-255 -> step
-_COVER = [0] + [255] * 255  # a step above 0: the pixel is text
 
 
 class _Pen:
@@ -1180,10 +1177,7 @@ def draw_board(
     """The board as PNG bytes, `size` pixels square (see the module's docstring for what it
     shows). `turn_report`: the last turn's moves, conflicts, captures and losses, drawn over
     the board as it is now."""
-    image = render_board(view, title=title, turn_report=turn_report, size=size)
-    buf = io.BytesIO()
-    image.save(buf, format="PNG", compress_level=6)
-    return buf.getvalue()
+    return png_bytes(render_board(view, title=title, turn_report=turn_report, size=size))
 
 
 def draw_board_job(view: View, options: dict[str, Any]) -> bytes:
@@ -1217,7 +1211,7 @@ def timelapse(first: State, entries: Iterable[dict[str, Any]], *, title: str = "
     from engine.interface.entries import entry_from_json
     from engine.supplylines.kind import KIND
     from engine.supplylines.view import full_view
-    from renderers.strategic.timelapse import encode_gif
+    from renderers.encoding import encode_gif
 
     images: list[Image.Image] = []
     for data in entries:

@@ -17,7 +17,8 @@ import pytest
 
 from engine.strategic.view import View, view_for
 from renderers import pool as drawing
-from renderers.strategic.mapimage import png_bytes, render_crop, render_map
+from renderers.encoding import png_bytes
+from renderers.strategic.mapimage import render_crop, render_map
 from renderers.strategic.markers import Marker
 from tests.renderers.test_renderers import war_world
 

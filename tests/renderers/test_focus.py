@@ -17,15 +17,14 @@ from engine.strategic.view import UnitView, view_for
 from renderers.strategic import style
 from renderers.strategic.mapimage import (
     FOCUS_WIDTH,
-    _window,
     clock_label,
-    focus_region,
     render_focus,
     render_map,
     square_box,
-    stack_lines,
 )
 from renderers.strategic.markers import Marker
+from renderers.strategic.region import _window, focus_region
+from renderers.strategic.units import stack_lines
 from tests.renderers.test_renderers import box_of, decode, has_colour
 from tests.worlds import STRIP
 

@@ -16,8 +16,9 @@ from engine.strategic.clock import advance
 from engine.strategic.orders import apply
 from engine.strategic.scenario import build_world
 from engine.strategic.view import View, view_for
+from renderers.encoding import png_bytes
 from renderers.strategic import style
-from renderers.strategic.mapimage import png_bytes, render_crop, render_map, square_box
+from renderers.strategic.mapimage import render_crop, render_map, square_box
 from renderers.strategic.markers import markers_from
 from tests.worlds import STRIP
 
@@ -372,7 +373,8 @@ def test_thirty_two_nations_keep_their_colours_exact() -> None:
 
     from engine.strategic.colours import PALETTE as NATION_COLOURS
     from engine.strategic.view import NationView
-    from renderers.strategic.mapimage import Palette, palette_for
+    from renderers.palette import Palette
+    from renderers.strategic.canvas import palette_for
 
     world = war_world()
     view = view_for(world, "red")
@@ -401,7 +403,7 @@ def test_thirty_two_nations_keep_their_colours_exact() -> None:
 
 
 def test_text_steps_run_from_the_colour_under_it_to_the_ink() -> None:
-    from renderers.strategic.mapimage import LEVELS, Palette
+    from renderers.palette import LEVELS, Palette
 
     pal = Palette([style.BACKGROUND, style.TEXT])
     ramp = pal.ramp(0, 1)
@@ -411,7 +413,7 @@ def test_text_steps_run_from_the_colour_under_it_to_the_ink() -> None:
 
 
 def test_a_thick_outline_is_what_pillow_draws() -> None:
-    from renderers.strategic.mapimage import _thick_outline
+    from renderers.strategic.units import _thick_outline
 
     shapes = [
         [(10.0, 12.5), (25.0, 12.5), (17.5, 27.0)],
@@ -430,7 +432,9 @@ def test_a_thick_outline_is_what_pillow_draws() -> None:
 def test_text_over_other_colours_and_cut_by_the_edge_matches_pillow() -> None:
     """Text drawn over what is there (unit counts, zoomed labels) blends with each pixel under
     it, within half a step of Pillow's full-colour text, also where the picture's edge cuts it."""
-    from renderers.strategic.mapimage import LEVELS, _Canvas, palette_for
+    from renderers.palette import LEVELS
+    from renderers.strategic.canvas import MapCanvas as _Canvas
+    from renderers.strategic.canvas import palette_for
 
     world = war_world()
     pal = palette_for(view_for(world, "red"))

@@ -19,8 +19,8 @@ from engine.supplylines.rules import load as load_rules
 from engine.supplylines.state import State
 from engine.supplylines.view import View, full_view, public, view_for
 from renderers import pool as drawing
+from renderers import style
 from renderers import supplylines as sl
-from renderers.strategic import style
 from tests.supplylines.scenario import build_state
 
 RED, BLUE, YELLOW = "#ff2d5a", "#7887ff", "#ffff00"
