@@ -16,7 +16,7 @@ from engine.host.store import GameRow
 from engine.interface.summary import GameSummary
 from engine.strategic.rules import load as load_rules
 from engine.strategic.view import View
-from renderers import pool as drawing
+from renderers.strategic import drawing
 from renderers.strategic.region import focus_region
 
 PAGE = 15

@@ -13,7 +13,7 @@ from bot.context import GAME_OVER, Caller, Context, Pending, Reply, UserError
 from bot.lifecycle import SPEEDS, speed_label
 from engine.errors import GameError
 from engine.host.realtime import RealClock
-from renderers import pool as drawing
+from renderers.strategic import drawing
 
 MAX_FORCED_TICKS = 96 * 10
 
