@@ -248,7 +248,7 @@ class StrategicBot(commands.AutoShardedBot):
                 return
             first, entries = await self.service.history(game_id)
             if row.kind == "supply-lines":
-                from renderers.supplylines import timelapse as turns_gif
+                from renderers.supplylines.timelapse import timelapse as turns_gif
 
                 data = await asyncio.to_thread(turns_gif, first, entries, title=row.name)
             else:
