@@ -12,6 +12,8 @@ on PYTHONPATH, and this file given by path)."""
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -65,8 +67,14 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
 
     from engine.strategic.view import view_for
-    from renderers.strategic import mapimage
-    from renderers.strategic.markers import markers_from
+
+    if importlib.util.find_spec("renderers.strategic") is None:
+        # an older checkout first on PYTHONPATH (--before): its renderers not yet split by game
+        mapimage = importlib.import_module("renderers.mapimage")
+        markers_from = importlib.import_module("renderers.markers").markers_from
+    else:
+        mapimage = importlib.import_module("renderers.strategic.mapimage")
+        markers_from = importlib.import_module("renderers.strategic.markers").markers_from
 
     world, recent = mid_game()
     nation = sorted(world.nations)[0]

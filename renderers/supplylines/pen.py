@@ -80,7 +80,7 @@ def _stamp(text: str, size: int, anchor: str, ramp: tuple[int, ...]) -> Image.Im
 
 
 class Pen:
-    """The picture as palette indices (an "L" image and its `Palette`, as `mapimage` draws):
+    """The picture as palette indices (an "L" image and its `Palette`, the kit's palette):
     every colour is registered once and exact, anti-aliased text is drawn in `LEVELS` steps
     between its ink and the plain colour it is written on. So the PNG is a palette PNG, a
     third of the bytes of an RGB one and several times faster to encode."""

@@ -28,7 +28,7 @@ SHAPE_NAMES = {
 }
 # a unit type's letter on badges ("3i 1T"); other types: their first letter
 UNIT_LETTERS = {"infantry": "i", "tank": "T"}
-BASE = 900  # the size the proportions below are given for
+BASE = 900  # the picture's size (pixels square) that the drawing's proportions are given for
 
 
 def unit_letter(type_: str) -> str:
