@@ -102,6 +102,19 @@ def test_a_view_travels_as_a_parcel_and_arrives_whole(view) -> None:
     assert np.array_equal(copy.visible, view.visible) and copy.visible.dtype == view.visible.dtype
 
 
+async def test_a_view_goes_to_a_worker_process_as_a_parcel(pool, view, monkeypatch) -> None:
+    packed: list[int] = []
+    reduce = Parcel.__reduce__
+
+    def counted(self: Parcel):
+        packed.append(self.view.tick)
+        return reduce(self)
+
+    monkeypatch.setattr(Parcel, "__reduce__", counted)
+    assert await draw_map(view, title="p", pool=pool) == png_bytes(render_map(view, title="p"))
+    assert pool.kind == "processes" and packed == [view.tick]
+
+
 async def test_a_picture_that_fails_raises_in_the_caller_and_the_pool_goes_on(
     pool: drawing.DrawPool, view: View
 ) -> None:
