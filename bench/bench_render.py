@@ -21,7 +21,8 @@ from PIL import Image
 from bench.worlds import big_world
 from engine.strategic.clock import advance
 from engine.strategic.view import View, view_for
-from renderers.mapimage import png_bytes, render_crop, render_map
+from renderers.encoding import png_bytes
+from renderers.strategic.mapimage import render_crop, render_map
 
 RUNS = 9
 

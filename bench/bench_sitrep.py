@@ -136,7 +136,8 @@ class Watchdog:
 
 
 def _thread_draw(view: View, title: str) -> bytes:
-    from renderers.mapimage import png_bytes, render_map
+    from renderers.encoding import png_bytes
+    from renderers.strategic.mapimage import render_map
 
     return png_bytes(render_map(view, title=title, markers=[]))
 
@@ -155,12 +156,13 @@ async def run(mode: str, views: list[View], workers: int | None = None) -> dict:
     pool = None
     if mode.startswith("pool"):
         from renderers.pool import DrawPool
+        from renderers.strategic.drawing import draw_map
 
         pool = DrawPool(workers)
         await pool.start()  # the bot starts it at start-up: not part of a pass
 
         async def draw(view: View, title: str) -> bytes:
-            return await pool.draw_map(view, title=title)
+            return await draw_map(view, title=title, pool=pool)
 
     else:
 

@@ -82,7 +82,6 @@ class StrategicBot(commands.AutoShardedBot):
     async def setup_hook(self) -> None:
         if self.settings.draw_workers is not None:
             drawing.configure(self.settings.draw_workers)
-        await drawing.start()  # the first picture need not wait for the pool's processes
         if self.service is None:
             # SQLite makes the file's folder itself; PostgreSQL: a URL, no folder
             self.service = await GameService.open(
@@ -92,6 +91,9 @@ class StrategicBot(commands.AutoShardedBot):
                 serves=self.settings.serves(),  # the games of its shards' servers
             )
         self.desk = Desk(self.service)
+        # the first picture need not wait for the pool's processes; started once the games'
+        # parts are made, each game's pictures having told the pool what its workers load first
+        await drawing.start()
         self.channels = GameChannels(self, self.service, self._tell)
         self.channels.pace = self.pacer.wait
         # DMs: one request each to the user's DM channel as kept (no user fetched), paced

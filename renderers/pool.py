@@ -2,13 +2,14 @@
 GIL of the bot's process.
 
     from renderers import pool
-    data = await pool.draw_focus(view, title=..., markers=...)    # PNG bytes: what matters
-    data = await pool.draw_map(view, title=..., markers=...)      # the whole board
-    data = await pool.draw_crop(view, centre, radius, title=...)
+    data = await pool.run(draw_png, view, options)   # draw_png(view, options), in a worker
 
-The View (frozen dataclasses and numpy arrays) is pickled to a worker, which draws it
-(`mapimage.render_focus` / `render_map` / `render_crop`) and encodes it (`png_bytes`); only the PNG's bytes come
-back. The output is byte-for-byte what drawing in-process gives.
+The function (a module-level one) and its arguments are pickled to a worker, which calls it:
+a game's function draws a picture and encodes it, and only what it returns (the PNG's bytes)
+comes back. The output is byte-for-byte what drawing in-process gives. Each game's package
+holds those functions and the calls that draw with them (`renderers/<game>/drawing.py`); a game
+may register how a type of argument travels faster to a worker (`send_as`) and what a worker
+loads before its first picture (`warm_up`).
 
 `DrawPool` wraps a `concurrent.futures.ProcessPoolExecutor` with the "spawn" start method (safe
 with threads in the parent: the bot has the database thread and the event loop). It starts on
@@ -21,10 +22,10 @@ threads instead, and says so once in the log. If a worker dies, the pool is star
 picture tried once more. A picture that fails to draw raises its exception in the caller; one
 still waiting when the pool is shut down raises `PoolClosed`.
 
-The module keeps one default pool (`default_pool()`; `draw_map`, `draw_crop`, `run`, `start` and
-`shutdown` use it). Its size comes from `SI_DRAW_WORKERS` (default: one less than the number of
-cores, 1 to 4, so the event loop keeps a core; 0 draws in threads) unless `configure()` sets it.
-`shutdown()` stops its processes; a later draw starts it again.
+The module keeps one default pool (`default_pool()`; `run`, `start` and `shutdown` use it). Its
+size comes from `SI_DRAW_WORKERS` (default: one less than the number of cores, 1 to 4, so the
+event loop keeps a core; 0 draws in threads) unless `configure()` sets it. `shutdown()` stops
+its processes; a later draw starts it again.
 
 As with any "spawn" pool, a worker imports the parent's main module: a script that draws
 through the pool must keep its work under `if __name__ == "__main__":` (the bot's entry points,
@@ -40,15 +41,10 @@ import logging
 import multiprocessing
 import os
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from concurrent.futures import Executor, ProcessPoolExecutor, ThreadPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
-from dataclasses import fields
-from operator import attrgetter
-from typing import Any
-
-from engine.strategic.view import CityView, UnitView, View
-from renderers.markers import Marker
+from typing import Any, TypeVar
 
 log = logging.getLogger(__name__)
 
@@ -59,41 +55,46 @@ class PoolClosed(RuntimeError):
     """The pool was shut down before this picture was drawn."""
 
 
-# --- sending a view ------------------------------------------------------------------------------
+# --- what a game registers ---------------------------------------------------------------------
 
-_VIEW_FIELDS = tuple(f.name for f in fields(View))
-_UNIT = attrgetter(*(f.name for f in fields(UnitView)))
-_CITY = attrgetter(*(f.name for f in fields(CityView)))
+T = TypeVar("T")
 
-
-class Parcel:
-    """A View on its way to a worker. Pickling a View object by object costs about 1.3 ms at
-    128x128 (a Python call per unit), in the bot's process, holding its GIL; a Parcel pickles
-    the units and cities as plain tuples (0.2 ms) and is a View again in the worker."""
-
-    __slots__ = ("view",)
-
-    def __init__(self, view: View) -> None:
-        self.view = view
-
-    def __reduce__(self) -> tuple[Any, tuple[Any, ...]]:
-        v = self.view
-        values = {name: getattr(v, name) for name in _VIEW_FIELDS}
-        values["units"] = [_UNIT(u) for u in v.units]
-        values["cities"] = [(sq, _CITY(c)) for sq, c in v.cities.items()]
-        return (_unpack, (values,))
+_packers: dict[type, Callable[[Any], Any]] = {}
+_warm_ups: list[Callable[[], object]] = []
 
 
-def _unpack(values: dict[str, Any]) -> View:
-    values["units"] = [UnitView(*u) for u in values["units"]]
-    values["cities"] = {sq: CityView(*c) for sq, c in values["cities"]}
-    return View(**values)
+def send_as(kind: type[T], pack: Callable[[T], object]) -> None:
+    """Arguments of type `kind` (or a subclass) travel to a worker process as `pack(argument)`:
+    a faster pickling, which must unpickle as an equal `kind`. Drawing in threads, they are
+    given as they are."""
+    _packers[kind] = pack
+
+
+def warm_up(load: Callable[[], object]) -> None:
+    """`load()` runs in each worker process as it starts (a module-level function, found by
+    its module's name in the worker): what a game's pictures need loaded before the first one
+    (rules, fonts). Pools started afterwards run it."""
+    if load not in _warm_ups:
+        _warm_ups.append(load)
+
+
+def _packed(args: tuple[Any, ...]) -> tuple[Any, ...]:
+    if not _packers:
+        return args
+    return tuple(_pack(a) for a in args)
+
+
+def _pack(arg: Any) -> Any:
+    for kind, pack in _packers.items():
+        if isinstance(arg, kind):
+            return pack(arg)
+    return arg
 
 
 # --- what runs in a worker ----------------------------------------------------------------------
 
 
-def _init_worker(nice: int) -> None:
+def _init_worker(nice: int, warm_ups: tuple[Callable[[], object], ...]) -> None:
     import signal
 
     # Ctrl-C goes to the whole process group: the bot shuts the pool down, workers just wait
@@ -101,41 +102,14 @@ def _init_worker(nice: int) -> None:
     if nice:
         with contextlib.suppress(OSError, AttributeError):
             os.nice(nice)
-    _warm()
+    _warm(warm_ups)
 
 
-def _warm() -> int:
-    """Import and load what every picture needs (rules, fonts), once per worker."""
-    from engine.strategic.rules import load as load_rules
-    from renderers import mapimage, style  # noqa: F401 (mapimage: imported to load it)
-
-    for name in ("standard", "classic"):
-        with contextlib.suppress(Exception):
-            load_rules(name)
-    for size in (8, 10, 12, 13, 14, 16):
-        style.font(size)
+def _warm(warm_ups: tuple[Callable[[], object], ...]) -> int:
+    """Load what the games' pictures need (`warm_up`), once per worker."""
+    for load in warm_ups:
+        load()
     return os.getpid()
-
-
-def draw_map_bytes(view: View, options: dict[str, Any]) -> bytes:
-    """`render_map(view, **options)` encoded as PNG (in a worker, or anywhere)."""
-    from renderers.mapimage import png_bytes, render_map
-
-    return png_bytes(render_map(view, **options))
-
-
-def draw_focus_bytes(view: View, options: dict[str, Any]) -> bytes:
-    """`render_focus(view, **options)` encoded as PNG."""
-    from renderers.mapimage import png_bytes, render_focus
-
-    return png_bytes(render_focus(view, **options))
-
-
-def draw_crop_bytes(view: View, centre: int, radius: int, options: dict[str, Any]) -> bytes:
-    """`render_crop(view, centre, radius, **options)` encoded as PNG."""
-    from renderers.mapimage import png_bytes, render_crop
-
-    return png_bytes(render_crop(view, centre, radius, **options))
 
 
 # --- the pool -------------------------------------------------------------------------------------
@@ -176,67 +150,19 @@ class DrawPool:
 
     # --- drawing ----------------------------------------------------------------------------
 
-    async def draw_map(
-        self,
-        view: View,
-        *,
-        title: str = "",
-        markers: Sequence[Marker] = (),
-        cell: int | None = None,
-        legend: bool = True,
-        colours: str = "relation",
-    ) -> bytes:
-        """The nation's whole board as PNG bytes (`mapimage.render_map`)."""
-        options = {
-            "title": title,
-            "markers": list(markers),
-            "cell": cell,
-            "legend": legend,
-            "colours": colours,
-        }
-        return await self.run(draw_map_bytes, view, options)
-
-    async def draw_focus(
-        self,
-        view: View,
-        *,
-        title: str = "",
-        markers: Sequence[Marker] = (),
-        colours: str = "relation",
-    ) -> bytes:
-        """What matters to the nation, or round the markers, as PNG bytes
-        (`mapimage.render_focus`)."""
-        options = {"title": title, "markers": list(markers), "colours": colours}
-        return await self.run(draw_focus_bytes, view, options)
-
-    async def draw_crop(
-        self,
-        view: View,
-        centre: int,
-        radius: int,
-        *,
-        title: str = "",
-        markers: Sequence[Marker] = (),
-        cell: int = 60,
-        colours: str = "relation",
-    ) -> bytes:
-        """A zoomed window round `centre` as PNG bytes (`mapimage.render_crop`)."""
-        options = {"title": title, "markers": list(markers), "cell": cell, "colours": colours}
-        return await self.run(draw_crop_bytes, view, centre, radius, options)
-
     async def run(self, fn: Callable[..., Any], *args: Any) -> Any:
         """`fn(*args)` in a worker (`fn` must be a module-level function; it and the arguments
-        must pickle; Views travel as `Parcel`s and arrive as Views). Exceptions raised by `fn`
-        are raised here. A worker that died is replaced and `fn` tried once more. A picture
-        still waiting when the pool is shut down raises `PoolClosed` (not CancelledError: the
-        caller was not cancelled)."""
+        must pickle; an argument of a type given to `send_as` travels as its game packs it).
+        Exceptions raised by `fn` are raised here. A worker that died is replaced and `fn`
+        tried once more. A picture still waiting when the pool is shut down raises
+        `PoolClosed` (not CancelledError: the caller was not cancelled)."""
         for attempt in (1, 2):
             executor = self._executor
             if executor is None:
                 executor = await asyncio.to_thread(self._ensure)
             sent = args
             if not isinstance(executor, ThreadPoolExecutor):  # to another process
-                sent = tuple(Parcel(a) if isinstance(a, View) else a for a in args)
+                sent = _packed(args)
             try:
                 return await asyncio.get_running_loop().run_in_executor(executor, fn, *sent)
             except BrokenProcessPool:
@@ -278,16 +204,17 @@ class DrawPool:
 
     def _start_processes(self) -> ProcessPoolExecutor | None:
         executor = None
+        warm_ups = tuple(_warm_ups)
         try:
             executor = ProcessPoolExecutor(
                 self.workers,
                 mp_context=multiprocessing.get_context("spawn"),
                 initializer=_init_worker,
-                initargs=(self.nice,),
+                initargs=(self.nice, warm_ups),
             )
             # one task a worker: every process is started now, not while the bot waits for a
             # picture (the executor starts a process at a submit when none is idle)
-            futures = [executor.submit(_warm) for _ in range(self.workers)]
+            futures = [executor.submit(_warm, warm_ups) for _ in range(self.workers)]
             for future in futures:
                 future.result(timeout=self.start_timeout)
             return executor
@@ -358,48 +285,6 @@ def configure(workers: int | None = None, *, nice: int = 5) -> DrawPool:
     if old is not None:
         old.shutdown(wait=False)
     return _default
-
-
-async def draw_map(
-    view: View,
-    *,
-    title: str = "",
-    markers: Sequence[Marker] = (),
-    cell: int | None = None,
-    legend: bool = True,
-    colours: str = "relation",
-) -> bytes:
-    """The whole board as PNG bytes, drawn in the default pool."""
-    return await default_pool().draw_map(
-        view, title=title, markers=markers, cell=cell, legend=legend, colours=colours
-    )
-
-
-async def draw_focus(
-    view: View,
-    *,
-    title: str = "",
-    markers: Sequence[Marker] = (),
-    colours: str = "relation",
-) -> bytes:
-    """The focused picture (`mapimage.render_focus`) as PNG bytes, drawn in the default pool."""
-    return await default_pool().draw_focus(view, title=title, markers=markers, colours=colours)
-
-
-async def draw_crop(
-    view: View,
-    centre: int,
-    radius: int,
-    *,
-    title: str = "",
-    markers: Sequence[Marker] = (),
-    cell: int = 60,
-    colours: str = "relation",
-) -> bytes:
-    """A zoomed window as PNG bytes, drawn in the default pool."""
-    return await default_pool().draw_crop(
-        view, centre, radius, title=title, markers=markers, cell=cell, colours=colours
-    )
 
 
 async def run(fn: Callable[..., Any], *args: Any) -> Any:

@@ -1,8 +1,6 @@
-"""Colours, sizes and fonts shared by every picture.
-
-The colours a player must tell apart (terrain, fog, unowned cities, markers, the relation
-colours and the nations' palette, `engine/interface/colours.py`) stay at least 18 apart in
-CIEDE2000 (`renderers/colour.py`, `tests/renderers/test_palette.py`)."""
+"""What every game's pictures share: the background and the text's colours, the grey of what
+nobody owns, outlines, the colours that signal what happened (the same in every game), the text
+on a colour, players' colours as they are stored, and the font."""
 
 from __future__ import annotations
 
@@ -10,98 +8,17 @@ from functools import cache
 
 from PIL import ImageFont
 
-# terrain colours, indexed by View.terrain (0 never seen, 1 + WATER/LAND/WASTE), plus coast
-NEVER_SEEN = (18, 20, 26)
-WATER = (38, 84, 150)
-LAND = (96, 150, 72)
-COAST = (186, 176, 110)  # land next to water: where ships can reach
-WASTE = (92, 80, 72)
-GRID_LINE = (0, 0, 0)
-REMEMBERED_DIM = 0.55  # squares known but not in sight now are drawn at this brightness
-
 BACKGROUND = (28, 30, 36)
 TEXT = (232, 232, 232)
 TEXT_DIM = (160, 164, 172)
-NEUTRAL = (150, 150, 150)  # unowned cities
+NEUTRAL = (150, 150, 150)  # what nobody owns
 OUTLINE = (12, 12, 12)
 
-MARKER_COLOURS = {
-    "attack": (255, 255, 255),  # a ring with ticks: a cross-hair
-    "capture": (255, 0, 255),
-    "interception": (0, 240, 255),
-    "blast": (255, 150, 0),
-    "lost": (120, 0, 30),
-}
-
-# a nation's own map colours every nation by its relation (`colours="relation"`, the default
-# on a player's map); the worse of the two directions counts (a nation at war with you is "war"
-# whatever you think of it)
-RELATION_COLOURS = {
-    "you": (255, 235, 0),
-    "allied": (130, 120, 255),
-    "friendly": (150, 255, 120),
-    "neutral": (255, 170, 210),
-    "war": (230, 0, 0),
-}
-# each level of a ruleset's diplomacy as one of the five (non-aggression is still neutral)
-RELATION_OF_LEVEL = {
-    "war": "war",
-    "neutral": "neutral",
-    "non_aggression": "neutral",
-    "friendly": "friendly",
-    "allied": "allied",
-}
-_RELATION_RANK = {"war": 0, "neutral": 1, "friendly": 2, "allied": 3}
-
-
-def relation_group(relation_to: str, relation_from: str) -> str:
-    """The relation colour's name for a nation: the worse of the two directions."""
-    groups = (RELATION_OF_LEVEL.get(r, "neutral") for r in (relation_to, relation_from))
-    return min(groups, key=lambda g: _RELATION_RANK[g])
-
-
-HP_BAR = (255, 255, 255)  # hit points left, over OUTLINE for what is lost
-ORDER_LINE = (240, 240, 240)  # a standing order: from the unit to where it goes
-NO_SUPPLY = (255, 255, 255)  # the "!" on a black badge: out of supply
-
-DESIGNATION_LETTERS = {
-    "fort": "F",
-    "port": "P",
-    "airport": "A",
-    "tech": "T",
-    "base": "B",
-    "city": "C",
-}
-
-# short names for unit types on zoomed pictures
-UNIT_SHORT = {
-    "infantry": "inf",
-    "tank": "tank",
-    "engineer": "eng",
-    "anti_tank": "at",
-    "transport": "trn",
-    "supply_ship": "sup",
-    "patrol_boat": "pb",
-    "destroyer": "dd",
-    "battleship": "bb",
-    "submarine": "sub",
-    "carrier": "cv",
-    "cruiser": "ca",
-    "zeppelin": "zep",
-    "fighter": "ftr",
-    "cargo_plane": "cgo",
-    "heavy_bomber": "hb",
-    "naval_bomber": "nb",
-    "helicopter": "heli",
-    "satellite": "sat",
-    "icbm_1": "icbm1",
-    "icbm_2": "icbm2",
-    "icbm_3": "icbm3",
-}
-
-
-def short_name(type_name: str) -> str:
-    return UNIT_SHORT.get(type_name, type_name[:4])
+# what happened, and what is yours
+CAPTURE = (255, 0, 255)  # a place taken
+CLASH = (255, 150, 0)  # a blast, a conflict
+LOST = (120, 0, 30)  # units lost
+YOURS = (255, 235, 0)  # the viewer's own, and what the viewer is asked
 
 
 @cache
@@ -127,25 +44,7 @@ def parse_colour(text: str | None) -> tuple[int, int, int]:
         return NEUTRAL
 
 
-def grid_line_array(pixels):
-    """Grid lines: three quarters of the brightness under them (integer arithmetic)."""
-    return (pixels >> 1) + (pixels >> 2)
-
-
-def grid_line(colour: tuple[int, int, int]) -> tuple[int, int, int]:
-    return tuple((v >> 1) + (v >> 2) for v in colour)  # type: ignore[return-value]
-
-
-def dim(colour: tuple[int, int, int], factor: float = REMEMBERED_DIM) -> tuple[int, int, int]:
-    return (int(colour[0] * factor), int(colour[1] * factor), int(colour[2] * factor))
-
-
 def text_on(colour: tuple[int, int, int]) -> tuple[int, int, int]:
     """Black or white, whichever reads better on this colour."""
     r, g, b = colour
     return (0, 0, 0) if 0.299 * r + 0.587 * g + 0.114 * b > 140 else (255, 255, 255)
-
-
-def cell_size(width: int, height: int, target: int = 1600) -> int:
-    """Pixels per square of a full-map picture: about `target` pixels across, 5 to 20 a square."""
-    return max(5, min(20, target // max(width, height)))

@@ -66,7 +66,7 @@ from engine.strategic.systems.economy import default_build
 from engine.strategic.systems.transport import can_carry
 from engine.strategic.view import View, view_for
 from engine.strategic.world import LAND, WATER, City, Unit, World
-from renderers.markers import markers_from
+from renderers.strategic.markers import markers_from
 
 ME = "a"
 NAMES = {"a": "Red", "b": "Blue", "c": "Green", "d": "Gold"}

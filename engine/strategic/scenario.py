@@ -227,8 +227,8 @@ def load_file(path: str | Path) -> dict[str, Any]:
 
 # Draws a nation's picture for a render step: (view, events it was told since the last expect
 # step, the square to centre a crop on or None for the whole map, the crop's radius, title) ->
-# PNG bytes. The renderers provide one (`renderers.painter.paint`); without one, render steps
-# check what the view shows and write no picture.
+# PNG bytes. The renderers provide one (`renderers.strategic.painter.paint`); without one,
+# render steps check what the view shows and write no picture.
 Painter = Callable[[View, list[ev.Event], int | None, int, str], bytes]
 
 

@@ -8,8 +8,9 @@ import io
 
 from PIL import Image
 
-from renderers import style
-from renderers.mapimage import FOCUS_WIDTH, focus_region
+from renderers.strategic import style
+from renderers.strategic.mapimage import FOCUS_WIDTH
+from renderers.strategic.region import focus_region
 from tests.e2e.test_bot_e2e import PNG_MAGIC, env, open_game  # noqa: F401 (env: the fixture)
 
 

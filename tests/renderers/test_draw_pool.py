@@ -17,8 +17,10 @@ import pytest
 
 from engine.strategic.view import View, view_for
 from renderers import pool as drawing
-from renderers.mapimage import png_bytes, render_crop, render_map
-from renderers.markers import Marker
+from renderers.encoding import png_bytes
+from renderers.strategic.drawing import Parcel, draw_crop, draw_map
+from renderers.strategic.mapimage import render_crop, render_map
+from renderers.strategic.markers import Marker
 from tests.renderers.test_renderers import war_world
 
 
@@ -48,6 +50,13 @@ def _slow(seconds: float) -> str:
     return "slept"
 
 
+def _fonts_loaded() -> int:
+    """How many font sizes the worker it runs in has loaded."""
+    from renderers import style
+
+    return style.font.cache_info().currsize
+
+
 def _alive(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -68,16 +77,24 @@ async def test_the_pool_draws_the_same_bytes_as_drawing_here(pool, view) -> None
     here_map = png_bytes(render_map(view, title="same", markers=markers))
     here_crop = png_bytes(render_crop(view, view.units[0].sq, 3, title="same"))
     there_map, there_crop = await asyncio.gather(
-        pool.draw_map(view, title="same", markers=markers),
-        pool.draw_crop(view, view.units[0].sq, 3, title="same"),
+        draw_map(view, title="same", markers=markers, pool=pool),
+        draw_crop(view, view.units[0].sq, 3, title="same", pool=pool),
     )
     assert pool.kind == "processes" and len(pool.pids()) == 1
     assert there_map == here_map
     assert there_crop == here_crop
 
 
+async def test_a_worker_is_warmed_up_by_the_games_that_drew_in_it(pool) -> None:
+    """Importing a game's drawing registers its warm-up: a new worker has loaded the map's
+    fonts (and rules) before its first picture."""
+    await pool.aclose()
+    assert await pool.run(_fonts_loaded) >= 6
+    assert pool.kind == "processes"
+
+
 def test_a_view_travels_as_a_parcel_and_arrives_whole(view) -> None:
-    copy = pickle.loads(pickle.dumps(drawing.Parcel(view)))
+    copy = pickle.loads(pickle.dumps(Parcel(view)))
     assert type(copy) is type(view)
     for name in ("nation", "tick", "clock", "status", "nations", "cities", "units", "pending"):
         assert getattr(copy, name) == getattr(view, name), name
@@ -85,12 +102,27 @@ def test_a_view_travels_as_a_parcel_and_arrives_whole(view) -> None:
     assert np.array_equal(copy.visible, view.visible) and copy.visible.dtype == view.visible.dtype
 
 
+async def test_a_view_goes_to_a_worker_process_as_a_parcel(pool, view, monkeypatch) -> None:
+    packed: list[int] = []
+    reduce = Parcel.__reduce__
+
+    def counted(self: Parcel):
+        packed.append(self.view.tick)
+        return reduce(self)
+
+    monkeypatch.setattr(Parcel, "__reduce__", counted)
+    assert await draw_map(view, title="p", pool=pool) == png_bytes(render_map(view, title="p"))
+    assert pool.kind == "processes" and packed == [view.tick]
+
+
 async def test_a_picture_that_fails_raises_in_the_caller_and_the_pool_goes_on(
     pool: drawing.DrawPool, view: View
 ) -> None:
     with pytest.raises(AttributeError):
-        await pool.draw_map(view, markers=[object()])  # type: ignore[list-item]
-    assert await pool.draw_map(view, title="after") == png_bytes(render_map(view, title="after"))
+        await draw_map(view, markers=[object()], pool=pool)  # type: ignore[list-item]
+    assert await draw_map(view, title="after", pool=pool) == png_bytes(
+        render_map(view, title="after")
+    )
 
 
 async def test_a_worker_that_dies_is_replaced(pool, view, tmp_path) -> None:
@@ -98,7 +130,7 @@ async def test_a_worker_that_dies_is_replaced(pool, view, tmp_path) -> None:
     assert await pool.run(_die_once, str(tmp_path / "flag")) == "answered"
     assert (tmp_path / "flag").exists()
     assert pool.kind == "processes" and pool.pids() != before
-    assert await pool.draw_map(view) == png_bytes(render_map(view))
+    assert await draw_map(view, pool=pool) == png_bytes(render_map(view))
 
 
 async def test_shutting_down_stops_the_workers_and_the_next_picture_starts_them(pool, view) -> None:
@@ -108,7 +140,7 @@ async def test_shutting_down_stops_the_workers_and_the_next_picture_starts_them(
     await pool.aclose()
     assert pool.kind == "idle" and pool.pids() == []
     assert not any(_alive(pid) for pid in pids)
-    assert await pool.draw_map(view) == png_bytes(render_map(view))
+    assert await draw_map(view, pool=pool) == png_bytes(render_map(view))
     assert pool.kind == "processes"
 
 
@@ -117,7 +149,7 @@ async def test_pictures_still_waiting_at_shutdown_fail_cleanly(pool, view) -> No
     notifier itself being cancelled."""
     await pool.start()
     jobs = [asyncio.ensure_future(pool.run(_slow, 0.5))]
-    jobs += [asyncio.ensure_future(pool.draw_map(view)) for _ in range(4)]
+    jobs += [asyncio.ensure_future(draw_map(view, pool=pool)) for _ in range(4)]
     await asyncio.sleep(0.1)
     await pool.aclose()
     results = await asyncio.gather(*jobs, return_exceptions=True)
@@ -134,7 +166,9 @@ async def test_without_processes_the_pool_draws_in_threads(monkeypatch, view, ca
     monkeypatch.setattr(drawing, "ProcessPoolExecutor", refuse)
     threads = drawing.DrawPool(2)
     try:
-        assert await threads.draw_map(view, title="t") == png_bytes(render_map(view, title="t"))
+        assert await draw_map(view, title="t", pool=threads) == png_bytes(
+            render_map(view, title="t")
+        )
         assert threads.kind == "threads" and threads.pids() == []
         assert "no process pool" in caplog.text
     finally:

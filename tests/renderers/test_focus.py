@@ -14,18 +14,17 @@ from PIL import Image
 from engine.strategic.mapgen import claim_slot, generate
 from engine.strategic.scenario import build_world
 from engine.strategic.view import UnitView, view_for
-from renderers import style
-from renderers.mapimage import (
+from renderers.strategic import style
+from renderers.strategic.mapimage import (
     FOCUS_WIDTH,
-    _window,
     clock_label,
-    focus_region,
     render_focus,
     render_map,
     square_box,
-    stack_lines,
 )
-from renderers.markers import Marker
+from renderers.strategic.markers import Marker
+from renderers.strategic.region import _window, focus_region
+from renderers.strategic.units import stack_lines
 from tests.renderers.test_renderers import box_of, decode, has_colour
 from tests.worlds import STRIP
 
@@ -187,14 +186,14 @@ def test_stacks_are_labelled_by_type_when_their_units_do_not_fit() -> None:
     world = strip(
         [{"id": 10 + i, "owner": "red", "type": "infantry", "at": "6,2"} for i in range(6)]
     )
-    from renderers.mapimage import render_crop
+    from renderers.strategic.mapimage import render_crop
 
     crop = render_crop(view_for(world, "red"), world.grid.index(6, 2), 2)
     assert "inf 4: 4 infantry" in crop.info["legend"]
 
 
 def test_the_header_labels_its_numbers_and_says_the_clock_as_a_snapshot_title_does() -> None:
-    from renderers.mapimage import _header_lines
+    from renderers.strategic.mapimage import _header_lines
 
     assert clock_label("day 11 00:00") == "end of day 10"
     assert clock_label("day 3 14:00") == "day 3 14:00"

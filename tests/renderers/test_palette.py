@@ -15,8 +15,8 @@ import itertools
 from engine.interface import colours
 from engine.interface.colours import PALETTE
 from engine.strategic.kind import MAX_NATIONS
-from renderers import style
 from renderers.colour import delta_e, distance
+from renderers.strategic import style
 
 APART = 18.0
 NATIONS_APART = 14.0

@@ -16,9 +16,10 @@ from engine.strategic.clock import advance
 from engine.strategic.orders import apply
 from engine.strategic.scenario import build_world
 from engine.strategic.view import View, view_for
-from renderers import style
-from renderers.mapimage import png_bytes, render_crop, render_map, square_box
-from renderers.markers import markers_from
+from renderers.encoding import png_bytes
+from renderers.strategic import style
+from renderers.strategic.mapimage import render_crop, render_map, square_box
+from renderers.strategic.markers import markers_from
 from tests.worlds import STRIP
 
 
@@ -229,7 +230,7 @@ def test_big_map_pictures_stay_small() -> None:
 async def test_timelapse_replays_the_stored_game_and_si_render_writes_pictures(tmp_path) -> None:
     from bot.cli import main
     from engine.host.service import GameService
-    from renderers.timelapse import timelapse
+    from renderers.strategic.timelapse import timelapse
 
     db = tmp_path / "game.db"
     service = await GameService.open(str(db), synchronous="NORMAL")
@@ -328,7 +329,7 @@ def test_every_empty_square_is_its_terrain_colour_exactly_with_grid_lines() -> N
 def test_the_projects_colours_are_exact_in_the_palette_png() -> None:
     world = war_world()
     view = view_for(world, "red")
-    from renderers.markers import Marker
+    from renderers.strategic.markers import Marker
 
     markers = [
         Marker(world.grid.index(5 + 2 * i, 2), kind) for i, kind in enumerate(style.MARKER_COLOURS)
@@ -372,7 +373,8 @@ def test_thirty_two_nations_keep_their_colours_exact() -> None:
 
     from engine.interface.colours import PALETTE as NATION_COLOURS
     from engine.strategic.view import NationView
-    from renderers.mapimage import Palette, palette_for
+    from renderers.palette import Palette
+    from renderers.strategic.canvas import palette_for
 
     world = war_world()
     view = view_for(world, "red")
@@ -401,7 +403,7 @@ def test_thirty_two_nations_keep_their_colours_exact() -> None:
 
 
 def test_text_steps_run_from_the_colour_under_it_to_the_ink() -> None:
-    from renderers.mapimage import LEVELS, Palette
+    from renderers.palette import LEVELS, Palette
 
     pal = Palette([style.BACKGROUND, style.TEXT])
     ramp = pal.ramp(0, 1)
@@ -411,7 +413,7 @@ def test_text_steps_run_from_the_colour_under_it_to_the_ink() -> None:
 
 
 def test_a_thick_outline_is_what_pillow_draws() -> None:
-    from renderers.mapimage import _thick_outline
+    from renderers.strategic.units import _thick_outline
 
     shapes = [
         [(10.0, 12.5), (25.0, 12.5), (17.5, 27.0)],
@@ -430,7 +432,9 @@ def test_a_thick_outline_is_what_pillow_draws() -> None:
 def test_text_over_other_colours_and_cut_by_the_edge_matches_pillow() -> None:
     """Text drawn over what is there (unit counts, zoomed labels) blends with each pixel under
     it, within half a step of Pillow's full-colour text, also where the picture's edge cuts it."""
-    from renderers.mapimage import LEVELS, _Canvas, palette_for
+    from renderers.palette import LEVELS
+    from renderers.strategic.canvas import MapCanvas as _Canvas
+    from renderers.strategic.canvas import palette_for
 
     world = war_world()
     pal = palette_for(view_for(world, "red"))

@@ -1,4 +1,4 @@
-"""Pictures of a Supply Lines game (renderers/supplylines.py), checked by decoding the PNGs as a
+"""Pictures of a Supply Lines game (renderers/supplylines/), checked by decoding the PNGs as a
 player would look at them: structures in their owners' colours, units and orders that show,
 the last turn's conflicts, captures and losses, the same bytes for the same game, and fast."""
 
@@ -409,7 +409,7 @@ def test_a_whole_game_replays_as_an_animated_gif() -> None:
 
     from engine.interface import entries as en
     from engine.supplylines.kind import KIND
-    from renderers.supplylines import timelapse
+    from renderers.supplylines.timelapse import timelapse
 
     first = KIND.setup({"map": "duel", "seed": 1, "turn_hours": 1})
     log = [

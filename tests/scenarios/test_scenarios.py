@@ -5,7 +5,7 @@ from pathlib import Path
 import pytest
 
 from engine.strategic.scenario import run_file
-from renderers.painter import paint
+from renderers.strategic.painter import paint
 
 SCENARIOS = sorted(Path(__file__).parent.glob("*.yaml"))
 

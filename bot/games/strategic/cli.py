@@ -115,7 +115,7 @@ class StrategicCli:
 
     def scenario(self, path: str, args: argparse.Namespace) -> tuple[int, int]:
         from engine.strategic.scenario import run_file
-        from renderers.painter import paint
+        from renderers.strategic.painter import paint
 
         report = run_file(path, out_dir=args.out, painter=paint)
         print(f"{'ok  ' if report.ok else 'FAIL'} {path}: {report.name}")
@@ -185,8 +185,9 @@ class StrategicCli:
         timelapse every `--every` game hours."""
         from engine.strategic.view import full_view, view_for
         from engine.strategic.world.geometry import parse_coord
-        from renderers.mapimage import png_bytes, render_crop, render_map
-        from renderers.timelapse import timelapse
+        from renderers.encoding import png_bytes
+        from renderers.strategic.mapimage import render_crop, render_map
+        from renderers.strategic.timelapse import timelapse
 
         world = await service.live_world(game.id)
         title = f"{game.name} (game {game.id})"
@@ -215,7 +216,8 @@ def _cell(value: object) -> str:
 def _snapshots(out_dir: Path) -> Callable[[World], None]:
     """`si simulate --snapshots DIR`: each nation's map at the end of each game day."""
     from engine.strategic.view import view_for
-    from renderers.mapimage import png_bytes, render_map
+    from renderers.encoding import png_bytes
+    from renderers.strategic.mapimage import render_map
 
     out_dir.mkdir(parents=True, exist_ok=True)
 

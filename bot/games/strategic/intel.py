@@ -19,8 +19,8 @@ from engine.host.store import GameRow
 from engine.interface.summary import GameSummary
 from engine.strategic.rules import load as load_rules
 from engine.strategic.view import View
-from renderers import pool as drawing
-from renderers.mapimage import focus_region
+from renderers.strategic import drawing
+from renderers.strategic.region import focus_region
 
 PAGE = 15
 NATIONS_PAGE = 20  # nations a card of /nations (Discord shows 25 fields at most)

@@ -38,7 +38,7 @@ from engine.strategic.rules import load as load_rules
 from engine.strategic.rules.models import MovesOn, Ruleset, UnitClass, UnitType
 from engine.strategic.view import UnitView, View
 from engine.strategic.words import article
-from renderers.style import short_name
+from renderers.strategic.style import short_name
 
 MAX_UNITS = parsing.MAX_UNITS
 NOT_YOURS = "not one of your units"  # the same for an unknown, foreign or remembered id

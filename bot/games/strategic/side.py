@@ -142,7 +142,7 @@ class StrategicSide:
     ) -> Reply:
         """The whole board, each nation in its own colour (a moderator is nobody's "you"), or
         the board as one nation sees it."""
-        from renderers import pool as drawing
+        from renderers.strategic import drawing
 
         if nation:
             view = await ctx.service.view(game.id, nation)
@@ -161,7 +161,7 @@ class StrategicSide:
         return []  # its news goes to each nation by DM (the fog hides the rest)
 
     def timelapse(self, first: Any, entries: list[dict[str, Any]], title: str) -> bytes:
-        from renderers.timelapse import timelapse
+        from renderers.strategic.timelapse import timelapse
 
         return timelapse(first, entries, title=title)
 

@@ -70,8 +70,8 @@ class StrategicTeller:
     async def picture(self, view: Any, title: str, events: list[Event]) -> bytes | None:
         """The map round these events' markers and the nation's things near them (no events:
         round its cities and units), drawn in a worker process."""
-        from renderers import pool as drawing
-        from renderers.markers import markers_from
+        from renderers.strategic import drawing
+        from renderers.strategic.markers import markers_from
 
         markers = markers_from(events, view.nation, view.width, view.height)
         try:

@@ -165,7 +165,8 @@ class SupplyLinesCli:
     ) -> bytes:
         """The board with every player's orders of the turn (a referee's view), or with the
         nation's (as that player sees it); the timelapse: the board after each turn."""
-        from renderers.supplylines import draw_board, timelapse
+        from renderers.supplylines import draw_board
+        from renderers.supplylines.timelapse import timelapse
 
         title = f"{game.name} (game {game.id})"
         if args.timelapse:

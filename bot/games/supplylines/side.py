@@ -234,7 +234,7 @@ class SupplyLinesSide:
         ]
 
     def timelapse(self, first: Any, entries: list[dict[str, Any]], title: str) -> bytes:
-        from renderers.supplylines import timelapse
+        from renderers.supplylines.timelapse import timelapse
 
         return timelapse(first, entries, title=title)
 

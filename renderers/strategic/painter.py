@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from engine.strategic import events as ev
 from engine.strategic.view import View
-from renderers.mapimage import png_bytes, render_crop, render_map
-from renderers.markers import markers_from
+from renderers.encoding import png_bytes
+from renderers.strategic.mapimage import render_crop, render_map
+from renderers.strategic.markers import markers_from
 
 
 def paint(view: View, told: list[ev.Event], centre: int | None, radius: int, title: str) -> bytes:

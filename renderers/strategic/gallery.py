@@ -1,6 +1,6 @@
 """The pictures of `docs/PICTURES.md`, made again from a reproducible mid-game world:
 
-    python -m renderers.gallery docs/pictures
+    python -m renderers.strategic.gallery docs/pictures
 
 Four AI nations play three game days on an 80x80 map (seed 7, `engine.strategic.ai.simulate`);
 then the first nation's `/map` (the focused picture), `/map full:true` (the whole board) and a
@@ -12,6 +12,8 @@ on PYTHONPATH, and this file given by path)."""
 from __future__ import annotations
 
 import argparse
+import importlib
+import importlib.util
 import sys
 from pathlib import Path
 
@@ -65,8 +67,14 @@ def main(argv: list[str] | None = None) -> int:
     args.out.mkdir(parents=True, exist_ok=True)
 
     from engine.strategic.view import view_for
-    from renderers import mapimage
-    from renderers.markers import markers_from
+
+    if importlib.util.find_spec("renderers.strategic") is None:
+        # an older checkout first on PYTHONPATH (--before): its renderers not yet split by game
+        mapimage = importlib.import_module("renderers.mapimage")
+        markers_from = importlib.import_module("renderers.markers").markers_from
+    else:
+        mapimage = importlib.import_module("renderers.strategic.mapimage")
+        markers_from = importlib.import_module("renderers.strategic.markers").markers_from
 
     world, recent = mid_game()
     nation = sorted(world.nations)[0]

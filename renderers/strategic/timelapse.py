@@ -5,7 +5,6 @@ nation was told between frames. Nothing here reads the store."""
 
 from __future__ import annotations
 
-import io
 from collections.abc import Iterable
 from typing import Any
 
@@ -15,10 +14,9 @@ from engine.strategic import events as ev
 from engine.strategic.replay import views_over_time
 from engine.strategic.view import View
 from engine.strategic.world import World
-from renderers.mapimage import render_map
-from renderers.markers import markers_from
-
-MAX_BYTES = 8 * 1024 * 1024  # under Discord's 10 MiB attachment limit
+from renderers.encoding import encode_gif
+from renderers.strategic.mapimage import render_map
+from renderers.strategic.markers import markers_from
 
 
 def frames(
@@ -31,28 +29,6 @@ def frames(
         marks = markers_from(told, view.nation, view.width, view.height) if told else []
         out.append(render_map(view, title=title, markers=marks, cell=c, legend=False))
     return out
-
-
-def encode_gif(images: list[Image.Image], *, frame_ms: int = 400, limit: int = MAX_BYTES) -> bytes:
-    """An animated GIF of the frames (the last one held longer), thinned until under `limit`."""
-    if not images:
-        raise ValueError("no frames to animate")
-    chosen = images
-    while True:
-        buf = io.BytesIO()
-        durations = [frame_ms] * (len(chosen) - 1) + [frame_ms * 6]
-        chosen[0].save(
-            buf,
-            format="GIF",
-            save_all=True,
-            append_images=chosen[1:],
-            duration=durations,
-            loop=0,
-        )
-        data = buf.getvalue()
-        if len(data) <= limit or len(chosen) <= 2:
-            return data
-        chosen = chosen[::2] if chosen[-1] is chosen[::2][-1] else [*chosen[::2], chosen[-1]]
 
 
 def timelapse(

@@ -1,0 +1,111 @@
+"""A map's palette and canvas: every picture's palette starts with the style's colours and the
+steps of its text on the background (`fixed_palette`: the same indices in every picture), then
+the nations' colours when they are drawn in their own; owners are coloured by relation on a
+nation's own map (you, allied, friendly, neutral, war) or by each nation's colour (`Colours`).
+`MapCanvas` is the kit's canvas that knows the owners' colours."""
+
+from __future__ import annotations
+
+from PIL import Image
+
+from engine.strategic.view import View
+from renderers.canvas import Canvas
+from renderers.palette import RGB, Palette
+from renderers.strategic import style
+
+Colours = str  # "relation" or "nation"
+
+
+def _base_colours() -> list[RGB]:
+    """Every colour of the style that a picture may show, terrain first."""
+    terrain = [style.NEVER_SEEN, style.WATER, style.LAND, style.WASTE, style.COAST]
+    dimmed = [style.dim(c) for c in terrain[1:]]
+    lines = [style.grid_line(c) for c in terrain + dimmed]
+    crossings = [style.grid_line(c) for c in lines]
+    return [
+        style.BACKGROUND,
+        *terrain,
+        *dimmed,
+        *lines,
+        *crossings,
+        style.TEXT,
+        style.TEXT_DIM,
+        style.NEUTRAL,
+        style.dim(style.NEUTRAL, 0.7),
+        style.OUTLINE,
+        (0, 0, 0),
+        (255, 255, 255),
+        *style.MARKER_COLOURS.values(),
+        *style.RELATION_COLOURS.values(),
+        *(style.dim(c, 0.7) for c in style.RELATION_COLOURS.values()),
+        style.ORDER_LINE,
+        style.UNKNOWN_MARKER,
+        style.LEGEND_OUTLINE,
+        style.LEGEND_UNIT,
+    ]
+
+
+def fixed_palette() -> Palette:
+    """How every picture's palette starts: the style's colours and the steps of the text on
+    the background (and of the legend's black letters on grey). These indices are the same in
+    every picture, so what is drawn only in them is drawn once and reused (the coordinates
+    round the map, the first part of the legend)."""
+    pal = Palette(_base_colours())
+    background = pal.add(style.BACKGROUND)
+    pal.ramp(background, pal.add(style.TEXT))
+    pal.ramp(background, pal.add(style.TEXT_DIM))
+    pal.ramp(pal.add(style.NEUTRAL), pal.add((0, 0, 0)))
+    return pal
+
+
+def palette_for(view: View, colours: Colours = "nation") -> Palette:
+    """The picture's palette before drawing: `fixed_palette` (the relation colours among them),
+    then each nation's colour and its remembered (dimmed) shade when nations are drawn in
+    their own colours."""
+    pal = fixed_palette()
+    if coloured_by_relation(view, colours):
+        return pal
+    for n in view.nations.values():
+        colour = style.parse_colour(n.colour)
+        pal.add(colour)
+        pal.add(style.dim(colour, 0.7))
+    return pal
+
+
+def coloured_by_relation(view: View, colours: Colours) -> bool:
+    """Whether owners are coloured by relation (never in the full view: it has none)."""
+    if colours not in ("relation", "nation"):
+        raise ValueError(f"colours are 'relation' or 'nation', not {colours!r}")
+    return colours == "relation" and view.nation in view.nations
+
+
+def owner_colour(view: View, owner: str | None, colours: Colours = "nation") -> RGB:
+    if owner is None or owner not in view.nations:
+        return style.NEUTRAL
+    if coloured_by_relation(view, colours):
+        return style.RELATION_COLOURS[_relation(view, owner)]
+    return style.parse_colour(view.nations[owner].colour)
+
+
+def _relation(view: View, owner: str) -> str:
+    """ "you" or the relation group of another nation (`style.relation_group`)."""
+    if owner == view.nation:
+        return "you"
+    n = view.nations[owner]
+    return style.relation_group(n.relation_to, n.relation_from)
+
+
+class MapCanvas(Canvas):
+    """The kit's canvas, with the owners coloured as `colours` says."""
+
+    def __init__(self, image: Image.Image, pal: Palette, colours: Colours = "nation") -> None:
+        super().__init__(image, pal)
+        self.colours = colours
+        self._owners: dict[str | None, int] = {}
+
+    def owner(self, view: View, owner: str | None) -> int:
+        """The index of a nation's colour (neutral grey for none)."""
+        i = self._owners.get(owner)
+        if i is None:
+            i = self._owners[owner] = self.pal.add(owner_colour(view, owner, self.colours))
+        return i

@@ -1,0 +1,172 @@
+"""The legend under a map: what its signs mean (terrain always, then only what the picture
+drew), the cities' letters, and the owners (by relation, or each nation's colour)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+from PIL import Image
+
+from engine.strategic.rules import Ruleset
+from engine.strategic.view import View
+from renderers.canvas import Canvas
+from renderers.palette import RGB
+from renderers.strategic import style
+from renderers.strategic.canvas import Colours, coloured_by_relation, fixed_palette, owner_colour
+from renderers.strategic.units import hp_bar, no_supply, unit_shape
+from renderers.text import paste
+
+
+@dataclass(frozen=True)
+class Legend:
+    width: int
+    height: int
+    items: list[tuple[str, tuple[str, object]]]
+    nations: list[tuple[str, RGB]]
+    per_row: int
+    per_row_nations: int
+
+
+_LEGEND_PX = 13
+_LEGEND_COL = 150
+_LEGEND_NATION_COL = 265
+_SHAPE_NAMES = {"land": "land unit", "sea": "ship", "air": "aircraft", "tech": "satellite, missile"}
+
+
+def legend_layout(
+    view: View, rules: Ruleset, width: int, colours: Colours, drawn: set[str]
+) -> Legend:
+    """What the picture's signs mean: terrain always, then only what was drawn (unit shapes,
+    last seen, counts, hit points, supply, orders, the markers), the cities, and the owners."""
+    items: list[tuple[str, tuple[str, object]]] = [
+        ("in sight", ("swatch", style.LAND)),
+        ("remembered", ("swatch", style.dim(style.LAND))),
+        ("never seen", ("swatch", style.NEVER_SEEN)),
+        ("water", ("swatch", style.WATER)),
+        ("coast: ships reach it", ("swatch", style.COAST)),
+    ]
+    for cls, name in _SHAPE_NAMES.items():
+        if f"shape:{cls}" in drawn:
+            items.append((name, ("shape", cls)))
+    if any(d.startswith("ghost:") for d in drawn):
+        items.append(("hollow, ?: last seen", ("ghost", "land")))
+    if "count" in drawn:
+        items.append(("number: units there", ("count", "3")))
+    if "stack" in drawn:
+        items.append(("inf 4: 4 infantry", ("count", "4")))
+    if "hp" in drawn:
+        items.append(("hit points left", ("hp", 0.6)))
+    if "supply" in drawn:
+        items.append(("out of supply", ("supply", None)))
+    if "order" in drawn:
+        items.append(("standing order", ("order", None)))
+    for ct in rules.cities:
+        letter = style.DESIGNATION_LETTERS.get(ct.name, ct.name[:1].upper())
+        items.append((ct.title.lower(), ("city", letter)))
+    for kind in ("attack", "capture", "interception", "blast", "lost"):
+        if f"marker:{kind}" in drawn:
+            items.append((kind if kind != "lost" else "unit lost", ("marker", kind)))
+    nations: list[tuple[str, RGB]] = []
+    by_relation = coloured_by_relation(view, colours)
+    for n in view.nations.values():
+        if view.nation not in view.nations:  # the full view: no relations to show
+            nations.append((n.name, style.parse_colour(n.colour)))
+            continue
+        rel = "you" if n.id == view.nation else n.relation_to.replace("_", " ")
+        if n.id != view.nation and n.relation_from != n.relation_to:
+            rel += f" (they: {n.relation_from.replace('_', ' ')})"
+        if n.out:
+            rel += ", out"
+        nations.append((f"{n.name}: {rel}", owner_colour(view, n.id, colours)))
+    if by_relation:  # you first, then by relation, friends before foes
+        order = list(style.RELATION_COLOURS.values())
+        nations.sort(key=lambda item: order.index(item[1]))
+    nations.append(("unowned", style.NEUTRAL))
+    per_row = max(1, (width - 12) // _LEGEND_COL)
+    per_row_nations = max(1, (width - 12) // _LEGEND_NATION_COL)
+    rows = -(-len(items) // per_row) + -(-len(nations) // per_row_nations)
+    height = rows * (_LEGEND_PX + 8) + 10
+    return Legend(width, height, items, nations, per_row, per_row_nations)
+
+
+def draw_legend(canvas: Canvas, legend: Legend, y0: int) -> None:
+    draw = canvas.draw
+    ink = canvas.ink
+    bg = style.BACKGROUND
+    s = _LEGEND_PX
+    row_h = s + 8
+    per_row = legend.per_row
+    width, height = canvas.image.size
+    draw.rectangle((0, y0, width - 1, height - 1), fill=ink(bg))  # over markers near the edge
+    # what the signs mean: the same in every picture of a ruleset and width, drawn once
+    paste(canvas.image, _legend_items(tuple(legend.items), per_row, width), 0, y0)
+    base = y0 + 4 + (-(-len(legend.items) // per_row)) * row_h
+    wide = _LEGEND_NATION_COL
+    per_row_n = legend.per_row_nations
+    for i, (label, colour) in enumerate(legend.nations):
+        x = 8 + (i % per_row_n) * wide
+        y = base + (i // per_row_n) * row_h
+        draw.rectangle((x, y + 1, x + s, y + 1 + s), fill=ink(colour), outline=ink(style.OUTLINE))
+        canvas.text((x + s + 5, y), label[:34], _LEGEND_PX, style.TEXT, bg)
+
+
+@lru_cache(maxsize=16)
+def _legend_items(
+    items: tuple[tuple[str, tuple[str, object]], ...], per_row: int, width: int
+) -> Image.Image:
+    """The legend's signs (terrain, units, cities, markers) as indices of `fixed_palette`."""
+    pal = fixed_palette()
+    s = _LEGEND_PX
+    row_h = s + 8
+    image = Image.new(
+        "L", (width, 4 + (-(-len(items) // per_row)) * row_h), pal.add(style.BACKGROUND)
+    )
+    canvas = Canvas(image, pal)
+    draw = canvas.draw
+    ink = canvas.ink
+    bg = style.BACKGROUND
+    y0 = 0
+    for i, (label, (kind, arg)) in enumerate(items):
+        x = 8 + (i % per_row) * _LEGEND_COL
+        y = y0 + 4 + (i // per_row) * row_h
+        box = (x, y + 1, x + s, y + 1 + s)
+        if kind == "swatch":
+            draw.rectangle(box, fill=ink(arg), outline=ink(style.LEGEND_OUTLINE))  # type: ignore[arg-type]
+        elif kind in ("shape", "ghost"):
+            draw.rectangle(box, fill=ink(style.LAND))
+            unit_shape(
+                canvas,
+                str(arg),
+                (x + 2, y + 3, x + s - 2, y + s - 1),
+                ink(style.LEGEND_UNIT),
+                ink(style.OUTLINE),
+                ghost=kind == "ghost",
+            )
+        elif kind == "city":
+            draw.rectangle(box, fill=ink(style.NEUTRAL), outline=ink(style.OUTLINE))
+            canvas.text(
+                (x + s / 2, y + 1 + s / 2),
+                str(arg),
+                11,
+                (0, 0, 0),
+                style.NEUTRAL,
+                anchor="mm",
+                clip=(x + 1, y + 2, x + s, y + 1 + s),
+            )
+        elif kind == "marker":
+            draw.ellipse(box, outline=ink(style.MARKER_COLOURS[str(arg)]), width=2)
+        elif kind == "count":
+            canvas.text((x + s / 2, y + 1 + s / 2), str(arg), _LEGEND_PX, style.TEXT, bg, "mm")
+        elif kind == "hp":
+            draw.rectangle(box, fill=ink(style.LAND))
+            hp_bar(canvas, x + 1, y + s - 3, x + s - 1, 3, float(arg))  # type: ignore[arg-type]
+        elif kind == "supply":
+            draw.rectangle(box, fill=ink(style.LAND))
+            no_supply(canvas, x + 2, y + 3, s - 3)
+        elif kind == "order":
+            draw.line((x, y + s - 1, x + s - 3, y + 4), fill=ink(style.OUTLINE), width=4)
+            draw.line((x, y + s - 1, x + s - 3, y + 4), fill=ink(style.ORDER_LINE), width=2)
+        canvas.text((x + s + 5, y), label, _LEGEND_PX, style.TEXT, bg)
+    assert len(pal) == len(fixed_palette()), "the legend's signs need no other colour"
+    return image
