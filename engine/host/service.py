@@ -218,9 +218,9 @@ class GameService:
         now: float | None = None,
         **options: Any,
     ) -> int:
-        """Create a game in the lobby. Its kind makes its first state from `options` (for
-        Strategic Initiative: `ruleset`, `max_nations`, `width`, `height`, `seed`,
-        `length_days`), or `world` is taken as given (e.g. from a scenario)."""
+        """Create a game in the lobby. Its kind makes its first state from `options` (the
+        kind's own creation options: `GameKind.setup`, e.g. `ruleset`, `seed`, the map's size),
+        or `world` is taken as given (e.g. from a scenario)."""
         if speed <= 0:
             raise GameError("speed is real seconds per game hour and must be positive")
         try:

@@ -11,7 +11,7 @@ async API and the same guarantees (each write one transaction, committed before 
 
 `GameStore` is what the service, the notifier and the tests may use of either; mypy checks
 below that both classes satisfy it. `open_store(url)` opens the one a URL names:
-`sqlite:///var/strategic-initiative.db` (three slashes: a path relative to the working folder;
+`sqlite:///var/games.db` (three slashes: a path relative to the working folder;
 four: an absolute one), a plain path (as before URLs), or `postgresql://user@host/db`.
 """
 

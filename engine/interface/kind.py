@@ -24,13 +24,17 @@ from .entries import Entry
 from .events import Event
 from .summary import GameSummary
 
-DEFAULT_KIND = "strategic-initiative"
-
-# name -> "module:attribute" of the kind's object (a `GameKind`)
+# name -> "module:attribute" of the kind's object (a `GameKind`); the first is `FIRST_KIND`
 KINDS: dict[str, str] = {
     "strategic-initiative": "engine.strategic.kind:KIND",
     "supply-lines": "engine.supplylines.kind:KIND",
 }
+
+# the kind of every game stored before games had kinds (the first of `KINDS`): the stores'
+# migrations give it to their rows, and a row made without a kind is of it
+FIRST_KIND = next(iter(KINDS))
+# the kind of a game created without naming one
+DEFAULT_KIND = FIRST_KIND
 
 
 class State(Protocol):
