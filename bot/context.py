@@ -13,8 +13,8 @@ from typing import Any
 
 from bot.store import BotStore
 from engine.errors import CommandError, GameError
+from engine.host.rows import GameRow
 from engine.host.service import GameService
-from engine.host.store import GameRow
 from engine.interface.kind import DEFAULT_KIND
 from engine.strategic.view import View
 

@@ -12,7 +12,7 @@ from bot import paging, parsing, timing
 from bot.context import Button, Caller, Context, Embed, Reply, UserError
 from bot.store import BotStore
 from engine.host.realtime import RealClock
-from engine.host.store import GameRow
+from engine.host.rows import GameRow
 from engine.interface.summary import GameSummary
 from engine.strategic.rules import load as load_rules
 from engine.strategic.view import View

@@ -15,7 +15,7 @@ from bot.context import (
 from bot.paging import NEXT, Listing, more, page_buttons, summarised, window
 from engine.errors import GameError
 from engine.host.realtime import RealClock
-from engine.host.store import GameRow
+from engine.host.rows import GameRow
 from engine.interface.kind import kind as kind_of
 from engine.interface.summary import GameSummary
 from engine.strategic import colours

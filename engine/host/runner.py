@@ -15,7 +15,7 @@ import math
 from typing import Any
 
 from engine.errors import CommandError, GameError
-from engine.host.store import GameRow, LeaseHeld, LeaseLost
+from engine.host.rows import GameRow, LeaseHeld, LeaseLost
 from engine.interface.kind import kind as kind_named
 from engine.loops import every
 

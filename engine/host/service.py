@@ -27,8 +27,8 @@ from pydantic import BaseModel
 
 from engine.errors import CommandError, GameError
 from engine.host.realtime import RealClock
+from engine.host.rows import GameRow, LeaseHeld, LeaseLost, LogWrite
 from engine.host.storage import GameStore, open_store
-from engine.host.store import GameRow, LeaseHeld, LeaseLost, LogWrite
 from engine.interface import entries as en
 from engine.interface.events import Event
 from engine.interface.kind import DEFAULT_KIND, GameKind, State
