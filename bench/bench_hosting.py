@@ -512,12 +512,12 @@ async def host(url: str, n: int, opts: Options, profile: bool) -> dict[str, floa
     from bot.dm.notifier import Notifier
     from engine.host.runner import AiRunner
     from engine.host.service import GameService
-    from engine.host.store import Store
+    from engine.host.sqlite import SqliteStore
 
     rss0 = rss_bytes()
     service = await GameService.open(url)  # SQLite: synchronous=FULL, as the bot
     store = service.store
-    sqlite = isinstance(store, Store)  # a SQLite file: its thread's jobs and CPU are measured
+    sqlite = isinstance(store, SqliteStore)  # a SQLite file: its thread's jobs and CPU are measured
     began = time.perf_counter()
     for row in await service.games(status=["running"]):
         await service.live_world(row.id)
@@ -528,7 +528,7 @@ async def host(url: str, n: int, opts: Options, profile: bool) -> dict[str, floa
     service.subscribe(lambda game_id, events: notifier.wake())  # as StrategicBot._on_events
     ticker = TimedTicker(service)
     passes = Passes(notifier)
-    jobs = StoreJobs(store.db) if isinstance(store, Store) else None
+    jobs = StoreJobs(store.db) if isinstance(store, SqliteStore) else None
     lag = LoopLag().start() if opts.lag else None
     tasks = [
         asyncio.create_task(ticker.run_forever(opts.tick_seconds), name="ticker"),
@@ -564,7 +564,7 @@ async def host(url: str, n: int, opts: Options, profile: bool) -> dict[str, floa
         await asyncio.sleep(opts.warmup)
         rows0 = (await service.store.query("SELECT COUNT(*) FROM outbox"))[0][0]
         groups = {"event loop": {threading.main_thread().native_id or 0}}
-        if isinstance(store, Store):
+        if isinstance(store, SqliteStore):
             groups["sqlite"] = {store.db._thread.native_id or 0}
         if lag is not None:
             lag.reset()
@@ -581,7 +581,7 @@ async def host(url: str, n: int, opts: Options, profile: bool) -> dict[str, floa
         # the threads' own CPU time (not wall time: waiting for the disk or the GIL is not
         # counted), on the event loop and, with SQLite, on the database thread too
         profiler = cProfile.Profile(time.thread_time) if profile else None
-        db = store.db if isinstance(store, Store) else None
+        db = store.db if isinstance(store, SqliteStore) else None
         db_profiler = cProfile.Profile(time.thread_time) if profile and db is not None else None
         threads0 = thread_cpu(groups)
         server0 = server_cpu(url)

@@ -12,8 +12,10 @@ from collections import deque
 from pathlib import Path
 
 from bench.worlds import big_world
+from engine.host.rows import LogWrite
 from engine.host.service import GameService
-from engine.host.store import LogWrite, Store
+from engine.host.sqlite import SqliteStore
+from engine.interface.kind import FIRST_KIND
 from engine.strategic import commands as cmd
 from engine.strategic import events as ev
 from engine.strategic.systems.movement import MoveContext, can_enter
@@ -109,9 +111,15 @@ async def bench_sail(path: str, runs: int, synchronous: str) -> None:
 
 
 async def bench_commits(path: str, n: int, synchronous: str) -> None:
-    store = await Store.open(path, synchronous=synchronous)
+    store = await SqliteStore.open(path, synchronous=synchronous)
     game = await store.create_game(
-        name="c", ruleset="standard", settings={}, clock={}, world_json="{}", world_hash=""
+        name="c",
+        ruleset="standard",
+        settings={},
+        clock={},
+        world_json="{}",
+        world_hash="",
+        kind=FIRST_KIND,
     )
     entry = {
         "kind": "command",

@@ -15,7 +15,7 @@ from pydantic import (
 )
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-from engine.host.store import GameRow
+from engine.host.rows import GameRow
 
 
 class Settings(BaseSettings):

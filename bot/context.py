@@ -15,8 +15,8 @@ from bot.errors import UserError
 from bot.game_side import side
 from bot.store import BotStore
 from engine.errors import CommandError, GameError
+from engine.host.rows import GameRow
 from engine.host.service import GameService
-from engine.host.store import GameRow
 
 ACTIVE = ("lobby", "running", "paused")
 # a lobby or moderator action on a game that has ended: its result is final

@@ -20,8 +20,8 @@ from collections.abc import Awaitable, Callable
 import discord
 
 from bot import permissions
+from engine.host.rows import GameRow
 from engine.host.service import GameService
-from engine.host.store import GameRow
 
 log = logging.getLogger(__name__)
 

@@ -19,7 +19,7 @@ from bot.game_side import side
 from bot.paging import NEXT, Listing, more, page_buttons, summarised, window
 from engine.errors import GameError
 from engine.host.realtime import RealClock
-from engine.host.store import GameRow
+from engine.host.rows import GameRow
 from engine.interface import colours
 from engine.interface.entries import AI_PLAYER
 from engine.interface.kind import DEFAULT_KIND, KINDS

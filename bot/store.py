@@ -12,7 +12,8 @@ One `BotStore` for both backends: what each method means (its statements, its ar
 its rows are read) is written once, in SQL both backends accept (`INSERT ... ON CONFLICT`),
 with `?` parameters. The backend's small runner (`_SqliteTables`, `_PostgresTables`) only runs
 it: on SQLite through the games store's database thread, on PostgreSQL on its pool, with `$1`,
-`$2`... for `?`. Every write is one transaction. Only the migrations differ per backend.
+`$2`... for `?` (`numbered`, as for the games store's SQL). Every write is one transaction.
+Only the migrations differ per backend.
 
 Copying the rows to another store (`si db copy`, bot/cli.py, after the games: engine/host/
 copy.py): `export_rows(game_ids)` reads every table (`TABLES`) in a form both backends give
@@ -27,7 +28,6 @@ their trimming keeps). `differences` compares what both sides read back."""
 from __future__ import annotations
 
 import asyncio
-import functools
 import json
 import sqlite3
 import time
@@ -38,9 +38,9 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple, Protocol
 
 from engine.host.database import Database
-from engine.host.postgres import PostgresStore
+from engine.host.postgres import PostgresStore, numbered
+from engine.host.sqlite import SqliteStore
 from engine.host.storage import GameStore
-from engine.host.store import Store
 
 # The bot's migrations on SQLite, numbered on their own (table `bot_schema`). The first one's
 # tables were made by the games store's migrations 2 and 3 before they moved here: IF NOT
@@ -237,7 +237,7 @@ class BotStore:
         """The bot store beside a games store (one per database)."""
         key: object
         tables: _Tables
-        if isinstance(store, Store):
+        if isinstance(store, SqliteStore):
             key, tables = store.db, _SqliteTables(store.db)
         elif isinstance(store, PostgresStore):
             key, tables = store, _PostgresTables(store)
@@ -851,13 +851,13 @@ class _PostgresTables:
         await self.store.transaction(migrate)
 
     async def read(self, sql: str, args: tuple[Any, ...]) -> list[tuple[Any, ...]]:
-        return await self.store.query(_numbered(sql), args)
+        return await self.store.query(numbered(sql), args)
 
     async def write(self, steps: Sequence[Step]) -> list[int]:
         async def run(c: Any) -> list[int]:
             # the row count ends a command's status: "INSERT 0 1", "DELETE 3"
             return [
-                int((await c.execute(_numbered(sql), *a)).rsplit(" ", 1)[-1]) for sql, a in steps
+                int((await c.execute(numbered(sql), *a)).rsplit(" ", 1)[-1]) for sql, a in steps
             ]
 
         return await self.store.transaction(run)
@@ -865,17 +865,9 @@ class _PostgresTables:
     async def write_many(self, batches: Sequence[Batch]) -> None:
         async def run(c: Any) -> None:
             for sql, rows in batches:
-                await c.executemany(_numbered(sql), rows)
+                await c.executemany(numbered(sql), rows)
 
         await self.store.transaction(run)
-
-
-@functools.cache
-def _numbered(sql: str) -> str:
-    """PostgreSQL's parameters for SQLite's: the n-th `?` becomes `$n` (the bot's SQL has no
-    `?` of its own: no string literal holds one)."""
-    parts = sql.split("?")
-    return "".join(f"{part}${n}" for n, part in enumerate(parts[:-1], 1)) + parts[-1]
 
 
 def _checked_version(version: int, migrations: list[str]) -> int:

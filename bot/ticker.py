@@ -20,7 +20,7 @@ import math
 import time
 from collections.abc import Callable
 
-from engine.host.store import LeaseHeld, LeaseLost
+from engine.host.rows import LeaseHeld, LeaseLost
 from engine.loops import every
 
 log = logging.getLogger(__name__)

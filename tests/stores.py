@@ -10,8 +10,8 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from engine.host.postgres import PostgresStore
+from engine.host.sqlite import SqliteStore
 from engine.host.storage import GameStore
-from engine.host.store import Store
 
 
 def native(store: GameStore, sql: str) -> str:
@@ -29,7 +29,7 @@ async def query(store: GameStore, sql: str, args: Iterable[Any] = ()) -> list[tu
 async def execute(store: GameStore, sql: str, rows: Sequence[Sequence[Any]] = ((),)) -> None:
     """Run one statement once per row of arguments, in one transaction."""
     params = [tuple(r) for r in rows]
-    if isinstance(store, Store):
+    if isinstance(store, SqliteStore):
         await store.db.write(lambda c: c.executemany(sql, params).rowcount)
         return
     assert isinstance(store, PostgresStore)

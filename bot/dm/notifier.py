@@ -64,7 +64,7 @@ from bot.dm import tellers
 from bot.dm.delivery import DeliveryFailed, DmClosed, DmSender, Menu, RateLimited
 from bot.store import BotStore, DmStatus, NewsReport
 from engine.host.realtime import RealClock
-from engine.host.store import GameRow, OutboxClaim, OutboxRow
+from engine.host.rows import GameRow, OutboxClaim, OutboxRow
 from engine.interface.events import Event
 from engine.interface.summary import GameSummary
 from engine.loops import every, guarded

@@ -9,7 +9,7 @@ from collections.abc import Callable, Collection
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.dm.delivery import Menu
-from engine.host.store import GameRow
+from engine.host.rows import GameRow
 from engine.interface.events import Event
 from engine.interface.summary import GameSummary
 

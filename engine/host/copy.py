@@ -42,8 +42,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import GameError
+from engine.host.rows import GameDump, GameExists
 from engine.host.storage import GameStore
-from engine.host.store import GameDump, GameExists
 from engine.host.writers import COPY, COPY_NAME, StoreInUse, Writer
 from engine.interface import entries as en
 from engine.interface.kind import kind as _kind

@@ -24,7 +24,7 @@ from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from engine.host.store import GameRow
+    from engine.host.rows import GameRow
 
 DEFAULT_SPEED = 3600.0  # real time: a game hour is an hour
 

@@ -1,11 +1,11 @@
 """AI seats in stored games, for every game kind with an AI (`GameKind.ai`): at each tick at
-most, each AI nation of a running game that does not rest (`Ai.resting`: Strategic
-Initiative's decides once a game hour, Supply Lines' in each phase it must act in) decides from
-its nation's view and submits its commands through the service, like a player; a decision is
-tied to the turn and phase its view showed, and what is left of it once the game has moved on
-is dropped (`MovedOn`), not given in the next turn. Which nations the AI plays is in
-the game's settings: {"ai": {nation: style}} (for Strategic Initiative "normal" or "easy" for
-AI nations, "caretaker" for a player's nation while they are away)."""
+most, each AI nation of a running game that does not rest (`Ai.resting`, the kind's own: e.g.
+once a game hour, or in each phase of a turn it must act in) decides from its nation's view
+and submits its commands through the service, like a player; a decision is tied to the turn
+and phase its view showed, and what is left of it once the game has moved on is dropped
+(`MovedOn`), not given in the next turn. Which nations the AI plays is in the game's settings:
+{"ai": {nation: style}}, a style being one of the kind's `Ai.styles` (e.g. "normal" or "easy"
+for AI nations, "caretaker" for a player's nation while they are away)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ import math
 from typing import Any
 
 from engine.errors import CommandError, GameError
-from engine.host.store import GameRow, LeaseHeld, LeaseLost
+from engine.host.rows import GameRow, LeaseHeld, LeaseLost
 from engine.interface.kind import kind as kind_named
 from engine.loops import every
 
@@ -23,7 +23,7 @@ from .service import GameService, MovedOn
 
 log = logging.getLogger(__name__)
 # passes over a game's seats at most in one run: a round whose commands begin a new turn is
-# followed by one for that turn (and one more, should that begin a supply phase at once)
+# followed by one for that turn (and one more, should that begin another phase at once)
 ROUNDS = 3
 
 
@@ -49,8 +49,9 @@ class AiRunner:
             if not seats:
                 continue
             at = self.service.next_tick_at(game.id)  # before the turn: a tick meanwhile shows
-            # a command meanwhile shows in the log's length (a player's submission may resolve
-            # a Supply Lines turn between ticks: its AI seats then have orders to give)
+            # a command meanwhile shows in the log's length (in a kind played in turns, a
+            # player's submission may resolve a turn between ticks: its AI seats then have
+            # orders to give)
             seq = self.service.seq_in_memory(game.id)
             mark = None if at is None or not math.isfinite(at) else (game, at, seq)
             if mark is not None and self._done.get(game.id) == mark:
@@ -77,8 +78,8 @@ class AiRunner:
 
     async def _game(self, game_id: int, kind: str, seats: dict[str, str]) -> tuple[int, bool]:
         """Each seat's turn; again while their own commands move the game to a new moment
-        (the last AI answer of a Supply Lines turn's supply question begins the next turn,
-        in which every AI seat has orders to give: they give them now, not a tick later).
+        (in a kind played in turns, the last AI answer of a turn's phase may begin the next
+        turn, in which every AI seat has orders to give: they give them now, not a tick later).
         Returns the commands accepted, and whether the seats are done for now (False: the
         rounds ran out with commands still coming, as when only AI players are left and each
         round resolves a turn; the next pass goes on)."""
@@ -106,8 +107,8 @@ class AiRunner:
             if n is None or n.out or game.ended or style not in ai.styles:
                 continue
             # asked once a tick (and turn phase) at most; how often it decides is the kind's
-            # AI's (`resting`: Strategic Initiative's once a game hour, Supply Lines' in every
-            # phase it must act, which may begin between ticks when everyone has submitted)
+            # AI's (`resting`: e.g. once a game hour, or in every phase of a turn it must act
+            # in, which may begin between ticks when everyone has submitted)
             moment = (game.tick, game.turn.number, game.turn.phase) if game.turn else game.tick
             if self.last_tick.get(key) == moment:
                 continue
@@ -118,7 +119,7 @@ class AiRunner:
             if ai.resting(memory, style, game.tick, game.ticks_per_hour):
                 continue
             # the decision is tied to the turn and phase its view shows: a command of it that
-            # reaches the game after a deadline (the next turn, or its supply phase) is
+            # reaches the game after a deadline (the next turn, or its next phase) is
             # dropped, with the rest of the decision, and the seat decides again for the new
             # moment (given in the next turn, they would stand for orders never decided for it)
             view, at = await self.service.decision_view(game_id, nation)

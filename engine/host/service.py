@@ -27,8 +27,8 @@ from pydantic import BaseModel
 
 from engine.errors import CommandError, GameError
 from engine.host.realtime import RealClock
+from engine.host.rows import GameRow, LeaseHeld, LeaseLost, LogWrite
 from engine.host.storage import GameStore, open_store
-from engine.host.store import GameRow, LeaseHeld, LeaseLost, LogWrite
 from engine.interface import entries as en
 from engine.interface.entries import AI_PLAYER
 from engine.interface.events import Event
@@ -217,9 +217,9 @@ class GameService:
         now: float | None = None,
         **options: Any,
     ) -> int:
-        """Create a game in the lobby. Its kind makes its first state from `options` (for
-        Strategic Initiative: `ruleset`, `max_nations`, `width`, `height`, `seed`,
-        `length_days`), or `world` is taken as given (e.g. from a scenario)."""
+        """Create a game in the lobby. Its kind makes its first state from `options` (the
+        kind's own creation options: `GameKind.setup`, e.g. `ruleset`, `seed`, the map's size),
+        or `world` is taken as given (e.g. from a scenario)."""
         if speed <= 0:
             raise GameError("speed is real seconds per game hour and must be positive")
         try:

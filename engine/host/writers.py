@@ -31,8 +31,8 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from engine.host.database import StoreUnusable
+from engine.host.rows import ProcessRow
 from engine.host.storage import GameStore
-from engine.host.store import ProcessRow
 
 log = logging.getLogger(__name__)
 

@@ -40,9 +40,11 @@ KINDS: dict[str, Plugin] = {
     "strategic-initiative": Plugin("engine.strategic.kind:KIND", "bot.games.strategic.side:SIDE"),
     "supply-lines": Plugin("engine.supplylines.kind:KIND", "bot.games.supplylines.side:SIDE"),
 }
-DEFAULT_KIND = next(iter(KINDS))
-# the kind of every game stored before games had kinds (the store's migration 5)
-FIRST_KIND = DEFAULT_KIND
+# the kind of every game stored before games had kinds (the first of `KINDS`): the stores'
+# migrations give it to their rows, and a row made without a kind is of it
+FIRST_KIND = next(iter(KINDS))
+# the kind of a game created without naming one
+DEFAULT_KIND = FIRST_KIND
 
 
 class State(Protocol):

@@ -17,8 +17,8 @@ class NationSummary:
     colour: str
     player: str | None  # who plays it (a Discord user id, "ai", or nobody)
     out: bool
-    # the public count that decides the game, as every player may see it (Strategic
-    # Initiative: the cities the nation holds)
+    # the public count that decides the game, as every player may see it (the kind's own:
+    # e.g. the cities the nation holds)
     score: int = 0
 
 
@@ -27,7 +27,7 @@ class TurnSummary:
     """Where a game played in turns stands (None for a game in continuous time)."""
 
     number: int  # the turn being played (1: the first)
-    phase: str  # what the players are doing: "orders", "supply"...
+    phase: str  # what the players are doing: the kind's names, e.g. "orders"
     deadline_tick: int | None  # the tick at which the phase resolves (None: no deadline)
     done: int  # players who have finished the phase (submitted orders, answered)
     playing: int  # players the phase waits for

@@ -24,8 +24,8 @@ from bot.games.strategic.intel import Intel
 from bot.news import KEPT
 from bot.store import BotRows, BotRowsConflict, BotStore
 from engine.host.service import GameService
+from engine.host.sqlite import SqliteStore
 from engine.host.storage import open_store
-from engine.host.store import Store
 from tests import pg
 
 GUILD, CHANNEL = "500", "501"
@@ -272,12 +272,12 @@ async def test_rows_of_a_game_that_was_not_copied_are_left_out(
 ) -> None:
     source, target = await url_of("sqlite"), await url_of("postgresql")
     played = await play(source)
-    real_export = Store.export_game
+    real_export = SqliteStore.export_game
 
     async def deleted_meanwhile(self, game_id):  # the lobby game goes while the copy runs
         return None if game_id == played.lobby else await real_export(self, game_id)
 
-    monkeypatch.setattr(Store, "export_game", deleted_meanwhile)
+    monkeypatch.setattr(SqliteStore, "export_game", deleted_meanwhile)
     # (the lobby game's row is still in the source: the verification says it was not copied)
     assert await cli(["db", "copy", source, target]) == 1
     captured = capsys.readouterr()

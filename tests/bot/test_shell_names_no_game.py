@@ -18,13 +18,8 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
 SHELL = ("bot", "bot/cogs", "bot/dm", "engine/host", "engine/interface")
-# the registry names every game: that is its job; the store says what a game stored before
-# games had kinds was (its migrations and rows' default)
-NAMING_GAMES = {
-    "engine/interface/kind.py",
-    "engine/host/store.py",
-    "engine/host/postgres.py",
-}
+# the registry names every game: that is its job
+NAMING_GAMES = {"engine/interface/kind.py"}
 GAME = re.compile(r"strategic|supply.?lines|supplylines", re.I)
 # the product's own name, not a game's: the bot's class and its default database
 PRODUCT = {"StrategicBot", "var/strategic-initiative.db"}

@@ -25,8 +25,8 @@ from pydantic import SecretStr, ValidationError
 from bot import client
 from bot.cli import main
 from bot.config import Settings
+from engine.host.sqlite import SCHEMA_VERSION
 from engine.host.storage import open_store
-from engine.host.store import SCHEMA_VERSION
 from tests import pg
 
 ROOT = Path(__file__).resolve().parents[2]

@@ -11,8 +11,8 @@ import contextlib
 import pytest
 
 from engine.errors import CommandError, GameError
+from engine.host.rows import LeaseHeld, LeaseLost
 from engine.host.service import GameService
-from engine.host.store import LeaseHeld, LeaseLost
 from engine.strategic import commands as cmd
 from tests.worlds import strip_world
 

@@ -11,8 +11,8 @@ import random
 
 import pytest
 
+from engine.host.rows import OutboxClaim
 from engine.host.storage import open_store
-from engine.host.store import OutboxClaim
 from tests import stores
 
 NOW = 1_800_000_000.0

@@ -164,10 +164,10 @@ async def test_lobby_join_start_and_commands_before_start(service):
 
 
 async def test_schema_is_migrated_once(store_url, backend):
-    from engine.host import postgres, store
+    from engine.host import postgres, sqlite
     from engine.host.storage import open_store
 
-    latest = {"sqlite": store.SCHEMA_VERSION, "postgresql": postgres.SCHEMA_VERSION}[backend]
+    latest = {"sqlite": sqlite.SCHEMA_VERSION, "postgresql": postgres.SCHEMA_VERSION}[backend]
     opened = await open_store(store_url)
     assert await opened.schema_version() == latest
     await opened.close()

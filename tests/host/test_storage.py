@@ -11,11 +11,26 @@ from bot.config import Settings
 from bot.store import BotStore
 from engine.host.database import DatabaseClosed
 from engine.host.postgres import PostgresStore
+from engine.host.rows import LeaseLost, LogWrite
 from engine.host.service import GameService
-from engine.host.storage import backend_of, open_store, sqlite_path
-from engine.host.store import LeaseLost, LogWrite, Store
+from engine.host.sqlite import SqliteStore
+from engine.host.storage import GameStore, backend_of, open_store, sqlite_path
+from engine.interface.kind import FIRST_KIND
 from tests import stores
 from tests.worlds import strip_world
+
+
+async def _bare_game(store: GameStore) -> int:
+    """A game made in the store itself (no service): an empty world, no players."""
+    return await store.create_game(
+        name="g",
+        ruleset="standard",
+        settings={},
+        clock={},
+        world_json="{}",
+        world_hash="h",
+        kind=FIRST_KIND,
+    )
 
 
 def test_a_url_names_its_backend() -> None:
@@ -45,7 +60,7 @@ def test_si_database_url_wins_over_the_sqlite_file(monkeypatch) -> None:
 async def test_open_store_opens_the_backend_the_url_names(store_url, backend) -> None:
     store = await open_store(store_url)
     try:
-        expected = PostgresStore if backend == "postgresql" else Store
+        expected = PostgresStore if backend == "postgresql" else SqliteStore
         assert type(store) is expected
         assert await store.schema_version() >= 1
         await store.migrate()  # a second start finds nothing to do
@@ -80,9 +95,7 @@ async def test_a_failed_append_writes_nothing_and_memory_is_not_told(store_url) 
     outbox row and the status change before it roll back), and `on_commit` is not called."""
     store = await open_store(store_url)
     try:
-        game = await store.create_game(
-            name="g", ruleset="standard", settings={}, clock={}, world_json="{}", world_hash="h"
-        )
+        game = await _bare_game(store)
         entry = {"kind": "command", "nation": "red"}
         await store.append_many(game, [LogWrite(1, 0, entry, [("red", {"kind": "X"})])])
         told: list[object] = []
@@ -111,9 +124,7 @@ async def test_pending_rows_know_whether_they_answer_the_recipients_own_command(
 ) -> None:
     store = await open_store(store_url)
     try:
-        game = await store.create_game(
-            name="g", ruleset="standard", settings={}, clock={}, world_json="{}", world_hash="h"
-        )
+        game = await _bare_game(store)
         await store.append_many(
             game,
             [
@@ -134,9 +145,7 @@ async def test_pending_rows_know_whether_they_answer_the_recipients_own_command(
 async def test_a_fenced_write_after_a_take_over_writes_nothing(store_url) -> None:
     store = await open_store(store_url)
     try:
-        game = await store.create_game(
-            name="g", ruleset="standard", settings={}, clock={}, world_json="{}", world_hash="h"
-        )
+        game = await _bare_game(store)
         old = await store.acquire_lease(game, "a", now=0.0, ttl=10.0)
         new = await store.acquire_lease(game, "b", now=11.0, ttl=10.0)  # a's ran out
         assert new == old + 1
@@ -167,9 +176,7 @@ async def test_take_overs_racing_fenced_writes_never_both_win(store_url, backend
     holders' writes are interleaved after a take-over."""
     stores_ = [await open_store(store_url) for _ in range(3)]
     try:
-        game = await stores_[0].create_game(
-            name="g", ruleset="standard", settings={}, clock={}, world_json="{}", world_hash="h"
-        )
+        game = await _bare_game(stores_[0])
         seq = [0]
         committed: list[int] = []  # tokens of the writes that committed, in commit order
 

@@ -11,8 +11,8 @@ from typing import TypeVar
 
 import pytest
 
+from engine.host.sqlite import SqliteStore
 from engine.host.storage import GameStore, open_store
-from engine.host.store import Store
 from tests import stores
 
 T = TypeVar("T")
@@ -40,7 +40,7 @@ async def store(store_url):  # on SQLite and on PostgreSQL
 
 @pytest.fixture
 async def sqlite_store(tmp_path):
-    st = await Store.open(tmp_path / "outbox.db", synchronous="NORMAL")
+    st = await SqliteStore.open(tmp_path / "outbox.db", synchronous="NORMAL")
     await stores.execute(st, GAME)
     yield st
     await st.close()
@@ -79,7 +79,7 @@ async def test_pending_rows_are_those_of_the_plain_query(store, seed):
                 assert [r.id for r in got] == expected
 
 
-async def _vm_steps(store: Store, read: Callable[[], Awaitable[T]]) -> tuple[int, T]:
+async def _vm_steps(store: SqliteStore, read: Callable[[], Awaitable[T]]) -> tuple[int, T]:
     """SQLite virtual machine steps taken by `await read()` (a progress handler counts them)."""
     count = [0]
 

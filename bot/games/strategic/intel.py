@@ -15,7 +15,7 @@ from bot.games.strategic import NAME as KIND
 from bot.games.strategic import timing
 from bot.store import BotStore
 from engine.host.realtime import RealClock
-from engine.host.store import GameRow
+from engine.host.rows import GameRow
 from engine.interface.summary import GameSummary
 from engine.strategic.rules import load as load_rules
 from engine.strategic.view import View

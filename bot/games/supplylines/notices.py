@@ -26,7 +26,7 @@ from typing import Any
 
 from bot.dm.delivery import Menu
 from bot.dm.text import DISCORD_LIMIT, clip, pack
-from engine.host.store import GameRow
+from engine.host.rows import GameRow
 from engine.interface.events import Event
 from engine.interface.summary import GameSummary
 from engine.supplylines import events as ev
