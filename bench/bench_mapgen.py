@@ -1,6 +1,6 @@
 """Map generation timings: `python bench/bench_mapgen.py [repeats]`.
 
-Prints the best and mean wall time of `engine.mapgen.generate` for a few nation counts and map
+Prints the best and mean wall time of `engine.strategic.mapgen.generate` for a few nation counts and map
 sizes (the brief: 32 nations on 256x256 well under 2 seconds).
 """
 

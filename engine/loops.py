@@ -6,7 +6,7 @@ written once: an exception of a pass is logged and the next pass goes on, a canc
 re-raised at once (so a task stops on its first cancel), and a loop that must react sooner
 than its interval is woken by an `asyncio.Event`.
 
-It lives in the engine (not in `bot/`) because the AI runner (`engine.ai.runner`) uses it too,
+It lives in the engine (not in `bot/`) because the AI runner (`engine.host.runner`) uses it too,
 and the engine never imports the bot.
 """
 

@@ -12,7 +12,7 @@ the explicit examples in the test file are hand-made.
 
 `compare` plays a case through two runners (one per world) and checks each step:
 
-- **the same outputs**: every reply, error, DM (the events Red is told, as `bot/notices.py`
+- **the same outputs**: every reply, error, DM (the events Red is told, as `bot/games/strategic/notices.py`
   words them, and their map markers), list, autocomplete suggestion and the map's input must be
   equal in both worlds while what Red knows is equal: its view, its memory of units it saw on
   the way, and the foreign units it was told of (each checked by the next rule). A step after
@@ -165,7 +165,7 @@ def load(world_json: str) -> World:
 
 
 class Secrets:
-    """What `nation`'s view shows and what it cannot see (worked out as engine/view.py does)."""
+    """What `nation`'s view shows and what it cannot see (worked out as engine/strategic/view.py does)."""
 
     def __init__(self, world: World, nation: str = ME) -> None:
         index = world.sight_index

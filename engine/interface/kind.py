@@ -50,7 +50,7 @@ DEFAULT_KIND = FIRST_KIND
 class State(Protocol):
     """What the host reads of any kind's state: where its time stands."""
 
-    tick: int  # ticks (or turns) since the start
+    tick: int  # ticks since the start (a quarter of a game hour; turns are counted in ticks too)
     started: bool
     ended: bool
 

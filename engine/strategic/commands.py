@@ -1,6 +1,6 @@
 """Typed commands: the one way in for players, moderators, scenarios and the AI.
 
-A command names what a nation wants; `engine.orders.apply` validates it completely against
+A command names what a nation wants; `engine.strategic.orders.apply` validates it completely against
 the world and the nation's rights before changing anything.
 """
 

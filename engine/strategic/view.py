@@ -4,7 +4,7 @@ way game state reaches a player (pictures, lists, autocomplete, replies all read
 What is in it:
 - the nation's own units and cities in full, and its own numbers (tech, command points, power);
 - other nations' names, colours and relations, nothing of their tech, points or builds;
-- squares in sight now (its team's units, cities, radar, satellites: engine/sightindex.py);
+- squares in sight now (its team's units, cities, radar, satellites: engine/strategic/world/sightindex.py);
 - foreign units seen now (subs only by sub-seeing units), shown by a reveal, or passed on by a
   nation that shares its sightings; units carried inside a foreign carrier are not seen;
 - ghosts: foreign units remembered where they were last seen (24 hours, subs 8) while that

@@ -3,7 +3,7 @@ relations, units' signs, cities' letters, units' short names, the size of a squa
 colours and font (`renderers/style.py`) are here too, so a map's code reads one style.
 
 The colours a player must tell apart (terrain, fog, unowned cities, markers, the relation
-colours and the nations' palette, `engine/strategic/colours.py`) stay at least 18 apart in
+colours and the nations' palette, `engine/interface/colours.py`) stay at least 18 apart in
 CIEDE2000 (`renderers/colour.py`, `tests/renderers/test_palette.py`)."""
 
 from __future__ import annotations

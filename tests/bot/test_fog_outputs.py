@@ -8,7 +8,7 @@ both worlds for as long as Red's views stay the same, and no DM may name a unit 
 (`tests/fogcases.py` has the worlds, the steps and the comparison).
 
 - `test_no_output_tells_what_the_view_hides`: 2,000 random cases through the engine's pure
-  functions, with the desk's reply wording and the DMs as `bot/notices.py` writes them;
+  functions, with the desk's reply wording and the DMs as `bot/games/strategic/notices.py` writes them;
 - `test_the_desk_tells_nothing_the_view_hides`: random cases through the bot's Desk on a real
   GameService (replies and errors as typed commands get them, the ICBM confirmation button,
   `/units`, `/cities`, `/nations`, `/status`, `/map`'s view, every autocomplete);

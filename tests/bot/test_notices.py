@@ -1,4 +1,4 @@
-"""What a player reads in a DM: bot/notices.py."""
+"""What a player reads in a DM: bot/games/strategic/notices.py."""
 
 from __future__ import annotations
 

@@ -118,7 +118,7 @@ def supplied_by_definition(world, nation: str, unit_class) -> np.ndarray:
 @given(st.integers(0, 10_000), st.sampled_from(["standard", "classic"]), st.data())
 def test_supply_kept_up_as_suppliers_move_spend_and_die_equals_the_definition(seed, ruleset, data):
     """The supply grids follow supplier units as they move, run out of ammunition, are
-    refilled and die (kept incrementally, engine/supplyindex.py), and always equal the rule."""
+    refilled and die (kept incrementally, engine/strategic/world/supplyindex.py), and always equal the rule."""
     from engine.strategic.rules.models import UnitClass
     from engine.strategic.systems.movement import MoveContext
     from engine.strategic.systems.supply import SupplyMap

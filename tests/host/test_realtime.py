@@ -1,4 +1,4 @@
-"""`engine.realtime.RealClock`: a game's stored clock dict as a typed value (ticks due at a
+"""`engine.host.realtime.RealClock`: a game's stored clock dict as a typed value (ticks due at a
 real time, the real time of a tick), and the service and `/status` reading it."""
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 `decide(view, memory, style)` is pure given its inputs (its dice are seeded from the view's
 tick and nation). It never reads the world: it knows only what its nation may know. The
-policy (described in `engine/ai/__init__.py`) is split by concern: `known` (the known map),
+policy (described in `engine/strategic/ai/__init__.py`) is split by concern: `known` (the known map),
 `state` (one decision's working state), `war`, `land`, `fight`, `builds`, `sealift`; what a
 style does and the numbers it plays by are its `profile.Profile`. Here: the order in which
 the parts run, and when a style decides at all.

@@ -1,4 +1,4 @@
-"""What a nation sees: its team's current sight (units, cities, satellites: engine/sightindex.py),
+"""What a nation sees: its team's current sight (units, cities, satellites: engine/strategic/world/sightindex.py),
 what friends pass on, and what it remembers (enemy units seen in the last 24 hours, subs 8).
 
 This is the current-sight part of the fog of war; the view filter builds on it.

@@ -97,7 +97,7 @@ class SupplyMap:
         return grid
 
     def _units(self, unit_class: UnitClass) -> np.ndarray | None:
-        """How many of the nation's own suppliers cover each square (`engine/supplyindex.py`)."""
+        """How many of the nation's own suppliers cover each square (`engine/strategic/world/supplyindex.py`)."""
         return self.world.supply_index.grid(
             self.nation, "sea" if unit_class == UnitClass.SEA else "land"
         )

@@ -167,7 +167,7 @@ class World:
         self.sightings: dict[str, dict[int, list]] = {}
         # what each nation has seen of the map: per square 0 (never seen) or 1 + the terrain
         # as it was when last seen; and the cities as last seen: nation -> square -> [owner,
-        # designation] (kept up to date as sight leaves squares: engine/sightindex.py)
+        # designation] (kept up to date as sight leaves squares: engine/strategic/world/sightindex.py)
         self.known: dict[str, np.ndarray] = {}
         self.city_memory: dict[str, dict[int, list]] = {}
         self.tick = 0

@@ -4,7 +4,7 @@ class (land, sea), how many of its own suppliers with ammunition cover each squa
 A supplier that moves changes one window of one count grid, instead of the nation's whole
 supply grid being dilated again from every source (which made every step of a moving
 transport or engineer cost a full-map rebuild). Cities are few and change rarely; their part
-stays a dilated grid cached per nation (`engine/supply.py`). Derived state: rebuilt from the
+stays a dilated grid cached per nation (`engine/strategic/systems/supply.py`). Derived state: rebuilt from the
 units on load, never serialised.
 """
 
