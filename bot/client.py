@@ -226,7 +226,8 @@ class StrategicBot(commands.AutoShardedBot):
             log.exception("posting in the channel of game %s failed", game_id)
 
     async def post_timelapse(self, game_id: int) -> None:
-        """At the end of a game: the whole game as an animated map in its channel."""
+        """At the end of a game: the whole game as an animated map in its channel (if the game
+        has a picture)."""
         assert self.service is not None
         try:
             row = await self.service.game(game_id)
@@ -234,6 +235,8 @@ class StrategicBot(commands.AutoShardedBot):
                 return
             first, entries = await self.service.history(game_id)
             data = await asyncio.to_thread(side(row.kind).timelapse, first, entries, row.name)
+            if data is None:  # a game with no picture of itself
+                return
             await self.channels.send(
                 row,
                 f"**{row.name} is over.** The whole game, as it happened:",

@@ -126,8 +126,9 @@ class GameSide(Protocol):
         """What the game's channel is shown after these events (a resolved turn's board)."""
         ...
 
-    def timelapse(self, first: Any, entries: list[dict[str, Any]], title: str) -> bytes:
-        """The whole game as an animated picture (run in a thread)."""
+    def timelapse(self, first: Any, entries: list[dict[str, Any]], title: str) -> bytes | None:
+        """The whole game as an animated picture (run in a thread); None: a game with no
+        picture (its channel is shown none)."""
         ...
 
     # --- the command line ----------------------------------------------------------------------

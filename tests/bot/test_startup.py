@@ -28,6 +28,7 @@ from bot.config import Settings
 from engine.host.sqlite import SCHEMA_VERSION
 from engine.host.storage import open_store
 from tests import pg
+from tests.games.counter.registration import registered
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -93,6 +94,36 @@ async def test_a_newer_schema_is_refused_and_the_file_left_as_it_was(
     )
     assert digest(tmp_path) == before  # not switched to WAL (no -wal file), not migrated
     assert path.read_bytes()[18:20] == b"\x01\x01"  # the header's rollback-journal mode
+
+
+async def test_a_game_without_a_bot_side_stops_the_bot_before_its_store(
+    tmp_path, caplog, no_login
+) -> None:
+    """A registered game the bot has no side for (no commands, no DM words): `si bot` says
+    which, and stops before it opens the store or logs in."""
+    path = tmp_path / "games.db"
+    with registered(bot=None):
+        message = await refused(settings(SI_DATABASE=str(path)), caplog)
+    assert message == "game 'counter': the game 'counter' has no bot side: the bot cannot host it"
+    assert not path.exists()
+
+
+async def test_a_game_with_its_bot_side_is_hosted(tmp_path, caplog, monkeypatch) -> None:
+    """The same game with its side (the one registry line, complete): the bot goes on to its
+    store and to Discord."""
+    tried: list[bool] = []
+
+    async def start(self, *args, **kwargs):
+        tried.append(True)
+        raise OSError("no route to discord.com")
+
+    monkeypatch.setattr(client.StrategicBot, "start", start)
+    caplog.set_level(logging.INFO)
+    path = tmp_path / "games.db"
+    with registered():
+        status = await asyncio.to_thread(client.run, settings(SI_DATABASE=str(path)))
+    assert status == 1 and tried, caplog.text
+    assert "bot side" not in caplog.text and path.exists()
 
 
 async def test_a_too_long_path_is_one_line_and_not_discord(tmp_path, caplog, no_login) -> None:

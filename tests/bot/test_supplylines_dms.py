@@ -123,7 +123,7 @@ def test_a_game_without_a_bot_side_has_no_teller_and_stops_the_bot() -> None:
     from bot.game_side import NoBotSide, check_sides, forget
     from engine.interface.kind import KINDS, register
 
-    register("no-words", "tests.countergame:KIND")
+    register("no-words", "tests.games.counter.core:KIND")
     try:
         with pytest.raises(NoBotSide, match="no-words"):
             teller("no-words")

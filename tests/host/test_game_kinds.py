@@ -1,6 +1,6 @@
 """The host serves any game kind through its small interface (`engine.interface.kind`): a second,
-tiny kind is created, joined, started, played, recovered after a restart and read through the
-same service as Strategic Initiative."""
+tiny kind (the counter game's core, `tests.games.counter.core`) is created, joined, started,
+played, recovered after a restart and read through the same service as Strategic Initiative."""
 
 from __future__ import annotations
 
@@ -8,15 +8,15 @@ import pytest
 
 from engine.errors import CommandError, GameError
 from engine.host.service import GameService
-from engine.interface.kind import KINDS, kind, register
-from tests.countergame import Add
+from engine.interface.kind import kind
+from tests.games.counter.core import Add
+from tests.games.counter.registration import registered
 
 
 @pytest.fixture(autouse=True)
 def counter_kind():
-    register("counter", "tests.countergame:KIND")
-    yield
-    KINDS.pop("counter", None)
+    with registered():
+        yield
 
 
 async def test_a_second_kind_is_hosted_like_the_first(store_url) -> None:

@@ -1,5 +1,6 @@
-"""A second, tiny game kind for the host's tests: nations take turns adding to a shared counter
-and each tick adds one. Small as it is, it goes through every door a kind has."""
+"""The counter game's core (its `GameKind`): nations add 1 to 3 to a shared counter, and each
+tick adds one. Small as it is, it goes through every door a kind has; its bot side is
+`tests.games.counter.side`."""
 
 from __future__ import annotations
 
@@ -15,6 +16,10 @@ from engine.errors import CommandError, GameError
 from engine.interface import entries as en
 from engine.interface.events import Event
 from engine.interface.summary import GameSummary, NationSummary
+from tests.games.counter import NAME
+
+LEAST, MOST = 1, 3  # what one `Add` may add
+SEATS = (2, 4)  # the fewest and the most nations of a game
 
 
 class Add(BaseModel):
@@ -26,7 +31,18 @@ class Add(BaseModel):
 class Added(Event):
     kind: Literal["Added"] = "Added"
     nation: str
+    amount: int
     total: int
+
+
+class Over(Event):
+    """The game is over (its time ran out, or a moderator ended it)."""
+
+    kind: Literal["Over"] = "Over"
+    total: int
+
+
+EVENTS: dict[str, type[Event]] = {"Added": Added, "Over": Over}
 
 
 @dataclass
@@ -45,14 +61,14 @@ class Counter:
 
 
 class CounterGame:
-    name = "counter"
+    name = NAME
     title = "Counter"
     ai = None
 
     def setup(self, options: dict[str, Any]) -> Counter:
-        seats = int(options.get("max_nations", 2))
-        if not 2 <= seats <= 4:
-            raise GameError("a counter game has 2 to 4 nations")
+        seats = int(options.get("max_nations", SEATS[0]))
+        if not SEATS[0] <= seats <= SEATS[1]:
+            raise GameError(f"a counter game has {SEATS[0]} to {SEATS[1]} nations")
         return Counter(seats=seats)
 
     def settings_of(self, world: Counter) -> dict[str, Any]:
@@ -74,11 +90,7 @@ class CounterGame:
         return Add.model_validate(data)
 
     def parse_event(self, data: dict[str, Any]) -> Event:
-        return (
-            Added.model_validate(data)
-            if data.get("kind") == "Added"
-            else Event.model_validate(data)
-        )
+        return EVENTS.get(str(data.get("kind")), Event).model_validate(data)
 
     def apply(self, world: Counter, entry: en.Entry) -> list[Event]:
         everyone = sorted(world.nations)
@@ -87,15 +99,29 @@ class CounterGame:
                 add = self.parse_command(entry.command)
                 if not world.started:
                     raise CommandError("the game has not started yet")
-                if not 1 <= add.amount <= 3:
-                    raise CommandError("add 1 to 3")
+                if world.ended:
+                    raise CommandError("the game is over")
+                if world.nations.get(entry.nation, {"out": True})["out"]:
+                    raise CommandError(f"{entry.nation} is not in the game")
+                if not LEAST <= add.amount <= MOST:
+                    raise CommandError(f"add {LEAST} to {MOST}")
                 world.total += add.amount
-                return [Added(tick=world.tick, to=everyone, nation=entry.nation, total=world.total)]
+                return [
+                    Added(
+                        tick=world.tick,
+                        to=everyone,
+                        nation=entry.nation,
+                        amount=add.amount,
+                        total=world.total,
+                    )
+                ]
             case en.Advance():
                 world.tick += entry.ticks
                 world.total += entry.ticks
-                world.ended = world.tick >= world.end_tick
-                return []
+                if world.ended or world.tick < world.end_tick:
+                    return []
+                world.ended = True
+                return [Over(tick=world.tick, to=everyone, total=world.total)]
             case en.Join():
                 if len(world.nations) >= world.seats:
                     raise GameError("the game is full")
@@ -103,11 +129,24 @@ class CounterGame:
                     "name": entry.name,
                     "colour": entry.colour,
                     "player": entry.player,
+                    "out": False,
                 }
+                return []
+            case en.Leave():
+                world.nations.pop(entry.nation, None)
+                return []
+            case en.Resign():  # what it added stays in the counter
+                world.nations[entry.nation]["out"] = True
+                return []
+            case en.Substitute():
+                world.nations[entry.nation]["player"] = entry.player
                 return []
             case en.Start():
                 world.started = True
                 return []
+            case en.End():
+                world.ended = True
+                return [Over(tick=world.tick, to=everyone, total=world.total)]
         raise GameError(f"a counter game cannot {entry!r}")
 
     def nation_id_for(self, world: Counter, name: str) -> str:
@@ -139,7 +178,7 @@ class CounterGame:
             seats=world.seats,
             nations=MappingProxyType(
                 {
-                    n: NationSummary(n, d["name"], d["colour"], d["player"], False)
+                    n: NationSummary(n, d["name"], d["colour"], d["player"], d["out"])
                     for n, d in world.nations.items()
                 }
             ),

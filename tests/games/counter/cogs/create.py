@@ -1,0 +1,38 @@
+"""`/game create counter`: a new counter game, with its one option."""
+
+from __future__ import annotations
+
+import discord
+from discord import app_commands
+from discord.ext import commands
+
+from bot.discord_io import add_to_group, caller_of, host_of, remove_from_group, respond
+from tests.games.counter import NAME
+from tests.games.counter.core import SEATS
+
+
+@app_commands.command(name=NAME, description="Open a counter game in this channel")
+@app_commands.describe(
+    name="the game's name", nations=f"how many players ({SEATS[0]}-{SEATS[1]}; default 2)"
+)
+async def create(
+    interaction: discord.Interaction,
+    name: app_commands.Range[str, 1, 40],
+    nations: app_commands.Range[int, SEATS[0], SEATS[1]] | None = None,
+) -> None:
+    desk = host_of(interaction).desk
+    await respond(
+        interaction,
+        lambda: desk.lifecycle.game_create(
+            caller_of(interaction), name, kind=NAME, nations=nations
+        ),
+    )
+
+
+async def setup(bot: commands.Bot | commands.AutoShardedBot) -> None:
+    """The extension's entry point: the subcommand into the shell's `/game create`."""
+    add_to_group(bot, "game create", create)
+
+
+async def teardown(bot: commands.Bot | commands.AutoShardedBot) -> None:
+    remove_from_group(bot, "game create", NAME)
