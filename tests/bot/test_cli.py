@@ -13,8 +13,8 @@ import pytest
 from PIL import Image
 
 from bot.cli import main
-from bot.game_side import forget, side
-from engine.interface.kind import KINDS, register
+from bot.game_side import side
+from tests.games.counter.registration import registered
 
 STRATEGIC_SCENARIO = "map: |\n  ~~~\n  ~.~\n  ~~~\nsteps:\n  - advance: 1t\n  - expect: {tick: 1}\n"
 SUPPLY_CASES = (
@@ -29,15 +29,11 @@ SUPPLY_CASES = (
 
 @pytest.fixture
 def counter() -> Iterator[None]:
-    """A third game, registered with a bot side whose command line says what it was asked
-    (tests/counter_side.py)."""
-    register("counter", "tests.countergame:KIND", "tests.counter_side:SIDE")
-    asked().clear()  # the side is the module's, from one test to the next
-    try:
+    """A third game, registered with its bot side, whose command line says what it was asked
+    (tests/games/counter/cli.py)."""
+    with registered():
+        asked().clear()  # the side is the module's, from one test to the next
         yield
-    finally:
-        KINDS.pop("counter", None)
-        forget("counter")
 
 
 def asked() -> list:
@@ -72,17 +68,13 @@ def test_an_unknown_kind_is_refused_naming_the_games(capsys) -> None:
 def test_a_game_without_a_bot_side_is_refused_by_name_and_the_others_still_work(
     capsys,
 ) -> None:
-    register("no-side", "tests.countergame:KIND")
-    try:
-        assert main(["simulate", "--kind", "no-side"]) == 2
+    with registered(bot=None):
+        assert main(["simulate", "--kind", "counter"]) == 2
         assert capsys.readouterr().err == (
-            "si: the game 'no-side' has no bot side: the bot cannot host it\n"
+            "si: the game 'counter' has no bot side: the bot cannot host it\n"
         )
         assert main(["rules", "classic", "--json"]) == 0
         assert json.loads(capsys.readouterr().out)["name"] == "classic"
-    finally:
-        KINDS.pop("no-side", None)
-        forget("no-side")
 
 
 def test_a_game_brings_its_own_options_and_verbs(counter, capsys) -> None:

@@ -61,6 +61,11 @@ class CounterSide:
     sandbox = SandboxHelp(SANDBOX_HELP)
     default_ruleset = RULESET
 
+    def __init__(self) -> None:
+        from tests.games.counter.cli import CounterCli
+
+        self.cli = CounterCli()  # its `si` verbs and options
+
     @property
     def teller(self) -> Teller:
         from tests.games.counter.teller import TELLER

@@ -1,6 +1,6 @@
-"""A bot side for the counter game (tests/countergame.py) with only what `si` asks of a game:
-its title, rules and sandbox defaults, and a command line of its own (`CounterCli`) that says
-what it was asked. Registered by the CLI's tests, as a third game would be."""
+"""The counter game's command line (`bot.game_cli`): a verb of its own (`si count`), an option of
+its own for `si simulate`, its rules, its scenario files (a file holding a number); it says
+what it was asked (`asked`), for the CLI's tests."""
 
 from __future__ import annotations
 
@@ -8,7 +8,6 @@ import argparse
 from typing import Any
 
 from bot.game_cli import Options, Verb, Verbs
-from bot.game_side import SandboxHelp, Words
 
 
 class CounterCli:
@@ -54,19 +53,3 @@ class CounterCli:
 
     def sandbox_options(self, args: argparse.Namespace) -> dict[str, Any]:
         return {}
-
-
-class CounterSide:
-    name = "counter"
-    words = Words(title="Counter", hint="", caretaker="", resigning="")
-    sandbox = SandboxHelp("", nations=2)
-    default_ruleset = "standard"
-
-    def __init__(self) -> None:
-        self.cli = CounterCli()
-
-    def rulesets(self) -> list[str]:
-        return ["standard"]
-
-
-SIDE = CounterSide()
