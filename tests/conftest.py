@@ -4,6 +4,10 @@ A test that takes `store_url` (or `make_store_url`, for several databases) runs 
 SQLite (a file in its tmp_path) and on PostgreSQL (a fresh database of the session's one
 embedded server: tests/pg.py). If PostgreSQL cannot run here, its half is skipped with the
 reason and the summary at the end says so; with CI set it fails instead.
+
+The Hypothesis profile is loaded here, before any test module is imported: "ci" when CI is set
+(Hypothesis's own CI settings, derandomized, with the counts the properties name), "dev"
+otherwise (a tenth of them, random), or the one SI_HYPOTHESIS_PROFILE names (tests/scaled.py).
 """
 
 from __future__ import annotations
@@ -13,8 +17,18 @@ from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 
-from tests import pg
+from tests import pg, scaled
+
+# "ci": Hypothesis's own (derandomized, no deadline, no example database, print_blob)
+settings.register_profile("ci", settings.get_profile("ci"), max_examples=scaled.CI_EXAMPLES)
+settings.register_profile(
+    "dev", settings.get_profile("default"), max_examples=scaled.CI_EXAMPLES // 10
+)
+settings.load_profile(
+    os.environ.get("SI_HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") else "dev")
+)
 
 _state: dict[str, object] = {}  # "server": pg.Server | "error": str, once tried
 
@@ -99,6 +113,12 @@ def pytest_testnodedown(node, error) -> None:
 
 
 def pytest_terminal_summary(terminalreporter, exitstatus, config) -> None:
+    profile = settings.get_current_profile_name()
+    if profile != "ci":
+        terminalreporter.write_line(
+            f"Hypothesis profile {profile!r}: properties and the desk fuzzer tried "
+            f"{scaled.share():.0%} of CI's examples (SI_HYPOTHESIS_PROFILE=ci for all of them)"
+        )
     error = _state.get("error")
     if error is not None:
         terminalreporter.write_sep("!", "PostgreSQL tests did not run", red=True, bold=True)

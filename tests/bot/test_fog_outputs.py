@@ -7,11 +7,13 @@ Every reply, error, DM, autocomplete suggestion, list and the map's input must b
 both worlds for as long as Red's views stay the same, and no DM may name a unit Red never saw
 (`tests/fogcases.py` has the worlds, the steps and the comparison).
 
-- `test_no_output_tells_what_the_view_hides`: 2,000 random cases through the engine's pure
-  functions, with the desk's reply wording and the DMs as `bot/games/strategic/notices.py` writes them;
-- `test_the_desk_tells_nothing_the_view_hides`: random cases through the bot's Desk on a real
-  GameService (replies and errors as typed commands get them, the ICBM confirmation button,
-  `/units`, `/cities`, `/nations`, `/status`, `/map`'s view, every autocomplete);
+- `test_no_output_tells_what_the_view_hides`: 2,000 random cases on CI (a tenth locally:
+  tests/scaled.py) through the engine's pure functions, with the desk's reply wording and the
+  DMs as `bot/games/strategic/notices.py` writes them;
+- `test_the_desk_tells_nothing_the_view_hides`: 150 random cases on CI (15 locally) through
+  the bot's Desk on a real GameService (replies and errors as typed commands get them, the
+  ICBM confirmation button, `/units`, `/cities`, `/nations`, `/status`, `/map`'s view, every
+  autocomplete);
 - one small test per leak found from outside (issue 12, "Found" 2-5), each also an explicit
   example of both properties, and tests of the leaks these properties found beyond that list.
 """
@@ -45,9 +47,10 @@ from tests.fogcases import (
     picture_input,
     pure_compare,
 )
+from tests.scaled import examples
 
-PURE_EXAMPLES = 2000
-DESK_EXAMPLES = 150
+PURE_EXAMPLES = examples(2000)
+DESK_EXAMPLES = examples(150)
 
 # --- hand-made cases: the leaks found from outside, and those the properties found -------------
 

@@ -20,7 +20,8 @@ bytes): what is fuzzed is what the desk makes of the input, and a picture costs 
 the rest. Every `CALLS_PER_ROUND` calls the games start again from the prepared database, so
 the calls that change games do not wear the states away.
 
-The CI run is 20,000 calls (a few seconds). A longer campaign, another seed:
+The CI run is 20,000 calls (a few seconds), a local run a tenth of them (the Hypothesis
+profile's share: tests/scaled.py). A longer campaign, another seed:
 
     SI_FUZZ_CALLS=500000 SI_FUZZ_SEED=7 .venv/bin/python -m pytest tests/bot/test_fuzz_desk.py -n 0 -q
 """
@@ -62,8 +63,9 @@ from engine.strategic.scenario import build_world
 from engine.supplylines.cases import build_state
 from engine.supplylines.kind import SubmitOrders
 from renderers.pool import DrawPool
+from tests import scaled
 
-CALLS = int(os.environ.get("SI_FUZZ_CALLS", "20000"))
+CALLS = scaled.from_env("SI_FUZZ_CALLS", 20000)
 SEED = int(os.environ.get("SI_FUZZ_SEED", "27"))
 CALLS_PER_ROUND = 1000
 TIMEOUT = 30.0  # seconds one call may take before it counts as hanging

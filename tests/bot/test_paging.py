@@ -114,9 +114,9 @@ async def test_nations_of_32_shows_every_nation_in_cards_of_twenty(desk: Desk) -
 
 
 async def test_game_list_of_twenty_two_games_pages_them_newest_first(desk: Desk) -> None:
-    for n in range(22):
+    for n in range(22):  # (two nations: the smallest maps to draw; the list is the same)
         await desk.lifecycle.game_create(
-            player(1, channel=str(5000 + n)), f"Game {n:02d} " + "y" * 30
+            player(1, channel=str(5000 + n)), f"Game {n:02d} " + "y" * 30, nations=2
         )
     first = await desk.lifecycle.game_list(player(2))
     assert first.text.startswith("**Games on this server** (22, newest first, page 1/3):")

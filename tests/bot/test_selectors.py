@@ -21,6 +21,7 @@ from engine.host.service import GameService
 from engine.strategic.scenario import build_world
 from engine.strategic.view import UnitView, View, view_for
 from engine.strategic.world import World
+from tests.scaled import examples
 from tests.worlds import STRIP
 
 RED = Caller(user_id="100", name="red", guild_id=None, channel_id=None)
@@ -202,7 +203,7 @@ FRAGMENTS = st.sampled_from(
 )  # fmt: skip
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(text=st.one_of(st.text(max_size=60), st.lists(FRAGMENTS, max_size=8).map(" ".join)))
 def test_whatever_is_typed_only_ones_own_units_are_chosen(text: str) -> None:
     view = VIEW

@@ -8,7 +8,7 @@
   name is taken over at once on the same machine.
 
 Each bot is `tests/bot_child.py` (the bot as `si bot` runs it) talking to a fake Discord run
-by the test."""
+by the test. Each start of a process takes seconds: `slow`."""
 
 from __future__ import annotations
 
@@ -27,6 +27,8 @@ from engine.host.storage import open_store
 from tests.fakediscord import FakeDiscord
 
 ROOT = Path(__file__).resolve().parents[2]
+
+pytestmark = pytest.mark.slow
 
 
 class Bot:

@@ -9,7 +9,10 @@ Players give orders while time runs, and then:
 - one process is paused (SIGSTOP) past its lease, and resumed: it writes nothing more to the
   game the other took over meanwhile, and gets its game back only through the hand-back.
 
-The store is read by the test itself (a service without a lease: it never writes)."""
+The store is read by the test itself (a service without a lease: it never writes). The test
+waits for what it needs (a lease taken, a tick written, a DM delivered), never for a time: a
+deadline only bounds each wait. Each start of a process and each takeover (a lease's length
+after the lease ran out) takes seconds: `slow`."""
 
 from __future__ import annotations
 
@@ -20,6 +23,7 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Awaitable, Callable
 from pathlib import Path
 from typing import Any
 
@@ -36,6 +40,17 @@ from tests.fakediscord import FakeDiscord
 ROOT = Path(__file__).resolve().parents[2]
 LEASE = 2.0  # seconds a process holds a game without renewing
 SHARDS = 2
+
+pytestmark = pytest.mark.slow
+
+
+async def until(check: Callable[[], Awaitable[bool]], timeout: float, failure: str) -> None:
+    """Wait until `check()` holds; fail with `failure` if it still does not after `timeout`
+    seconds."""
+    deadline = time.monotonic() + timeout
+    while not await check():
+        assert time.monotonic() < deadline, failure
+        await asyncio.sleep(0.1)
 
 
 class BotProcess:
@@ -123,9 +138,11 @@ class Table:
     def channel(self, k: int) -> Any:
         return next(iter(self.guilds[k].channels.values()))
 
-    async def start(self, k: int) -> None:
-        self.bots[k].start()
-        await self.fake.wait_for_shards([k], SHARDS, timeout=60)
+    async def start(self, *shards: int) -> None:
+        """Start the processes of these shards (at once), and wait until each is connected."""
+        for k in shards:
+            self.bots[k].start()
+        await self.fake.wait_for_shards(shards, SHARDS, timeout=60)
 
     async def create_games(self) -> None:
         await self.fake.wait_for_commands(timeout=30)
@@ -216,6 +233,28 @@ class Table:
         finally:
             await reader.close()
 
+    async def until_owner(self, game: int, owner: str, timeout: float) -> None:
+        async def owned() -> bool:
+            return await self.lease_owner(game) == owner
+
+        await until(owned, timeout, f"{owner} never got game {game}")
+
+    async def stored_tick(self, game: int) -> int:
+        """The game's tick as the store has it (whoever runs it)."""
+        reader = await GameService.open(self.url)
+        try:
+            return (await reader.summary(game)).tick
+        finally:
+            await reader.close()
+
+    async def until_tick_past(self, game: int, tick: int, timeout: float) -> None:
+        """Wait until the game's stored tick is past `tick` (its time went on)."""
+
+        async def past() -> bool:
+            return await self.stored_tick(game) > tick
+
+        await until(past, timeout, f"game {game}'s time never went past tick {tick}")
+
     async def check(self) -> None:
         """The store as the processes left it: each game's whole log replays to its stored
         world; no entry's time ran ahead of its real-time clock when it was written (a tick
@@ -271,24 +310,33 @@ class Table:
             assert "Traceback" not in bot.output(), bot.output()[-3000:]
 
     async def check_dms(self, reader: GameService, game: int) -> None:
-        """Every outbox row of a player's nation was delivered (told, never lost), and every DM
+        """Every outbox row of a player's nation is delivered (told, never lost: the test waits
+        until the rows written so far are, the notifier's pass comes every 0.2 s), and every DM
         they were shown went out under the idempotency key of a claim of their rows (which is
         what keeps a DM sent again by another process, or a restart, from being shown again:
         Discord shows one message per key)."""
         members = await reader.members(game)
-        rows = await stores.query(
-            reader.store,
-            "SELECT nation, claim_group, delivered_at FROM outbox WHERE game_id = ?",
-            (game,),
-        )
-        assert all(delivered is not None for _, _, delivered in rows), "rows left unsent"
+        shown = {  # (first: every DM shown so far has its row among those read below)
+            str(u.id): [m.history[0].get("nonce") for m in self.fake.dms(u)] for u in self.users
+        }
+        rows: list[tuple[Any, ...]] = []
+
+        async def delivered() -> bool:
+            nonlocal rows
+            rows = await stores.query(
+                reader.store,
+                "SELECT nation, claim_group, delivered_at FROM outbox WHERE game_id = ?",
+                (game,),
+            )
+            return all(delivered is not None for _, _, delivered in rows)
+
+        await until(delivered, 30, f"game {game}: outbox rows left unsent")
         for nation, user in members.items():
             keys = {
                 idempotency_key("dm", game, nation, group) for n, group, _ in rows if n == nation
             }
-            player = next(u for u in self.users if str(u.id) == user)
-            shown = [m.history[0].get("nonce") for m in self.fake.dms(player)]
-            assert shown and all(key and key[:-2] in keys for key in shown), (shown, keys)
+            dms = shown[user]
+            assert dms and all(key and key[:-2] in keys for key in dms), (dms, keys)
 
 
 @pytest.fixture
@@ -310,8 +358,7 @@ async def table(store_url, tmp_path):
 
 async def test_a_killed_process_s_game_goes_on_elsewhere_and_comes_back(table) -> None:
     rng = random.Random(16)
-    await table.start(0)
-    await table.start(1)
+    await table.start(0, 1)
     await table.create_games()
     await table.play(2.0, [0, 1], rng)
     assert await table.lease_owner(table.games[0]) == "shard-0"
@@ -327,30 +374,19 @@ async def test_a_killed_process_s_game_goes_on_elsewhere_and_comes_back(table) -
     await asyncio.sleep(rng.uniform(0.2, 1.2))
     table.bots[0].kill()
     await orders
-    reader = await GameService.open(table.url)
-    try:
-        tick = (await reader.summary(table.games[0])).tick
-        # the survivor takes game 0 over once its lease ran out (and a lease's length more)
-        deadline = time.monotonic() + 6 * LEASE + 10
-        while await table.lease_owner(table.games[0]) != "shard-1":
-            assert time.monotonic() < deadline, "shard-1 never took game 0 over"
-            await asyncio.sleep(0.2)
-        await table.play(1.0, [1], rng)  # its own game goes on meanwhile
-        reader.evict(table.games[0])
-        assert (await reader.summary(table.games[0])).tick > tick  # time goes on for game 0
-        # the killed process comes back: it asks for its game, and gets it
-        await table.start(0)
-        deadline = time.monotonic() + 4 * LEASE + 15
-        while await table.lease_owner(table.games[0]) != "shard-0":
-            assert time.monotonic() < deadline, "shard-0 never got game 0 back"
-            await asyncio.sleep(0.2)
-        before = len(table.acked[0])
-        await table.play(2.0, [0, 1], rng)
-        assert len(table.acked[0]) > before  # orders work on the restarted process
-    finally:
-        await reader.close()
-    await asyncio.sleep(1.0)  # the last DMs
-    await table.check()
+    tick = await table.stored_tick(table.games[0])
+    # the survivor takes game 0 over once its lease ran out (and a lease's length more)
+    await table.until_owner(table.games[0], "shard-1", timeout=6 * LEASE + 10)
+    await table.play(1.0, [1], rng)  # its own game goes on meanwhile
+    # and time goes on for game 0 (its next tick may not be due yet: waited for)
+    await table.until_tick_past(table.games[0], tick, timeout=30)
+    # the killed process comes back: it asks for its game, and gets it
+    await table.start(0)
+    await table.until_owner(table.games[0], "shard-0", timeout=4 * LEASE + 15)
+    before = len(table.acked[0])
+    await table.play(2.0, [0, 1], rng)
+    assert len(table.acked[0]) > before  # orders work on the restarted process
+    await table.check()  # (once the last DMs are out)
     assert "took over games" in table.bots[1].output()
     assert "handed games" in table.bots[1].output()
 
@@ -358,17 +394,18 @@ async def test_a_killed_process_s_game_goes_on_elsewhere_and_comes_back(table) -
 @pytest.mark.parametrize("backend", ["postgresql"])
 async def test_a_process_paused_past_its_lease_writes_nothing_when_it_wakes(table) -> None:
     rng = random.Random(17)
-    await table.start(0)
-    await table.start(1)
+    await table.start(0, 1)
     await table.create_games()
     await table.play(2.0, [0, 1], rng)
     game = table.games[0]
     table.bots[0].signal(signal.SIGSTOP)  # frozen with game 0 in memory, its lease held
-    deadline = time.monotonic() + 6 * LEASE + 10
-    while await table.lease_owner(game) != "shard-1":
-        assert time.monotonic() < deadline, "shard-1 never took game 0 over"
-        await asyncio.sleep(0.2)
-    await table.play(3 * 2.5, [1], rng)  # three game ticks of time: shard-1 moves game 0 on
+    tick = await table.stored_tick(game)  # (what it last wrote)
+    await table.until_owner(game, "shard-1", timeout=6 * LEASE + 10)
+    # shard-1 moves game 0 on (its own game's players play meanwhile)
+    moved = asyncio.create_task(table.until_tick_past(game, tick, timeout=30))
+    while not moved.done():
+        await table.play(0.5, [1], rng)
+    await moved
     table.bots[0].signal(signal.SIGCONT)
     # it wakes with its old copy of game 0 in memory, and an order for game 0 comes in at once:
     # refused (its write fenced off, or the game found taken), never carried out
@@ -383,13 +420,9 @@ async def test_a_process_paused_past_its_lease_writes_nothing_when_it_wakes(tabl
     assert "moving between the bot's servers" in (woke.text or ""), woke.text
     # it wakes with its old copy of game 0 and a ticker that finds ticks due: its writes are
     # refused; it asks for its game back, and gets it through the hand-back
-    deadline = time.monotonic() + 4 * LEASE + 15
-    while await table.lease_owner(game) != "shard-0":
-        assert time.monotonic() < deadline, "shard-0 never got game 0 back"
-        await asyncio.sleep(0.2)
+    await table.until_owner(game, "shard-0", timeout=4 * LEASE + 15)
     before = len(table.acked[0])
     await table.play(2.0, [0, 1], rng)
     assert len(table.acked[0]) > before
-    await asyncio.sleep(1.0)
-    await table.check()
+    await table.check()  # (once the last DMs are out)
     assert "handed games" in table.bots[1].output()

@@ -21,6 +21,7 @@ from engine.strategic.systems.supply import in_supply
 from engine.strategic.view import view_for
 from engine.strategic.world import World
 from tests.engine.test_core_properties import check_invariants
+from tests.scaled import examples
 from tests.worlds import STRIP, strip_world
 
 ALLIED = [["red", "blue", "allied"]]
@@ -188,7 +189,7 @@ SEA_UNITS = STRIP["units"] + [
 ]
 
 
-@settings(max_examples=80, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(80), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(actions, min_size=1, max_size=20),
     st.sampled_from(["standard", "classic"]),

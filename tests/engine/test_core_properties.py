@@ -11,6 +11,7 @@ from engine.strategic.clock import advance
 from engine.strategic.orders import apply
 from engine.strategic.rules.models import UnitClass
 from engine.strategic.world import World
+from tests.scaled import examples
 from tests.worlds import STRIP, strip_world
 
 W, H = 24, 6
@@ -126,7 +127,7 @@ def check_invariants(world: World) -> None:
         assert 0 <= nation.tech <= rules.tech.max
 
 
-@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.lists(actions, min_size=1, max_size=25), st.sampled_from(["standard", "classic"]))
 def test_random_commands_keep_invariants_and_are_deterministic(script, ruleset):
     war = [["red", "blue", "war"]]
@@ -145,7 +146,7 @@ def test_random_commands_keep_invariants_and_are_deterministic(script, ruleset):
     assert c.hash() == a.hash()
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.integers(1, 200))
 def test_advancing_at_once_equals_tick_by_tick(ticks):
     a = strip_world()
@@ -156,7 +157,7 @@ def test_advancing_at_once_equals_tick_by_tick(ticks):
     assert a.hash() == b.hash()
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     st.lists(actions, min_size=1, max_size=20),
     st.sampled_from(["standard", "classic"]),

@@ -8,6 +8,7 @@ from hypothesis import strategies as st
 
 from engine.strategic.systems.supply import dilate
 from engine.strategic.world.geometry import Grid, parse_coord
+from tests.scaled import examples
 
 
 def brute_distance(grid: Grid, a: int, b: int) -> int:
@@ -17,7 +18,7 @@ def brute_distance(grid: Grid, a: int, b: int) -> int:
     return max(dx, dy)
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(3, 40), st.integers(3, 40), st.data())
 def test_distance_wraps_both_edges_and_is_symmetric(w, h, data):
     grid = Grid(w, h)
@@ -44,7 +45,7 @@ def test_parse_coord():
     assert parse_coord(" 3 4 ") == (3, 4)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(4, 30), st.integers(4, 30), st.integers(0, 8), st.data())
 def test_dilation_matches_the_definition(w, h, r, data):
     grid = Grid(w, h)
@@ -56,7 +57,7 @@ def test_dilation_matches_the_definition(w, h, r, data):
     assert got.tolist() == want
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(st.integers(0, 40), st.sampled_from(["standard", "classic"]))
 def test_sight_index_built_in_bulk_equals_one_unit_at_a_time(seed, ruleset):
     """Loading a world stamps all units at once; the grids must equal stamping them singly."""
@@ -114,7 +115,7 @@ def supplied_by_definition(world, nation: str, unit_class) -> np.ndarray:
     return out
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.integers(0, 10_000), st.sampled_from(["standard", "classic"]), st.data())
 def test_supply_kept_up_as_suppliers_move_spend_and_die_equals_the_definition(seed, ruleset, data):
     """The supply grids follow supplier units as they move, run out of ammunition, are

@@ -17,6 +17,7 @@ from engine.strategic import mapgen
 from engine.strategic.rules import load
 from engine.strategic.systems.economy import default_build
 from engine.strategic.world import LAND, World
+from tests.scaled import examples
 
 RULES = load("standard")
 NEAR_HOME_RADIUS = 6
@@ -192,7 +193,7 @@ def test_classic_ruleset() -> None:
 
 
 @settings(
-    max_examples=8,
+    max_examples=examples(8),
     deadline=None,
     derandomize=True,
     suppress_health_check=[HealthCheck.too_slow],

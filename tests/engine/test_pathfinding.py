@@ -15,6 +15,7 @@ from engine.strategic.systems.movement import (
     step_cost,
 )
 from engine.strategic.world import LAND, WATER, City, World
+from tests.scaled import examples
 
 
 def dijkstra_cost(world: World, ctx: MoveContext, unit, goal: int) -> int | None:
@@ -44,7 +45,7 @@ def path_cost(world: World, ctx: MoveContext, unit, path: list[int]) -> int:
     return total
 
 
-@settings(max_examples=250, deadline=None)
+@settings(max_examples=examples(250), deadline=None)
 @given(
     st.integers(6, 30),
     st.integers(6, 30),

@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 from engine.strategic.clock import advance
 from engine.strategic.view import view_for
 from engine.strategic.world import LAND, WATER, City, World
+from tests.scaled import examples
 
 NATIONS = ["a", "b", "c", "d"]
 
@@ -110,7 +111,7 @@ def informants(world: World, nation: str) -> set[str]:
 
 
 @settings(
-    max_examples=1000,
+    max_examples=examples(1000),
     deadline=None,
     suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
 )

@@ -26,6 +26,7 @@ def test_the_ai_beats_a_passive_nation(seed: int) -> None:
     assert result["winners"] == [ai]
 
 
+@pytest.mark.slow  # four 10-day games on 64x64 (the win rate over more maps: bench/bench_ai.py)
 @pytest.mark.parametrize("seed", [100, 103])
 @pytest.mark.parametrize("seat", [0, 1])
 def test_the_ai_beats_the_naive_expander_from_either_seat(seed: int, seat: int) -> None:

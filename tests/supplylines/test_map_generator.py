@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from engine.supplylines.board import Board, MapError
 from engine.supplylines.mapgen import MAX_PLAYERS, MIN_PLAYERS, SIZES, generate
 from engine.supplylines.rules import load as load_rules
+from tests.scaled import examples
 
 RULES = load_rules()
 PLAYERS = range(MIN_PLAYERS, MAX_PLAYERS + 1)
@@ -100,7 +101,7 @@ def test_maps_are_fair_for_many_seeds(players: int, size: str) -> None:
         assert_fair_map(board, players)
 
 
-@settings(max_examples=50, deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(
     players=st.integers(MIN_PLAYERS, MAX_PLAYERS),
     seed=st.integers(-(2**63), 2**63),

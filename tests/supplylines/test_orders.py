@@ -16,6 +16,7 @@ from engine.supplylines.kind import KIND
 from engine.supplylines.orders import Build, Concede, Hold, Move, OrderList, Orders, limit, parse
 from engine.supplylines.rules import load as load_rules
 from engine.supplylines.state import Player, State
+from tests.scaled import examples
 from tests.supplylines.scenario import build_state
 
 MAPS = {name: load_map(name, load_rules()) for name in available()}
@@ -269,7 +270,7 @@ def _position(seed: int) -> State:
     return state
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(min_value=0, max_value=2**32), st.integers(min_value=0, max_value=2**32))
 def test_the_order_check_accepts_a_build_iff_the_adjudicator_builds_it(
     seed: int, pick: int

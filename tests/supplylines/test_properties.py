@@ -17,6 +17,7 @@ from engine.supplylines.board import available, load_map
 from engine.supplylines.orders import Build, Move, OrderList
 from engine.supplylines.rules import load as load_rules
 from engine.supplylines.state import NEUTRAL, Player, State
+from tests.scaled import examples
 
 RULES = load_rules()
 MAPS = {name: load_map(name, RULES) for name in available()}
@@ -67,7 +68,7 @@ def generated(seed: int) -> tuple[State, dict[str, list]]:
     return state, orders
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.integers(min_value=0, max_value=2**32))
 def test_units_are_conserved_and_each_loss_has_a_reason(seed: int) -> None:
     state, orders = generated(seed)
@@ -104,7 +105,7 @@ def test_units_are_conserved_and_each_loss_has_a_reason(seed: int) -> None:
         assert after_builds <= max(cap[p], 0)
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(min_value=0, max_value=2**32), st.randoms(use_true_random=False))
 def test_the_outcome_does_not_depend_on_who_gave_orders_first(seed: int, rnd) -> None:
     state, orders = generated(seed)
@@ -116,7 +117,7 @@ def test_the_outcome_does_not_depend_on_who_gave_orders_first(seed: int, rnd) ->
     assert state.model_dump_json() == other.model_dump_json()
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(st.integers(min_value=0, max_value=2**32))
 def test_a_turn_resolved_twice_is_the_same_turn(seed: int) -> None:
     state, orders = generated(seed)
@@ -127,7 +128,7 @@ def test_a_turn_resolved_twice_is_the_same_turn(seed: int) -> None:
     assert first == second
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.integers(min_value=0, max_value=2**32))
 def test_every_player_knows_before_the_turn_which_units_its_popcap_disbands(seed: int) -> None:
     """What a view tells each player over their PopCap (`disbanding`) is exactly what the
