@@ -429,3 +429,19 @@ def remove_from_group(bot: commands.Bot | commands.AutoShardedBot, path: str, na
         if not isinstance(node, app_commands.Group):
             return
     node.remove_command(name)
+
+
+Hook = Callable[[commands.Bot | commands.AutoShardedBot], Awaitable[None]]
+
+
+def into_group(path: str, command: Any) -> tuple[Hook, Hook]:
+    """An extension's `setup` and `teardown` that add a game's command to one of the shell's
+    groups and take it out again: `setup, teardown = into_group("game create", create)`."""
+
+    async def setup(bot: commands.Bot | commands.AutoShardedBot) -> None:
+        add_to_group(bot, path, command)
+
+    async def teardown(bot: commands.Bot | commands.AutoShardedBot) -> None:
+        remove_from_group(bot, path, command.name)
+
+    return setup, teardown

@@ -16,7 +16,7 @@ from engine.host.service import GameService
 from engine.interface.kind import kind as kind_named
 from engine.strategic import commands as cmd
 from engine.strategic.world.rng import Rng
-from tests.worlds import strip_world
+from tests.games.strategic.worlds import strip_world
 
 
 async def strategic(svc: GameService, seed: int) -> None:

@@ -1,6 +1,6 @@
 """Supply Lines adjudication cases, in the spirit of Diplomacy's DATC: a small board, owners,
 units, each player's orders, the turn resolved, the outcome checked. Cases are YAML, a list per
-file (the suite is tests/supplylines/cases/*.yaml; `si scenario FILE` runs any such file; the
+file (the suite is tests/games/supplylines/engine/cases/*.yaml; `si scenario FILE` runs any such file; the
 format in full: docs/SCENARIOS.md, "Supply Lines cases"):
 
     - name: head-on, the stronger goes on

@@ -15,7 +15,7 @@ from engine.host.postgres import PostgresStore
 from engine.host.service import GameService
 from engine.host.storage import GameStore, open_store
 from tests import stores
-from tests.worlds import strip_world
+from tests.games.strategic.worlds import strip_world
 
 BOT_TABLES = {"bot_schema", "player_settings", "dm_status", "sitreps", "confirmations", "news"}
 

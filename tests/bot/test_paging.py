@@ -134,7 +134,7 @@ ORDERS = 140  # the short order of the seed's words, over two messages' worth
 async def many_orders(desk: Desk) -> Caller:
     """Ann holding H1 and C1...C140, an infantry in each, and a hold for each city (orders the
     rules can use: a player's orders of a turn are bounded by their units and structures)."""
-    from tests.supplylines.scenario import build_state
+    from tests.games.supplylines.engine.scenario import build_state
 
     ann, bob = player(1, "902"), player(2, "902")
     cities = [f"C{i}" for i in range(1, ORDERS + 1)]

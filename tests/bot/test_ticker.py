@@ -10,7 +10,7 @@ import pytest
 
 from bot.ticker import Ticker
 from engine.host.service import GameService
-from tests.worlds import strip_world
+from tests.games.strategic.worlds import strip_world
 
 T0 = 1000.0
 SPEED = 60.0  # a game hour a real minute: a tick every 15 s

@@ -5,8 +5,8 @@ and the message stays as it was. Through the real bot and the fake Discord."""
 from __future__ import annotations
 
 from tests.e2e.test_bot_e2e import env, open_game  # noqa: F401 - fixture by name
-from tests.e2e.test_map_buttons_e2e import button
 from tests.fakediscord.models import EPHEMERAL
+from tests.games.strategic.e2e.test_map_buttons_e2e import button
 
 
 async def test_another_players_press_of_a_public_map_button_answers_them_privately(

@@ -11,7 +11,7 @@ import time
 from bot.client import StrategicBot
 from tests.e2e.test_bot_e2e import settings
 from tests.fakediscord import FakeDiscord
-from tests.worlds import strip_world
+from tests.games.strategic.worlds import strip_world
 
 
 class Timed(list):

@@ -9,13 +9,13 @@ import re
 
 from engine.supplylines.kind import GiveOrder
 from tests.e2e.test_bot_e2e import env  # noqa: F401 - the fixture
-from tests.e2e.test_map_buttons_e2e import press
+from tests.games.strategic.e2e.test_map_buttons_e2e import press
 
 __all__ = ["env"]
 
 
 async def test_many_orders_page_through_the_next_button(env) -> None:  # noqa: F811
-    from tests.supplylines.scenario import build_state
+    from tests.games.supplylines.engine.scenario import build_state
 
     fake = env.fake
     # Ann holds H1 and C1...C140, an infantry in each: a hold for each is an order the rules

@@ -16,7 +16,7 @@ from engine.host.runner import AiRunner
 from engine.host.service import GameService
 from tests.e2e.test_bot_e2e import MANAGE_GUILD, settings
 from tests.fakediscord import FakeDiscord
-from tests.worlds import strip_world
+from tests.games.strategic.worlds import strip_world
 
 FAST = 1.0  # a game hour a real second
 

@@ -18,7 +18,7 @@ from engine.host.service import GameService
 from engine.host.storage import GameStore, open_store
 from engine.strategic import commands as cmd
 from tests import pg, stores
-from tests.worlds import strip_world
+from tests.games.strategic.worlds import strip_world
 
 HOUR = 3600.0
 

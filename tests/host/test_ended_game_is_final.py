@@ -17,7 +17,7 @@ from engine.strategic import lobby
 from engine.strategic.replay import apply_entry
 from engine.supplylines import turns
 from engine.supplylines.kind import KIND
-from tests.worlds import strip_world
+from tests.games.strategic.worlds import strip_world
 
 T0 = 1_700_000_000.0
 

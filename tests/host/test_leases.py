@@ -14,7 +14,7 @@ from engine.errors import CommandError, GameError
 from engine.host.rows import LeaseHeld, LeaseLost
 from engine.host.service import GameService
 from engine.strategic import commands as cmd
-from tests.worlds import strip_world
+from tests.games.strategic.worlds import strip_world
 
 TTL = 30.0
 

@@ -10,7 +10,7 @@ import pytest
 from bot.games.strategic.intel import Intel
 from engine.host.realtime import RealClock
 from engine.host.rows import GameRow
-from tests.worlds import strip_world
+from tests.games.strategic.worlds import strip_world
 
 T0 = 1_700_000_000.0
 TPH = 4  # ticks per game hour

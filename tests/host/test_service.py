@@ -12,7 +12,7 @@ from engine.host.service import GameService
 from engine.strategic import commands as cmd
 from engine.strategic import events as ev
 from tests import stores
-from tests.worlds import strip_world
+from tests.games.strategic.worlds import strip_world
 
 
 @pytest.fixture

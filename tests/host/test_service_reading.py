@@ -11,7 +11,7 @@ import pytest
 from engine.errors import GameError
 from engine.host.service import GameService
 from engine.strategic import commands as cmd
-from tests.worlds import strip_world
+from tests.games.strategic.worlds import strip_world
 
 BOT = Path(__file__).resolve().parents[2] / "bot"
 

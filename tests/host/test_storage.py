@@ -17,7 +17,7 @@ from engine.host.sqlite import SqliteStore
 from engine.host.storage import GameStore, backend_of, open_store, sqlite_path
 from engine.interface.kind import FIRST_KIND
 from tests import stores
-from tests.worlds import strip_world
+from tests.games.strategic.worlds import strip_world
 
 
 async def _bare_game(store: GameStore) -> int:

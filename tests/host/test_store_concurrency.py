@@ -29,7 +29,7 @@ from engine.errors import CommandError
 from engine.host.service import GameService
 from engine.strategic import commands as cmd
 from engine.strategic.world import World
-from tests.worlds import strip_world
+from tests.games.strategic.worlds import strip_world
 
 MAX_STEPS = 200
 

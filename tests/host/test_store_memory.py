@@ -12,7 +12,7 @@ import pytest
 from engine.host.service import GameService
 from engine.host.storage import GameStore
 from tests import stores
-from tests.worlds import strip_world
+from tests.games.strategic.worlds import strip_world
 
 
 @pytest.fixture

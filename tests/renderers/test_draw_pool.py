@@ -21,7 +21,7 @@ from renderers.encoding import png_bytes
 from renderers.strategic.drawing import Parcel, draw_crop, draw_map
 from renderers.strategic.mapimage import render_crop, render_map
 from renderers.strategic.markers import Marker
-from tests.renderers.test_renderers import war_world
+from tests.games.strategic.renderers.test_renderers import war_world
 
 
 @pytest.fixture(scope="module")

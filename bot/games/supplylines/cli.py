@@ -3,7 +3,7 @@ adjudication cases, a whole game between AI and random-orders players (`si simul
 game's board or timelapse (`si render`), and the map and turn length of a sandbox game.
 
     si rules --kind supply-lines standard [--json]
-    si scenario tests/supplylines/cases/*.yaml [--out DIR]
+    si scenario tests/games/supplylines/engine/cases/*.yaml [--out DIR]
     si simulate --kind supply-lines [--players ai,random,... --map NAME --turns N]
     si render DB GAME [--nation N] [--timelapse]
     si sandbox --kind supply-lines [--map M --turn-hours H]

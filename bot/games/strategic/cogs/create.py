@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import discord
 from discord import app_commands
-from discord.ext import commands
 
-from bot.discord_io import add_to_group, caller_of, host_of, remove_from_group, respond
+from bot.discord_io import caller_of, host_of, into_group, respond
 from bot.games.strategic.side import MOST_DAYS, NAME, SIZES
 from bot.lifecycle import SPEEDS
 from engine.strategic.kind import MAX_NATIONS, MIN_NATIONS
@@ -52,10 +51,5 @@ async def create(
     )
 
 
-async def setup(bot: commands.Bot | commands.AutoShardedBot) -> None:
-    """The extension's entry point: the subcommand into the shell's `/game create`."""
-    add_to_group(bot, "game create", create)
-
-
-async def teardown(bot: commands.Bot | commands.AutoShardedBot) -> None:
-    remove_from_group(bot, "game create", NAME)
+# the extension's entry points: the subcommand into the shell's `/game create`, and out again
+setup, teardown = into_group("game create", create)

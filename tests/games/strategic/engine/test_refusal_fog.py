@@ -11,7 +11,7 @@ from engine.strategic import events as ev
 from engine.strategic.orders import apply
 from engine.strategic.view import view_for
 from engine.strategic.world import World
-from tests.worlds import STRIP, strip_world
+from tests.games.strategic.worlds import STRIP, strip_world
 
 GREEN = {**STRIP["nations"], "green": {"player": "300"}}
 ALLIED = [["red", "blue", "allied"], ["blue", "red", "allied"]]

@@ -1,4 +1,4 @@
-"""Every scenario file in tests/scenarios/ must hold."""
+"""Every scenario file in tests/games/strategic/scenarios/ must hold."""
 
 from pathlib import Path
 

@@ -13,7 +13,7 @@ import pytest
 from engine.strategic.ai import EVERY_HOURS, PROFILES, STYLES, Profile
 from engine.strategic.ai.brain import LEVELS, Decision, Memory, decide, failed, resting
 
-AI = Path(__file__).resolve().parents[2] / "engine" / "strategic" / "ai"
+AI = Path(__file__).resolve().parents[4] / "engine" / "strategic" / "ai"
 
 # what each style changes from `normal`, as documented
 DOCUMENTED = {

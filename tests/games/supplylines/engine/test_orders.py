@@ -16,8 +16,8 @@ from engine.supplylines.kind import KIND
 from engine.supplylines.orders import Build, Concede, Hold, Move, OrderList, Orders, limit, parse
 from engine.supplylines.rules import load as load_rules
 from engine.supplylines.state import Player, State
+from tests.games.supplylines.engine.scenario import build_state
 from tests.scaled import examples
-from tests.supplylines.scenario import build_state
 
 MAPS = {name: load_map(name, load_rules()) for name in available()}
 

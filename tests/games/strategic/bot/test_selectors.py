@@ -21,8 +21,8 @@ from engine.host.service import GameService
 from engine.strategic.scenario import build_world
 from engine.strategic.view import UnitView, View, view_for
 from engine.strategic.world import World
+from tests.games.strategic.worlds import STRIP
 from tests.scaled import examples
-from tests.worlds import STRIP
 
 RED = Caller(user_id="100", name="red", guild_id=None, channel_id=None)
 

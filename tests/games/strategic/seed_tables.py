@@ -1,20 +1,20 @@
-"""The figures of the seed rule tables, kept in tests/data/seed_tables.json, and their parsers.
+"""The figures of the seed rule tables, kept in tests/games/strategic/data/seed_tables.json, and their parsers.
 
 The rule seeds live outside the repository (`../shared/seeds`, beside the project). What the
 ruleset tests need from them, the numbers of the unit, city, tech and command point tables, is
-transcribed into tests/data/seed_tables.json, so the tests run on a clone that has nothing beside
+transcribed into tests/games/strategic/data/seed_tables.json, so the tests run on a clone that has nothing beside
 it. The file is generated from the seeds by the parsers below:
 
-    python -m tests.seed_tables            # (re)write tests/data/seed_tables.json
-    python -m tests.seed_tables --check    # exit 1 if the file no longer equals the seeds
-    python -m tests.seed_tables PATH       # read the seeds from PATH instead of ../shared/seeds
+    python -m tests.games.strategic.seed_tables            # (re)write tests/games/strategic/data/seed_tables.json
+    python -m tests.games.strategic.seed_tables --check    # exit 1 if the file no longer equals the seeds
+    python -m tests.games.strategic.seed_tables PATH       # read the seeds from PATH instead of ../shared/seeds
 
 Seed 000 (the `classic` ruleset) is an HTML page: its <table>s are read with html.parser. Seed 001
 (the `standard` ruleset) is Markdown: its pipe tables are read line by line. Every table is kept
 as {"columns": [...], "rows": [[cell, ...], ...]} with the cells exactly as the seed writes them
 ("8*", "*", "" included); prose columns (Icon, Notes) are left out.
 
-tests/engine/test_rules_seed_tables.py checks that the file equals what these parsers read whenever the
+tests/games/strategic/engine/test_rules_seed_tables.py checks that the file equals what these parsers read whenever the
 seeds are present, so the figures cannot drift from the seeds.
 """
 
@@ -27,7 +27,7 @@ from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
 
-SEEDS_DIR = Path(__file__).resolve().parents[2] / "shared" / "seeds"
+SEEDS_DIR = Path(__file__).resolve().parents[4] / "shared" / "seeds"
 DATA_FILE = Path(__file__).resolve().parent / "data" / "seed_tables.json"
 SEED_000 = "000_27b49932dcda0f6b.txt"
 SEED_001 = "001_49350bc325503f11.txt"
@@ -51,8 +51,8 @@ SEED_000_TECH_ROW = "Technology increase"
 
 ABOUT = (
     "Figures of the rule seeds' unit, city, tech and command point tables, transcribed by the "
-    "parsers of tests/seed_tables.py (cells as the seeds write them). Do not edit by hand: "
-    "regenerate with `python -m tests.seed_tables`. tests/engine/test_rules_seed_tables.py checks the "
+    "parsers of tests/games/strategic/seed_tables.py (cells as the seeds write them). Do not edit by hand: "
+    "regenerate with `python -m tests.games.strategic.seed_tables`. tests/games/strategic/engine/test_rules_seed_tables.py checks the "
     "rulesets against these figures, and these figures against ../shared/seeds when present."
 )
 
@@ -213,7 +213,7 @@ def seed_001_figures(markdown: str) -> dict[str, Any]:
 
 
 def figures_from_seeds(seeds_dir: Path = SEEDS_DIR) -> dict[str, Any]:
-    """Everything tests/data/seed_tables.json holds, read from the seed files in `seeds_dir`."""
+    """Everything tests/games/strategic/data/seed_tables.json holds, read from the seed files in `seeds_dir`."""
     return {
         "about": ABOUT,
         "seed_000": seed_000_figures((seeds_dir / SEED_000).read_text(encoding="utf-8")),

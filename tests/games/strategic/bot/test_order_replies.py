@@ -9,7 +9,7 @@ from bot.context import Caller
 from bot.desk import Desk
 from bot.games.strategic.playing import Playing
 from engine.host.service import GameService
-from tests.worlds import strip_world
+from tests.games.strategic.worlds import strip_world
 
 RED = Caller(user_id="100", name="red", guild_id=None, channel_id=None)
 

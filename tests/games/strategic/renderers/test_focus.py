@@ -25,8 +25,8 @@ from renderers.strategic.mapimage import (
 from renderers.strategic.markers import Marker
 from renderers.strategic.region import _window, focus_region
 from renderers.strategic.units import stack_lines
-from tests.renderers.test_renderers import box_of, decode, has_colour
-from tests.worlds import STRIP
+from tests.games.strategic.renderers.test_renderers import box_of, decode, has_colour
+from tests.games.strategic.worlds import STRIP
 
 
 def mid_world(size: int = 80):

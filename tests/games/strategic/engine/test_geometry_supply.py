@@ -178,7 +178,7 @@ def test_supply_and_city_sight_follow_every_city_order() -> None:
     from engine.strategic.rules import UnitClass
     from engine.strategic.systems.supply import SupplyMap
     from engine.strategic.world.sightindex import SightIndex
-    from tests.worlds import strip_world
+    from tests.games.strategic.worlds import strip_world
 
     world = strip_world()
     world.nations["red"].cp = 100

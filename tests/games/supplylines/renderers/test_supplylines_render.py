@@ -21,7 +21,7 @@ from engine.supplylines.view import View, full_view, public, view_for
 from renderers import pool as drawing
 from renderers import style
 from renderers import supplylines as sl
-from tests.supplylines.scenario import build_state
+from tests.games.supplylines.engine.scenario import build_state
 
 RED, BLUE, YELLOW = "#ff2d5a", "#7887ff", "#ffff00"
 COLOURS = {"a": RED, "b": BLUE, "c": YELLOW}

@@ -1,4 +1,4 @@
-"""The adjudication suite: every case of tests/supplylines/cases (see scenario.py)."""
+"""The adjudication suite: every case of tests/games/supplylines/engine/cases (see scenario.py)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from typing import Any
 
 import pytest
 
-from tests.supplylines.scenario import Case, load_cases, run
+from tests.games.supplylines.engine.scenario import Case, load_cases, run
 
 CASES = load_cases()
 

@@ -5,7 +5,7 @@ hidden cities, other nations' relations, technology and points, hidden numbers o
 sees), with arguments aimed at what it cannot see, while other nations act and time passes.
 Every reply, error, DM, autocomplete suggestion, list and the map's input must be the same in
 both worlds for as long as Red's views stay the same, and no DM may name a unit Red never saw
-(`tests/fogcases.py` has the worlds, the steps and the comparison).
+(`tests/games/strategic/fogcases.py` has the worlds, the steps and the comparison).
 
 - `test_no_output_tells_what_the_view_hides`: 2,000 random cases on CI (a tenth locally:
   tests/scaled.py) through the engine's pure functions, with the desk's reply wording and the
@@ -36,7 +36,7 @@ from engine.strategic.orders import apply
 from engine.strategic.scenario import build_world
 from engine.strategic.view import view_for
 from engine.strategic.world import LAND, World
-from tests.fogcases import (
+from tests.games.strategic.fogcases import (
     NAMES,
     PLAYERS,
     Case,

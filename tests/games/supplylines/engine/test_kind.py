@@ -13,7 +13,7 @@ from engine.supplylines import events as ev
 from engine.supplylines import turns
 from engine.supplylines.kind import KIND, ChooseSupply, ClearOrders, GiveOrder, SubmitOrders
 from engine.supplylines.state import State
-from tests.supplylines.scenario import build_state
+from tests.games.supplylines.engine.scenario import build_state
 
 T0 = 1_700_000_000.0
 

@@ -1,4 +1,4 @@
-"""The adjudication suite's cases (tests/supplylines/cases/*.yaml) and the helpers other tests
+"""The adjudication suite's cases (tests/games/supplylines/engine/cases/*.yaml) and the helpers other tests
 use to set up a board; the case format and runner are the engine's
 (`engine/supplylines/cases.py`, also behind `si scenario`)."""
 

@@ -16,7 +16,7 @@ from bot.games.supplylines.orders import Orders
 from engine.host.service import GameService
 from engine.supplylines.commands import MOST_ORDERS
 from engine.supplylines.kind import ClearOrders, GiveOrder
-from tests.supplylines.scenario import build_state
+from tests.games.supplylines.engine.scenario import build_state
 
 GUILD, CHANNEL = "10", "11"
 ANN = Caller("100", "ann", GUILD, CHANNEL)

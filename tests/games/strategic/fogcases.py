@@ -1,5 +1,5 @@
 """Worlds with secrets, and everything a nation receives, for the fog property over every output
-(`tests/bot/test_fog_outputs.py`, issue 12).
+(`tests/games/strategic/bot/test_fog_outputs.py`, issue 12).
 
 A `Case` is two worlds Red (`ME`) cannot tell apart (world B is world A changed only where A's
 view of Red shows nothing: hidden units moved, added or removed, hidden cargo, never-seen

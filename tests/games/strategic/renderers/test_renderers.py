@@ -20,7 +20,7 @@ from renderers.encoding import png_bytes
 from renderers.strategic import style
 from renderers.strategic.mapimage import render_crop, render_map, square_box
 from renderers.strategic.markers import markers_from
-from tests.worlds import STRIP
+from tests.games.strategic.worlds import STRIP
 
 
 def war_world():

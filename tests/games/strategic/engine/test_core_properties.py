@@ -11,8 +11,8 @@ from engine.strategic.clock import advance
 from engine.strategic.orders import apply
 from engine.strategic.rules.models import UnitClass
 from engine.strategic.world import World
+from tests.games.strategic.worlds import STRIP, strip_world
 from tests.scaled import examples
-from tests.worlds import STRIP, strip_world
 
 W, H = 24, 6
 

@@ -14,7 +14,7 @@ from bot.store import BotStore
 from engine.host.service import GameService
 from engine.supplylines.kind import ChooseSupply, GiveOrder, SubmitOrders
 from tests.bot.test_notifier import Clock, FakeSender
-from tests.supplylines.scenario import build_state
+from tests.games.supplylines.engine.scenario import build_state
 
 T0 = 1_700_000_000.0
 

@@ -20,9 +20,9 @@ from engine.strategic.systems.economy import power
 from engine.strategic.systems.supply import in_supply
 from engine.strategic.view import view_for
 from engine.strategic.world import World
-from tests.engine.test_core_properties import check_invariants
+from tests.games.strategic.engine.test_core_properties import check_invariants
+from tests.games.strategic.worlds import STRIP, strip_world
 from tests.scaled import examples
-from tests.worlds import STRIP, strip_world
 
 ALLIED = [["red", "blue", "allied"]]
 

@@ -9,7 +9,7 @@ from pydantic import ValidationError
 from engine.interface import entries as en
 from engine.strategic import commands as cmd
 from engine.strategic.replay import apply_entry
-from tests.worlds import strip_world
+from tests.games.strategic.worlds import strip_world
 
 STORED = [  # entries as older logs hold them (the shapes the service wrote before)
     {"kind": "command", "nation": "red", "command": {"kind": "move", "units": [1], "to": [3, 4]}},

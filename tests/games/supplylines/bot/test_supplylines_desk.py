@@ -256,7 +256,7 @@ async def test_help_in_a_supply_lines_game_explains_supply_lines(desk) -> None:
 async def test_one_order_can_be_taken_back_by_its_number(desk) -> None:
     """`/orders clear number:2`: that order only; the others stay, in order; a number that is
     not there is refused and changes nothing; taking one back takes a submission back too."""
-    from tests.supplylines.scenario import build_state
+    from tests.games.supplylines.engine.scenario import build_state
 
     state = build_state(
         {

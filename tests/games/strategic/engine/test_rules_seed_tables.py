@@ -4,7 +4,7 @@
 where seed 001 has no column for a stat, `standard` takes seed 000's value (None for units seed 000
 does not have).
 
-The seeds' figures are kept in tests/data/seed_tables.json (see tests/seed_tables.py, which
+The seeds' figures are kept in tests/games/strategic/data/seed_tables.json (see tests/games/strategic/seed_tables.py, which
 generates it), so these tests need nothing outside the repository. When the seeds are checked out
 beside the project (`../shared/seeds`), test_seed_data_equals_the_seeds checks that the file
 still equals what the parsers read from them.
@@ -21,8 +21,8 @@ from typing import Any
 import pytest
 
 from engine.strategic.rules import Ruleset, load
-from tests import seed_tables
-from tests.seed_tables import SEED_001_UNIT_SECTIONS, SEEDS_DIR, UNIT_HEADER
+from tests.games.strategic import seed_tables
+from tests.games.strategic.seed_tables import SEED_001_UNIT_SECTIONS, SEEDS_DIR, UNIT_HEADER
 
 # (ruleset, unit or "city:<name>", field) -> why the ruleset deliberately differs from its seed.
 # Stat fields: tech, cost_hours, mobility, sight, attack, ammo, flak, cannon, hp, built_in, title.
@@ -58,7 +58,7 @@ CP_ACTIONS = {
 SEED_CP_KEYS = sorted(set(CP_ACTIONS.values()))
 
 
-# ---- the seeds' figures (tests/data/seed_tables.json) -----------------------------------------
+# ---- the seeds' figures (tests/games/strategic/data/seed_tables.json) -----------------------------------------
 
 
 @cache
@@ -184,16 +184,16 @@ def report(problems: list[str]) -> str:
 
 
 def test_seed_data_equals_the_seeds() -> None:
-    """tests/data/seed_tables.json holds exactly what the parsers read from the seed files."""
+    """tests/games/strategic/data/seed_tables.json holds exactly what the parsers read from the seed files."""
     if not SEEDS_DIR.is_dir():
         pytest.skip(
             f"the rule seeds are not beside the project ({SEEDS_DIR} is absent), so the seed "
-            "figures in tests/data/seed_tables.json are used without checking them against the seeds"
+            "figures in tests/games/strategic/data/seed_tables.json are used without checking them against the seeds"
         )
     stored, fresh = seed_data(), seed_tables.figures_from_seeds(SEEDS_DIR)
     assert stored == fresh, (
-        f"tests/data/seed_tables.json differs from the seeds in {SEEDS_DIR} at "
-        f"{', '.join(differences(stored, fresh)[:10])}: run `python -m tests.seed_tables` to "
+        f"tests/games/strategic/data/seed_tables.json differs from the seeds in {SEEDS_DIR} at "
+        f"{', '.join(differences(stored, fresh)[:10])}: run `python -m tests.games.strategic.seed_tables` to "
         "regenerate it, then check the rulesets against the new figures"
     )
 

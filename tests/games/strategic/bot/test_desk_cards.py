@@ -15,7 +15,7 @@ from engine.host.service import GameService
 from engine.strategic import commands as cmd
 from engine.strategic.rules import load as load_rules
 from tests.bot.test_desk import caller, started
-from tests.worlds import STRIP, strip_world
+from tests.games.strategic.worlds import STRIP, strip_world
 
 
 @pytest.fixture
