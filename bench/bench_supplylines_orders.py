@@ -41,7 +41,7 @@ def large() -> State:
     turns.join(state, "a", "Ann", "#c0392b", "100")
     turns.join(state, "b", "Bob", "#2980b9", "200")
     turns.start(state)
-    rules = state.ruleset
+    rules = state.rules
     bob = state.board.home_of(2)
     for label in state.board.labels():
         if label != bob:

@@ -99,7 +99,7 @@ def finish_turn(
     choices: dict[str, list[int]] | None = None,
 ) -> None:
     """Stages 5-8 on `state`, in place, after `resolve_orders`."""
-    rules = state.ruleset
+    rules = state.rules
     marks = rules.marks
     # players conceding this turn: their units become neutral at stage 8 (no supply, no marks)
     conceding = {
@@ -176,7 +176,7 @@ def _build(
     state: State, players: list[str], orders: dict[str, list[Order]], report: TurnReport
 ) -> None:
     """Each build in the order given, as far as the PopCap left allows (the rest skipped)."""
-    rules = state.ruleset
+    rules = state.rules
     for player in players:
         for order in orders.get(player, []):
             if not isinstance(order, Build):

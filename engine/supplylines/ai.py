@@ -111,7 +111,7 @@ class _Plan:
             after = self.state.model_copy(deep=True)
             adjudicator.resolve_orders(after, {})
             units = [u for u in view.units if u.id in after.units]
-        self.rules = self.state.ruleset
+        self.rules = self.state.rules
         self.board = view.board
         self.labels = self.board.labels()
         self.dist: dict[str, dict[str, int]] = {
@@ -412,7 +412,7 @@ def choose_supply(view: View) -> list[int]:
     strongest, then the most marked, each while its network has lines left."""
     me = view.nation
     state = state_of(view)
-    rules = state.ruleset
+    rules = state.rules
     immobile_at = rules.marks.immobile_at
     by_id = {u.id: u for u in view.units}
     enemy_near: set[str] = set()

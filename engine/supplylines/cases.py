@@ -198,7 +198,7 @@ def _board(roads: Any) -> Board:
         raise Malformed("roads", "a case needs two home cities or more (H1, H2...): one a player")
     try:
         board = board_of(roads)
-        board.check(State(board=board, owners={}).ruleset)
+        board.check(State(board=board, owners={}).rules)
     except ValidationError as exc:
         message = str(exc.errors()[0]["msg"]).removeprefix("Value error, ")
         raise Malformed("roads", message) from None
@@ -215,10 +215,10 @@ def _add_units(state: State, line: Any) -> None:
     where = f"units: {line!r}"
     if owner != NEUTRAL:
         owner = _player(where, owner, state)
-    known = state.ruleset.unit_named(type_)
+    known = state.rules.unit_named(type_)
     if known is None:
         raise Malformed(
-            where, f"there is no unit {type_!r} (units: {', '.join(state.ruleset.units)})"
+            where, f"there is no unit {type_!r} (units: {', '.join(state.rules.units)})"
         )
     label = _label(where, at.upper(), state, listed=False)
     for n in range(int(count)):
@@ -295,7 +295,7 @@ def _units_text(where: str, text: Any, state: State) -> str:
         if len(words) != 3 or not words[1].isdigit() or int(words[1]) < 1:
             raise Malformed(where, f"{text!r} is not units like 'a 2 infantry, b 1 tank'")
         owner, n, type_ = words
-        known = state.ruleset.unit_named(type_)
+        known = state.rules.unit_named(type_)
         if known is None:
             raise Malformed(where, f"there is no unit {type_!r}")
         parts.append((owner, known, int(n)))
@@ -440,7 +440,7 @@ def _built(where: str, text: str, state: State) -> list[str]:
             continue
         if not m:
             raise Malformed(where, f"{line!r} is not a unit line like 'a 1 tank @ M1'")
-        known = state.ruleset.unit_named(m.group(3))
+        known = state.rules.unit_named(m.group(3))
         if known is None:
             raise Malformed(where, f"there is no unit {m.group(3)!r}")
         lines += [f"{m.group(1)} 1 {known} @ {m.group(4).upper()}"] * int(m.group(2))
@@ -460,7 +460,7 @@ def _unit_expected(where: str, about: Any, state: State) -> dict[str, Any] | str
     if "marks" in fields:
         _count(f"{where}.marks", fields["marks"])
     if "type" in fields:
-        known = state.ruleset.unit_named(str(fields["type"]))
+        known = state.rules.unit_named(str(fields["type"]))
         if known is None:
             raise Malformed(f"{where}.type", f"there is no unit {fields['type']!r}")
         fields = {**fields, "type": known}

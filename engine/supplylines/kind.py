@@ -117,7 +117,7 @@ class SupplyLines:
         if not 1 <= length <= 365:
             raise GameError("a game lasts 1 to 365 days")
         return State(
-            rules=rules.name,
+            ruleset=rules.name,
             board=board,
             owners={label: None for label in board.structures},
             length_days=length,
@@ -139,10 +139,12 @@ class SupplyLines:
         }
 
     def ruleset_of(self, world: State) -> str:
-        return world.rules
+        return world.ruleset
 
     def dump(self, world: State) -> str:
-        return json.dumps(world.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+        return json.dumps(
+            world.model_dump(mode="json", by_alias=True), sort_keys=True, separators=(",", ":")
+        )
 
     def load(self, text: str) -> State:
         return State.model_validate_json(text)
@@ -230,7 +232,7 @@ class SupplyLines:
         return full_view(world)
 
     def summary(self, world: State) -> GameSummary:
-        rules = world.ruleset
+        rules = world.rules
         held: dict[str, int] = {}
         for label, owner in world.owners.items():
             if owner is not None and rules.structures[world.kind(label)].victory:

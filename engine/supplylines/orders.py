@@ -86,9 +86,9 @@ def parse(text: str, state: State) -> Build | Hold | Move | Concede:
 
 
 def _unit(word: str, state: State) -> str:
-    found = state.ruleset.unit_named(word)
+    found = state.rules.unit_named(word)
     if found is None:
-        known = ", ".join(t.title() for t in state.ruleset.units)
+        known = ", ".join(t.title() for t in state.rules.units)
         raise CommandError(f"there is no unit {word!r} (units: {known})")
     return found
 
@@ -180,7 +180,7 @@ def limit(
     units = len(state.units_of(player))
     held = len(state.structures_of(player))
     left = max((position or _popcap_left(state, player))[0], 0)
-    most = state.ruleset.orders.most
+    most = state.rules.orders.most
     why = (
         f"one for each of your {_count(units, 'unit')}, each of your {_count(held, 'structure')} "
         f"and each PopCap left ({left}), and a concession"
@@ -195,7 +195,7 @@ def _count(n: int, noun: str) -> str:
 def _popcap_left(state: State, player: str) -> tuple[int, int, int]:
     """(PopCap left for builds, PopCap the units use, units disbanded) as the turn's builds
     see them: after stage 1 has disbanded units over the PopCap, as the adjudicator does."""
-    rules = state.ruleset
+    rules = state.rules
     used = state.popcap_used(player)
     gone = disbanding(state, player)
     used -= sum(rules.units[state.units[i].type].popcap for i in gone)
@@ -267,7 +267,7 @@ class OrderList:
         return ledger.most
 
     def _check_build(self, order: Build) -> None:
-        state, rules = self.state, self.state.ruleset
+        state, rules = self.state, self.state.rules
         if state.owners.get(order.at) != self.player:
             raise CommandError(f"you do not hold {order.at}: build in your own bases")
         kind = state.kind(order.at)
@@ -316,7 +316,7 @@ class OrderList:
         if not free:
             raise CommandError(
                 f"your units at {order.src} cannot move: a unit with "
-                f"{state.ruleset.marks.immobile_at} marks is immobile until it is supplied again"
+                f"{state.rules.marks.immobile_at} marks is immobile until it is supplied again"
             )
         if order.src in ledger.every:
             raise CommandError(

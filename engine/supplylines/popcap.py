@@ -14,7 +14,7 @@ def disbanding(state: State, player: str) -> list[int]:
     most marks first, then the farthest from the player's own suppliers, then the weakest,
     then the newest, until the rest fit. Known to everyone before the turn (the board
     decides it)."""
-    rules = state.ruleset
+    rules = state.rules
     over = state.popcap_used(player) - state.popcap(player)
     if over <= 0:
         return []
@@ -38,7 +38,7 @@ def disbanding(state: State, player: str) -> list[int]:
 
 
 def _distance_to_supply(state: State, player: str) -> dict[str, int]:
-    rules = state.ruleset
+    rules = state.rules
     sources = [s for s in state.structures_of(player) if rules.structures[state.kind(s)].supply]
     if not sources:
         return {}

@@ -76,7 +76,7 @@ class RandomPlayer:
             return []
         rng = self.rng
         state = ai.state_of(view)
-        rules = state.ruleset
+        rules = state.rules
         if view.phase == "supply":
             if not view.questions:
                 return []
@@ -238,7 +238,7 @@ def play(
                 turn_of(pid)
             if _in_phase(state, turn, "supply"):
                 turns.finish_turn(state)  # the defaults for those who did not answer
-    rules_ = state.ruleset
+    rules_ = state.rules
     reason = "turn cap"
     if state.ended:
         if state.winner is None:

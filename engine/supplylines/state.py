@@ -4,7 +4,7 @@ one turn at a time, deterministically."""
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import AliasChoices, BaseModel, ConfigDict, Field
 
 from engine.supplylines.board import Board, sorted_labels
 from engine.supplylines.order_types import Order
@@ -42,9 +42,14 @@ class Player(BaseModel):
 
 
 class State(BaseModel):
+    # (stored as "rules": `by_alias` when dumped, so every stored world and its hash stay)
     model_config = ConfigDict(extra="forbid")
 
-    rules: str = "standard"
+    ruleset: str = Field(
+        default="standard",
+        validation_alias=AliasChoices("ruleset", "rules"),
+        serialization_alias="rules",
+    )  # the name of its rules
     board: Board
     owners: dict[str, str | None]  # structure -> player id (None: neutral)
     units: dict[int, Unit] = Field(default_factory=dict)
@@ -79,8 +84,9 @@ class State(BaseModel):
         return self.length_days * TICKS_PER_DAY
 
     @property
-    def ruleset(self) -> Rules:
-        return load_rules(self.rules)
+    def rules(self) -> Rules:
+        """Its rules (`ruleset` names them), as every game calls them."""
+        return load_rules(self.ruleset)
 
     # --- reading --------------------------------------------------------------------------------
 
@@ -94,21 +100,21 @@ class State(BaseModel):
         return sorted_labels(s for s, o in self.owners.items() if o == player)
 
     def kind(self, label: str) -> str:
-        return self.board.kind_of(label, self.ruleset)
+        return self.board.kind_of(label, self.rules)
 
     def popcap(self, player: str) -> int:
-        rules = self.ruleset
+        rules = self.rules
         return sum(rules.structures[self.kind(s)].popcap for s in self.structures_of(player))
 
     def popcap_used(self, player: str) -> int:
-        rules = self.ruleset
+        rules = self.rules
         return sum(rules.units[u.type].popcap for u in self.units_of(player))
 
     def immobile(self, unit: Unit) -> bool:
-        return unit.owner == NEUTRAL or unit.marks >= self.ruleset.marks.immobile_at
+        return unit.owner == NEUTRAL or unit.marks >= self.rules.marks.immobile_at
 
     def strength(self, units: list[Unit]) -> int:
-        rules = self.ruleset
+        rules = self.rules
         return sum(rules.units[u.type].strength for u in units)
 
     def active(self) -> list[str]:

@@ -50,7 +50,7 @@ class Question:
 
 def networks(state: State, player: str) -> list[Network]:
     """The player's networks, in the order of their first structure."""
-    rules = state.ruleset
+    rules = state.rules
     mine = [s for s, o in state.owners.items() if o == player]
     graph: nx.Graph[str] = nx.Graph(state.board.graph.subgraph(mine))
     units_by_place: dict[str, list[Unit]] = {}
@@ -71,7 +71,7 @@ def default_choice(state: State, network: Network, chosen: tuple[int, ...] = ())
     """The units supplied when the player does not choose (see the module's docstring); with
     `chosen` (a valid choice), those first and the lines they leave to the others in the same
     order, so that no line a unit could use is left unused."""
-    rules = state.ruleset
+    rules = state.rules
     if not network.short:
         return network.units
     order = sorted(
@@ -92,7 +92,7 @@ def questions(state: State, *, skip: Iterable[str] = ()) -> list[Question]:
     """The choices the players (but those in `skip`: conceding) have to make this turn: the
     networks short of lines where more than one choice is possible (some unit left out of the
     default could be supplied instead)."""
-    rules = state.ruleset
+    rules = state.rules
     asked = []
     skipped = set(skip)
     for player in state.active():
@@ -111,7 +111,7 @@ def questions(state: State, *, skip: Iterable[str] = ()) -> list[Question]:
 def check_choice(state: State, network: Network, chosen: list[int]) -> tuple[int, ...]:
     """A player's choice for a network, checked: its units, within the lines. Raises
     `ValueError` with what is wrong."""
-    rules = state.ruleset
+    rules = state.rules
     picked = tuple(sorted(set(chosen)))
     stray = [i for i in picked if i not in network.units]
     if stray:

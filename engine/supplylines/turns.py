@@ -186,7 +186,7 @@ def resolve_orders_phase(state: State) -> list[ev.Event]:
     state.deadline = state.tick + state.choice_ticks
     state.asked = sorted({q.player for q in questions})
     state.answers = {}
-    rules = state.ruleset
+    rules = state.rules
     for q in questions:
         out.append(
             ev.SupplyAsked(
@@ -252,7 +252,7 @@ def finish_turn(state: State) -> list[ev.Event]:
     if state.ended:
         reason = "everyone out"
         if report.winner is not None:
-            needed = [s for s, k in _kinds(state).items() if state.ruleset.structures[k].victory]
+            needed = [s for s, k in _kinds(state).items() if state.rules.structures[k].victory]
             won = all(state.owners[s] == report.winner for s in needed)
             reason = "victory" if won else "last standing"
         out.append(_game_over(state, reason))
@@ -262,7 +262,7 @@ def finish_turn(state: State) -> list[ev.Event]:
 def end_game(state: State, reason: str) -> list[ev.Event]:
     """The game ends now (its length reached, or a moderator): the player holding the most
     cities and home cities wins, if one holds more than every other."""
-    rules = state.ruleset
+    rules = state.rules
     held = {
         p: sum(1 for s in state.structures_of(p) if rules.structures[state.kind(s)].victory)
         for p in state.active()
@@ -364,7 +364,7 @@ def start(state: State) -> list[ev.Event]:
         raise GameError("the game has already started")
     if len(state.players) < 2:
         raise GameError("a game needs two players to start")
-    rules = state.ruleset
+    rules = state.rules
     for p in sorted(state.players.values(), key=lambda p: p.seat):
         home = state.board.home_of(p.seat)
         state.owners[home] = p.id

@@ -30,7 +30,7 @@ class PlayerView:
 @dataclass(frozen=True)
 class View:
     nation: str | None  # whose view (None: a moderator's)
-    rules: str
+    ruleset: str  # the name of its rules
     board: Board
     owners: dict[str, str | None]
     units: list[Unit]
@@ -75,7 +75,7 @@ def _view(state: State, nation: str | None, whose: list[str]) -> View:
         ]
     return View(
         nation=nation,
-        rules=state.rules,
+        ruleset=state.ruleset,
         board=state.board,
         owners=dict(state.owners),
         units=[u.model_copy() for u in sorted(state.units.values(), key=lambda u: u.id)],
@@ -118,7 +118,7 @@ def state_of(view: View) -> State:
         for p in view.players.values()
     }
     return State(
-        rules=view.rules,
+        ruleset=view.ruleset,
         board=view.board,
         owners=dict(view.owners),
         units={u.id: u.model_copy() for u in view.units},

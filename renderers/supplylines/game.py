@@ -17,7 +17,7 @@ from renderers.palette import RGB
 
 
 def rules_of(view: View) -> Rules:
-    return load_rules(view.rules)
+    return load_rules(view.ruleset)
 
 
 @dataclass(frozen=True)

@@ -243,7 +243,7 @@ def suggestions(view: View, nation: str) -> list[str]:
     """Moves of every unit group to each neighbour, builds at the player's bases, holds."""
     from engine.supplylines.rules import load
 
-    rules = load(view.rules)
+    rules = load(view.ruleset)
     out: list[str] = []
     mine: dict[str, int] = {}
     for u in view.units:

@@ -73,7 +73,7 @@ def generated(seed: int) -> tuple[State, dict[str, list]]:
 def test_units_are_conserved_and_each_loss_has_a_reason(seed: int) -> None:
     state, orders = generated(seed)
     before = set(state.units)
-    rules = state.ruleset
+    rules = state.rules
     # the PopCap as the turn starts (ownership changes only at the captures, after the builds)
     cap = {p: state.popcap(p) for p in state.active()}
     used = {p: state.popcap_used(p) for p in state.active()}
