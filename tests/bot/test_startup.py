@@ -140,7 +140,6 @@ def _drop_root_powers() -> None:
             raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP)")
 
 
-@pytest.mark.slow  # `si bot` started as a process
 @pytest.mark.parametrize("journal", ["wal", "delete"])
 def test_a_read_only_database_file_is_one_line_from_si_bot(tmp_path, journal) -> None:
     """As `si bot` runs, in a process of its own (as root: without the powers that write a

@@ -134,6 +134,16 @@ class Table:
         # acknowledged orders per game, in the order given: (player, command kind, its key)
         self.acked: list[list[tuple[int, str, str]]] = [[] for _ in range(SHARDS)]
         self.cities: list[dict[int, str]] = []  # game -> {player index: "x,y" of its capital}
+        self._reader: GameService | None = None  # the test's own look at the store
+
+    async def reader(self) -> GameService:
+        if self._reader is None:
+            self._reader = await GameService.open(self.url)
+        return self._reader
+
+    async def close(self) -> None:
+        if self._reader is not None:
+            await self._reader.close()
 
     def channel(self, k: int) -> Any:
         return next(iter(self.guilds[k].channels.values()))
@@ -220,18 +230,42 @@ class Table:
             self.acked[k].append((player, command, key))
 
     async def play(self, seconds: float, games: list[int], rng: random.Random) -> None:
+        """Orders in these games, a round every 0 to 0.2 s, for `seconds`."""
         end = time.monotonic() + seconds
         while time.monotonic() < end:
-            await asyncio.gather(*(self.order(k, rng) for k in games))
-            await asyncio.sleep(rng.uniform(0.0, 0.2))
+            await self.round(games, rng)
+
+    async def round(self, games: list[int], rng: random.Random) -> None:
+        """An order in each of these games at once, then a pause of 0 to 0.2 s."""
+        await asyncio.gather(*(self.order(k, rng) for k in games))
+        await asyncio.sleep(rng.uniform(0.0, 0.2))
+
+    async def play_until(
+        self, games: list[int], rng: random.Random, done: Callable[[], bool], what: str
+    ) -> None:
+        """Orders in these games, as `play` gives them, until `done()` holds."""
+        deadline = time.monotonic() + 60
+        while not done():
+            assert time.monotonic() < deadline, f"{what}: not in 60 s of orders"
+            await self.round(games, rng)
+
+    def everyone_acked(self) -> bool:
+        """Every player has had an order acknowledged."""
+        return all({p for p, _, _ in self.acked[k]} >= {2 * k, 2 * k + 1} for k in range(SHARDS))
+
+    async def one_more_order(self, games: list[int], rng: random.Random, what: str) -> None:
+        """Orders until each of these games has one more acknowledged."""
+        before = [len(self.acked[k]) for k in games]
+        await self.play_until(
+            games,
+            rng,
+            lambda: all(len(self.acked[k]) > n for k, n in zip(games, before, strict=True)),
+            what,
+        )
 
     async def lease_owner(self, game: int) -> str | None:
-        reader = await GameService.open(self.url)
-        try:
-            lease = await reader.store.lease(game)
-            return None if lease is None or lease.expires < time.time() else lease.owner
-        finally:
-            await reader.close()
+        lease = await (await self.reader()).store.lease(game)
+        return None if lease is None or lease.expires < time.time() else lease.owner
 
     async def until_owner(self, game: int, owner: str, timeout: float) -> None:
         async def owned() -> bool:
@@ -241,11 +275,9 @@ class Table:
 
     async def stored_tick(self, game: int) -> int:
         """The game's tick as the store has it (whoever runs it)."""
-        reader = await GameService.open(self.url)
-        try:
-            return (await reader.summary(game)).tick
-        finally:
-            await reader.close()
+        reader = await self.reader()
+        reader.evict(game)  # (read again from the store)
+        return (await reader.summary(game)).tick
 
     async def until_tick_past(self, game: int, tick: int, timeout: float) -> None:
         """Wait until the game's stored tick is past `tick` (its time went on)."""
@@ -349,6 +381,7 @@ async def table(store_url, tmp_path):
         try:
             yield t
         finally:
+            await t.close()
             for bot in t.bots:
                 bot.stop()
             for bot in t.bots:
@@ -360,7 +393,7 @@ async def test_a_killed_process_s_game_goes_on_elsewhere_and_comes_back(table) -
     rng = random.Random(16)
     await table.start(0, 1)
     await table.create_games()
-    await table.play(2.0, [0, 1], rng)
+    await table.play_until([0, 1], rng, table.everyone_acked, "an order of every player")
     assert await table.lease_owner(table.games[0]) == "shard-0"
     # a DM order for game 1 reaches shard 0, and is carried out by shard 1 (which runs it)
     assert "now builds" in await table.dm_order(1)
@@ -377,15 +410,13 @@ async def test_a_killed_process_s_game_goes_on_elsewhere_and_comes_back(table) -
     tick = await table.stored_tick(table.games[0])
     # the survivor takes game 0 over once its lease ran out (and a lease's length more)
     await table.until_owner(table.games[0], "shard-1", timeout=6 * LEASE + 10)
-    await table.play(1.0, [1], rng)  # its own game goes on meanwhile
+    await table.one_more_order([1], rng, "shard-1's own game, meanwhile")
     # and time goes on for game 0 (its next tick may not be due yet: waited for)
     await table.until_tick_past(table.games[0], tick, timeout=30)
     # the killed process comes back: it asks for its game, and gets it
     await table.start(0)
     await table.until_owner(table.games[0], "shard-0", timeout=4 * LEASE + 15)
-    before = len(table.acked[0])
-    await table.play(2.0, [0, 1], rng)
-    assert len(table.acked[0]) > before  # orders work on the restarted process
+    await table.one_more_order([0, 1], rng, "orders on the restarted process")
     await table.check()  # (once the last DMs are out)
     assert "took over games" in table.bots[1].output()
     assert "handed games" in table.bots[1].output()
@@ -396,33 +427,38 @@ async def test_a_process_paused_past_its_lease_writes_nothing_when_it_wakes(tabl
     rng = random.Random(17)
     await table.start(0, 1)
     await table.create_games()
-    await table.play(2.0, [0, 1], rng)
+    await table.play_until([0, 1], rng, table.everyone_acked, "an order of every player")
     game = table.games[0]
     table.bots[0].signal(signal.SIGSTOP)  # frozen with game 0 in memory, its lease held
     tick = await table.stored_tick(game)  # (what it last wrote)
     await table.until_owner(game, "shard-1", timeout=6 * LEASE + 10)
-    # shard-1 moves game 0 on (its own game's players play meanwhile)
-    moved = asyncio.create_task(table.until_tick_past(game, tick, timeout=30))
-    while not moved.done():
-        await table.play(0.5, [1], rng)
-    await moved
-    table.bots[0].signal(signal.SIGCONT)
-    # it wakes with its old copy of game 0 in memory, and an order for game 0 comes in at once:
+    await table.until_tick_past(game, tick, timeout=30)  # shard-1 moves game 0 on
+    # it wakes with its old copy of game 0 in memory, and an order for game 0 waiting for it
+    # (sent while it sleeps: the first thing it does, well before shard-1's next pass, a third
+    # of a lease after the one that took the game, could hand the game back on its asking):
     # refused (its write fenced off, or the game found taken), never carried out
-    player = table.users[0]
-    woke = await table.fake.invoke(
-        player,
-        table.channel(0),
-        "build",
-        {"city": table.cities[0][0], "unit": "engineer"},
-        timeout=10,
+    sent = len(table.fake.interactions)
+    order = asyncio.create_task(
+        table.fake.invoke(
+            table.users[0],
+            table.channel(0),
+            "build",
+            {"city": table.cities[0][0], "unit": "engineer"},
+            timeout=10,
+        )
     )
+
+    async def on_its_way() -> bool:
+        connections = table.fake.gateway.identified()
+        return len(table.fake.interactions) > sent and all(c.queue.empty() for c in connections)
+
+    await until(on_its_way, 5, "the order was never sent")
+    table.bots[0].signal(signal.SIGCONT)
+    woke = await order
     assert "moving between the bot's servers" in (woke.text or ""), woke.text
     # it wakes with its old copy of game 0 and a ticker that finds ticks due: its writes are
     # refused; it asks for its game back, and gets it through the hand-back
     await table.until_owner(game, "shard-0", timeout=4 * LEASE + 15)
-    before = len(table.acked[0])
-    await table.play(2.0, [0, 1], rng)
-    assert len(table.acked[0]) > before
+    await table.one_more_order([0, 1], rng, "orders on the woken process")
     await table.check()  # (once the last DMs are out)
     assert "handed games" in table.bots[1].output()

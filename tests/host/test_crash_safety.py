@@ -63,7 +63,6 @@ CASES = [
 ]
 
 
-@pytest.mark.slow  # a process started (and killed) each
 @pytest.mark.parametrize("kind,seed,kill_after", CASES)
 def test_sigkill_loses_nothing_acknowledged(store_url, kind, seed, kill_after):
     db = store_url

@@ -287,7 +287,6 @@ def _measure(map_name: str, ai_seat: int, seeds: range) -> tuple[int, list[int]]
     return wins, lengths
 
 
-@pytest.mark.slow  # 20 games from each seat
 @pytest.mark.parametrize("ai_seat", [1, 2])
 def test_the_ai_beats_random_orders_on_duel_from_either_seat(ai_seat: int) -> None:
     wins, lengths = _measure("duel", ai_seat, range(GAMES))
@@ -295,7 +294,6 @@ def test_the_ai_beats_random_orders_on_duel_from_either_seat(ai_seat: int) -> No
     assert sum(lengths) / len(lengths) < 20
 
 
-@pytest.mark.slow  # 21 games
 def test_the_ai_beats_two_random_players_on_triangle() -> None:
     wins = 0
     for ai_seat in (1, 2, 3):
