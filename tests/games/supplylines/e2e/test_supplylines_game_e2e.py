@@ -182,10 +182,16 @@ async def test_two_players_and_two_ais_play_a_whole_game_through_discord(env) ->
         ),
         timeout=20,
     )
-    boards = [
-        m for m in fake.channel_messages(channel) if "has resolved" in m.content and m.attachments
-    ]
-    assert len(boards) >= world_turns - 1
+
+    def boards() -> list:
+        return [
+            m
+            for m in fake.channel_messages(channel)
+            if "has resolved" in m.content and m.attachments
+        ]
+
+    # (the last turns' boards may still be on their way, each a picture drawn and posted)
+    await eventually(lambda: len(boards()) >= world_turns - 1, timeout=30)
     assert (await service.game(game)).status == "ended"
     final = await fake.invoke(env.carol, channel, "game info")
     assert "Status: **ended**" in final.text, final.text
