@@ -3,9 +3,10 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
-# test processes: one per core, at most 4 (each starts its own PostgreSQL server); 1 runs the
-# suite in this process (make test TEST_WORKERS=1)
-TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print(min(4, len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1))")
+# test processes: one per core and one more, at most 4 (tests that wait on bot processes, sockets
+# and lease expiries leave a core idle; each worker starts its own PostgreSQL server); 1 runs
+# the suite in this process (make test TEST_WORKERS=1)
+TEST_WORKERS ?= $(shell $(PYTHON) -c "import os; print(min(4, 1 + (len(os.sched_getaffinity(0)) if hasattr(os, 'sched_getaffinity') else os.cpu_count() or 1)))")
 
 .PHONY: run test lint bench clean
 

@@ -54,6 +54,25 @@ def pg_server() -> Iterator[pg.Server]:
     _state["stopped"] = "yes"
 
 
+@pytest.hookimpl(trylast=True)
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """Slow tests first, dealt out evenly: pytest-xdist's work-stealing scheduler gives each
+    worker an equal run of the collected order and steals from the ends of the runs, so each
+    run starts with its share of the slow tests and ends with quick ones any worker can take.
+    (Each worker collects the same order: the dealing depends only on the items and on
+    PYTEST_XDIST_WORKER_COUNT.)"""
+    workers = max(1, int(os.environ.get("PYTEST_XDIST_WORKER_COUNT", "1")))
+    slow = [item for item in items if item.get_closest_marker("slow")]
+    quick = iter([item for item in items if not item.get_closest_marker("slow")])
+    runs: list[list[pytest.Item]] = [slow[k::workers] for k in range(workers)]
+    left = len(items)
+    for k, run in enumerate(runs):  # the sizes the scheduler gives each worker, in turn
+        size = left // (workers - k)
+        left -= size
+        run.extend(next(quick) for _ in range(max(0, size - len(run))))
+    items[:] = [item for run in runs for item in run] + list(quick)
+
+
 @pytest.fixture(params=["sqlite", "postgresql"])
 def backend(request: pytest.FixtureRequest) -> str:
     """The store backend a test runs on (each test taking it runs on both)."""

@@ -1167,6 +1167,7 @@ async def _campaign(
     return campaign
 
 
+@pytest.mark.slow
 def test_every_input_is_answered_or_refused_clearly(prepared, tmp_path, monkeypatch) -> None:
     async def no_picture(self: DrawPool, fn: Any, *args: Any) -> bytes:
         return b""

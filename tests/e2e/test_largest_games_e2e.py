@@ -92,6 +92,7 @@ async def server(tmp_path, monkeypatch):
         assert not refused(fake), [(r.method, r.path, r.status) for r in refused(fake)]
 
 
+@pytest.mark.slow
 async def test_thirty_two_nations_on_the_largest_map(server) -> None:
     fake, guild, channel, mod, bot = server
     players = [fake.add_user(f"player{i:02d}") for i in range(MAX_NATIONS)]

@@ -265,15 +265,18 @@ class SightIndex:
 
 def _box_count(src: np.ndarray, r: int) -> np.ndarray:
     """For every square, the sum of `src` over the (2r+1)^2 window around it, wrapping; a
-    window as wide as an axis counts each line of that axis once (as `_window` does)."""
+    window as wide as an axis counts each line of that axis once (as `_window` does).
+
+    Along each axis: running sums over the line padded by wrapping (r + 1 before, r after),
+    so a window's sum is the difference of two running sums, whatever r is."""
     out = src
     for axis in (0, 1):
         n = out.shape[axis]
         if 2 * r + 1 >= n:
             out = np.broadcast_to(out.sum(axis=axis, keepdims=True), out.shape).copy()
             continue
-        acc = out.copy()
-        for d in range(1, r + 1):
-            acc += np.roll(out, d, axis=axis) + np.roll(out, -d, axis=axis)
-        out = acc
-    return out
+        padded = np.take(out, np.arange(-r - 1, n + r) % n, axis=axis)
+        sums = np.cumsum(padded, axis=axis, dtype=src.dtype)
+        k = 2 * r + 1
+        out = sums[k:] - sums[:n] if axis == 0 else sums[:, k:] - sums[:, :n]
+    return out.astype(src.dtype, copy=False)

@@ -44,6 +44,7 @@ import random
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, fields, is_dataclass
+from operator import attrgetter
 from typing import Any
 
 import numpy as np
@@ -137,10 +138,17 @@ def view_key(view: View) -> tuple:
     return tuple(out)
 
 
+_GETTERS: dict[type, Callable[[Any], Any] | None] = {}
+
+
 def _row(value: Any) -> Any:
-    if is_dataclass(value):
-        return tuple(getattr(value, f.name) for f in fields(value))
-    return value
+    """A dataclass's fields as a tuple (each class's getter made once), anything else as is."""
+    kind = type(value)
+    if kind not in _GETTERS:
+        names = [f.name for f in fields(value)] if is_dataclass(value) else []
+        _GETTERS[kind] = attrgetter(*names, "__class__") if names else None
+    getter = _GETTERS[kind]
+    return value if getter is None else getter(value)
 
 
 def build_case(

@@ -503,6 +503,7 @@ def with_examples(cases_: list[Callable[[], Case]]):
 # --- the properties ---------------------------------------------------------------------------------
 
 
+@pytest.mark.slow
 @settings(
     max_examples=PURE_EXAMPLES,
     deadline=None,
@@ -560,6 +561,7 @@ def rig():
     rig.close()
 
 
+@pytest.mark.slow
 def test_the_desk_tells_nothing_the_view_hides(rig: DeskRig) -> None:
     @settings(
         max_examples=DESK_EXAMPLES,

@@ -4,6 +4,7 @@ exactly what its sight allows, and changing anything it cannot see leaves its vi
 
 from __future__ import annotations
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -110,6 +111,7 @@ def informants(world: World, nation: str) -> set[str]:
     return out
 
 
+@pytest.mark.slow
 @settings(
     max_examples=examples(1000),
     deadline=None,

@@ -23,6 +23,8 @@ from collections.abc import Awaitable, Callable
 from functools import partial
 from typing import Any
 
+import pytest
+
 from engine.supplylines.kind import ChooseSupply, ClearOrders, GiveOrder, SubmitOrders
 from engine.supplylines.simulate import RandomPlayer, play
 from tests.e2e.test_bot_e2e import env, eventually  # noqa: F401 - the fixture
@@ -40,6 +42,7 @@ async def until(check: Callable[[], Awaitable[bool]], timeout: float = 10.0) -> 
         await asyncio.sleep(0.02)
 
 
+@pytest.mark.slow
 async def test_two_players_and_two_ais_play_a_whole_game_through_discord(env) -> None:  # noqa: F811
     fake, channel, service = env.fake, env.channel, env.bot.service
     made = await fake.invoke(
