@@ -244,7 +244,11 @@ class Sandbox:
         kind: str = DEFAULT_KIND,
         map_name: str | None = None,
         turn_hours: float | None = None,
+        paused: bool = False,
     ) -> None:
+        """Create the game, seat the players and fill the other seats with AI nations; with
+        `paused`, its clock stops as soon as the seats are filled, before the AI nations'
+        first orders and the welcome DMs (drawing their maps may take seconds)."""
         self.commands = await Commands.load(self.desk)
         self.specs = self.commands.specs()
         first = self.acting
@@ -271,6 +275,8 @@ class Sandbox:
         self.acting = first
         for i in range(nations - len(self.players)):
             self.show(await self.desk.lifecycle.game_add_ai(self.caller(), f"Robot {i + 1}"))
+        if paused:
+            await self.service.pause(self.game)
         await self.ai.run_once()
         await self.notifier.run_once()
 
@@ -408,13 +414,11 @@ async def run_sandbox(
                 kind=kind,
                 map_name=map_name,
                 turn_hours=turn_hours,
+                paused=not clock_runs,  # time stands still while the player types; `wait` moves it
             )
         except UserError as exc:
             write(str(exc))
             return 2
-        if not clock_runs:  # time stands still while the player types; `wait` moves it
-            assert sandbox.game is not None
-            await service.pause(sandbox.game)
         write(sandbox.help)
         write(
             "The clock runs at the game's speed while you type: pause stops it, resume starts "

@@ -12,12 +12,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from engine.errors import CommandError, GameError
 from engine.host.rows import GameRow, LeaseHeld, LeaseLost
 from engine.interface.kind import kind as kind_named
-from engine.loops import every
+from engine.loops import every, in_thread
 
 from .service import GameService, MovedOn
 
@@ -34,6 +35,9 @@ class AiRunner:
         self.last_tick: dict[tuple[int, str], object] = {}  # the moment each seat was asked
         # game -> (its row, when its next tick is due) as its seats last had their turn in full
         self._done: dict[int, tuple[GameRow, float, int | None]] = {}
+        # decisions run here, one at a time, never on the event loop: a busy hour's thousand
+        # decisions leave the loop to the players (the thread takes turns with it)
+        self._thinking = ThreadPoolExecutor(1, "ai")
 
     async def run_once(self) -> int:
         """Decide for every AI seat whose game hour moved on; returns commands accepted.
@@ -123,7 +127,7 @@ class AiRunner:
             # dropped, with the rest of the decision, and the seat decides again for the new
             # moment (given in the next turn, they would stand for orders never decided for it)
             view, at = await self.service.decision_view(game_id, nation)
-            commands = ai.decide(view, memory, style)
+            commands = await in_thread(self._thinking, ai.decide, view, memory, style)
             for i, command in enumerate(commands):
                 try:
                     await self.service.submit(game_id, nation, command, moment=at)

@@ -125,3 +125,41 @@ async def test_a_game_whose_tick_and_row_did_not_change_is_passed_over(tmp_path)
         assert looked == []
     finally:
         await service.close()
+
+
+async def test_a_player_is_answered_while_an_ai_seat_is_deciding(tmp_path, monkeypatch) -> None:
+    """An AI's decision runs beside the event loop, not on it: while a seat is still
+    thinking, a player's command is carried out and answered. (The decision here waits until
+    the player's answer came: on the loop it would wait in vain, and the AI would be told.)"""
+    import asyncio
+    import threading
+
+    from engine.strategic import commands as cmd
+    from engine.strategic.kind import KIND
+
+    service = await GameService.open(str(tmp_path / "ai.db"), synchronous="NORMAL")
+    try:
+        game = await service.create_game(name="AI", max_nations=2, width=48, height=48, seed=2)
+        red = await service.join(game, name="Red", colour="#e6194b", player="100")
+        bot = await service.join(game, name="Robot", colour="#4363d8", player=lobby.AI_PLAYER)
+        await service.update_settings(game, ai={bot: "normal"})
+        thinking, answered = threading.Event(), threading.Event()
+        waited: list[bool] = []
+        decide = KIND.ai.decide
+
+        def slow_decide(view, memory, style):
+            thinking.set()
+            waited.append(answered.wait(timeout=30))
+            return decide(view, memory, style)
+
+        monkeypatch.setattr(KIND.ai, "decide", slow_decide)
+        runner = AiRunner(service)
+        ai_pass = asyncio.create_task(runner.run_once())
+        while not thinking.is_set():
+            await asyncio.sleep(0.01)
+        await service.submit(game, red, cmd.SetRelation(other=bot, level="war"))
+        answered.set()
+        assert await ai_pass > 0
+        assert waited == [True]  # the player was answered while the AI was still deciding
+    finally:
+        await service.close()
