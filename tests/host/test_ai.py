@@ -60,12 +60,18 @@ def test_the_ai_decides_only_from_what_its_nation_sees() -> None:
     assert decide(view_for(world, me), Memory(), "normal").commands == before
 
 
+async def red_and_robot(service: GameService) -> tuple[int, str, str]:
+    """A running 2-nation game on 48x48: Red (a player) and Robot (an AI nation)."""
+    game = await service.create_game(name="AI", max_nations=2, width=48, height=48, seed=2)
+    red = await service.join(game, name="Red", colour="#e6194b", player="100")
+    bot = await service.join(game, name="Robot", colour="#4363d8", player=lobby.AI_PLAYER)
+    return game, red, bot
+
+
 async def test_ai_seats_play_stored_games_through_the_service(tmp_path) -> None:
     service = await GameService.open(str(tmp_path / "ai.db"), synchronous="NORMAL")
     try:
-        game = await service.create_game(name="AI", max_nations=2, width=48, height=48, seed=2)
-        red = await service.join(game, name="Red", colour="#e6194b", player="100")
-        bot = await service.join(game, name="Robot", colour="#4363d8", player=lobby.AI_PLAYER)
+        game, red, bot = await red_and_robot(service)
         await service.update_settings(game, ai={bot: "normal", red: "caretaker"})
         assert (await service.game(game)).status == "running"
         runner = AiRunner(service)
@@ -94,9 +100,7 @@ async def test_a_game_whose_tick_and_row_did_not_change_is_passed_over(tmp_path)
     AI seat in its settings, and it is looked at (and its seats decide) as before."""
     service = await GameService.open(str(tmp_path / "ai.db"), synchronous="NORMAL")
     try:
-        game = await service.create_game(name="AI", max_nations=2, width=48, height=48, seed=2)
-        red = await service.join(game, name="Red", colour="#e6194b", player="100")
-        bot = await service.join(game, name="Robot", colour="#4363d8", player=lobby.AI_PLAYER)
+        game, red, bot = await red_and_robot(service)
         await service.update_settings(game, ai={bot: "normal"})
         runner = AiRunner(service)
         looked: list[int] = []
@@ -139,9 +143,7 @@ async def test_a_player_is_answered_while_an_ai_seat_is_deciding(tmp_path, monke
 
     service = await GameService.open(str(tmp_path / "ai.db"), synchronous="NORMAL")
     try:
-        game = await service.create_game(name="AI", max_nations=2, width=48, height=48, seed=2)
-        red = await service.join(game, name="Red", colour="#e6194b", player="100")
-        bot = await service.join(game, name="Robot", colour="#4363d8", player=lobby.AI_PLAYER)
+        game, red, bot = await red_and_robot(service)
         await service.update_settings(game, ai={bot: "normal"})
         thinking, answered = threading.Event(), threading.Event()
         waited: list[bool] = []
