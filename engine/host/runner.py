@@ -118,8 +118,10 @@ class AiRunner:
                 continue
             self.last_tick[key] = moment
             memory = self.memories.get(key)
-            if memory is None:
-                memory = self.memories[key] = ai.memory()
+            if memory is None:  # this process's first look at the seat: as it was stored
+                stored = await self.service.store.ai_memory(game_id, nation)
+                memory = ai.memory() if stored is None else ai.restore(stored)
+                memory = self.memories.setdefault(key, memory)
             if ai.resting(memory, style, game.tick, game.ticks_per_hour):
                 continue
             # the decision is tied to the turn and phase its view shows: a command of it that
@@ -145,6 +147,7 @@ class AiRunner:
                         ai.failed(memory, left, view)
                     self.last_tick.pop(key, None)
                     raise
+            await self.service.store.set_ai_memory(game_id, nation, ai.save(memory))
             game = await self.service.summary(game_id)
         return accepted, moved_on
 

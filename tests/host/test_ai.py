@@ -3,6 +3,8 @@ from what their nation sees, and play stored games through the service."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engine.host.runner import AiRunner
@@ -163,5 +165,37 @@ async def test_a_player_is_answered_while_an_ai_seat_is_deciding(tmp_path, monke
         answered.set()
         assert await ai_pass > 0
         assert waited == [True]  # the player was answered while the AI was still deciding
+    finally:
+        await service.close()
+
+
+async def test_after_a_restart_an_ai_seat_goes_on_where_it_was(tmp_path) -> None:
+    """AI seats' memories are stored: a restarted process neither has every seat decide again
+    at once (the seat that decided this game hour rests until its next) nor forgets what it
+    was doing (its war target, the units it sent)."""
+    path = str(tmp_path / "ai.db")
+    service = await GameService.open(path, synchronous="NORMAL")
+    try:
+        game, red, bot = await red_and_robot(service)
+        await service.update_settings(game, ai={bot: "normal"})
+        await service.pause(game)  # the game's hour stays the same across the restart
+        first = AiRunner(service)
+        assert await first.run_once() > 0
+        before = first.memories[(game, bot)]
+    finally:
+        await service.close()
+    service = await GameService.open(path, synchronous="NORMAL")
+    try:
+        again = AiRunner(service)
+        assert await again.run_once() == 0  # it decided this hour already
+        after = again.memories[(game, bot)]
+        assert after.decided is not None and after.sent  # it had decided and sent units
+        # all of it, but the islands' labels (worked out again from the next view)
+        assert replace(after, islands=None) == replace(before, islands=None)
+        from engine.strategic.ai.brain import EVERY_HOURS
+
+        await service.resume(game)
+        await service.advance(game, 4 * EVERY_HOURS["normal"])  # its next hour: it decides
+        assert await again.run_once() > 0
     finally:
         await service.close()
