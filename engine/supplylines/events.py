@@ -77,6 +77,9 @@ class TurnEnded(Event):
     no_deadline: bool = False
     # players over their PopCap: the units the next turn's first stage disbands (in order)
     disbanding: dict[str, list[int]] = Field(default_factory=dict)
+    # whose each unit named above is (a player is told of their own units' supply only; events
+    # stored before it was added have none)
+    owners: dict[int, str] = Field(default_factory=dict)
 
 
 class OrdersCleared(Event):

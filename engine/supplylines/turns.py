@@ -247,6 +247,11 @@ def finish_turn(state: State) -> list[ev.Event]:
             disbanding={}
             if state.ended
             else {p: gone for p in state.active() if (gone := adjudicator.disbanding(state, p))},
+            owners={
+                i: state.units[i].owner
+                for i in sorted({*report.unsupplied, *report.immobilised, *report.restored})
+                if i in state.units
+            },
         )
     ]
     if state.ended:

@@ -190,10 +190,15 @@ def _moved(e: ev.TurnMoved, n: _Names) -> list[str]:
 def _ended(e: ev.TurnEnded, n: _Names) -> list[str]:
     me = n.nation
     lines = []
-    if e.immobilised:
-        lines.append(f"Out of supply for 3 turns, now immobile: units {_ids(e.immobilised)}.")
-    if e.restored:
-        lines.append(f"Supplied again, mobile again: units {_ids(e.restored)}.")
+
+    def own(ids: list[int]) -> list[int]:  # the player's own (an older event: all it names)
+        return [i for i in ids if e.owners.get(i, me) == me] if e.owners else ids
+
+    immobilised, restored = own(e.immobilised), own(e.restored)
+    if immobilised:
+        lines.append(f"Out of supply for 3 turns, now immobile: units {_ids(immobilised)}.")
+    if restored:
+        lines.append(f"Supplied again, mobile again: units {_ids(restored)}.")
     for p in e.conceded:
         lines.append("You conceded." if p == me else f"{n.who(p)} conceded.")
     for p in e.defeated:
