@@ -95,6 +95,16 @@ class OrdersCleared(Event):
     left: int = 0
 
 
+class DeadlineNear(Event):
+    """A turn's deadline comes soon (`turns.reminder_ticks` before it) and these players have
+    not submitted (told to them; who has submitted is public, the game's status counts it)."""
+
+    kind: Literal["DeadlineNear"] = "DeadlineNear"
+    turn: int
+    deadline: int
+    waiting: list[str]
+
+
 class DeadlineMoved(Event):
     """A moderator moved the current phase's deadline later."""
 
@@ -119,6 +129,7 @@ AnyEvent = Annotated[
     | SupplyAsked
     | TurnEnded
     | OrdersCleared
+    | DeadlineNear
     | DeadlineMoved
     | GameOver,
     Field(discriminator="kind"),
