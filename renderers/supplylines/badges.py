@@ -141,7 +141,7 @@ def place_blocks(
         # then farther out, round the structure (a crowded one: a contested city with units,
         # losses and builds of several players round it and its neighbours'): the blocks of
         # two structures never cover each other while there is room
-        for far in (2, 4, 7):
+        for far in (2, 4, 7, 11):
             d = p.reach + far * gap
             options += [
                 (p.x - b.w / 2, p.y + d),

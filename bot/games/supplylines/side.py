@@ -31,6 +31,7 @@ SANDBOX_HELP = """Type the slash commands without the slash, options as name:val
   orders board (the board, and a picture)     game info (the turn and its deadline)
   orders add C2 > C3    orders add Build 1 Tank@M1    orders add 2 Infantry @ H1 > C1
   orders add Hold@R2    orders add Concede    orders list    orders clear    orders submit
+  orders add A C2 - C3 (Diplomacy notation: A/F ignored; A C2 H holds)
   orders supply 4 7     (the units to supply, when a DM asks you to choose)
   mod deadline now:true (resolve the turn now)    help commands (how orders are written)
 Sandbox only: wait HOURS (time passes now: a turn resolves at its deadline, or once everyone
@@ -251,8 +252,8 @@ class SupplyLinesSide:
             told = fitted(turn_summary(None, e, names))
             if told:
                 out.append(Post(f"**{row.name}**, turn {e.turn}'s supply:\n{told}"))
-        for e in near:
-            out.append(await _reminder(service, game_id, row, e, names))
+        for soon in near:
+            out.append(await _reminder(service, game_id, row, soon, names))
         return out
 
     def timelapse(self, first: Any, entries: list[dict[str, Any]], title: str) -> bytes:

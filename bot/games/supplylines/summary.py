@@ -53,7 +53,18 @@ def turn_summary(
             sides = " vs ".join(f"{names.get(p, p)} {s}" for p, s in c["strengths"].items())
             where = f"on the road {c['place']}" if c["round"] == 0 else f"at {c['place']}"
             won = "a tie" if c["winner"] is None else f"{names.get(c['winner'], c['winner'])} won"
-            lines.append(f"Fight {where}: {sides}, {won}.")
+            back: dict[tuple[str, str], int] = {}
+            for uid, to in c["bumped"].items():
+                whose = c.get("owners", {}).get(uid)
+                who = names.get(whose, whose) if whose else "units"
+                back[(who, to)] = back.get((who, to), 0) + 1
+            bumped = ", ".join(
+                f"{who} {n} unit{'s' if n > 1 else ''} to {to}"
+                for (who, to), n in sorted(back.items())
+            )
+            lines.append(
+                f"Fight {where}: {sides}, {won}" + (f"; bumped back: {bumped}." if bumped else ".")
+            )
         if moved.destroyed:
             lines.append(f"Destroyed: {_by_owner_place(moved.destroyed, names)}.")
         if moved.disbanded:
