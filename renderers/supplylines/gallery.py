@@ -73,7 +73,9 @@ def picture(width: int = WIDTH) -> Image.Image:
     state, moved = contested()
     data = draw_board(view_for(state, "p1"), title="Four: everyone into C9", turn_report=moved)
     image = Image.open(io.BytesIO(data)).convert("RGB")
-    return image.resize((width, round(image.height * width / image.width)), Image.Resampling.LANCZOS)
+    return image.resize(
+        (width, round(image.height * width / image.width)), Image.Resampling.LANCZOS
+    )
 
 
 def main() -> None:

@@ -358,7 +358,14 @@ def _board_lines(view: View, nation: str) -> list[str]:
         here: dict[tuple[str, str], list[str]] = {}
         for u in sorted(view.units, key=lambda u: u.id):
             if u.at == place:
-                whose = "your" if u.owner == nation else f"{names.get(u.owner, u.owner)}'s"
+                # the holder's own units need no name (it is the line's); others' are named
+                whose = (
+                    "your"
+                    if u.owner == nation
+                    else ""
+                    if u.owner == owner
+                    else f"{names.get(u.owner, u.owner)}'s"
+                )
                 marks = ""
                 if u.marks >= immobile_at:
                     marks = f" ({u.marks} marks, immobile)"
@@ -366,7 +373,7 @@ def _board_lines(view: View, nation: str) -> list[str]:
                     marks = f" ({u.marks} mark{'s' if u.marks > 1 else ''})"
                 here.setdefault((whose, u.type), []).append(f"{u.id}{marks}")
         units = "; ".join(
-            f"{whose} {type_} {', '.join(ids)}" for (whose, type_), ids in here.items()
+            f"{whose} {type_} {', '.join(ids)}".strip() for (whose, type_), ids in here.items()
         )
         roads = ", ".join(view.board.neighbours(place))
         lines.append(f"`{place}` {who}" + (f": {units}" if units else "") + f" (to {roads})")
