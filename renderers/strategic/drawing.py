@@ -109,7 +109,7 @@ async def draw_map(
     markers: Sequence[Marker] = (),
     cell: int | None = None,
     legend: bool = True,
-    colours: str = "relation",
+    colours: str = "nation",
     pool: DrawPool | None = None,
 ) -> bytes:
     """The nation's whole board as PNG bytes (`mapimage.render_map`)."""
@@ -128,7 +128,7 @@ async def draw_focus(
     *,
     title: str = "",
     markers: Sequence[Marker] = (),
-    colours: str = "relation",
+    colours: str = "nation",
     pool: DrawPool | None = None,
 ) -> bytes:
     """What matters to the nation, or round the markers, as PNG bytes
@@ -145,7 +145,7 @@ async def draw_crop(
     title: str = "",
     markers: Sequence[Marker] = (),
     cell: int = 60,
-    colours: str = "relation",
+    colours: str = "nation",
     pool: DrawPool | None = None,
 ) -> bytes:
     """A zoomed window round `centre` as PNG bytes (`mapimage.render_crop`)."""

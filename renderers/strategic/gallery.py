@@ -92,6 +92,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     save(mapimage.render_focus(view, title=title), args.out, "after-map")
     save(mapimage.render_map(view, title=title), args.out, "after-map-full")
+    save(mapimage.render_overview(view, title=title), args.out, "after-overview")
+    home = view.home if view.home is not None else view.own_cities()[0].sq
+    save(mapimage.render_window(view, home, 20, title=title), args.out, "after-zoom-20")
     if markers:
         save(mapimage.render_focus(view, title=title, markers=markers), args.out, "after-event")
     return 0
