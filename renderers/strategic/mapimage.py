@@ -231,8 +231,7 @@ def _picture(
         draw_units(canvas, view, rules, region, margin_left, top, detail, drawn)
     draw_markers(canvas, view, region, margin_left, top, shown)
     drawn |= {f"marker:{m.kind}" for m in shown}
-    if overview:
-        overview_.draw_labels(canvas, view, region, margin_left, top, clip)
+    labels = overview_.draw_labels(canvas, view, region, margin_left, top, clip) if overview else []
     if layout is not None:
         layout = legend_layout(view, rules, width, colours, drawn)
         picture = Image.new("L", (width, height + layout.height), pal.add(style.BACKGROUND))
@@ -244,6 +243,7 @@ def _picture(
     picture.info["origin"] = (margin_left, top)  # pixel of the region's first square
     picture.info["region"] = region
     picture.info["legend"] = [label for label, _ in layout.items] if layout else []
+    picture.info["labels"] = labels  # the overview's names of nations, with their boxes
     return picture
 
 

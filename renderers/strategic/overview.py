@@ -4,12 +4,14 @@ be read at 550 pixels across (issue 29). What it shows instead of detail:
 - **territory**: every known land square within `TERRITORY` squares of a known owned city is
   the nearest such city's owner's (ties: the lower square): faintly tinted with its colour and
   edged in it, so who holds which island reads at a glance (`territory`, `draw_borders`);
-- **front lines**: where the territory of the viewer's side (itself and its allies) meets the
-  territory of a nation at war with it, a line in the war colour along the squares' edges;
+- **front lines**: where the ground of the viewer's side (itself and its allies: their territory
+  and the squares of their units in sight) meets the ground of a nation at war with it, a line
+  in the war colour along the squares' edges;
 - **cities** as squares in the owner's colour, **units** as dots at least `DOT` pixels across
   (one a square, the square's lead unit's owner; another nation's inside its relation's ring);
 - **labels**: each nation's name over the middle of its largest group of cities (and of any
-  other group of 3 or more), white on a black edge, 13 pixels, never over another label.
+  other group of 3 or more), white on a black edge, 13 pixels, never over another label, and
+  where it hides the fewest cities and units (above, below, beside the group).
 
 Only what the view holds is drawn (the territory comes from the cities the nation knows)."""
 
@@ -110,7 +112,8 @@ def draw_borders(
 def draw_fronts(
     canvas: MapCanvas, view: View, region: Region, left: int, top: int, who, owners
 ) -> bool:
-    """Lines where the viewer's side's territory meets a warring nation's; whether any."""
+    """Lines where the viewer's side's ground (territory, units in sight) meets a warring
+    nation's; whether any."""
     me = view.nations.get(view.nation)
     if me is None:
         return False
@@ -122,6 +125,26 @@ def draw_fronts(
     shown = who[ix]
     ours = np.isin(shown, list(side))
     theirs = np.isin(shown, list(foes))
+    # a square with units in sight is their side's ground, whoever's territory it is in: an
+    # invasion, a fleet off a coast
+    col = {x: i for i, x in enumerate(region.cols)}
+    row = {y: j for j, y in enumerate(region.rows)}
+    ours_units = np.zeros_like(ours)
+    theirs_units = np.zeros_like(ours)
+    for u in view.units:
+        x, y = u.sq % view.width, u.sq // view.width
+        if u.seen == "memory" or x not in col or y not in row or u.owner not in view.nations:
+            continue
+        rel = relation_of(view, u.owner)
+        if rel in ("you", "allied"):
+            ours_units[row[y], col[x]] = True
+        elif rel == "war":
+            theirs_units[row[y], col[x]] = True
+    ours = (ours & ~theirs_units) | ours_units
+    theirs = (theirs & ~ours_units) | theirs_units
+    both = ours & theirs  # both sides' units on one square: no line inside it
+    ours &= ~both
+    theirs &= ~both
     c = region.cell
     ink = canvas.ink(style.RELATION_COLOURS["war"])
     width = max(2, c // 3)
@@ -180,10 +203,10 @@ def draw_dots(
 
 def draw_labels(
     canvas: MapCanvas, view: View, region: Region, left: int, top: int, clip
-) -> list[tuple[int, int, int, int]]:
+) -> list[tuple[str, tuple[int, int, int, int]]]:
     """Each nation's name over the middle of its largest group of known cities on the picture
     (and of its other groups of 3 or more), skipped where it would cover another label; the
-    labels' boxes."""
+    labels and their boxes."""
     c = region.cell
     col = {x: i for i, x in enumerate(region.cols)}
     row = {y: j for j, y in enumerate(region.rows)}
@@ -194,12 +217,28 @@ def draw_labels(
             places.setdefault(city.owner, []).append((col[x], row[y]))
     font = style.font(LABEL_PX)
     taken: list[tuple[int, int, int, int]] = []
+    labels: list[tuple[str, tuple[int, int, int, int]]] = []
     # the nations with the most cities first: they get their places before the others
     groups: list[tuple[str, list[tuple[int, int]]]] = []
     for owner, points in sorted(places.items(), key=lambda kv: (-len(kv[1]), kv[0])):
         found = _groups(points, max(2, 24 // max(1, c)))
         # its largest group, then any other of 3 cities or more
         groups += [(owner, g) for i, g in enumerate(found) if i == 0 or len(g) >= 3]
+    # what a name should not hide: cities and units, with a square round them
+    busy = [
+        (
+            left + col[x] * c - c,
+            top + row[y] * c - c,
+            left + col[x] * c + 2 * c,
+            top + row[y] * c + 2 * c,
+        )
+        for x, y in {
+            (sq % view.width, sq // view.width)
+            for sq in [*view.cities, *(u.sq for u in view.units)]
+        }
+        if x in col and y in row
+    ]
+    step = LABEL_PX + 6
     for owner, group in groups:
         gx = sum(p[0] for p in group) / len(group)
         gy = sum(p[1] for p in group) / len(group)
@@ -207,17 +246,26 @@ def draw_labels(
         text = name if owner != view.nation else f"{name} (you)"
         w = int(font.getlength(text)) + 4
         cx, cy = left + gx * c + c / 2, top + gy * c + c / 2
-        for dy in (-(LABEL_PX + 6), LABEL_PX + 6, 0, -2 * (LABEL_PX + 6), 2 * (LABEL_PX + 6)):
-            x0 = int(min(max(cx - w / 2, clip[0]), clip[2] - w))
+        best: tuple[int, int, tuple[int, int, int, int]] | None = None
+        for order, (dx, dy) in enumerate(
+            [(0, -step), (0, step), (0, -2 * step), (0, 2 * step), (-w, 0), (w, 0), (0, 0)]
+        ):
+            x0 = int(min(max(cx + dx - w / 2, clip[0]), clip[2] - w))
             y0 = int(min(max(cy + dy - LABEL_PX / 2, clip[1]), clip[3] - LABEL_PX - 4))
             box = (x0, y0, x0 + w, y0 + LABEL_PX + 4)
-            if not any(_overlap(box, other) for other in taken):
-                taken.append(box)
-                canvas.text_over(
-                    (x0 + 2, y0 + 1), text, LABEL_PX, style.TEXT, None, 2, (0, 0, 0), clip
-                )
-                break
-    return taken
+            if any(_overlap(box, other) for other in taken):
+                continue
+            hidden = sum(_overlap(box, b) for b in busy)
+            if best is None or (hidden, order) < best[:2]:
+                best = (hidden, order, box)
+        if best is not None:
+            box = best[2]
+            taken.append(box)
+            labels.append((text, box))
+            canvas.text_over(
+                (box[0] + 2, box[1] + 1), text, LABEL_PX, style.TEXT, None, 2, (0, 0, 0), clip
+            )
+    return labels
 
 
 def _groups(points: Sequence[tuple[int, int]], near: int) -> list[list[tuple[int, int]]]:

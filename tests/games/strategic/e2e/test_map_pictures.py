@@ -84,4 +84,3 @@ async def test_the_welcome_names_the_colour_the_players_map_draws_them_in(env) -
     # the city's fill, left of the unit drawn in its lower right corner
     fill = tuple(int(v) for v in arr[bottom - 6, left + 5])
     assert fill == style.parse_colour(PALETTE[named.group(1)]), (fill, named.group(1))
-
