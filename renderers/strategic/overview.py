@@ -225,19 +225,18 @@ def draw_labels(
         # its largest group, then any other of 3 cities or more
         groups += [(owner, g) for i, g in enumerate(found) if i == 0 or len(g) >= 3]
     # what a name should not hide: cities and units, with a square round them
-    busy = [
-        (
-            left + col[x] * c - c,
-            top + row[y] * c - c,
-            left + col[x] * c + 2 * c,
-            top + row[y] * c + 2 * c,
-        )
-        for x, y in {
-            (sq % view.width, sq // view.width)
-            for sq in [*view.cities, *(u.sq for u in view.units)]
-        }
-        if x in col and y in row
-    ]
+    occupied = np.zeros((len(region.rows) + 2, len(region.cols) + 2), np.int32)
+    for sq in [*view.cities, *(u.sq for u in view.units)]:
+        x, y = sq % view.width, sq // view.width
+        if x in col and y in row:
+            occupied[row[y] : row[y] + 3, col[x] : col[x] + 3] = 1  # padded by one square
+
+    def hides(box: tuple[int, int, int, int]) -> int:
+        """How many busy squares (cities, units, the squares round them) a box covers."""
+        i0, j0 = (box[0] - left) // c + 1, (box[1] - top) // c + 1
+        i1, j1 = (box[2] - 1 - left) // c + 2, (box[3] - 1 - top) // c + 2
+        return int(occupied[max(0, j0) : max(0, j1), max(0, i0) : max(0, i1)].sum())
+
     step = LABEL_PX + 6
     for owner, group in groups:
         gx = sum(p[0] for p in group) / len(group)
@@ -255,7 +254,7 @@ def draw_labels(
             box = (x0, y0, x0 + w, y0 + LABEL_PX + 4)
             if any(_overlap(box, other) for other in taken):
                 continue
-            hidden = sum(_overlap(box, b) for b in busy)
+            hidden = hides(box)
             if best is None or (hidden, order) < best[:2]:
                 best = (hidden, order, box)
         if best is not None:

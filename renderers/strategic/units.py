@@ -61,8 +61,7 @@ def draw_units(
             drawn.add("supply")
         if detail:
             ringed = on_city and canvas.ring(view, view.cities[sq].owner) is not None
-            city = (on_city, ringed)
-            _unit_list(canvas, view, classes, most_hp, units, x, y, c, city, drawn)
+            _unit_list(canvas, view, classes, most_hp, units, x, y, c, (on_city, ringed), drawn)
             if any(u.supplied is False for u in units):
                 b = max(7, c // 5)
                 no_supply(canvas, x + c - b - 2, y + 2, b)
@@ -89,10 +88,10 @@ def draw_units(
         if len(units) > 1 and c >= 12:
             ink: RGB = (255, 255, 255)
             if on_city:  # under the city's letter, left of the unit, on the city's fill
-                city = view.cities[sq]
-                ringed = canvas.ring(view, city.owner) is not None
+                holder = view.cities[sq].owner
+                ringed = canvas.ring(view, holder) is not None
                 stamp = _count_stamp(len(units), max(8, int(c * 0.4)))
-                ink = style.text_on(owner_colour(view, city.owner, canvas.colours))
+                ink = style.text_on(owner_colour(view, holder, canvas.colours))
                 edge = _city_edge(c, ringed)
                 cx = x + edge + 1
                 cy = max(letter_bottom(c, ringed, False), c - edge - stamp.levels.height)

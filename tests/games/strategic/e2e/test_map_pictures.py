@@ -79,7 +79,9 @@ async def test_the_welcome_names_the_colour_the_players_map_draws_them_in(env) -
     # where the city is on the picture: drawn again here, its layout read (the PNG has none)
     layout = render_focus(view, title=f"Island War (game {game})")
     assert layout.size == image.size
-    left, top, right, bottom = square_box(layout, view, city.sq)
+    box = square_box(layout, view, city.sq)
+    assert box is not None
+    left, top, right, bottom = box
     arr = np.asarray(image.convert("RGB"))
     # the city's fill, left of the unit drawn in its lower right corner
     fill = tuple(int(v) for v in arr[bottom - 6, left + 5])
