@@ -38,21 +38,41 @@ def territory(view: View) -> tuple[np.ndarray, list[str]]:
     """For each square (h, w), the index into `owners` of the nation whose known city is
     nearest within `TERRITORY` (-1: none), and the owners' list; only known land counts."""
     h, w = view.height, view.width
-    owned = sorted((sq, c.owner) for sq, c in view.cities.items() if c.owner is not None)
-    owners = sorted({o for _, o in owned if o in view.nations})
-    best = np.full((h, w), TERRITORY + 1, np.int32)
-    who = np.full((h, w), -1, np.int32)
-    ys, xs = np.arange(h)[:, None], np.arange(w)[None, :]
-    for sq, owner in owned:
-        if owner not in view.nations:
-            continue
-        cx, cy = sq % w, sq // w
-        dx = np.abs(xs - cx)
-        dy = np.abs(ys - cy)
-        d = np.maximum(np.minimum(dx, w - dx), np.minimum(dy, h - dy))
-        nearer = d < best
-        best = np.where(nearer, d, best)
-        who = np.where(nearer, owners.index(owner), who)
+    owned = sorted(
+        (sq, c.owner)
+        for sq, c in view.cities.items()
+        if c.owner is not None and c.owner in view.nations
+    )
+    owners = sorted({o for _, o in owned})
+    best = np.full(h * w, TERRITORY + 1, np.int32)
+    who = np.full(h * w, -1, np.int32)
+    if owned:
+        # each city's window only, nearest first: the nearest city wins, ties the lower square
+        sqs = np.array([sq for sq, _ in owned])
+        index = np.array([owners.index(o) for _, o in owned], np.int32)
+        cx, cy = sqs % w, sqs // w
+        for d in range(TERRITORY + 1):
+            ring = np.array(
+                [
+                    (dx, dy)
+                    for dx in range(-d, d + 1)
+                    for dy in range(-d, d + 1)
+                    if max(abs(dx), abs(dy)) == d
+                ]
+            )
+            targets = ((cy[:, None] + ring[None, :, 1]) % h) * w + (
+                cx[:, None] + ring[None, :, 0]
+            ) % w
+            city = np.repeat(np.arange(len(owned)), len(ring))
+            targets = targets.ravel()
+            free = best[targets] > d
+            targets, city = targets[free], city[free]
+            order = np.lexsort((city, targets))  # by square, then the lower city first
+            targets, city = targets[order], city[order]
+            first = np.unique(targets, return_index=True)[1]
+            who[targets[first]] = index[city[first]]
+            best[targets[first]] = d
+    best, who = best.reshape(h, w), who.reshape(h, w)
     land = view.terrain.reshape(h, w) >= 2  # land or waste, known
     return np.where(land & (best <= TERRITORY), who, -1), owners
 
