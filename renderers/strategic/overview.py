@@ -72,9 +72,8 @@ def territory(view: View) -> tuple[np.ndarray, list[str]]:
             first = np.unique(targets, return_index=True)[1]
             who[targets[first]] = index[city[first]]
             best[targets[first]] = d
-    best, who = best.reshape(h, w), who.reshape(h, w)
-    land = view.terrain.reshape(h, w) >= 2  # land or waste, known
-    return np.where(land & (best <= TERRITORY), who, -1), owners
+    land = view.terrain >= 2  # land or waste, known
+    return np.where(land & (best <= TERRITORY), who, -1).reshape(h, w), owners
 
 
 def tint_territory(

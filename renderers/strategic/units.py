@@ -93,9 +93,12 @@ def draw_units(
                 stamp = _count_stamp(len(units), max(8, int(c * 0.4)))
                 ink = style.text_on(owner_colour(view, holder, canvas.colours))
                 edge = _city_edge(c, ringed)
-                cx = x + edge + 1
-                cy = max(letter_bottom(c, ringed, False), c - edge - stamp.levels.height)
-                canvas.glyphs_over(cx, y + cy, stamp, ink, (x, y, x + c, y + c))
+                below = letter_bottom(c, ringed, False)
+                if c >= 20:  # room under the letter (the stamp's top rows are blank)
+                    cx, cy = x + edge + 1, y + max(below, c - edge - stamp.levels.height)
+                else:  # a small square: its top right corner, as off a city
+                    cx, cy = x + c - edge - stamp.levels.width, y + edge
+                canvas.glyphs_over(cx, cy, stamp, ink, (x, y, x + c, y + c))
             else:  # the square's top right corner
                 stamp = _count_stamp(len(units), count_px)
                 canvas.glyphs_over(x + c - stamp.levels.width, y, stamp, ink)
