@@ -59,21 +59,32 @@ class Canvas:
         anchor: str | None = None,
         stroke: int = 0,
         stroke_fill: RGB | None = None,
+        clip: tuple[int, int, int, int] | None = None,
     ) -> None:
-        """Text over whatever is there (units, terrain): blended with the colours under it."""
+        """Text over whatever is there (units, terrain): blended with the colours under it;
+        `clip` (left, top, right, bottom; exclusive) keeps it inside a box."""
         (x, fx), (y, fy) = whole_and_fraction(xy[0]), whole_and_fraction(xy[1])
         if stroke:
             g = glyphs_of(text, size, anchor, fx, fy, stroke)
-            self.glyphs_over(x + g.dx, y + g.dy, g, stroke_fill or fill)
+            self.glyphs_over(x + g.dx, y + g.dy, g, stroke_fill or fill, clip)
         g = glyphs_of(text, size, anchor, fx, fy, 0)
-        self.glyphs_over(x + g.dx, y + g.dy, g, fill)
+        self.glyphs_over(x + g.dx, y + g.dy, g, fill, clip)
 
-    def glyphs_over(self, x: int, y: int, g: Glyphs, fill: RGB) -> None:
+    def glyphs_over(
+        self, x: int, y: int, g: Glyphs, fill: RGB, clip: tuple[int, int, int, int] | None = None
+    ) -> None:
         """`g` in ink `fill` with its top left at x, y, each of its pixels blended with the
         colour under it (a stamp has a few dozen pixels: a loop costs less than numpy's calls,
-        and a crop less than a copy of the picture)."""
+        and a crop less than a copy of the picture); only inside `clip` when given."""
         w, h = g.levels.size
         box = (max(0, x), max(0, y), min(self.image.width, x + w), min(self.image.height, y + h))
+        if clip is not None:
+            box = (
+                max(box[0], clip[0]),
+                max(box[1], clip[1]),
+                min(box[2], clip[2]),
+                min(box[3], clip[3]),
+            )
         if box[0] >= box[2] or box[1] >= box[3]:
             return
         under = self.image.crop(box).tobytes()

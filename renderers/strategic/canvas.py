@@ -1,8 +1,11 @@
 """A map's palette and canvas: every picture's palette starts with the style's colours and the
 steps of its text on the background (`fixed_palette`: the same indices in every picture), then
-the nations' colours when they are drawn in their own; owners are coloured by relation on a
-nation's own map (you, allied, friendly, neutral, war) or by each nation's colour (`Colours`).
-`MapCanvas` is the kit's canvas that knows the owners' colours."""
+the nations' colours when they are drawn in their own. Owners are coloured by each nation's own
+colour (`colours="nation"`, the default: the viewer's own colour is the one it chose or was
+given, the same on every picture), their relation to the viewer shown by a ring round their
+cities and units in the relation's colour (`relation_ring`); or, as before issue 29, by
+relation alone (`colours="relation"`: you, allied, friendly, neutral, war). `MapCanvas` is the
+kit's canvas that knows the owners' colours."""
 
 from __future__ import annotations
 
@@ -79,15 +82,27 @@ def coloured_by_relation(view: View, colours: Colours) -> bool:
     return colours == "relation" and view.nation in view.nations
 
 
+def relation_ring(view: View, owner: str | None, colours: Colours = "nation") -> RGB | None:
+    """The colour of the ring round another nation's cities and units on a nation's own map
+    drawn in nations' colours: its relation's (`style.RELATION_COLOURS`). None for the viewer's
+    own things, unowned cities, the full view (no relations) and maps coloured by relation
+    (their fill already says it)."""
+    if owner is None or owner == view.nation or owner not in view.nations:
+        return None
+    if view.nation not in view.nations or coloured_by_relation(view, colours):
+        return None
+    return style.RELATION_COLOURS[relation_of(view, owner)]
+
+
 def owner_colour(view: View, owner: str | None, colours: Colours = "nation") -> RGB:
     if owner is None or owner not in view.nations:
         return style.NEUTRAL
     if coloured_by_relation(view, colours):
-        return style.RELATION_COLOURS[_relation(view, owner)]
+        return style.RELATION_COLOURS[relation_of(view, owner)]
     return style.parse_colour(view.nations[owner].colour)
 
 
-def _relation(view: View, owner: str) -> str:
+def relation_of(view: View, owner: str) -> str:
     """ "you" or the relation group of another nation (`style.relation_group`)."""
     if owner == view.nation:
         return "you"
@@ -102,6 +117,7 @@ class MapCanvas(Canvas):
         super().__init__(image, pal)
         self.colours = colours
         self._owners: dict[str | None, int] = {}
+        self._rings: dict[str | None, int | None] = {}
 
     def owner(self, view: View, owner: str | None) -> int:
         """The index of a nation's colour (neutral grey for none)."""
@@ -109,3 +125,10 @@ class MapCanvas(Canvas):
         if i is None:
             i = self._owners[owner] = self.pal.add(owner_colour(view, owner, self.colours))
         return i
+
+    def ring(self, view: View, owner: str | None) -> int | None:
+        """The index of the relation ring's colour round `owner`'s things (`relation_ring`)."""
+        if owner not in self._rings:
+            colour = relation_ring(view, owner, self.colours)
+            self._rings[owner] = None if colour is None else self.pal.add(colour)
+        return self._rings[owner]

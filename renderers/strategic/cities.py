@@ -1,5 +1,6 @@
 """Cities on the map: a square in the owner's colour (dimmed when last seen) with its
-designation's letter."""
+designation's letter; another nation's city on a nation's own map inside a ring in the colour
+of its relation to the viewer (`canvas.relation_ring`)."""
 
 from __future__ import annotations
 
@@ -20,23 +21,51 @@ def draw_cities(canvas: MapCanvas, view: View, region: Region, left: int, top: i
         _city(canvas, view, city, x, y, c, detail)
 
 
+def ring_width(c: int) -> int:
+    """How thick a relation ring is on squares of `c` pixels (0: none fits)."""
+    return 0 if c < 6 else max(1, c // 10)
+
+
+def letter_bottom(c: int, ringed: bool, detail: bool) -> int:
+    """Pixels from a city square's top to just under its letter (what is drawn under it
+    starts there)."""
+    inset = 0 if c < 8 else 1
+    rw = ring_width(c) if ringed else 0
+    edge = inset + (
+        (1 if c >= 10 else 0) + rw + (1 if c >= 10 else 0) if rw else (2 if c >= 16 else 1)
+    )
+    size = max(10, c // 4) if detail else max(8, int(c * 0.45))
+    return edge + 1 + size
+
+
 def _city(canvas: MapCanvas, view: View, city: CityView, x: int, y: int, c: int, detail) -> None:
     fill = owner_colour(view, city.owner, canvas.colours)
     if city.seen == "memory":
         fill = style.dim(fill, 0.7)
     inset = 0 if c < 8 else 1
     width = 2 if c >= 16 else 1
+    outline = canvas.ink(style.OUTLINE)
+    ring = canvas.ring(view, city.owner)
+    rw = ring_width(c) if ring is not None else 0
+    box = (x + inset, y + inset, x + c - 1 - inset, y + c - 1 - inset)
+    if rw:  # black, the relation's ring, black, then the owner's colour
+        edge = 1 if c >= 10 else 0
+        canvas.draw.rectangle(box, fill=ring, outline=outline if edge else None, width=edge)
+        step = edge + rw
+        box = (box[0] + step, box[1] + step, box[2] - step, box[3] - step)
+        width = 1 if c >= 10 else 0
     canvas.draw.rectangle(
-        (x + inset, y + inset, x + c - 1 - inset, y + c - 1 - inset),
-        fill=canvas.ink(fill),
-        outline=canvas.ink(style.OUTLINE),
-        width=width,
+        box, fill=canvas.ink(fill), outline=outline if width else None, width=width
     )
     letter = style.DESIGNATION_LETTERS.get(city.designation, city.designation[:1].upper())
-    inside = (x + inset + width, y + inset + width, x + c - inset - width, y + c - inset - width)
+    inside = (box[0] + width, box[1] + width, box[2] + 1 - width, box[3] + 1 - width)
     if detail:
         size = max(10, c // 4)
-        canvas.text((x + 4, y + 3), letter, size, style.text_on(fill), fill, clip=inside)
+        canvas.text(
+            (inside[0] + 2, inside[1] + 1), letter, size, style.text_on(fill), fill, clip=inside
+        )
     elif c >= 10:
-        size = max(8, int(c * 0.5))
-        canvas.text((x + 2, y + 1), letter, size, style.text_on(fill), fill, clip=inside)
+        size = max(8, int(c * 0.45))
+        canvas.text(
+            (inside[0] + 1, inside[1]), letter, size, style.text_on(fill), fill, clip=inside
+        )

@@ -4,6 +4,7 @@ drawing never holds the event loop's thread or the GIL of the bot's process.
     from renderers.strategic import drawing
     data = await drawing.draw_focus(view, title=..., markers=...)    # PNG bytes: what matters
     data = await drawing.draw_map(view, title=..., markers=...)      # the whole board
+    data = await drawing.draw_overview(view, title=...)              # it, made for 550 px
     data = await drawing.draw_crop(view, centre, radius, title=...)
     data = await drawing.run(fn, view, ...)                          # any picture of a view
 
@@ -28,7 +29,7 @@ from renderers import pool as drawing
 from renderers.encoding import png_bytes
 from renderers.pool import DrawPool
 from renderers.strategic import style
-from renderers.strategic.mapimage import render_crop, render_focus, render_map
+from renderers.strategic.mapimage import render_crop, render_focus, render_map, render_overview
 from renderers.strategic.markers import Marker
 
 # --- sending a view ------------------------------------------------------------------------------
@@ -84,6 +85,11 @@ def draw_focus_bytes(view: View, options: dict[str, Any]) -> bytes:
     return png_bytes(render_focus(view, **options))
 
 
+def draw_overview_bytes(view: View, options: dict[str, Any]) -> bytes:
+    """`render_overview(view, **options)` encoded as PNG."""
+    return png_bytes(render_overview(view, **options))
+
+
 def draw_crop_bytes(view: View, centre: int, radius: int, options: dict[str, Any]) -> bytes:
     """`render_crop(view, centre, radius, **options)` encoded as PNG."""
     return png_bytes(render_crop(view, centre, radius, **options))
@@ -109,7 +115,7 @@ async def draw_map(
     markers: Sequence[Marker] = (),
     cell: int | None = None,
     legend: bool = True,
-    colours: str = "relation",
+    colours: str = "nation",
     pool: DrawPool | None = None,
 ) -> bytes:
     """The nation's whole board as PNG bytes (`mapimage.render_map`)."""
@@ -128,13 +134,25 @@ async def draw_focus(
     *,
     title: str = "",
     markers: Sequence[Marker] = (),
-    colours: str = "relation",
+    colours: str = "nation",
     pool: DrawPool | None = None,
 ) -> bytes:
     """What matters to the nation, or round the markers, as PNG bytes
     (`mapimage.render_focus`)."""
     options = {"title": title, "markers": list(markers), "colours": colours}
     return await run(draw_focus_bytes, view, options, pool=pool)
+
+
+async def draw_overview(
+    view: View,
+    *,
+    title: str = "",
+    markers: Sequence[Marker] = (),
+    pool: DrawPool | None = None,
+) -> bytes:
+    """The whole board made for 550 pixels across, as PNG bytes (`mapimage.render_overview`)."""
+    options = {"title": title, "markers": list(markers)}
+    return await run(draw_overview_bytes, view, options, pool=pool)
 
 
 async def draw_crop(
@@ -145,7 +163,7 @@ async def draw_crop(
     title: str = "",
     markers: Sequence[Marker] = (),
     cell: int = 60,
-    colours: str = "relation",
+    colours: str = "nation",
     pool: DrawPool | None = None,
 ) -> bytes:
     """A zoomed window round `centre` as PNG bytes (`mapimage.render_crop`)."""

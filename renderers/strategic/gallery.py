@@ -3,8 +3,10 @@
     python -m renderers.strategic.gallery docs/pictures
 
 Four AI nations play three game days on an 80x80 map (seed 7, `engine.strategic.ai.simulate`);
-then the first nation's `/map` (the focused picture), `/map full:true` (the whole board) and a
-DM picture of the last hours' events are drawn, each also scaled to 550 pixels across as Discord
+the first nation then declares war on the next two (so that a war shows) and an hour passes;
+then the first nation's `/map` (the focused picture), the whole board at full size, its
+overview (`/map full:true`), a zoom step (a window of 20 squares round its capital) and a DM
+picture of the last hours' events are drawn, each also scaled to 550 pixels across as Discord
 shows it in a message (`*-550.png`). With `--before` it draws what the renderer of the time
 draws for `/map` (the whole board: run it against an older checkout, with that checkout first
 on PYTHONPATH, and this file given by path)."""
@@ -78,6 +80,14 @@ def main(argv: list[str] | None = None) -> int:
 
     world, recent = mid_game()
     nation = sorted(world.nations)[0]
+    if not args.before:  # a war, so that the pictures show one (its rings, its front lines)
+        from engine.strategic import commands as cmd
+        from engine.strategic.clock import advance
+        from engine.strategic.orders import apply
+
+        for other in sorted(world.nations)[1:3]:
+            recent += apply(world, nation, cmd.SetRelation(other=other, level="war"))
+        recent += advance(world, world.ticks_per_hour)
     view = view_for(world, nation)
     title = f"Gallery (seed {SEED})"
     markers = markers_from(recent, nation, world.width, world.height)
@@ -92,6 +102,9 @@ def main(argv: list[str] | None = None) -> int:
         return 0
     save(mapimage.render_focus(view, title=title), args.out, "after-map")
     save(mapimage.render_map(view, title=title), args.out, "after-map-full")
+    save(mapimage.render_overview(view, title=title), args.out, "after-overview")
+    home = view.home if view.home is not None else view.own_cities()[0].sq
+    save(mapimage.render_window(view, home, 20, title=title), args.out, "after-zoom-20")
     if markers:
         save(mapimage.render_focus(view, title=title, markers=markers), args.out, "after-event")
     return 0

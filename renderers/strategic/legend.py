@@ -1,5 +1,6 @@
 """The legend under a map: what its signs mean (terrain always, then only what the picture
-drew), the cities' letters, and the owners (by relation, or each nation's colour)."""
+drew), the cities' letters, and the owners: each nation the picture knows, in its colour,
+inside the ring of its relation to the viewer, named with that relation ("AI 2: war")."""
 
 from __future__ import annotations
 
@@ -13,7 +14,13 @@ from engine.strategic.view import View
 from renderers.canvas import Canvas
 from renderers.palette import RGB
 from renderers.strategic import style
-from renderers.strategic.canvas import Colours, coloured_by_relation, fixed_palette, owner_colour
+from renderers.strategic.canvas import (
+    Colours,
+    fixed_palette,
+    owner_colour,
+    relation_of,
+    relation_ring,
+)
 from renderers.strategic.units import hp_bar, no_supply, unit_shape
 from renderers.text import paste
 
@@ -23,7 +30,7 @@ class Legend:
     width: int
     height: int
     items: list[tuple[str, tuple[str, object]]]
-    nations: list[tuple[str, RGB]]
+    nations: list[tuple[str, RGB, RGB | None]]  # label, fill, relation ring
     per_row: int
     per_row_nations: int
 
@@ -44,11 +51,17 @@ def legend_layout(
         ("remembered", ("swatch", style.dim(style.LAND))),
         ("never seen", ("swatch", style.NEVER_SEEN)),
         ("water", ("swatch", style.WATER)),
-        ("coast: ships reach it", ("swatch", style.COAST)),
+        ("coast: land by water", ("swatch", style.COAST)),
     ]
     for cls, name in _SHAPE_NAMES.items():
         if f"shape:{cls}" in drawn:
             items.append((name, ("shape", cls)))
+    if "dot" in drawn:
+        items.append(("dot: units there", ("dot", None)))
+    if "territory" in drawn:
+        items.append(("edge: owner's land", ("territory", None)))
+    if "front" in drawn:
+        items.append(("front line (war)", ("front", None)))
     if any(d.startswith("ghost:") for d in drawn):
         items.append(("hollow, ?: last seen", ("ghost", "land")))
     if "count" in drawn:
@@ -67,22 +80,24 @@ def legend_layout(
     for kind in ("attack", "capture", "interception", "blast", "lost"):
         if f"marker:{kind}" in drawn:
             items.append((kind if kind != "lost" else "unit lost", ("marker", kind)))
-    nations: list[tuple[str, RGB]] = []
-    by_relation = coloured_by_relation(view, colours)
+    nations: list[tuple[str, RGB, RGB | None]] = []
+    rank: dict[str, int] = {}
     for n in view.nations.values():
         if view.nation not in view.nations:  # the full view: no relations to show
-            nations.append((n.name, style.parse_colour(n.colour)))
+            nations.append((n.name, style.parse_colour(n.colour), None))
             continue
         rel = "you" if n.id == view.nation else n.relation_to.replace("_", " ")
         if n.id != view.nation and n.relation_from != n.relation_to:
             rel += f" (they: {n.relation_from.replace('_', ' ')})"
         if n.out:
             rel += ", out"
-        nations.append((f"{n.name}: {rel}", owner_colour(view, n.id, colours)))
-    if by_relation:  # you first, then by relation, friends before foes
-        order = list(style.RELATION_COLOURS.values())
-        nations.sort(key=lambda item: order.index(item[1]))
-    nations.append(("unowned", style.NEUTRAL))
+        label = f"{n.name}: {rel}"
+        rank[label] = list(style.RELATION_COLOURS).index(relation_of(view, n.id))
+        ring = relation_ring(view, n.id, colours)
+        nations.append((label, owner_colour(view, n.id, colours), ring))
+    if rank:  # you first, then by relation, friends before foes
+        nations.sort(key=lambda item: rank[item[0]])
+    nations.append(("unowned", style.NEUTRAL, None))
     per_row = max(1, (width - 12) // _LEGEND_COL)
     per_row_nations = max(1, (width - 12) // _LEGEND_NATION_COL)
     rows = -(-len(items) // per_row) + -(-len(nations) // per_row_nations)
@@ -104,10 +119,18 @@ def draw_legend(canvas: Canvas, legend: Legend, y0: int) -> None:
     base = y0 + 4 + (-(-len(legend.items) // per_row)) * row_h
     wide = _LEGEND_NATION_COL
     per_row_n = legend.per_row_nations
-    for i, (label, colour) in enumerate(legend.nations):
+    for i, (label, colour, ring) in enumerate(legend.nations):
         x = 8 + (i % per_row_n) * wide
         y = base + (i // per_row_n) * row_h
-        draw.rectangle((x, y + 1, x + s, y + 1 + s), fill=ink(colour), outline=ink(style.OUTLINE))
+        if ring is not None:  # the nation's colour inside its relation's ring, as on the map
+            draw.rectangle((x, y + 1, x + s, y + 1 + s), fill=ink(ring), outline=ink(style.OUTLINE))
+            draw.rectangle(
+                (x + 3, y + 4, x + s - 3, y + s - 2), fill=ink(colour), outline=ink(style.OUTLINE)
+            )
+        else:
+            draw.rectangle(
+                (x, y + 1, x + s, y + 1 + s), fill=ink(colour), outline=ink(style.OUTLINE)
+            )
         canvas.text((x + s + 5, y), label[:34], _LEGEND_PX, style.TEXT, bg)
 
 
@@ -156,6 +179,23 @@ def _legend_items(
             )
         elif kind == "marker":
             draw.ellipse(box, outline=ink(style.MARKER_COLOURS[str(arg)]), width=2)
+        elif kind == "dot":
+            draw.rectangle(box, fill=ink(style.LAND))
+            draw.ellipse(
+                (x + 3, y + 4, x + s - 3, y + s - 2),
+                fill=ink(style.LEGEND_UNIT),
+                outline=ink(style.OUTLINE),
+            )
+        elif kind == "territory":
+            draw.rectangle(box, fill=ink(style.LAND))
+            draw.rectangle(box, outline=ink(style.TERRITORY_SAMPLE), width=2)
+        elif kind == "front":
+            draw.rectangle(box, fill=ink(style.LAND))
+            draw.line(
+                (x + s // 2, y + 1, x + s // 2, y + 1 + s),
+                fill=ink(style.RELATION_COLOURS["war"]),
+                width=3,
+            )
         elif kind == "count":
             canvas.text((x + s / 2, y + 1 + s / 2), str(arg), _LEGEND_PX, style.TEXT, bg, "mm")
         elif kind == "hp":

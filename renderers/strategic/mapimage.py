@@ -38,6 +38,7 @@ from PIL import Image, ImageDraw
 
 from engine.strategic.rules import load as load_rules
 from engine.strategic.view import View
+from renderers.strategic import overview as overview_
 from renderers.strategic import style
 from renderers.strategic.canvas import Colours, MapCanvas, owner_colour, palette_for
 from renderers.strategic.cities import draw_cities
@@ -52,6 +53,7 @@ from renderers.text import paste
 
 FOCUS_WIDTH = 550  # pixels: what Discord shows of a picture in a message without shrinking it
 DETAIL_CELL = 40  # squares at least this big list their units ("inf 12") instead of one shape
+OVERVIEW_CELL = 10  # squares smaller than this are drawn as an overview (`overview`)
 
 
 def render_map(
@@ -61,7 +63,7 @@ def render_map(
     markers: Sequence[Marker] = (),
     cell: int | None = None,
     legend: bool = True,
-    colours: Colours = "relation",
+    colours: Colours = "nation",
 ) -> Image.Image:
     """The whole board."""
     c = cell or style.cell_size(view.width, view.height)
@@ -71,24 +73,91 @@ def render_map(
     )
 
 
+def render_overview(
+    view: View,
+    *,
+    title: str = "",
+    markers: Sequence[Marker] = (),
+    colours: Colours = "nation",
+    width: int = FOCUS_WIDTH,
+    legend: bool = True,
+) -> Image.Image:
+    """The whole board drawn to be read `width` pixels across (`overview`): territory, front
+    lines, cities, units as dots, nations' names."""
+    return _fitted(
+        view,
+        list(range(view.width)),
+        list(range(view.height)),
+        title=title,
+        markers=markers,
+        colours=colours,
+        width=width,
+        legend=legend,
+    )
+
+
+def render_window(
+    view: View,
+    centre: int,
+    radius: int,
+    *,
+    title: str = "",
+    markers: Sequence[Marker] = (),
+    colours: Colours = "nation",
+    width: int = FOCUS_WIDTH,
+) -> Image.Image:
+    """The squares within `radius` of `centre`, about `width` pixels across (an overview when
+    its squares would be smaller than `OVERVIEW_CELL`): the map's zoom steps."""
+    cx, cy = centre % view.width, centre // view.width
+    cols = around(cx, radius, view.width)
+    rows = around(cy, radius, view.height)
+    return _fitted(view, cols, rows, title=title, markers=markers, colours=colours, width=width)
+
+
+def _fitted(
+    view: View,
+    cols: list[int],
+    rows: list[int],
+    *,
+    title: str,
+    markers: Sequence[Marker],
+    colours: Colours,
+    width: int,
+    legend: bool = True,
+) -> Image.Image:
+    """`cols` by `rows` at the size of square that fits `width` pixels across (and not much
+    taller than wide): detailed from `OVERVIEW_CELL` pixels a square up, an overview below."""
+    margin_left = left_margin(view, 14)
+    room = width - margin_left - 8
+    c = max(2, min(60, room // len(cols), room * 3 // 2 // len(rows)))
+    region = Region(rows, cols, c)
+    return _picture(
+        view,
+        region,
+        title=title,
+        markers=markers,
+        legend=legend,
+        colours=colours,
+        width=width,
+        overview=c < OVERVIEW_CELL,
+    )
+
+
 def render_focus(
     view: View,
     *,
     title: str = "",
     markers: Sequence[Marker] = (),
-    colours: Colours = "relation",
+    colours: Colours = "nation",
     width: int = FOCUS_WIDTH,
     legend: bool = True,
 ) -> Image.Image:
     """The part of the board that matters to the nation (`focus_region`), about `width` pixels
-    across: its own cities and units, or, with markers, what happened and its things near it."""
+    across: its own cities and all its units, or, with markers, what happened and its things
+    near it; an overview when that part is too wide for detail (`_fitted`)."""
     cols, rows = focus_region(view, markers)
-    margin_left = left_margin(view, 14)
-    room = width - margin_left - 8
-    c = max(12, min(60, room // len(cols), room * 3 // 2 // len(rows)))
-    region = Region(rows, cols, c)
-    return _picture(
-        view, region, title=title, markers=markers, legend=legend, colours=colours, width=width
+    return _fitted(
+        view, cols, rows, title=title, markers=markers, colours=colours, width=width, legend=legend
     )
 
 
@@ -100,7 +169,7 @@ def render_crop(
     title: str = "",
     markers: Sequence[Marker] = (),
     cell: int = 60,
-    colours: Colours = "relation",
+    colours: Colours = "nation",
 ) -> Image.Image:
     """A window of `radius` squares round `centre`."""
     radius = max(1, min(radius, max(view.width, view.height) // 2))
@@ -122,6 +191,7 @@ def _picture(
     legend: bool,
     colours: Colours,
     width: int,
+    overview: bool = False,
 ) -> Image.Image:
     rules = load_rules(view.ruleset)
     pal = palette_for(view, colours)
@@ -139,16 +209,29 @@ def _picture(
     layout = legend_layout(view, rules, width, colours, drawn) if legend else None
     height = top + map_h + 8
     image = Image.new("L", (width, height), pal.add(style.BACKGROUND))
-    image.paste(terrain_pixels(view, region, pal), (margin_left, top))
+    ground = terrain_pixels(view, region, pal)
+    if overview:
+        who, owners = overview_.tint_territory(ground, view, region, pal, colours)
+        if (who >= 0).any():
+            drawn.add("territory")
+    image.paste(ground, (margin_left, top))
     canvas = MapCanvas(image, pal, colours)
     _title(canvas, view, header, font_px)
     draw_coordinates(canvas, view, region, margin_left, top, font_px, detail)
     clip = (margin_left, top, margin_left + map_w, top + map_h)
+    if overview:
+        overview_.draw_borders(canvas, view, region, margin_left, top, who, owners)
     draw_cities(canvas, view, region, margin_left, top, detail)
-    draw_orders(canvas, view, region, margin_left, top, clip, drawn)
-    draw_units(canvas, view, rules, region, margin_left, top, detail, drawn)
+    if overview:
+        if overview_.draw_fronts(canvas, view, region, margin_left, top, who, owners):
+            drawn.add("front")
+        overview_.draw_dots(canvas, view, region, margin_left, top, drawn)
+    else:
+        draw_orders(canvas, view, region, margin_left, top, clip, drawn)
+        draw_units(canvas, view, rules, region, margin_left, top, detail, drawn)
     draw_markers(canvas, view, region, margin_left, top, shown)
     drawn |= {f"marker:{m.kind}" for m in shown}
+    labels = overview_.draw_labels(canvas, view, region, margin_left, top, clip) if overview else []
     if layout is not None:
         layout = legend_layout(view, rules, width, colours, drawn)
         picture = Image.new("L", (width, height + layout.height), pal.add(style.BACKGROUND))
@@ -160,6 +243,7 @@ def _picture(
     picture.info["origin"] = (margin_left, top)  # pixel of the region's first square
     picture.info["region"] = region
     picture.info["legend"] = [label for label, _ in layout.items] if layout else []
+    picture.info["labels"] = labels  # the overview's names of nations, with their boxes
     return picture
 
 

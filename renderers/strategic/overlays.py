@@ -102,11 +102,16 @@ def draw_markers(canvas: Canvas, view: View, region: Region, left: int, top: int
         cx, cy = left + pos[0] + c / 2, top + pos[1] + c / 2
         r = max(c * 0.8, 6) + m.radius * c
         width = max(2, c // 10)
-        draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=colour, width=width)
-        if m.kind in ("attack", "lost"):  # ticks outside the ring, leaving the square clear
-            for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1)):
+        # a dark mark (a unit lost) on a light halo, so it reads on dark water and fog too
+        halo = canvas.ink(style.MARKER_HALO) if m.kind in style.HALOED_MARKERS else None
+        ticks = m.kind in ("attack", "lost")  # outside the ring, leaving the square clear
+        for ink, w in (((halo, width + 2),) if halo is not None else ()) + ((colour, width),):
+            grow = (w - width) / 2
+            box = (cx - r - grow, cy - r - grow, cx + r + grow, cy + r + grow)
+            draw.ellipse(box, outline=ink, width=w)
+            for dx, dy in ((1, 1), (1, -1), (-1, 1), (-1, -1)) if ticks else ():
                 draw.line(
                     (cx + dx * r * 0.75, cy + dy * r * 0.75, cx + dx * r * 1.2, cy + dy * r * 1.2),
-                    fill=colour,
-                    width=width,
+                    fill=ink,
+                    width=w,
                 )

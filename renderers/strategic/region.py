@@ -33,8 +33,7 @@ class Region:
 
 FOCUS_MARGIN = 3  # squares round the nation's things
 FOCUS_LEAST = 11  # squares across at least
-FOCUS_MOST = 30  # and at most (16 pixels a square at FOCUS_WIDTH)
-FOCUS_REACH = 8  # units further than this from every own city are left to the whole board
+FOCUS_MOST = 30  # and at most, round what a nation with nothing of its own has seen
 EVENT_MARGIN = 2
 EVENT_NEAR = 4  # own things this close to a marker are shown with it
 EVENT_MOST = 24
@@ -43,8 +42,9 @@ EVENT_MOST = 24
 def focus_region(view: View, markers: Sequence[Marker] = ()) -> tuple[list[int], list[int]]:
     """The columns and rows (wrapping round the torus) a focused picture shows: with markers,
     their squares (a blast's whole radius) and the nation's own things within `EVENT_NEAR` of
-    them; else its cities and its units within `FOCUS_REACH` of them; else its units; else the
-    squares it knows; else the whole board."""
+    them; else all its cities and units, however far apart (the shortest runs round the torus
+    that hold them all, up to the whole board); else the squares it knows (at most
+    `FOCUS_MOST` across); else the whole board."""
     w, h = view.width, view.height
     cities = [c.sq for c in view.own_cities()]
     units = [u.sq for u in view.own_units()]
@@ -58,16 +58,14 @@ def focus_region(view: View, markers: Sequence[Marker] = ()) -> tuple[list[int],
             if any(_distance(sq, m.sq, w, h) <= EVENT_NEAR + m.radius for m in markers):
                 points.append((sq % w, sq // w))
         margin, most = EVENT_MARGIN, EVENT_MOST
-    else:
-        home = cities + [
-            sq for sq in units if any(_distance(sq, c, w, h) <= FOCUS_REACH for c in cities)
-        ]
-        squares = home or units or np.flatnonzero(view.terrain).tolist()
+    else:  # every city and every unit (issue 29: not only the home island's)
+        squares = own or np.flatnonzero(view.terrain).tolist()
         if not squares:
             return list(range(w)), list(range(h))
         points = [(sq % w, sq // w) for sq in squares]
-        margin, most = FOCUS_MARGIN, FOCUS_MOST
-    points = _cluster(points, w, h, most - 2 * margin)
+        margin, most = FOCUS_MARGIN, max(w, h) if own else FOCUS_MOST
+    if most < max(w, h):  # one place, not two far-off corners (a nation's own: all of them)
+        points = _cluster(points, w, h, most - 2 * margin)
     cols = _window([p[0] for p in points], w, margin, most)
     rows = _window([p[1] for p in points], h, margin, most)
     return cols, rows

@@ -35,10 +35,12 @@ MARKER_COLOURS = {
     "lost": kit.LOST,
 }
 UNKNOWN_MARKER = (255, 0, 0)  # a marker of a kind not above
+MARKER_HALO = (255, 255, 255)  # under the dark markers, so they read on dark water and fog
+HALOED_MARKERS = frozenset({"lost"})
 
-# a nation's own map colours every nation by its relation (`colours="relation"`, the default
-# on a player's map); the worse of the two directions counts (a nation at war with you is "war"
-# whatever you think of it)
+# a nation's relation to the viewer: the ring round its cities and units on the viewer's map
+# (or their fill, with `colours="relation"`); the worse of the two directions counts (a nation
+# at war with you is "war" whatever you think of it)
 RELATION_COLOURS = {
     "you": kit.YOURS,
     "allied": (130, 120, 255),
@@ -63,6 +65,7 @@ def relation_group(relation_to: str, relation_from: str) -> str:
     return min(groups, key=lambda g: _RELATION_RANK[g])
 
 
+TERRITORY_SAMPLE = (150, 150, 150)  # the legend's sample of tinted land (grey: any nation's)
 HP_BAR = (255, 255, 255)  # hit points left, over OUTLINE for what is lost
 ORDER_LINE = (240, 240, 240)  # a standing order: from the unit to where it goes
 NO_SUPPLY = (255, 255, 255)  # the "!" on a black badge: out of supply

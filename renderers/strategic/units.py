@@ -1,6 +1,8 @@
 """Units on the map: a shape by class (land: a disc, sea: a hull, air: a triangle, tech: a
-diamond) in the owner's colour, hollow when last seen; the count where several share a square,
-hit points left, out of supply; on zoomed squares a line a unit or a type (`stack_lines`)."""
+diamond) in the owner's colour, hollow when last seen, another nation's inside a rim in the
+colour of its relation to the viewer; the count where several share a square, hit points left,
+out of supply; on zoomed squares a line a unit or a type (`stack_lines`), kept inside its
+square."""
 
 from __future__ import annotations
 
@@ -15,6 +17,7 @@ from renderers.canvas import Canvas
 from renderers.palette import RGB
 from renderers.strategic import style
 from renderers.strategic.canvas import MapCanvas, owner_colour
+from renderers.strategic.cities import letter_bottom, ring_width
 from renderers.strategic.region import Region, corner_of, corners
 from renderers.text import QUANTISE, Glyphs
 
@@ -57,7 +60,8 @@ def draw_units(
         if any(u.supplied is False for u in units) and c >= 10:
             drawn.add("supply")
         if detail:
-            _unit_list(canvas, view, classes, most_hp, units, x, y, c, on_city, drawn)
+            ringed = on_city and canvas.ring(view, view.cities[sq].owner) is not None
+            _unit_list(canvas, view, classes, most_hp, units, x, y, c, (on_city, ringed), drawn)
             if any(u.supplied is False for u in units):
                 b = max(7, c // 5)
                 no_supply(canvas, x + c - b - 2, y + 2, b)
@@ -72,6 +76,9 @@ def draw_units(
             pad = max(1, c * 0.14)
             box = (x + pad, y + pad, x + c - 1 - pad, y + c - 1 - pad)
         ghost = lead.seen == "memory"
+        ring = None if ghost or c < 12 else canvas.ring(view, lead.owner)
+        if ring is not None:  # the relation's rim round another nation's unit
+            box = _rimmed(canvas, cls, box, ring, outline, max(1, c // 12))
         unit_shape(canvas, cls, box, colour, outline, ghost=ghost)
         drawn.add(f"{'ghost' if ghost else 'shape'}:{cls}")
         if ghost and c >= 14:  # last seen here: a question mark in the hollow shape
@@ -79,12 +86,22 @@ def draw_units(
             size = max(8, int((box[2] - box[0]) * 0.7))
             canvas.text_over((mx, my), "?", size, (255, 255, 255), "mm", 1, (0, 0, 0))
         if len(units) > 1 and c >= 12:
-            stamp = _count_stamp(len(units), count_px)
             ink: RGB = (255, 255, 255)
-            if on_city:  # over the city's fill: black on light fills ("you" yellow)
-                city = view.cities[sq]
-                ink = style.text_on(owner_colour(view, city.owner, canvas.colours))
-            canvas.glyphs_over(x + c - stamp.levels.width, y, stamp, ink)
+            if on_city:  # under the city's letter, left of the unit, on the city's fill
+                holder = view.cities[sq].owner
+                ringed = canvas.ring(view, holder) is not None
+                stamp = _count_stamp(len(units), max(8, int(c * 0.4)))
+                ink = style.text_on(owner_colour(view, holder, canvas.colours))
+                edge = _city_edge(c, ringed)
+                below = letter_bottom(c, ringed, False)
+                if c >= 20:  # room under the letter (the stamp's top rows are blank)
+                    cx, cy = x + edge + 1, y + max(below, c - edge - stamp.levels.height)
+                else:  # a small square: its top right corner, as off a city
+                    cx, cy = x + c - edge - stamp.levels.width, y + edge
+                canvas.glyphs_over(cx, cy, stamp, ink, (x, y, x + c, y + c))
+            else:  # the square's top right corner
+                stamp = _count_stamp(len(units), count_px)
+                canvas.glyphs_over(x + c - stamp.levels.width, y, stamp, ink)
             drawn.add("count")
         if c >= 10:
             known = [u for u in units if u.hp is not None and most_hp.get(u.type)]
@@ -98,6 +115,25 @@ def draw_units(
                 drawn.add("hp")
             if any(u.supplied is False for u in units):
                 no_supply(canvas, int(box[0]) - 1, int(box[1]) - 1, max(7, c // 4))
+
+
+def _city_edge(c: int, ringed: bool) -> int:
+    """Pixels from a city square's edge to its fill (its inset, outline and any ring)."""
+    inset = 0 if c < 8 else 1
+    if ringed and ring_width(c):
+        return inset + (1 if c >= 10 else 0) + ring_width(c) + (1 if c >= 10 else 0)
+    return inset + (2 if c >= 16 else 1)
+
+
+def _rimmed(canvas: Canvas, cls: str, box, ring: int, outline: int, rim: int):
+    """The unit's shape drawn `rim` pixels larger in the relation's colour (outlined in black):
+    the box left inside it for the unit's own shape."""
+    unit_shape(canvas, cls, box, ring, outline, ghost=False)
+    if cls == "sea":  # a hull's keel is sharp: its rim is thicker at the bottom
+        return (box[0] + rim * 2, box[1] + rim, box[2] - rim * 2, box[3] - rim * 2)
+    if cls == "air":
+        return (box[0] + rim * 2, box[1] + rim * 2, box[2] - rim * 2, box[3] - rim)
+    return (box[0] + rim, box[1] + rim, box[2] - rim, box[3] - rim)
 
 
 def hp_bar(canvas: Canvas, x0: int, y0: int, x1: int, h: int, share: float) -> None:
@@ -213,6 +249,14 @@ def stack_lines(units: list[UnitView], room: int) -> list[tuple[UnitView, str]]:
     return [*head, (rest[0][0], ", ".join(label for _, label in rest))]
 
 
+def _fitting(label: str, size: int, room: int) -> int:
+    """The largest font size down to 8 at which `label` fits in `room` pixels (8 if none: the
+    rest is cut at the square's edge)."""
+    while size > 8 and style.font(size).getlength(label) > room:
+        size -= 1
+    return size
+
+
 def _unit_list(
     canvas: MapCanvas, view, classes, most_hp, units: list[UnitView], x, y, c, on_city, drawn
 ) -> None:
@@ -220,8 +264,9 @@ def _unit_list(
     do not fit (`stack_lines`), hit points as a bar under the shape."""
     size = max(10, c // 5)
     line_h = max(11, c // 5 + 2)
-    top = y + (c // 4 + 2 if on_city else 2)
+    top = y + (letter_bottom(c, on_city[1], True) + 1 if on_city[0] else 2)  # under the letter
     room = max(1, (y + c - 2 - top) // line_h)
+    cell_box = (x + 1, y + 1, x + c - 1, y + c - 1)
     white, black = (255, 255, 255), (0, 0, 0)
     outline = canvas.ink(style.OUTLINE)
     lines = stack_lines(units, room)
@@ -233,9 +278,15 @@ def _unit_list(
         cls = classes.get(u.type, "land")
         ghost = u.seen == "memory"
         box = (x + 2, ly + 1, x + 2 + line_h - 3, ly + line_h - 2)
-        unit_shape(canvas, cls, box, colour, outline, ghost=ghost)
+        ring = None if ghost else canvas.ring(view, u.owner)
+        inner = box
+        if ring is not None:
+            inner = _rimmed(canvas, cls, box, ring, outline, 1)
+        unit_shape(canvas, cls, inner, colour, outline, ghost=ghost)
         drawn.add(f"{'ghost' if ghost else 'shape'}:{cls}")
-        canvas.text_over((x + line_h + 1, ly), label, size, white, None, 2, black)
+        lx = x + line_h + 1
+        fitted = _fitting(label, size, x + c - 3 - lx)
+        canvas.text_over((lx, ly), label, fitted, white, None, 2, black, cell_box)
         most = most_hp.get(u.type)
         if len(lines) == len(units) and u.hp is not None and most and u.hp < most:
             hp_bar(canvas, box[0], box[3] - 1, box[2], 2, u.hp / most)

@@ -157,7 +157,7 @@ async def test_a_player_learns_and_follows_the_game_in_the_sandbox(tmp_path) -> 
             "nations",
             "units",
             "map",
-            "press 2",  # zoom out: the whole board
+            "press 2",  # zoom out: a wider window round the same place
             "press 9",
             'diplomacy "Robot 1" war',
             "wait 2",
@@ -184,8 +184,8 @@ async def test_a_player_learns_and_follows_the_game_in_the_sandbox(tmp_path) -> 
     assert "You in Sandbox - day 1 00:00" in text and "Command points:" in text  # a card
     assert "Your cities (" in text and "left)" in text
     assert "most cities wins" in text and "You (you):" in text
-    assert "Buttons: [1] Zoom in, [2] Zoom out" in text
-    assert "Your map, the whole board, at day 1 00:00." in text
+    assert "Buttons: [1] Zoom in, [2] Zoom out, [3] North, [4] South, [5] West, [6] East" in text
+    assert "Your map around " in text
     assert "press N: N is a button of the last reply, 1 to " in text
     assert "Your relation to Robot 1 is now war." in text  # a name with a space, quoted
     assert "Your news" in text or "report" in text.lower()

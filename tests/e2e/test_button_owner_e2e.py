@@ -28,14 +28,14 @@ async def test_another_players_press_of_a_public_map_button_answers_them_private
     assert not done.bot_errors and not done.rejected
     # Alice's map is untouched
     assert (message.content, [a.data for a in message.attachments], message.buttons) == before
-    # Bob has his own map, the whole board, for him alone
+    # Bob has his own map of the wider window, for him alone
     answer = done.message
     assert answer is not None and answer.id != message.id and answer.ephemeral
-    assert "the whole board" in answer.content
+    assert "Your map around" in answer.content
     assert [a.filename.split("-")[2] for a in answer.attachments] == ["blue"]
 
     # and Alice's own press still redraws her message
     mine = await fake.click(env.alice, message, button(shown, "Zoom out"))
     await mine.wait_for(lambda r: r.complete or bool(r.followups) or bool(r.bot_errors), 10)
     assert mine.message is not None and mine.message.id == message.id
-    assert "the whole board" in message.content and "-red-" in message.attachments[0].filename
+    assert "Your map around" in message.content and "-red-" in message.attachments[0].filename

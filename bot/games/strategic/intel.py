@@ -19,70 +19,98 @@ from engine.host.rows import GameRow
 from engine.interface.summary import GameSummary
 from engine.strategic.rules import load as load_rules
 from engine.strategic.view import View
+from renderers.encoding import png_bytes
 from renderers.strategic import drawing
+from renderers.strategic.mapimage import render_window
 from renderers.strategic.region import focus_region
 
 PAGE = 15
 NATIONS_PAGE = 20  # nations a card of /nations (Discord shows 25 fields at most)
 
 
-def _picture(view: View, title: str, at: int | None, radius: int, full: bool = False) -> bytes:
-    """The map as PNG bytes: the window round `at`, else the whole board when `full`, else
-    the part that matters to the nation (`render_focus`); runs in a drawing worker."""
-    if at is not None:
-        return drawing.draw_crop_bytes(view, at, radius, {"title": title})
-    if full:
-        return drawing.draw_map_bytes(view, {"title": title})
-    return drawing.draw_focus_bytes(view, {"title": title})
+def _picture(view: View, title: str, frame: MapFrame) -> bytes:
+    """The map of `frame` as PNG bytes (runs in a drawing worker): the window round a square
+    at 60 pixels a square (`/map at:`), or fitted to 550 pixels (the zoom's steps); the whole
+    board as an overview made for 550 pixels, or at full size; else the part that matters to
+    the nation (`render_focus`)."""
+    options = {"title": title}
+    if frame.centre is not None and frame.fitted:
+        return png_bytes(render_window(view, frame.centre, frame.radius, title=title))
+    if frame.centre is not None:
+        return drawing.draw_crop_bytes(view, frame.centre, frame.radius, options)
+    if frame.full:
+        return drawing.draw_map_bytes(view, options)
+    if frame.whole:
+        return drawing.draw_overview_bytes(view, options)
+    return drawing.draw_focus_bytes(view, options)
 
 
-RADII = (3, 6, 10, 15, 20)  # the zoom's steps, in squares round the centre
+RADII = (3, 6, 10, 15, 20)  # `/map at:`'s zoom steps, in squares round the centre
+WINDOW_RADII = (3, 5, 8, 12, 17, 24, 32, 45)  # the zoom's steps between the focus and the board
+HOME_RADIUS = 6  # "My capital": the squares round the first home city
 
 
 @dataclass(frozen=True)
 class MapFrame:
-    """What a map shows: the nation's part of the board (`FOCUS`), the whole board, or the
-    squares within `radius` of `centre`. Its buttons carry the next frames (as text)."""
+    """What a map shows: the nation's part of the board (`FOCUS`), the whole board (`WHOLE`,
+    an overview; `FULL`, at full size), or the squares within `radius` of `centre`, at 60
+    pixels a square (`/map at:`) or `fitted` to 550 pixels (the zoom's steps). Its buttons
+    carry the next frames as text, short and the same for the same frame (`encode`)."""
 
     centre: int | None = None
     radius: int = 0
     whole: bool = False
+    full: bool = False
+    fitted: bool = False
 
     FOCUS: ClassVar[MapFrame]
     WHOLE: ClassVar[MapFrame]
+    FULL: ClassVar[MapFrame]
 
     @classmethod
     def crop(cls, centre: int, radius: int) -> MapFrame:
         return cls(centre=centre, radius=radius)
 
+    @classmethod
+    def window(cls, centre: int, radius: int) -> MapFrame:
+        return cls(centre=centre, radius=radius, fitted=True)
+
     def encode(self, game_id: int) -> str:
         if self.centre is not None:
-            return f"{game_id}:c{self.centre}.{self.radius}"
-        return f"{game_id}:{'w' if self.whole else 'f'}"
+            return f"{game_id}:{'v' if self.fitted else 'c'}{self.centre}.{self.radius}"
+        return f"{game_id}:{'r' if self.full else 'w' if self.whole else 'f'}"
 
     @classmethod
     def parse(cls, text: str) -> tuple[int, MapFrame]:
-        m = re.fullmatch(r"(\d{1,12}):(?:(f)|(w)|c(\d{1,9})\.(\d{1,2}))", text)
+        m = re.fullmatch(r"(\d{1,12}):(?:([fwr])|([cv])(\d{1,9})\.(\d{1,2}))", text)
         if m is None:
             raise UserError("This button is no longer valid: run /map again.")
         game = int(m.group(1))
         if m.group(2):
-            return game, cls.FOCUS
-        if m.group(3):
-            return game, cls.WHOLE
-        return game, cls.crop(int(m.group(4)), max(1, min(20, int(m.group(5)))))
+            return game, {"f": cls.FOCUS, "w": cls.WHOLE, "r": cls.FULL}[m.group(2)]
+        centre, radius = int(m.group(4)), int(m.group(5))
+        if m.group(3) == "v":
+            return game, cls.window(centre, max(1, min(WINDOW_RADII[-1], radius)))
+        return game, cls.crop(centre, max(1, min(20, radius)))
 
     def buttons(self, game_id: int, view: View) -> list[Button]:
-        """Zoom in, zoom out, the capital, and the same again (refresh)."""
+        """Zoom in, zoom out, the four ways to pan, the capital, the whole board at full size
+        (or back to its overview), and the same again (refresh)."""
         out: list[Button] = []
         inner, outer = self._zoomed(view)
         if inner is not None:
             out.append(Button("Zoom in", "map", inner.encode(game_id)))
         if outer is not None:
             out.append(Button("Zoom out", "map", outer.encode(game_id)))
+        for label, frame in self._panned(view):
+            out.append(Button(label, "map", frame.encode(game_id)))
         if view.home is not None:
-            home = MapFrame.crop(view.home, 6)
+            home = MapFrame.window(view.home, HOME_RADIUS)
             out.append(Button("My capital", "map", home.encode(game_id)))
+        if self.whole and not self.full:
+            out.append(Button("Full size", "map", MapFrame.FULL.encode(game_id)))
+        elif self.full:
+            out.append(Button("Overview", "map", MapFrame.WHOLE.encode(game_id)))
         out.append(Button("Refresh", "map", self.encode(game_id)))
         # one button per frame (Discord refuses two with the same id): at the capital already,
         # "My capital" is the refresh
@@ -94,24 +122,55 @@ class MapFrame:
                 unique.append(b)
         return unique[::-1]
 
+    def _middle(self, view: View) -> tuple[int, int]:
+        """The square in the middle of what the frame shows, and its half-width in squares."""
+        if self.centre is not None:
+            return self.centre, self.radius
+        cols, rows = focus_region(view)
+        centre = rows[len(rows) // 2] * view.width + cols[len(cols) // 2]
+        return centre, max(len(cols), len(rows)) // 2
+
     def _zoomed(self, view: View) -> tuple[MapFrame | None, MapFrame | None]:
-        if self.whole:
-            return MapFrame.FOCUS, None
-        if self.centre is None:  # the focus: in round its middle, out to the whole board
-            cols, rows = focus_region(view)
-            centre = rows[len(rows) // 2] * view.width + cols[len(cols) // 2]
-            span = max(len(cols), len(rows)) // 2
-            smaller = [r for r in RADII if r < span] or [RADII[0]]
-            return MapFrame.crop(centre, smaller[-1]), MapFrame.WHOLE
-        smaller = [r for r in RADII if r < self.radius]
-        larger = [r for r in RADII if r > self.radius]
-        inner = MapFrame.crop(self.centre, smaller[-1]) if smaller else None
-        outer = MapFrame.crop(self.centre, larger[0]) if larger else MapFrame.WHOLE
+        board = max(view.width, view.height)
+        if self.whole or self.full:  # in: the biggest window smaller than the board
+            middle = view.home if view.home is not None else self._middle(view)[0]
+            steps = [r for r in WINDOW_RADII if 2 * r + 1 < board]
+            return (MapFrame.window(middle, steps[-1]) if steps else MapFrame.FOCUS), None
+        centre, span = self._middle(view)
+        if self.centre is not None and not self.fitted:  # `/map at:`: its own steps
+            smaller = [r for r in RADII if r < self.radius]
+            larger = [r for r in RADII if r > self.radius]
+            inner = MapFrame.crop(centre, smaller[-1]) if smaller else None
+            outer = MapFrame.crop(centre, larger[0]) if larger else MapFrame.WHOLE
+            return inner, outer
+        smaller = [r for r in WINDOW_RADII if r < span]
+        larger = [r for r in WINDOW_RADII if r > span and 2 * r + 1 < board]
+        inner = MapFrame.window(centre, smaller[-1]) if smaller else None
+        outer = MapFrame.window(centre, larger[0]) if larger else MapFrame.WHOLE
         return inner, outer
+
+    def _panned(self, view: View) -> list[tuple[str, MapFrame]]:
+        """North, South, West, East: the same window moved by half its width (round the
+        torus); none along a side the window already shows whole."""
+        if self.whole or self.full:
+            return []
+        centre, span = self._middle(view)
+        step = max(1, span)
+        x, y = centre % view.width, centre // view.width
+        make = MapFrame.crop if self.centre is not None and not self.fitted else MapFrame.window
+        out = []
+        if 2 * span + 1 < view.height:
+            out.append(("North", make(((y - step) % view.height) * view.width + x, span)))
+            out.append(("South", make(((y + step) % view.height) * view.width + x, span)))
+        if 2 * span + 1 < view.width:
+            out.append(("West", make(y * view.width + (x - step) % view.width, span)))
+            out.append(("East", make(y * view.width + (x + step) % view.width, span)))
+        return out
 
 
 MapFrame.FOCUS = MapFrame()
 MapFrame.WHOLE = MapFrame(whole=True)
+MapFrame.FULL = MapFrame(whole=True, full=True)
 
 
 class Intel:
@@ -134,7 +193,7 @@ class Intel:
             )
         return await self._map_reply(
             seat.game, nation, view, MapFrame.WHOLE if full else MapFrame.FOCUS
-        )
+        )  # the whole board: its overview, "Full size" a button away
 
     async def pressed_map(self, caller: Caller, args: str) -> Reply:
         """A button under a map: the same map zoomed, moved to the capital, or drawn again."""
@@ -148,14 +207,14 @@ class Intel:
     async def _map_reply(self, game: GameRow, nation: str, view: View, frame: MapFrame) -> Reply:
         title = f"{game.name} (game {game.id})"
         # the view is a copy: it is drawn in a worker process while the bot goes on
+        data = await drawing.run(_picture, view, title, frame)
         if frame.centre is not None:
-            data = await drawing.run(_picture, view, title, frame.centre, frame.radius)
             where = f" around {view.label(frame.centre)}"
+        elif frame.full:
+            where = ", the whole board at full size,"
         elif frame.whole:
-            data = await drawing.run(_picture, view, title, None, 0, True)
-            where = ", the whole board,"
+            where = ", the whole board (Full size: every square readable),"
         else:
-            data = await drawing.run(_picture, view, title, None, 0)
             where = ""
         name = f"map-{game.id}-{nation}-t{view.tick}.png"
         return Reply(

@@ -69,12 +69,15 @@ class StrategicTeller:
 
     async def picture(self, view: Any, title: str, events: list[Event]) -> bytes | None:
         """The map round these events' markers and the nation's things near them (no events:
-        round its cities and units), drawn in a worker process."""
+        round its cities and units; the game's end: the whole final board, as an overview),
+        drawn in a worker process."""
         from renderers.strategic import drawing
         from renderers.strategic.markers import markers_from
 
         markers = markers_from(events, view.nation, view.width, view.height)
         try:
+            if any(isinstance(e, ev.GameEnded) for e in events):  # the final board, whole
+                return await drawing.draw_overview(view, title=title)
             return await drawing.draw_focus(view, title=title, markers=markers)
         except Exception:
             log.exception("rendering the map for %s failed", view.nation)

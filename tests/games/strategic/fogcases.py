@@ -1318,10 +1318,17 @@ class DeskRunner:
         return f"{what}: {reply.text} {card} {pictures}"
 
 
-def picture_input(view: View, title: str, at: int | None, radius: int) -> bytes:
-    """Stands in for bot.games.strategic.intel's drawing: the view handed to the renderer, as data."""
+def picture_input(view: View, title: str, frame: Any) -> bytes:
+    """Stands in for bot.games.strategic.intel's drawing: the view handed to the renderer, and
+    the frame it draws (`intel.MapFrame`), as data."""
+    at = frame.centre
     return json.dumps(
-        {"view": view.to_dict(), "at": at, "radius": radius if at is not None else None},
+        {
+            "view": view.to_dict(),
+            "at": at,
+            "radius": frame.radius if at is not None else None,
+            "frame": [frame.whole, frame.full, frame.fitted],
+        },
         sort_keys=True,
     ).encode()
 

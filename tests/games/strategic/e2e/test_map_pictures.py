@@ -1,17 +1,26 @@
-"""/map through the fake Discord: by default a picture of the part of the board round the
+"""/map through the fake Discord: by default a picture of the part of the board holding all the
 player's cities and units, at the width Discord shows in a message; `full:true` the whole
-board."""
+board's overview made for that width; and the welcome DM names the colour the player's own map
+draws them in."""
 
 from __future__ import annotations
 
 import io
+import re
 
+import numpy as np
 from PIL import Image
 
+from engine.interface.colours import PALETTE
 from renderers.strategic import style
-from renderers.strategic.mapimage import FOCUS_WIDTH
+from renderers.strategic.mapimage import FOCUS_WIDTH, render_focus, square_box
 from renderers.strategic.region import focus_region
-from tests.e2e.test_bot_e2e import PNG_MAGIC, env, open_game  # noqa: F401 (env: the fixture)
+from tests.e2e.test_bot_e2e import (  # noqa: F401 (env: the fixture)
+    PNG_MAGIC,
+    env,
+    eventually,
+    open_game,
+)
 
 
 async def test_map_shows_the_nations_part_of_the_board_and_full_the_whole_board(env) -> None:  # noqa: F811
@@ -28,18 +37,52 @@ async def test_map_shows_the_nations_part_of_the_board_and_full_the_whole_board(
     data, full_data = focused.files[0].data, whole.files[0].data
     assert data.startswith(PNG_MAGIC) and full_data.startswith(PNG_MAGIC)
     small = Image.open(io.BytesIO(data))
-    big = Image.open(io.BytesIO(full_data))
+    overview = Image.open(io.BytesIO(full_data))
 
     view = await env.bot.service.view(game, "red")
     cols, rows = focus_region(view)
-    # the focused picture: red's part of the board, Discord's width; its map as tall as that
-    # part's rows at the width's squares
+    # the focused picture: red's part of the board (every unit of it), Discord's width
     assert len(cols) * len(rows) < view.width * view.height / 4
+    for unit in view.own_units():
+        assert unit.sq % view.width in cols and unit.sq // view.width in rows
     assert small.width <= FOCUS_WIDTH + 10
     cell = min(60, (FOCUS_WIDTH - 40) // len(cols))
     assert small.height >= len(rows) * min(cell, 12)
-    # the whole board: every column at the full map's square size, far wider
-    assert big.width >= view.width * style.cell_size(view.width, view.height) > 2 * small.width
+    # the whole board: at Discord's width too, its squares as large as that allows
+    assert overview.width <= FOCUS_WIDTH + 10
+    assert overview.height >= view.height * ((FOCUS_WIDTH - 40) // view.width)
+    # the full size is a button away
+    assert any(b["label"] == "Full size" for b in whole.message.buttons)
     # zooming still works, and is not the whole board either
     zoom = await fake.invoke(env.alice, env.channel, "map", {"at": "1,1", "radius": 3})
-    assert Image.open(io.BytesIO(zoom.files[0].data)).width < big.width
+    assert "around 1,1" in zoom.text
+
+
+async def test_the_welcome_names_the_colour_the_players_map_draws_them_in(env) -> None:  # noqa: F811
+    fake = env.fake
+    game = await open_game(env)
+    # Bob chooses no colour: the game gives him one, and the welcome must name that one
+    await fake.invoke(env.alice, env.channel, "game join", {"name": "Red", "colour": "red"})
+    await fake.invoke(env.bob, env.channel, "game join", {"name": "Blue"})
+    await fake.invoke(env.mod, env.channel, "mod pause")
+    await eventually(lambda: any("Welcome" in m.content for m in fake.dms(env.bob)), 10)
+    welcome = next(m.content for m in fake.dms(env.bob) if "Welcome" in m.content)
+    named = re.search(r"Your colour on the map is \*\*([a-z]+)\*\*", welcome)
+    assert named is not None, welcome
+
+    shown = await fake.invoke(env.bob, env.channel, "map")
+    image = Image.open(io.BytesIO(shown.files[0].data))
+    world = await env.bot.service.live_world(game)
+    blue = next(n.id for n in world.nations.values() if n.name == "Blue")
+    view = await env.bot.service.view(game, blue)
+    city = view.own_cities()[0]
+    # where the city is on the picture: drawn again here, its layout read (the PNG has none)
+    layout = render_focus(view, title=f"Island War (game {game})")
+    assert layout.size == image.size
+    box = square_box(layout, view, city.sq)
+    assert box is not None
+    left, top, right, bottom = box
+    arr = np.asarray(image.convert("RGB"))
+    # the city's fill, left of the unit drawn in its lower right corner
+    fill = tuple(int(v) for v in arr[bottom - 6, left + 5])
+    assert fill == style.parse_colour(PALETTE[named.group(1)]), (fill, named.group(1))

@@ -60,9 +60,10 @@ def test_the_default_picture_shows_the_nations_cities_at_550_pixels_far_smaller_
     assert image.width <= FOCUS_WIDTH + 10 and region.cell >= 16
     full = render_map(view)
     assert full.width > 2 * image.width
-    # the city squares are drawn in "you" yellow on the focused picture
+    # the city squares are drawn in the nation's own colour on the focused picture
     arr = decode(image)
-    assert has_colour(arr, box_of(image, view, cities[0].sq), style.RELATION_COLOURS["you"])
+    own = style.parse_colour(view.nations["n0"].colour)
+    assert has_colour(arr, box_of(image, view, cities[0].sq), own)
 
 
 def test_the_window_wraps_round_the_torus_and_a_nation_with_nothing_gets_what_it_knows():
@@ -108,8 +109,8 @@ def test_the_legend_lists_only_the_markers_drawn() -> None:
     assert not {"attack", "capture", "interception", "blast", "unit lost"} & set(
         plain.info["legend"]
     )
-    # the legend explains coast and the last-seen marks
-    assert "coast: ships reach it" in plain.info["legend"]
+    # the legend explains coast as what it is (ships do not enter it: only ports and bases)
+    assert "coast: land by water" in plain.info["legend"]
 
 
 def test_an_out_of_supply_unit_gets_its_badge() -> None:

@@ -86,11 +86,11 @@ def test_a_hidden_unit_square_shows_no_unit_and_the_owner_sees_it() -> None:
     assert {tuple(p) for p in pixels(arr, box).tolist()} <= allowed
 
     blue_view = view_for(world, "blue")
-    blue = render_map(blue_view)  # on its own map, the nation's things are "you"
+    blue = render_map(blue_view)  # on its own map, the nation's things are in its own colour
+    assert has_colour(decode(blue), box_of(blue, blue_view, engineer.sq), blue_colour)
+    blue = render_map(blue_view, colours="relation")  # or "you", coloured by relation
     you = style.RELATION_COLOURS["you"]
     assert has_colour(decode(blue), box_of(blue, blue_view, engineer.sq), you)
-    blue = render_map(blue_view, colours="nation")
-    assert has_colour(decode(blue), box_of(blue, blue_view, engineer.sq), blue_colour)
 
 
 def test_a_visible_enemy_city_shows_its_owners_colour() -> None:
@@ -98,14 +98,18 @@ def test_a_visible_enemy_city_shows_its_owners_colour() -> None:
     fort = world.grid.index(20, 1)
     view = view_for(world, "red")
     assert view.cities[fort].owner == "blue" and view.cities[fort].seen == "now"
-    image = render_map(view, colours="nation")
+    image = render_map(view)
     arr = decode(image)
     left, top, right, bottom = box_of(image, view, fort)
-    # the lower-left corner of the square is city fill (the unit sits lower right)
-    corner = arr[bottom - 4, left + 3]
-    assert tuple(corner) == style.parse_colour(world.nations["blue"].colour)
-    # by relation (the default): red is at war with blue
-    by_relation = render_map(view)
+    assert right - left == 20
+    # the city's fill is its owner's colour (the unit sits lower right), inside a ring in the
+    # colour of red's relation to blue: war
+    assert tuple(arr[bottom - 7, left + 6]) == style.parse_colour(world.nations["blue"].colour)
+    assert tuple(arr[top + 10, left + 3]) == style.RELATION_COLOURS["war"]
+    assert tuple(arr[top + 10, left + 1]) == style.OUTLINE  # black each side of the ring
+    assert tuple(arr[top + 10, left + 4]) == style.OUTLINE
+    # coloured by relation: red is at war with blue
+    by_relation = render_map(view, colours="relation")
     left, top, right, bottom = box_of(by_relation, view, fort)
     corner = decode(by_relation)[bottom - 4, left + 3]
     assert tuple(corner) == style.RELATION_COLOURS["war"]
@@ -131,7 +135,12 @@ def test_remembered_squares_are_dimmed_and_keep_the_last_known_picture() -> None
     image = render_map(view)
     arr = decode(image)
     left, top, right, bottom = box_of(image, view, fort)
-    assert tuple(arr[bottom - 4, left + 3]) == style.dim(style.RELATION_COLOURS["war"], 0.7)
+    blue = style.parse_colour(world.nations["blue"].colour)
+    assert tuple(arr[bottom - 7, left + 6]) == style.dim(blue, 0.7)
+    by_relation = render_map(view, colours="relation")
+    left, top, right, bottom = box_of(by_relation, view, fort)
+    war = style.RELATION_COLOURS["war"]
+    assert tuple(decode(by_relation)[bottom - 4, left + 3]) == style.dim(war, 0.7)
     # a land square next to the fort that red saw: dimmed land, not never-seen
     near = world.grid.index(20, 2)
     box = box_of(image, view, near)
@@ -208,8 +217,8 @@ def test_a_zoomed_crop_is_larger_and_wraps_round_the_map_edge() -> None:
     assert region.cell > render_map(view).info["region"].cell
     # red's two infantry stand in the fort at 1,1: red pixels in that square
     arr = decode(crop)
-    you = style.RELATION_COLOURS["you"]
-    assert has_colour(arr, box_of(crop, view, world.grid.index(1, 1)), you)
+    red = style.parse_colour(world.nations["red"].colour)
+    assert has_colour(arr, box_of(crop, view, world.grid.index(1, 1)), red)
 
 
 def test_big_map_pictures_stay_small() -> None:
@@ -359,11 +368,12 @@ def test_the_projects_colours_are_exact_in_the_palette_png() -> None:
         *style.MARKER_COLOURS.values(),
     }
     assert expected <= shown, expected - shown
-    # the legend's swatches: every pixel inside a nation's swatch is its colour, exactly
+    # the legend's swatches: every pixel inside a nation's swatch is its colour, exactly (blue's
+    # inside the ring of its relation to red)
     arr = np.asarray(decoded.convert("RGB"))
-    for colour in (red, blue, style.NEUTRAL):
+    for colour, least in ((red, 12 * 12), (blue, 6 * 6), (style.NEUTRAL, 12 * 12)):
         inside = np.all(arr == colour, axis=2)
-        assert inside.sum() >= 12 * 12
+        assert inside.sum() >= least
 
 
 def test_thirty_two_nations_keep_their_colours_exact() -> None:
