@@ -11,7 +11,7 @@ from engine.strategic import events as ev
 from engine.strategic.systems import economy
 from engine.strategic.systems.diplomacy import change
 from engine.strategic.systems.endgame import eliminate, end_if_due
-from engine.strategic.systems.upkeep import unit_update
+from engine.strategic.systems.upkeep import run_orders, unit_update
 from engine.strategic.world import World
 
 
@@ -23,7 +23,10 @@ def tick_once(world: World) -> list[ev.Event]:
     counts = economy.city_counts(world)
     economy.regenerate_command_points(world, counts)
     out.extend(economy.accrue_tech(world, counts))
-    out.extend(economy.progress_builds(world))
+    built = economy.progress_builds(world)
+    out.extend(built)
+    # units built for a city's waypoint set out at once (a standing order, as at an update)
+    out.extend(run_orders(world, [e.unit_id for e in built if isinstance(e, ev.UnitBuilt)]))
     out.extend(apply_pending_relations(world))
     out.extend(unit_update(world))
     if world.reveals:

@@ -56,6 +56,15 @@ class Designate(Command):
     designation: str
 
 
+class SetWaypoint(Command):
+    """Send each unit the city builds to this square (a standing move order, at no command
+    point cost); None clears it. A change of build clears it too."""
+
+    kind: Literal["waypoint"] = "waypoint"
+    city: Coord
+    to: Coord | None
+
+
 class Move(Command):
     kind: Literal["move"] = "move"
     units: list[int] = Field(min_length=1, max_length=64)
@@ -138,6 +147,7 @@ AnyCommand = Annotated[
     SetBuild
     | SetNextBuild
     | Designate
+    | SetWaypoint
     | Move
     | Attack
     | SetRelation

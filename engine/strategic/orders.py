@@ -154,6 +154,25 @@ def _set_next_build(world: World, nation: str, c: cmd.SetNextBuild) -> list[ev.E
     return [economy.city_changed(world, city)]
 
 
+def _set_waypoint(world: World, nation: str, c: cmd.SetWaypoint) -> list[ev.Event]:
+    city = _own_city(world, nation, c.city)
+    if c.to is None:
+        if city.waypoint is None:
+            raise CommandError(f"the city at {c.city[0]},{c.city[1]} has no waypoint")
+        goal = None
+    else:
+        goal = _square(world, c.to)  # any square: what lies there is the nation's to find out
+        if goal == city.sq:
+            raise CommandError("a waypoint is a square away from the city")
+        if goal == city.waypoint:
+            raise CommandError(f"the city at {c.city[0]},{c.city[1]} sends its units there already")
+    cost = world.rules.command_points.costs.city_orders
+    _charge(world, nation, cost, "a city order")
+    city.waypoint = goal
+    _pay(world, nation, cost)
+    return []
+
+
 def _designate(world: World, nation: str, c: cmd.Designate) -> list[ev.Event]:
     rules = world.rules
     city = _own_city(world, nation, c.city)
@@ -642,6 +661,7 @@ _HANDLERS: dict[type, Handler] = {
     cmd.SetBuild: _set_build,  # type: ignore[dict-item]
     cmd.SetNextBuild: _set_next_build,  # type: ignore[dict-item]
     cmd.Designate: _designate,  # type: ignore[dict-item]
+    cmd.SetWaypoint: _set_waypoint,  # type: ignore[dict-item]
     cmd.Move: _move,  # type: ignore[dict-item]
     cmd.Attack: _attack,  # type: ignore[dict-item]
     cmd.SetRelation: _relation,  # type: ignore[dict-item]

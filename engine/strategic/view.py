@@ -64,6 +64,7 @@ class CityView:
     progress: int | None = None
     next_build: str | None = None
     skipped: bool = False  # its last finished build was skipped for lack of power
+    waypoint: int | None = None  # where each unit it builds is sent
 
 
 @dataclass(frozen=True, slots=True)
@@ -281,6 +282,7 @@ def view_for(world: World, nation: str) -> View:
                 city.progress,
                 city.next_build,
                 city.skipped,
+                city.waypoint,
             )
         elif visible[sq]:
             cities[sq] = CityView(sq, city.owner, city.designation, "now")

@@ -362,6 +362,8 @@ class Intel:
             else:
                 building = "**nothing** (give it a build with /build)"
             nxt = f", then {rules.unit[c.next_build].title}" if c.next_build else ""
+            if c.waypoint is not None:
+                nxt += f"; sends them to {view.label(c.waypoint)}"
             lines.append(f"`{view.label(c.sq):>7}` {ct.title} - {building}{nxt}")
         if page < pages:
             lines.append(f"More: `/cities page:{page + 1}`")

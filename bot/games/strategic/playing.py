@@ -174,6 +174,21 @@ class Playing:
         return Reply(text=f"The city at {xy[0]},{xy[1]} is now {article(title)}{what}.")
 
     @costed
+    async def waypoint(self, caller: Caller, city: str, to: str | None = None) -> Reply:
+        """Where a city sends each unit it builds (none: it keeps them)."""
+        view, _ = await self._view(caller)
+        xy = parsing.square(city, view.width, view.height)
+        clear = to is None or to.strip().lower() in ("none", "nothing", "clear", "")
+        goal = None if clear or to is None else parsing.square(to, view.width, view.height)
+        await self._submit(caller, cmd.SetWaypoint(city=xy, to=goal))
+        if goal is None:
+            return Reply(text=f"The city at {xy[0]},{xy[1]} keeps what it builds now.")
+        return Reply(
+            text=f"The city at {xy[0]},{xy[1]} sends each unit it builds to {goal[0]},{goal[1]} "
+            "(a standing order; a change of build clears the waypoint)."
+        )
+
+    @costed
     async def cancel(self, caller: Caller, units: str) -> Reply:
         view, _ = await self._view(caller)
         chosen = selectors.for_cancel(

@@ -82,6 +82,9 @@ class City:
     # the last finished build was skipped for lack of power and nothing changed since (the
     # owner is told once, not at every finished build)
     skipped: bool = False
+    # where each unit it builds is sent (a standing move order), None: nowhere; cleared when
+    # its build changes or it changes hands (original game)
+    waypoint: int | None = None
 
     def to_row(self) -> list:
         row = [
@@ -93,8 +96,11 @@ class City:
             self.next_build,
             self.name,
         ]
-        if self.skipped:  # rows of older snapshots have no flag: it defaults to False
-            row.append(True)
+        # rows of older snapshots have neither: they default to False and None
+        if self.skipped or self.waypoint is not None:
+            row.append(self.skipped)
+        if self.waypoint is not None:
+            row.append(self.waypoint)
         return row
 
     @classmethod

@@ -864,7 +864,7 @@ def my_action(rnd, a: World, b: World, secrets: Secrets, aims: list[int]) -> tup
     kind = rnd.choice(
         ["move"] * 4
         + ["attack"] * 4
-        + ["build", "next", "designate", "cancel", "board", "engineer", "launch"]
+        + ["build", "next", "designate", "waypoint", "cancel", "board", "engineer", "launch"]
         + ["diplomacy"] * 2
         + ["disband", "cede", "cede"]
     )
@@ -875,6 +875,8 @@ def my_action(rnd, a: World, b: World, secrets: Secrets, aims: list[int]) -> tup
         return ("me", "build", city(), rnd.choice(names), kind == "next")
     if kind == "designate":
         return ("me", "designate", city(), rnd.choice([c.name for c in rules.cities]))
+    if kind == "waypoint":  # a square anywhere (known or not), or none: cleared
+        return ("me", "waypoint", city(), where() if rnd.random() < 0.8 else None)
     if kind == "cancel":
         return ("me", "cancel", units_text([u.id for u in units if u.order is not None]))
     if kind == "board":
@@ -1182,6 +1184,9 @@ class PureRunner:
         if what == "designate":
             name = choice(args[1], [c.name for c in rules.cities], "designation")
             return cmd.Designate(city=square(args[0], w, h), designation=name)
+        if what == "waypoint":
+            to = None if args[1] is None else square(args[1], w, h)
+            return cmd.SetWaypoint(city=square(args[0], w, h), to=to)
         if what == "cancel":
             return cmd.CancelOrders(units=unit_ids(args[0]))
         if what == "board":
