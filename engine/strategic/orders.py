@@ -18,6 +18,7 @@ from engine.strategic.systems.interception import Interception
 from engine.strategic.systems.interdiction import Interdiction
 from engine.strategic.systems.movement import (
     MoveContext,
+    fleet_squares,
     follow,
     is_ship,
     plan_move,
@@ -209,21 +210,32 @@ def _move(world: World, nation: str, c: cmd.Move) -> list[ev.Event]:
         raise CommandError("a unit is listed twice")
     units = [_own_unit(world, nation, uid) for uid in c.units]
     rules = world.rules
-    ships = [u for u in units if is_ship(rules.unit[u.type])]
-    if ships and len(units) > 1:
-        raise CommandError("ships move one at a time (only one ship may be on a sea square)")
+    ships = [u for u in units if is_ship(rules.unit[u.type]) and u.carried_by is None]
+    fleet = len(ships) > 1
     ctx = MoveContext(world, nation)
     plans: list[tuple[Unit, list[int]]] = []
+    goals: dict[int, int] = {}  # a fleet's ships: each its own sea square near the goal
     for unit in units:
         ut = rules.unit[unit.type]
         if ut.moves_on == MovesOn.NONE:
             raise CommandError(f"unit {unit.id} ({ut.title}) does not move; it is launched")
-        if unit.sq == goal:
+        if unit.sq == goal and not (fleet and unit in ships):
             raise CommandError(f"unit {unit.id} ({ut.title}) is already at {c.to[0]},{c.to[1]}")
+        if fleet and unit in ships:
+            continue
         path = plan_move(world, ctx, unit, goal)
         if path is None:
             raise CommandError(_no_path_reason(world, unit, ut, goal, c.to))
         plans.append((unit, path))
+    pace = None
+    if fleet:
+        squares = _fleet(world, ctx, ships, goal, c.to)
+        for ship in ships:
+            goals[ship.id], path = squares[ship.id]
+            plans.append((ship, path))
+        # they sail together, at the pace of the slowest: now, as far as the slowest can go;
+        # at their updates, as far as the slowest gains
+        pace = min(rules.unit[s.type].mobility for s in ships)
     cost = rules.command_points.costs.move
     _charge(world, nation, cost, "a move")
     _pay(world, nation, cost)
@@ -231,8 +243,24 @@ def _move(world: World, nation: str, c: cmd.Move) -> list[ev.Event]:
     arrived: list[int] = []
     ordered: list[int] = []
     hooks = (Interception(world), Interdiction(world))
+    now = min((s.mobility for s in ships), default=0)
+    plans.sort(key=lambda p: list(c.units).index(p[0].id))  # as listed (the goal's ship first)
     for unit, path in _escorts_first(world, plans):
         if unit.id not in world.units:
+            continue
+        if unit.id in goals:
+            unit.set_order(None)
+            result = walk(world, ctx, unit, path, hooks=hooks, goal=goals[unit.id], budget=now)
+            if result.arrived or result.stopped:
+                unit.set_order(None)
+            else:
+                unit.set_order(goals[unit.id], result.rest, pace=pace)
+            out.extend(result.events)
+            ctx.invalidate_sight()
+            if result.arrived:
+                arrived.append(unit.id)
+            elif unit.order is not None:
+                ordered.append(unit.id)
             continue
         result = follow(world, ctx, unit, goal, path, hooks=hooks)
         out.extend(result.events)
@@ -254,6 +282,27 @@ def _move(world: World, nation: str, c: cmd.Move) -> list[ev.Event]:
         ),
     )
     return out
+
+
+def _fleet(
+    world: World, ctx: MoveContext, ships: list[Unit], goal: int, xy: tuple[int, int]
+) -> dict[int, tuple[int, list[int]]]:
+    """Each ship's square and path near the goal (one ship a sea square), or why not."""
+    rules = world.rules
+    rings = 1  # as few as the fleet needs (a square for each ship and as many to spare)
+    while (2 * rings + 1) ** 2 < 2 * len(ships) and rings < rules.mobility.fleet_spread:
+        rings += 1
+    found = fleet_squares(world, ctx, ships, goal, rings=rings)
+    if isinstance(found, int):
+        ship = world.units[found]
+        ut = rules.unit[ship.type]
+        if found == ships[0].id:  # the goal itself: as for a ship sailing alone
+            raise CommandError(_no_path_reason(world, ship, ut, goal, xy))
+        raise CommandError(
+            f"unit {ship.id} ({ut.title}) finds no sea square it knows a way to within {rings} "
+            f"of {xy[0]},{xy[1]} (one ship a sea square): send fewer ships there"
+        )
+    return found
 
 
 def _escorts_first(
@@ -358,9 +407,8 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
                 f"{name} needs {need} mobility to reach {where} and attack; it has {unit.mobility}"
             )
         plans.append((unit, path))
-    movers = [u for u, path in plans if path]
-    if len(movers) > 1 and any(is_ship(rules.unit[u.type]) for u in movers):
-        raise CommandError("ships move one at a time (only one ship may be on a sea square)")
+    # ships attacking together each take a square of their own next to the target (a ship
+    # that finds its square taken on the way plans again to another)
     cost = rules.command_points.costs.capture if capture else rules.command_points.costs.attack
     _charge(world, nation, cost, "taking a city" if capture else "an attack")
     _pay(world, nation, cost)

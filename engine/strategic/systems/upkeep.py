@@ -94,7 +94,13 @@ def run_orders(world: World, unit_ids: list[int]) -> list[ev.Event]:
             )
             continue
         result = follow(
-            world, ctx, unit, target, path, hooks=(Interception(world), Interdiction(world))
+            world,
+            ctx,
+            unit,
+            target,
+            path,
+            hooks=(Interception(world), Interdiction(world)),
+            pace=unit.pace,
         )
         out.extend(result.events)
         ctx.invalidate_sight()
