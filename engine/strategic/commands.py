@@ -73,11 +73,14 @@ class Move(Command):
 
 class Attack(Command):
     """Units move next to the target square (if they are not already) and attack it; land
-    units attacking an empty enemy or neutral city capture it."""
+    units attacking an empty enemy or neutral city capture it. With `queue`, units short of
+    mobility are not refused: they go towards the target and attack once in range (a
+    standing order, carried on at their updates)."""
 
     kind: Literal["attack"] = "attack"
     units: list[int] = Field(min_length=1, max_length=64)
     target: Coord
+    queue: bool = False
 
 
 class SetRelation(Command):

@@ -11,8 +11,16 @@ from collections.abc import Callable
 from engine.errors import CommandError
 from engine.strategic import commands as cmd
 from engine.strategic import events as ev
-from engine.strategic.rules.models import MovesOn, UnitClass, UnitType
-from engine.strategic.systems import cession, combat, diplomacy, economy, launch, transport
+from engine.strategic.rules.models import MovesOn, UnitType
+from engine.strategic.systems import (
+    cession,
+    combat,
+    diplomacy,
+    economy,
+    launch,
+    strike,
+    transport,
+)
 from engine.strategic.systems.endgame import eliminate
 from engine.strategic.systems.interception import Interception
 from engine.strategic.systems.interdiction import Interdiction
@@ -22,7 +30,6 @@ from engine.strategic.systems.movement import (
     follow,
     is_ship,
     plan_move,
-    step_cost,
     walk,
 )
 from engine.strategic.systems.sight import Knowledge, Sight, show
@@ -351,34 +358,13 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
     if len(set(c.units)) != len(c.units):
         raise CommandError("a unit is listed twice")
     units = [_own_unit(world, nation, uid) for uid in c.units]
-    team = world.team(nation)
-    sight = Sight(world, nation)
-    # what the nation knows is there: units it sees now, else those it remembers there
-    seen = [
-        (u.owner, u.type)
-        for u in world.units_at(target)
-        if u.owner not in team and u.carried_by is None and sight.sees_unit(u)
-    ] or [(g.owner, g.type) for g in sight.ghosts_at(target)]
-    if seen:
-        hostile = [(o, t) for o, t in seen if combat.at_war(world, nation, o)]
-        if not hostile:
-            other = world.nations[seen[0][0]].name
-            raise CommandError(f"you are not at war with {other}; declare war first")
-        capture = False
-        seen_types = [rules.unit[t] for _, t in hostile]
-    else:
-        # a city as the nation knows it: seen now, or remembered (its owner as last seen)
-        owner = Knowledge(world, nation).city_owner(target)
-        if owner is False or owner in team:
-            raise CommandError(f"you see nothing to attack at {where}")
-        if owner is not None and not combat.at_war(world, nation, owner):
-            raise CommandError(
-                f"you are not at war with {world.nations[owner].name}; declare war first"
-            )
-        capture = True
-        seen_types = []
+    known = strike.known_target(world, nation, target)
+    if isinstance(known, str):
+        raise CommandError(known)
+    capture = known.capture
     ctx = MoveContext(world, nation)
     plans: list[tuple[Unit, list[int]]] = []
+    queued: set[int] = set()  # short of mobility now: they go on, and attack once in range
     for unit in units:
         ut = rules.unit[unit.type]
         name = f"unit {unit.id} ({ut.title})"
@@ -390,32 +376,42 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
             )
         if ut.moves_on == MovesOn.NONE:
             raise CommandError(f"{name} does not fight; it is launched")
-        if capture:
-            if ut.unit_class != UnitClass.LAND:
-                raise CommandError(f"{name} cannot take a city; only land units can")
-        else:
-            if not any(combat.can_hit(world, ut, target, dt) for dt in seen_types):
-                raise CommandError(f"{name} cannot attack what is at {where}")
-            if unit.ammo < 1:
-                raise CommandError(f"{name} has no ammunition")
+        why = strike.can_attack(world, unit, known, target)
+        if why is not None:
+            raise CommandError(why)
         path = plan_move(world, ctx, unit, target, approach=True)
         if path is None:
             raise CommandError(f"{name} has no known way to get next to {where}")
-        need = _path_cost(world, ctx, unit, path) + 1
+        need = strike.path_cost(world, ctx, unit, path) + 1
         if unit.mobility < need:
-            raise CommandError(
-                f"{name} needs {need} mobility to reach {where} and attack; it has {unit.mobility}"
-            )
+            if not c.queue:
+                raise CommandError(
+                    f"{name} needs {need} mobility to reach {where} and attack; it has "
+                    f"{unit.mobility} (queue:true: it goes on and attacks once in range)"
+                )
+            queued.add(unit.id)
         plans.append((unit, path))
-    # ships attacking together each take a square of their own next to the target (a ship
-    # that finds its square taken on the way plans again to another)
     cost = rules.command_points.costs.capture if capture else rules.command_points.costs.attack
     _charge(world, nation, cost, "taking a city" if capture else "an attack")
     _pay(world, nation, cost)
     out: list[ev.Event] = []
     hooks = (Interception(world), Interdiction(world))
+    # ships attacking together each take a square of their own next to the target (a ship
+    # that finds its square taken on the way plans again to another)
     for unit, path in _escorts_first(world, plans):
         if unit.id not in world.units:
+            continue
+        if unit.id in queued:  # as far as it can now; the rest at its updates
+            unit.set_order(None)
+            if path:
+                result = walk(world, ctx, unit, path, hooks=hooks, goal=target, approach=True)
+                out.extend(result.events)
+                ctx.invalidate_sight()
+                if unit.id not in world.units or result.stopped:
+                    continue
+                unit.set_order(target, result.rest, strike=True)
+            else:
+                unit.set_order(target, [], strike=True)
             continue
         city_now = world.cities.get(target)
         if capture and (city_now is None or city_now.owner == nation):
@@ -429,60 +425,13 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
                 continue
         if world.grid.distance(unit.sq, target) != 1:
             continue
-        if capture and not _still_hostile(world, nation, target):
-            break  # seen up close, the city is not what was remembered: no attack
-        takes_city = rules.unit[unit.type].unit_class == UnitClass.LAND and _still_hostile(
-            world, nation, target
+        events, given_up, capture = strike.strike(
+            world, unit, target, capture=capture, moved=bool(path)
         )
-        defended = bool(combat.defenders_at(world, nation, target))
-        why = None
-        if not capture and not takes_city and not defended:
-            # nothing hostile left there: beaten by an earlier unit, or gone since seen
-            why = f"nothing to attack at {where} any more"
-        elif not capture and takes_city and not defended:
-            # an attack on units that have left the city: taking it costs what a capture does
-            extra = rules.command_points.costs.capture - rules.command_points.costs.attack
-            if world.nations[nation].cp < extra:
-                why = (
-                    f"the city at {where} is empty, and taking it costs {extra} more command points"
-                )
-            else:
-                _pay(world, nation, extra)
-                capture = True
-        if why is None and unit.mobility < combat.attack_cost(world, unit):
-            why = f"not enough mobility left to attack {where}"
-        if why is not None:
-            out.append(
-                ev.OrderCancelled(
-                    tick=world.tick,
-                    to=[nation],
-                    nation=nation,
-                    unit=unit.id,
-                    square=where,
-                    reason=why,
-                )
-            )
+        out.extend(events)
+        if given_up:
             break
-        out.extend(combat.resolve_attack(world, unit, target, moved=bool(path)))
     return out
-
-
-def _still_hostile(world: World, nation: str, target: int) -> bool:
-    """A city attacked from memory, now seen up close: still one to take (neutral, or of a
-    nation at war with this one)?"""
-    city = world.cities.get(target)
-    if city is None or city.owner in world.team(nation):
-        return False
-    return city.owner is None or combat.at_war(world, nation, city.owner)
-
-
-def _path_cost(world: World, ctx: MoveContext, unit: Unit, path: list[int]) -> int:
-    ut = world.rules.unit[unit.type]
-    total, here = 0, unit.sq
-    for sq in path:
-        total += step_cost(world, ctx, ut, here)
-        here = sq
-    return total
 
 
 def _relation(world: World, nation: str, c: cmd.SetRelation) -> list[ev.Event]:

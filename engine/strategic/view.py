@@ -50,6 +50,7 @@ class UnitView:
     # less, pays more to move, `systems/supply.py`); None when supply does not apply (aircraft,
     # which refuel instead, and units that need none) or the unit is not the nation's own
     supplied: bool | None = None
+    strike: bool = False  # own units: the standing order is an attack on its square
 
 
 @dataclass(frozen=True, slots=True)
@@ -220,6 +221,7 @@ def view_for(world: World, nation: str) -> View:
                 u.carried_by,
                 u.born,
                 supplied,
+                strike=u.strike,
             )
         )
         listed.add(uid)

@@ -108,17 +108,36 @@ class Playing:
         return Reply(text=_noted(chosen, told))
 
     @costed
-    async def attack(self, caller: Caller, units: str, target: str) -> Reply:
+    async def attack(
+        self, caller: Caller, units: str, target: str, *, queue: bool = False
+    ) -> Reply:
         view, _ = await self._view(caller)
         xy = parsing.square(target, view.width, view.height)
         rules = load_rules(view.ruleset)
         at = xy[1] * view.width + xy[0]
         chosen = selectors.for_attack(selectors.resolve(units, view, rules), view, rules, at)
-        command = cmd.Attack(units=chosen.ids(), target=xy)
+        command = cmd.Attack(units=chosen.ids(), target=xy, queue=queue)
         events, nation = await self._submit(caller, command)
-        return Reply(
-            text=_noted(chosen, await self._told(caller, events, nation) or "Attack ordered.")
-        )
+        told = await self._told(caller, events, nation)
+        if queue:  # the units still on their way: their attack waits until they are in range
+            after, _ = await self._view(caller)
+            waiting = [
+                u.id
+                for u in after.own_units()
+                if u.id in command.units and u.order == at and u.strike
+            ]
+            if waiting:
+                told = "\n".join(
+                    line
+                    for line in (
+                        told,
+                        f"{_ids(waiting).capitalize()} will attack {xy[0]},{xy[1]} once in "
+                        "range, going on at each update (given up if nothing you know of is "
+                        "there any more; `/cancel` drops it).",
+                    )
+                    if line
+                )
+        return Reply(text=_noted(chosen, told or "Attack ordered."))
 
     @costed
     async def build(

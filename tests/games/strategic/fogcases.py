@@ -868,6 +868,8 @@ def my_action(rnd, a: World, b: World, secrets: Secrets, aims: list[int]) -> tup
         + ["diplomacy"] * 2
         + ["disband", "cede", "cede"]
     )
+    if kind == "attack" and rnd.random() < 0.3:  # queued: made once in range, at updates
+        return ("me", kind, units_text(), where(), True)
     if kind in ("move", "attack"):
         return ("me", kind, units_text(), where())
     if kind in ("build", "next"):
@@ -1173,7 +1175,8 @@ class PureRunner:
         if what == "move":
             return cmd.Move(units=unit_ids(args[0]), to=square(args[1], w, h))
         if what == "attack":
-            return cmd.Attack(units=unit_ids(args[0]), target=square(args[1], w, h))
+            queue = len(args) > 2 and bool(args[2])
+            return cmd.Attack(units=unit_ids(args[0]), target=square(args[1], w, h), queue=queue)
         if what == "build":
             city, unit, nxt = args
             at = square(city, w, h)
@@ -1286,6 +1289,9 @@ class DeskRunner:
         desk, c = self.desk, self.caller
         if what == "build":
             return await desk.part(Playing).build(c, args[0], args[1], next_build=args[2])
+        if what == "attack":
+            queue = len(args) > 2 and bool(args[2])
+            return await desk.part(Playing).attack(c, args[0], args[1], queue=queue)
         if what in ("board", "engineer", "launch"):
             first = int(args[0]) if what != "board" else args[0]
             second = int(args[1]) if what == "board" else args[1]

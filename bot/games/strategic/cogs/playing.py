@@ -44,11 +44,19 @@ class PlayingCog(commands.Cog):
     @app_commands.command(
         name="attack", description="Attack a square (land units take empty cities)"
     )
-    @app_commands.describe(units=UNITS, target=SQUARE)
-    async def attack(self, interaction: discord.Interaction, units: str, target: str) -> None:
+    @app_commands.describe(
+        units=UNITS,
+        target=SQUARE,
+        queue="units not in range yet go on and attack once they are (a standing order)",
+    )
+    async def attack(
+        self, interaction: discord.Interaction, units: str, target: str, queue: bool = False
+    ) -> None:
         await respond(
             interaction,
-            lambda: self.bot.desk.part(Playing).attack(caller_of(interaction), units, target),
+            lambda: self.bot.desk.part(Playing).attack(
+                caller_of(interaction), units, target, queue=queue
+            ),
         )
 
     attack.autocomplete("units")(_units)
