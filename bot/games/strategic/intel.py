@@ -311,7 +311,7 @@ class Intel:
             if u.carried_by is not None:
                 bits.append(f"aboard {u.carried_by}")
             if u.order is not None:
-                bits.append(f"-> {view.label(u.order)}")
+                bits.append(f"{'attacks' if u.strike else '->'} {view.label(u.order)}")
             lines.append(" - ".join(bits))
         more = ""
         if page < pages:

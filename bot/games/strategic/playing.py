@@ -122,21 +122,16 @@ class Playing:
         if queue:  # the units still on their way: their attack waits until they are in range
             after, _ = await self._view(caller)
             waiting = [
-                u.id
+                f"Unit {u.id}, now at {after.label(u.sq)}, attacks {xy[0]},{xy[1]} once in "
+                "range, going on at its updates."
                 for u in after.own_units()
                 if u.id in command.units and u.order == at and u.strike
             ]
             if waiting:
-                told = "\n".join(
-                    line
-                    for line in (
-                        told,
-                        f"{_ids(waiting).capitalize()} will attack {xy[0]},{xy[1]} once in "
-                        "range, going on at each update (given up if nothing you know of is "
-                        "there any more; `/cancel` drops it).",
-                    )
-                    if line
+                waiting.append(
+                    "(Given up if nothing you know of is there any more; `/cancel` drops it.)"
                 )
+                told = "\n".join(line for line in (told, *waiting) if line)
         return Reply(text=_noted(chosen, told or "Attack ordered."))
 
     @costed

@@ -46,3 +46,33 @@ async def test_a_city_sends_what_it_builds_to_its_waypoint(desk: Desk) -> None:
     reply = await desk.part(Playing).waypoint(caller("1"), where, "none")
     assert reply.text.startswith(f"The city at {where} keeps what it builds now.")
     assert "sends them" not in (await desk.part(Intel).cities(caller("1"))).full_text
+
+
+async def test_a_queued_attack_says_it_waits_until_in_range(desk: Desk) -> None:
+    from engine.strategic.scenario import build_world
+    from tests.bot.test_desk import CHANNEL, GUILD
+
+    world, _ = build_world(
+        {
+            "map": "~~~~~~~~~~~~~~\n~A..........B~\n~............~\n~~~~~~~~~~~~~~\n",
+            "nations": {"red": {"player": "1"}, "blue": {"player": "2"}},
+            "relations": [["red", "blue", "war"]],
+            "cities": {"A": {"owner": "red"}, "B": {"owner": "blue"}},
+            "units": [
+                {"id": 1, "owner": "red", "type": "infantry", "at": "A", "mobility": 2},
+                {"id": 2, "owner": "blue", "type": "infantry", "at": "6,1"},
+                {"id": 3, "owner": "red", "type": "zeppelin", "at": "5,2"},
+            ],
+        }
+    )
+    await desk.ctx.service.create_game(
+        name="Queue", world=world, guild_id=GUILD, channel_id=CHANNEL
+    )
+    red = caller("1")
+    with pytest.raises(UserError, match="queue:true: it goes on and attacks once in range"):
+        await desk.part(Playing).attack(red, "1", "6,1")
+    reply = await desk.part(Playing).attack(red, "1", "6,1", queue=True)
+    assert "Unit 1, now at 3,1, attacks 6,1 once in range" in reply.text
+    assert "2 command points spent" in reply.text
+    listed = (await desk.part(Intel).units(red)).full_text
+    assert "attacks 6,1" in listed  # its standing order shows in /units
