@@ -51,6 +51,7 @@ class UnitView:
     # which refuel instead, and units that need none) or the unit is not the nation's own
     supplied: bool | None = None
     strike: bool = False  # own units: the standing order is an attack on its square
+    pace: int | None = None  # own units: mobility the order spends at most an update (a fleet)
 
 
 @dataclass(frozen=True, slots=True)
@@ -222,6 +223,7 @@ def view_for(world: World, nation: str) -> View:
                 u.born,
                 supplied,
                 strike=u.strike,
+                pace=u.pace,
             )
         )
         listed.add(uid)

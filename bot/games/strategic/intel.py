@@ -363,7 +363,7 @@ class Intel:
                 building = "**nothing** (give it a build with /build)"
             nxt = f", then {rules.unit[c.next_build].title}" if c.next_build else ""
             if c.waypoint is not None:
-                nxt += f"; sends them to {view.label(c.waypoint)}"
+                nxt += f"; new units go to {view.label(c.waypoint)}"
             lines.append(f"`{view.label(c.sq):>7}` {ct.title} - {building}{nxt}")
         if page < pages:
             lines.append(f"More: `/cities page:{page + 1}`")

@@ -485,6 +485,8 @@ class Travel:
             return ""
         period = self.rules.ticks_per_unit_update
         per_update = self.rules.unit[unit.type].mobility
+        if unit.pace is not None:  # a fleet: at the pace of its slowest ship
+            per_update = min(per_update, unit.pace)
         left = self._distance(unit.sq, unit.order)
         if per_update <= 0 or left <= 0:
             return ""

@@ -30,12 +30,12 @@ async def test_a_city_sends_what_it_builds_to_its_waypoint(desk: Desk) -> None:
         await desk.part(Playing).waypoint(caller("1"), where)
     with pytest.raises(UserError, match="off the map"):
         await desk.part(Playing).waypoint(caller("1"), where, f"{view.width + 3},1")
-    assert "sends them" not in (await desk.part(Intel).cities(caller("1"))).full_text
+    assert "new units go to" not in (await desk.part(Intel).cities(caller("1"))).full_text
     to = f"{x},{(y + 1) % view.height}"
     reply = await desk.part(Playing).waypoint(caller("1"), where, to)
     assert reply.text.startswith(f"The city at {where} sends each unit it builds to {to}")
     listed = (await desk.part(Intel).cities(caller("1"))).full_text
-    assert f"sends them to {to}" in listed
+    assert f"new units go to {to}" in listed
     # Blue is told nothing of it, and its list of cities does not show it
     assert to not in (await desk.part(Intel).cities(caller("2"))).full_text
     before = {u.id for u in view.own_units()}
@@ -45,7 +45,7 @@ async def test_a_city_sends_what_it_builds_to_its_waypoint(desk: Desk) -> None:
     assert new and all(after.label(u.sq) == to for u in new)
     reply = await desk.part(Playing).waypoint(caller("1"), where, "none")
     assert reply.text.startswith(f"The city at {where} keeps what it builds now.")
-    assert "sends them" not in (await desk.part(Intel).cities(caller("1"))).full_text
+    assert "new units go to" not in (await desk.part(Intel).cities(caller("1"))).full_text
 
 
 async def test_a_queued_attack_says_it_waits_until_in_range(desk: Desk) -> None:
