@@ -263,7 +263,10 @@ class Sandbox:
         kind: str = DEFAULT_KIND,
         map_name: str | None = None,
         turn_hours: float | None = None,
+        paused: bool = False,
     ) -> None:
+        """The game created and joined; `paused`: its clock stopped as soon as it starts
+        (before the AI's first orders and the welcome DMs, which take real seconds)."""
         self.commands = await Commands.load(self.desk)
         self.specs = self.commands.specs()
         first = self.acting
@@ -290,6 +293,8 @@ class Sandbox:
         self.acting = first
         for i in range(nations - len(self.players)):
             self.show(await self.desk.lifecycle.game_add_ai(self.caller(), f"Robot {i + 1}"))
+        if paused:  # time stands still while the player types; `wait` moves it on
+            await self.service.pause(self.game)
         await self.ai_pass()
         await self.notifier.run_once()
 
@@ -422,6 +427,9 @@ class Sandbox:
             await self.wait(hours)
             await self.notifier.run_once()
             return True
+        if word == "resume" and self.onlooking:  # the AI seats play only when asked
+            self.write("No seat is a local player's: the clock stands still; wait plays on.")
+            return True
         if word in ("speed", "pause", "resume"):
             args = text.split()[1:]
             if word == "speed":
@@ -501,13 +509,11 @@ async def run_sandbox(
                 kind=kind,
                 map_name=map_name,
                 turn_hours=turn_hours,
+                paused=not clock_runs,
             )
         except UserError as exc:
             write(str(exc))
             return 2
-        if not clock_runs:  # time stands still while the player types; `wait` moves it
-            assert sandbox.game is not None
-            await service.pause(sandbox.game)
         write(sandbox.help)
         write(
             "The clock runs at the game's speed while you type: pause stops it, resume starts "

@@ -299,6 +299,7 @@ def _fleet(
     rings = 1  # as few as the fleet needs (a square for each ship and as many to spare)
     while (2 * rings + 1) ** 2 < 2 * len(ships) and rings < rules.mobility.fleet_spread:
         rings += 1
+    ships = sorted(ships, key=lambda s: s.sq != goal)  # one there already keeps the goal
     found = fleet_squares(world, ctx, ships, goal, rings=rings)
     if isinstance(found, int):
         ship = world.units[found]

@@ -283,7 +283,17 @@ async def test_a_game_with_no_player_left_waits_for_the_onlooker(tmp_path) -> No
     """The only player resigns: the AI seats play every nation, one turn each time the
     onlooker types `wait`, and no turn goes by while they type something else."""
     lines = deque(
-        ["game resign", "yes", "game info", "game info", "wait", "game info", "wait", "quit"]
+        [
+            "game resign",
+            "yes",
+            "game info",
+            "resume",
+            "game info",
+            "wait",
+            "game info",
+            "wait",
+            "quit",
+        ]
     )
     out: list[str] = []
     code = await run_sandbox(
@@ -300,6 +310,8 @@ async def test_a_game_with_no_player_left_waits_for_the_onlooker(tmp_path) -> No
     assert code == 0, text
     assert "Ann has resigned." in text
     assert "No seat is a local player's any more" in text and "a turn each time" in text
+    # the clock does not run by itself while nobody but the AI plays
+    assert "No seat is a local player's: the clock stands still; wait plays on." in text
     turns = [int(t) for t in re.findall(r"Status: running \(paused\) - turn (\d+)", text)]
     assert len(turns) == 3 and turns[0] == turns[1]  # nothing moved while the onlooker read
     assert turns[2] == turns[1] + 1  # `wait`: one turn
