@@ -218,7 +218,7 @@ def _move(world: World, nation: str, c: cmd.Move) -> list[ev.Event]:
     units = [_own_unit(world, nation, uid) for uid in c.units]
     rules = world.rules
     ships = [u for u in units if is_ship(rules.unit[u.type]) and u.carried_by is None]
-    fleet = len(ships) > 1
+    fleet = {s.id for s in ships} if len(ships) > 1 else set()
     ctx = MoveContext(world, nation)
     plans: list[tuple[Unit, list[int]]] = []
     goals: dict[int, int] = {}  # a fleet's ships: each its own sea square near the goal
@@ -226,9 +226,9 @@ def _move(world: World, nation: str, c: cmd.Move) -> list[ev.Event]:
         ut = rules.unit[unit.type]
         if ut.moves_on == MovesOn.NONE:
             raise CommandError(f"unit {unit.id} ({ut.title}) does not move; it is launched")
-        if unit.sq == goal and not (fleet and unit in ships):
+        if unit.sq == goal and unit.id not in fleet:
             raise CommandError(f"unit {unit.id} ({ut.title}) is already at {c.to[0]},{c.to[1]}")
-        if fleet and unit in ships:
+        if unit.id in fleet:
             continue
         path = plan_move(world, ctx, unit, goal)
         if path is None:
@@ -251,7 +251,8 @@ def _move(world: World, nation: str, c: cmd.Move) -> list[ev.Event]:
     ordered: list[int] = []
     hooks = (Interception(world), Interdiction(world))
     now = min((s.mobility for s in ships), default=0)
-    plans.sort(key=lambda p: list(c.units).index(p[0].id))  # as listed (the goal's ship first)
+    listed = {uid: i for i, uid in enumerate(c.units)}
+    plans.sort(key=lambda p: listed[p[0].id])  # as listed (the goal's ship first)
     for unit, path in _escorts_first(world, plans):
         if unit.id not in world.units:
             continue
