@@ -324,6 +324,15 @@ class Sandbox:
         if self.game is None:
             return
         summary = await self.service.summary(self.game)
+        if self.onlooking and not summary.ended:
+            seats = (await self.service.game(self.game)).settings.get("ai") or {}
+            if not await self.ai.unattended(self.game, seats):  # a player took a seat back
+                self.onlooking = False
+                self.ai.held.discard(self.game)
+                self.write(
+                    "A local player leads a nation again: the AI seats play as the clock "
+                    "moves (wait HOURS, or resume)."
+                )
         if self.game in self.ai.held and not self.onlooking and not summary.ended:
             self.onlooking = True
             await self.service.pause(self.game)

@@ -91,7 +91,7 @@ class AiRunner:
         rounds ran out with commands still coming, as when only AI players are left and each
         round resolves a turn; the next pass goes on)."""
         accepted = 0
-        if self.hold_unattended and await self._unattended(game_id, seats):
+        if self.hold_unattended and await self.unattended(game_id, seats):
             self.held.add(game_id)
             return 0, True
         for _ in range(self.rounds):
@@ -101,7 +101,7 @@ class AiRunner:
                 return accepted, True
         return accepted, False
 
-    async def _unattended(self, game_id: int, seats: dict[str, str]) -> bool:
+    async def unattended(self, game_id: int, seats: dict[str, str]) -> bool:
         """Whether every nation still in the game is played by an AI seat (an AI nation, or
         a caretaker for a player who is away or resigned)."""
         game = await self.service.summary(game_id)

@@ -336,3 +336,23 @@ async def test_the_sandbox_writes_the_end_of_game_timelapse_to_a_file(tmp_path) 
     assert f"Sandbox is over. The whole game, as it happened: {gif}" in text
     assert gif.read_bytes()[:6] in (b"GIF87a", b"GIF89a")
     assert text.count("The whole game, as it happened") == 1  # told once
+
+
+async def test_the_caretaker_holds_the_game_until_the_player_takes_the_seat_back(tmp_path) -> None:
+    lines = deque(["game caretaker on:true", "resume", "game caretaker on:false", "wait 1", "quit"])
+    out: list[str] = []
+    code = await run_sandbox(
+        nations=2,
+        db=str(tmp_path / "s.db"),
+        out_dir=str(tmp_path / "pics"),
+        read=lambda prompt: lines.popleft() if lines else "quit",
+        write=out.append,
+        live=False,
+    )
+    text = "\n".join(out)
+    assert code == 0, text
+    held = text.index("No seat is a local player's any more")
+    refused = text.index("No seat is a local player's: the clock stands still; wait plays on.")
+    back = text.index("A local player leads a nation again")
+    assert held < refused < back
+    assert "It is now day 1 01:00." in text[back:]
