@@ -253,6 +253,7 @@ async def test_a_supply_lines_sandbox_session(tmp_path) -> None:
     assert "<t:" not in text and "**" not in text
 
 
+@pytest.mark.slow  # three pictures of the map, one of them the whole board
 async def test_map_buttons_keep_their_numbers_from_reply_to_reply(tmp_path) -> None:
     """The whole board has no "Zoom out": the buttons after it keep their numbers (Refresh is
     the same number under every map), and a number not under the last reply is refused."""
