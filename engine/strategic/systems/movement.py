@@ -462,13 +462,19 @@ def route_open(world: World, ctx: MoveContext, unit: Unit) -> bool:
 
 
 def fleet_squares(
-    world: World, ctx: MoveContext, ships: list[Unit], goal: int, *, rings: int
+    world: World,
+    ctx: MoveContext,
+    ships: list[Unit],
+    goal: int,
+    *,
+    rings: int,
+    first_near: bool = False,
 ) -> dict[int, tuple[int, list[int]]] | int:
     """Where each ship of a fleet given one order sails, as the nation knows the sea: one
-    ship a sea square, so the first takes `goal` (as a single ship would) and each of the
-    others the nearest square to it (within `rings`) it has a known way to; a port of the
-    team holds them all. Returns ship id -> (its square, its path), or the id of a ship that
-    finds no square."""
+    ship a sea square, so the first takes `goal` (as a single ship would; with `first_near`
+    it too may take the nearest free square) and each of the others the nearest square to it
+    (within `rings`) it has a known way to; a port of the team holds them all. Returns ship
+    id -> (its square, its path), or the id of a ship that finds no square."""
     grid = world.grid
     city = world.cities.get(goal)
     shared = city is not None and city.owner in ctx.team  # a port: several ships lie there
@@ -477,7 +483,7 @@ def fleet_squares(
     out: dict[int, tuple[int, list[int]]] = {}
     for i, ship in enumerate(ships):
         ut = world.rules.unit[ship.type]
-        tries = [goal] if i == 0 or shared else near
+        tries = [goal] if (i == 0 and not first_near) or shared else near
         attempts = 0
         for sq in tries:
             if sq in taken:
