@@ -221,7 +221,7 @@ class StrategicBot(commands.AutoShardedBot):
             if not row.channel_id:
                 return
             for post in await side(row.kind).posts(self.service, game_id, list(events)):
-                await self.channels.send(row, post.text, file=post.file)
+                await self.channels.send(row, post.text, file=post.file, pings=post.pings)
         except Exception:
             log.exception("posting in the channel of game %s failed", game_id)
 

@@ -118,8 +118,10 @@ class GameChannels:
         text: str,
         *,
         file: tuple[str, bytes] | None = None,
+        pings: tuple[str, ...] = (),
     ) -> discord.Message | None:
-        """Post in the game's channel; None when the bot may not (it has told why, once)."""
+        """Post in the game's channel; None when the bot may not (it has told why, once).
+        Only the users in `pings` are notified by their mentions (nobody by default)."""
         channel = await self.channel(row)
         if channel is None:
             return None
@@ -129,6 +131,10 @@ class GameChannels:
         if not await self._may(row, channel, needed):
             return None
         none = discord.AllowedMentions.none()
+        if pings:
+            none = discord.AllowedMentions(
+                everyone=False, roles=False, users=[discord.Object(id=int(u)) for u in pings[:100]]
+            )
         try:
             if file is not None:
                 name, data = file

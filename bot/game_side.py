@@ -52,10 +52,12 @@ class Creation:
 
 @dataclass(frozen=True)
 class Post:
-    """A message for a game's channel (a turn's board, the game's timelapse)."""
+    """A message for a game's channel (a turn's board, the game's timelapse, a reminder);
+    `pings`: the Discord users its mentions notify (at most 100; the others are not pinged)."""
 
     text: str
     file: tuple[str, bytes] | None = None
+    pings: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)

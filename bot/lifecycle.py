@@ -380,12 +380,13 @@ class Lifecycle:
 
     @staticmethod
     def _due(row: GameRow, game: GameSummary) -> str:
-        """When a turn's deadline comes in real time, as Discord shows it (nothing for a game
-        in continuous time or whose clock stands still)."""
+        """When a turn's deadline comes in real time, as Discord shows it to each reader in
+        their own time zone (nothing for a game in continuous time or whose clock stands
+        still: the game clock says it then)."""
         if game.turn is None or game.turn.deadline_tick is None or game.ended:
             return ""
         at = RealClock.of_row(row, game.ticks_per_hour).real_time_of(game.turn.deadline_tick)
-        return f" (<t:{int(at)}:R>)" if at is not None else ""
+        return f"<t:{int(at)}:f> (<t:{int(at)}:R>)" if at is not None else ""
 
     async def status_board(self, game_id: int) -> str:
         """The pinned status message of a game: public facts only, one message by design (a
@@ -399,15 +400,19 @@ class Lifecycle:
         game = await self.ctx.service.summary(game_id)
         members = await self.ctx.service.members(game_id)
         clock = row.clock
+        due = self._due(row, game)
         lines = [
             f"**{row.name}** (game {row.id}) - {game.rules_title} rules, "
-            f"{game.board}, {game.length_days} days",
+            f"{game.board}, {game.length()}",
             f"Status: **{row.status}**"
             + (" (paused)" if clock.get("paused") and row.status == "running" else "")
-            + f" - {game.now()}{self._due(row, game)} - speed "
+            + f" - {game.now(due) if due else game.now()} - speed "
             + speed_label(clock.get("speed", 3600.0)),
-            f"Nations ({len(game.nations)}/{game.seats}):",
         ]
+        if game.turn is not None and game.turn.waiting:
+            late = [game.nations[n].name for n in game.turn.waiting if n in game.nations]
+            lines.append(f"Waiting for: {', '.join(late)}")
+        lines.append(f"Nations ({len(game.nations)}/{game.seats}):")
         nations = []
         ai = row.settings.get("ai", {})
         for n in game.nations.values():

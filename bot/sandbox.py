@@ -265,8 +265,9 @@ class Sandbox:
         turn_hours: float | None = None,
         paused: bool = False,
     ) -> None:
-        """The game created and joined; `paused`: its clock stopped as soon as it starts
-        (before the AI's first orders and the welcome DMs, which take real seconds)."""
+        """Create the game, seat the players and fill the other seats with AI nations; with
+        `paused`, its clock stops as soon as the seats are filled, before the AI nations'
+        first orders and the welcome DMs (drawing their maps may take seconds)."""
         self.commands = await Commands.load(self.desk)
         self.specs = self.commands.specs()
         first = self.acting
@@ -293,7 +294,7 @@ class Sandbox:
         self.acting = first
         for i in range(nations - len(self.players)):
             self.show(await self.desk.lifecycle.game_add_ai(self.caller(), f"Robot {i + 1}"))
-        if paused:  # time stands still while the player types; `wait` moves it on
+        if paused:
             await self.service.pause(self.game)
         await self.ai_pass()
         await self.notifier.run_once()
@@ -518,7 +519,7 @@ async def run_sandbox(
                 kind=kind,
                 map_name=map_name,
                 turn_hours=turn_hours,
-                paused=not clock_runs,
+                paused=not clock_runs,  # time stands still while the player types; `wait` moves it
             )
         except UserError as exc:
             write(str(exc))

@@ -16,11 +16,32 @@ import asyncio
 import contextlib
 import logging
 from collections.abc import Awaitable, Callable
-from typing import NoReturn
+from concurrent.futures import Executor
+from typing import Any, NoReturn, TypeVar
 
 log = logging.getLogger(__name__)
 
 Pass = Callable[[], Awaitable[object]]
+T = TypeVar("T")
+
+
+async def in_thread(pool: Executor, fn: Callable[..., T], *args: Any) -> T:
+    """`fn(*args)` in `pool`'s thread, the event loop free meanwhile. A thread cannot be
+    stopped: a cancellation waits for `fn` to end (however often it is cancelled) and is then
+    re-raised, so nothing `fn` touches is used by the next caller while it still runs."""
+    job = asyncio.get_running_loop().run_in_executor(pool, fn, *args)
+    try:
+        return await asyncio.shield(job)
+    except asyncio.CancelledError as first:
+        cancelled = first
+        while not job.done():
+            try:
+                await asyncio.wait({job})
+            except asyncio.CancelledError as again:
+                cancelled = again
+        if not job.cancelled():
+            job.exception()  # marked retrieved: the caller hears of its cancellation
+        raise cancelled from None
 
 
 async def guarded(pass_: Pass, what: str, logger: logging.Logger | None = None) -> bool:

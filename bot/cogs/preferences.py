@@ -9,6 +9,7 @@ from discord import app_commands
 from discord.ext import commands
 
 from bot.discord_io import Host, caller_of, respond
+from bot.dm.text import CATEGORIES
 
 
 class PreferencesCog(commands.Cog):
@@ -20,7 +21,7 @@ class PreferencesCog(commands.Cog):
         quiet_from="quiet hours start (0-23, your time)",
         quiet_to="quiet hours end (0-23, your time)",
         utc_offset="your time zone, minutes east of UTC (e.g. 60, -300)",
-        mute="topics to stop: combat cities builds diplomacy tech moves game",
+        mute=f"topics to stop: {' '.join(CATEGORIES)}",
         unmute="topics to hear about again",
         sitrep="a daily report with your map",
         pictures="map pictures with big events",

@@ -3,7 +3,7 @@ fitting lines into messages (`clip`, `pack`). Pure: no Discord, no I/O."""
 
 from __future__ import annotations
 
-CATEGORIES = ("combat", "cities", "builds", "diplomacy", "tech", "moves", "game")
+CATEGORIES = ("combat", "cities", "builds", "diplomacy", "tech", "moves", "game", "reminders")
 """What a player may mute (each game files its events under these)."""
 
 MAX_LINE = 300  # a line of a DM at most

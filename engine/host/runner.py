@@ -12,12 +12,13 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 from engine.errors import CommandError, GameError
 from engine.host.rows import GameRow, LeaseHeld, LeaseLost
 from engine.interface.kind import kind as kind_named
-from engine.loops import every
+from engine.loops import every, in_thread
 
 from .service import GameService, MovedOn
 
@@ -41,6 +42,9 @@ class AiRunner:
         # hold a game as soon as no seat left in it is a player's (the sandbox: its onlooker
         # then plays it on a turn at a time, instead of the AI seats playing turn after turn)
         self.hold_unattended = False
+        # decisions run here, one at a time, never on the event loop: a busy hour's thousand
+        # decisions leave the loop to the players (the thread takes turns with it)
+        self._thinking = ThreadPoolExecutor(1, "ai")
 
     async def run_once(self) -> int:
         """Decide for every AI seat whose game hour moved on; returns commands accepted.
@@ -132,8 +136,10 @@ class AiRunner:
                 continue
             self.last_tick[key] = moment
             memory = self.memories.get(key)
-            if memory is None:
-                memory = self.memories[key] = ai.memory()
+            if memory is None:  # this process's first look at the seat: as it was stored
+                stored = await self.service.store.ai_memory(game_id, nation)
+                memory = ai.memory() if stored is None else ai.restore(stored)
+                memory = self.memories.setdefault(key, memory)
             if ai.resting(memory, style, game.tick, game.ticks_per_hour):
                 continue
             # the decision is tied to the turn and phase its view shows: a command of it that
@@ -141,7 +147,7 @@ class AiRunner:
             # dropped, with the rest of the decision, and the seat decides again for the new
             # moment (given in the next turn, they would stand for orders never decided for it)
             view, at = await self.service.decision_view(game_id, nation)
-            commands = ai.decide(view, memory, style)
+            commands = await in_thread(self._thinking, ai.decide, view, memory, style)
             for i, command in enumerate(commands):
                 try:
                     await self.service.submit(game_id, nation, command, moment=at)
@@ -159,6 +165,7 @@ class AiRunner:
                         ai.failed(memory, left, view)
                     self.last_tick.pop(key, None)
                     raise
+            await self.service.store.set_ai_memory(game_id, nation, ai.save(memory))
             game = await self.service.summary(game_id)
         return accepted, moved_on
 

@@ -35,6 +35,7 @@ from engine.interface.events import Event
 from engine.interface.kind import DEFAULT_KIND, GameKind, State
 from engine.interface.kind import kind as _kind
 from engine.interface.summary import GameSummary
+from engine.loops import in_thread
 
 log = logging.getLogger(__name__)
 
@@ -669,19 +670,7 @@ class GameService:
         pool = self._ticks if pool is None else pool
         if pool is None:
             return fn(*args)
-        job = asyncio.get_running_loop().run_in_executor(pool, fn, *args)
-        try:
-            return await asyncio.shield(job)
-        except asyncio.CancelledError as first:
-            cancelled = first
-            while not job.done():  # the thread cannot be stopped: wait, however often cancelled
-                try:
-                    await asyncio.wait({job})
-                except asyncio.CancelledError as again:
-                    cancelled = again
-            if not job.cancelled():
-                job.exception()  # marked retrieved: the caller hears of its cancellation
-            raise cancelled from None
+        return await in_thread(pool, fn, *args)
 
     async def _commit(
         self,

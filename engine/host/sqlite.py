@@ -176,6 +176,17 @@ MIGRATIONS: list[str] = [
         token TEXT NOT NULL
     );
     """,
+    # 12: what each AI seat carries from one decision to the next (`Ai.save`), so a restart
+    # or another process taking the game over goes on where its seats were (no seat decides
+    # again before its time)
+    """
+    CREATE TABLE ai_memories (
+        game_id INTEGER NOT NULL,
+        nation TEXT NOT NULL,
+        memory TEXT NOT NULL,
+        PRIMARY KEY (game_id, nation)
+    );
+    """,
 ]
 
 SCHEMA_VERSION = len(MIGRATIONS)

@@ -384,7 +384,7 @@ class GameStore:
         async def delete(c: Connection) -> None:
             await _check_fence(c, game_id, fence)
             # other tables that name the game (the bot's) go with it: ON DELETE CASCADE
-            for table in ("outbox", "members", "snapshots", "log", "leases"):
+            for table in ("outbox", "members", "snapshots", "log", "leases", "ai_memories"):
                 await c.run(f"DELETE FROM {table} WHERE game_id = ?", (game_id,))
             await c.run("DELETE FROM games WHERE id = ?", (game_id,))
 
@@ -694,6 +694,22 @@ class GameStore:
             "SELECT game_id, owner, token, expires FROM leases WHERE game_id = ?", (game_id,)
         )
         return _lease(rows[0]) if rows else None
+
+    # --- AI seats' memories (engine/host/runner.py) ------------------------------------------------
+
+    async def ai_memory(self, game_id: int, nation: str) -> dict[str, Any] | None:
+        """What an AI seat carried after its last decision (`Ai.save`), if it stored any."""
+        rows = await self._read(
+            "SELECT memory FROM ai_memories WHERE game_id = ? AND nation = ?", (game_id, nation)
+        )
+        return json.loads(rows[0][0]) if rows else None
+
+    async def set_ai_memory(self, game_id: int, nation: str, memory: dict[str, Any]) -> None:
+        await self._run(
+            "INSERT INTO ai_memories (game_id, nation, memory) VALUES (?, ?, ?)"
+            " ON CONFLICT (game_id, nation) DO UPDATE SET memory = excluded.memory",
+            (game_id, nation, json.dumps(memory, separators=(",", ":"), sort_keys=True)),
+        )
 
     # --- the processes writing to the store (engine/host/writers.py) ------------------------------
 

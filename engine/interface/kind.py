@@ -81,6 +81,16 @@ class Ai(Protocol):
         """A command was refused: remember it."""
         ...
 
+    def save(self, memory: Any) -> dict[str, Any]:
+        """A memory as plain JSON data, for the store: a restart (or another process taking
+        the game over) restores it and the seat goes on where it was. What can be worked out
+        again from a view (a cache) may be left out."""
+        ...
+
+    def restore(self, data: dict[str, Any]) -> Any:
+        """A memory from what `save` gave."""
+        ...
+
 
 class GameKind(Protocol):
     name: str  # as stored in the game's row and typed in `/game create kind:`

@@ -31,6 +31,8 @@ class TurnSummary:
     deadline_tick: int | None  # the tick at which the phase resolves (None: no deadline)
     done: int  # players who have finished the phase (submitted orders, answered)
     playing: int  # players the phase waits for
+    waiting: tuple[str, ...] = ()  # the nations not done yet, where that is public (their ids)
+    turn_ticks: int | None = None  # a turn's longest length (None: turns wait for everyone)
 
 
 @dataclass(frozen=True)
@@ -63,9 +65,24 @@ class GameSummary:
         minutes = (self.tick if tick is None else tick) * self.minutes_per_tick
         return f"day {minutes // 1440 + 1} {minutes % 1440 // 60:02d}:{minutes % 60:02d}"
 
-    def now(self) -> str:
+    def length(self) -> str:
+        """The game's length in words: its days, and for a game played in turns of a
+        deadline how many turns that makes at least ("30 days: at least 30 turns of 24
+        hours")."""
+        days = f"{self.length_days} day{'s' if self.length_days != 1 else ''}"
+        turn = self.turn
+        if turn is None or not turn.turn_ticks:
+            return days
+        hours = turn.turn_ticks / self.ticks_per_hour
+        return (
+            f"{days}: at least {self.end_tick // turn.turn_ticks} turns of {hours:g} hours "
+            "(more when everyone submits early)"
+        )
+
+    def now(self, due: str | None = None) -> str:
         """Where the game stands in a few words: the game clock, or for a game played in
-        turns its turn and phase ("turn 3, orders (2/4 submitted) until day 4 06:00")."""
+        turns its turn and phase ("turn 3, orders (2/4 submitted) until day 4 06:00"); `due`:
+        the deadline in other words (a real time) instead of the game clock's."""
         turn = self.turn
         if turn is None or not self.started or self.ended:
             return self.clock()
@@ -76,7 +93,7 @@ class GameSummary:
         )
         if turn.deadline_tick is None:
             return f"turn {turn.number}, {what}, until everyone has submitted"
-        return f"turn {turn.number}, {what} until {self.clock(turn.deadline_tick)}"
+        return f"turn {turn.number}, {what} until {due or self.clock(turn.deadline_tick)}"
 
     def nation_named(self, text: str) -> str | None:
         """The id of the nation whose id or name this is (any case), if any."""

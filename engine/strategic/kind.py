@@ -61,6 +61,16 @@ class StrategicAi:
 
         failed(memory, command, view.tick, view.width)
 
+    def save(self, memory: Any) -> dict[str, Any]:
+        from .ai.memory import save
+
+        return save(memory)
+
+    def restore(self, data: dict[str, Any]) -> Any:
+        from .ai.memory import restore
+
+        return restore(data)
+
 
 class StrategicInitiative:
     name = "strategic-initiative"

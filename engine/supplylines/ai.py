@@ -40,7 +40,7 @@ turn's orders or answered this turn's supply question (the memory records the tu
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 import networkx as nx
@@ -515,6 +515,12 @@ class SupplyLinesAi:
 
     def failed(self, memory: Any, command: Any, view: Any) -> None:
         failed(memory, command, view)
+
+    def save(self, memory: Any) -> dict[str, Any]:
+        return asdict(memory)
+
+    def restore(self, data: dict[str, Any]) -> Memory:
+        return Memory(**data)
 
 
 AI = SupplyLinesAi()

@@ -77,6 +77,9 @@ class TurnEnded(Event):
     no_deadline: bool = False
     # players over their PopCap: the units the next turn's first stage disbands (in order)
     disbanding: dict[str, list[int]] = Field(default_factory=dict)
+    # whose each unit named above is (a player is told of their own units' supply only; events
+    # stored before it was added have none)
+    owners: dict[int, str] = Field(default_factory=dict)
 
 
 class OrdersCleared(Event):
@@ -90,6 +93,16 @@ class OrdersCleared(Event):
     number: int | None = None
     orders: list[str] = Field(default_factory=list)
     left: int = 0
+
+
+class DeadlineNear(Event):
+    """A turn's deadline comes soon (`turns.reminder_ticks` before it) and these players have
+    not submitted (told to them; who has submitted is public, the game's status counts it)."""
+
+    kind: Literal["DeadlineNear"] = "DeadlineNear"
+    turn: int
+    deadline: int
+    waiting: list[str]
 
 
 class DeadlineMoved(Event):
@@ -116,6 +129,7 @@ AnyEvent = Annotated[
     | SupplyAsked
     | TurnEnded
     | OrdersCleared
+    | DeadlineNear
     | DeadlineMoved
     | GameOver,
     Field(discriminator="kind"),

@@ -262,6 +262,7 @@ class SupplyLines:
     def _turn(world: State) -> TurnSummary | None:
         if not world.started or world.ended:
             return None
+        turn_ticks = world.turn_ticks or None
         if world.phase == "supply":
             # a player conceding this turn is asked nothing, but counts here as the board
             # makes them one to ask: the concession is secret until the turn's stage 8
@@ -271,7 +272,13 @@ class SupplyLines:
             playing = world.active()
             done = sum(1 for p in playing if p in world.submitted)
             waiting = len(playing)
-        return TurnSummary(world.turn + 1, world.phase, world.deadline, done, waiting)
+            late = tuple(p for p in playing if p not in world.submitted)
+            return TurnSummary(
+                world.turn + 1, world.phase, world.deadline, done, waiting, late, turn_ticks
+            )
+        return TurnSummary(
+            world.turn + 1, world.phase, world.deadline, done, waiting, turn_ticks=turn_ticks
+        )
 
     # --- time ----------------------------------------------------------------------------------
 

@@ -7,6 +7,11 @@ checked against the game as the player sees it (the whole board: the game has no
     3 Infantry + 1 Tank @ C2 > C3
     Concede
 
+and in the usual Diplomacy notation: `A C2 - C3` or `C2-C3` (a move: the `A`/`F` unit prefix
+is ignored, as the seed's moves take every unit there that can move), `A C2 H` or `C2 Hold`
+(a hold). Support and convoy orders are refused with why: the seed has none (units of one
+player at one structure add their strength).
+
 A player's orders for a turn are a list (`OrderList`); each order is checked against the state
 and the orders before it, so a list always makes sense as a whole: a move takes units that are
 there and free to move, a hold names units no "all" move takes, builds fit the PopCap left.
@@ -26,13 +31,21 @@ from engine.supplylines.state import State, Unit
 
 __all__ = ["Build", "Concede", "Hold", "Move", "Order", "OrderList", "Orders", "limit", "parse"]
 
-EXAMPLES = "`Build 1 Tank@M1`, `Hold@R2`, `C2 > C3`, `3 Infantry + 1 Tank @ C2 > C3` or `Concede`"
+EXAMPLES = (
+    "`Build 1 Tank@M1`, `Hold@R2`, `C2 > C3` (or `A C2 - C3`), `3 Infantry + 1 Tank @ C2 > C3` "
+    "or `Concede`"
+)
 
 
 _STRUCT = r"(\S+?)"  # any word: `_structure` says what is wrong with it
-_BUILD = re.compile(rf"^build\s+(?:(\d+)\s*)?([A-Za-z]+)\s*@\s*{_STRUCT}$", re.I)
+_BUILD = re.compile(rf"^build\s+(?:(\d+)\s*)?([A-Za-z]+)(?:\s*@\s*|\s+){_STRUCT}$", re.I)
 _HOLD = re.compile(rf"^hold\s*(?:@\s*)?{_STRUCT}$", re.I)
-_MOVE = re.compile(rf"^(?:(.+?)\s*@\s*)?{_STRUCT}\s*(?:>|->|=>)\s*{_STRUCT}$", re.I)
+_MOVE = re.compile(rf"^(?:(.+?)\s*@\s*)?{_STRUCT}\s*(?:>|->|=>|-|\u2013|\u2192)\s*{_STRUCT}$", re.I)
+# the usual Diplomacy notation: a unit prefix ("A", "F"; no unit of the seed is a fleet or an
+# army as such, and a move takes every unit there), "R4 H" / "R4 Hold", "S" and "C" refused
+_PREFIX = re.compile(r"^(?:a|f|army|fleet)\s+(?=[A-Za-z]+\d)", re.I)
+_DIP_HOLD = re.compile(rf"^{_STRUCT}\s+(?:h|holds?)$", re.I)
+_SUPPORT = re.compile(rf"^{_STRUCT}\s+(s|supports?|c|convoys?)\b", re.I)
 _CONCEDE = re.compile(r"^conc?ee?de$", re.I)
 _PART = re.compile(r"^(\d+)\s*([A-Za-z]+)$")
 
@@ -46,6 +59,18 @@ def parse(text: str, state: State) -> Build | Hold | Move | Concede:
         raise CommandError(f"write an order, e.g. {EXAMPLES}")
     if _CONCEDE.match(line):
         return Concede()
+    line = _PREFIX.sub("", line, count=1)
+    support = _SUPPORT.match(line)
+    if support is not None:
+        what = "support" if support.group(2).lower().startswith("s") else "convoy"
+        raise CommandError(
+            f"Supply Lines has no {what} orders: units of yours at the same structure add their "
+            f"strength, so move them together (e.g. `{support.group(1).upper()} > ...`, "
+            "or hold where they are)"
+        )
+    held = _DIP_HOLD.match(line)
+    if held is not None:
+        return Hold(at=_structure(held.group(1), state))
     if line.lower().startswith("build"):
         m = _BUILD.match(line)
         if not m:

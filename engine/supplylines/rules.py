@@ -35,6 +35,13 @@ class OrderLimits(_Model):
     most: int = Field(ge=1)
 
 
+class Reminders(_Model):
+    """When the players who have not submitted are reminded of a turn's deadline."""
+
+    hours_before: float = Field(gt=0)
+    short_turn_part: float = Field(gt=0, le=1)  # in a short turn: this part of it before
+
+
 class UnitType(_Model):
     strength: int = Field(ge=0)
     popcap: int = Field(ge=0)
@@ -56,6 +63,7 @@ class Rules(_Model):
     start_units: list[str] = Field(default_factory=list)  # at each home city at the start
     marks: Marks
     orders: OrderLimits
+    reminders: Reminders
     units: dict[str, UnitType]
     structures: dict[str, StructureType]
 

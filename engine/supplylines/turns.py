@@ -17,7 +17,7 @@ from engine.supplylines import adjudicator, supply
 from engine.supplylines import events as ev
 from engine.supplylines.adjudicator import TurnReport
 from engine.supplylines.orders import OrderList, Orders, parse
-from engine.supplylines.state import State, Unit
+from engine.supplylines.state import TICKS_PER_HOUR, State, Unit
 
 
 def everyone(state: State) -> list[str]:
@@ -138,11 +138,43 @@ def advance(state: State, ticks: int) -> list[ev.Event]:
         if _over(state):
             break
         state.tick += 1
+        out += _remind(state)
         if state.deadline is not None and state.tick >= state.deadline:
             out += resolve_orders_phase(state) if state.phase == "orders" else finish_turn(state)
         if not _over(state) and state.tick >= state.end_tick:
             out += end_game(state, "time")
     return out
+
+
+def reminder_ticks(state: State) -> int:
+    """How long before a turn's deadline the players who have not submitted are reminded
+    (the rules' `reminders`: an hour, or a part of a short turn); 0: never (a one-tick turn)."""
+    rules = state.rules.reminders
+    return min(
+        round(rules.hours_before * TICKS_PER_HOUR), int(state.turn_ticks * rules.short_turn_part)
+    )
+
+
+def _remind(state: State) -> list[ev.Event]:
+    """The reminder of this turn's deadline, at its tick (once: each tick passes once; a
+    deadline moved later comes with its own reminder)."""
+    lead = reminder_ticks(state)
+    if state.phase != "orders" or state.deadline is None or lead < 1:
+        return []
+    if state.tick != state.deadline - lead:
+        return []
+    waiting = [p for p in state.active() if p not in state.submitted]
+    if not waiting:
+        return []
+    return [
+        ev.DeadlineNear(
+            tick=state.tick,
+            to=waiting,
+            turn=state.turn + 1,
+            deadline=state.deadline,
+            waiting=waiting,
+        )
+    ]
 
 
 def set_deadline(state: State, *, now: bool, extend: int) -> list[ev.Event]:
@@ -247,6 +279,11 @@ def finish_turn(state: State) -> list[ev.Event]:
             disbanding={}
             if state.ended
             else {p: gone for p in state.active() if (gone := adjudicator.disbanding(state, p))},
+            owners={
+                i: state.units[i].owner
+                for i in sorted({*report.unsupplied, *report.immobilised, *report.restored})
+                if i in state.units
+            },
         )
     ]
     if state.ended:

@@ -116,6 +116,7 @@ def place_blocks(
     structures, blocks and roads, else above, right, left..., else where it covers least."""
     s = layout.scale
     taken: list[Box] = list(avoid)
+    placed: list[Box] = []  # the blocks placed so far: covering one hides units
     for p in layout.places.values():
         k = p.reach + 2 * s
         taken.append((p.x - k, p.y - k, p.x + k, p.y + k))
@@ -137,12 +138,28 @@ def place_blocks(
             (p.x + p.reach * 0.6, above),
             (p.x - p.reach * 0.6 - b.w, above),
         ]
+        # then farther out, round the structure (a crowded one: a contested city with units,
+        # losses and builds of several players round it and its neighbours'): the blocks of
+        # two structures never cover each other while there is room
+        for far in (2, 4, 7, 11):
+            d = p.reach + far * gap
+            options += [
+                (p.x - b.w / 2, p.y + d),
+                (p.x - b.w / 2, p.y - d - b.h),
+                (p.x + d, p.y - b.h / 2),
+                (p.x - d - b.w, p.y - b.h / 2),
+                (p.x + d * 0.7, p.y + d * 0.7),
+                (p.x - d * 0.7 - b.w, p.y + d * 0.7),
+                (p.x + d * 0.7, p.y - d * 0.7 - b.h),
+                (p.x - d * 0.7 - b.w, p.y - d * 0.7 - b.h),
+            ]
         best: tuple[float, int, int] | None = None
         for x, y in options:
             x = round(min(max(x, lo_x), hi_x - b.w))
             y = round(min(max(y, lo_y), hi_y - b.h))
             box = (x, y, x + b.w, y + b.h)
             cost = sum(_overlap(box, o) for o in taken)
+            cost += 4 * sum(_overlap(box, o) for o in placed)
             cost += 0.2 * sum(_overlap(box, o) for o in roads)
             if best is None or cost < best[0]:
                 best = (cost, x, y)
@@ -152,6 +169,7 @@ def place_blocks(
         _, x, y = best
         corners[label] = (x, y)
         taken.append((x, y, x + b.w, y + b.h))
+        placed.append((x, y, x + b.w, y + b.h))
     return corners
 
 

@@ -29,7 +29,7 @@ def draw_legend(pen: Pen, view: View, layout: Layout, sup: Supply, rules: Rules)
         x = round(10 * s + (i % layout.per_row_players) * col)
         y = round(top + (i // layout.per_row_players) * row)
         cy = y + 2 * s + sw / 2
-        colour = style.parse_colour(p.colour)
+        colour = colour_of(view, pid)
         pen.box((x, y + 2 * s, x + sw, y + 2 * s + sw), colour, style.OUTLINE)
         short = any(o == pid for o, _ in sup.short)
         bits = [f"{p.structures} held", f"PopCap {p.popcap_used}/{p.popcap}"]

@@ -13,7 +13,7 @@ from PIL import Image, ImageDraw
 from engine.supplylines.view import View
 from renderers import style
 from renderers.palette import RGB, Palette
-from renderers.supplylines.game import seat_order
+from renderers.supplylines.game import colour_of, seat_order
 from renderers.supplylines.layout import Box, Point
 from renderers.supplylines.style import (
     BADGE_DARK,
@@ -57,7 +57,7 @@ def base_colours(view: View) -> list[RGB]:
         (255, 255, 255),
         LEGEND_INK,
     ]
-    return fixed + [style.parse_colour(view.players[p].colour) for p in seat_order(view)]
+    return fixed + [colour_of(view, p) for p in seat_order(view)]
 
 
 @lru_cache(maxsize=4096)
@@ -222,9 +222,9 @@ class Pen:
         self.box(box, fill, border, border_w, self.px(4))
         pad = self.px(5)
         self.text((x0 + pad, (y0 + y1) / 2), text, size, ink, fill, "lm")
-        if pips:
-            pr = self.px(3)
-            step = self.px(7.5)
+        if pips:  # (5 pixels across at 550, where Discord shows the picture)
+            pr = self.px(4.5)
+            step = self.px(10.5)
             cx = x1 - pad - pr - (pips - 1) * step
             for k in range(pips):
                 self.ellipse(
@@ -235,7 +235,7 @@ class Pen:
         pad = self.px(5)
         w = self.width(text, size) + 2 * pad
         if pips:
-            w += self.px(3) + pips * self.px(7.5)
+            w += self.px(3) + pips * self.px(10.5)
         return math.ceil(w)
 
 

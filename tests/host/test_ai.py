@@ -3,6 +3,8 @@ from what their nation sees, and play stored games through the service."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pytest
 
 from engine.host.runner import AiRunner
@@ -60,12 +62,18 @@ def test_the_ai_decides_only_from_what_its_nation_sees() -> None:
     assert decide(view_for(world, me), Memory(), "normal").commands == before
 
 
+async def red_and_robot(service: GameService) -> tuple[int, str, str]:
+    """A running 2-nation game on 48x48: Red (a player) and Robot (an AI nation)."""
+    game = await service.create_game(name="AI", max_nations=2, width=48, height=48, seed=2)
+    red = await service.join(game, name="Red", colour="#e6194b", player="100")
+    bot = await service.join(game, name="Robot", colour="#4363d8", player=lobby.AI_PLAYER)
+    return game, red, bot
+
+
 async def test_ai_seats_play_stored_games_through_the_service(tmp_path) -> None:
     service = await GameService.open(str(tmp_path / "ai.db"), synchronous="NORMAL")
     try:
-        game = await service.create_game(name="AI", max_nations=2, width=48, height=48, seed=2)
-        red = await service.join(game, name="Red", colour="#e6194b", player="100")
-        bot = await service.join(game, name="Robot", colour="#4363d8", player=lobby.AI_PLAYER)
+        game, red, bot = await red_and_robot(service)
         await service.update_settings(game, ai={bot: "normal", red: "caretaker"})
         assert (await service.game(game)).status == "running"
         runner = AiRunner(service)
@@ -94,9 +102,7 @@ async def test_a_game_whose_tick_and_row_did_not_change_is_passed_over(tmp_path)
     AI seat in its settings, and it is looked at (and its seats decide) as before."""
     service = await GameService.open(str(tmp_path / "ai.db"), synchronous="NORMAL")
     try:
-        game = await service.create_game(name="AI", max_nations=2, width=48, height=48, seed=2)
-        red = await service.join(game, name="Red", colour="#e6194b", player="100")
-        bot = await service.join(game, name="Robot", colour="#4363d8", player=lobby.AI_PLAYER)
+        game, red, bot = await red_and_robot(service)
         await service.update_settings(game, ai={bot: "normal"})
         runner = AiRunner(service)
         looked: list[int] = []
@@ -123,5 +129,73 @@ async def test_a_game_whose_tick_and_row_did_not_change_is_passed_over(tmp_path)
         looked.clear()
         await runner.run_once()
         assert looked == []
+    finally:
+        await service.close()
+
+
+async def test_a_player_is_answered_while_an_ai_seat_is_deciding(tmp_path, monkeypatch) -> None:
+    """An AI's decision runs beside the event loop, not on it: while a seat is still
+    thinking, a player's command is carried out and answered. (The decision here waits until
+    the player's answer came: on the loop it would wait in vain, and the AI would be told.)"""
+    import asyncio
+    import threading
+
+    from engine.strategic import commands as cmd
+    from engine.strategic.kind import KIND
+
+    service = await GameService.open(str(tmp_path / "ai.db"), synchronous="NORMAL")
+    try:
+        game, red, bot = await red_and_robot(service)
+        await service.update_settings(game, ai={bot: "normal"})
+        thinking, answered = threading.Event(), threading.Event()
+        waited: list[bool] = []
+        decide = KIND.ai.decide
+
+        def slow_decide(view, memory, style):
+            thinking.set()
+            waited.append(answered.wait(timeout=30))
+            return decide(view, memory, style)
+
+        monkeypatch.setattr(KIND.ai, "decide", slow_decide)
+        runner = AiRunner(service)
+        ai_pass = asyncio.create_task(runner.run_once())
+        while not thinking.is_set():
+            await asyncio.sleep(0.01)
+        await service.submit(game, red, cmd.SetRelation(other=bot, level="war"))
+        answered.set()
+        assert await ai_pass > 0
+        assert waited == [True]  # the player was answered while the AI was still deciding
+    finally:
+        await service.close()
+
+
+async def test_after_a_restart_an_ai_seat_goes_on_where_it_was(tmp_path) -> None:
+    """AI seats' memories are stored: a restarted process neither has every seat decide again
+    at once (the seat that decided this game hour rests until its next) nor forgets what it
+    was doing (its war target, the units it sent)."""
+    path = str(tmp_path / "ai.db")
+    service = await GameService.open(path, synchronous="NORMAL")
+    try:
+        game, red, bot = await red_and_robot(service)
+        await service.update_settings(game, ai={bot: "normal"})
+        await service.pause(game)  # the game's hour stays the same across the restart
+        first = AiRunner(service)
+        assert await first.run_once() > 0
+        before = first.memories[(game, bot)]
+    finally:
+        await service.close()
+    service = await GameService.open(path, synchronous="NORMAL")
+    try:
+        again = AiRunner(service)
+        assert await again.run_once() == 0  # it decided this hour already
+        after = again.memories[(game, bot)]
+        assert after.decided is not None and after.sent  # it had decided and sent units
+        # all of it, but the islands' labels (worked out again from the next view)
+        assert replace(after, islands=None) == replace(before, islands=None)
+        from engine.strategic.ai.brain import EVERY_HOURS
+
+        await service.resume(game)
+        await service.advance(game, 4 * EVERY_HOURS["normal"])  # its next hour: it decides
+        assert await again.run_once() > 0
     finally:
         await service.close()

@@ -142,7 +142,9 @@ async def _other_games_commit_meanwhile(service, others: list[int], stop: asynci
 async def test_cancelling_submit_anywhere_never_lies(service):
     """A command cancelled after n loop turns: either it committed (and memory, store and the
     log agree; the caller got the result or its cancellation) or it changed nothing."""
-    game = await service.create_game(name="g", world=strip_world())
+    # long enough for every step's 16 ticks (on a loaded machine a command may need many loop
+    # turns: the ruleset's 10 days would end the game before the steps do)
+    game = await service.create_game(name="g", world=strip_world(length_days=MAX_STEPS))
     others = [await service.create_game(name=f"o{i}", world=strip_world()) for i in range(2)]
     stop = asyncio.Event()
     background = asyncio.create_task(_other_games_commit_meanwhile(service, others, stop))

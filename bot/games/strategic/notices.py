@@ -52,7 +52,7 @@ from engine.strategic import events as ev
 from engine.strategic.events import Event
 from engine.strategic.words import article
 
-DIGEST_ORDER = ("combat", "game", "cities", "diplomacy", "tech", "builds", "moves")
+DIGEST_ORDER = ("combat", "game", "cities", "diplomacy", "tech", "builds", "moves", "reminders")
 """The order of the groups in a digest: fighting first, routine last."""
 
 

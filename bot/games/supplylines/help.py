@@ -120,13 +120,17 @@ def page(rules: Rules, topic: str) -> str:
             "- `Hold@R2`: stay (units without orders hold anyway)",
             "- `Build 1 Tank@M1`: at your home city or a base, within your PopCap",
             "- `Concede`: give up the game",
+            "Diplomacy notation works too: `A C2 - C3` (the A/F prefix is ignored), `C2-C3`, "
+            "`A C2 H` (hold); there are no support or convoy orders.",
             "`/orders list` your orders, `/orders clear` take them back (`number:` only that "
             "one), `/orders submit` when "
             "done (adding or clearing takes a submission back), `/orders board` the board "
             "(text and picture), `/orders supply` answer a supply question (or use the DM's "
             "menu).",
-            "`/game info` the turn, who has submitted, the deadline. `/game caretaker` lets "
-            "the AI give your orders while you are away.",
+            "`/game info` the turn, who has not submitted, the deadline. `/game caretaker` "
+            "lets the AI give your orders while you are away. Reminders of a deadline come "
+            "by DM an hour before (`/notify mute:reminders`: a ping in the game's channel "
+            "instead).",
         ]
     else:
         others = ", ".join(f"`{k}`" for k, v in TITLES.items() if v)

@@ -7,6 +7,9 @@ the picture after each turn shows the whole board):
 
 game
   Joined, Left, Started, GameOver: told; the start and the end are big (a picture).
+  DeadlineNear: told to the players who have not submitted a turn's orders when its deadline
+    is near (category "reminders": muted, they are pinged in the game's channel instead); a
+    reminder of a turn that resolved since is left out.
   SupplyAsked: told to the player asked (which units, how many lines, the default, the
     deadline; the answer is given with `/orders supply`).
   TurnEnded: the player's units out of supply, immobile or mobile again; concessions, players
@@ -41,6 +44,7 @@ CATEGORY: dict[type[Event], str] = {
     ev.SupplyAsked: "game",
     ev.TurnEnded: "game",
     ev.DeadlineMoved: "game",
+    ev.DeadlineNear: "reminders",  # muted: the reminder is a ping in the game's channel instead
     ev.TurnMoved: "combat",
     ev.OrdersCleared: "game",  # told in the reply to the player's command, never by DM
 }
@@ -108,6 +112,13 @@ def describe(event: Event, nation: str, names: dict[str, str]) -> list[str]:
             return _moved(event, n)
         case ev.TurnEnded():
             return _ended(event, n)
+        case ev.DeadlineNear():
+            return [
+                f"Reminder: turn {event.turn}'s orders are due in "
+                f"{_span(event.deadline - event.tick)} and you have not submitted them: "
+                "`/orders submit` when done (orders not given are holds). "
+                "`/notify mute:reminders` pings you in the game's channel instead."
+            ]
         case ev.DeadlineMoved():
             what = "supply answers" if event.phase == "supply" else f"turn {event.turn}'s orders"
             return [
@@ -190,10 +201,15 @@ def _moved(e: ev.TurnMoved, n: _Names) -> list[str]:
 def _ended(e: ev.TurnEnded, n: _Names) -> list[str]:
     me = n.nation
     lines = []
-    if e.immobilised:
-        lines.append(f"Out of supply for 3 turns, now immobile: units {_ids(e.immobilised)}.")
-    if e.restored:
-        lines.append(f"Supplied again, mobile again: units {_ids(e.restored)}.")
+
+    def own(ids: list[int]) -> list[int]:  # the player's own (an older event: all it names)
+        return [i for i in ids if e.owners.get(i, me) == me] if e.owners else ids
+
+    immobilised, restored = own(e.immobilised), own(e.restored)
+    if immobilised:
+        lines.append(f"Out of supply for 3 turns, now immobile: units {_ids(immobilised)}.")
+    if restored:
+        lines.append(f"Supplied again, mobile again: units {_ids(restored)}.")
     for p in e.conceded:
         lines.append("You conceded." if p == me else f"{n.who(p)} conceded.")
     for p in e.defeated:
@@ -213,6 +229,13 @@ def _ended(e: ev.TurnEnded, n: _Names) -> list[str]:
             f"Orders for turn {e.turn + 1}: the turn resolves once everyone has submitted."
         )
     return lines
+
+
+def _current(events: list[Event]) -> list[Event]:
+    """The events but reminders of a turn that has resolved since (the bot was down while
+    both came due: the report says more)."""
+    resolved = max((e.turn for e in events if isinstance(e, ev.TurnMoved)), default=0)
+    return [e for e in events if not (isinstance(e, ev.DeadlineNear) and e.turn <= resolved)]
 
 
 def _menus_note(events: list[Event], nation: str) -> list[str]:
@@ -282,6 +305,7 @@ class SupplyLinesTeller:
         limit: int = DISCORD_LIMIT,
         answered: Collection[int] = (),
     ) -> list[str]:
+        events = _current(events)
         lines = [line for e in events for line in describe(e, nation, names)]
         if not lines:
             return []

@@ -68,8 +68,8 @@ class Orders:
         order = text.strip()[:200]
         if not order or not readable(order):
             raise UserError(
-                f"{order!r} is not an order: write one as the rules do, like `C2 > C3`, "
-                "`Build 1 Tank@M1`, `Hold@R2` or `Concede`."
+                f"{order!r} is not an order: write one as the rules do, like `C2 > C3` (or "
+                "`A C2 - C3`), `Build 1 Tank@M1`, `Hold@R2` or `Concede`."
             )
         seat, nation, _ = await self._command(caller, GiveOrder(text=order))
         view = await self._board(seat, nation)
@@ -104,11 +104,16 @@ class Orders:
     async def orders_submit(self, caller: Caller) -> Reply:
         seat, nation, events = await self._command(caller, SubmitOrders())
         view = await self._board(seat, nation)
-        if events:  # the last one in: the turn resolved
-            return Reply(
-                text=f"Submitted: turn {view.turn - 1} has resolved. Your report comes by DM.",
-                refresh_game=seat.game.id,
+        moved = next((e for e in events if e.kind == "TurnMoved"), None)
+        if moved is not None:  # the last one in: the turn resolved (its moves, at least)
+            turn = getattr(moved, "turn", view.turn)
+            text = (
+                f"Submitted: turn {turn}'s moves have resolved; it ends once the supply "
+                "questions are answered. Your report comes by DM."
+                if view.phase == "supply" and view.turn == turn
+                else f"Submitted: turn {turn} has resolved. Your report comes by DM."
             )
+            return Reply(text=text, refresh_game=seat.game.id)
         waiting = [p.name for p in view.players.values() if not p.out and not p.submitted]
         return Reply(
             text="Submitted. "
@@ -268,8 +273,11 @@ def _listing(seat: Seat, view: View, nation: str) -> Listing:
     lines = []
     me = view.players.get(nation)
     if me is not None:
+        ordered = _popcap_ordered(view, nation)
         lines.append(
-            f"PopCap {me.popcap_used}/{me.popcap}. "
+            f"PopCap {me.popcap_used}/{me.popcap}"
+            + (f", and {ordered} more in the builds ordered" if ordered else "")
+            + ". "
             + ("Submitted." if me.submitted else "Not submitted: `/orders submit` when done.")
         )
         lines += _disbanding(view, nation)
@@ -282,6 +290,22 @@ def _listing(seat: Seat, view: View, nation: str) -> Listing:
         tail="\n".join(lines),
         reserve=BEFORE,
     )
+
+
+def _popcap_ordered(view: View, nation: str) -> int:
+    """The PopCap the player's build orders of this turn will use (the order check counts
+    them: a build beyond the PopCap left after them is refused). Orders are written back as
+    `Build 2 Infantry@M1`."""
+    from engine.supplylines.rules import load
+
+    rules = load(view.ruleset)
+    total = 0
+    for text in view.orders.get(nation, []):
+        found = re.match(r"^Build (\d+) (\w+)@", text)
+        type_ = rules.unit_named(found.group(2)) if found else None
+        if found and type_ is not None:
+            total += int(found.group(1)) * rules.units[type_].popcap
+    return total
 
 
 def _disbanding(view: View, nation: str) -> list[str]:
@@ -317,18 +341,40 @@ def board_listing(seat: Seat, view: View, nation: str) -> Listing:
 
 
 def _board_lines(view: View, nation: str) -> list[str]:
-    """The board's heading, then a line for each structure."""
+    """The board's heading, then a line for each structure: who holds it, the units there by
+    owner and type with their ids (supply questions and `/orders supply` name units by id) and
+    marks ("4 (2 marks)"; immobile ones said so), and its roads."""
+    from engine.supplylines.rules import load
+
+    immobile_at = load(view.ruleset).marks.immobile_at
     names = {p.id: p.name for p in view.players.values()}
-    lines = [f"**Turn {view.turn}**, {view.phase} phase"]
+    lines = [
+        f"**Turn {view.turn}**, {view.phase} phase. Units by their ids; a mark is a turn out "
+        f"of supply ({immobile_at}: immobile)."
+    ]
     for place in view.board.labels():
         owner = view.owners.get(place)
         who = "you" if owner == nation else names.get(owner or "", "neutral")
-        here: dict[tuple[str, str], int] = {}
-        for u in view.units:
+        here: dict[tuple[str, str], list[str]] = {}
+        for u in sorted(view.units, key=lambda u: u.id):
             if u.at == place:
-                key = ("your" if u.owner == nation else names.get(u.owner, u.owner), u.type)
-                here[key] = here.get(key, 0) + 1
-        units = ", ".join(f"{o} {n} {t}" for (o, t), n in sorted(here.items()))
+                # the holder's own units need no name (it is the line's); others' are named
+                whose = (
+                    "your"
+                    if u.owner == nation
+                    else ""
+                    if u.owner == owner
+                    else f"{names.get(u.owner, u.owner)}'s"
+                )
+                marks = ""
+                if u.marks >= immobile_at:
+                    marks = f" ({u.marks} marks, immobile)"
+                elif u.marks:
+                    marks = f" ({u.marks} mark{'s' if u.marks > 1 else ''})"
+                here.setdefault((whose, u.type), []).append(f"{u.id}{marks}")
+        units = "; ".join(
+            f"{whose} {type_} {', '.join(ids)}".strip() for (whose, type_), ids in here.items()
+        )
         roads = ", ".join(view.board.neighbours(place))
         lines.append(f"`{place}` {who}" + (f": {units}" if units else "") + f" (to {roads})")
     return lines

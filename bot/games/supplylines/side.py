@@ -31,6 +31,7 @@ SANDBOX_HELP = """Type the slash commands without the slash, options as name:val
   orders board (the board, and a picture)     game info (the turn and its deadline)
   orders add C2 > C3    orders add Build 1 Tank@M1    orders add 2 Infantry @ H1 > C1
   orders add Hold@R2    orders add Concede    orders list    orders clear    orders submit
+  orders add A C2 - C3 (Diplomacy notation: A/F ignored; A C2 H holds)
   orders supply 4 7     (the units to supply, when a DM asks you to choose)
   mod deadline now:true (resolve the turn now)    help commands (how orders are written)
 Sandbox only: wait HOURS (time passes now: a turn resolves at its deadline, or once everyone
@@ -97,9 +98,9 @@ class SupplyLinesSide:
         {"Joined", "Left", "Started", "TurnMoved", "SupplyAsked", "TurnEnded", "GameOver"}
     )
     ended_events = frozenset({"GameOver"})
-    posts_after = frozenset(
-        {"TurnMoved"}
-    )  # events after which its channel is shown something (`posts`)
+    # events after which its channel is shown something (`posts`): a turn's board and
+    # results, the supply results of a turn that waited for answers, a deadline's reminder
+    posts_after = frozenset({"TurnMoved", "TurnEnded", "DeadlineNear"})
     sandbox = SandboxHelp(SANDBOX_HELP, nations=None)
     default_ruleset = "standard"
 
@@ -211,27 +212,49 @@ class SupplyLinesSide:
 
     async def posts(self, service: GameService, game_id: int, events: list[Event]) -> list[Post]:
         """A resolved turn: the whole board (the game has no fog) with its moves, conflicts
-        and captures, for the game's channel."""
+        and captures, and its results in words (`summary`), for the game's channel; the
+        supply results of a turn that waited for supply answers; a deadline's reminder."""
+        from bot.games.supplylines.summary import fitted, turn_summary
+        from engine.supplylines import events as ev
         from engine.supplylines.view import public
         from renderers.supplylines import draw_board_in_pool
 
-        moved = [e for e in events if e.kind == "TurnMoved"]
-        if not moved:
+        out: list[Post] = []
+        moved = [e for e in events if isinstance(e, ev.TurnMoved)]
+        ended = [e for e in events if isinstance(e, ev.TurnEnded) and _told(e)]
+        near = [e for e in events if isinstance(e, ev.DeadlineNear)]
+        resolved = max((e.turn for e in moved), default=0)
+        near = [e for e in near if e.turn > resolved]  # (a turn resolved since: no reminder)
+        if not (moved or ended or near):
             return []
-        last: Any = moved[-1]
         row = await service.game(game_id)
         view = await service.full_view(game_id)
-        if view.turn > last.turn + 1:
-            return []  # turns resolved since (AI players alone): the latest one is posted
-        # the board as everyone sees it: the next turn's orders given meanwhile (an AI gives
-        # them at once) stay secret
-        data = await draw_board_in_pool(public(view), title=row.name, turn_report=last)
-        return [
-            Post(
-                f"**{row.name}**: turn {last.turn} has resolved.",
-                (f"turn-{last.turn}.png", data),
+        names = {p.id: p.name for p in view.players.values()}
+        if moved:
+            last = moved[-1]
+            if view.turn > last.turn + 1:
+                return []  # turns resolved since (AI players alone): the latest one is posted
+            with_it = next((e for e in ended if e.turn == last.turn), None)
+            # the board as everyone sees it: the next turn's orders given meanwhile (an AI
+            # gives them at once) stay secret
+            data = await draw_board_in_pool(public(view), title=row.name, turn_report=last)
+            told = fitted(turn_summary(last, with_it, names))
+            out.append(
+                Post(
+                    f"**{row.name}**: turn {last.turn} has resolved."
+                    + (f"\n{told}" if told else ""),
+                    (f"turn-{last.turn}.png", data),
+                )
             )
-        ]
+        for e in ended:
+            if moved and e.turn == moved[-1].turn:
+                continue  # told with its board
+            told = fitted(turn_summary(None, e, names))
+            if told:
+                out.append(Post(f"**{row.name}**, turn {e.turn}'s supply:\n{told}"))
+        for soon in near:
+            out.append(await _reminder(service, game_id, row, soon, names))
+        return out
 
     def timelapse(self, first: Any, entries: list[dict[str, Any]], title: str) -> bytes:
         from renderers.supplylines.timelapse import timelapse
@@ -243,6 +266,39 @@ class SupplyLinesSide:
         from bot.games.supplylines.cli import CLI
 
         return CLI
+
+
+def _told(e: Any) -> bool:
+    """A turn's end the channel hears of in words: its supply results, players out, a
+    winner (a resignation's is the shell's own announcement)."""
+    return bool(e.owners or e.defeated or e.winner)
+
+
+async def _reminder(
+    service: GameService, game_id: int, row: GameRow, e: Any, names: dict[str, str]
+) -> Post:
+    """The channel's reminder of a deadline near: the players who have not submitted, and a
+    ping for those who chose the channel over a DM (`/notify mute:reminders`)."""
+    from bot.dm.notifier import PlayerSettings
+    from bot.games.supplylines.summary import reminder
+    from bot.store import BotStore
+    from engine.host.realtime import RealClock
+    from engine.supplylines.state import TICKS_PER_HOUR
+
+    members = await service.members(game_id)
+    store = BotStore.of(service.store)
+    pinged: dict[str, str] = {}
+    for nation in e.waiting:
+        user = members.get(nation)
+        if user is None or not user.isdigit():  # (an AI plays it)
+            continue
+        settings = PlayerSettings.model_validate(await store.get_player_settings(user))
+        if "reminders" in settings.muted:
+            pinged[nation] = user
+    at = RealClock.of_row(row, TICKS_PER_HOUR).real_time_of(e.deadline)
+    minutes = (e.deadline - e.tick) * 60 // TICKS_PER_HOUR
+    due = f"<t:{int(at)}:R>" if at is not None else f"in {minutes} minutes of game time"
+    return Post(reminder(e, names, pinged, due), pings=tuple(pinged.values()))
 
 
 SIDE = SupplyLinesSide()

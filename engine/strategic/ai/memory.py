@@ -4,6 +4,7 @@ the engine refused."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from engine.strategic import commands as cmd
 
@@ -20,6 +21,32 @@ class Memory:
     voyages: dict[int, int] = field(default_factory=dict)  # transport -> overseas city square
     loading: dict[int, int] = field(default_factory=dict)  # transport -> tick it began loading
     decided: int | None = None  # the game hour of its last decision
+
+
+def save(memory: Memory) -> dict[str, Any]:
+    """The memory as JSON data; the islands' labels (a cache worked out from the view) are
+    left out and worked out again at the next decision."""
+    return {
+        "failed": [[unit, goal, tick] for (unit, goal), tick in sorted(memory.failed.items())],
+        "target": memory.target,
+        "staging_since": memory.staging_since,
+        "sent": sorted(memory.sent.items()),
+        "voyages": sorted(memory.voyages.items()),
+        "loading": sorted(memory.loading.items()),
+        "decided": memory.decided,
+    }
+
+
+def restore(data: dict[str, Any]) -> Memory:
+    return Memory(
+        failed={(unit, goal): tick for unit, goal, tick in data["failed"]},
+        target=data["target"],
+        staging_since=data["staging_since"],
+        sent=dict(map(tuple, data["sent"])),
+        voyages=dict(map(tuple, data["voyages"])),
+        loading=dict(map(tuple, data["loading"])),
+        decided=data["decided"],
+    )
 
 
 def failed(memory: Memory, command: cmd.Command, tick: int, width: int) -> None:

@@ -512,7 +512,11 @@ _FLEET_TRIES = 6  # paths a ship of a fleet plans at most to find its square
 
 def refuel(world: World, unit: Unit) -> None:
     ut = world.rules.unit[unit.type]
-    if ut.unit_class == UnitClass.AIR and can_refuel_at(world, unit, unit.sq):
+    if ut.unit_class != UnitClass.AIR:
+        return
+    if (not ut.needs_fuel or unit.fuel == ut.full_fuel) and (not ut.ammo or unit.ammo == ut.ammo):
+        return  # nothing to fill (most aircraft at rest): where it stands does not matter
+    if can_refuel_at(world, unit, unit.sq):
         if ut.needs_fuel:
             unit.fuel = ut.full_fuel
         if ut.ammo:

@@ -158,8 +158,10 @@ def can_refuel_at(world: World, unit: Unit, sq: int) -> bool:
         if city.designation in places:  # "airport", "base"
             return True
     if RefuelPlace.CARRIER in places or RefuelPlace.CAPITAL_SHIP in places:
-        for other in world.units_at(sq):
-            if other.owner not in team or other.id == unit.id:
+        units = world.units
+        for uid in world.at.get(sq, ()):  # any order: the question is whether one is there
+            other = units[uid]
+            if other.owner not in team or uid == unit.id:
                 continue
             ot = rules.unit[other.type]
             if RefuelPlace.CAPITAL_SHIP in places and ot.capital and ot.unit_class == UnitClass.SEA:

@@ -52,10 +52,11 @@ def unit_update(world: World) -> list[ev.Event]:
     cap = rules.mobility.cap_multiple
     supplies: dict[str, SupplyMap] = {}
     due = due_units(world)
+    air = UnitClass.AIR
     for unit in due:
         ut = rules.unit[unit.type]
         unit.mobility = min(ut.mobility * cap, unit.mobility + ut.mobility)
-        if ut.unit_class == UnitClass.AIR:
+        if ut.unit_class is air:
             refuel(world, unit)  # where it may refuel (airport, carrier...): ammo and fuel full
         if unit.hp >= ut.hp:
             continue

@@ -61,7 +61,7 @@ async def test_orders_are_added_listed_submitted_and_the_turn_resolves(desk) -> 
     done = await desk.part(Orders).orders_submit(BOB)
     assert "turn 1 has resolved" in done.text
     board = await desk.part(Orders).orders_board(ANN)
-    assert "`C1` you: your 1 infantry" in board.text and "`H2` Bob" in board.text
+    assert "`C1` you: your infantry 1" in board.text and "`H2` Bob: infantry 2 (to" in board.text
     assert board.files[0][0] == "board.png" and board.files[0][1].startswith(b"\x89PNG")
     world = await desk.service.live_world(game)
     assert world.owners["C1"] == "ann" and world.turn == 1

@@ -227,3 +227,23 @@ async def test_a_resignation_mid_turn_announces_no_new_turn(service) -> None:
     to_ann = "\n".join(sender.to("100"))
     assert "Cat conceded." in to_ann
     assert "Orders for turn" not in to_ann and "resolves once everyone" not in to_ann
+
+
+def test_a_player_hears_of_their_own_units_going_immobile_only() -> None:
+    from engine.supplylines import events as ev
+
+    ended = ev.TurnEnded(
+        tick=96,
+        to=["ann", "bob"],
+        turn=4,
+        unsupplied=[2, 5],
+        immobilised=[2, 5],
+        restored=[7],
+        owners={2: "bob", 5: "ann", 7: "bob"},
+        deadline=192,
+    )
+    names = {"ann": "Ann", "bob": "Bob"}
+    ann = " ".join(words.describe(ended, "ann", names))
+    bob = " ".join(words.describe(ended, "bob", names))
+    assert "now immobile: units 5." in ann and "mobile again" not in ann
+    assert "now immobile: units 2." in bob and "mobile again: units 7." in bob

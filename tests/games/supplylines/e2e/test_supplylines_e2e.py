@@ -54,7 +54,9 @@ async def test_a_supply_lines_game_through_discord(env) -> None:  # noqa: F811
     # turn 2: Ann builds at home; two units on one line: she is asked which to supply
     await fake.invoke(env.alice, env.channel, "orders add", {"order": "Build 1 Infantry@H1"})
     await fake.invoke(env.alice, env.channel, "orders submit")
-    await fake.invoke(env.bob, env.channel, "orders submit")
+    last = await fake.invoke(env.bob, env.channel, "orders submit")
+    # the turn that resolved is named, not the one before (it waits for the supply answer)
+    assert "turn 2's moves have resolved" in last.text and "turn 1" not in last.text
     asked = await fake.wait_for_dm(
         env.alice, lambda m: "Supply for turn 2" in m.content and m.components, timeout=10
     )

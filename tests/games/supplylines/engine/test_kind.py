@@ -91,7 +91,9 @@ async def test_a_turn_resolves_at_its_deadline_with_holds_for_orders_not_given(s
     await service.submit(game, ann, ClearOrders())
     await service.submit(game, ann, GiveOrder(text="H1 > C1"))
     events = await service.advance(game, 3)
-    assert events == [] and (await service.live_world(game)).turn == 0
+    # (the reminder of the deadline, 15 minutes before it: a quarter of a 1-hour turn)
+    assert [e.kind for e in events] == ["DeadlineNear"]
+    assert (await service.live_world(game)).turn == 0
     events = await service.advance(game, 1)  # an hour: four ticks
     assert [type(e) for e in events] == [ev.TurnMoved, ev.TurnEnded]
     world: State = await service.live_world(game)

@@ -52,6 +52,15 @@ def state():
         ("1 inf, 1 tank @ C1 > C2", Move(src="C1", dst="C2", units={"infantry": 1, "tank": 1})),
         ("Concede", Concede()),
         ("Conceede", Concede()),
+        # the usual Diplomacy notation (issue 29): "-" for a move, A/F prefixes ignored, "H"
+        ("A C1 - C2", Move(src="C1", dst="C2")),
+        ("F C1 - C2", Move(src="C1", dst="C2")),
+        ("C1-C2", Move(src="C1", dst="C2")),
+        ("a c1 -> c2", Move(src="C1", dst="C2")),
+        ("2 Infantry @ C1 - C2", Move(src="C1", dst="C2", units={"infantry": 2})),
+        ("A C1 H", Hold(at="C1")),
+        ("C1 Hold", Hold(at="C1")),
+        ("Build Tank M1", Build(count=1, unit="tank", at="M1")),
     ],
 )
 def test_orders_read_as_the_seed_writes_them(state, text, order) -> None:
@@ -72,6 +81,9 @@ def test_orders_read_as_the_seed_writes_them(state, text, order) -> None:
         ("C1 > C1", "goes nowhere"),
         ("C1 > X", "'X' is not a structure"),
         ("three infantry @ C1 > C2", "the number and the type"),
+        ("A C1 S A H1 - C2", "Supply Lines has no support orders"),
+        ("F C1 C A H1 - C2", "Supply Lines has no convoy orders"),
+        ("A Z9 - C2", "no structure Z9"),
     ],
 )
 def test_unreadable_orders_say_what_is_wrong(state, text, says) -> None:
@@ -113,6 +125,27 @@ def test_a_full_popcap_refuses_builds_and_says_how_much_is_left(state) -> None:
     with pytest.raises(CommandError) as err:
         listed.add(parse("Build 1 Infantry@H1", state))
     assert "you have 0 left this turn (PopCap 2" in str(err.value)
+
+
+def test_builds_ordered_this_turn_count_against_the_popcap() -> None:
+    # a holds H1, C1, C2 (PopCap 3) with one infantry: 2 left, one build of 2 takes them all
+    state = build_state(
+        {
+            "roads": "H1-C1 C1-C2 C2-H2",
+            "owners": {"a": "H1 C1 C2", "b": "H2"},
+            "units": ["a 1 infantry @ H1"],
+        }
+    )
+    listed = OrderList(state, "a")
+    listed.add(parse("Build 1 Infantry@H1", state))
+    listed.add(parse("Build 1 Infantry@H1", state))
+    with pytest.raises(CommandError) as err:
+        listed.add(parse("Build 1 Infantry@H1", state))
+    assert "you have 0 left this turn" in str(err.value)
+    listed = OrderList(state, "a")
+    listed.add(parse("Build 1 Infantry@H1", state))
+    with pytest.raises(CommandError):
+        listed.add(parse("Build 1 Tank@H1", state))  # a tank takes 2: 1 is left
 
 
 def test_orders_of_a_player_out_of_the_game_are_refused(state) -> None:

@@ -425,3 +425,67 @@ def test_a_whole_game_replays_as_an_animated_gif() -> None:
     picture = PILImage.open(io.BytesIO(gif))
     frames = getattr(picture, "n_frames", 1)
     assert picture.format == "GIF" and frames == 3  # two turns and the end
+
+
+# --- issue 29: players told apart, short of supply where it is, the board at 550 pixels --------
+
+
+def test_red_and_orange_players_are_told_apart_in_every_picture() -> None:
+    from engine.interface.colours import PALETTE
+    from renderers.colour import distance
+    from renderers.supplylines.game import APART, player_colours
+
+    board = load_map("four", load_rules())
+    state = State(board=board, owners={label: None for label in board.structures})
+    first = list(PALETTE.values())[:4]  # red, blue, yellow, orange: what four joiners get
+    for seat, colour in enumerate(first, 1):
+        turns.join(state, f"p{seat}", f"P{seat}", colour, None)
+    turns.start(state)
+    colours = player_colours(view_for(state, "p1"))
+    assert colours["p1"] == rgb(first[0]) and colours["p2"] == rgb(first[1])  # kept
+    drawn = list(colours.values())
+    assert all(distance(a, b) >= APART for i, a in enumerate(drawn) for b in drawn[i + 1 :])
+    assert player_colours(view_for(state, "p4")) == colours == player_colours(full_view(state))
+    # Dee's home city is drawn in the colour told apart, not in orange
+    home = sl.places(view_for(state, "p4"))[board.home_of(4)]
+    arr = draw(view_for(state, "p4"))
+    assert count(arr, colours["p4"], around(home, 1)) > 50
+    assert count(arr, rgb(first[3]), around(home, 1)) == 0
+
+
+def test_short_of_supply_is_shown_only_where_a_unit_is_short() -> None:
+    from engine.supplylines.view import state_of
+    from renderers.supplylines.game import supply_of
+
+    # one line (H1) for three infantry in three structures: two are short by the default
+    # choice (the newest), so the "!" is at their structures, not at the first one's
+    state = build_state(
+        {
+            "roads": "H1-C1 C1-C2 C2-H2",
+            "owners": {"a": "H1 C1 C2", "b": "H2"},
+            "units": ["a 1 infantry @ H1", "a 1 infantry @ C1", "a 1 infantry @ C2"],
+        }
+    )
+    view = full_view(state)
+    short = supply_of(state_of(view), view).short
+    assert short == {("a", "C1"), ("a", "C2")}
+
+
+def test_badge_blocks_round_crowded_structures_never_cover_each_other() -> None:
+    from renderers.supplylines.badges import Block, place_blocks
+    from renderers.supplylines.layout import lay_out
+
+    # every structure of the four-player map with a block of three rows of three badges (a
+    # contested city with its neighbours all full): wider than the room next to each
+    view = view_for(new_game("triangle"), "a")
+    layout = lay_out(view, 900)
+    block = Block(rows=[], widths=[], w=150.0, h=78.0)
+    corners = place_blocks(layout, dict.fromkeys(layout.places, block), [], [])
+    boxes = [(x, y, x + block.w, y + block.h) for x, y in corners.values()]
+    overlaps = [
+        (a, b)
+        for i, a in enumerate(boxes)
+        for b in boxes[i + 1 :]
+        if min(a[2], b[2]) > max(a[0], b[0]) and min(a[3], b[3]) > max(a[1], b[1])
+    ]
+    assert overlaps == []

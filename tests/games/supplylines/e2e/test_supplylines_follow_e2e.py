@@ -1,0 +1,106 @@
+"""Following a Supply Lines game together, through the real bot and the fake Discord: orders in
+the usual Diplomacy notation, `/game info` naming who has not submitted and when the turn is
+due, each turn's results in words beside the board in the game's channel, the reply to the last
+submission naming the turn that resolved, and the reminder before a deadline (by DM, or a ping
+in the channel for a player who chose that with `/notify mute:reminders`), never twice."""
+
+from __future__ import annotations
+
+from tests.e2e.test_bot_e2e import env, eventually  # noqa: F401 - the fixture
+
+__all__ = ["env"]
+
+
+def _posted(fake, channel, text: str) -> list:
+    return [m for m in fake.channel_messages(channel) if text in m.content]
+
+
+async def test_players_follow_a_turn_game_in_its_channel(env) -> None:  # noqa: F811
+    fake = env.fake
+    reply = await fake.invoke(
+        env.alice,
+        env.channel,
+        "game create supply-lines",
+        {"name": "Lines", "nations": 2, "turn_hours": 6, "days": 10},
+    )
+    game = int(reply.text.split("(game ")[1].split(")")[0])
+    await fake.invoke(env.alice, env.channel, "game join", {"name": "Ann"})
+    await fake.invoke(env.bob, env.channel, "game join", {"name": "Bob"})
+
+    # the game's length in turns, the deadline as a real time, who has not submitted
+    info = await fake.invoke(env.alice, env.channel, "game info")
+    assert "10 days: at least 40 turns of 6 hours" in info.text
+    assert "<t:" in info.text and "day 1 06:00" not in info.text
+    assert "Waiting for: Ann, Bob" in info.text
+
+    # orders as Diplomacy players write them; support is refused with why
+    added = await fake.invoke(env.alice, env.channel, "orders add", {"order": "A H1 - C1"})
+    assert added.ephemeral and "Order kept: `H1 > C1`" in added.text
+    support = await fake.invoke(env.bob, env.channel, "orders add", {"order": "A H2 S A H1 - C1"})
+    assert support.ephemeral and "no support orders" in support.text
+    await fake.invoke(env.bob, env.channel, "orders add", {"order": "H2-C4"})
+    await fake.invoke(env.alice, env.channel, "orders submit")
+    info = await fake.invoke(env.bob, env.channel, "game info")
+    assert "Waiting for: Bob" in info.text and "Ann, Bob" not in info.text
+    done = await fake.invoke(env.bob, env.channel, "orders submit")
+    assert "Submitted: turn 1 has resolved" in done.text
+
+    # the channel: the board and, beside it, what the turn did
+    await eventually(lambda: _posted(fake, env.channel, "turn 1 has resolved"), timeout=10)
+    post = _posted(fake, env.channel, "turn 1 has resolved")[0]
+    assert post.attachments
+    assert "Ann moved H1 > C1 (1 infantry)." in post.content
+    assert "Bob moved H2 > C4 (1 infantry)." in post.content
+    assert "Ann took C1." in post.content and "Bob took C4." in post.content
+
+    # turn 2: Bob wants his reminders in the channel; Ann submits, Bob does not
+    muted = await fake.invoke(env.bob, env.channel, "notify", {"mute": "reminders"})
+    assert "muted: reminders" in muted.text
+    await fake.invoke(env.alice, env.channel, "orders submit")
+    await env.bot.service.advance(game, 20)  # 6-hour turns: an hour before the deadline
+    await eventually(lambda: _posted(fake, env.channel, "Not submitted yet"), timeout=10)
+    (reminder,) = _posted(fake, env.channel, "Not submitted yet")
+    assert f"<@{env.bob.id}>" in reminder.content and "Ann" not in reminder.content
+    assert "Turn 2's orders are due <t:" in reminder.content
+    # the mention pings Bob (and nobody else)
+    sent = [
+        r.json
+        for r in fake.requests
+        if r.method == "POST"
+        and isinstance(r.json, dict)
+        and "Not submitted" in str(r.json.get("content"))
+    ]
+    assert len(sent) == 1
+    assert [str(u) for u in sent[0]["allowed_mentions"]["users"]] == [str(env.bob.id)]
+    # the deadline comes: the turn resolves; Bob chose the channel, so no reminder by DM
+    await env.bot.service.advance(game, 4)
+    await fake.wait_for_dm(env.bob, lambda m: "Orders for turn 3" in m.content, timeout=10)
+    assert not any("Reminder" in m.content for m in fake.dms(env.bob))
+    await eventually(lambda: _posted(fake, env.channel, "turn 2 has resolved"), timeout=10)
+    assert len(_posted(fake, env.channel, "Not submitted yet")) == 1  # told once
+
+
+async def test_a_reminder_comes_by_dm_to_those_who_have_not_submitted(env) -> None:  # noqa: F811
+    fake = env.fake
+    reply = await fake.invoke(
+        env.alice,
+        env.channel,
+        "game create supply-lines",
+        {"name": "Lines", "nations": 2, "turn_hours": 2},
+    )
+    game = int(reply.text.split("(game ")[1].split(")")[0])
+    await fake.invoke(env.alice, env.channel, "game join", {"name": "Ann"})
+    await fake.invoke(env.bob, env.channel, "game join", {"name": "Bob"})
+    await fake.invoke(env.bob, env.channel, "orders add", {"order": "H2 > C4"})
+    await fake.invoke(env.bob, env.channel, "orders submit")
+    # a 2-hour turn: reminded when a quarter of it is left (30 minutes)
+    await env.bot.service.advance(game, 6)
+    dm = await fake.wait_for_dm(env.alice, lambda m: "Reminder" in m.content, timeout=10)
+    assert "turn 1's orders are due in 30 minutes" in dm.content
+    await eventually(lambda: _posted(fake, env.channel, "Not submitted yet"), timeout=10)
+    (post,) = _posted(fake, env.channel, "Not submitted yet")
+    assert "Ann" in post.content and "<@" not in post.content  # named, not pinged
+    # Bob had submitted: no reminder (his next DM is the turn's report)
+    await env.bot.service.advance(game, 2)
+    await fake.wait_for_dm(env.bob, lambda m: "Turn 1:" in m.content, timeout=10)
+    assert not any("Reminder" in m.content for m in fake.dms(env.bob))
