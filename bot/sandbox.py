@@ -1,11 +1,19 @@
 """`si sandbox`: the real game offline, in a terminal. You lead one nation (or several local
 players take turns) against AI nations, typing the slash commands with the same names and
 options (`move units:12 13 to:5,6`, or positionally `move 12 5,6`); replies and DM reports
-are printed, pictures are written to files. Time runs by itself (adjustable) or on demand."""
+are printed, pictures are written to files. Time runs by itself (adjustable) or on demand.
+
+When no seat left is a local player's (every nation an AI's, or the only player resigned and a
+caretaker keeps the seat), the sandbox holds the game between turns: the clock stands still and
+the AI seats play on only when asked (`wait`: in a game of turns, one turn), so the onlooker
+sees each turn instead of ten going by at once. At the end the whole game's animated map (the
+timelapse the game's channel is shown) is written to a file. Buttons keep their number for the
+whole session ("[2] Zoom out" is 2 under every map), so `press 2` does what it did before."""
 
 from __future__ import annotations
 
 import asyncio
+import logging
 import re
 import shlex
 import tempfile
@@ -22,11 +30,15 @@ from bot.dm.notifier import Notifier
 from bot.game_side import side
 from bot.ticker import Ticker
 from bot.typed import Commands
-from engine.host.runner import AiRunner
+from engine.host.runner import ROUNDS, AiRunner
 from engine.host.service import GameService
 from engine.interface.kind import DEFAULT_KIND, KINDS
+from engine.loops import every
 
 GUILD, CHANNEL = "sandbox", "sandbox"
+# a held game of turns played on by `wait`: game hours the clock may run to reach the next turn
+_TURN_HOURS_AT_MOST = 24 * 14
+log = logging.getLogger(__name__)
 
 
 async def command_specs() -> dict[str, list[dict]]:
@@ -166,6 +178,7 @@ class Sandbox:
         self.commands: Commands | None = None  # the bot's own, loaded at `setup`
         self.pending_confirm: str | None = None
         self.buttons: list[Button] = []  # under the last reply that had any (press N)
+        self.numbers: dict[str, int] = {}  # a button's label -> its number, for the session
         self._pictures = 0
         self.game: int | None = None
         self.kind = DEFAULT_KIND
@@ -173,6 +186,10 @@ class Sandbox:
         self.desk.notifier = self.notifier
         self.ticker = Ticker(service)
         self.ai = AiRunner(service)
+        self.ai.hold_unattended = True  # no player's seat left: the game waits for `wait`
+        self._ai_turn = asyncio.Lock()  # one AI pass at a time (the background's, a command's)
+        self.onlooking = False  # told that the AI seats play on only when asked
+        self.timelapse: Path | None = None  # where the end-of-game timelapse was written
 
     def write(self, text: str) -> None:
         """Everything the player reads, without Discord's markup."""
@@ -224,9 +241,11 @@ class Sandbox:
             self.write(f"picture: {self._save(name, data)}")
         if reply.buttons:
             self.buttons = list(reply.buttons)
+            for b in reply.buttons:
+                self.numbers.setdefault(b.label, len(self.numbers) + 1)
             self.write(
                 "Buttons: "
-                + ", ".join(f"[{i}] {b.label}" for i, b in enumerate(reply.buttons, 1))
+                + ", ".join(f"[{self.numbers[b.label]}] {b.label}" for b in reply.buttons)
                 + " (type press N)"
             )
         if reply.confirm is not None:
@@ -277,17 +296,97 @@ class Sandbox:
             self.show(await self.desk.lifecycle.game_add_ai(self.caller(), f"Robot {i + 1}"))
         if paused:
             await self.service.pause(self.game)
-        await self.ai.run_once()
+        await self.ai_pass()
         await self.notifier.run_once()
+
+    async def ai_pass(self) -> None:
+        """The AI seats' turn (held while no player's seat is left), then what the onlooker
+        is told of: the game held between turns, the game's end and its timelapse."""
+        async with self._ai_turn:
+            await self.ai.run_once()
+        await self._after()
+
+    async def _ai_step(self) -> int:
+        """One round of the AI seats of a held game (a turn, where everyone's orders resolve
+        it), asked for by the onlooker."""
+        assert self.game is not None
+        async with self._ai_turn:
+            self.ai.held.discard(self.game)
+            self.ai.hold_unattended, self.ai.rounds = False, 1
+            try:
+                given = await self.ai.run_once()
+            finally:
+                self.ai.hold_unattended, self.ai.rounds = True, ROUNDS
+                self.ai.held.add(self.game)
+        await self._after()
+        return given
+
+    async def _after(self) -> None:
+        if self.game is None:
+            return
+        summary = await self.service.summary(self.game)
+        if self.onlooking and not summary.ended:
+            seats = (await self.service.game(self.game)).settings.get("ai") or {}
+            if not await self.ai.unattended(self.game, seats):  # a player took a seat back
+                self.onlooking = False
+                self.ai.held.discard(self.game)
+                self.write(
+                    "A local player leads a nation again: the AI seats play as the clock "
+                    "moves (wait HOURS, or resume)."
+                )
+        if self.game in self.ai.held and not self.onlooking and not summary.ended:
+            self.onlooking = True
+            await self.service.pause(self.game)
+            self.write(
+                "No seat is a local player's any more: the AI plays every nation. The clock "
+                "stands still between turns: wait plays on"
+                + (
+                    " (a turn each time)."
+                    if summary.turn is not None
+                    else " (wait HOURS: that many game hours)."
+                )
+            )
+        if self.timelapse is None and summary.ended:
+            await self._save_timelapse()
+
+    async def _save_timelapse(self) -> None:
+        """The whole game as an animated map, as its channel is shown at the end, in a file."""
+        assert self.game is not None
+        row = await self.service.game(self.game)
+        first, entries = await self.service.history(self.game)
+        data = await asyncio.to_thread(side(row.kind).timelapse, first, entries, row.name)
+        self.out_dir.mkdir(parents=True, exist_ok=True)
+        path = self.out_dir / f"game-{self.game}-timelapse.gif"
+        self.timelapse = path
+        if data is None:  # a game with no picture of itself
+            return
+        path.write_bytes(data)
+        self.write(f"{row.name} is over. The whole game, as it happened: {path}")
 
     async def wait(self, hours: float) -> None:
         assert self.game is not None
-        per_hour = (await self.service.summary(self.game)).ticks_per_hour
-        for _ in range(max(1, round(hours))):
-            await self.service.advance(self.game, per_hour)
-            await self.ai.run_once()
+        summary = await self.service.summary(self.game)
+        if self.onlooking and summary.turn is not None and not summary.ended:
+            await self._next_turn(summary.turn.number, summary.ticks_per_hour)
+        else:
+            for _ in range(max(1, round(hours))):
+                await self.service.advance(self.game, summary.ticks_per_hour)
+                await (self._ai_step() if self.onlooking else self.ai_pass())
         await self.service.set_speed(self.game, (await self.service.game(self.game)).clock["speed"])
         self.write(f"It is now {(await self.service.summary(self.game)).now()}.")
+
+    async def _next_turn(self, turn: int, per_hour: int) -> None:
+        """A held game of turns played on to its next turn: the AI seats give their orders
+        (everyone's in resolves the phase: orders, then any supply choices), and the clock runs
+        to the phase's deadline if they have nothing more to give."""
+        assert self.game is not None
+        for _ in range(_TURN_HOURS_AT_MOST):
+            given = await self._ai_step()
+            summary = await self.service.summary(self.game)
+            if summary.ended or summary.turn is None or summary.turn.number != turn:
+                return
+            if not given:  # the AI seats have nothing more to give in this phase: time
+                await self.service.advance(self.game, per_hour)
 
     async def handle(self, line: str) -> bool:
         """One line of input; False when the player quits."""
@@ -299,6 +398,7 @@ class Sandbox:
             token, self.pending_confirm = self.pending_confirm, None
             if word in ("yes", "y"):
                 self.show(await self.desk.confirm(self.caller(), token))
+                await self._after()
             else:
                 self.write("Cancelled.")
             return True
@@ -309,10 +409,12 @@ class Sandbox:
             return True
         if word == "press":
             number = text.split()[1] if len(text.split()) > 1 else ""
-            if not number.isdigit() or not 1 <= int(number) <= len(self.buttons):
-                self.write(f"press N: N is a button of the last reply, 1 to {len(self.buttons)}.")
+            shown = {self.numbers[b.label]: b for b in self.buttons}
+            if not number.isdigit() or int(number) not in shown:
+                numbers = ", ".join(str(n) for n in sorted(shown)) or "none"
+                self.write(f"press N: N is a button of the last reply ({numbers}).")
                 return True
-            button = self.buttons[int(number) - 1]
+            button = shown[int(number)]
             try:
                 self.show(await self.desk.press(self.caller(), button.action, button.args))
             except Exception as exc:  # noqa: BLE001 - every failure is a message here
@@ -335,6 +437,9 @@ class Sandbox:
             await self.wait(hours)
             await self.notifier.run_once()
             return True
+        if word == "resume" and self.onlooking:  # the AI seats play only when asked
+            self.write("No seat is a local player's: the clock stands still; wait plays on.")
+            return True
         if word in ("speed", "pause", "resume"):
             args = text.split()[1:]
             if word == "speed":
@@ -352,7 +457,7 @@ class Sandbox:
             self.write(explain(exc))
             return True
         self.show(reply)
-        await self.ai.run_once()  # AI players answer what changed (a new turn)
+        await self.ai_pass()  # AI players answer what changed (a new turn)
         await self.notifier.run_once()
         return True
 
@@ -363,7 +468,7 @@ class Sandbox:
     async def background(self, interval: float) -> list[asyncio.Task]:
         return [
             asyncio.create_task(self.ticker.run_forever(interval)),
-            asyncio.create_task(self.ai.run_forever(interval)),
+            asyncio.create_task(every(interval, self.ai_pass, name="AI pass", logger=log)),
             asyncio.create_task(self.notifier.run_forever(max(interval, 0.5))),
         ]
 

@@ -35,6 +35,13 @@ class AiRunner:
         self.last_tick: dict[tuple[int, str], object] = {}  # the moment each seat was asked
         # game -> (its row, when its next tick is due) as its seats last had their turn in full
         self._done: dict[int, tuple[GameRow, float, int | None]] = {}
+        # games whose seats are not asked for now (the sandbox's games played by AI seats
+        # only, between the turns the onlooker asks for), and the rounds a pass may play
+        self.held: set[int] = set()
+        self.rounds = ROUNDS
+        # hold a game as soon as no seat left in it is a player's (the sandbox: its onlooker
+        # then plays it on a turn at a time, instead of the AI seats playing turn after turn)
+        self.hold_unattended = False
         # decisions run here, one at a time, never on the event loop: a busy hour's thousand
         # decisions leave the loop to the players (the thread takes turns with it)
         self._thinking = ThreadPoolExecutor(1, "ai")
@@ -50,7 +57,7 @@ class AiRunner:
         done: dict[int, tuple[GameRow, float, int | None]] = {}
         for game in await self.service.games(status=["running"], mine=True):
             seats = game.settings.get("ai") or {}
-            if not seats:
+            if not seats or game.id in self.held:
                 continue
             at = self.service.next_tick_at(game.id)  # before the turn: a tick meanwhile shows
             # a command meanwhile shows in the log's length (in a kind played in turns, a
@@ -88,12 +95,23 @@ class AiRunner:
         rounds ran out with commands still coming, as when only AI players are left and each
         round resolves a turn; the next pass goes on)."""
         accepted = 0
-        for _ in range(ROUNDS):
+        if self.hold_unattended and await self.unattended(game_id, seats):
+            self.held.add(game_id)
+            return 0, True
+        for _ in range(self.rounds):
             mine, moved_on = await self._seats(game_id, kind, seats)
             accepted += mine
             if mine == 0 and not moved_on:
                 return accepted, True
         return accepted, False
+
+    async def unattended(self, game_id: int, seats: dict[str, str]) -> bool:
+        """Whether every nation still in the game is played by an AI seat (an AI nation, or
+        a caretaker for a player who is away or resigned)."""
+        game = await self.service.summary(game_id)
+        return not game.ended and all(
+            n.out or nation in seats for nation, n in game.nations.items()
+        )
 
     async def _seats(self, game_id: int, kind: str, seats: dict[str, str]) -> tuple[int, bool]:
         """Each seat's decision, if it decides now; returns the commands accepted, and whether

@@ -11,8 +11,9 @@ from engine.strategic import events as ev
 from engine.strategic.systems import economy
 from engine.strategic.systems.diplomacy import change
 from engine.strategic.systems.endgame import eliminate, end_if_due
-from engine.strategic.systems.upkeep import unit_update
-from engine.strategic.world import World
+from engine.strategic.systems.movement import MoveContext, fleet_squares, is_ship
+from engine.strategic.systems.upkeep import run_orders, unit_update
+from engine.strategic.world import Unit, World
 
 
 def tick_once(world: World) -> list[ev.Event]:
@@ -23,7 +24,13 @@ def tick_once(world: World) -> list[ev.Event]:
     counts = economy.city_counts(world)
     economy.regenerate_command_points(world, counts)
     out.extend(economy.accrue_tech(world, counts))
-    out.extend(economy.progress_builds(world))
+    built = economy.progress_builds(world)
+    out.extend(built)
+    # units built for a city's waypoint set out at once (a standing order, as at an update)
+    new = [e.unit_id for e in built if isinstance(e, ev.UnitBuilt)]
+    for uid in new:
+        _rally(world, world.units[uid])
+    out.extend(run_orders(world, new))
     out.extend(apply_pending_relations(world))
     out.extend(unit_update(world))
     if world.reveals:
@@ -34,6 +41,19 @@ def tick_once(world: World) -> list[ev.Event]:
     out.extend(end_if_due(world))
     world.sight_index.settle()
     return out
+
+
+def _rally(world: World, unit: Unit) -> None:
+    """A ship sent to a waypoint another ship of its team holds (one ship a sea square) goes
+    to the nearest free square to it instead, as ships given one order do."""
+    if unit.order is None or not is_ship(world.rules.unit[unit.type]):
+        return
+    ctx = MoveContext(world, unit.owner)
+    found = fleet_squares(
+        world, ctx, [unit], unit.order, rings=world.rules.mobility.fleet_spread, first_near=True
+    )
+    if not isinstance(found, int):
+        unit.set_order(found[unit.id][0])
 
 
 def advance(world: World, ticks: int = 1) -> list[ev.Event]:

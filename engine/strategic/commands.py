@@ -56,6 +56,15 @@ class Designate(Command):
     designation: str
 
 
+class SetWaypoint(Command):
+    """Send each unit the city builds to this square (a standing move order, at no command
+    point cost); None clears it. A change of build clears it too."""
+
+    kind: Literal["waypoint"] = "waypoint"
+    city: Coord
+    to: Coord | None
+
+
 class Move(Command):
     kind: Literal["move"] = "move"
     units: list[int] = Field(min_length=1, max_length=64)
@@ -64,11 +73,14 @@ class Move(Command):
 
 class Attack(Command):
     """Units move next to the target square (if they are not already) and attack it; land
-    units attacking an empty enemy or neutral city capture it."""
+    units attacking an empty enemy or neutral city capture it. With `queue`, units short of
+    mobility are not refused: they go towards the target and attack once in range (a
+    standing order, carried on at their updates)."""
 
     kind: Literal["attack"] = "attack"
     units: list[int] = Field(min_length=1, max_length=64)
     target: Coord
+    queue: bool = False
 
 
 class SetRelation(Command):
@@ -138,6 +150,7 @@ AnyCommand = Annotated[
     SetBuild
     | SetNextBuild
     | Designate
+    | SetWaypoint
     | Move
     | Attack
     | SetRelation

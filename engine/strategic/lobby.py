@@ -178,4 +178,5 @@ def _strip(world: World, nation_id: str) -> None:
             city.next_build = None
             city.progress = 0
             city.skipped = False
+            city.waypoint = None
     world.cities_changed()

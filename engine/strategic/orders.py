@@ -11,17 +11,25 @@ from collections.abc import Callable
 from engine.errors import CommandError
 from engine.strategic import commands as cmd
 from engine.strategic import events as ev
-from engine.strategic.rules.models import MovesOn, UnitClass, UnitType
-from engine.strategic.systems import cession, combat, diplomacy, economy, launch, transport
+from engine.strategic.rules.models import MovesOn, UnitType
+from engine.strategic.systems import (
+    cession,
+    combat,
+    diplomacy,
+    economy,
+    launch,
+    strike,
+    transport,
+)
 from engine.strategic.systems.endgame import eliminate
 from engine.strategic.systems.interception import Interception
 from engine.strategic.systems.interdiction import Interdiction
 from engine.strategic.systems.movement import (
     MoveContext,
+    fleet_squares,
     follow,
     is_ship,
     plan_move,
-    step_cost,
     walk,
 )
 from engine.strategic.systems.sight import Knowledge, Sight, show
@@ -154,6 +162,25 @@ def _set_next_build(world: World, nation: str, c: cmd.SetNextBuild) -> list[ev.E
     return [economy.city_changed(world, city)]
 
 
+def _set_waypoint(world: World, nation: str, c: cmd.SetWaypoint) -> list[ev.Event]:
+    city = _own_city(world, nation, c.city)
+    if c.to is None:
+        if city.waypoint is None:
+            raise CommandError(f"the city at {c.city[0]},{c.city[1]} has no waypoint")
+        goal = None
+    else:
+        goal = _square(world, c.to)  # any square: what lies there is the nation's to find out
+        if goal == city.sq:
+            raise CommandError("a waypoint is a square away from the city")
+        if goal == city.waypoint:
+            raise CommandError(f"the city at {c.city[0]},{c.city[1]} sends its units there already")
+    cost = world.rules.command_points.costs.city_orders
+    _charge(world, nation, cost, "a city order")
+    city.waypoint = goal
+    _pay(world, nation, cost)
+    return []
+
+
 def _designate(world: World, nation: str, c: cmd.Designate) -> list[ev.Event]:
     rules = world.rules
     city = _own_city(world, nation, c.city)
@@ -190,21 +217,32 @@ def _move(world: World, nation: str, c: cmd.Move) -> list[ev.Event]:
         raise CommandError("a unit is listed twice")
     units = [_own_unit(world, nation, uid) for uid in c.units]
     rules = world.rules
-    ships = [u for u in units if is_ship(rules.unit[u.type])]
-    if ships and len(units) > 1:
-        raise CommandError("ships move one at a time (only one ship may be on a sea square)")
+    ships = [u for u in units if is_ship(rules.unit[u.type]) and u.carried_by is None]
+    fleet = {s.id for s in ships} if len(ships) > 1 else set()
     ctx = MoveContext(world, nation)
     plans: list[tuple[Unit, list[int]]] = []
+    goals: dict[int, int] = {}  # a fleet's ships: each its own sea square near the goal
     for unit in units:
         ut = rules.unit[unit.type]
         if ut.moves_on == MovesOn.NONE:
             raise CommandError(f"unit {unit.id} ({ut.title}) does not move; it is launched")
-        if unit.sq == goal:
+        if unit.sq == goal and unit.id not in fleet:
             raise CommandError(f"unit {unit.id} ({ut.title}) is already at {c.to[0]},{c.to[1]}")
+        if unit.id in fleet:
+            continue
         path = plan_move(world, ctx, unit, goal)
         if path is None:
             raise CommandError(_no_path_reason(world, unit, ut, goal, c.to))
         plans.append((unit, path))
+    pace = None
+    if fleet:
+        squares = _fleet(world, ctx, ships, goal, c.to)
+        for ship in ships:
+            goals[ship.id], path = squares[ship.id]
+            plans.append((ship, path))
+        # they sail together, at the pace of the slowest: now, as far as the slowest can go;
+        # at their updates, as far as the slowest gains
+        pace = min(rules.unit[s.type].mobility for s in ships)
     cost = rules.command_points.costs.move
     _charge(world, nation, cost, "a move")
     _pay(world, nation, cost)
@@ -212,8 +250,25 @@ def _move(world: World, nation: str, c: cmd.Move) -> list[ev.Event]:
     arrived: list[int] = []
     ordered: list[int] = []
     hooks = (Interception(world), Interdiction(world))
+    now = min((s.mobility for s in ships), default=0)
+    listed = {uid: i for i, uid in enumerate(c.units)}
+    plans.sort(key=lambda p: listed[p[0].id])  # as listed (the goal's ship first)
     for unit, path in _escorts_first(world, plans):
         if unit.id not in world.units:
+            continue
+        if unit.id in goals:
+            unit.set_order(None)
+            result = walk(world, ctx, unit, path, hooks=hooks, goal=goals[unit.id], budget=now)
+            if result.arrived or result.stopped:
+                unit.set_order(None)
+            else:
+                unit.set_order(goals[unit.id], result.rest, pace=pace)
+            out.extend(result.events)
+            ctx.invalidate_sight()
+            if result.arrived:
+                arrived.append(unit.id)
+            elif unit.order is not None:
+                ordered.append(unit.id)
             continue
         result = follow(world, ctx, unit, goal, path, hooks=hooks)
         out.extend(result.events)
@@ -235,6 +290,28 @@ def _move(world: World, nation: str, c: cmd.Move) -> list[ev.Event]:
         ),
     )
     return out
+
+
+def _fleet(
+    world: World, ctx: MoveContext, ships: list[Unit], goal: int, xy: tuple[int, int]
+) -> dict[int, tuple[int, list[int]]]:
+    """Each ship's square and path near the goal (one ship a sea square), or why not."""
+    rules = world.rules
+    rings = 1  # as few as the fleet needs (a square for each ship and as many to spare)
+    while (2 * rings + 1) ** 2 < 2 * len(ships) and rings < rules.mobility.fleet_spread:
+        rings += 1
+    ships = sorted(ships, key=lambda s: s.sq != goal)  # one there already keeps the goal
+    found = fleet_squares(world, ctx, ships, goal, rings=rings)
+    if isinstance(found, int):
+        ship = world.units[found]
+        ut = rules.unit[ship.type]
+        if found == ships[0].id:  # the goal itself: as for a ship sailing alone
+            raise CommandError(_no_path_reason(world, ship, ut, goal, xy))
+        raise CommandError(
+            f"unit {ship.id} ({ut.title}) finds no sea square it knows a way to within {rings} "
+            f"of {xy[0]},{xy[1]} (one ship a sea square): send fewer ships there"
+        )
+    return found
 
 
 def _escorts_first(
@@ -283,34 +360,13 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
     if len(set(c.units)) != len(c.units):
         raise CommandError("a unit is listed twice")
     units = [_own_unit(world, nation, uid) for uid in c.units]
-    team = world.team(nation)
-    sight = Sight(world, nation)
-    # what the nation knows is there: units it sees now, else those it remembers there
-    seen = [
-        (u.owner, u.type)
-        for u in world.units_at(target)
-        if u.owner not in team and u.carried_by is None and sight.sees_unit(u)
-    ] or [(g.owner, g.type) for g in sight.ghosts_at(target)]
-    if seen:
-        hostile = [(o, t) for o, t in seen if combat.at_war(world, nation, o)]
-        if not hostile:
-            other = world.nations[seen[0][0]].name
-            raise CommandError(f"you are not at war with {other}; declare war first")
-        capture = False
-        seen_types = [rules.unit[t] for _, t in hostile]
-    else:
-        # a city as the nation knows it: seen now, or remembered (its owner as last seen)
-        owner = Knowledge(world, nation).city_owner(target)
-        if owner is False or owner in team:
-            raise CommandError(f"you see nothing to attack at {where}")
-        if owner is not None and not combat.at_war(world, nation, owner):
-            raise CommandError(
-                f"you are not at war with {world.nations[owner].name}; declare war first"
-            )
-        capture = True
-        seen_types = []
+    known = strike.known_target(world, nation, target)
+    if isinstance(known, str):
+        raise CommandError(known)
+    capture = known.capture
     ctx = MoveContext(world, nation)
     plans: list[tuple[Unit, list[int]]] = []
+    queued: set[int] = set()  # short of mobility now: they go on, and attack once in range
     for unit in units:
         ut = rules.unit[unit.type]
         name = f"unit {unit.id} ({ut.title})"
@@ -322,33 +378,42 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
             )
         if ut.moves_on == MovesOn.NONE:
             raise CommandError(f"{name} does not fight; it is launched")
-        if capture:
-            if ut.unit_class != UnitClass.LAND:
-                raise CommandError(f"{name} cannot take a city; only land units can")
-        else:
-            if not any(combat.can_hit(world, ut, target, dt) for dt in seen_types):
-                raise CommandError(f"{name} cannot attack what is at {where}")
-            if unit.ammo < 1:
-                raise CommandError(f"{name} has no ammunition")
+        why = strike.can_attack(world, unit, known, target)
+        if why is not None:
+            raise CommandError(why)
         path = plan_move(world, ctx, unit, target, approach=True)
         if path is None:
             raise CommandError(f"{name} has no known way to get next to {where}")
-        need = _path_cost(world, ctx, unit, path) + 1
+        need = strike.path_cost(world, ctx, unit, path) + 1
         if unit.mobility < need:
-            raise CommandError(
-                f"{name} needs {need} mobility to reach {where} and attack; it has {unit.mobility}"
-            )
+            if not c.queue:
+                raise CommandError(
+                    f"{name} needs {need} mobility to reach {where} and attack; it has "
+                    f"{unit.mobility} (queue:true: it goes on and attacks once in range)"
+                )
+            queued.add(unit.id)
         plans.append((unit, path))
-    movers = [u for u, path in plans if path]
-    if len(movers) > 1 and any(is_ship(rules.unit[u.type]) for u in movers):
-        raise CommandError("ships move one at a time (only one ship may be on a sea square)")
     cost = rules.command_points.costs.capture if capture else rules.command_points.costs.attack
     _charge(world, nation, cost, "taking a city" if capture else "an attack")
     _pay(world, nation, cost)
     out: list[ev.Event] = []
     hooks = (Interception(world), Interdiction(world))
+    # ships attacking together each take a square of their own next to the target (a ship
+    # that finds its square taken on the way plans again to another)
     for unit, path in _escorts_first(world, plans):
         if unit.id not in world.units:
+            continue
+        if unit.id in queued:  # as far as it can now; the rest at its updates
+            unit.set_order(None)
+            if path:
+                result = walk(world, ctx, unit, path, hooks=hooks, goal=target, approach=True)
+                out.extend(result.events)
+                ctx.invalidate_sight()
+                if unit.id not in world.units or result.stopped:
+                    continue
+                unit.set_order(target, result.rest, strike=True)
+            else:
+                unit.set_order(target, [], strike=True)
             continue
         city_now = world.cities.get(target)
         if capture and (city_now is None or city_now.owner == nation):
@@ -362,60 +427,13 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
                 continue
         if world.grid.distance(unit.sq, target) != 1:
             continue
-        if capture and not _still_hostile(world, nation, target):
-            break  # seen up close, the city is not what was remembered: no attack
-        takes_city = rules.unit[unit.type].unit_class == UnitClass.LAND and _still_hostile(
-            world, nation, target
+        events, given_up, capture = strike.strike(
+            world, unit, target, capture=capture, moved=bool(path)
         )
-        defended = bool(combat.defenders_at(world, nation, target))
-        why = None
-        if not capture and not takes_city and not defended:
-            # nothing hostile left there: beaten by an earlier unit, or gone since seen
-            why = f"nothing to attack at {where} any more"
-        elif not capture and takes_city and not defended:
-            # an attack on units that have left the city: taking it costs what a capture does
-            extra = rules.command_points.costs.capture - rules.command_points.costs.attack
-            if world.nations[nation].cp < extra:
-                why = (
-                    f"the city at {where} is empty, and taking it costs {extra} more command points"
-                )
-            else:
-                _pay(world, nation, extra)
-                capture = True
-        if why is None and unit.mobility < combat.attack_cost(world, unit):
-            why = f"not enough mobility left to attack {where}"
-        if why is not None:
-            out.append(
-                ev.OrderCancelled(
-                    tick=world.tick,
-                    to=[nation],
-                    nation=nation,
-                    unit=unit.id,
-                    square=where,
-                    reason=why,
-                )
-            )
+        out.extend(events)
+        if given_up:
             break
-        out.extend(combat.resolve_attack(world, unit, target, moved=bool(path)))
     return out
-
-
-def _still_hostile(world: World, nation: str, target: int) -> bool:
-    """A city attacked from memory, now seen up close: still one to take (neutral, or of a
-    nation at war with this one)?"""
-    city = world.cities.get(target)
-    if city is None or city.owner in world.team(nation):
-        return False
-    return city.owner is None or combat.at_war(world, nation, city.owner)
-
-
-def _path_cost(world: World, ctx: MoveContext, unit: Unit, path: list[int]) -> int:
-    ut = world.rules.unit[unit.type]
-    total, here = 0, unit.sq
-    for sq in path:
-        total += step_cost(world, ctx, ut, here)
-        here = sq
-    return total
 
 
 def _relation(world: World, nation: str, c: cmd.SetRelation) -> list[ev.Event]:
@@ -642,6 +660,7 @@ _HANDLERS: dict[type, Handler] = {
     cmd.SetBuild: _set_build,  # type: ignore[dict-item]
     cmd.SetNextBuild: _set_next_build,  # type: ignore[dict-item]
     cmd.Designate: _designate,  # type: ignore[dict-item]
+    cmd.SetWaypoint: _set_waypoint,  # type: ignore[dict-item]
     cmd.Move: _move,  # type: ignore[dict-item]
     cmd.Attack: _attack,  # type: ignore[dict-item]
     cmd.SetRelation: _relation,  # type: ignore[dict-item]

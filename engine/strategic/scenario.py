@@ -485,6 +485,8 @@ def _check(
             if not hasattr(city, attr):
                 raise ScenarioError(f"cities have no field {field_name!r}")
             got = getattr(city, attr)
+            if field_name == "waypoint" and got is not None:
+                got = label(got)
             if not _matches(want, got):
                 failures.append(f"city {key} {field_name}: expected {_describe(want)}, got {got!r}")
     for nid, exp in (body.get("nations") or {}).items():

@@ -50,6 +50,8 @@ class UnitView:
     # less, pays more to move, `systems/supply.py`); None when supply does not apply (aircraft,
     # which refuel instead, and units that need none) or the unit is not the nation's own
     supplied: bool | None = None
+    strike: bool = False  # own units: the standing order is an attack on its square
+    pace: int | None = None  # own units: mobility the order spends at most an update (a fleet)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,6 +66,7 @@ class CityView:
     progress: int | None = None
     next_build: str | None = None
     skipped: bool = False  # its last finished build was skipped for lack of power
+    waypoint: int | None = None  # where each unit it builds is sent
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +222,8 @@ def view_for(world: World, nation: str) -> View:
                 u.carried_by,
                 u.born,
                 supplied,
+                strike=u.strike,
+                pace=u.pace,
             )
         )
         listed.add(uid)
@@ -281,6 +286,7 @@ def view_for(world: World, nation: str) -> View:
                 city.progress,
                 city.next_build,
                 city.skipped,
+                city.waypoint,
             )
         elif visible[sq]:
             cities[sq] = CityView(sq, city.owner, city.designation, "now")

@@ -410,6 +410,9 @@ MATRIX: dict[str, Case] = {
         PLAYERS,
         order=True,
     ),
+    "waypoint": Case(
+        "running", lambda n: {"city": HOME[n or "red"], "to": "2,1"}, PLAYERS, order=True
+    ),
     "cancel": Case(
         "running", lambda n: {"units": units(n, "walker")}, PLAYERS, order=True, setup="walk"
     ),
@@ -537,6 +540,7 @@ SUPPLY_MATRIX: dict[str, Case] = {
             "attack",
             "build",
             "designate",
+            "waypoint",
             "cancel",
             "board",
             "launch",

@@ -186,7 +186,7 @@ async def test_a_player_learns_and_follows_the_game_in_the_sandbox(tmp_path) -> 
     assert "most cities wins" in text and "You (you):" in text
     assert "Buttons: [1] Zoom in, [2] Zoom out, [3] North, [4] South, [5] West, [6] East" in text
     assert "Your map around " in text
-    assert "press N: N is a button of the last reply, 1 to " in text
+    assert "press N: N is a button of the last reply (1, " in text
     assert "Your relation to Robot 1 is now war." in text  # a name with a space, quoted
     assert "Your news" in text or "report" in text.lower()
     pictures = sorted(p.name for p in (tmp_path / "pics").glob("*.png"))
@@ -251,3 +251,113 @@ async def test_a_supply_lines_sandbox_session(tmp_path) -> None:
     # nobody submitted turn 2 for the local players: its deadline resolved it
     assert "It is now turn 3, orders (2/4 submitted) until day 3 00:00." in text
     assert "<t:" not in text and "**" not in text
+
+
+@pytest.mark.slow  # three pictures of the map, one of them the whole board
+async def test_map_buttons_keep_their_numbers_from_reply_to_reply(tmp_path) -> None:
+    """Zooming out step by step to the whole board (which has no "Zoom out") and in again: a
+    button keeps its number under every map (Refresh is the same number under each), and a
+    number not under the last reply is refused."""
+    lines = deque(["map", *["press 2"] * 12, "press 1", "quit"])
+    out: list[str] = []
+    code = await run_sandbox(
+        nations=2,
+        db=str(tmp_path / "s.db"),
+        out_dir=str(tmp_path / "pics"),
+        read=lambda prompt: lines.popleft() if lines else "quit",
+        write=out.append,
+        live=False,
+    )
+    assert code == 0
+    rows = [line for line in out if line.startswith("Buttons: ")]
+    numbered = [dict(re.findall(r"\[(\d+)\] ([A-Za-z ]+?)(?:,|$| \()", row)) for row in rows]
+    assert numbered[0]["2"] == "Zoom out" and numbered[-1]["2"] == "Zoom out"  # zoomed in again
+    assert any("2" not in row for row in numbered)  # the whole board was reached
+    labels: dict[str, str] = {}
+    numbers: dict[str, str] = {}
+    for row in numbered:
+        for number, label in row.items():
+            assert labels.setdefault(number, label) == label  # one number, one button
+            assert numbers.setdefault(label, number) == number  # one button, one number
+    text = "\n".join(out)
+    assert "Your map, the whole board" in text
+    assert "press N: N is a button of the last reply (" in text  # `press 2` under the board
+
+
+async def test_a_game_with_no_player_left_waits_for_the_onlooker(tmp_path) -> None:
+    """The only player resigns: the AI seats play every nation, one turn each time the
+    onlooker types `wait`, and no turn goes by while they type something else."""
+    lines = deque(
+        [
+            "game resign",
+            "yes",
+            "game info",
+            "resume",
+            "game info",
+            "wait",
+            "game info",
+            "wait",
+            "quit",
+        ]
+    )
+    out: list[str] = []
+    code = await run_sandbox(
+        kind="supply-lines",
+        nations=None,
+        players=["Ann"],
+        db=str(tmp_path / "s.db"),
+        out_dir=str(tmp_path / "pictures"),
+        read=lambda prompt: lines.popleft() if lines else "quit",
+        write=out.append,
+        live=False,
+    )
+    text = "\n".join(out)
+    assert code == 0, text
+    assert "Ann has resigned." in text
+    assert "No seat is a local player's any more" in text and "a turn each time" in text
+    # the clock does not run by itself while nobody but the AI plays
+    assert "No seat is a local player's: the clock stands still; wait plays on." in text
+    turns = [int(t) for t in re.findall(r"Status: running \(paused\) - turn (\d+)", text)]
+    assert len(turns) == 3 and turns[0] == turns[1]  # nothing moved while the onlooker read
+    assert turns[2] == turns[1] + 1  # `wait`: one turn
+    waited = [int(t) for t in re.findall(r"It is now turn (\d+)", text)]
+    assert waited == [turns[1] + 1, turns[1] + 2]
+
+
+async def test_the_sandbox_writes_the_end_of_game_timelapse_to_a_file(tmp_path) -> None:
+    lines = deque(["wait 1", "mod end", "yes", "status", "quit"])
+    out: list[str] = []
+    code = await run_sandbox(
+        nations=2,
+        db=str(tmp_path / "s.db"),
+        out_dir=str(tmp_path / "pics"),
+        read=lambda prompt: lines.popleft() if lines else "quit",
+        write=out.append,
+        live=False,
+    )
+    text = "\n".join(out)
+    assert code == 0, text
+    gif = tmp_path / "pics" / "game-1-timelapse.gif"
+    assert f"Sandbox is over. The whole game, as it happened: {gif}" in text
+    assert gif.read_bytes()[:6] in (b"GIF87a", b"GIF89a")
+    assert text.count("The whole game, as it happened") == 1  # told once
+
+
+async def test_the_caretaker_holds_the_game_until_the_player_takes_the_seat_back(tmp_path) -> None:
+    lines = deque(["game caretaker on:true", "resume", "game caretaker on:false", "wait 1", "quit"])
+    out: list[str] = []
+    code = await run_sandbox(
+        nations=2,
+        db=str(tmp_path / "s.db"),
+        out_dir=str(tmp_path / "pics"),
+        read=lambda prompt: lines.popleft() if lines else "quit",
+        write=out.append,
+        live=False,
+    )
+    text = "\n".join(out)
+    assert code == 0, text
+    held = text.index("No seat is a local player's any more")
+    refused = text.index("No seat is a local player's: the clock stands still; wait plays on.")
+    back = text.index("A local player leads a nation again")
+    assert held < refused < back
+    assert "It is now day 1 01:00." in text[back:]

@@ -370,7 +370,7 @@ class Intel:
             if u.carried_by is not None:
                 bits.append(f"aboard {u.carried_by}")
             if u.order is not None:
-                bits.append(f"-> {view.label(u.order)}")
+                bits.append(f"{'attacks' if u.strike else '->'} {view.label(u.order)}")
             lines.append(" - ".join(bits))
         more = ""
         if page < pages:
@@ -421,6 +421,8 @@ class Intel:
             else:
                 building = "**nothing** (give it a build with /build)"
             nxt = f", then {rules.unit[c.next_build].title}" if c.next_build else ""
+            if c.waypoint is not None:
+                nxt += f"; new units go to {view.label(c.waypoint)}"
             lines.append(f"`{view.label(c.sq):>7}` {ct.title} - {building}{nxt}")
         if page < pages:
             lines.append(f"More: `/cities page:{page + 1}`")

@@ -108,17 +108,31 @@ class Playing:
         return Reply(text=_noted(chosen, told))
 
     @costed
-    async def attack(self, caller: Caller, units: str, target: str) -> Reply:
+    async def attack(
+        self, caller: Caller, units: str, target: str, *, queue: bool = False
+    ) -> Reply:
         view, _ = await self._view(caller)
         xy = parsing.square(target, view.width, view.height)
         rules = load_rules(view.ruleset)
         at = xy[1] * view.width + xy[0]
         chosen = selectors.for_attack(selectors.resolve(units, view, rules), view, rules, at)
-        command = cmd.Attack(units=chosen.ids(), target=xy)
+        command = cmd.Attack(units=chosen.ids(), target=xy, queue=queue)
         events, nation = await self._submit(caller, command)
-        return Reply(
-            text=_noted(chosen, await self._told(caller, events, nation) or "Attack ordered.")
-        )
+        told = await self._told(caller, events, nation)
+        if queue:  # the units still on their way: their attack waits until they are in range
+            after, _ = await self._view(caller)
+            waiting = [
+                f"Unit {u.id}, now at {after.label(u.sq)}, attacks {xy[0]},{xy[1]} once in "
+                "range, going on at its updates."
+                for u in after.own_units()
+                if u.id in command.units and u.order == at and u.strike
+            ]
+            if waiting:
+                waiting.append(
+                    "(Given up if nothing you know of is there any more; `/cancel` drops it.)"
+                )
+                told = "\n".join(line for line in (told, *waiting) if line)
+        return Reply(text=_noted(chosen, told or "Attack ordered."))
 
     @costed
     async def build(
@@ -172,6 +186,21 @@ class Playing:
                     "meanwhile"
                 )
         return Reply(text=f"The city at {xy[0]},{xy[1]} is now {article(title)}{what}.")
+
+    @costed
+    async def waypoint(self, caller: Caller, city: str, to: str | None = None) -> Reply:
+        """Where a city sends each unit it builds (none: it keeps them)."""
+        view, _ = await self._view(caller)
+        xy = parsing.square(city, view.width, view.height)
+        clear = to is None or to.strip().lower() in ("none", "nothing", "clear", "")
+        goal = None if clear or to is None else parsing.square(to, view.width, view.height)
+        await self._submit(caller, cmd.SetWaypoint(city=xy, to=goal))
+        if goal is None:
+            return Reply(text=f"The city at {xy[0]},{xy[1]} keeps what it builds now.")
+        return Reply(
+            text=f"The city at {xy[0]},{xy[1]} sends each unit it builds to {goal[0]},{goal[1]} "
+            "(a standing order; a change of build clears the waypoint)."
+        )
 
     @costed
     async def cancel(self, caller: Caller, units: str) -> Reply:
@@ -456,6 +485,8 @@ class Travel:
             return ""
         period = self.rules.ticks_per_unit_update
         per_update = self.rules.unit[unit.type].mobility
+        if unit.pace is not None:  # a fleet: at the pace of its slowest ship
+            per_update = min(per_update, unit.pace)
         left = self._distance(unit.sq, unit.order)
         if per_update <= 0 or left <= 0:
             return ""

@@ -30,6 +30,7 @@ SANDBOX_HELP = """Type the slash commands without the slash, options as name:val
   move units:12 13 to:5,6      (or: move 12 13 5,6)   attack units:12 target:6,6
   build city:3,4 unit:tank     designate city:3,4 designation:port   diplomacy "Robot 1" war
   launch unit:40 target:30,9   engineer unit:7 action:build_city       cancel units:12
+  attack units:12 target:6,6 queue:true (attack once in range)   waypoint city:3,4 to:9,9
   help units (the rules: start units cp power supply combat diplomacy commands)    news
 Sandbox only: wait HOURS (time passes now), speed SECONDS (real seconds per game hour),
   pause, resume (the clock runs by itself), press N (a button: a map's zoom, a list's page),

@@ -202,6 +202,9 @@ class Healing(Strict):
 class Mobility(Strict):
     cap_multiple: int = Field(gt=0)
     new_unit_multiple: int = Field(ge=0)
+    fleet_spread: int = Field(
+        ge=1, description="ships given one order: squares around the goal they spread over"
+    )
 
 
 class Time(Strict):

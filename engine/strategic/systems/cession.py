@@ -171,6 +171,7 @@ def cede_city(world: World, nation: str, receiver: str, city: City) -> list[ev.E
     before = observers(world, city.sq)
     city.owner = receiver
     city.skipped = False  # a new owner: its first skipped build is news
+    city.waypoint = None  # the giver's plans for its units are not the receiver's
     if city.build is not None and world.rules.unit[city.build].tech > world.nations[receiver].tech:
         city.build = default_build(world, city.designation, world.nations[receiver].tech)
         city.progress = 0

@@ -497,6 +497,7 @@ def capture(world: World, unit: Unit, city: City) -> list[ev.Event]:
     city.next_build = None
     city.progress = 0
     city.skipped = False
+    city.waypoint = None
     world.cities_changed(unit.owner, previous)
     if previous is None:
         world.cities_changed()

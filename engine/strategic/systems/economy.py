@@ -141,6 +141,7 @@ def set_build(world: World, city: City, unit: UnitType | None) -> None:
         city.designation = unit.built_in
     city.progress = 0
     city.skipped = False
+    city.waypoint = None  # what it sent there was another build's (original game)
     if moved:  # what a city sees and supplies follows its designation, not its build
         world.cities_changed(city.owner)
 
@@ -171,6 +172,7 @@ def _complete(world: World, city: City, ut: UnitType) -> list[ev.Event]:
         city.designation = ut.becomes
         world.cities_changed(city.owner)
         city.build = default_build(world, ut.becomes, world.nations[nation].tech)
+        city.waypoint = None  # a new designation, a new build: as any change of build
         return [city_changed(world, city)]
     if ut.structure == "research":
         return []
@@ -194,6 +196,8 @@ def _complete(world: World, city: City, ut: UnitType) -> list[ev.Event]:
             ]
     city.skipped = False
     unit = world.add_unit(ut.name, nation, city.sq)
+    if city.waypoint is not None:
+        unit.set_order(city.waypoint)  # it sets out at once (`clock`), as any standing order
     return [
         ev.UnitBuilt(
             tick=world.tick, to=[nation], nation=nation, city=label, unit=ut.name, unit_id=unit.id

@@ -350,8 +350,10 @@ def walk(
     hooks: tuple[StepHook, ...] = (),
     goal: int | None = None,
     approach: bool = False,
+    budget: int | None = None,
 ) -> WalkResult:
-    """Walk a path as far as mobility (and fuel) allow. Hooks run after each step and may
+    """Walk a path as far as mobility (and fuel) allow, spending at most `budget` mobility
+    (ships sailing together: the pace of the slowest). Hooks run after each step and may
     stop the walk by returning events (interception, interdiction).
 
     Paths are planned on the map as the nation knows it, so a step may meet terrain or a city
@@ -367,10 +369,11 @@ def walk(
     replans = 0
     path = list(path)
     i = 0
+    left = unit.mobility if budget is None else min(budget, unit.mobility)
     while i < len(path):
         sq = path[i]
         cost = step_cost(world, ctx, ut, unit.sq)
-        if unit.mobility < cost:
+        if left < cost:
             return WalkResult(False, False, out, path[i:])
         if air and ut.needs_fuel and unit.fuel < 1:
             return WalkResult(False, True, out, path[i:])
@@ -401,6 +404,7 @@ def walk(
             )
             return WalkResult(False, True, out, [])
         unit.mobility -= cost
+        left -= cost
         if air and ut.needs_fuel:
             unit.fuel -= 1
         world.move_unit(unit, sq)
@@ -429,13 +433,15 @@ def follow(
     path: list[int],
     *,
     hooks: tuple[StepHook, ...] = (),
+    pace: int | None = None,
 ) -> WalkResult:
-    """Walk towards `goal` along `path`; keep or drop the unit's standing order accordingly."""
-    result = walk(world, ctx, unit, path, hooks=hooks, goal=goal)
+    """Walk towards `goal` along `path` (at most `pace` mobility); keep or drop the unit's
+    standing order accordingly (it keeps its pace)."""
+    result = walk(world, ctx, unit, path, hooks=hooks, goal=goal, budget=pace)
     if result.arrived or result.stopped:
         unit.set_order(None)
     else:
-        unit.set_order(goal, result.rest)
+        unit.set_order(goal, result.rest, pace=pace)
     return result
 
 
@@ -453,6 +459,55 @@ def route_open(world: World, ctx: MoveContext, unit: Unit) -> bool:
         ):
             return False
     return not (ut.unit_class == UnitClass.AIR and ut.needs_fuel and len(route) > unit.fuel)
+
+
+def fleet_squares(
+    world: World,
+    ctx: MoveContext,
+    ships: list[Unit],
+    goal: int,
+    *,
+    rings: int,
+    first_near: bool = False,
+) -> dict[int, tuple[int, list[int]]] | int:
+    """Where each ship of a fleet given one order sails, as the nation knows the sea: one
+    ship a sea square, so the first takes `goal` (as a single ship would; with `first_near`
+    it too may take the nearest free square) and each of the others the nearest square to it
+    (within `rings`) it has a known way to; a port of the team holds them all. Returns ship
+    id -> (its square, its path), or the id of a ship that finds no square."""
+    grid = world.grid
+    city = world.cities.get(goal)
+    shared = city is not None and city.owner in ctx.team  # a port: several ships lie there
+    near = sorted(grid.within(goal, rings), key=lambda sq: (grid.distance(sq, goal), sq))
+    taken: set[int] = set()
+    out: dict[int, tuple[int, list[int]]] = {}
+    for i, ship in enumerate(ships):
+        ut = world.rules.unit[ship.type]
+        tries = [goal] if (i == 0 and not first_near) or shared else near
+        attempts = 0
+        for sq in tries:
+            if sq in taken:
+                continue
+            if sq == ship.sq:
+                path: list[int] | None = []
+            elif not may_enter(world, ctx, ship, ut, sq) or _known_foreign(world, ctx, sq):
+                continue
+            else:
+                attempts += 1
+                path = plan_move(world, ctx, ship, sq)
+            if path is not None:
+                out[ship.id] = (sq, path)
+                if not shared:
+                    taken.add(sq)
+                break
+            if attempts >= _FLEET_TRIES:
+                break
+        if ship.id not in out:
+            return ship.id
+    return out
+
+
+_FLEET_TRIES = 6  # paths a ship of a fleet plans at most to find its square
 
 
 def refuel(world: World, unit: Unit) -> None:

@@ -7,6 +7,7 @@ from engine.strategic.rules.models import UnitClass
 from engine.strategic.systems.interception import Interception
 from engine.strategic.systems.interdiction import Interdiction
 from engine.strategic.systems.movement import MoveContext, follow, plan_move, refuel, route_open
+from engine.strategic.systems.strike import run_queued
 from engine.strategic.systems.supply import SupplyMap, can_refuel_at
 from engine.strategic.world import Unit, World
 
@@ -78,6 +79,10 @@ def run_orders(world: World, unit_ids: list[int]) -> list[ev.Event]:
         ctx = contexts.get(unit.owner)
         if ctx is None:
             ctx = contexts[unit.owner] = MoveContext(world, unit.owner)
+        if unit.strike:  # an attack queued: made once in range
+            out.extend(run_queued(world, ctx, unit))
+            ctx.invalidate_sight()
+            continue
         target = unit.order
         path = unit.route if route_open(world, ctx, unit) else plan_move(world, ctx, unit, target)
         label = world.grid.label(target)
@@ -95,7 +100,13 @@ def run_orders(world: World, unit_ids: list[int]) -> list[ev.Event]:
             )
             continue
         result = follow(
-            world, ctx, unit, target, path, hooks=(Interception(world), Interdiction(world))
+            world,
+            ctx,
+            unit,
+            target,
+            path,
+            hooks=(Interception(world), Interdiction(world)),
+            pace=unit.pace,
         )
         out.extend(result.events)
         ctx.invalidate_sight()

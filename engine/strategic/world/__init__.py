@@ -43,9 +43,13 @@ class Unit:
     carried_by: int | None = None
     order: int | None = None  # standing move order: target square
     route: list[int] | None = None  # the rest of the order's path, kept while it stays open
+    # the order's pace: mobility it spends at most at an update (ships sailing together go at
+    # the pace of the slowest); None: all it has
+    pace: int | None = None
+    strike: bool = False  # the order is an attack on its square, made once in range
 
     def to_row(self) -> list:
-        return [
+        row = [
             self.id,
             self.type,
             self.owner,
@@ -60,10 +64,22 @@ class Unit:
             self.order,
             self.route,
         ]
+        if self.pace is not None or self.strike:  # rows of older snapshots have neither
+            row += [self.pace, self.strike]
+        return row
 
-    def set_order(self, goal: int | None, route: list[int] | None = None) -> None:
+    def set_order(
+        self,
+        goal: int | None,
+        route: list[int] | None = None,
+        *,
+        pace: int | None = None,
+        strike: bool = False,
+    ) -> None:
         self.order = goal
         self.route = route if goal is not None else None
+        self.pace = pace if goal is not None else None
+        self.strike = strike and goal is not None
 
     @classmethod
     def from_row(cls, row: list) -> Unit:
@@ -82,6 +98,9 @@ class City:
     # the last finished build was skipped for lack of power and nothing changed since (the
     # owner is told once, not at every finished build)
     skipped: bool = False
+    # where each unit it builds is sent (a standing move order), None: nowhere; cleared when
+    # its build changes or it changes hands (original game)
+    waypoint: int | None = None
 
     def to_row(self) -> list:
         row = [
@@ -93,8 +112,11 @@ class City:
             self.next_build,
             self.name,
         ]
-        if self.skipped:  # rows of older snapshots have no flag: it defaults to False
-            row.append(True)
+        # rows of older snapshots have neither: they default to False and None
+        if self.skipped or self.waypoint is not None:
+            row.append(self.skipped)
+        if self.waypoint is not None:
+            row.append(self.waypoint)
         return row
 
     @classmethod

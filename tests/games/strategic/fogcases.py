@@ -864,10 +864,12 @@ def my_action(rnd, a: World, b: World, secrets: Secrets, aims: list[int]) -> tup
     kind = rnd.choice(
         ["move"] * 4
         + ["attack"] * 4
-        + ["build", "next", "designate", "cancel", "board", "engineer", "launch"]
+        + ["build", "next", "designate", "waypoint", "cancel", "board", "engineer", "launch"]
         + ["diplomacy"] * 2
         + ["disband", "cede", "cede"]
     )
+    if kind == "attack" and rnd.random() < 0.3:  # queued: made once in range, at updates
+        return ("me", kind, units_text(), where(), True)
     if kind in ("move", "attack"):
         return ("me", kind, units_text(), where())
     if kind in ("build", "next"):
@@ -875,6 +877,8 @@ def my_action(rnd, a: World, b: World, secrets: Secrets, aims: list[int]) -> tup
         return ("me", "build", city(), rnd.choice(names), kind == "next")
     if kind == "designate":
         return ("me", "designate", city(), rnd.choice([c.name for c in rules.cities]))
+    if kind == "waypoint":  # a square anywhere (known or not), or none: cleared
+        return ("me", "waypoint", city(), where() if rnd.random() < 0.8 else None)
     if kind == "cancel":
         return ("me", "cancel", units_text([u.id for u in units if u.order is not None]))
     if kind == "board":
@@ -1171,7 +1175,8 @@ class PureRunner:
         if what == "move":
             return cmd.Move(units=unit_ids(args[0]), to=square(args[1], w, h))
         if what == "attack":
-            return cmd.Attack(units=unit_ids(args[0]), target=square(args[1], w, h))
+            queue = len(args) > 2 and bool(args[2])
+            return cmd.Attack(units=unit_ids(args[0]), target=square(args[1], w, h), queue=queue)
         if what == "build":
             city, unit, nxt = args
             at = square(city, w, h)
@@ -1182,6 +1187,9 @@ class PureRunner:
         if what == "designate":
             name = choice(args[1], [c.name for c in rules.cities], "designation")
             return cmd.Designate(city=square(args[0], w, h), designation=name)
+        if what == "waypoint":
+            to = None if args[1] is None else square(args[1], w, h)
+            return cmd.SetWaypoint(city=square(args[0], w, h), to=to)
         if what == "cancel":
             return cmd.CancelOrders(units=unit_ids(args[0]))
         if what == "board":
@@ -1281,6 +1289,9 @@ class DeskRunner:
         desk, c = self.desk, self.caller
         if what == "build":
             return await desk.part(Playing).build(c, args[0], args[1], next_build=args[2])
+        if what == "attack":
+            queue = len(args) > 2 and bool(args[2])
+            return await desk.part(Playing).attack(c, args[0], args[1], queue=queue)
         if what in ("board", "engineer", "launch"):
             first = int(args[0]) if what != "board" else args[0]
             second = int(args[1]) if what == "board" else args[1]

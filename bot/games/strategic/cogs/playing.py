@@ -1,4 +1,4 @@
-"""Orders: /move, /attack, /build, /designate, /cancel, /board, /launch, /engineer, /diplomacy,
+"""Orders: /move, /attack, /build, /designate, /waypoint, /cancel, /board, /launch, /engineer, /diplomacy,
 /disband, /cede."""
 
 from __future__ import annotations
@@ -44,11 +44,19 @@ class PlayingCog(commands.Cog):
     @app_commands.command(
         name="attack", description="Attack a square (land units take empty cities)"
     )
-    @app_commands.describe(units=UNITS, target=SQUARE)
-    async def attack(self, interaction: discord.Interaction, units: str, target: str) -> None:
+    @app_commands.describe(
+        units=UNITS,
+        target=SQUARE,
+        queue="units not in range yet go on and attack once they are (a standing order)",
+    )
+    async def attack(
+        self, interaction: discord.Interaction, units: str, target: str, queue: bool = False
+    ) -> None:
         await respond(
             interaction,
-            lambda: self.bot.desk.part(Playing).attack(caller_of(interaction), units, target),
+            lambda: self.bot.desk.part(Playing).attack(
+                caller_of(interaction), units, target, queue=queue
+            ),
         )
 
     attack.autocomplete("units")(_units)
@@ -92,6 +100,22 @@ class PlayingCog(commands.Cog):
     @designate.autocomplete("designation")
     async def _designations(self, interaction: discord.Interaction, current: str):
         return await complete(interaction, current, self.bot.desk.part(Choices).choose_designations)
+
+    @app_commands.command(
+        name="waypoint", description="Send each unit a city builds to a square (or stop)"
+    )
+    @app_commands.describe(
+        city="your city, x,y", to="the square its new units go to; leave out to clear"
+    )
+    async def waypoint(
+        self, interaction: discord.Interaction, city: str, to: str | None = None
+    ) -> None:
+        await respond(
+            interaction,
+            lambda: self.bot.desk.part(Playing).waypoint(caller_of(interaction), city, to),
+        )
+
+    waypoint.autocomplete("city")(_cities)
 
     @app_commands.command(name="cancel", description="Cancel units' standing move orders")
     @app_commands.describe(units=UNITS)
