@@ -20,7 +20,7 @@ from bot.desk import Desk
 from bot.discord_io import ActionButton, ConfirmButton
 from bot.dm.delivery import DmChannels, discord_sender
 from bot.dm.notifier import Notifier, idempotency_key
-from bot.game_channels import GameChannels
+from bot.game_channels import NEWS_OFF, GameChannels
 from bot.game_side import check_sides, side, sides
 from bot.pacer import Pacer
 from bot.store import BotStore
@@ -221,7 +221,11 @@ class StrategicBot(commands.AutoShardedBot):
             if not row.channel_id:
                 return
             for post in await side(row.kind).posts(self.service, game_id, list(events)):
-                await self.channels.send(row, post.text, file=post.file)
+                if post.news:
+                    if row.settings.get(NEWS_OFF) is not True:
+                        self.channels.announce(row, post.text)
+                else:
+                    await self.channels.send(row, post.text, file=post.file)
         except Exception:
             log.exception("posting in the channel of game %s failed", game_id)
 

@@ -52,10 +52,14 @@ class Creation:
 
 @dataclass(frozen=True)
 class Post:
-    """A message for a game's channel (a turn's board, the game's timelapse)."""
+    """A message for a game's channel (a turn's board, the game's timelapse). `news`: a line
+    of the game's public news (a war declared, a city taken): posted with the channel's
+    announcements (those that pile up go together in one message), and not at all while a
+    moderator has turned the game's news off (`/mod news`)."""
 
     text: str
     file: tuple[str, bytes] | None = None
+    news: bool = False
 
 
 @dataclass(frozen=True)
