@@ -135,6 +135,20 @@ class GameSide(Protocol):
         picture (its channel is shown none)."""
         ...
 
+    def charts(self, first: Any, entries: list[dict[str, Any]], title: str) -> bytes | None:
+        """The game's measures per nation over its time (its cities and power, its units...)
+        as a picture posted at its end and shown by `/stats game` (run in a thread, like the
+        timelapse); None: a game with no charts."""
+        ...
+
+    # --- standings ------------------------------------------------------------------------------
+
+    async def places(self, service: GameService, game_id: int) -> list[list[str]]:
+        """How an ended game's nations finished: groups of nations sharing a place, best
+        first (every nation of the game in one group). The server's standings
+        (`bot/standings.py`) rate its players by it."""
+        ...
+
     # --- the command line ----------------------------------------------------------------------
 
     @property

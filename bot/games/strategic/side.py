@@ -178,6 +178,26 @@ class StrategicSide:
 
         return timelapse(first, entries, title=title)
 
+    def charts(self, first: Any, entries: list[dict[str, Any]], title: str) -> bytes | None:
+        from renderers.strategic.charts import charts
+
+        return charts(first, entries, title=title)
+
+    async def places(self, service: GameService, game_id: int) -> list[list[str]]:
+        """Its teams of mutual allies by their cities, as the game's end ranks them: a team
+        shares its place, and so do teams with as many cities."""
+        from engine.strategic.systems.endgame import standings
+
+        world = await service.live_world(game_id)  # (an ended game: its standings are public)
+        places: list[list[str]] = []
+        last: int | None = None
+        for row in standings(world):
+            if row["cities"] != last:
+                places.append([])
+                last = row["cities"]
+            places[-1].extend(row["nations"])
+        return places
+
     @property
     def cli(self) -> GameCli:
         from bot.games.strategic.cli import CLI
