@@ -695,6 +695,8 @@ class BotTable:
     kinds: tuple[str, ...]
     key: int
     order: str
+    # its rows go with their game (False: kept after the game, copied whichever games are)
+    of_game: bool = True
 
     def normal(self, raw: Sequence[Any]) -> tuple[Any, ...]:
         """A row as read from either backend, in one form: JSON as canonical text (JSONB and
@@ -703,7 +705,7 @@ class BotTable:
 
     def game_of(self, row: tuple[Any, ...]) -> int | None:
         """The game a row belongs to (None: a player's own row, or this table's rows name none)."""
-        if "game_id" not in self.columns:
+        if "game_id" not in self.columns or not self.of_game:
             return None
         game = row[self.columns.index("game_id")]
         return None if game is None else int(game)
@@ -777,6 +779,7 @@ TABLES: tuple[BotTable, ...] = (
         ("int", "text?", "text", "text", "real", "json"),
         key=1,
         order="game_id",
+        of_game=False,
     ),
     BotTable(
         "news",

@@ -49,7 +49,7 @@ def _nice_top(value: float) -> float:
         power *= 10
     while power > value and power > 1e-9:
         power /= 10
-    for step in (1, 2, 5, 10):
+    for step in (1, 2, 2.5, 5, 10):
         if step * power >= value:
             return step * power
     return 10 * power
@@ -61,8 +61,8 @@ def _number(value: float) -> str:
 
 def draw_charts(title: str, panels: Sequence[Panel], xs: Sequence[str]) -> bytes:
     """The panels stacked under a title and a legend, as a PNG. `xs` are the labels of the
-    points (every series has one value per label: "day 1", "turn 3"); a few are written on
-    each panel's axis."""
+    points (every series has one value per label: "day 2", "turn 3"; "": a point with no
+    label); those there is room for are written under each panel."""
     names: dict[str, str] = {}  # the nations in the order first met: name -> colour
     for panel in panels:
         for s in panel.series:
@@ -114,11 +114,19 @@ def _panel(draw: ImageDraw.ImageDraw, panel: Panel, xs: Sequence[str], top: int)
     def x_of(i: int) -> float:
         return left + (right - left) * (i / (count - 1) if count > 1 else 0.5)
 
-    if count:
-        marks = sorted({0, count - 1, *((count - 1) * k // 4 for k in range(1, 4))})
-        for i in marks:
-            anchor = "lt" if i == 0 else "rt" if i == count - 1 else "mt"
-            draw.text((x_of(i), plot_bottom + 8), xs[i], font=text, fill=style.TEXT_DIM, anchor=anchor)
+    # the labels given (an empty one is a point with none), left to right, each written
+    # where there is room for it after the last one written
+    room = float(left)
+    for i, label in enumerate(xs):
+        if not label:
+            continue
+        half = text.getlength(label) / 2
+        centre = min(max(x_of(i), left + half), right - half)
+        if centre - half < room:
+            continue
+        draw.text((centre, plot_bottom + 8), label, font=text, fill=style.TEXT_DIM, anchor="mt")
+        draw.line((x_of(i), plot_bottom, x_of(i), plot_bottom + 6), fill=style.TEXT_DIM, width=2)
+        room = centre + half + 24
     for s in panel.series:
         rgb = style.parse_colour(s.colour)
         points = [

@@ -22,7 +22,7 @@ def charts(first: World, entries: Iterable[dict[str, Any]], *, title: str = "") 
     if not samples:
         return None
     per_day = first.rules.ticks_per_day
-    xs = [first.clock(tick) for tick, _ in samples]  # "day 3 06:00"
+    xs = [f"day {tick // per_day + 1}" if tick % per_day == 0 else "" for tick, _ in samples]
     nations = list(first.nations.values())
     panels = [
         Panel(
@@ -35,3 +35,47 @@ def charts(first: World, entries: Iterable[dict[str, Any]], *, title: str = "") 
         for i, measure in enumerate(MEASURES)
     ]
     return draw_charts(f"{title}: the game in numbers" if title else "The game in numbers", panels, xs)
+
+
+def demo(path: str, *, nations: int = 4, size: int = 64, days: int = 4, seed: int = 7) -> None:
+    """The charts of a game between AI nations, played and logged as the host logs it (the
+    picture in docs/PICTURES.md): `python -m renderers.strategic.charts FILE.png`."""
+    from engine.errors import CommandError
+    from engine.strategic.ai.brain import decide, failed, resting
+    from engine.strategic.ai.simulate import new_world
+    from engine.strategic.kind import KIND
+    from engine.strategic.orders import apply
+    from engine.strategic.view import view_for
+
+    world, seats = new_world(nations, size, size, days, seed, "standard", ["normal"])
+    first = KIND.load(KIND.dump(world))
+    entries: list[dict[str, Any]] = []
+    while not world.ended:
+        for seat in seats:
+            nation = world.nations[seat.nation]
+            if nation.out or resting(seat.memory, seat.style, world.tick, world.ticks_per_hour):
+                continue
+            for command in decide(view_for(world, seat.nation), seat.memory, seat.style).commands:
+                try:
+                    apply(world, seat.nation, command)
+                except CommandError:
+                    failed(seat.memory, command, world.tick, world.width)
+                    continue
+                entries.append(
+                    {"kind": "command", "nation": seat.nation, "command": command.model_dump()}
+                )
+        advance_by = world.ticks_per_hour
+        from engine.strategic.clock import advance
+
+        advance(world, advance_by)
+        entries.append({"kind": "advance", "ticks": advance_by})
+    data = charts(first, entries, title="Demo (4 AI nations, 4 days)")
+    assert data is not None
+    with open(path, "wb") as f:
+        f.write(data)
+
+
+if __name__ == "__main__":  # pragma: no cover
+    import sys
+
+    demo(sys.argv[1])

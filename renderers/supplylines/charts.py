@@ -11,9 +11,12 @@ from engine.supplylines.state import State
 from renderers.chart import Panel, Series, draw_charts
 
 
-def charts(first: State, entries: Iterable[dict[str, Any]], *, title: str = "") -> bytes | None:
-    """The charts as a PNG (None: no turn was played). Replaying takes a while: run it off the
-    event loop."""
+def counts_by_turn(
+    first: State, entries: Iterable[dict[str, Any]]
+) -> list[tuple[int, dict[str, tuple[int, int]]]]:
+    """Replay the game on `first` (changed in place): (turn, {player: (structures, units)}) at
+    the start (turn 0, as it stood before the first turn resolved), after each turn, and at
+    the end."""
     from engine.interface.entries import entry_from_json
     from engine.supplylines.kind import KIND
 
@@ -32,6 +35,13 @@ def charts(first: State, entries: Iterable[dict[str, Any]], *, title: str = "") 
         if first.turn != was or first.turn == 0:  # (turn 0: the start, as it stands last)
             sample()
     sample()
+    return samples
+
+
+def charts(first: State, entries: Iterable[dict[str, Any]], *, title: str = "") -> bytes | None:
+    """The charts as a PNG (None: no turn was played). Replaying takes a while: run it off the
+    event loop."""
+    samples = counts_by_turn(first, entries)
     if len(samples) < 2:
         return None
     xs = [f"turn {turn}" if turn else "start" for turn, _ in samples]

@@ -4,10 +4,13 @@ and the fake Discord: a game ends, its result and charts are posted with its tim
 
 from __future__ import annotations
 
+import pytest
+
 from bot.standings import START
 from tests.e2e.test_bot_e2e import PNG_MAGIC, env, open_game  # noqa: F401 (the fixture)
 
 
+@pytest.mark.slow
 async def test_an_ended_game_is_posted_with_its_charts_and_counted_in_the_standings(env) -> None:
     fake = env.fake
     empty = await fake.invoke(env.alice, env.channel, "stats server")
