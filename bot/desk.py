@@ -16,8 +16,8 @@ from bot.guide import Guide
 from bot.lifecycle import Lifecycle
 from bot.moderation import Moderation
 from bot.news import News
-from bot.standings import Standings
 from bot.preferences import Preferences
+from bot.standings import Standings
 from engine.host.service import GameService
 
 if TYPE_CHECKING:  # pragma: no cover

@@ -183,7 +183,9 @@ class Standings:
         if row is None or row.guild_id != caller.guild_id:
             raise UserError(f"There is no game {game_id} on this server.")
         if row.status != "ended":
-            raise UserError(f"{row.name} (game {game_id}) is not over yet: its stats come at its end.")
+            raise UserError(
+                f"{row.name} (game {game_id}) is not over yet: its stats come at its end."
+            )
         await self._results(caller.guild_id)
         result = await self.store.result(game_id)
         text = result_text(result) if result is not None else f"**{row.name}** is over."

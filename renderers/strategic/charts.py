@@ -28,13 +28,19 @@ def charts(first: World, entries: Iterable[dict[str, Any]], *, title: str = "") 
         Panel(
             measure,
             [
-                Series(n.name, n.colour, [float(values.get(n.id, (0, 0, 0.0))[i]) for _, values in samples])
+                Series(
+                    n.name,
+                    n.colour,
+                    [float(values.get(n.id, (0, 0, 0.0))[i]) for _, values in samples],
+                )
                 for n in nations
             ],
         )
         for i, measure in enumerate(MEASURES)
     ]
-    return draw_charts(f"{title}: the game in numbers" if title else "The game in numbers", panels, xs)
+    return draw_charts(
+        f"{title}: the game in numbers" if title else "The game in numbers", panels, xs
+    )
 
 
 def demo(path: str, *, nations: int = 4, size: int = 64, days: int = 4, seed: int = 7) -> None:

@@ -50,10 +50,14 @@ def charts(first: State, entries: Iterable[dict[str, Any]], *, title: str = "") 
         Panel(
             measure,
             [
-                Series(p.name, p.colour, [float(counts.get(p.id, (0, 0))[i]) for _, counts in samples])
+                Series(
+                    p.name, p.colour, [float(counts.get(p.id, (0, 0))[i]) for _, counts in samples]
+                )
                 for p in players
             ],
         )
         for i, measure in enumerate(("Structures", "Units"))
     ]
-    return draw_charts(f"{title}: the game in numbers" if title else "The game in numbers", panels, xs)
+    return draw_charts(
+        f"{title}: the game in numbers" if title else "The game in numbers", panels, xs
+    )

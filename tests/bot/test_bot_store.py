@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from typing import Any
 
 import pytest
 
@@ -185,9 +186,12 @@ async def test_a_games_result_is_kept_once_and_outlives_the_game(service):
 
     bot = BotStore.of(service.store)
     game = await service.create_game(name="t", world=strip_world(), guild_id="7")
-    places = [
+    places: list[list[dict[str, Any]]] = [
         [{"nation": "red", "name": "Red", "player": "1"}],
-        [{"nation": "blue", "name": "Blue", "player": None}, {"nation": "x", "name": "X", "player": "ai"}],
+        [
+            {"nation": "blue", "name": "Blue", "player": None},
+            {"nation": "x", "name": "X", "player": "ai"},
+        ],
     ]
     first = ResultRow(game, "7", "strategic-initiative", "t", 100.0, places)
     assert await bot.add_result(first) is True

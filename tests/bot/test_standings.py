@@ -7,7 +7,7 @@ import pytest
 
 from bot.context import Caller
 from bot.desk import Desk
-from bot.standings import K, START, ranked, standings
+from bot.standings import START, K, ranked, standings
 from bot.store import BotStore, ResultRow
 from engine.host.service import GameService
 from tests.games.strategic.worlds import strip_world

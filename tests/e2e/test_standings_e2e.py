@@ -11,7 +11,9 @@ from tests.e2e.test_bot_e2e import PNG_MAGIC, env, open_game  # noqa: F401 (the 
 
 
 @pytest.mark.slow
-async def test_an_ended_game_is_posted_with_its_charts_and_counted_in_the_standings(env) -> None:
+async def test_an_ended_game_is_posted_with_its_charts_and_counted_in_the_standings(
+    env,  # noqa: F811
+) -> None:
     fake = env.fake
     empty = await fake.invoke(env.alice, env.channel, "stats server")
     assert "No game has ended on this server yet" in empty.text
@@ -39,7 +41,9 @@ async def test_an_ended_game_is_posted_with_its_charts_and_counted_in_the_standi
     assert f"<@{env.carol.id}>" not in standings.text.split("\n", 1)[1]
     mine = await fake.invoke(env.alice, env.channel, "stats player")
     # a draw between equals moves no rating
-    assert f"1 game, 1 win, rating **{START:.0f}**" in mine.text and "of 2 on this server" in mine.text
+    assert (
+        f"1 game, 1 win, rating **{START:.0f}**" in mine.text and "of 2 on this server" in mine.text
+    )
     theirs = await fake.invoke(env.alice, env.channel, "stats player", {"player": env.carol.id})
     assert "has finished no game on this server yet" in theirs.text
     asked = await fake.invoke(env.carol, env.channel, "stats game", {"game": game})

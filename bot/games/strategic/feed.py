@@ -32,7 +32,9 @@ def feed_lines(events: Iterable[Any], names: Mapping[str, str]) -> list[str]:
                 elif e.level == ALLIED and e.mutual:
                     lines.append(f"🤝 {name(e.nation)} and {name(e.other)} are now allies.")
                 elif e.previous == ALLIED and e.was_mutual:
-                    lines.append(f"💔 The alliance of {name(e.nation)} and {name(e.other)} is over.")
+                    lines.append(
+                        f"💔 The alliance of {name(e.nation)} and {name(e.other)} is over."
+                    )
             case "CityCaptured" if e.previous is not None:
                 lines.append(f"🏴 {name(e.nation)} took a city from {name(e.previous)}.")
             case "SatelliteLaunched" if e.square is None:  # (the others' copy: one a launch)

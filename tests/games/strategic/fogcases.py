@@ -53,8 +53,8 @@ from hypothesis import strategies as st
 
 from bot.context import Caller, UserError
 from bot.games.strategic import notices
-from bot.games.strategic.feed import feed_lines
 from bot.games.strategic.choices import Choices
+from bot.games.strategic.feed import feed_lines
 from bot.games.strategic.intel import Intel
 from bot.games.strategic.playing import Playing
 from bot.games.strategic.teller import sitrep_text

@@ -53,7 +53,7 @@ async def env(tmp_path):
             }
         )
         assert bot.service is not None
-        game = await bot.service.create_game(
+        await bot.service.create_game(
             name="Headlines",
             world=world,
             guild_id=str(guild.id),

@@ -14,7 +14,9 @@ def test_every_six_hours_each_nations_cities_power_and_technology() -> None:
     first = KIND.load(KIND.dump(world))
     per_hour = world.ticks_per_hour
     log = [
-        en.CommandEntry(nation="red", command={"kind": "relation", "other": "blue", "level": "war"}),
+        en.CommandEntry(
+            nation="red", command={"kind": "relation", "other": "blue", "level": "war"}
+        ),
         en.Advance(ticks=6 * per_hour),
         en.Advance(ticks=7 * per_hour),
     ]
