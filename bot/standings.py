@@ -10,7 +10,7 @@ the n-1 others of (score - expected score), so a game moves a rating by at most 
 its size. Everyone starts at 1500, K = 32, a 400-point gap means 10 to 1: the original's
 constants. Unlike the original's team Elo, a game's changes add up to zero. Players of the AI
 and nations nobody leads at the end are not rated (the original skipped its bots); a game with
-one rated player counts as played (and won) and moves no rating."""
+one rated player counts as played (and won, if first) and moves no rating."""
 
 from __future__ import annotations
 
