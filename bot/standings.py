@@ -179,8 +179,9 @@ class Standings:
 
     async def game(self, caller: Caller, game_id: int) -> Reply:
         service = self.ctx.service
-        # (a game's id is a positive SQL integer)
-        row = await service.find_game(game_id) if 0 < game_id < 2**63 else None
+        if not 0 < game_id < 2**63:  # (a game's id is a positive SQL integer)
+            raise UserError("There is no game of that number.")
+        row = await service.find_game(game_id)
         if row is None or row.guild_id != caller.guild_id:
             raise UserError(f"There is no game {game_id} on this server.")
         if row.status != "ended":
