@@ -49,6 +49,7 @@ def demo(path: str, *, nations: int = 4, size: int = 64, days: int = 4, seed: in
     from engine.errors import CommandError
     from engine.strategic.ai.brain import decide, failed, resting
     from engine.strategic.ai.simulate import new_world
+    from engine.strategic.clock import advance
     from engine.strategic.kind import KIND
     from engine.strategic.orders import apply
     from engine.strategic.view import view_for
@@ -70,11 +71,8 @@ def demo(path: str, *, nations: int = 4, size: int = 64, days: int = 4, seed: in
                 entries.append(
                     {"kind": "command", "nation": seat.nation, "command": command.model_dump()}
                 )
-        advance_by = world.ticks_per_hour
-        from engine.strategic.clock import advance
-
-        advance(world, advance_by)
-        entries.append({"kind": "advance", "ticks": advance_by})
+        advance(world, world.ticks_per_hour)
+        entries.append({"kind": "advance", "ticks": world.ticks_per_hour})
     data = charts(first, entries, title="Demo (4 AI nations, 4 days)")
     assert data is not None
     with open(path, "wb") as f:
