@@ -20,9 +20,10 @@ from bot.desk import Desk
 from bot.discord_io import ActionButton, ConfirmButton
 from bot.dm.delivery import DmChannels, discord_sender
 from bot.dm.notifier import Notifier, idempotency_key
-from bot.game_channels import GameChannels
+from bot.game_channels import NEWS_OFF, GameChannels
 from bot.game_side import check_sides, side, sides
 from bot.pacer import Pacer
+from bot.standings import result_text
 from bot.store import BotStore
 from bot.ticker import Ticker
 from engine.host.database import StoreUnusable
@@ -209,7 +210,7 @@ class StrategicBot(commands.AutoShardedBot):
             task = asyncio.create_task(self.post_after(game_id, events), name=f"posts-{game_id}")
             self._tasks.append(task)
         if any(e.kind in game.ended_events for e in events):
-            task = asyncio.create_task(self.post_timelapse(game_id), name=f"timelapse-{game_id}")
+            task = asyncio.create_task(self.game_over(game_id), name=f"game-over-{game_id}")
             self._tasks.append(task)
 
     async def post_after(self, game_id: int, events) -> None:
@@ -221,9 +222,18 @@ class StrategicBot(commands.AutoShardedBot):
             if not row.channel_id:
                 return
             for post in await side(row.kind).posts(self.service, game_id, list(events)):
-                await self.channels.send(row, post.text, file=post.file, pings=post.pings)
+                if post.news:
+                    if row.settings.get(NEWS_OFF) is not True:
+                        self.channels.announce(row, post.text)
+                else:
+                    await self.channels.send(row, post.text, file=post.file, pings=post.pings)
         except Exception:
             log.exception("posting in the channel of game %s failed", game_id)
+
+    async def game_over(self, game_id: int) -> None:
+        """The end of a game in its channel: the timelapse, then the result and its charts."""
+        await self.post_timelapse(game_id)
+        await self.post_result(game_id)
 
     async def post_timelapse(self, game_id: int) -> None:
         """At the end of a game: the whole game as an animated map in its channel (if the game
@@ -244,6 +254,24 @@ class StrategicBot(commands.AutoShardedBot):
             )
         except Exception:
             log.exception("timelapse of game %s failed", game_id)
+
+    async def post_result(self, game_id: int) -> None:
+        """At the end of a game: its result recorded for the server's standings (once, whichever
+        process gets here first), and posted in its channel with its charts (if it has any)."""
+        assert self.service is not None
+        try:
+            await self.desk.standings.record(game_id)
+            row = await self.service.game(game_id)
+            result = await BotStore.of(self.service.store).result(game_id)
+            if not row.channel_id or result is None:
+                return
+            first, entries = await self.service.history(game_id)
+            data = await asyncio.to_thread(side(row.kind).charts, first, entries, row.name)
+            text = result_text(result) + "\n`/stats server` for this server's standings."
+            file = (f"stats-{game_id}.png", data) if data is not None else None
+            await self.channels.send(row, text, file=file)
+        except Exception:
+            log.exception("the result of game %s failed", game_id)
 
     async def after_reply(self, reply: Reply) -> None:
         """Say in the game's channel what everyone should know, refresh the pinned status."""
@@ -368,6 +396,7 @@ EXTENSIONS = (
     "bot.cogs.preferences",
     "bot.cogs.guide",
     "bot.cogs.news",
+    "bot.cogs.stats",
 )
 
 

@@ -1,6 +1,6 @@
 """The desk: every player and moderator action, Discord-free, made of parts named for what they
 do, each with what it needs given to it: the shell's (`lifecycle`: /game; `moderation`: /mod;
-`preferences`: /notify; `guide`: /help; `news`: /news) and each game's own (its side's
+`preferences`: /notify; `guide`: /help; `news`: /news; `standings`: /stats) and each game's own (its side's
 `desk_parts`, found with `part(cls)`). The cogs (and the offline sandbox) translate their input
 into these calls and the `Reply` back into messages. Buttons, confirmations and list pages run
 what the parts registered in `actions`."""
@@ -17,6 +17,7 @@ from bot.lifecycle import Lifecycle
 from bot.moderation import Moderation
 from bot.news import News
 from bot.preferences import Preferences
+from bot.standings import Standings
 from engine.host.service import GameService
 
 if TYPE_CHECKING:  # pragma: no cover
@@ -36,6 +37,7 @@ class Desk:
         self.preferences = Preferences(self.ctx, notifier)
         self.guide = Guide(self.ctx)
         self.news = News(self.ctx)
+        self.standings = Standings(self.ctx)
         self._parts: dict[type, object] = {}
         for game in sides():
             for made in game.desk_parts(self.ctx, self.actions):

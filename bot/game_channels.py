@@ -26,6 +26,7 @@ from engine.host.service import GameService
 log = logging.getLogger(__name__)
 
 MESSAGE_LIMIT = 2000  # Discord's characters in a message
+NEWS_OFF = "news_off"  # a game's setting: its public news is not posted (`/mod news on:False`)
 UNREACHABLE_SECONDS = 600.0  # a channel the bot cannot fetch is asked for again after this
 # a refusal its cached permissions did not foresee is tried again after this, even if they say
 # nothing changed (a gateway event lost)

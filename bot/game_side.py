@@ -52,12 +52,16 @@ class Creation:
 
 @dataclass(frozen=True)
 class Post:
-    """A message for a game's channel (a turn's board, the game's timelapse, a reminder);
-    `pings`: the Discord users its mentions notify (at most 100; the others are not pinged)."""
+    """A message for a game's channel (a turn's board, the game's timelapse, a reminder).
+    `pings`: the Discord users its mentions notify (at most 100; the others are not pinged).
+    `news`: a line of the game's public news (a war declared, a city taken): posted with the
+    channel's announcements (those that pile up go together in one message), and not at all
+    while a moderator has turned the game's news off (`/mod news`)."""
 
     text: str
     file: tuple[str, bytes] | None = None
     pings: tuple[str, ...] = ()
+    news: bool = False
 
 
 @dataclass(frozen=True)
@@ -131,6 +135,20 @@ class GameSide(Protocol):
     def timelapse(self, first: Any, entries: list[dict[str, Any]], title: str) -> bytes | None:
         """The whole game as an animated picture (run in a thread); None: a game with no
         picture (its channel is shown none)."""
+        ...
+
+    def charts(self, first: Any, entries: list[dict[str, Any]], title: str) -> bytes | None:
+        """The game's measures per nation over its time (its cities and power, its units...)
+        as a picture posted at its end and shown by `/stats game` (run in a thread, like the
+        timelapse); None: a game with no charts."""
+        ...
+
+    # --- standings ------------------------------------------------------------------------------
+
+    async def places(self, service: GameService, game_id: int) -> list[list[str]]:
+        """How an ended game's nations finished: groups of nations sharing a place, best
+        first (every nation of the game in one group). The server's standings
+        (`bot/standings.py`) rate its players by it."""
         ...
 
     # --- the command line ----------------------------------------------------------------------

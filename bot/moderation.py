@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from bot.actions import Actions
 from bot.context import GAME_OVER, Caller, Context, Pending, Reply, UserError
+from bot.game_channels import NEWS_OFF
 from bot.game_side import side
 from bot.lifecycle import SPEEDS, speed_label
 from engine.errors import GameError
@@ -64,6 +65,17 @@ class Moderation:
         except GameError as exc:
             raise UserError(str(exc)) from None
         return announce(game, f"{game.name} now runs at **{speed or speed_label(value)}** speed.")
+
+    async def mod_news(self, caller: Caller, on: bool) -> Reply:
+        """The game's public news in its channel (wars, alliances, captures, launches), on or
+        off; it is on unless a moderator turns it off."""
+        game = await self._game(caller)
+        if (game.settings.get(NEWS_OFF) is not True) == on:
+            raise UserError(f"The news of {game.name} is already {'on' if on else 'off'}.")
+        await self.ctx.service.update_settings(game.id, **{NEWS_OFF: None if on else True})
+        if on:
+            return announce(game, f"The news of **{game.name}** is posted here again.")
+        return announce(game, f"The news of **{game.name}** is no longer posted here.")
 
     async def mod_tick(self, caller: Caller, ticks: int) -> Reply:
         game = await self._game(caller)

@@ -106,6 +106,19 @@ MIGRATIONS: list[str] = [
         digest TEXT NOT NULL
     );
     """,
+    # 4: each ended game's result, once (the server's standings, bot/standings.py): kept when
+    # the game is deleted (no reference to it), as the original's game history was
+    """
+    CREATE TABLE game_results (
+        game_id INTEGER PRIMARY KEY,
+        guild_id TEXT,
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL,
+        ended_at REAL NOT NULL,
+        places TEXT NOT NULL
+    );
+    CREATE INDEX game_results_guild ON game_results (guild_id, ended_at, game_id);
+    """,
 ]
 
 # The same tables on PostgreSQL (numbered on their own, also in `bot_schema`): ids BIGINT,
@@ -165,6 +178,18 @@ POSTGRES_MIGRATIONS: list[str] = [
         message_id TEXT NOT NULL,
         digest TEXT NOT NULL
     );
+    """,
+    # 3: SQLite's 4
+    """
+    CREATE TABLE game_results (
+        game_id BIGINT PRIMARY KEY,
+        guild_id TEXT,
+        kind TEXT NOT NULL,
+        name TEXT NOT NULL,
+        ended_at DOUBLE PRECISION NOT NULL,
+        places JSONB NOT NULL
+    );
+    CREATE INDEX game_results_guild ON game_results (guild_id, ended_at, game_id);
     """,
 ]
 
@@ -484,6 +509,44 @@ class BotStore:
         if steps:
             await self._write(*steps)
 
+    # --- ended games' results (the server's standings) ---------------------------------------
+
+    async def add_result(self, result: ResultRow) -> bool:
+        """Record an ended game's result; True if this call recorded it, False if it was
+        recorded already (by another process, or before a restart): a result is kept once."""
+        (added,) = await self._write(
+            (
+                "INSERT INTO game_results (game_id, guild_id, kind, name, ended_at, places)"
+                " VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (game_id) DO NOTHING",
+                (
+                    int(result.game_id),
+                    result.guild_id,
+                    result.kind,
+                    result.name,
+                    float(result.ended_at),
+                    _dumps(result.places),
+                ),
+            )
+        )
+        return added == 1
+
+    async def results(self, guild_id: str | None) -> list[ResultRow]:
+        """The server's recorded results, oldest first."""
+        rows = await self._query(
+            "SELECT game_id, guild_id, kind, name, ended_at, places FROM game_results"
+            " WHERE guild_id = ? ORDER BY ended_at, game_id",
+            (guild_id,),
+        )
+        return [_result(r) for r in rows]
+
+    async def result(self, game_id: int) -> ResultRow | None:
+        rows = await self._query(
+            "SELECT game_id, guild_id, kind, name, ended_at, places FROM game_results"
+            " WHERE game_id = ?",
+            (int(game_id),),
+        )
+        return _result(rows[0]) if rows else None
+
     # --- reports kept for /news ------------------------------------------------------------------
 
     async def add_news(
@@ -632,6 +695,8 @@ class BotTable:
     kinds: tuple[str, ...]
     key: int
     order: str
+    # its rows go with their game (False: kept after the game, copied whichever games are)
+    of_game: bool = True
 
     def normal(self, raw: Sequence[Any]) -> tuple[Any, ...]:
         """A row as read from either backend, in one form: JSON as canonical text (JSONB and
@@ -640,7 +705,7 @@ class BotTable:
 
     def game_of(self, row: tuple[Any, ...]) -> int | None:
         """The game a row belongs to (None: a player's own row, or this table's rows name none)."""
-        if "game_id" not in self.columns:
+        if "game_id" not in self.columns or not self.of_game:
             return None
         game = row[self.columns.index("game_id")]
         return None if game is None else int(game)
@@ -706,6 +771,15 @@ TABLES: tuple[BotTable, ...] = (
         ("text", "text", "int?", "text", "json", "real", "real"),
         key=1,
         order="token",
+    ),
+    BotTable(
+        "game_results",
+        "game results",
+        ("game_id", "guild_id", "kind", "name", "ended_at", "places"),
+        ("int", "text?", "text", "text", "real", "json"),
+        key=1,
+        order="game_id",
+        of_game=False,
     ),
     BotTable(
         "news",
@@ -782,6 +856,24 @@ class NewsReport(NamedTuple):
     texts: list[str]
     first_row: int
     at: float
+
+
+class ResultRow(NamedTuple):
+    """An ended game's result: its server, its game and name, when it ended (a UTC
+    timestamp), and its places, best first: each place a list of {nation, name, player}
+    (player: a Discord user id, "ai", or None)."""
+
+    game_id: int
+    guild_id: str | None
+    kind: str
+    name: str
+    ended_at: float
+    places: list[list[dict[str, Any]]]
+
+
+def _result(r: Sequence[Any]) -> ResultRow:
+    places = r[5] if isinstance(r[5], list) else json.loads(r[5])
+    return ResultRow(int(r[0]), r[1], r[2], r[3], float(r[4]), places)
 
 
 class NewsRow(NamedTuple):

@@ -51,6 +51,15 @@ class ModCog(
             ),
         )
 
+    @app_commands.command(
+        name="news", description="Post the game's public news in its channel, or stop it"
+    )
+    @app_commands.describe(on="True: wars, alliances, captures and launches are posted here")
+    async def news(self, interaction: discord.Interaction, on: bool) -> None:
+        await respond(
+            interaction, lambda: self.bot.desk.moderation.mod_news(caller_of(interaction), on)
+        )
+
     @app_commands.command(name="tick", description="Move the game on now by some 15-minute ticks")
     @app_commands.describe(ticks="how many ticks (4 = one game hour)")
     async def tick(

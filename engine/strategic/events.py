@@ -111,6 +111,10 @@ class RelationChanged(Event):
     level: str
     previous: str
     due_tick: int | None = None
+    # both sides at `level` now (an alliance formed, a war both ways), and both sides were at
+    # `previous` before (an alliance this change ends): what the channel's news tells
+    mutual: bool = False
+    was_mutual: bool = False
 
 
 class NationJoined(Event):

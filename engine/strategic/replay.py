@@ -83,3 +83,41 @@ def views_over_time(
             told.extend(apply_entry(world, entry))
     if last != world.tick and (shown := frame()) is not None:
         yield shown
+
+
+def measures_over_time(
+    world: World, entries: Iterable[en.Entry | dict[str, Any]], *, every_ticks: int | None = None
+) -> Iterator[tuple[int, dict[str, tuple[int, int, float]]]]:
+    """Replay the entries on `world` (changed in place) and give, from the start every
+    `every_ticks` (default: 6 game hours) and at the end, the tick and each nation's cities,
+    power and technology: the end-of-game charts (shown once the game is over)."""
+    from engine.strategic.systems.economy import power
+
+    every = every_ticks or 6 * world.ticks_per_hour
+
+    def sample() -> tuple[int, dict[str, tuple[int, int, float]]]:
+        cities: dict[str, int] = {}
+        for city in world.cities.values():
+            if city.owner is not None:
+                cities[city.owner] = cities.get(city.owner, 0) + 1
+        return world.tick, {
+            n: (cities.get(n, 0), power(world, n), world.nations[n].tech) for n in world.nations
+        }
+
+    last = None
+    for stored in entries:
+        entry = en.entry_from_json(stored)
+        if isinstance(entry, en.Advance):
+            for _ in range(entry.ticks):
+                advance(world, 1)
+                if world.started and world.tick % every == 0:
+                    yield sample()
+                    last = world.tick
+        else:
+            was = world.started
+            apply_entry(world, entry)
+            if world.started and not was:
+                yield sample()
+                last = world.tick
+    if world.started and last != world.tick:
+        yield sample()

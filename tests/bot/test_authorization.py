@@ -317,6 +317,7 @@ MODERATORS = row(
 )
 MODERATORS_ASK = {r: ASK if v == OK else v for r, v in MODERATORS.items()}
 EVERYONE = row(**dict.fromkeys(ROLES, OK))
+NO_SUCH_GAME = row(**dict.fromkeys(ROLES, r"There is no game 999999 on this server"))
 CREATOR_OR_MOD = row(
     player=OK,  # the lobby's creator
     other_player=CREATOR,
@@ -450,6 +451,11 @@ MATRIX: dict[str, Case] = {
     "notify": Case("running", lambda n: {"sitrep": False}, EVERYONE),  # one's own settings
     "help": Case("running", lambda n: {"topic": "units"}, EVERYONE),  # the rules, no game needed
     "news": Case("running", lambda n: {}, EVERYONE),  # each reads only their own reports
+    # the server's standings are everyone's; a game's stats only on its own server
+    "stats server": Case("running", lambda n: {}, EVERYONE),
+    "stats player": Case("running", lambda n: {}, EVERYONE),
+    "stats game": Case("running", lambda n: {"game": 999_999}, NO_SUCH_GAME),
+    "mod news": Case("running", lambda n: {"on": False}, MODERATORS),
     "mod pause": Case("running", lambda n: {}, MODERATORS),
     "mod resume": Case("running", lambda n: {}, MODERATORS, setup="pause"),
     "mod speed": Case("running", lambda n: {"speed": "fast (x4)"}, MODERATORS),
@@ -558,6 +564,10 @@ SUPPLY_MATRIX: dict[str, Case] = {
     "notify": Case("supply", lambda n: {"sitrep": False}, EVERYONE),
     "help": Case("supply", lambda n: {"topic": "units"}, EVERYONE),
     "news": Case("supply", lambda n: {}, EVERYONE),
+    "stats server": Case("supply", lambda n: {}, EVERYONE),
+    "stats player": Case("supply", lambda n: {}, EVERYONE),
+    "stats game": Case("supply", lambda n: {"game": 999_999}, NO_SUCH_GAME),
+    "mod news": Case("supply", lambda n: {"on": False}, MODERATORS),
     "mod pause": Case("supply", lambda n: {}, MODERATORS),
     "mod resume": Case("supply", lambda n: {}, MODERATORS, setup="pause"),
     "mod speed": Case("supply", lambda n: {"speed": "fast (x4)"}, MODERATORS),

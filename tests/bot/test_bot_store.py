@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import sqlite3
+from typing import Any
 
 import pytest
 
@@ -17,7 +18,15 @@ from engine.host.storage import GameStore, open_store
 from tests import stores
 from tests.games.strategic.worlds import strip_world
 
-BOT_TABLES = {"bot_schema", "player_settings", "dm_status", "sitreps", "confirmations", "news"}
+BOT_TABLES = {
+    "bot_schema",
+    "player_settings",
+    "dm_status",
+    "sitreps",
+    "confirmations",
+    "news",
+    "game_results",
+}
 
 
 async def _tables(store: GameStore) -> set[str]:
@@ -170,3 +179,30 @@ async def test_tables_an_older_games_store_made_are_kept_with_their_rows(tmp_pat
         assert status is not None and status.status == "closed"
     finally:
         await service.close()
+
+
+async def test_a_games_result_is_kept_once_and_outlives_the_game(service):
+    from bot.store import ResultRow
+
+    bot = BotStore.of(service.store)
+    game = await service.create_game(name="t", world=strip_world(), guild_id="7")
+    places: list[list[dict[str, Any]]] = [
+        [{"nation": "red", "name": "Red", "player": "1"}],
+        [
+            {"nation": "blue", "name": "Blue", "player": None},
+            {"nation": "x", "name": "X", "player": "ai"},
+        ],
+    ]
+    first = ResultRow(game, "7", "strategic-initiative", "t", 100.0, places)
+    assert await bot.add_result(first) is True
+    # a second record (another process, a restart, a /stats catching up) changes nothing
+    again = first._replace(ended_at=200.0, places=[])
+    assert await bot.add_result(again) is False
+    assert await bot.result(game) == first
+    earlier = ResultRow(game + 1000, "7", "supply-lines", "u", 50.0, [])
+    elsewhere = ResultRow(game + 2000, "8", "supply-lines", "v", 10.0, [])
+    for row in (earlier, elsewhere):
+        assert await bot.add_result(row)
+    assert await bot.results("7") == [earlier, first]  # the server's, oldest first
+    await service.delete_game(game)
+    assert await bot.result(game) == first  # the standings keep a deleted game's result

@@ -22,7 +22,7 @@ from bot.dm.delivery import DmClosed, Menu
 from bot.dm.notifier import Notifier
 from bot.games.strategic.intel import Intel
 from bot.news import KEPT
-from bot.store import BotRows, BotRowsConflict, BotStore
+from bot.store import BotRows, BotRowsConflict, BotStore, ResultRow
 from engine.host.service import GameService
 from engine.host.sqlite import SqliteStore
 from engine.host.storage import open_store
@@ -123,6 +123,10 @@ async def play(url: str) -> Played:
         for first_row, text in ((9005, "report A"), (9003, "report B"), (9001, "report C")):
             await bot.add_news(game, ANN.user_id, [text], first_row=first_row, at=NOW, keep=KEPT)
         await bot.add_news(lobby, CAL.user_id, ["lobby news"], first_row=1, at=NOW, keep=KEPT)
+        # an earlier game's result, on the server's standings (its game long deleted)
+        won = [[{"nation": "red", "name": "Red", "player": BO.user_id}]]
+        lost = [[{"nation": "blue", "name": "Blue", "player": ANN.user_id}]]
+        await bot.add_result(ResultRow(900, GUILD, "strategic-initiative", "Old", NOW, won + lost))
         members = await service.members(game)
         red = next(n for n, user in members.items() if user == ANN.user_id)
         day = (await service.summary(game)).day
@@ -153,6 +157,7 @@ async def seen(url: str, played: Played) -> dict[str, object]:
             "sitreps": await bot.sitreps(played.game),
             "board": await desk.lifecycle.status_board(played.game),
             "lobby board": await desk.lifecycle.status_board(played.lobby),
+            "standings": (await desk.standings.server(ANN)).text,
         }
     finally:
         await service.close()
@@ -211,8 +216,8 @@ async def test_after_the_copy_the_bot_treats_its_players_as_before(
     assert "copied 2 games" in out
     assert (
         "copied the bot's rows: 2 players' settings, 3 DM statuses, 2 sitrep days,"
-        " 1 confirmations, 9 /news messages (0 there already the same; 0 of games not copied"
-        " left out)"
+        " 1 confirmations, 1 game results, 9 /news messages (0 there already the same; 0 of"
+        " games not copied left out)"
     ) in out
     assert "every game's rows and the bot's rows are the same in both stores" in out
 

@@ -56,9 +56,16 @@ class StrategicSide:
     )
     status_events = frozenset({"NationJoined", "NationLeft", "GameStarted", "GameEnded"})
     ended_events = frozenset({"GameEnded"})
-    posts_after: frozenset[str] = (
-        frozenset()
-    )  # events after which its channel is shown something (`posts`)
+    # events after which its channel is shown something (`posts`: its public news)
+    posts_after = frozenset(
+        {
+            "RelationChanged",
+            "CityCaptured",
+            "SatelliteLaunched",
+            "IcbmLaunched",
+            "NationEliminated",
+        }
+    )
     sandbox = SandboxHelp(SANDBOX_HELP, nations=4)
     default_ruleset = "standard"
 
@@ -159,12 +166,38 @@ class StrategicSide:
         )
 
     async def posts(self, service: GameService, game_id: int, events: list[Event]) -> list[Post]:
-        return []  # its news goes to each nation by DM (the fog hides the rest)
+        """Its public news (bot/games/strategic/feed.py): what every player may know of these
+        events; the rest goes to each nation by DM, as its fog allows."""
+        from bot.games.strategic.feed import feed_lines
+
+        summary = await service.summary(game_id)
+        names = {n.id: n.name for n in summary.nations.values()}
+        return [Post(line, news=True) for line in feed_lines(events, names)]
 
     def timelapse(self, first: Any, entries: list[dict[str, Any]], title: str) -> bytes:
         from renderers.strategic.timelapse import timelapse
 
         return timelapse(first, entries, title=title)
+
+    def charts(self, first: Any, entries: list[dict[str, Any]], title: str) -> bytes | None:
+        from renderers.strategic.charts import charts
+
+        return charts(first, entries, title=title)
+
+    async def places(self, service: GameService, game_id: int) -> list[list[str]]:
+        """Its teams of mutual allies by their cities, as the game's end ranks them: a team
+        shares its place, and so do teams with as many cities."""
+        from engine.strategic.systems.endgame import standings
+
+        world = await service.live_world(game_id)  # (an ended game: its standings are public)
+        places: list[list[str]] = []
+        last: int | None = None
+        for row in standings(world):
+            if row["cities"] != last:
+                places.append([])
+                last = row["cities"]
+            places[-1].extend(row["nations"])
+        return places
 
     @property
     def cli(self) -> GameCli:

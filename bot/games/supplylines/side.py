@@ -261,6 +261,26 @@ class SupplyLinesSide:
 
         return timelapse(first, entries, title=title)
 
+    def charts(self, first: Any, entries: list[dict[str, Any]], title: str) -> bytes | None:
+        from renderers.supplylines.charts import charts
+
+        return charts(first, entries, title=title)
+
+    async def places(self, service: GameService, game_id: int) -> list[list[str]]:
+        """The winner first (if any), then the others by the structures they held at the
+        end; as many structures, the same place."""
+        state = await service.live_world(game_id)  # (the game has no fog)
+        held = {p: len(state.structures_of(p)) for p in state.players}
+        places: list[list[str]] = []
+        last: tuple[bool, int] | None = None
+        for player in sorted(held, key=lambda p: (p != state.winner, -held[p])):
+            key = (player == state.winner, held[player])
+            if key != last:
+                places.append([])
+                last = key
+            places[-1].append(player)
+        return places
+
     @property
     def cli(self) -> GameCli:
         from bot.games.supplylines.cli import CLI

@@ -77,6 +77,7 @@ def change(world: World, nation: str, other: str, level: str) -> list[ev.Event]:
     previous = world.relation(nation, other)
     if previous == level:
         return []
+    theirs = world.relation(other, nation)
     world.set_relation(nation, other, level)
     out: list[ev.Event] = [
         ev.RelationChanged(
@@ -86,6 +87,8 @@ def change(world: World, nation: str, other: str, level: str) -> list[ev.Event]:
             other=other,
             level=level,
             previous=previous,
+            mutual=theirs == level,
+            was_mutual=theirs == previous,
         )
     ]
     if d.rank(world.relation(other, nation)) > d.rank(level):

@@ -127,5 +127,12 @@ class CounterSide:
     def timelapse(self, first: Any, entries: list[dict[str, Any]], title: str) -> None:
         return None  # the game has no picture of itself
 
+    def charts(self, first: Any, entries: list[dict[str, Any]], title: str) -> None:
+        return None  # nor charts
+
+    async def places(self, service: GameService, game_id: int) -> list[list[str]]:
+        """Everyone counts together: one place, shared."""
+        return [list((await service.summary(game_id)).nations)]
+
 
 SIDE: GameSide = CounterSide()

@@ -96,9 +96,15 @@ async def test_a_counter_game_is_played_through_discord(env, caplog) -> None:
     # Blue's own addition came back to Blue as the reply only, never by DM
     assert not any("added" in m.content for m in fake.dms(env.bob))
     await eventually(
-        lambda: any(t.get_name() == f"timelapse-{game}" and t.done() for t in env.bot._tasks),
+        lambda: any(t.get_name() == f"game-over-{game}" and t.done() for t in env.bot._tasks),
         timeout=10,
     )
     assert not any("is over." in m.content for m in fake.channel_messages(env.channel))
     assert f"timelapse of game {game} failed" not in caplog.text
+    # its result is posted and counted all the same, with no charts (it has none): everyone
+    # counted together shares the first place
+    result = next(m for m in fake.channel_messages(env.channel) if "the result" in m.content)
+    assert "1st: Red" in result.content and "Blue" in result.content
+    assert not result.attachments
+    assert f"the result of game {game} failed" not in caplog.text
     assert (await env.bot.service.game(game)).status == "ended"

@@ -41,6 +41,7 @@ from __future__ import annotations
 import contextlib
 import json
 import random
+import re
 from collections.abc import Callable
 from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, fields, is_dataclass
@@ -53,6 +54,7 @@ from hypothesis import strategies as st
 from bot.context import Caller, UserError
 from bot.games.strategic import notices
 from bot.games.strategic.choices import Choices
+from bot.games.strategic.feed import feed_lines
 from bot.games.strategic.intel import Intel
 from bot.games.strategic.playing import Playing
 from bot.games.strategic.teller import sitrep_text
@@ -1042,13 +1044,16 @@ class Outcome:
     accepted: bool = True
     texts: list[str] = field(default_factory=list)
     events: list[ev.Event] = field(default_factory=list)
+    # the game channel's public news of the step (bot/games/strategic/feed.py): everyone's
+    feed: list[str] = field(default_factory=list)
 
     def add_events(self, events: list[ev.Event], world: World, me: str = ME) -> None:
         told = [e for e in events if me in e.to]
         self.events.extend(told)
+        names = {n.id: n.name for n in world.nations.values()}
+        self.feed.extend(feed_lines(events, names))
         if not told:
             return
-        names = {n.id: n.name for n in world.nations.values()}
         clock = world.clock(max(e.tick for e in told))
         self.texts.append("DM: " + "\n".join(notices.digest(told, me, names, clock=clock)))
         marks = markers_from(told, me, world.width, world.height)
@@ -1385,9 +1390,17 @@ async def compare(case: Case, ra, rb, *, sweep: bool = False) -> int:
             if unseen:
                 what = f"in world {name}, Red is told of a unit it does not see"
                 _fail(case, i, what, "\n    ".join(unseen))
+        for name, out in (("A", oa), ("B", ob)):
+            hidden = feed_names_hidden(out.feed)
+            if hidden:
+                _fail(case, i, f"in world {name}, the channel's news names", "\n    ".join(hidden))
         # what Red knows after the step: its view, the units it saw on the way (memory)
         same = view_key(wa) == view_key(wb) and ma == mb
         same = same and await _public(ra) == await _public(rb)  # the public scoreboard
+        # the channel's news: the same while what Red knows is (relations between others
+        # change in the open: public by the rules)
+        if same and _not_diplomacy(oa.feed) != _not_diplomacy(ob.feed):
+            _fail(case, i, "the channel's news differs", oa.feed, ob.feed)
         # and the foreign units it was told of (each one checked above as seen by it): a ship
         # of Red's that sank a sub passing by saw it, though nothing of it is left to show
         told = same and foreign_named(oa.events) == foreign_named(ob.events)
@@ -1407,6 +1420,24 @@ async def compare(case: Case, ra, rb, *, sweep: bool = False) -> int:
                 if oa.texts != ob.texts:
                     _fail(case, None, f"/{q[1]} differs at the end", oa.texts, ob.texts)
     return compared
+
+
+SQUARE = re.compile(r"\b\d+,\d+\b")
+LAUNCH = "☢️"
+DIPLOMACY = ("⚔️", "🤝", "💔")  # relations between nations change in the open (docs/RULES.md)
+
+
+def feed_names_hidden(lines: list[str]) -> list[str]:
+    """News lines that name a square (only an ICBM's target is news) or a unit."""
+    return [
+        line
+        for line in lines
+        if (SQUARE.search(line) and not line.startswith(LAUNCH)) or re.search(r"\bunits?\b", line)
+    ]
+
+
+def _not_diplomacy(lines: list[str]) -> list[str]:
+    return [line for line in lines if not line.startswith(DIPLOMACY)]
 
 
 async def _public(runner) -> dict[str, int]:
