@@ -87,6 +87,10 @@ class MoveBlocked(Event):
     unit: int
     square: str  # where the unit stopped
     blocked_at: str
+    # why, when the nation can tell (it sees the square; a unit it bumped into shows itself):
+    # "unit" (another nation's unit), "city" (a city not its team's), "ship" (its team's ship
+    # fills the sea square), "terrain" (the unit cannot go on it); "" when it cannot tell
+    cause: str = ""
 
 
 class CityFounded(Event):
@@ -240,6 +244,8 @@ class CityCaptured(Event):
     previous: str | None
     city: str
     unit: int
+    hp_lost: int = 0  # what taking the city cost the unit (the ruleset's capture hp_loss)
+    hp: int | None = None  # the unit's hp after it (0: it died of it)
 
 
 class UnitsDisbanded(Event):

@@ -94,6 +94,17 @@ def _unit_type(world: World, name: str) -> UnitType:
     return ut
 
 
+def _not_at_war(world: World, nation: str, other: str) -> str:
+    """Why the nation may not attack `other` yet: its war declared with notice starts later,
+    or it has declared none."""
+    name = world.nations[other].name
+    war = world.rules.diplomacy.war
+    due = [p.due_tick for p in world.pending if (p.nation, p.other, p.level) == (nation, other, war)]
+    if due:
+        return f"your war on {name} starts at {world.rules.clock(min(due))}; attack then"
+    return f"you are not at war with {name}; declare war first"
+
+
 def _charge(world: World, nation: str, cost: int, what: str) -> None:
     """Check that the nation can pay (call before changing anything)."""
     have = world.nations[nation].cp
@@ -294,8 +305,7 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
     if seen:
         hostile = [(o, t) for o, t in seen if combat.at_war(world, nation, o)]
         if not hostile:
-            other = world.nations[seen[0][0]].name
-            raise CommandError(f"you are not at war with {other}; declare war first")
+            raise CommandError(_not_at_war(world, nation, seen[0][0]))
         capture = False
         seen_types = [rules.unit[t] for _, t in hostile]
     else:
@@ -304,9 +314,7 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
         if owner is False or owner in team:
             raise CommandError(f"you see nothing to attack at {where}")
         if owner is not None and not combat.at_war(world, nation, owner):
-            raise CommandError(
-                f"you are not at war with {world.nations[owner].name}; declare war first"
-            )
+            raise CommandError(_not_at_war(world, nation, owner))
         capture = True
         seen_types = []
     ctx = MoveContext(world, nation)

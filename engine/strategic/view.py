@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.strategic.eta import arrival_tick
 from engine.strategic.rules.models import UnitClass
 from engine.strategic.systems.economy import cp_regen, power, power_limit
 from engine.strategic.systems.supply import SupplyMap
@@ -50,6 +51,8 @@ class UnitView:
     # less, pays more to move, `systems/supply.py`); None when supply does not apply (aircraft,
     # which refuel instead, and units that need none) or the unit is not the nation's own
     supplied: bool | None = None
+    # own units on a standing order: the tick it should arrive (`engine.strategic.eta`)
+    arrives: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -219,6 +222,7 @@ def view_for(world: World, nation: str) -> View:
                 u.carried_by,
                 u.born,
                 supplied,
+                arrival_tick(world, u, supply) if u.order is not None else None,
             )
         )
         listed.add(uid)

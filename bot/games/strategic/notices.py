@@ -467,7 +467,11 @@ def _captured(e: ev.CityCaptured, v: _View) -> str:
     if e.nation == v.nation:
         source = "a neutral city" if e.previous is None else v.name(e.previous)
         frm = f" from {source}" if e.previous else f" ({source})"
-        return f"**You captured {e.city}**{frm} with unit {e.unit}"
+        cost = ""
+        if e.hp_lost:
+            left = "it died of it" if e.hp == 0 else f"{e.hp} hp left"
+            cost = f"; unit {e.unit} lost {e.hp_lost} hp taking it ({left})"
+        return f"**You captured {e.city}**{frm} with unit {e.unit}{cost}"
     if e.previous == v.nation:
         return f"**{v.name(e.nation)} captured your city {e.city}**"
     return f"{v.name(e.nation)} captured {v.owner(e.previous)} city {e.city}"
@@ -571,9 +575,24 @@ def _cancelled(e: ev.OrderCancelled, v: _View) -> str:
     return _cap(f"{v.owner(e.nation)} unit {e.unit} gave up going to {e.square}: **{e.reason}**")
 
 
+_BLOCK_CAUSES = {
+    "unit": "another nation's unit is there",
+    "city": "a city not yours is there; /attack takes it",
+    "ship": "your own ship fills that sea square",
+    "terrain": "the unit cannot go on that square",
+}
+"""Why a move was blocked (`MoveBlocked.cause`, set only when the nation can tell)."""
+
+
+def _block_cause(e: ev.MoveBlocked, before: str = " (", after: str = ")") -> str:
+    cause = _BLOCK_CAUSES.get(e.cause)
+    return f"{before}{cause}{after}" if cause else ""
+
+
 def _blocked(e: ev.MoveBlocked, v: _View) -> str:
     return _cap(
-        f"{v.owner(e.nation)} unit {e.unit} stopped at {e.square}: **blocked at {e.blocked_at}**"
+        f"{v.owner(e.nation)} unit {e.unit} stopped at {e.square}: "
+        f"**blocked at {e.blocked_at}**{_block_cause(e)}"
     )
 
 
@@ -729,7 +748,7 @@ def _many_completed(es: list[ev.OrderCompleted], v: _View) -> str:
 
 def _many_blocked(es: list[ev.MoveBlocked], v: _View) -> str:
     return f"{len(es)} moves **blocked**: " + _listing(
-        [f"unit {e.unit} at {e.square} (blocked at {e.blocked_at})" for e in es]
+        [f"unit {e.unit} at {e.square} (blocked at {e.blocked_at}{_block_cause(e, ': ', '')})" for e in es]
     )
 
 

@@ -508,6 +508,8 @@ def capture(world: World, unit: Unit, city: City) -> list[ev.Event]:
             previous=previous,
             city=label,
             unit=unit.id,
+            hp_lost=min(unit.hp, rules.capture.hp_loss),
+            hp=max(0, unit.hp - rules.capture.hp_loss),
         )
     ]
     if hurt(world, unit, rules.capture.hp_loss, None, out):

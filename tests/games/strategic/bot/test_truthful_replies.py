@@ -1,0 +1,92 @@
+"""Replies and reports that tell the truth (issue 29, item 6): what a capture cost the unit,
+why a move was blocked (only what the nation may know), and when a war declared with notice
+lets the nation attack."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.games.strategic import notices
+from engine.errors import CommandError
+from engine.strategic import commands as cmd
+from engine.strategic import events as ev
+from engine.strategic.orders import apply
+from engine.strategic.scenario import build_world
+
+NAMES = {"red": "Red", "blue": "Blue"}
+
+
+def told(events: list[ev.Event], nation: str = "red") -> list[str]:
+    return [t for e in events if (t := notices.describe(e, nation, NAMES))]
+
+
+def test_a_capture_says_the_hp_the_unit_lost_taking_the_city():
+    world, letters = build_world(
+        {
+            "ruleset": "standard",
+            "map": "~~~~~~~~~~\n~A....N..~\n~........~\n~~~~~~~~~~",
+            "nations": {"red": {}},
+            "cities": {"A": {"owner": "red", "designation": "fort"}},
+            "units": [{"id": 1, "owner": "red", "type": "infantry", "at": "5,1", "mobility": 6}],
+        }
+    )
+    before = world.units[1].hp
+    loss = world.rules.capture.hp_loss
+    lines = told(apply(world, "red", cmd.Attack(units=[1], target=(6, 1))))
+    assert world.units[1].hp == before - loss
+    assert any(
+        f"You captured 6,1" in line
+        and f"unit 1 lost {loss} hp taking it ({before - loss} hp left)" in line
+        for line in lines
+    ), lines
+
+
+def test_a_move_blocked_by_a_hidden_submarine_says_a_unit_is_there():
+    world, _ = build_world(
+        {
+            "ruleset": "standard",
+            "map": "\n".join(["." * 16, "." * 16, "~" * 16, "." * 16, "." * 16]),
+            "nations": {"red": {"cp": 500}, "blue": {}},
+            "explored": ["red"],
+            "units": [
+                {"id": 1, "owner": "red", "type": "transport", "at": "2,2"},
+                {"id": 2, "owner": "blue", "type": "submarine", "at": "5,2"},
+            ],
+        }
+    )
+    events = apply(world, "red", cmd.Move(units=[1], to=(8, 2)))
+    blocked = [e for e in events if isinstance(e, ev.MoveBlocked)]
+    assert blocked and blocked[0].cause == "unit"
+    assert "blocked at 5,2** (another nation's unit is there)" in " ".join(told(blocked))
+
+
+def test_a_block_the_nation_cannot_see_gives_no_cause():
+    block = ev.MoveBlocked(tick=0, to=["red"], nation="red", unit=1, square="1,1", blocked_at="2,1")
+    assert told([block]) == ["Your unit 1 stopped at 1,1: **blocked at 2,1**"]
+
+
+def test_attacking_before_a_war_given_with_notice_starts_says_when_it_starts():
+    world, _ = build_world(
+        {
+            "ruleset": "standard",
+            "map": "~~~~~~~~~~\n~A......B~\n~........~\n~~~~~~~~~~",
+            "nations": {"red": {"cp": 500}, "blue": {}},
+            "relations": [["red", "blue", "non_aggression"]],
+            "cities": {
+                "A": {"owner": "red", "designation": "fort"},
+                "B": {"owner": "blue", "designation": "fort"},
+            },
+            "units": [
+                {"id": 1, "owner": "red", "type": "infantry", "at": "4,1", "mobility": 6},
+                {"id": 2, "owner": "blue", "type": "infantry", "at": "5,1"},
+            ],
+        }
+    )
+    (declared,) = apply(world, "red", cmd.SetRelation(other="blue", level="war"))
+    assert isinstance(declared, ev.RelationChanged) and declared.due_tick
+    with pytest.raises(CommandError) as refused:
+        apply(world, "red", cmd.Attack(units=[1], target=(5, 1)))
+    assert str(refused.value) == (
+        f"your war on Blue starts at {world.rules.clock(declared.due_tick)}; attack then"
+    )
+    assert "declare war first" not in str(refused.value)
