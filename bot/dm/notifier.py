@@ -76,6 +76,12 @@ CLAIM_MARGIN = 5.0  # seconds before a claim runs out when no more is sent of it
 DAY = 86400
 
 
+def _default_muted() -> tuple[str, ...]:
+    from bot.dm.text import DEFAULT_MUTED
+
+    return DEFAULT_MUTED
+
+
 class PlayerSettings(BaseModel):
     """A player's notification settings (all games). Quiet hours are whole hours of the
     player's local time (`utc_offset` minutes east of UTC); the window may wrap midnight
@@ -86,7 +92,7 @@ class PlayerSettings(BaseModel):
     quiet_from: int | None = Field(default=None, ge=0, le=23)
     quiet_to: int | None = Field(default=None, ge=0, le=23)
     utc_offset: int = Field(default=0, ge=-14 * 60, le=14 * 60)
-    muted: list[str] = Field(default_factory=list)
+    muted: list[str] = Field(default_factory=lambda: list(_default_muted()))
     sitrep: bool = True
     pictures: bool = True
 
@@ -444,7 +450,7 @@ class Notifier:
             settings = parse_settings(writes.settings.get(user))
         else:
             settings = await load_settings(self.bot, user)
-        muted = [r.id for r, e in items if teller.category(e) in settings.muted]
+        muted = [r.id for r, e in items if teller.category(e, nation) in settings.muted]
         if muted:
             writes.delivered.extend(muted)
             report.skipped_muted += len(muted)

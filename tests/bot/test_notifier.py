@@ -1014,3 +1014,45 @@ async def test_a_failed_dms_wait_and_its_key_survive_a_restart_on_either_backend
         assert len(keys) == 2 and keys[0] == keys[1]
     finally:
         await service.close()
+
+
+async def test_other_nations_fights_are_muted_until_unmuted(tmp_path):
+    """Issue 29: a fight between two other nations that red sees is not DMed to red by
+    default (`others`, muted at first); blue, a party to it, is told; after `/notify
+    unmute:others` red is told too."""
+    spec = {
+        **WORLD,
+        "relations": [["blue", "green", "war"]],
+        "units": [
+            *WORLD["units"],
+            {"id": 20, "owner": "blue", "type": "infantry", "at": "5,3", "mobility": 6},
+            {"id": 21, "owner": "green", "type": "infantry", "at": "5,2"},
+            {"id": 22, "owner": "blue", "type": "infantry", "at": "6,2", "mobility": 6},
+        ],
+    }
+    service = await GameService.open(str(tmp_path / "o.db"), synchronous="NORMAL", clock=lambda: T0)
+    try:
+        world, _ = build_world(spec)
+        for nation, user in USERS.items():
+            world.nations[nation].player = user
+        game = await service.create_game(name="Others", world=world, now=T0)
+        sender = FakeSender()
+        notifier = Notifier(service, sender, clock=Clock())
+        await notifier.run_once()
+        sender.sent.clear()
+        result = await service.submit(game, "blue", cmd.Attack(units=[20], target=(5, 2)))
+        assert any(e.kind == "Attacked" and "red" in e.to for e in result.events)
+        report = await notifier.run_once()
+        assert "attacked Green's infantry 21" in "\n".join(sender.to("200"))  # a party: told
+        assert not any("Green" in m for m in sender.to("100")), sender.to("100")
+        assert report.skipped_muted >= 1
+        bot = BotStore.of(service.store)
+        await save_settings(bot, "100", PlayerSettings(muted=[]))
+        result2 = await service.submit(game, "blue", cmd.Attack(units=[22], target=(5, 2)))
+        await notifier.run_once()
+        assert any("Blue's infantry 22 attacked Green's" in m for m in sender.to("100")), (
+            sender.to("100"),
+            result2.events,
+        )
+    finally:
+        await service.close()

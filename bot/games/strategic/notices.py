@@ -52,8 +52,18 @@ from engine.strategic import events as ev
 from engine.strategic.events import Event
 from engine.strategic.words import article
 
-DIGEST_ORDER = ("combat", "game", "cities", "diplomacy", "tech", "builds", "moves")
-"""The order of the groups in a digest: fighting first, routine last."""
+SECTIONS = (
+    "headline",  # the game started or ended
+    "losses",  # own cities and units lost, the nation eliminated
+    "threats",  # enemies firing on own units, war declared on the nation, subs seen, ICBMs
+    "fighting",  # the nation's own attacks, bombings and interceptions
+    "news",  # cities taken and founded, diplomacy, tech, joins
+    "builds",
+    "moves",
+    "others",  # fights between other nations (muted by default: the `others` topic)
+)
+"""The order of a digest's lines: what the player must act on first, routine last
+(`section`)."""
 
 
 def _minutes_per_tick() -> int:
@@ -111,8 +121,50 @@ _UPPER_WORDS = {"icbm"}
 _DESIGNATIONS = {"tech": "tech centre"}
 
 
-def category(event: Event) -> str:
-    """The category a player may mute this event by; one of CATEGORIES."""
+def section(event: Event, nation: str) -> str:
+    """Where in `nation`'s digest the event's line goes (one of SECTIONS)."""
+    me = nation
+    match event:
+        case ev.GameStarted() | ev.GameEnded():
+            return "headline"
+        case ev.UnitDestroyed():
+            if event.nation == me:
+                return "losses"
+            return "fighting" if event.by == me else "others"
+        case ev.CityCaptured():
+            if event.previous == me:
+                return "losses"
+            return "news" if event.nation == me else "others"
+        case ev.NationEliminated():
+            return "losses" if event.nation == me else "news"
+        case ev.Attacked():
+            return _party(me, attacker=event.attacker, victims=(event.defender,))
+        case ev.Bombed():
+            return _party(me, attacker=event.attacker, victims=tuple(event.victims))
+        case ev.Intercepted():
+            return _party(me, attacker=event.interceptor, victims=(event.mover,))
+        case ev.Interdicted():
+            return _party(me, attacker=event.interdictor, victims=(event.mover,))
+        case ev.SubSighted() | ev.IcbmLaunched():
+            return "threats"
+        case ev.RelationChanged():
+            war = event.level == WAR and event.due_tick is None
+            return "threats" if war and event.other == me else "news"
+    cat = category(event)
+    return cat if cat in ("builds", "moves") else "news"
+
+
+def _party(me: str, *, attacker: str, victims: tuple[str, ...]) -> str:
+    if me in victims and attacker != me:
+        return "threats"
+    return "fighting" if attacker == me else "others"
+
+
+def category(event: Event, nation: str | None = None) -> str:
+    """The category a player may mute this event by; one of CATEGORIES. With the recipient
+    `nation`: a fight between other nations is `others` (muted by default)."""
+    if nation is not None and section(event, nation) == "others":
+        return "others"
     for cls in type(event).__mro__:
         if cls in _CATEGORY:
             return _CATEGORY[cls]
@@ -177,8 +229,8 @@ def digest(
     limit: int = DISCORD_LIMIT,
     answered: Collection[int] = (),
 ) -> list[str]:
-    """The DM messages for one batch of events: a header, then the lines grouped by category
-    (DIGEST_ORDER), similar lines collapsed, split into messages of at most `limit` characters
+    """The DM messages for one batch of events: a header, then the lines in SECTIONS' order
+    (losses and threats first), similar lines collapsed, split into messages of at most `limit` characters
     without splitting a line. No messages when there is nothing to tell.
 
     `answered`: the `id()`s of events the nation's own command made. Those of the kinds every
@@ -196,12 +248,12 @@ def digest(
     if not told:
         return []
     view = _View(nation, names)
-    groups: dict[str, list[Event]] = {c: [] for c in DIGEST_ORDER}
+    groups: dict[str, list[Event]] = {c: [] for c in SECTIONS}
     for event in told:
-        groups[category(event)].append(event)
+        groups[section(event, nation)].append(event)
     lines: list[str] = []
-    for cat in DIGEST_ORDER:
-        lines.extend(_collapse(groups[cat], view))
+    for part in SECTIONS:
+        lines.extend(_collapse(groups[part], view))
     count = len(told)
     what = f"{count} report{'' if count == 1 else 's'}"
     header = f"**{clock}** - {what}" if clock else f"**{what}**"
@@ -354,6 +406,13 @@ def _listing(items: list[str], shown: int = SHOWN) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def _squares(squares: list[str], shown: int = SHOWN) -> str:
+    """Squares in a list: '3,49, 3,51, 4,2' (docs/MESSAGES.md: a square has no space inside,
+    so a comma and a space part them; no 'and'), then 'and N more'."""
+    more = f" and {len(squares) - shown} more" if len(squares) > shown else ""
+    return ", ".join(squares[:shown]) + more
+
+
 def _names(nations: list[str], view: _View) -> str:
     return _listing([view.who(n) for n in nations], shown=8)
 
@@ -448,7 +507,7 @@ def _icbm(e: ev.IcbmLaunched, v: _View) -> str:
     results = []
     if e.devastated:
         results.append(
-            f"{len(e.devastated)} cit{'y' if len(e.devastated) == 1 else 'ies'} devastated ({_listing(e.devastated)})"
+            f"{len(e.devastated)} cit{'y' if len(e.devastated) == 1 else 'ies'} devastated ({_squares(e.devastated)})"
         )
     if e.destroyed:
         results.append(f"{e.destroyed} unit{'' if e.destroyed == 1 else 's'} destroyed")
@@ -711,6 +770,14 @@ def _collapse_key(e: Event, v: _View) -> tuple | None:
             return ("blocked", e.nation)
         case ev.OrderCancelled():
             return ("cancelled", e.nation, e.reason)
+        case ev.Intercepted():
+            return ("intercepted", e.interceptor, e.mover)
+        case ev.Attacked() if v.nation not in (e.attacker, e.defender):
+            return ("attacked", e.attacker, e.defender)
+        case ev.Bombed() if v.nation not in (e.attacker, *e.victims):
+            return ("bombed", e.attacker)
+        case ev.Interdicted() if v.nation not in (e.interdictor, e.mover):
+            return ("interdicted", e.interdictor, e.mover)
     return None
 
 
@@ -718,7 +785,7 @@ def _many_skipped(es: list[ev.BuildSkipped], v: _View) -> str:
     first = es[0]
     return (
         f"{len(es)} builds skipped for lack of power: {unit_title(first.unit)} at "
-        f"{_listing([e.city for e in es])} (limit {first.limit})"
+        f"{_squares([e.city for e in es])} (limit {first.limit})"
     )
 
 
@@ -758,7 +825,59 @@ def _many_cancelled(es: list[ev.OrderCancelled], v: _View) -> str:
     )
 
 
+NEAR = 3  # squares: a group of fights this close to its first is "near" that square
+
+
+def _where(squares: list[str]) -> str:
+    """'near 12,30' when every square is within NEAR of the first, else 'at 3,4, 9,9'."""
+    first = _xy(squares[0])
+    if all(max(abs(a - b) for a, b in zip(_xy(sq), first, strict=True)) <= NEAR for sq in squares):
+        return f"near {squares[0]}"
+    return "at " + _squares(list(dict.fromkeys(squares)))
+
+
+def _xy(square: str) -> tuple[int, int]:
+    x, _, y = square.partition(",")
+    return int(x), int(y)
+
+
+def _many_intercepted(es: list[ev.Intercepted], v: _View) -> str:
+    first = es[0]
+    lost = sum(e.unit_hp <= 0 for e in es)
+    killed = f" ({lost} destroyed)" if lost else ""
+    return _cap(
+        f"{len(es)} interceptions {_where([e.square for e in es])}: {v.owner(first.interceptor)} "
+        f"aircraft hit {v.owner(first.mover)} units{killed}"
+    )
+
+
+def _many_attacked(es: list[ev.Attacked], v: _View) -> str:
+    first = es[0]
+    lost = sum(e.defender_hp <= 0 for e in es) + sum(e.attacker_hp <= 0 for e in es)
+    killed = f" ({lost} units destroyed)" if lost else ""
+    return (
+        f"{len(es)} attacks {_where([e.square for e in es])}: {v.name(first.attacker)} on "
+        f"{v.name(first.defender)}{killed}"
+    )
+
+
+def _many_bombed(es: list[ev.Bombed], v: _View) -> str:
+    return f"{len(es)} bombings by {v.name(es[0].attacker)} {_where([e.square for e in es])}"
+
+
+def _many_interdicted(es: list[ev.Interdicted], v: _View) -> str:
+    first = es[0]
+    return (
+        f"{len(es)} ships fired on {_where([e.square for e in es])}: {v.name(first.interdictor)} "
+        f"on {v.name(first.mover)}"
+    )
+
+
 _COLLAPSERS: dict[type[Event], Callable[..., str]] = {
+    ev.Intercepted: _many_intercepted,
+    ev.Attacked: _many_attacked,
+    ev.Bombed: _many_bombed,
+    ev.Interdicted: _many_interdicted,
     ev.BuildSkipped: _many_skipped,
     ev.UnitBuilt: _many_built,
     ev.UnitDestroyed: _many_destroyed,

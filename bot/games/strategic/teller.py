@@ -33,10 +33,10 @@ class StrategicTeller:
     def parse(self, data: dict[str, Any]) -> Event:
         return ev.event_from_dict(data)
 
-    def category(self, event: Event) -> str:
+    def category(self, event: Event, nation: str | None = None) -> str:
         from bot.games.strategic import notices
 
-        return notices.category(event)
+        return notices.category(event, nation)
 
     def is_big(self, event: Event, nation: str) -> bool:
         from bot.games.strategic import notices
