@@ -272,6 +272,10 @@ class Notifier:
         self._day_ends: dict[int, tuple[int, int]] = {}
         self._running: set[int] = set()
         self._wake = asyncio.Event()
+        # one pass at a time: a pass claims rows for this process, and a second pass begun
+        # meanwhile (the sandbox's after a command, beside its background loop) would take the
+        # same rows again, claimed by the same owner, and send them twice (issue 29)
+        self._pass = asyncio.Lock()
         self._behind = False  # the last pass took a full batch: more rows are waiting
         self._retry_now: set[str] = set()  # users to try although their DMs were closed
         # sitrep pictures handed to the drawing pool at once (a game's 8 nations measured best)
@@ -357,7 +361,12 @@ class Notifier:
 
     async def run_once(self, *, game_id: int | None = None, sitreps: bool = True) -> DeliveryReport:
         """Tell the pending events (of one game only: `game_id`), then, with `sitreps`, send
-        the day's sitreps of the games whose day changed."""
+        the day's sitreps of the games whose day changed. Passes of one notifier run one after
+        the other, never at once."""
+        async with self._pass:
+            return await self._run_once(game_id=game_id, sitreps=sitreps)
+
+    async def _run_once(self, *, game_id: int | None, sitreps: bool) -> DeliveryReport:
         report = DeliveryReport()
         now = self.clock()
         # several processes: each tells the players of the games it serves

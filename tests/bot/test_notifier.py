@@ -1056,3 +1056,31 @@ async def test_other_nations_fights_are_muted_until_unmuted(tmp_path):
         )
     finally:
         await service.close()
+
+
+async def test_two_passes_at_once_send_each_dm_once(env):
+    """Issue 29: the sandbox ran a pass after each command beside its background loop, and a
+    pass begun while another was sending took the same rows (claimed by the same process)
+    again: DMs arrived twice. Passes of one notifier now wait for each other."""
+    import asyncio
+
+    service, game, notifier, sender, _ = env
+    await service.advance(game, 32)
+    started, go = asyncio.Event(), asyncio.Event()
+    record = FakeSender.__call__
+
+    async def slow(self, user, content, files, *, nonce=None, menus=()):
+        started.set()
+        await go.wait()  # the first DM is still going out while the second pass begins
+        await record(self, user, content, files, nonce=nonce, menus=menus)
+
+    sender.__class__ = type("SlowSender", (FakeSender,), {"__call__": slow})
+    first = asyncio.create_task(notifier.run_once())
+    await started.wait()
+    second = asyncio.create_task(notifier.run_once())
+    await asyncio.sleep(0)  # (the second pass gets as far as it can)
+    go.set()
+    await asyncio.gather(first, second)
+    assert sender.deduplicated == 0  # no DM was sent again, not even under the same key
+    per_user = {u: len(sender.to(u)) for u in USERS.values()}
+    assert per_user == {"100": 1, "200": 1}, per_user

@@ -125,7 +125,7 @@ def block_cause(
     unit cannot go on; "" when the nation cannot tell."""
     if foreign:
         return "unit"
-    if not Sight(world, ctx.nation).sees(sq):
+    if not Sight(world, ctx.nation).sees_square(sq):
         return ""
     city = world.cities.get(sq)
     if city is not None:

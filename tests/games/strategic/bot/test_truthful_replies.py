@@ -90,3 +90,33 @@ def test_attacking_before_a_war_given_with_notice_starts_says_when_it_starts():
         f"your war on Blue starts at {world.rules.clock(declared.due_tick)}; attack then"
     )
     assert "declare war first" not in str(refused.value)
+
+
+def test_the_cause_of_a_block_is_what_the_nation_sees_on_the_square():
+    from engine.strategic.systems.movement import MoveContext, block_cause
+
+    world, letters = build_world(
+        {
+            "ruleset": "standard",
+            "map": "~~~~~~~~~~~~~~~~~~~~\n~...B..............~\n~~~~~~~~~~~~~~~~~~~~",
+            "nations": {"red": {}, "blue": {}},
+            "cities": {"B": {"owner": "blue", "designation": "port"}},
+            "units": [
+                {"id": 1, "owner": "red", "type": "destroyer", "at": "3,0"},
+                {"id": 2, "owner": "red", "type": "destroyer", "at": "4,0"},
+                {"id": 3, "owner": "red", "type": "infantry", "at": "3,1"},
+            ],
+        }
+    )
+    ctx = MoveContext(world, "red")
+    rules = world.rules
+    ship, infantry = world.units[1], world.units[3]
+    sq = world.grid.index
+    cause = lambda unit, x, y: block_cause(  # noqa: E731
+        world, ctx, unit, rules.unit[unit.type], sq(x, y), foreign=False
+    )
+    assert cause(ship, 4, 0) == "ship"  # its own destroyer fills the sea square
+    assert cause(ship, 3, 1) == "terrain"  # land
+    assert cause(infantry, 4, 1) == "city"  # Blue's port
+    assert cause(ship, 15, 0) == ""  # a square red does not see: no cause given
+    assert block_cause(world, ctx, ship, rules.unit["destroyer"], sq(15, 0), foreign=True) == "unit"
