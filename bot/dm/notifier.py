@@ -528,7 +528,9 @@ class Notifier:
         told = [e for e in events if not teller.joined_self(e, nation)]
         # what the nation's own commands made, their replies told already (`digest` keeps the
         # big news, which comes with a picture; /news keeps it all)
-        answered = {id(e) for r, e in items if r.own}
+        # (not when the AI looks after the nation: its orders had no reply the player read)
+        caretaken = nation in (game.settings.get("ai") or {})
+        answered = set() if caretaken else {id(e) for r, e in items if r.own}
         report.answered += len(answered)
         messages = teller.digest(
             told, nation, names, clock=clock, limit=DISCORD_LIMIT, answered=answered

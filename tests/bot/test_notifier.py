@@ -315,7 +315,10 @@ async def test_a_dm_is_given_up_only_after_the_retry_horizon(tmp_path):
 
 
 async def test_a_captured_city_comes_with_a_map_picture(env):
+    """A capture the AI caretaker made while the player was away is the player's news, with
+    a map picture (one the player ordered was told by its reply: the next test)."""
     service, game, notifier, sender, _ = env
+    await service.update_settings(game, ai={"red": "caretaker"})
     await service.submit(game, "red", cmd.Move(units=[7], to=(7, 3)))  # now it sees the city
     await service.store.mark_delivered([r.id for r in await pending(service)])
     result = await service.submit(game, "red", cmd.Attack(units=[7], target=(8, 3)))
@@ -336,6 +339,18 @@ async def test_a_captured_city_comes_with_a_map_picture(env):
     report = await notifier.run_once()
     assert report.pictures == 0 and "You captured 10,3" in sender.to("100")[1]
     assert len(sender.files("100")) == 1
+
+
+async def test_a_capture_the_player_ordered_is_told_once_by_its_reply(env):
+    """Issue 29: the reply to /attack says the capture (and what it cost the unit); no DM
+    repeats it."""
+    service, game, notifier, sender, _ = env
+    await service.submit(game, "red", cmd.Move(units=[7], to=(7, 3)))
+    await service.store.mark_delivered([r.id for r in await pending(service)])
+    result = await service.submit(game, "red", cmd.Attack(units=[7], target=(8, 3)))
+    assert any(e.kind == "CityCaptured" for e in result.events)
+    report = await notifier.run_once()
+    assert sender.to("100") == [] and report.answered >= 1 and report.pictures == 0
 
 
 async def test_what_a_players_own_command_did_is_not_told_again_by_dm(env):
@@ -1018,7 +1033,7 @@ async def test_a_failed_dms_wait_and_its_key_survive_a_restart_on_either_backend
 
 async def test_other_nations_fights_are_muted_until_unmuted(tmp_path):
     """Issue 29: a fight between two other nations that red sees is not DMed to red by
-    default (`others`, muted at first); blue, a party to it, is told; after `/notify
+    default (`others`, muted at first); green, a party to it, is told; after `/notify
     unmute:others` red is told too."""
     spec = {
         **WORLD,
@@ -1033,7 +1048,7 @@ async def test_other_nations_fights_are_muted_until_unmuted(tmp_path):
     service = await GameService.open(str(tmp_path / "o.db"), synchronous="NORMAL", clock=lambda: T0)
     try:
         world, _ = build_world(spec)
-        for nation, user in USERS.items():
+        for nation, user in {**USERS, "green": "300"}.items():
             world.nations[nation].player = user
         game = await service.create_game(name="Others", world=world, now=T0)
         sender = FakeSender()
@@ -1043,7 +1058,8 @@ async def test_other_nations_fights_are_muted_until_unmuted(tmp_path):
         result = await service.submit(game, "blue", cmd.Attack(units=[20], target=(5, 2)))
         assert any(e.kind == "Attacked" and "red" in e.to for e in result.events)
         report = await notifier.run_once()
-        assert "attacked Green's infantry 21" in "\n".join(sender.to("200"))  # a party: told
+        # green, attacked, is told; blue, whose order it was, had the reply
+        assert "Blue's infantry 20 attacked your infantry 21" in "\n".join(sender.to("300"))
         assert not any("Green" in m for m in sender.to("100")), sender.to("100")
         assert report.skipped_muted >= 1
         bot = BotStore.of(service.store)

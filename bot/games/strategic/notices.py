@@ -215,9 +215,26 @@ ANSWERED: tuple[type[Event], ...] = (
     ev.CityFounded,  # /engineer: "Engineer 7 founded a city at ..."
     ev.TerrainSwitched,  # /engineer: "Engineer 7 turned 3,4 into water"
     ev.RelationChanged,  # /diplomacy: its reply lists every relation the order changed
+    # /move, /attack, /launch, /cede, /disband: the reply tells every event of the order in
+    # these same words (`playing._order_summary`), the fights, captures and bombings too
+    ev.Attacked,
+    ev.Bombed,
+    ev.Intercepted,
+    ev.Interdicted,
+    ev.UnitDestroyed,
+    ev.CityCaptured,
+    ev.MoveBlocked,
+    ev.SubSighted,
+    ev.IcbmLaunched,
+    ev.SatelliteLaunched,
+    ev.UnitsCeded,
+    ev.CityCeded,
+    ev.UnitsDisbanded,
 )
 """The kinds of event the reply to a nation's own order always tells in full: a DM does not
-repeat them (`digest`'s `answered`)."""
+repeat them (`digest`'s `answered`; docs/MESSAGES.md: the reply is the one telling of what
+the player's own order did). What else the order brought about (the game's end, a nation
+out) still comes by DM."""
 
 
 def digest(
@@ -234,17 +251,14 @@ def digest(
     without splitting a line. No messages when there is nothing to tell.
 
     `answered`: the `id()`s of events the nation's own command made. Those of the kinds every
-    reply tells in full (`ANSWERED`) are left out unless big (those come with a picture); the
-    rest (a fight, a blocked move, a knock-on change) is told again, as a reply may stop short."""
+    reply tells in full (`ANSWERED`: its city orders, and the fights, captures and bombings of
+    its moves and attacks) are left out, big or not: the reply told them once; the rest (the
+    game's end, a nation out) is told."""
     if limit < 20:
         raise ValueError("limit is too small for a message")
     told = _fold(events, nation)
     if answered:
-        told = [
-            e
-            for e in told
-            if id(e) not in answered or not isinstance(e, ANSWERED) or is_big(e, nation)
-        ]
+        told = [e for e in told if id(e) not in answered or not isinstance(e, ANSWERED)]
     if not told:
         return []
     view = _View(nation, names)
@@ -772,11 +786,11 @@ def _collapse_key(e: Event, v: _View) -> tuple | None:
             return ("cancelled", e.nation, e.reason)
         case ev.Intercepted():
             return ("intercepted", e.interceptor, e.mover)
-        case ev.Attacked() if v.nation not in (e.attacker, e.defender):
+        case ev.Attacked():
             return ("attacked", e.attacker, e.defender)
-        case ev.Bombed() if v.nation not in (e.attacker, *e.victims):
+        case ev.Bombed():
             return ("bombed", e.attacker)
-        case ev.Interdicted() if v.nation not in (e.interdictor, e.mover):
+        case ev.Interdicted():
             return ("interdicted", e.interdictor, e.mover)
     return None
 
@@ -841,35 +855,51 @@ def _xy(square: str) -> tuple[int, int]:
     return int(x), int(y)
 
 
+def _killed(units: list[tuple[str | None, str, int]], v: _View) -> str:
+    """'; destroyed: your infantry 7, Blue's tank 9' (each unit once), or ''."""
+    named = list(dict.fromkeys(v.unit(owner, utype, uid) for owner, utype, uid in units))
+    return f"; destroyed: {_listing(named)}" if named else ""
+
+
 def _many_intercepted(es: list[ev.Intercepted], v: _View) -> str:
     first = es[0]
-    lost = sum(e.unit_hp <= 0 for e in es)
-    killed = f" ({lost} destroyed)" if lost else ""
+    killed = [(e.mover, e.unit_type, e.unit) for e in es if e.unit_hp <= 0]
+    killed += [(e.interceptor, e.fighter_type, e.fighter) for e in es if e.fighter_hp <= 0]
     return _cap(
         f"{len(es)} interceptions {_where([e.square for e in es])}: {v.owner(first.interceptor)} "
-        f"aircraft hit {v.owner(first.mover)} units{killed}"
+        f"aircraft hit {v.owner(first.mover)} units{_killed(killed, v)}"
     )
 
 
 def _many_attacked(es: list[ev.Attacked], v: _View) -> str:
     first = es[0]
-    lost = sum(e.defender_hp <= 0 for e in es) + sum(e.attacker_hp <= 0 for e in es)
-    killed = f" ({lost} units destroyed)" if lost else ""
-    return (
-        f"{len(es)} attacks {_where([e.square for e in es])}: {v.name(first.attacker)} on "
-        f"{v.name(first.defender)}{killed}"
+    killed = [(e.defender, e.defender_type, e.defender_unit) for e in es if e.defender_hp <= 0]
+    killed += [(e.attacker, e.attacker_type, e.attacker_unit) for e in es if e.attacker_hp <= 0]
+    return _cap(
+        f"{len(es)} attacks {_where([e.square for e in es])}: {v.who(first.attacker)} on "
+        f"{v.who(first.defender)}{_killed(killed, v)}"
     )
 
 
 def _many_bombed(es: list[ev.Bombed], v: _View) -> str:
-    return f"{len(es)} bombings by {v.name(es[0].attacker)} {_where([e.square for e in es])}"
+    killed = [
+        (h.get("owner"), str(h.get("type", "unit")), int(h.get("unit", 0)))
+        for e in es
+        for h in e.hits
+        if int(h.get("hp", 1)) <= 0
+    ]
+    return _cap(
+        f"{len(es)} bombings {_where([e.square for e in es])} by {v.who(es[0].attacker)}"
+        f"{_killed(killed, v)}"
+    )
 
 
 def _many_interdicted(es: list[ev.Interdicted], v: _View) -> str:
     first = es[0]
-    return (
-        f"{len(es)} ships fired on {_where([e.square for e in es])}: {v.name(first.interdictor)} "
-        f"on {v.name(first.mover)}"
+    killed = [(e.mover, e.ship_type, e.ship) for e in es if e.ship_hp <= 0]
+    return _cap(
+        f"{len(es)} ships fired on {_where([e.square for e in es])}: {v.who(first.interdictor)} "
+        f"on {v.who(first.mover)}{_killed(killed, v)}"
     )
 
 

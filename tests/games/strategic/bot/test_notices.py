@@ -445,9 +445,9 @@ def test_digest_drops_a_kill_the_combat_line_already_told():
 
 
 def test_digest_splits_at_the_limit_without_splitting_lines():
+    # (lines no rule folds: repeated fights between the same two nations would fold)
     batch: list[ev.Event] = [
-        _attack(attacker_unit=i, defender_unit=1000 + i, tick=i, square=f"{i},{i}")
-        for i in range(300)
+        ev.TechReached(tick=i, to=["blue"], nation="blue", level=i) for i in range(300)
     ]
     messages = notices.digest(batch, "blue", NAMES, clock="day 1 00:15")
     assert len(messages) > 1
@@ -558,7 +558,10 @@ def test_losses_and_threats_come_first_and_others_fights_fold_into_one_line():
     assert lines[0] == "**Blue captured your city 4,4**"  # a loss first
     assert lines[1].startswith("Blue's infantry 40 attacked your")  # then a threat
     # the routine after, and seven interceptions between two other nations in one line, last
-    assert lines[-1] == "7 interceptions near 12,30: Blue's aircraft hit Green's units (1 destroyed)"
+    assert lines[-1] == (
+        "7 interceptions near 12,30: Blue's aircraft hit Green's units; "
+        "destroyed: Green's cargo plane 7"
+    )
     assert len(lines) == 6, lines
     # the others' fights are their own topic, muted by default
     assert notices.category(batch[2], "red") == "others"
