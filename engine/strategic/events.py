@@ -22,6 +22,18 @@ class BuildSkipped(Event):
     limit: int
 
 
+class PowerLimitDropped(Event):
+    """A nation lost a city and with it part of its power limit: the builds its cities have
+    under way that counted before would now be skipped (told once, when it happens)."""
+
+    kind: Literal["PowerLimitDropped"] = "PowerLimitDropped"
+    nation: str
+    limit: int  # the power limit now
+    was: int  # the limit before
+    power: int  # the nation's power now
+    cities: list[str] = Field(description="the cities whose builds would now be skipped")
+
+
 class UnitBuilt(Event):
     kind: Literal["UnitBuilt"] = "UnitBuilt"
     nation: str
@@ -299,6 +311,7 @@ class PlayerChanged(Event):
 
 AnyEvent = Annotated[
     BuildSkipped
+    | PowerLimitDropped
     | UnitBuilt
     | CityChanged
     | TechReached

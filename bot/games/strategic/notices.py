@@ -18,6 +18,7 @@ cities
   CityCeded: told to both sides and to those who see the city; BIG when ceded to us.
 builds
   UnitBuilt, BuildSkipped: told; collapsed per unit type when repeated.
+  PowerLimitDropped: told (a lost city lowered the power limit below builds under way).
   CityChanged: told (a finished base, or the next build taking over). The same event also
     answers the player's own city commands; it cannot be told apart, so it is told then too.
 diplomacy
@@ -97,6 +98,7 @@ _CATEGORY: dict[type[Event], str] = {
     ev.UnitsDisbanded: "moves",
     ev.UnitBuilt: "builds",
     ev.BuildSkipped: "builds",
+    ev.PowerLimitDropped: "builds",
     ev.CityChanged: "builds",
     ev.RelationChanged: "diplomacy",
     ev.TechReached: "tech",
@@ -137,6 +139,8 @@ def section(event: Event, nation: str) -> str:
             return "news" if event.nation == me else "others"
         case ev.NationEliminated():
             return "losses" if event.nation == me else "news"
+        case ev.PowerLimitDropped():
+            return "losses"
         case ev.Attacked():
             return _party(me, attacker=event.attacker, victims=(event.defender,))
         case ev.Bombed():
@@ -601,6 +605,15 @@ def _skipped(e: ev.BuildSkipped, v: _View) -> str:
     )
 
 
+def _limit_dropped(e: ev.PowerLimitDropped, v: _View) -> str:
+    builds = "the build" if len(e.cities) == 1 else "the builds"
+    return (
+        f"**Your power limit dropped to {e.limit}** (was {e.was}; your power is {e.power}): "
+        f"{builds} at {_squares(e.cities)} will be skipped for lack of power; build what "
+        "counts for no power there, or take cities"
+    )
+
+
 def _city_changed(e: ev.CityChanged, v: _View) -> str:
     what = _a(_designation(e.designation))
     builds = f"builds {unit_title(e.build)}" if e.build else "builds nothing yet"
@@ -750,6 +763,7 @@ _WRITERS: dict[type[Event], Callable[..., str | None]] = {
     ev.UnitsDisbanded: _disbanded,
     ev.UnitBuilt: _built,
     ev.BuildSkipped: _skipped,
+    ev.PowerLimitDropped: _limit_dropped,
     ev.CityChanged: _city_changed,
     ev.RelationChanged: _relation,
     ev.TechReached: _tech,

@@ -149,6 +149,9 @@ def _sample(cls: type[ev.Event]) -> ev.Event:
             destroyed=3,
             war_with=["blue"],
         ),
+        ev.PowerLimitDropped: ev.PowerLimitDropped(
+            tick=1, to=["red"], nation="red", limit=10, was=15, power=12, cities=["3,4", "5,6"]
+        ),
         ev.UnitDestroyed: ev.UnitDestroyed(
             tick=1, to=to, nation="blue", unit=4, unit_type="infantry", square="20,1", by="red"
         ),

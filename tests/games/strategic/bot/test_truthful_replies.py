@@ -120,3 +120,58 @@ def test_the_cause_of_a_block_is_what_the_nation_sees_on_the_square():
     assert cause(infantry, 4, 1) == "city"  # Blue's port
     assert cause(ship, 15, 0) == ""  # a square red does not see: no cause given
     assert block_cause(world, ctx, ship, rules.unit["destroyer"], sq(15, 0), foreign=True) == "unit"
+
+
+def _losing_a_city(infantry: int):
+    return build_world(
+        {
+            "ruleset": "standard",
+            "map": "~~~~~~~~~~~~\n~A...C..B..~\n~..........~\n~~~~~~~~~~~~",
+            "nations": {"red": {}, "blue": {"cp": 500}},
+            "relations": [["red", "blue", "war"]],
+            "cities": {
+                "A": {"owner": "red", "designation": "fort", "build": "infantry"},
+                "C": {"owner": "red", "designation": "fort", "build": "infantry"},
+                "B": {"owner": "blue", "designation": "fort"},
+            },
+            "units": [
+                *(
+                    {"id": 10 + i, "owner": "red", "type": "infantry", "at": "1,2"}
+                    for i in range(infantry)
+                ),
+                {"id": 1, "owner": "blue", "type": "infantry", "at": "6,1", "mobility": 6},
+            ],
+        }
+    )
+
+
+def test_losing_a_city_warns_when_the_builds_under_way_will_be_skipped_for_power():
+    from engine.strategic.systems.economy import power, power_limit
+
+    rules = _losing_a_city(0)[0].rules
+    cost = rules.unit["infantry"].cost_hours
+    per_city = rules.power.limit_per_city
+    # enough infantry that a new one fits two cities' limit but not one's
+    n = next(
+        n
+        for n in range(1, 200)
+        if per_city < power(_losing_a_city(n)[0], "red", cost) <= 2 * per_city
+    )
+    world, _ = _losing_a_city(n)
+    assert power_limit(world, "red") == 2 * per_city
+    events = apply(world, "blue", cmd.Attack(units=[1], target=(5, 1)))
+    (dropped,) = [e for e in events if isinstance(e, ev.PowerLimitDropped)]
+    assert dropped.to == ["red"] and dropped.cities == ["1,1"]
+    line = notices.describe(dropped, "red", NAMES)
+    assert line is not None and line.startswith(f"**Your power limit dropped to {per_city}**")
+    assert "the build at 1,1 will be skipped for lack of power" in line
+    # and it comes among the losses, after the city lost
+    [message] = notices.digest(events, "red", NAMES)
+    assert message.splitlines()[1:3] == [
+        "**Blue captured your city 5,1**",
+        line,
+    ]
+    # a nation with room to spare under the lower limit is not warned
+    world, _ = _losing_a_city(0)
+    events = apply(world, "blue", cmd.Attack(units=[1], target=(5, 1)))
+    assert not any(isinstance(e, ev.PowerLimitDropped) for e in events)
