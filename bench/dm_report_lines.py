@@ -9,22 +9,21 @@ from __future__ import annotations
 import argparse
 import statistics
 
+from bot.dm import text as dm_text
 from bot.games.strategic import notices
 from engine.strategic.ai.local import play_turn
 from engine.strategic.ai.simulate import new_world
 from engine.strategic.clock import advance
 
-try:
-    from bot.dm.text import DEFAULT_MUTED
-except ImportError:  # before issue 29: nothing muted by default
-    DEFAULT_MUTED = ()
+# what a player is not told by default (before issue 29: nothing)
+MUTED: tuple[str, ...] = getattr(dm_text, "DEFAULT_MUTED", ())
 
 
 def muted(event, nation: str) -> bool:
     try:
-        return notices.category(event, nation) in DEFAULT_MUTED
+        return notices.category(event, nation) in MUTED
     except TypeError:  # before issue 29: a category per event kind only
-        return notices.category(event) in DEFAULT_MUTED
+        return notices.category(event) in MUTED
 
 
 def main() -> None:
@@ -42,14 +41,14 @@ def main() -> None:
     names = {n.id: n.name for n in world.nations.values()}
     batch = world.ticks_per_hour * args.every_hours
     pending: dict[str, list] = {s.nation: [] for s in seats}
-    own: set[int] = set()
+    own: dict[str, set[int]] = {s.nation: set() for s in seats}  # what its own orders made
     lengths: list[int] = []
     lost_at: list[tuple[int, int]] = []  # (position of the lost-city line, lines)
     longest: list[tuple[int, str]] = []
     while not world.ended:
         for seat in seats:
             for e in play_turn(world, seat):
-                own.add(id(e))
+                own[seat.nation].add(id(e))
                 for n in e.to:
                     if n in pending:
                         pending[n].append(e)
@@ -62,7 +61,7 @@ def main() -> None:
         for nation, events in pending.items():
             told = [e for e in events if not muted(e, nation)]
             messages = notices.digest(
-                told, nation, names, clock=world.rules.clock(world.tick), answered=own
+                told, nation, names, clock=world.rules.clock(world.tick), answered=own[nation]
             )
             if not messages:
                 continue
@@ -73,13 +72,18 @@ def main() -> None:
                 if "captured your city" in line:
                     lost_at.append((i + 1, len(lines)))
             events.clear()
-    print(f"reports: {len(lengths)}, lines per report: mean {statistics.mean(lengths):.1f}, "
-          f"median {statistics.median(lengths)}, max {max(lengths)}, "
-          f"reports over 10 lines: {sum(n > 10 for n in lengths)}")
+            own[nation].clear()
+    print(
+        f"reports: {len(lengths)}, lines per report: mean {statistics.mean(lengths):.1f}, "
+        f"median {statistics.median(lengths)}, max {max(lengths)}, "
+        f"reports over 10 lines: {sum(n > 10 for n in lengths)}"
+    )
     if lost_at:
-        print(f"own city lost: told on line {statistics.mean(p for p, _ in lost_at):.1f} "
-              f"of {statistics.mean(n for _, n in lost_at):.1f} on average "
-              f"(first line in {sum(p == 1 for p, _ in lost_at)} of {len(lost_at)})")
+        print(
+            f"own city lost: told on line {statistics.mean(p for p, _ in lost_at):.1f} "
+            f"of {statistics.mean(n for _, n in lost_at):.1f} on average "
+            f"(first line in {sum(p == 1 for p, _ in lost_at)} of {len(lost_at)})"
+        )
     for _, text in sorted(longest, key=lambda x: -x[0])[: args.show]:
         print("----\n" + text)
 

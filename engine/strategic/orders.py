@@ -99,7 +99,9 @@ def _not_at_war(world: World, nation: str, other: str) -> str:
     or it has declared none."""
     name = world.nations[other].name
     war = world.rules.diplomacy.war
-    due = [p.due_tick for p in world.pending if (p.nation, p.other, p.level) == (nation, other, war)]
+    due = [
+        p.due_tick for p in world.pending if (p.nation, p.other, p.level) == (nation, other, war)
+    ]
     if due:
         return f"your war on {name} starts at {world.rules.clock(min(due))}; attack then"
     return f"you are not at war with {name}; declare war first"

@@ -1039,7 +1039,7 @@ async def test_other_nations_fights_are_muted_until_unmuted(tmp_path):
         **WORLD,
         "relations": [["blue", "green", "war"]],
         "units": [
-            *WORLD["units"],
+            *list(WORLD["units"]),  # type: ignore[call-overload]
             {"id": 20, "owner": "blue", "type": "infantry", "at": "5,3", "mobility": 6},
             {"id": 21, "owner": "green", "type": "infantry", "at": "5,2"},
             {"id": 22, "owner": "blue", "type": "infantry", "at": "6,2", "mobility": 6},

@@ -36,7 +36,11 @@ async def test_a_mistyped_command_suggests_the_one_meant() -> None:
     """Issue 29: `mvoe` is one swap away from `move`; a group's subcommand too; a word near
     nothing gets no guess."""
     specs = await command_specs()
-    for typed, meant in (("mvoe 5 12,7", "move"), ("atack 1 2,2", "attack"), ("game creat", "game create")):
+    for typed, meant in (
+        ("mvoe 5 12,7", "move"),
+        ("atack 1 2,2", "attack"),
+        ("game creat", "game create"),
+    ):
         with pytest.raises(UserError) as caught:
             parse(typed, specs)
         assert f"Did you mean {meant}?" in str(caught.value), caught.value

@@ -225,9 +225,7 @@ class Intel:
         s = view.status
         me = view.nations[view.nation]
         board = sorted(game.nations.values(), key=lambda n: (-n.score, n.name))
-        result = ", ".join(
-            f"{'you' if n.id == view.nation else n.name} {n.score}" for n in board
-        )
+        result = ", ".join(f"{'you' if n.id == view.nation else n.name} {n.score}" for n in board)
         return Reply(
             embed=Embed(
                 title=f"{me.name} in {name} - ended",

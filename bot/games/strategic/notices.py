@@ -46,7 +46,7 @@ Every event is silent for a nation not in its `to` list.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from bot.dm.text import CATEGORIES, DISCORD_LIMIT, clip, pack
 from engine.strategic import events as ev
@@ -843,7 +843,10 @@ def _many_completed(es: list[ev.OrderCompleted], v: _View) -> str:
 
 def _many_blocked(es: list[ev.MoveBlocked], v: _View) -> str:
     return f"{len(es)} moves **blocked**: " + _listing(
-        [f"unit {e.unit} at {e.square} (blocked at {e.blocked_at}{_block_cause(e, ': ', '')})" for e in es]
+        [
+            f"unit {e.unit} at {e.square} (blocked at {e.blocked_at}{_block_cause(e, ': ', '')})"
+            for e in es
+        ]
     )
 
 
@@ -869,7 +872,7 @@ def _xy(square: str) -> tuple[int, int]:
     return int(x), int(y)
 
 
-def _killed(units: list[tuple[str | None, str, int]], v: _View) -> str:
+def _killed(units: Sequence[tuple[str | None, str, int]], v: _View) -> str:
     """'; destroyed: your infantry 7, Blue's tank 9' (each unit once), or ''."""
     named = list(dict.fromkeys(v.unit(owner, utype, uid) for owner, utype, uid in units))
     return f"; destroyed: {_listing(named)}" if named else ""

@@ -419,12 +419,14 @@ def _income_note(before: View, after: View, xy: tuple[int, int], rules) -> str:
     sq = xy[1] * after.width + xy[0]
     old, new = before.cities.get(sq), after.cities.get(sq)
     why = ""
-    if old is not None and new is not None and old.designation != new.designation:
-        if rules.city[old.designation].counts_as_base:
-            why = f" It is no longer {article(rules.city[old.designation].title.lower())}:"
-    return (
-        f"\n**Warning:**{why} your command points per hour drop from {was} to {now}."
-    )
+    if (
+        old is not None
+        and new is not None
+        and old.designation != new.designation
+        and rules.city[old.designation].counts_as_base
+    ):
+        why = f" It is no longer {article(rules.city[old.designation].title.lower())}:"
+    return f"\n**Warning:**{why} your command points per hour drop from {was} to {now}."
 
 
 def _title(rules, type_name: str | None) -> str:

@@ -194,11 +194,15 @@ async def test_status_after_the_end_shows_no_clock_but_ended_and_the_result(desk
 async def test_command_points_at_the_cap_say_that_points_are_being_wasted(desk: Desk) -> None:
     game = await started(desk)
     cap = load_rules((await desk.ctx.view(game, "red")).ruleset).command_points.max
-    fields = dict((await desk.part(Intel).status(caller("1"))).embed.fields)
+    card = (await desk.part(Intel).status(caller("1"))).embed
+    assert card is not None
+    fields = dict(card.fields)
     assert "wasted" not in fields["Command points"]
     world = await desk.ctx.service.live_world(game)
     world.nations["red"].cp = cap
-    fields = dict((await desk.part(Intel).status(caller("1"))).embed.fields)
+    card = (await desk.part(Intel).status(caller("1"))).embed
+    assert card is not None
+    fields = dict(card.fields)
     assert fields["Command points"].endswith(
         f"at the most ({cap}): what comes is wasted; spend some"
     ), fields["Command points"]

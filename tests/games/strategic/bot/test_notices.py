@@ -545,7 +545,9 @@ def _intercept(square: str, *, hp: int = 6, interceptor: str = "blue", mover: st
 
 
 def test_losses_and_threats_come_first_and_others_fights_fold_into_one_line():
-    lost = ev.CityCaptured(tick=1, to=["blue", "red"], nation="blue", previous="red", city="4,4", unit=9)
+    lost = ev.CityCaptured(
+        tick=1, to=["blue", "red"], nation="blue", previous="red", city="4,4", unit=9
+    )
     hit = _attack(attacker="blue", defender="red", attacker_unit=40, defender_unit=12)
     batch = [
         _skipped("3,4"),

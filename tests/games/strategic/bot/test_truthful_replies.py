@@ -4,6 +4,8 @@ lets the nation attack."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import pytest
 
 from bot.games.strategic import notices
@@ -16,7 +18,7 @@ from engine.strategic.scenario import build_world
 NAMES = {"red": "Red", "blue": "Blue"}
 
 
-def told(events: list[ev.Event], nation: str = "red") -> list[str]:
+def told(events: Sequence[ev.Event], nation: str = "red") -> list[str]:
     return [t for e in events if (t := notices.describe(e, nation, NAMES))]
 
 
@@ -35,7 +37,7 @@ def test_a_capture_says_the_hp_the_unit_lost_taking_the_city():
     lines = told(apply(world, "red", cmd.Attack(units=[1], target=(6, 1))))
     assert world.units[1].hp == before - loss
     assert any(
-        f"You captured 6,1" in line
+        "You captured 6,1" in line
         and f"unit 1 lost {loss} hp taking it ({before - loss} hp left)" in line
         for line in lines
     ), lines
