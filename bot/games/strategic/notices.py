@@ -798,6 +798,8 @@ def _collapse_key(e: Event, v: _View) -> tuple | None:
             return ("blocked", e.nation)
         case ev.OrderCancelled():
             return ("cancelled", e.nation, e.reason)
+        case ev.CityChanged():
+            return ("changed", e.nation)
         case ev.Intercepted():
             return ("intercepted", e.interceptor, e.mover)
         case ev.Attacked():
@@ -920,7 +922,21 @@ def _many_interdicted(es: list[ev.Interdicted], v: _View) -> str:
     )
 
 
+def _many_changed(es: list[ev.CityChanged], v: _View) -> str:
+    return _cap(
+        f"{len(es)} of {v.owner(es[0].nation)} cities changed what they build: "
+        + _listing(
+            [
+                f"{e.city} ({_designation(e.designation)}: "
+                f"{unit_title(e.build) if e.build else 'nothing yet'})"
+                for e in es
+            ]
+        )
+    )
+
+
 _COLLAPSERS: dict[type[Event], Callable[..., str]] = {
+    ev.CityChanged: _many_changed,
     ev.Intercepted: _many_intercepted,
     ev.Attacked: _many_attacked,
     ev.Bombed: _many_bombed,

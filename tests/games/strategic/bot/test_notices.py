@@ -580,3 +580,17 @@ def test_a_player_is_not_told_of_other_nations_fights_until_they_unmute_them():
 
     assert PlayerSettings().muted == list(DEFAULT_MUTED) == ["others"]
     assert "others" in CATEGORIES
+
+
+def test_many_cities_changing_their_builds_fold_into_one_line():
+    changed = [
+        ev.CityChanged(
+            tick=1, to=["red"], nation="red", city=f"{i},1", designation="fort", build="tank"
+        )
+        for i in range(5)
+    ]
+    [message] = notices.digest(changed, "red", NAMES)
+    assert message.splitlines()[1:] == [
+        "5 of your cities changed what they build: 0,1 (fort: tank), 1,1 (fort: tank), "
+        "2,1 (fort: tank), 3,1 (fort: tank) and 1 more"
+    ]
