@@ -206,3 +206,16 @@ async def test_command_points_at_the_cap_say_that_points_are_being_wasted(desk: 
     assert fields["Command points"].endswith(
         f"at the most ({cap}): what comes is wasted; spend some"
     ), fields["Command points"]
+
+
+def test_the_sitrep_says_when_command_points_are_wasted() -> None:
+    from bot.games.strategic.teller import sitrep_text
+    from engine.strategic.view import view_for
+
+    world = strip_world()
+    cap = world.rules.command_points.max
+    assert "wasted" not in sitrep_text("t", view_for(world, "red"))
+    world.nations["red"].cp = cap
+    assert f"Command points are at the most ({cap}): what comes is wasted" in sitrep_text(
+        "t", view_for(world, "red")
+    )
