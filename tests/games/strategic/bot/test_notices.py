@@ -583,7 +583,7 @@ def test_a_player_is_not_told_of_other_nations_fights_until_they_unmute_them():
 
 
 def test_many_cities_changing_their_builds_fold_into_one_line():
-    changed = [
+    changed: list[ev.Event] = [
         ev.CityChanged(
             tick=1, to=["red"], nation="red", city=f"{i},1", designation="fort", build="tank"
         )
