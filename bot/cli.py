@@ -176,12 +176,12 @@ def _cmd_run(args: argparse.Namespace) -> int:
 def _cmd_sandbox(args: argparse.Namespace) -> int:
     """The chosen game's sandbox, with every game's creation options as given: a game refuses
     another's (`si sandbox --map M` without its game's --kind), as `/game create` does."""
-    from bot.sandbox import run_sandbox
+    from bot.sandbox import DEFAULT_PLAYER, run_sandbox
 
     game = chosen(args.kind)
     if game is None:
         return 2
-    players = [p.strip() for p in (args.players or "You").split(",") if p.strip()]
+    players = [p.strip() for p in (args.players or DEFAULT_PLAYER).split(",") if p.strip()]
     options: dict[str, Any] = {}
     for each in games():
         options.update(each.cli.sandbox_options(args))
@@ -448,7 +448,9 @@ def build_parser() -> argparse.ArgumentParser:
             help="nations in all, AI fill the rest (default: the game's)",
         )
         _kind_option(p)
-        p.add_argument("--players", default="You", help="local players, comma-separated")
+        p.add_argument(
+            "--players", default=None, help="local players, comma-separated (default: Player)"
+        )
         p.add_argument("--speed", default="test (x360)", choices=list(SPEEDS))
         p.add_argument(
             "--ruleset", default=None, choices=rulesets, help=f"the game's rules (default {usual})"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 
 from bot.context import UserError
@@ -63,7 +64,25 @@ def choice(text: str, options: list[str], what: str) -> str:
         if wanted == option.lower():
             return option
     shown = [option.replace("_", " ") for option in options]
-    raise UserError(f"{text!r} is not a {what}: choose one of {', '.join(shown)}.")
+    guess = suggest(wanted, options)
+    mean = f" Did you mean {guess.replace('_', ' ')}?" if guess else ""
+    raise UserError(f"{text!r} is not a {what}.{mean} Choose one of {', '.join(shown)}.")
+
+
+def suggest(word: str, options: list[str]) -> str | None:
+    """The option a mistyped word most likely meant (`mvoe` -> `move`, `infnatry` ->
+    `infantry`), or None when none is close: a swap of two letters, one letter missing,
+    added or wrong. Case, spaces and dashes are forgiven as `choice` forgives them."""
+
+    def norm(text: str) -> str:
+        return re.sub(r"[\s_-]+", "_", text.strip().lower())
+
+    wanted = norm(word)
+    if not wanted:
+        return None
+    by_norm = {norm(o): o for o in options}
+    close = difflib.get_close_matches(wanted, list(by_norm), n=1, cutoff=0.6)
+    return by_norm[close[0]] if close else None
 
 
 def readable(text: str) -> bool:

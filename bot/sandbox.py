@@ -22,6 +22,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from pathlib import Path
 
+from bot import parsing
 from bot.background import stop_tasks
 from bot.context import Button, Caller, Reply, UserError, explain
 from bot.desk import Desk
@@ -39,6 +40,9 @@ GUILD, CHANNEL = "sandbox", "sandbox"
 # a held game of turns played on by `wait`: game hours the clock may run to reach the next turn
 _TURN_HOURS_AT_MOST = 24 * 14
 log = logging.getLogger(__name__)
+# the local player's name when none is given: it names their nation too, so not "You" (which
+# made "You lead You" and "You's view")
+DEFAULT_PLAYER = "Player"
 
 
 async def command_specs() -> dict[str, list[dict]]:
@@ -88,7 +92,7 @@ def parse(line: str, specs: dict[str, list[dict]]) -> tuple[str, dict]:
     # the longest path the words start with (`game create supply-lines`, `mod view`, `map`)
     path = next((" ".join(words[:n]) for n in (3, 2, 1) if " ".join(words[:n]) in specs), words[0])
     if path not in specs:
-        raise UserError(f"There is no command {words[0]!r}: type help.")
+        raise UserError(_no_command(words, specs))
     rest = line.strip().lstrip("/")[len(path) :].strip()
     options = {o["name"]: o for o in specs[path]}
     values: dict[str, object] = {}
@@ -116,10 +120,34 @@ def parse(line: str, specs: dict[str, list[dict]]) -> tuple[str, dict]:
             raise UserError(f"{path} takes {len(order)} values: {', '.join(options)}.")
         for option, text in zip(order, tokens, strict=False):
             values[option["name"]] = _convert(option, text)
-    missing = [o["name"] for o in specs[path] if o.get("required") and o["name"] not in values]
+    missing = [o for o in specs[path] if o.get("required") and o["name"] not in values]
     if missing:
-        raise UserError(f"{path} needs {', '.join(missing)}.")
+        raise UserError(_missing(path, specs[path], missing))
     return path, values
+
+
+def _no_command(words: list[str], specs: dict[str, list[dict]]) -> str:
+    """A command (or a group's subcommand) that does not exist, with the one it most likely
+    meant (`mvoe` -> move, `game creat` -> game create)."""
+    group = [p.split()[1] for p in specs if p.startswith(f"{words[0]} ")]
+    if group and len(words) > 1:
+        guess = parsing.suggest(words[1], sorted(set(group)))
+        mean = f" Did you mean {words[0]} {guess}?" if guess else ""
+        return f"{words[0]} has no {words[1]!r}.{mean} It has {', '.join(sorted(set(group)))}."
+    if group:
+        return f"{words[0]} needs one of {', '.join(sorted(set(group)))}."
+    guess = parsing.suggest(words[0], sorted({p.split()[0] for p in specs}))
+    mean = f" Did you mean {guess}?" if guess else ""
+    return f"There is no command {words[0]!r}.{mean} Type help for the list."
+
+
+def _missing(path: str, options: list[dict], missing: list[dict]) -> str:
+    """What a command lacks, in its options' own words: "move needs a value for to: a square
+    as the map shows it... Type it as: move units:... to:..."."""
+    values = "a value for" if len(missing) == 1 else "values for"
+    needs = "; ".join(f"{o['name']}: {o.get('description', '')}" for o in missing)
+    shape = " ".join(f"{o['name']}:..." for o in options if o.get("required"))
+    return f"{path} needs {values} {needs}. Type it as: {path} {shape}"
 
 
 _TIMESTAMP = re.compile(r"<t:(-?\d+)(?::([tTdDfFR]))?>")
@@ -491,7 +519,7 @@ async def run_sandbox(
     map_name: str | None = None,
     turn_hours: float | None = None,
 ) -> int:
-    players = players or ["You"]
+    players = players or [DEFAULT_PLAYER]
     if kind not in KINDS:
         write(f"There is no game {kind!r}: choose {', '.join(KINDS)}.")
         return 2

@@ -22,7 +22,7 @@ class PreferencesCog(commands.Cog):
         quiet_to="quiet hours end (0-23, your time)",
         utc_offset="your time zone, minutes east of UTC (e.g. 60, -300)",
         mute=f"topics to stop: {' '.join(CATEGORIES)}",
-        unmute="topics to hear about again",
+        unmute="topics to hear about again (others: fights between other nations, muted at first)",
         sitrep="a daily report with your map",
         pictures="map pictures with big events",
         no_quiet_hours="remove quiet hours",

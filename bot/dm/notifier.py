@@ -76,6 +76,12 @@ CLAIM_MARGIN = 5.0  # seconds before a claim runs out when no more is sent of it
 DAY = 86400
 
 
+def _default_muted() -> tuple[str, ...]:
+    from bot.dm.text import DEFAULT_MUTED
+
+    return DEFAULT_MUTED
+
+
 class PlayerSettings(BaseModel):
     """A player's notification settings (all games). Quiet hours are whole hours of the
     player's local time (`utc_offset` minutes east of UTC); the window may wrap midnight
@@ -86,7 +92,7 @@ class PlayerSettings(BaseModel):
     quiet_from: int | None = Field(default=None, ge=0, le=23)
     quiet_to: int | None = Field(default=None, ge=0, le=23)
     utc_offset: int = Field(default=0, ge=-14 * 60, le=14 * 60)
-    muted: list[str] = Field(default_factory=list)
+    muted: list[str] = Field(default_factory=lambda: list(_default_muted()))
     sitrep: bool = True
     pictures: bool = True
 
@@ -266,6 +272,10 @@ class Notifier:
         self._day_ends: dict[int, tuple[int, int]] = {}
         self._running: set[int] = set()
         self._wake = asyncio.Event()
+        # one pass at a time: a pass claims rows for this process, and a second pass begun
+        # meanwhile (the sandbox's after a command, beside its background loop) would take the
+        # same rows again, claimed by the same owner, and send them twice (issue 29)
+        self._pass = asyncio.Lock()
         self._behind = False  # the last pass took a full batch: more rows are waiting
         self._retry_now: set[str] = set()  # users to try although their DMs were closed
         # sitrep pictures handed to the drawing pool at once (a game's 8 nations measured best)
@@ -351,7 +361,12 @@ class Notifier:
 
     async def run_once(self, *, game_id: int | None = None, sitreps: bool = True) -> DeliveryReport:
         """Tell the pending events (of one game only: `game_id`), then, with `sitreps`, send
-        the day's sitreps of the games whose day changed."""
+        the day's sitreps of the games whose day changed. Passes of one notifier run one after
+        the other, never at once."""
+        async with self._pass:
+            return await self._run_once(game_id=game_id, sitreps=sitreps)
+
+    async def _run_once(self, *, game_id: int | None, sitreps: bool) -> DeliveryReport:
         report = DeliveryReport()
         now = self.clock()
         # several processes: each tells the players of the games it serves
@@ -444,7 +459,7 @@ class Notifier:
             settings = parse_settings(writes.settings.get(user))
         else:
             settings = await load_settings(self.bot, user)
-        muted = [r.id for r, e in items if teller.category(e) in settings.muted]
+        muted = [r.id for r, e in items if teller.category(e, nation) in settings.muted]
         if muted:
             writes.delivered.extend(muted)
             report.skipped_muted += len(muted)
@@ -513,7 +528,9 @@ class Notifier:
         told = [e for e in events if not teller.joined_self(e, nation)]
         # what the nation's own commands made, their replies told already (`digest` keeps the
         # big news, which comes with a picture; /news keeps it all)
-        answered = {id(e) for r, e in items if r.own}
+        # (not when the AI looks after the nation: its orders had no reply the player read)
+        caretaken = nation in (game.settings.get("ai") or {})
+        answered = set() if caretaken else {id(e) for r, e in items if r.own}
         report.answered += len(answered)
         messages = teller.digest(
             told, nation, names, clock=clock, limit=DISCORD_LIMIT, answered=answered

@@ -24,8 +24,9 @@ class Teller(Protocol):
 
     def parse(self, data: dict[str, Any]) -> Event: ...
 
-    def category(self, event: Event) -> str:
-        """The category a player may mute it by (`bot.dm.text.CATEGORIES`)."""
+    def category(self, event: Event, nation: str | None = None) -> str:
+        """The category a player may mute it by (`bot.dm.text.CATEGORIES`); with the
+        recipient `nation`, as that nation sees it (another nations' fight: `others`)."""
         ...
 
     def is_big(self, event: Event, nation: str) -> bool:

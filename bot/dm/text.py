@@ -3,8 +3,23 @@ fitting lines into messages (`clip`, `pack`). Pure: no Discord, no I/O."""
 
 from __future__ import annotations
 
-CATEGORIES = ("combat", "cities", "builds", "diplomacy", "tech", "moves", "game", "reminders")
-"""What a player may mute (each game files its events under these)."""
+CATEGORIES = (
+    "combat",
+    "cities",
+    "builds",
+    "diplomacy",
+    "tech",
+    "moves",
+    "game",
+    "reminders",
+    "others",
+)
+"""What a player may mute (each game files its events under these; `reminders`: a deadline
+near with orders not yet given; `others`: what happens between other nations, such as their
+fights)."""
+
+DEFAULT_MUTED = ("others",)
+"""What a player is not told until they unmute it (`/notify unmute:others`)."""
 
 MAX_LINE = 300  # a line of a DM at most
 DISCORD_LIMIT = 2000  # a message at most

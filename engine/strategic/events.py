@@ -22,6 +22,18 @@ class BuildSkipped(Event):
     limit: int
 
 
+class PowerLimitDropped(Event):
+    """A nation lost a city and with it part of its power limit: the builds its cities have
+    under way that counted before would now be skipped (told once, when it happens)."""
+
+    kind: Literal["PowerLimitDropped"] = "PowerLimitDropped"
+    nation: str
+    limit: int  # the power limit now
+    was: int  # the limit before
+    power: int  # the nation's power now
+    cities: list[str] = Field(description="the cities whose builds would now be skipped")
+
+
 class UnitBuilt(Event):
     kind: Literal["UnitBuilt"] = "UnitBuilt"
     nation: str
@@ -87,6 +99,10 @@ class MoveBlocked(Event):
     unit: int
     square: str  # where the unit stopped
     blocked_at: str
+    # why, when the nation can tell (it sees the square; a unit it bumped into shows itself):
+    # "unit" (another nation's unit), "city" (a city not its team's), "ship" (its team's ship
+    # fills the sea square), "terrain" (the unit cannot go on it); "" when it cannot tell
+    cause: str = ""
 
 
 class CityFounded(Event):
@@ -244,6 +260,8 @@ class CityCaptured(Event):
     previous: str | None
     city: str
     unit: int
+    hp_lost: int = 0  # what taking the city cost the unit (the ruleset's capture hp_loss)
+    hp: int | None = None  # the unit's hp after it (0: it died of it)
 
 
 class UnitsDisbanded(Event):
@@ -297,6 +315,7 @@ class PlayerChanged(Event):
 
 AnyEvent = Annotated[
     BuildSkipped
+    | PowerLimitDropped
     | UnitBuilt
     | CityChanged
     | TechReached

@@ -22,6 +22,7 @@ from typing import Any
 
 import numpy as np
 
+from engine.strategic.eta import arrival_tick
 from engine.strategic.rules.models import UnitClass
 from engine.strategic.systems.economy import cp_regen, power, power_limit
 from engine.strategic.systems.supply import SupplyMap
@@ -52,6 +53,8 @@ class UnitView:
     supplied: bool | None = None
     strike: bool = False  # own units: the standing order is an attack on its square
     pace: int | None = None  # own units: mobility the order spends at most an update (a fleet)
+    # own units on a standing order: the tick it should arrive (`engine.strategic.eta`)
+    arrives: int | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -224,6 +227,7 @@ def view_for(world: World, nation: str) -> View:
                 supplied,
                 strike=u.strike,
                 pace=u.pace,
+                arrives=arrival_tick(world, u, supply) if u.order is not None else None,
             )
         )
         listed.add(uid)

@@ -1030,5 +1030,5 @@ async def test_the_sandbox_confirms_with_yes(tmp_path) -> None:
     )
     assert code == 0
     assert "Cancelled." in out
-    assert "You has resigned." in out
-    assert "You is out of the game." in out
+    assert "Player has resigned." in out
+    assert "Player is out of the game." in out

@@ -315,7 +315,10 @@ async def test_a_dm_is_given_up_only_after_the_retry_horizon(tmp_path):
 
 
 async def test_a_captured_city_comes_with_a_map_picture(env):
+    """A capture the AI caretaker made while the player was away is the player's news, with
+    a map picture (one the player ordered was told by its reply: the next test)."""
     service, game, notifier, sender, _ = env
+    await service.update_settings(game, ai={"red": "caretaker"})
     await service.submit(game, "red", cmd.Move(units=[7], to=(7, 3)))  # now it sees the city
     await service.store.mark_delivered([r.id for r in await pending(service)])
     result = await service.submit(game, "red", cmd.Attack(units=[7], target=(8, 3)))
@@ -336,6 +339,18 @@ async def test_a_captured_city_comes_with_a_map_picture(env):
     report = await notifier.run_once()
     assert report.pictures == 0 and "You captured 10,3" in sender.to("100")[1]
     assert len(sender.files("100")) == 1
+
+
+async def test_a_capture_the_player_ordered_is_told_once_by_its_reply(env):
+    """Issue 29: the reply to /attack says the capture (and what it cost the unit); no DM
+    repeats it."""
+    service, game, notifier, sender, _ = env
+    await service.submit(game, "red", cmd.Move(units=[7], to=(7, 3)))
+    await service.store.mark_delivered([r.id for r in await pending(service)])
+    result = await service.submit(game, "red", cmd.Attack(units=[7], target=(8, 3)))
+    assert any(e.kind == "CityCaptured" for e in result.events)
+    report = await notifier.run_once()
+    assert sender.to("100") == [] and report.answered >= 1 and report.pictures == 0
 
 
 async def test_what_a_players_own_command_did_is_not_told_again_by_dm(env):
@@ -1014,3 +1029,74 @@ async def test_a_failed_dms_wait_and_its_key_survive_a_restart_on_either_backend
         assert len(keys) == 2 and keys[0] == keys[1]
     finally:
         await service.close()
+
+
+async def test_other_nations_fights_are_muted_until_unmuted(tmp_path):
+    """Issue 29: a fight between two other nations that red sees is not DMed to red by
+    default (`others`, muted at first); green, a party to it, is told; after `/notify
+    unmute:others` red is told too."""
+    spec = {
+        **WORLD,
+        "relations": [["blue", "green", "war"]],
+        "units": [
+            *list(WORLD["units"]),  # type: ignore[call-overload]
+            {"id": 20, "owner": "blue", "type": "infantry", "at": "5,3", "mobility": 6},
+            {"id": 21, "owner": "green", "type": "infantry", "at": "5,2"},
+            {"id": 22, "owner": "blue", "type": "infantry", "at": "6,2", "mobility": 6},
+        ],
+    }
+    service = await GameService.open(str(tmp_path / "o.db"), synchronous="NORMAL", clock=lambda: T0)
+    try:
+        world, _ = build_world(spec)
+        for nation, user in {**USERS, "green": "300"}.items():
+            world.nations[nation].player = user
+        game = await service.create_game(name="Others", world=world, now=T0)
+        sender = FakeSender()
+        notifier = Notifier(service, sender, clock=Clock())
+        await notifier.run_once()
+        sender.sent.clear()
+        result = await service.submit(game, "blue", cmd.Attack(units=[20], target=(5, 2)))
+        assert any(e.kind == "Attacked" and "red" in e.to for e in result.events)
+        report = await notifier.run_once()
+        # green, attacked, is told; blue, whose order it was, had the reply
+        assert "Blue's infantry 20 attacked your infantry 21" in "\n".join(sender.to("300"))
+        assert not any("Green" in m for m in sender.to("100")), sender.to("100")
+        assert report.skipped_muted >= 1
+        bot = BotStore.of(service.store)
+        await save_settings(bot, "100", PlayerSettings(muted=[]))
+        result2 = await service.submit(game, "blue", cmd.Attack(units=[22], target=(5, 2)))
+        await notifier.run_once()
+        assert any("Blue's infantry 22 attacked Green's" in m for m in sender.to("100")), (
+            sender.to("100"),
+            result2.events,
+        )
+    finally:
+        await service.close()
+
+
+async def test_two_passes_at_once_send_each_dm_once(env):
+    """Issue 29: the sandbox ran a pass after each command beside its background loop, and a
+    pass begun while another was sending took the same rows (claimed by the same process)
+    again: DMs arrived twice. Passes of one notifier now wait for each other."""
+    import asyncio
+
+    service, game, notifier, sender, _ = env
+    await service.advance(game, 32)
+    started, go = asyncio.Event(), asyncio.Event()
+    record = FakeSender.__call__
+
+    async def slow(self, user, content, files, *, nonce=None, menus=()):
+        started.set()
+        await go.wait()  # the first DM is still going out while the second pass begins
+        await record(self, user, content, files, nonce=nonce, menus=menus)
+
+    sender.__class__ = type("SlowSender", (FakeSender,), {"__call__": slow})
+    first = asyncio.create_task(notifier.run_once())
+    await started.wait()
+    second = asyncio.create_task(notifier.run_once())
+    await asyncio.sleep(0)  # (the second pass gets as far as it can)
+    go.set()
+    await asyncio.gather(first, second)
+    assert sender.deduplicated == 0  # no DM was sent again, not even under the same key
+    per_user = {u: len(sender.to(u)) for u in USERS.values()}
+    assert per_user == {"100": 1, "200": 1}, per_user

@@ -21,10 +21,42 @@ async def test_commands_are_parsed_like_slash_commands() -> None:
     assert parse("units page:2", specs) == ("units", {"page": 2})
     with pytest.raises(UserError, match="no command"):
         parse("fly 1 2", specs)
-    with pytest.raises(UserError, match="needs to"):
+    with pytest.raises(UserError) as missing:
         parse("move units:3", specs)
+    # which option, in the command's own words, and how to type it
+    assert str(missing.value) == (
+        "move needs a value for to: a square as the map shows it: x,y (for example 12,7). "
+        "Type it as: move units:... to:..."
+    )
     with pytest.raises(UserError, match="no option"):
         parse("move units:3 where:4,4", specs)
+
+
+async def test_a_mistyped_command_suggests_the_one_meant() -> None:
+    """Issue 29: `mvoe` is one swap away from `move`; a group's subcommand too; a word near
+    nothing gets no guess."""
+    specs = await command_specs()
+    for typed, meant in (
+        ("mvoe 5 12,7", "move"),
+        ("atack 1 2,2", "attack"),
+        ("game creat", "game create"),
+    ):
+        with pytest.raises(UserError) as caught:
+            parse(typed, specs)
+        assert f"Did you mean {meant}?" in str(caught.value), caught.value
+    with pytest.raises(UserError) as caught:
+        parse("xyzzy 1", specs)
+    assert "Did you mean" not in str(caught.value)
+
+
+def test_a_mistyped_unit_type_suggests_the_one_meant() -> None:
+    from bot.parsing import choice
+
+    with pytest.raises(UserError, match="Did you mean heavy bomber?"):
+        choice("heavy bomer", ["infantry", "heavy_bomber", "tank"], "unit type")
+    with pytest.raises(UserError) as caught:
+        choice("xyzzy", ["infantry", "heavy_bomber", "tank"], "unit type")
+    assert "Did you mean" not in str(caught.value)
 
 
 async def test_a_sandbox_session(tmp_path) -> None:
@@ -137,7 +169,7 @@ async def test_the_clock_stands_still_while_the_player_types(tmp_path, clock_run
     )
     assert code == 0
     clocks = [
-        m.group(1) for m in re.finditer(r"You in Sandbox - (day \d+ \d\d:\d\d)", "\n".join(out))
+        m.group(1) for m in re.finditer(r"Player in Sandbox - (day \d+ \d\d:\d\d)", "\n".join(out))
     ]
     assert len(clocks) == 2
     if clock_runs:
@@ -181,16 +213,16 @@ async def test_a_player_learns_and_follows_the_game_in_the_sandbox(tmp_path) -> 
     text = "\n".join(out)
     assert code == 0
     assert "Infantry" in text and "build hours" in text  # the units page of the rules
-    assert "You in Sandbox - day 1 00:00" in text and "Command points:" in text  # a card
+    assert "Player in Sandbox - day 1 00:00" in text and "Command points:" in text  # a card
     assert "Your cities (" in text and "left)" in text
-    assert "most cities wins" in text and "You (you):" in text
+    assert "most cities wins" in text and "Player (you):" in text
     assert "Buttons: [1] Zoom in, [2] Zoom out, [3] North, [4] South, [5] West, [6] East" in text
     assert "Your map around " in text
     assert "press N: N is a button of the last reply (1, " in text
     assert "Your relation to Robot 1 is now war." in text  # a name with a space, quoted
     assert "Your news" in text or "report" in text.lower()
     pictures = sorted(p.name for p in (tmp_path / "pics").glob("*.png"))
-    assert any(name.startswith("you-") and "-map-" in name for name in pictures)
+    assert any(name.startswith("player-") and "-map-" in name for name in pictures)
     assert len(pictures) == len(set(pictures)) >= 2  # one file per picture, none overwritten
     assert "**" not in text and "<t:" not in text
 

@@ -295,6 +295,34 @@ def _supply(r: Ruleset) -> list[str]:
     ]
 
 
+def _who_attacks_what(r: Ruleset) -> str:
+    """Which units may fire at what, read from the ruleset's flags as the engine's `can_hit`
+    reads them (docs/RULES.md, who attacks what)."""
+
+    def titles(units) -> str:
+        return _listing([f"{u.title.lower()}s" for u in units]) or "none"
+
+    def fires(u: UnitType) -> bool:
+        return bool(u.attack) or u.bomb_percent is not None
+
+    ships = [u for u in r.units if u.unit_class.value == "sea" and fires(u)]
+    land = [u for u in r.units if u.unit_class.value == "land" and fires(u)]
+    air = [u for u in r.units if u.unit_class.value == "air" and fires(u)]
+    bombers = [u for u in air if u.bomb_percent is not None]
+    idle = [u for u in r.units if not fires(u) and u.moves_on.value != "none"]
+    return (
+        "**Who attacks what**: ships fire at ships and into coastal cities; of them only "
+        f"{titles(u for u in ships if u.can_attack_land)} also hit land units outside "
+        "cities. Land units fight on land; of them only "
+        f"{titles(u for u in land if u.can_attack_sea)} fire at ships. Aircraft strike "
+        f"anything on land, cities included ({titles(bombers)} bomb it: every enemy "
+        f"unit on the square loses that % of its hp, rounded {r.combat.bomb_rounding}); "
+        f"over open water only {titles(u for u in air if u.can_attack_sea)} strike ships, "
+        f"and aircraft with an attack ({titles(u for u in air if u.attack)}) hit aircraft. "
+        f"{titles(idle).capitalize()} do not attack."
+    )
+
+
 def _combat(r: Ruleset) -> list[str]:
     cb = r.combat
     c = r.command_points.costs
@@ -321,10 +349,7 @@ def _combat(r: Ruleset) -> list[str]:
             if x.flak or x.cannon
         )
         + ", as flak/cannons). A surviving defender with ammunition fires back once.",
-        "**Who attacks what**: only battleships hit land units outside cities; any ship may "
-        "fire into a coastal city; only tanks among land units fire at ships; bombers and "
-        "zeppelins bomb land (every enemy unit on the square loses that % of its hp, "
-        f"rounded {cb.bomb_rounding}); transports, supply ships and engineers do not attack.",
+        _who_attacks_what(r),
         f"**Capture**: a land unit takes an empty enemy (at war) or neutral city; it loses "
         f"{r.capture.hp_loss} hp and the city becomes a {_city(r, r.capture.new_designation)}.",
         f"**Interception**: fighters scramble at hostile units moving within "
@@ -371,13 +396,24 @@ def _commands(r: Ruleset) -> list[str]:
         "`/launch unit:40 target:30,9` a satellite or an ICBM",
         "`/engineer unit:7 action:build_city` found a city (or `switch_terrain`)",
         "`/diplomacy nation:Blue level:war` your relation towards a nation",
+        "`/disband units:12` for good; `/cede to:Blue units:12` (or `city:12,7`) to an ally",
+        "**Choosing units** (`units:` of every order): ids `12 13`, a range `12-15`, or "
+        "groups: `all at 12,7`, `tanks at 12,7`, `idle tanks`, `ready ships`, `damaged "
+        "land`, `bombers aboard 9`, `tanks and infantry at 3,4`. Kinds: a type (`tank`, "
+        "`tanks`, `inf`), a family (`bombers`) or a class (`land`, `ships`, `aircraft`); "
+        "qualifiers `idle`, `moving`, `ready`, `damaged`; `at x,y`, `aboard N`. Units that "
+        "cannot do the order are skipped and named.",
         "**Looking**",
-        "`/map` your map (`at:12,7 radius:5` zooms); `/status`; `/units`; `/cities`; `/nations`",
-        "`/news` your recent DM reports again; `/help` these pages",
+        "`/map` your map (`at:12,7 radius:5` zooms); `/status`; `/cities`; `/nations`",
+        "`/units` your units, filtered: `type:tank`, `at:12,7`, `ready:True` (mobility "
+        "left), `orders:with`/`without` (standing orders), `group:square` (by square)",
+        "`/news` your recent DM reports again; `/help topic:...` these pages",
         "**Games**",
         "`/game create`, `/game join`, `/game add-ai`, `/game start`, `/game leave`, "
         "`/game resign`, `/game caretaker`, `/game list`, `/game info`",
-        "`/notify` quiet hours, muted topics, sitreps; moderators: `/mod ...`",
+        "`/notify` quiet hours, muted topics, sitreps, pictures",
+        "Moderators: `/mod pause`, `/mod resume`, `/mod speed`, `/mod tick`, `/mod end`, "
+        "`/mod kick`, `/mod substitute`, `/mod view`, `/mod delete`",
         "Options suggest your own units, cities and the choices your tech allows as you type.",
     ]
 

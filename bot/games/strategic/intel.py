@@ -230,9 +230,11 @@ class Intel:
         s = view.status
         me = view.nations[nation]
         paused = " (paused)" if seat.game.clock.get("paused") else ""
+        if game.ended:
+            return self._ended_status(seat.game.name, view, game)
         fields = [
             ("Tech", f"{s.tech:.2f}"),
-            ("Command points", f"{s.cp} (+{s.cp_regen} an hour)"),
+            ("Command points", f"{s.cp} (+{s.cp_regen} an hour)" + _wasted(view)),
             ("Power", f"{s.power} of {s.power_limit}"),
             ("Cities", str(s.cities)),
             ("Units", str(s.units)),
@@ -272,6 +274,30 @@ class Intel:
                 title=f"{me.name} in {seat.game.name} - {view.clock}{paused}",
                 description="\n".join(lines),
                 fields=tuple(fields),
+                colour=_colour(me.colour),
+            )
+        )
+
+    def _ended_status(self, name: str, view: View, game: GameSummary) -> Reply:
+        """`/status` once the game is over: no clock running nor paused, but when it ended
+        and the cities each nation held at the end (what decided it)."""
+        s = view.status
+        me = view.nations[view.nation]
+        board = sorted(game.nations.values(), key=lambda n: (-n.score, n.name))
+        result = ", ".join(f"{'you' if n.id == view.nation else n.name} {n.score}" for n in board)
+        return Reply(
+            embed=Embed(
+                title=f"{me.name} in {name} - ended",
+                description=(
+                    f"The game ended at {game.clock(min(game.tick, game.end_tick))}. Cities at the end: "
+                    f"{result}. The team of mutual allies with the most cities wins; the "
+                    "game-over report (`/news`) names the winners."
+                ),
+                fields=(
+                    ("Tech", f"{s.tech:.2f}"),
+                    ("Cities", str(s.cities)),
+                    ("Units", str(s.units)),
+                ),
                 colour=_colour(me.colour),
             )
         )
@@ -504,6 +530,14 @@ def _span(minutes: int) -> str:
     if hours:
         return f"{hours} h {mins} min" if mins else f"{hours} h"
     return f"{mins} min"
+
+
+def _wasted(view: View) -> str:
+    """Command points at the ruleset's most: what comes is lost until some are spent."""
+    cap = load_rules(view.ruleset).command_points.max
+    if view.status.cp < cap:
+        return ""
+    return f"; at the most ({cap}): what comes is wasted; spend some"
 
 
 def _colour(text: str) -> int | None:

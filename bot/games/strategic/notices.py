@@ -18,6 +18,7 @@ cities
   CityCeded: told to both sides and to those who see the city; BIG when ceded to us.
 builds
   UnitBuilt, BuildSkipped: told; collapsed per unit type when repeated.
+  PowerLimitDropped: told (a lost city lowered the power limit below builds under way).
   CityChanged: told (a finished base, or the next build taking over). The same event also
     answers the player's own city commands; it cannot be told apart, so it is told then too.
 diplomacy
@@ -45,15 +46,25 @@ Every event is silent for a nation not in its `to` list.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Callable, Collection, Iterable, Sequence
 
 from bot.dm.text import CATEGORIES, DISCORD_LIMIT, clip, pack
 from engine.strategic import events as ev
 from engine.strategic.events import Event
 from engine.strategic.words import article
 
-DIGEST_ORDER = ("combat", "game", "cities", "diplomacy", "tech", "builds", "moves", "reminders")
-"""The order of the groups in a digest: fighting first, routine last."""
+SECTIONS = (
+    "headline",  # the game started or ended
+    "losses",  # own cities and units lost, the nation eliminated
+    "threats",  # enemies firing on own units, war declared on the nation, subs seen, ICBMs
+    "fighting",  # the nation's own attacks, bombings and interceptions
+    "news",  # cities taken and founded, diplomacy, tech, joins
+    "builds",
+    "moves",
+    "others",  # fights between other nations (muted by default: the `others` topic)
+)
+"""The order of a digest's lines: what the player must act on first, routine last
+(`section`)."""
 
 
 def _minutes_per_tick() -> int:
@@ -87,6 +98,7 @@ _CATEGORY: dict[type[Event], str] = {
     ev.UnitsDisbanded: "moves",
     ev.UnitBuilt: "builds",
     ev.BuildSkipped: "builds",
+    ev.PowerLimitDropped: "builds",
     ev.CityChanged: "builds",
     ev.RelationChanged: "diplomacy",
     ev.TechReached: "tech",
@@ -111,8 +123,52 @@ _UPPER_WORDS = {"icbm"}
 _DESIGNATIONS = {"tech": "tech centre"}
 
 
-def category(event: Event) -> str:
-    """The category a player may mute this event by; one of CATEGORIES."""
+def section(event: Event, nation: str) -> str:
+    """Where in `nation`'s digest the event's line goes (one of SECTIONS)."""
+    me = nation
+    match event:
+        case ev.GameStarted() | ev.GameEnded():
+            return "headline"
+        case ev.UnitDestroyed():
+            if event.nation == me:
+                return "losses"
+            return "fighting" if event.by == me else "others"
+        case ev.CityCaptured():
+            if event.previous == me:
+                return "losses"
+            return "news" if event.nation == me else "others"
+        case ev.NationEliminated():
+            return "losses" if event.nation == me else "news"
+        case ev.PowerLimitDropped():
+            return "losses"
+        case ev.Attacked():
+            return _party(me, attacker=event.attacker, victims=(event.defender,))
+        case ev.Bombed():
+            return _party(me, attacker=event.attacker, victims=tuple(event.victims))
+        case ev.Intercepted():
+            return _party(me, attacker=event.interceptor, victims=(event.mover,))
+        case ev.Interdicted():
+            return _party(me, attacker=event.interdictor, victims=(event.mover,))
+        case ev.SubSighted() | ev.IcbmLaunched():
+            return "threats"
+        case ev.RelationChanged():
+            war = event.level == WAR and event.due_tick is None
+            return "threats" if war and event.other == me else "news"
+    cat = category(event)
+    return cat if cat in ("builds", "moves") else "news"
+
+
+def _party(me: str, *, attacker: str, victims: tuple[str, ...]) -> str:
+    if me in victims and attacker != me:
+        return "threats"
+    return "fighting" if attacker == me else "others"
+
+
+def category(event: Event, nation: str | None = None) -> str:
+    """The category a player may mute this event by; one of CATEGORIES. With the recipient
+    `nation`: a fight between other nations is `others` (muted by default)."""
+    if nation is not None and section(event, nation) == "others":
+        return "others"
     for cls in type(event).__mro__:
         if cls in _CATEGORY:
             return _CATEGORY[cls]
@@ -163,9 +219,26 @@ ANSWERED: tuple[type[Event], ...] = (
     ev.CityFounded,  # /engineer: "Engineer 7 founded a city at ..."
     ev.TerrainSwitched,  # /engineer: "Engineer 7 turned 3,4 into water"
     ev.RelationChanged,  # /diplomacy: its reply lists every relation the order changed
+    # /move, /attack, /launch, /cede, /disband: the reply tells every event of the order in
+    # these same words (`playing._order_summary`), the fights, captures and bombings too
+    ev.Attacked,
+    ev.Bombed,
+    ev.Intercepted,
+    ev.Interdicted,
+    ev.UnitDestroyed,
+    ev.CityCaptured,
+    ev.MoveBlocked,
+    ev.SubSighted,
+    ev.IcbmLaunched,
+    ev.SatelliteLaunched,
+    ev.UnitsCeded,
+    ev.CityCeded,
+    ev.UnitsDisbanded,
 )
 """The kinds of event the reply to a nation's own order always tells in full: a DM does not
-repeat them (`digest`'s `answered`)."""
+repeat them (`digest`'s `answered`; docs/MESSAGES.md: the reply is the one telling of what
+the player's own order did). What else the order brought about (the game's end, a nation
+out) still comes by DM."""
 
 
 def digest(
@@ -177,31 +250,28 @@ def digest(
     limit: int = DISCORD_LIMIT,
     answered: Collection[int] = (),
 ) -> list[str]:
-    """The DM messages for one batch of events: a header, then the lines grouped by category
-    (DIGEST_ORDER), similar lines collapsed, split into messages of at most `limit` characters
+    """The DM messages for one batch of events: a header, then the lines in SECTIONS' order
+    (losses and threats first), similar lines collapsed, split into messages of at most `limit` characters
     without splitting a line. No messages when there is nothing to tell.
 
     `answered`: the `id()`s of events the nation's own command made. Those of the kinds every
-    reply tells in full (`ANSWERED`) are left out unless big (those come with a picture); the
-    rest (a fight, a blocked move, a knock-on change) is told again, as a reply may stop short."""
+    reply tells in full (`ANSWERED`: its city orders, and the fights, captures and bombings of
+    its moves and attacks) are left out, big or not: the reply told them once; the rest (the
+    game's end, a nation out) is told."""
     if limit < 20:
         raise ValueError("limit is too small for a message")
     told = _fold(events, nation)
     if answered:
-        told = [
-            e
-            for e in told
-            if id(e) not in answered or not isinstance(e, ANSWERED) or is_big(e, nation)
-        ]
+        told = [e for e in told if id(e) not in answered or not isinstance(e, ANSWERED)]
     if not told:
         return []
     view = _View(nation, names)
-    groups: dict[str, list[Event]] = {c: [] for c in DIGEST_ORDER}
+    groups: dict[str, list[Event]] = {c: [] for c in SECTIONS}
     for event in told:
-        groups[category(event)].append(event)
+        groups[section(event, nation)].append(event)
     lines: list[str] = []
-    for cat in DIGEST_ORDER:
-        lines.extend(_collapse(groups[cat], view))
+    for part in SECTIONS:
+        lines.extend(_collapse(groups[part], view))
     count = len(told)
     what = f"{count} report{'' if count == 1 else 's'}"
     header = f"**{clock}** - {what}" if clock else f"**{what}**"
@@ -354,6 +424,13 @@ def _listing(items: list[str], shown: int = SHOWN) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
+def _squares(squares: list[str], shown: int = SHOWN) -> str:
+    """Squares in a list: '3,49, 3,51, 4,2' (docs/MESSAGES.md: a square has no space inside,
+    so a comma and a space part them; no 'and'), then 'and N more'."""
+    more = f" and {len(squares) - shown} more" if len(squares) > shown else ""
+    return ", ".join(squares[:shown]) + more
+
+
 def _names(nations: list[str], view: _View) -> str:
     return _listing([view.who(n) for n in nations], shown=8)
 
@@ -448,7 +525,7 @@ def _icbm(e: ev.IcbmLaunched, v: _View) -> str:
     results = []
     if e.devastated:
         results.append(
-            f"{len(e.devastated)} cit{'y' if len(e.devastated) == 1 else 'ies'} devastated ({_listing(e.devastated)})"
+            f"{len(e.devastated)} cit{'y' if len(e.devastated) == 1 else 'ies'} devastated ({_squares(e.devastated)})"
         )
     if e.destroyed:
         results.append(f"{e.destroyed} unit{'' if e.destroyed == 1 else 's'} destroyed")
@@ -467,7 +544,11 @@ def _captured(e: ev.CityCaptured, v: _View) -> str:
     if e.nation == v.nation:
         source = "a neutral city" if e.previous is None else v.name(e.previous)
         frm = f" from {source}" if e.previous else f" ({source})"
-        return f"**You captured {e.city}**{frm} with unit {e.unit}"
+        cost = ""
+        if e.hp_lost:
+            left = "it died of it" if e.hp == 0 else f"{e.hp} hp left"
+            cost = f"; unit {e.unit} lost {e.hp_lost} hp taking it ({left})"
+        return f"**You captured {e.city}**{frm} with unit {e.unit}{cost}"
     if e.previous == v.nation:
         return f"**{v.name(e.nation)} captured your city {e.city}**"
     return f"{v.name(e.nation)} captured {v.owner(e.previous)} city {e.city}"
@@ -524,6 +605,15 @@ def _skipped(e: ev.BuildSkipped, v: _View) -> str:
     )
 
 
+def _limit_dropped(e: ev.PowerLimitDropped, v: _View) -> str:
+    builds = "the build" if len(e.cities) == 1 else "the builds"
+    return (
+        f"**Your power limit dropped to {e.limit}** (was {e.was}; your power is {e.power}): "
+        f"{builds} at {_squares(e.cities)} will be skipped for lack of power; build what "
+        "counts for no power there, or take cities"
+    )
+
+
 def _city_changed(e: ev.CityChanged, v: _View) -> str:
     what = _a(_designation(e.designation))
     builds = f"builds {unit_title(e.build)}" if e.build else "builds nothing yet"
@@ -571,9 +661,24 @@ def _cancelled(e: ev.OrderCancelled, v: _View) -> str:
     return _cap(f"{v.owner(e.nation)} unit {e.unit} gave up going to {e.square}: **{e.reason}**")
 
 
+_BLOCK_CAUSES = {
+    "unit": "another nation's unit is there",
+    "city": "a city not yours is there; /attack takes it",
+    "ship": "your own ship fills that sea square",
+    "terrain": "the unit cannot go on that square",
+}
+"""Why a move was blocked (`MoveBlocked.cause`, set only when the nation can tell)."""
+
+
+def _block_cause(e: ev.MoveBlocked, before: str = " (", after: str = ")") -> str:
+    cause = _BLOCK_CAUSES.get(e.cause)
+    return f"{before}{cause}{after}" if cause else ""
+
+
 def _blocked(e: ev.MoveBlocked, v: _View) -> str:
     return _cap(
-        f"{v.owner(e.nation)} unit {e.unit} stopped at {e.square}: **blocked at {e.blocked_at}**"
+        f"{v.owner(e.nation)} unit {e.unit} stopped at {e.square}: "
+        f"**blocked at {e.blocked_at}**{_block_cause(e)}"
     )
 
 
@@ -658,6 +763,7 @@ _WRITERS: dict[type[Event], Callable[..., str | None]] = {
     ev.UnitsDisbanded: _disbanded,
     ev.UnitBuilt: _built,
     ev.BuildSkipped: _skipped,
+    ev.PowerLimitDropped: _limit_dropped,
     ev.CityChanged: _city_changed,
     ev.RelationChanged: _relation,
     ev.TechReached: _tech,
@@ -692,6 +798,16 @@ def _collapse_key(e: Event, v: _View) -> tuple | None:
             return ("blocked", e.nation)
         case ev.OrderCancelled():
             return ("cancelled", e.nation, e.reason)
+        case ev.CityChanged():
+            return ("changed", e.nation)
+        case ev.Intercepted():
+            return ("intercepted", e.interceptor, e.mover)
+        case ev.Attacked():
+            return ("attacked", e.attacker, e.defender)
+        case ev.Bombed():
+            return ("bombed", e.attacker)
+        case ev.Interdicted():
+            return ("interdicted", e.interdictor, e.mover)
     return None
 
 
@@ -699,7 +815,7 @@ def _many_skipped(es: list[ev.BuildSkipped], v: _View) -> str:
     first = es[0]
     return (
         f"{len(es)} builds skipped for lack of power: {unit_title(first.unit)} at "
-        f"{_listing([e.city for e in es])} (limit {first.limit})"
+        f"{_squares([e.city for e in es])} (limit {first.limit})"
     )
 
 
@@ -729,7 +845,10 @@ def _many_completed(es: list[ev.OrderCompleted], v: _View) -> str:
 
 def _many_blocked(es: list[ev.MoveBlocked], v: _View) -> str:
     return f"{len(es)} moves **blocked**: " + _listing(
-        [f"unit {e.unit} at {e.square} (blocked at {e.blocked_at})" for e in es]
+        [
+            f"unit {e.unit} at {e.square} (blocked at {e.blocked_at}{_block_cause(e, ': ', '')})"
+            for e in es
+        ]
     )
 
 
@@ -739,7 +858,89 @@ def _many_cancelled(es: list[ev.OrderCancelled], v: _View) -> str:
     )
 
 
+NEAR = 3  # squares: a group of fights this close to its first is "near" that square
+
+
+def _where(squares: list[str]) -> str:
+    """'near 12,30' when every square is within NEAR of the first, else 'at 3,4, 9,9'."""
+    first = _xy(squares[0])
+    if all(max(abs(a - b) for a, b in zip(_xy(sq), first, strict=True)) <= NEAR for sq in squares):
+        return f"near {squares[0]}"
+    return "at " + _squares(list(dict.fromkeys(squares)))
+
+
+def _xy(square: str) -> tuple[int, int]:
+    x, _, y = square.partition(",")
+    return int(x), int(y)
+
+
+def _killed(units: Sequence[tuple[str | None, str, int]], v: _View) -> str:
+    """'; destroyed: your infantry 7, Blue's tank 9' (each unit once), or ''."""
+    named = list(dict.fromkeys(v.unit(owner, utype, uid) for owner, utype, uid in units))
+    return f"; destroyed: {_listing(named)}" if named else ""
+
+
+def _many_intercepted(es: list[ev.Intercepted], v: _View) -> str:
+    first = es[0]
+    killed = [(e.mover, e.unit_type, e.unit) for e in es if e.unit_hp <= 0]
+    killed += [(e.interceptor, e.fighter_type, e.fighter) for e in es if e.fighter_hp <= 0]
+    return _cap(
+        f"{len(es)} interceptions {_where([e.square for e in es])}: {v.owner(first.interceptor)} "
+        f"aircraft hit {v.owner(first.mover)} units{_killed(killed, v)}"
+    )
+
+
+def _many_attacked(es: list[ev.Attacked], v: _View) -> str:
+    first = es[0]
+    killed = [(e.defender, e.defender_type, e.defender_unit) for e in es if e.defender_hp <= 0]
+    killed += [(e.attacker, e.attacker_type, e.attacker_unit) for e in es if e.attacker_hp <= 0]
+    return _cap(
+        f"{len(es)} attacks {_where([e.square for e in es])}: {v.who(first.attacker)} on "
+        f"{v.who(first.defender)}{_killed(killed, v)}"
+    )
+
+
+def _many_bombed(es: list[ev.Bombed], v: _View) -> str:
+    killed = [
+        (h.get("owner"), str(h.get("type", "unit")), int(h.get("unit", 0)))
+        for e in es
+        for h in e.hits
+        if int(h.get("hp", 1)) <= 0
+    ]
+    return _cap(
+        f"{len(es)} bombings {_where([e.square for e in es])} by {v.who(es[0].attacker)}"
+        f"{_killed(killed, v)}"
+    )
+
+
+def _many_interdicted(es: list[ev.Interdicted], v: _View) -> str:
+    first = es[0]
+    killed = [(e.mover, e.ship_type, e.ship) for e in es if e.ship_hp <= 0]
+    return _cap(
+        f"{len(es)} ships fired on {_where([e.square for e in es])}: {v.who(first.interdictor)} "
+        f"on {v.who(first.mover)}{_killed(killed, v)}"
+    )
+
+
+def _many_changed(es: list[ev.CityChanged], v: _View) -> str:
+    return _cap(
+        f"{len(es)} of {v.owner(es[0].nation)} cities changed what they build: "
+        + _listing(
+            [
+                f"{e.city} ({_designation(e.designation)}: "
+                f"{unit_title(e.build) if e.build else 'nothing yet'})"
+                for e in es
+            ]
+        )
+    )
+
+
 _COLLAPSERS: dict[type[Event], Callable[..., str]] = {
+    ev.CityChanged: _many_changed,
+    ev.Intercepted: _many_intercepted,
+    ev.Attacked: _many_attacked,
+    ev.Bombed: _many_bombed,
+    ev.Interdicted: _many_interdicted,
     ev.BuildSkipped: _many_skipped,
     ev.UnitBuilt: _many_built,
     ev.UnitDestroyed: _many_destroyed,

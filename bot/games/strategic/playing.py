@@ -151,6 +151,8 @@ class Playing:
                 else cmd.SetBuild(city=xy, unit=name)
             )
         await self._submit(caller, command)
+        after, _ = await self._view(caller)
+        income = _income_note(view, after, xy, rules)
         if isinstance(command, cmd.SetNextBuild):
             if command.unit is None:
                 return Reply(text=f"The city at {city} has no next build now.")
@@ -161,6 +163,7 @@ class Playing:
         ut = rules.unit[command.unit]
         return Reply(
             text=f"The city at {xy[0]},{xy[1]} now builds {ut.title} ({ut.cost_hours} hours)."
+            + income
         )
 
     @costed
@@ -170,7 +173,8 @@ class Playing:
         rules = load_rules(view.ruleset)
         name = parsing.choice(designation, [c.name for c in rules.cities], "designation")
         await self._submit(caller, cmd.Designate(city=xy, designation=name))
-        view, _ = await self._view(caller)
+        before, (view, _) = view, await self._view(caller)
+        income = _income_note(before, view, xy, rules)
         built = view.cities[xy[1] * view.width + xy[0]]
         title = rules.city[name].title.lower()
         if built.build:
@@ -185,7 +189,7 @@ class Playing:
                     f"when it can build {first.title}; designate it something it can build now "
                     "meanwhile"
                 )
-        return Reply(text=f"The city at {xy[0]},{xy[1]} is now {article(title)}{what}.")
+        return Reply(text=f"The city at {xy[0]},{xy[1]} is now {article(title)}{what}.{income}")
 
     @costed
     async def waypoint(self, caller: Caller, city: str, to: str | None = None) -> Reply:
@@ -435,6 +439,25 @@ def _other_nation(view: View, me: str, text: str) -> str:
     raise UserError(f"There is no other nation called {text!r} in this game.")
 
 
+def _income_note(before: View, after: View, xy: tuple[int, int], rules) -> str:
+    """A warning when a city order cut the nation's command-point income (a base that is a
+    base no more: the ruleset's `per_base_extra`), with the income before and after."""
+    was, now = before.status.cp_regen, after.status.cp_regen
+    if now >= was:
+        return ""
+    sq = xy[1] * after.width + xy[0]
+    old, new = before.cities.get(sq), after.cities.get(sq)
+    why = ""
+    if (
+        old is not None
+        and new is not None
+        and old.designation != new.designation
+        and rules.city[old.designation].counts_as_base
+    ):
+        why = f" It is no longer {article(rules.city[old.designation].title.lower())}:"
+    return f"\n**Warning:**{why} your command points per hour drop from {was} to {now}."
+
+
 def _title(rules, type_name: str | None) -> str:
     if type_name is None:
         return "nothing"
@@ -479,20 +502,12 @@ class Travel:
         return out
 
     def _arrival(self, unit) -> str:
-        """When a unit on a standing order should arrive: it walks its type's mobility at each
-        of its 4-hourly updates (slower out of supply, hence "about")."""
-        if unit.built_tick is None or unit.order is None:
+        """When a unit on a standing order should arrive, as the engine reckons it with the
+        mobility it will charge (a step out of supply costs more: `engine.strategic.eta`);
+        "about": what the unit meets on the way may still stop or slow it."""
+        if unit.arrives is None:
             return ""
-        period = self.rules.ticks_per_unit_update
-        per_update = self.rules.unit[unit.type].mobility
-        if unit.pace is not None:  # a fleet: at the pace of its slowest ship
-            per_update = min(per_update, unit.pace)
-        left = self._distance(unit.sq, unit.order)
-        if per_update <= 0 or left <= 0:
-            return ""
-        first = self.after.tick + (unit.built_tick - self.after.tick - 1) % period + 1
-        eta = first + (-(-left // per_update) - 1) * period
-        return f", arriving about {self.rules.clock(eta)}"
+        return f", arriving about {self.rules.clock(unit.arrives)}"
 
 
 def _order_summary(

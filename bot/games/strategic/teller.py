@@ -33,10 +33,10 @@ class StrategicTeller:
     def parse(self, data: dict[str, Any]) -> Event:
         return ev.event_from_dict(data)
 
-    def category(self, event: Event) -> str:
+    def category(self, event: Event, nation: str | None = None) -> str:
         from bot.games.strategic import notices
 
-        return notices.category(event)
+        return notices.category(event, nation)
 
     def is_big(self, event: Event, nation: str) -> bool:
         from bot.games.strategic import notices
@@ -121,13 +121,21 @@ class StrategicTeller:
 
 
 def sitrep_text(game_name: str, view: View) -> str:
+    from engine.strategic.rules import load as load_rules
+
     s = view.status
     me = view.nations.get(view.nation)
     name = me.name if me else view.nation
+    cap = load_rules(view.ruleset).command_points.max
+    wasted = (
+        f"\nCommand points are at the most ({cap}): what comes is wasted; spend some."
+        if s.cp >= cap
+        else ""
+    )
     return (
         f"**Situation report - {game_name}, {name}** ({view.clock})\n"
         f"Tech {s.tech:.1f} | Command points {s.cp} (+{s.cp_regen}/h) | "
-        f"Cities {s.cities} | Units {s.units} | Power {s.power}/{s.power_limit}"
+        f"Cities {s.cities} | Units {s.units} | Power {s.power}/{s.power_limit}{wasted}"
     )
 
 

@@ -286,7 +286,7 @@ class SupplyLinesTeller:
     def parse(self, data: dict[str, Any]) -> Event:
         return ev.event_from_dict(data)
 
-    def category(self, event: Event) -> str:
+    def category(self, event: Event, nation: str | None = None) -> str:
         return CATEGORY[type(event)]
 
     def is_big(self, event: Event, nation: str) -> bool:

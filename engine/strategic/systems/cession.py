@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from engine.errors import CommandError
 from engine.strategic import events as ev
-from engine.strategic.systems.economy import default_build
+from engine.strategic.systems.economy import default_build, limit_dropped, power_limit
 from engine.strategic.systems.sight import Sight, observers
 from engine.strategic.world import City, Unit, World
 
@@ -169,6 +169,7 @@ def check_cede_city(world: World, receiver: str, city: City) -> None:
 def cede_city(world: World, nation: str, receiver: str, city: City) -> list[ev.Event]:
     """Hand the city over as it stands; the receiver's tech must allow its build."""
     before = observers(world, city.sq)
+    was = power_limit(world, nation)
     city.owner = receiver
     city.skipped = False  # a new owner: its first skipped build is news
     city.waypoint = None  # the giver's plans for its units are not the receiver's
@@ -184,5 +185,6 @@ def cede_city(world: World, nation: str, receiver: str, city: City) -> list[ev.E
             nation=nation,
             receiver=receiver,
             city=world.grid.label(city.sq),
-        )
+        ),
+        *limit_dropped(world, nation, was),
     ]

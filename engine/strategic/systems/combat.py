@@ -12,7 +12,7 @@ from dataclasses import dataclass
 
 from engine.strategic import events as ev
 from engine.strategic.rules.models import UnitClass, UnitType
-from engine.strategic.systems.economy import default_build
+from engine.strategic.systems.economy import default_build, limit_dropped, power_limit
 from engine.strategic.systems.sight import Sight, SightCache, observers, show, witnesses
 from engine.strategic.systems.supply import can_refuel_at, in_supply
 from engine.strategic.world import City, Unit, World
@@ -489,6 +489,7 @@ def capture(world: World, unit: Unit, city: City) -> list[ev.Event]:
     reset, and the unit loses the ruleset's hp; the city is taken even if the unit dies."""
     rules = world.rules
     previous = city.owner
+    was = power_limit(world, previous) if previous is not None else 0
     label = world.grid.label(city.sq)
     seers = observers(world, city.sq) | {unit.owner} | ({previous} if previous else set())
     city.owner = unit.owner
@@ -509,8 +510,12 @@ def capture(world: World, unit: Unit, city: City) -> list[ev.Event]:
             previous=previous,
             city=label,
             unit=unit.id,
+            hp_lost=min(unit.hp, rules.capture.hp_loss),
+            hp=max(0, unit.hp - rules.capture.hp_loss),
         )
     ]
+    if previous is not None:
+        out.extend(limit_dropped(world, previous, was))
     if hurt(world, unit, rules.capture.hp_loss, None, out):
         unit.carried_by = None  # a land unit may take an empty port straight from a transport
         world.move_unit(unit, city.sq)

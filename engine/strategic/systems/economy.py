@@ -117,6 +117,37 @@ def power_limit(world: World, nation: str) -> int:
     )
 
 
+def limit_dropped(world: World, nation: str, was: int) -> list[ev.Event]:
+    """After the nation lost a city (its power limit was `was`): a warning when builds its
+    cities have under way, which would have been made under the old limit, would now be
+    skipped for power (`_complete`'s test)."""
+    limit = power_limit(world, nation)
+    if limit >= was or world.nations[nation].out:
+        return []
+    rules = world.rules
+    cities: list[str] = []
+    for city in world.cities_of(nation):
+        ut = rules.unit.get(city.build) if city.build else None
+        if ut is None or not ut.counts_for_power:
+            continue
+        after = power(world, nation, ut.cost_hours)
+        if limit < after <= was:
+            cities.append(world.grid.label(city.sq))
+    if not cities:
+        return []
+    return [
+        ev.PowerLimitDropped(
+            tick=world.tick,
+            to=[nation],
+            nation=nation,
+            limit=limit,
+            was=was,
+            power=power(world, nation),
+            cities=sorted(cities),
+        )
+    ]
+
+
 # --- builds -----------------------------------------------------------------------------------
 
 

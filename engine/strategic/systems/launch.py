@@ -20,6 +20,7 @@ import numpy as np
 from engine.strategic import events as ev
 from engine.strategic.systems.combat import destroy
 from engine.strategic.systems.diplomacy import change
+from engine.strategic.systems.economy import limit_dropped, power_limit
 from engine.strategic.systems.sight import Sight, observers
 from engine.strategic.world import WASTE, Unit, World
 
@@ -65,6 +66,8 @@ def launch_icbm(world: World, unit: Unit, target: int, *, counter: bool = False)
     victims = [v for sq in blast for v in world.units_at(sq)]
     saw = {v.id: observers(world, v.sq, v) | {v.owner} for v in victims}
     saw_city = {sq: observers(world, sq) for sq in blast if sq in world.cities}
+    owners = {c.owner for sq in blast if (c := world.cities.get(sq)) and c.owner is not None}
+    limits = {n: power_limit(world, n) for n in owners}  # before: lost cities lower them
     for victim in victims:
         if victim.id in world.units:
             destroy(world, victim, owner, out, seers=saw[victim.id])
@@ -109,6 +112,8 @@ def launch_icbm(world: World, unit: Unit, target: int, *, counter: bool = False)
         for (cities, count, wars), to in sorted(told.items(), key=lambda kv: kv[1])
     ]
     out[:0] = news
+    for nation in sorted(set(losers)):
+        out.extend(limit_dropped(world, nation, limits[nation]))
     if not counter:
         for nation in sorted(set(losers)):
             if nation != owner and not world.nations[nation].out:

@@ -116,6 +116,29 @@ def can_enter(world: World, ctx: MoveContext, unit: Unit, ut: UnitType, sq: int)
     )
 
 
+def block_cause(
+    world: World, ctx: MoveContext, unit: Unit, ut: UnitType, sq: int, *, foreign: bool
+) -> str:
+    """Why a unit could not step onto `sq`, as its nation may know it (`MoveBlocked.cause`):
+    a foreign unit it bumped into (which shows itself); else, only where the nation sees the
+    square now, a city not its team's, its team's ship filling the sea square, or terrain the
+    unit cannot go on; "" when the nation cannot tell."""
+    if foreign:
+        return "unit"
+    if not Sight(world, ctx.nation).sees_square(sq):
+        return ""
+    city = world.cities.get(sq)
+    if city is not None:
+        return "city" if city.owner not in ctx.team else "terrain"
+    if (
+        not world.is_land(sq)
+        and world.terrain[sq] != WASTE
+        and ut.moves_on in (MovesOn.SEA, MovesOn.LAND_AND_SEA)
+    ):
+        return "ship"
+    return "terrain"
+
+
 def may_enter(world: World, ctx: MoveContext, unit: Unit, ut: UnitType, sq: int) -> bool:
     """`can_enter` as the nation knows the square: as it is where the nation sees it; as last
     seen elsewhere (a remembered city is foreign or neutral: taken by capture, not entered);
@@ -400,6 +423,7 @@ def walk(
                     unit=unit.id,
                     square=world.grid.label(unit.sq),
                     blocked_at=world.grid.label(sq),
+                    cause=block_cause(world, ctx, unit, ut, sq, foreign=foreign),
                 )
             )
             return WalkResult(False, True, out, [])

@@ -45,16 +45,28 @@ def known_target(world: World, nation: str, sq: int) -> Target | str:
     if seen:
         hostile = [(o, t) for o, t in seen if combat.at_war(world, nation, o)]
         if not hostile:
-            other = world.nations[seen[0][0]].name
-            return f"you are not at war with {other}; declare war first"
+            return not_at_war(world, nation, seen[0][0])
         return Target(False, [rules.unit[t] for _, t in hostile])
     # a city as the nation knows it: seen now, or remembered (its owner as last seen)
     owner = Knowledge(world, nation).city_owner(sq)
     if owner is False or owner in team:
         return f"you see nothing to attack at {where}"
     if owner is not None and not combat.at_war(world, nation, owner):
-        return f"you are not at war with {world.nations[owner].name}; declare war first"
+        return not_at_war(world, nation, owner)
     return Target(True, [])
+
+
+def not_at_war(world: World, nation: str, other: str) -> str:
+    """Why the nation may not attack `other` yet: its war declared with notice starts later,
+    or it has declared none."""
+    name = world.nations[other].name
+    war = world.rules.diplomacy.war
+    due = [
+        p.due_tick for p in world.pending if (p.nation, p.other, p.level) == (nation, other, war)
+    ]
+    if due:
+        return f"your war on {name} starts at {world.rules.clock(min(due))}; attack then"
+    return f"you are not at war with {name}; declare war first"
 
 
 def can_attack(world: World, unit: Unit, target: Target, sq: int) -> str | None:

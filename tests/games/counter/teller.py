@@ -37,7 +37,7 @@ class CounterTeller:
     def parse(self, data: dict[str, Any]) -> Event:
         return KIND.parse_event(data)
 
-    def category(self, event: Event) -> str:
+    def category(self, event: Event, nation: str | None = None) -> str:
         return "game"
 
     def is_big(self, event: Event, nation: str) -> bool:

@@ -174,3 +174,48 @@ async def test_cities_say_when_a_build_was_skipped_for_lack_of_power(tmp_path) -
         assert told in after
     finally:
         await service.close()
+
+
+async def test_status_after_the_end_shows_no_clock_but_ended_and_the_result(desk: Desk) -> None:
+    game = await started(desk)
+    await desk.ctx.service.pause(game)
+    await desk.ctx.service.end(game)
+    card = (await desk.part(Intel).status(caller("1"))).embed
+    assert card is not None
+    assert card.title == "Red in Test war - ended", card.title
+    text = card.title + card.description + "".join(v for _, v in card.fields)
+    assert "paused" not in text and "Next unit update" not in dict(card.fields)
+    assert "The game ends" not in dict(card.fields)
+    summary = await desk.ctx.service.summary(game)
+    assert f"The game ended at {summary.clock()}. Cities at the end: " in card.description
+    assert "you " in card.description and "Blue " in card.description
+
+
+async def test_command_points_at_the_cap_say_that_points_are_being_wasted(desk: Desk) -> None:
+    game = await started(desk)
+    cap = load_rules((await desk.ctx.view(game, "red")).ruleset).command_points.max
+    card = (await desk.part(Intel).status(caller("1"))).embed
+    assert card is not None
+    fields = dict(card.fields)
+    assert "wasted" not in fields["Command points"]
+    world = await desk.ctx.service.live_world(game)
+    world.nations["red"].cp = cap
+    card = (await desk.part(Intel).status(caller("1"))).embed
+    assert card is not None
+    fields = dict(card.fields)
+    assert fields["Command points"].endswith(
+        f"at the most ({cap}): what comes is wasted; spend some"
+    ), fields["Command points"]
+
+
+def test_the_sitrep_says_when_command_points_are_wasted() -> None:
+    from bot.games.strategic.teller import sitrep_text
+    from engine.strategic.view import view_for
+
+    world = strip_world()
+    cap = world.rules.command_points.max
+    assert "wasted" not in sitrep_text("t", view_for(world, "red"))
+    world.nations["red"].cp = cap
+    assert f"Command points are at the most ({cap}): what comes is wasted" in sitrep_text(
+        "t", view_for(world, "red")
+    )

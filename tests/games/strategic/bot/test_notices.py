@@ -149,6 +149,9 @@ def _sample(cls: type[ev.Event]) -> ev.Event:
             destroyed=3,
             war_with=["blue"],
         ),
+        ev.PowerLimitDropped: ev.PowerLimitDropped(
+            tick=1, to=["red"], nation="red", limit=10, was=15, power=12, cities=["3,4", "5,6"]
+        ),
         ev.UnitDestroyed: ev.UnitDestroyed(
             tick=1, to=to, nation="blue", unit=4, unit_type="infantry", square="20,1", by="red"
         ),
@@ -187,8 +190,9 @@ def _sample(cls: type[ev.Event]) -> ev.Event:
 def test_every_event_kind_has_a_category_and_a_sample(cls):
     event = _sample(cls)  # a KeyError here: add a sample (and wording) for the new kind
     assert notices.category(event) in notices.CATEGORIES
-    assert set(notices.DIGEST_ORDER) == set(notices.CATEGORIES)
-    assert notices.DIGEST_ORDER[0] == "combat"
+    for nation in event.to:
+        assert notices.category(event, nation) in notices.CATEGORIES
+        assert notices.section(event, nation) in notices.SECTIONS
 
 
 @pytest.mark.parametrize("cls", _event_classes(), ids=lambda c: c.__name__)
@@ -409,7 +413,7 @@ def test_digest_collapses_repeats_and_orders_by_category():
     assert lines[1].startswith("Your infantry 12 attacked")  # combat first
     assert lines[2] == "Your nation reached **tech level 2**"
     assert lines[3] == (
-        "4 builds skipped for lack of power: infantry at 3,4, 5,6, 2,2 and 7,7 (limit 100)"
+        "4 builds skipped for lack of power: infantry at 3,4, 5,6, 2,2, 7,7 (limit 100)"
     )
     assert lines[4].startswith("Build skipped for lack of power: tank at 8,8")
     assert len(lines) == 5
@@ -444,9 +448,9 @@ def test_digest_drops_a_kill_the_combat_line_already_told():
 
 
 def test_digest_splits_at_the_limit_without_splitting_lines():
+    # (lines no rule folds: repeated fights between the same two nations would fold)
     batch: list[ev.Event] = [
-        _attack(attacker_unit=i, defender_unit=1000 + i, tick=i, square=f"{i},{i}")
-        for i in range(300)
+        ev.TechReached(tick=i, to=["blue"], nation="blue", level=i) for i in range(300)
     ]
     messages = notices.digest(batch, "blue", NAMES, clock="day 1 00:15")
     assert len(messages) > 1
@@ -517,3 +521,76 @@ def test_a_cession_is_told_from_each_side() -> None:
     gone = ev.UnitsDisbanded(tick=1, to=["red"], nation="red", units=items[:1])
     assert notices.describe(gone, "red", names) == "You disbanded 1 unit: heavy bomber 5 at 12,7"
     assert notices.describe(gone, "blue", names) is None
+
+
+# --- a report in the order a player acts on it (issue 29, item 7) -------------------------------
+
+
+def _intercept(square: str, *, hp: int = 6, interceptor: str = "blue", mover: str = "green"):
+    return ev.Intercepted(
+        tick=1,
+        to=["blue", "green", "red"],
+        interceptor=interceptor,
+        mover=mover,
+        square=square,
+        fighter=30,
+        fighter_type="fighter",
+        unit=7,
+        unit_type="cargo_plane",
+        damage=4,
+        counter=0,
+        unit_hp=hp,
+        fighter_hp=10,
+    )
+
+
+def test_losses_and_threats_come_first_and_others_fights_fold_into_one_line():
+    lost = ev.CityCaptured(
+        tick=1, to=["blue", "red"], nation="blue", previous="red", city="4,4", unit=9
+    )
+    hit = _attack(attacker="blue", defender="red", attacker_unit=40, defender_unit=12)
+    batch = [
+        _skipped("3,4"),
+        _sample(ev.TechReached),
+        *[_intercept(sq) for sq in ("12,30", "12,31", "13,30", "11,29", "12,30", "14,32")],
+        _intercept("12,31", hp=0),
+        ev.UnitBuilt(tick=1, to=["red"], nation="red", city="3,4", unit="tank", unit_id=50),
+        hit,
+        lost,
+    ]
+    [message] = notices.digest(batch, "red", NAMES, clock="day 3 14:15")
+    lines = message.splitlines()[1:]
+    assert lines[0] == "**Blue captured your city 4,4**"  # a loss first
+    assert lines[1].startswith("Blue's infantry 40 attacked your")  # then a threat
+    # the routine after, and seven interceptions between two other nations in one line, last
+    assert lines[-1] == (
+        "7 interceptions near 12,30: Blue's aircraft hit Green's units; "
+        "destroyed: Green's cargo plane 7"
+    )
+    assert len(lines) == 6, lines
+    # the others' fights are their own topic, muted by default
+    assert notices.category(batch[2], "red") == "others"
+    assert notices.category(batch[2], "green") == "combat"
+    assert notices.category(hit, "red") == "combat"
+
+
+def test_a_player_is_not_told_of_other_nations_fights_until_they_unmute_them():
+    from bot.dm.notifier import PlayerSettings
+    from bot.dm.text import CATEGORIES, DEFAULT_MUTED
+
+    assert PlayerSettings().muted == list(DEFAULT_MUTED) == ["others"]
+    assert "others" in CATEGORIES
+
+
+def test_many_cities_changing_their_builds_fold_into_one_line():
+    changed: list[ev.Event] = [
+        ev.CityChanged(
+            tick=1, to=["red"], nation="red", city=f"{i},1", designation="fort", build="tank"
+        )
+        for i in range(5)
+    ]
+    [message] = notices.digest(changed, "red", NAMES)
+    assert message.splitlines()[1:] == [
+        "5 of your cities changed what they build: 0,1 (fort: tank), 1,1 (fort: tank), "
+        "2,1 (fort: tank), 3,1 (fort: tank) and 1 more"
+    ]

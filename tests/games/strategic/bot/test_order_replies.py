@@ -9,7 +9,7 @@ from bot.context import Caller
 from bot.desk import Desk
 from bot.games.strategic.playing import Playing
 from engine.host.service import GameService
-from tests.games.strategic.worlds import strip_world
+from tests.games.strategic.worlds import STRIP, strip_world
 
 RED = Caller(user_id="100", name="red", guild_id=None, channel_id=None)
 
@@ -43,5 +43,71 @@ async def test_a_move_reply_tells_how_far_the_units_went_and_when_the_rest_arriv
             summary = await service.summary(game)
         world = await service.live_world(game)
         assert world.grid.label(world.units[1].sq) == "10,1"
+    finally:
+        await service.close()
+
+
+LONG = {
+    "map": """
+        ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+        ~A...........................B.~
+        ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
+    """,
+    "cities": {
+        "A": {"owner": "red", "designation": "fort", "build": "infantry"},
+        "B": {"owner": "blue", "designation": "fort", "build": "infantry"},
+    },
+    "units": [
+        {"id": 1, "owner": "red", "type": "infantry", "at": "1,1", "mobility": 6},
+        {"id": 4, "owner": "blue", "type": "infantry", "at": "29,1", "mobility": 6},
+    ],
+}
+
+
+async def test_the_arrival_a_move_names_counts_the_dearer_steps_out_of_supply(tmp_path):
+    """Beyond the supply radius every step costs the ruleset's out-of-supply cost: the arrival
+    the reply names is when the unit really gets there (issue 29), not the distance over its
+    mobility."""
+    service = await GameService.open(str(tmp_path / "g.db"))
+    try:
+        game = await service.create_game(name="t", world=strip_world(**LONG))
+        rules = (await service.live_world(game)).rules
+        assert rules.supply.out_of_supply_step_cost > 1
+        desk = Desk(service)
+        far = (await desk.part(Playing).move(RED, "1", "25,1")).text.split("\n")[0]
+        match = re.search(r"arriving about (day \d+ \d\d:\d\d)\.", far)
+        assert match, far
+        summary = await service.summary(game)
+        while summary.clock() != match.group(1):
+            assert summary.tick < 400, "the named arrival never came"
+            world = await service.live_world(game)
+            assert world.grid.label(world.units[1].sq) != "25,1"  # not before
+            await service.advance(game, 1)
+            summary = await service.summary(game)
+        world = await service.live_world(game)
+        assert world.grid.label(world.units[1].sq) == "25,1"
+    finally:
+        await service.close()
+
+
+async def test_giving_a_base_a_build_warns_that_the_command_point_income_drops(tmp_path):
+    """A base gives the ruleset's extra command points; a build of a unit another designation
+    makes turns it into that designation, and the reply says what the nation loses."""
+    service = await GameService.open(str(tmp_path / "g.db"))
+    try:
+        cities = {**STRIP["cities"], "A": {"owner": "red", "designation": "base"}}
+        game = await service.create_game(name="t", world=strip_world(cities=cities))
+        before = (await service.view(game, "red")).status.cp_regen
+        desk = Desk(service)
+        reply = (await desk.part(Playing).build(RED, "1,1", "infantry")).text
+        after = (await service.view(game, "red")).status.cp_regen
+        assert after < before
+        assert (
+            f"**Warning:** It is no longer a base: your command points per hour drop from "
+            f"{before} to {after}." in reply
+        ), reply
+        # an order that changes no income warns of nothing
+        quiet = (await desk.part(Playing).build(RED, "1,1", "engineer")).text
+        assert "Warning" not in quiet, quiet
     finally:
         await service.close()

@@ -1,0 +1,47 @@
+"""When a unit on a standing order should arrive: its remembered route walked with the costs
+the engine charges (a step from a square out of supply costs the ruleset's
+`out_of_supply_step_cost`, `systems.movement.step_cost`), its mobility as now, and the mobility
+each of its 4-hourly updates gives back (`systems.upkeep.unit_update`). Pure: reads the world,
+changes nothing. A fleet's ship spends at most its pace an update (`Unit.pace`). An estimate: what the nation meets on the way (or a change of supply) may
+still stop or slow it."""
+
+from __future__ import annotations
+
+from engine.strategic.rules.models import UnitClass
+from engine.strategic.systems.supply import SupplyMap
+from engine.strategic.world import Unit, World
+
+
+def next_update(tick: int, born: int, period: int) -> int:
+    """The first tick after `tick` on which a unit built at `born` has its update."""
+    return tick + (born - tick - 1) % period + 1
+
+
+def arrival_tick(world: World, unit: Unit, supply: SupplyMap) -> int | None:
+    """The tick the unit should reach the end of its route (None: no route, or it never
+    would: a step costs more than its mobility can ever hold)."""
+    route = unit.route
+    if unit.order is None or not route:
+        return None
+    rules = world.rules
+    ut = rules.unit[unit.type]
+    gain, cap = ut.mobility, ut.mobility * rules.mobility.cap_multiple
+    costly = ut.needs_supply and ut.unit_class not in (UnitClass.AIR, UnitClass.TECH)
+    dear = rules.supply.out_of_supply_step_cost
+    period = rules.ticks_per_unit_update
+    pace = unit.pace  # a fleet's ship spends at most its slowest ship's mobility an update
+    most = cap if pace is None else min(cap, pace)
+    tick, mobility, here = world.tick, unit.mobility, unit.sq
+    budget = min(mobility, most)  # what it may spend before its next update
+    for sq in route:
+        cost = 1 if not costly or supply.square_supplied(ut.unit_class, here) else dear
+        if cost > most or gain <= 0:
+            return None
+        while budget < cost:
+            tick = next_update(tick, unit.born, period)
+            mobility = min(cap, mobility + gain)
+            budget = min(mobility, most)
+        mobility -= cost
+        budget -= cost
+        here = sq
+    return tick
