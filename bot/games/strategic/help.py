@@ -389,20 +389,21 @@ def _commands(r: Ruleset) -> list[str]:
     return [
         "**Orders** (cost: `/help topic:cp`)",
         "`/move units:12 13 to:14,7` move; `/cancel units:12` drop standing orders",
-        "`/attack units:12 target:15,7` attack or take a city",
+        "`/attack units:12 target:15,7` attack or take a city (`queue:True`: once in range)",
         "`/build city:12,7 unit:tank` build now (`next:True`: after the current one)",
-        "`/designate city:12,7 designation:port` fort, port, airport, tech centre...",
-        "`/board units:12 13 carrier:20` go aboard a ship or plane in port",
+        "`/designate city:12,7 designation:port` what a city is (port, fort...)",
+        "`/waypoint city:12,7 to:14,7` where the units it builds go",
+        "`/board units:12 13 carrier:20` go aboard a ship or plane",
         "`/launch unit:40 target:30,9` a satellite or an ICBM",
         "`/engineer unit:7 action:build_city` found a city (or `switch_terrain`)",
         "`/diplomacy nation:Blue level:war` your relation towards a nation",
-        "`/disband units:12` for good; `/cede to:Blue units:12` (or `city:12,7`) to an ally",
+        "`/disband units:12`; `/cede to:Blue units:12` (or `city:12,7`) to an ally",
         "**Choosing units** (`units:` of every order): ids `12 13`, a range `12-15`, or "
         "groups: `all at 12,7`, `tanks at 12,7`, `idle tanks`, `ready ships`, `damaged "
-        "land`, `bombers aboard 9`, `tanks and infantry at 3,4`. Kinds: a type (`tank`, "
+        "land`, `tanks and infantry at 3,4`. Kinds: a type (`tank`, "
         "`tanks`, `inf`), a family (`bombers`) or a class (`land`, `ships`, `aircraft`); "
-        "qualifiers `idle`, `moving`, `ready`, `damaged`; `at x,y`, `aboard N`. Units that "
-        "cannot do the order are skipped and named.",
+        "qualifiers `idle`, `moving`, `ready`, `damaged`; `at x,y`, `aboard N`. Units "
+        "that cannot do the order are skipped and named.",
         "**Looking**",
         "`/map` your map (`at:12,7 radius:5` zooms); `/status`; `/cities`; `/nations`",
         "`/units` your units, filtered: `type:tank`, `at:12,7`, `ready:True` (mobility "
@@ -412,9 +413,10 @@ def _commands(r: Ruleset) -> list[str]:
         "`/game create`, `/game join`, `/game add-ai`, `/game start`, `/game leave`, "
         "`/game resign`, `/game caretaker`, `/game list`, `/game info`",
         "`/notify` quiet hours, muted topics, sitreps, pictures",
+        "`/stats server` standings; `/stats player`; `/stats game` a result, its charts",
         "Moderators: `/mod pause`, `/mod resume`, `/mod speed`, `/mod tick`, `/mod end`, "
-        "`/mod kick`, `/mod substitute`, `/mod view`, `/mod delete`",
-        "Options suggest your own units, cities and the choices your tech allows as you type.",
+        "`/mod kick`, `/mod substitute`, `/mod view`, `/mod news`, `/mod delete`",
+        "Options suggest your units, cities and what your tech allows.",
     ]
 
 
