@@ -392,7 +392,7 @@ def _commands(r: Ruleset) -> list[str]:
         "`/attack units:12 target:15,7` attack or take a city (`queue:True`: once in range)",
         "`/build city:12,7 unit:tank` build now (`next:True`: after the current one)",
         "`/designate city:12,7 designation:port` what a city is (port, fort...)",
-        "`/waypoint city:12,7 to:14,7` where the units it builds go",
+        "`/waypoint city:12,7 to:14,7` where its new units go",
         "`/board units:12 13 carrier:20` go aboard a ship or plane",
         "`/launch unit:40 target:30,9` a satellite or an ICBM",
         "`/engineer unit:7 action:build_city` found a city (or `switch_terrain`)",
@@ -413,7 +413,7 @@ def _commands(r: Ruleset) -> list[str]:
         "`/game create`, `/game join`, `/game add-ai`, `/game start`, `/game leave`, "
         "`/game resign`, `/game caretaker`, `/game list`, `/game info`",
         "`/notify` quiet hours, muted topics, sitreps, pictures",
-        "`/stats server` standings; `/stats player`; `/stats game` a result, its charts",
+        "`/stats server` standings, `/stats player`, `/stats game` results and charts",
         "Moderators: `/mod pause`, `/mod resume`, `/mod speed`, `/mod tick`, `/mod end`, "
         "`/mod kick`, `/mod substitute`, `/mod view`, `/mod news`, `/mod delete`",
         "Options suggest your units, cities and what your tech allows.",
