@@ -70,6 +70,14 @@ async def test_many_orders_page_through_the_next_button(env) -> None:  # noqa: F
     assert "Hold@H1" not in other.message.content and not other.message.buttons
 
 
+async def answered(reply):
+    """The reply with its answer in: a command that took long enough to be deferred says
+    "Done: see the channel." privately first, and posts its answer in a follow-up."""
+    if reply.deferred:
+        await reply.wait_for_followups(1)
+    return reply
+
+
 async def test_the_board_of_six_players_on_a_large_map_keeps_its_picture_on_page_two(
     env,  # noqa: F811
 ) -> None:
@@ -85,6 +93,7 @@ async def test_the_board_of_six_players_on_a_large_map_keeps_its_picture_on_page
         "game create supply-lines",
         {"name": "Large", "map": "random-large", "nations": 6},
     )
+    await answered(made)
     assert not made.rejected and "6 players, large" in made.text
     game = int(made.text.split("(game ")[1].split(")")[0])
     for n, user in enumerate(players, 1):
@@ -93,10 +102,10 @@ async def test_the_board_of_six_players_on_a_large_map_keeps_its_picture_on_page
         )
         assert not joined.rejected
 
-    shown = await fake.invoke(env.carol, env.channel, "orders board")
+    shown = await answered(await fake.invoke(env.carol, env.channel, "orders board"))
     assert not shown.rejected and not shown.bot_errors
-    message = shown.message
-    assert message is not None and message.attachments
+    message = next((m for m in shown.messages if m.attachments), None)
+    assert message is not None
     picture, first = message.attachments[0].data, message.content
     assert picture.startswith(b"\x89PNG") and len(first) <= 2000
     assert [b["label"] for b in message.buttons] == ["Next ▶"]
