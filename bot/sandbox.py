@@ -8,7 +8,11 @@ caretaker keeps the seat), the sandbox holds the game between turns: the clock s
 the AI seats play on only when asked (`wait`: in a game of turns, one turn), so the onlooker
 sees each turn instead of ten going by at once. At the end the whole game's animated map (the
 timelapse the game's channel is shown) is written to a file. Buttons keep their number for the
-whole session ("[2] Zoom out" is 2 under every map), so `press 2` does what it did before."""
+whole session ("[2] Zoom out" is 2 under every map), so `press 2` does what it did before.
+
+What the game's channel is shown is printed too, each line marked `[#channel]`: the game's
+public news, a resolved turn's board (its picture written to a file) and its summary, the
+reminders before a deadline, and at the end the result with its charts."""
 
 from __future__ import annotations
 
@@ -28,7 +32,10 @@ from bot.context import Button, Caller, Reply, UserError, explain
 from bot.desk import Desk
 from bot.dm.delivery import Menu
 from bot.dm.notifier import Notifier
+from bot.game_channels import NEWS_OFF
 from bot.game_side import side
+from bot.standings import result_text
+from bot.store import BotStore
 from bot.ticker import Ticker
 from bot.typed import Commands
 from engine.host.runner import ROUNDS, AiRunner
@@ -218,6 +225,8 @@ class Sandbox:
         self._ai_turn = asyncio.Lock()  # one AI pass at a time (the background's, a command's)
         self.onlooking = False  # told that the AI seats play on only when asked
         self.timelapse: Path | None = None  # where the end-of-game timelapse was written
+        self.heard: list[list] = []  # events of the game its channel has not been shown yet
+        service.subscribe(self._heard)
 
     def write(self, text: str) -> None:
         """Everything the player reads, without Discord's markup."""
@@ -349,9 +358,45 @@ class Sandbox:
         await self._after()
         return given
 
+    def _heard(self, game_id: int, events: list) -> None:
+        if game_id == self.game and side(self.kind).posts_after & {e.kind for e in events}:
+            self.heard.append(list(events))
+
+    async def show_channel(self) -> None:
+        """What the game's channel has been shown since the last look, as the bot posts it
+        (`GameSide.posts`): each line marked `[#channel]`, a picture written to a file."""
+        assert self.game is not None
+        heard, self.heard = self.heard, []
+        for events in heard:
+            row = await self.service.game(self.game)
+            for post in await side(row.kind).posts(self.service, self.game, events):
+                if post.news and row.settings.get(NEWS_OFF) is True:
+                    continue
+                self._to_channel(post.text, post.file)
+
+    def _to_channel(self, text: str, file: tuple[str, bytes] | None) -> None:
+        if file is not None:
+            text += f"\n(picture: {self._save(f'channel-{file[0]}', file[1])})"
+        self.write("\n".join(f"[#channel] {line}" for line in text.splitlines()))
+
+    async def _show_result(self) -> None:
+        """The end of the game as its channel is shown it: the result (kept for `/stats`), and
+        its charts in a file."""
+        assert self.game is not None
+        await self.desk.standings.record(self.game)
+        result = await BotStore.of(self.service.store).result(self.game)
+        if result is None:
+            return
+        row = await self.service.game(self.game)
+        first, entries = await self.service.history(self.game)
+        data = await asyncio.to_thread(side(row.kind).charts, first, entries, row.name)
+        file = (f"stats-{self.game}.png", data) if data is not None else None
+        self._to_channel(result_text(result), file)
+
     async def _after(self) -> None:
         if self.game is None:
             return
+        await self.show_channel()
         summary = await self.service.summary(self.game)
         if self.onlooking and not summary.ended:
             seats = (await self.service.game(self.game)).settings.get("ai") or {}
@@ -376,6 +421,7 @@ class Sandbox:
             )
         if self.timelapse is None and summary.ended:
             await self._save_timelapse()
+            await self._show_result()
 
     async def _save_timelapse(self) -> None:
         """The whole game as an animated map, as its channel is shown at the end, in a file."""
