@@ -231,7 +231,10 @@ class Intel:
         me = view.nations[nation]
         paused = " (paused)" if seat.game.clock.get("paused") else ""
         if game.ended:
-            return self._ended_status(seat.game.name, view, game)
+            # its result as recorded at the end for the server's standings (public)
+            result = await BotStore.of(self.ctx.service.store).result(seat.game.id)
+            won = [p["nation"] for p in result.places[0]] if result and result.places else None
+            return self._ended_status(seat.game.name, view, game, won)
         fields = [
             ("Tech", f"{s.tech:.2f}"),
             ("Command points", f"{s.cp} (+{s.cp_regen} an hour)" + _wasted(view)),
@@ -278,20 +281,35 @@ class Intel:
             )
         )
 
-    def _ended_status(self, name: str, view: View, game: GameSummary) -> Reply:
-        """`/status` once the game is over: no clock running nor paused, but when it ended
-        and the cities each nation held at the end (what decided it)."""
+    def _ended_status(
+        self, name: str, view: View, game: GameSummary, won: list[str] | None
+    ) -> Reply:
+        """`/status` once the game is over: no clock running nor paused, but when it ended,
+        who won (`won`: the nations of its first place, None when its result is not recorded
+        yet) and the cities each nation held at the end (what decided it)."""
         s = view.status
         me = view.nations[view.nation]
+
+        def called(nation: str) -> str:
+            return "you" if nation == view.nation else view.nations[nation].name
+
         board = sorted(game.nations.values(), key=lambda n: (-n.score, n.name))
-        result = ", ".join(f"{'you' if n.id == view.nation else n.name} {n.score}" for n in board)
+        result = ", ".join(f"{called(n.id)} {n.score}" for n in board)
+        if won:
+            names = [called(n) for n in won]
+            winners = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+            verdict = f"Won by {winners}: the team of mutual allies with the most cities wins."
+        else:
+            verdict = (
+                "The team of mutual allies with the most cities wins; the game-over report "
+                "(`/news`) names the winners."
+            )
         return Reply(
             embed=Embed(
                 title=f"{me.name} in {name} - ended",
                 description=(
-                    f"The game ended at {game.clock(min(game.tick, game.end_tick))}. Cities at the end: "
-                    f"{result}. The team of mutual allies with the most cities wins; the "
-                    "game-over report (`/news`) names the winners."
+                    f"The game ended at {game.clock(min(game.tick, game.end_tick))}. {verdict} "
+                    f"Cities at the end: {result}."
                 ),
                 fields=(
                     ("Tech", f"{s.tech:.2f}"),

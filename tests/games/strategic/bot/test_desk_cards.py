@@ -11,6 +11,7 @@ from bot.context import Caller, UserError
 from bot.desk import Desk
 from bot.games.strategic.intel import Intel
 from bot.games.strategic.playing import Playing
+from bot.store import BotStore
 from engine.host.service import GameService
 from engine.strategic import commands as cmd
 from engine.strategic.rules import load as load_rules
@@ -187,8 +188,18 @@ async def test_status_after_the_end_shows_no_clock_but_ended_and_the_result(desk
     assert "paused" not in text and "Next unit update" not in dict(card.fields)
     assert "The game ends" not in dict(card.fields)
     summary = await desk.ctx.service.summary(game)
-    assert f"The game ended at {summary.clock()}. Cities at the end: " in card.description
+    assert f"The game ended at {summary.clock()}. " in card.description
+    assert "Cities at the end: " in card.description
     assert "you " in card.description and "Blue " in card.description
+    assert "names the winners" in card.description  # its result not recorded yet
+    # once recorded (the bot does at the end), /status names the winners
+    await desk.standings.record(game)
+    result = await BotStore.of(desk.ctx.service.store).result(game)
+    assert result is not None
+    first = [p["name"] if p["nation"] != "red" else "you" for p in result.places[0]]
+    card = (await desk.part(Intel).status(caller("1"))).embed
+    assert card is not None
+    assert f"Won by {' and '.join(first)}: " in card.description, card.description
 
 
 async def test_command_points_at_the_cap_say_that_points_are_being_wasted(desk: Desk) -> None:
