@@ -4,7 +4,9 @@ player is shown is cut, no limit is broken and Discord refuses no request."""
 
 from __future__ import annotations
 
+import math
 import re
+import time
 
 import pytest
 
@@ -105,6 +107,7 @@ async def test_thirty_two_nations_on_the_largest_map(server) -> None:
         {"name": "World War", "nations": MAX_NATIONS, "speed": "test (x360)"},
     )
     assert "256x256" in await answer(made)
+    began = time.monotonic()
     for i, user in enumerate(players):
         joined = await fake.invoke(user, channel, "game join", {"name": f"Nation {i:02d}"})
         assert "You lead" in await answer(joined), joined.text
@@ -117,8 +120,14 @@ async def test_thirty_two_nations_on_the_largest_map(server) -> None:
     assert lines == [f"**Nation {i:02d}** joins World War ({i + 1}/32)." for i in range(31)] + [
         "**Nation 31** joins World War (32/32). The game is full: **it has started!**"
     ]
+    took = time.monotonic() - began
     posts = [m for m in fake.channel_messages(channel) if "joins World War" in m.content]
-    assert len(posts) < MAX_NATIONS / 2
+    # at most what the channel allows in that time (5 messages a 5-second window, scaled):
+    # joins that came faster went together (the fake refuses a message over the limit, and
+    # the fixture checks that none was refused); on a fast machine that is a handful of
+    # posts for 32 joins, on a loaded one (a join a second) nearer one each
+    windows = math.ceil(took / (5.0 / FASTER))
+    assert len(posts) <= min(MAX_NATIONS, 5 * (windows + 1)), (len(posts), took)
     everyone = {str(u.id) for u in players}
 
     # the pinned status and /game info name every nation's player, no mention cut
