@@ -6,13 +6,18 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from pydantic import SecretStr
 
 from bot.client import StrategicBot
 from bot.config import Settings
+from engine.strategic.scenario import build_world
 from tests.fakediscord import CommandUnavailable, FakeDiscord
 
 MANAGE_GUILD = 1 << 5
@@ -36,6 +41,45 @@ def settings(tmp_path, guild_id: int, **extra) -> Settings:
         SI_TICK_SECONDS=0.05,
         SI_NOTIFY_SECONDS=0.05,
         **extra,
+    )
+
+
+@asynccontextmanager
+async def running_bot(
+    tmp_path: Path,
+    players: Sequence[str],
+    moderators: Sequence[str] = (),
+    **bot_options: Any,
+) -> AsyncIterator[SimpleNamespace]:
+    """The real bot started against the fake Discord in a guild with one channel, the players
+    (and moderators, with Manage Server) its members: fake, guild, channel, bot and each user
+    by name."""
+    async with FakeDiscord() as fake:
+        guild = fake.add_guild("Wargames", channels=["war-room"])
+        channel = next(iter(guild.channels.values()))
+        users = {name: fake.add_user(name) for name in (*players, *moderators)}
+        for name in players:
+            fake.add_member(guild, users[name])
+        for name in moderators:
+            fake.add_member(guild, users[name], permissions=MANAGE_GUILD)
+        bot = StrategicBot(settings(tmp_path, guild.id), **bot_options)
+        await fake.start_client(bot, wait_for_sync=guild)
+        try:
+            yield SimpleNamespace(fake=fake, guild=guild, channel=channel, bot=bot, **users)
+        finally:
+            await fake.stop_client(bot)
+
+
+async def seat_game(env: SimpleNamespace, name: str, spec: dict[str, Any]) -> int:
+    """A game of the world `spec` describes, in the env's channel, created by alice."""
+    world, _ = build_world(spec)
+    assert env.bot.service is not None  # the bot opened its store when it started
+    return await env.bot.service.create_game(
+        name=name,
+        world=world,
+        guild_id=str(env.guild.id),
+        channel_id=str(env.channel.id),
+        created_by=str(env.alice.id),
     )
 
 
