@@ -10,7 +10,7 @@ import pytest
 
 from engine.strategic import commands as cmd
 from engine.strategic.scenario import build_world
-from tests.e2e.test_bot_e2e import running_bot
+from tests.e2e.test_bot_e2e import running_bot, seat_world
 
 MAP = """
 ~~~~~~~~~~~~~~~~~~~~
@@ -41,14 +41,7 @@ async def test_a_capture_is_told_once_and_each_dm_arrives_once(tmp_path) -> None
                 ],
             }
         )
-        assert env.bot.service is not None
-        game = await env.bot.service.create_game(
-            name="Reports",
-            world=world,
-            guild_id=str(env.guild.id),
-            channel_id=str(env.channel.id),
-            created_by=str(env.alice.id),
-        )
+        game = await seat_world(env, "Reports", world)
         hp = world.rules.unit["infantry"].hp
         loss = world.rules.capture.hp_loss
         reply = await env.fake.invoke(
