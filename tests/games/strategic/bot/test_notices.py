@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections.abc import Sequence
 
 import pytest
 
@@ -84,21 +85,7 @@ def _sample(cls: type[ev.Event]) -> ev.Event:
             hits=[{"unit": 4, "type": "infantry", "owner": "blue", "damage": 5, "hp": 5}],
             victims=["blue"],
         ),
-        ev.Intercepted: ev.Intercepted(
-            tick=1,
-            to=to,
-            interceptor="blue",
-            mover="red",
-            square="9,9",
-            fighter=30,
-            fighter_type="fighter",
-            unit=7,
-            unit_type="cargo_plane",
-            damage=4,
-            counter=0,
-            unit_hp=6,
-            fighter_hp=10,
-        ),
+        ev.Intercepted: _intercept("9,9", mover="red", to=to),
         ev.Interdicted: ev.Interdicted(
             tick=1,
             to=to,
@@ -506,10 +493,18 @@ def test_a_cession_is_told_from_each_side() -> None:
 # --- a report in the order a player acts on it (issue 29, item 7) -------------------------------
 
 
-def _intercept(square: str, *, hp: int = 6, interceptor: str = "blue", mover: str = "green"):
+def _intercept(
+    square: str,
+    *,
+    hp: int = 6,
+    interceptor: str = "blue",
+    mover: str = "green",
+    to: Sequence[str] = ("blue", "green", "red"),
+) -> ev.Intercepted:
+    """The interceptor's fighter 30 hits the mover's cargo plane 7 at `square`, leaving it `hp`."""
     return ev.Intercepted(
         tick=1,
-        to=["blue", "green", "red"],
+        to=list(to),
         interceptor=interceptor,
         mover=mover,
         square=square,
