@@ -29,6 +29,7 @@ from engine.strategic.systems.movement import (
     fleet_squares,
     follow,
     is_ship,
+    path_cost,
     plan_move,
     walk,
 )
@@ -263,14 +264,8 @@ def _move(world: World, nation: str, c: cmd.Move) -> list[ev.Event]:
                 unit.set_order(None)
             else:
                 unit.set_order(goals[unit.id], result.rest, pace=pace)
-            out.extend(result.events)
-            ctx.invalidate_sight()
-            if result.arrived:
-                arrived.append(unit.id)
-            elif unit.order is not None:
-                ordered.append(unit.id)
-            continue
-        result = follow(world, ctx, unit, goal, path, hooks=hooks)
+        else:
+            result = follow(world, ctx, unit, goal, path, hooks=hooks)
         out.extend(result.events)
         ctx.invalidate_sight()
         if result.arrived:
@@ -384,7 +379,7 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
         path = plan_move(world, ctx, unit, target, approach=True)
         if path is None:
             raise CommandError(f"{name} has no known way to get next to {where}")
-        need = strike.path_cost(world, ctx, unit, path) + 1
+        need = path_cost(world, ctx, unit, path) + 1
         if unit.mobility < need:
             if not c.queue:
                 raise CommandError(

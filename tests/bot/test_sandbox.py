@@ -6,11 +6,31 @@ from __future__ import annotations
 import re
 import time
 from collections import deque
+from pathlib import Path
+from typing import Any
 
 import pytest
 
 from bot.context import UserError
 from bot.sandbox import command_specs, parse, run_sandbox
+
+
+async def _played(
+    tmp_path: Path, commands: list[str], pictures: str = "pics", **options: Any
+) -> tuple[int, list[str]]:
+    """Run a sandbox offline on the typed commands (then `quit`), its pictures written under
+    tmp_path/pictures: the exit code and every line it printed."""
+    lines = deque(commands)
+    out: list[str] = []
+    code = await run_sandbox(
+        db=str(tmp_path / "s.db"),
+        out_dir=str(tmp_path / pictures),
+        read=lambda prompt: lines.popleft() if lines else "quit",
+        write=out.append,
+        live=False,
+        **options,
+    )
+    return code, out
 
 
 async def test_commands_are_parsed_like_slash_commands() -> None:
@@ -181,35 +201,21 @@ async def test_the_clock_stands_still_while_the_player_types(tmp_path, clock_run
 async def test_a_player_learns_and_follows_the_game_in_the_sandbox(tmp_path) -> None:
     """The issue's player tools, typed in the terminal: the cards, the map's buttons, the
     rules' pages, the news, names with spaces, and nothing of Discord's markup."""
-    lines = deque(
-        [
-            "help units",
-            "status",
-            "cities",
-            "nations",
-            "units",
-            "map",
-            "press 2",  # zoom out: a wider window round the same place
-            "press 9",
-            'diplomacy "Robot 1" war',
-            "wait 2",
-            "news",
-            "quit",
-        ]
-    )
-    out: list[str] = []
-
-    def read(prompt: str) -> str:
-        return lines.popleft() if lines else "quit"
-
-    code = await run_sandbox(
-        nations=2,
-        db=str(tmp_path / "s.db"),
-        out_dir=str(tmp_path / "pics"),
-        read=read,
-        write=out.append,
-        live=False,
-    )
+    commands = [
+        "help units",
+        "status",
+        "cities",
+        "nations",
+        "units",
+        "map",
+        "press 2",  # zoom out: a wider window round the same place
+        "press 9",
+        'diplomacy "Robot 1" war',
+        "wait 2",
+        "news",
+        "quit",
+    ]
+    code, out = await _played(tmp_path, commands, nations=2)
     text = "\n".join(out)
     assert code == 0
     assert "Infantry" in text and "build hours" in text  # the units page of the rules
@@ -290,16 +296,7 @@ async def test_map_buttons_keep_their_numbers_from_reply_to_reply(tmp_path) -> N
     """Zooming out step by step to the whole board (which has no "Zoom out") and in again: a
     button keeps its number under every map (Refresh is the same number under each), and a
     number not under the last reply is refused."""
-    lines = deque(["map", *["press 2"] * 12, "press 1", "quit"])
-    out: list[str] = []
-    code = await run_sandbox(
-        nations=2,
-        db=str(tmp_path / "s.db"),
-        out_dir=str(tmp_path / "pics"),
-        read=lambda prompt: lines.popleft() if lines else "quit",
-        write=out.append,
-        live=False,
-    )
+    code, out = await _played(tmp_path, ["map", *["press 2"] * 12, "press 1", "quit"], nations=2)
     assert code == 0
     rows = [line for line in out if line.startswith("Buttons: ")]
     numbered = [dict(re.findall(r"\[(\d+)\] ([A-Za-z ]+?)(?:,|$| \()", row)) for row in rows]
@@ -319,7 +316,8 @@ async def test_map_buttons_keep_their_numbers_from_reply_to_reply(tmp_path) -> N
 async def test_a_game_with_no_player_left_waits_for_the_onlooker(tmp_path) -> None:
     """The only player resigns: the AI seats play every nation, one turn each time the
     onlooker types `wait`, and no turn goes by while they type something else."""
-    lines = deque(
+    code, out = await _played(
+        tmp_path,
         [
             "game resign",
             "yes",
@@ -330,18 +328,11 @@ async def test_a_game_with_no_player_left_waits_for_the_onlooker(tmp_path) -> No
             "game info",
             "wait",
             "quit",
-        ]
-    )
-    out: list[str] = []
-    code = await run_sandbox(
+        ],
+        pictures="pictures",
         kind="supply-lines",
         nations=None,
         players=["Ann"],
-        db=str(tmp_path / "s.db"),
-        out_dir=str(tmp_path / "pictures"),
-        read=lambda prompt: lines.popleft() if lines else "quit",
-        write=out.append,
-        live=False,
     )
     text = "\n".join(out)
     assert code == 0, text
@@ -357,16 +348,7 @@ async def test_a_game_with_no_player_left_waits_for_the_onlooker(tmp_path) -> No
 
 
 async def test_the_sandbox_writes_the_end_of_game_timelapse_to_a_file(tmp_path) -> None:
-    lines = deque(["wait 1", "mod end", "yes", "status", "quit"])
-    out: list[str] = []
-    code = await run_sandbox(
-        nations=2,
-        db=str(tmp_path / "s.db"),
-        out_dir=str(tmp_path / "pics"),
-        read=lambda prompt: lines.popleft() if lines else "quit",
-        write=out.append,
-        live=False,
-    )
+    code, out = await _played(tmp_path, ["wait 1", "mod end", "yes", "status", "quit"], nations=2)
     text = "\n".join(out)
     assert code == 0, text
     gif = tmp_path / "pics" / "game-1-timelapse.gif"
@@ -376,15 +358,10 @@ async def test_the_sandbox_writes_the_end_of_game_timelapse_to_a_file(tmp_path) 
 
 
 async def test_the_caretaker_holds_the_game_until_the_player_takes_the_seat_back(tmp_path) -> None:
-    lines = deque(["game caretaker on:true", "resume", "game caretaker on:false", "wait 1", "quit"])
-    out: list[str] = []
-    code = await run_sandbox(
+    code, out = await _played(
+        tmp_path,
+        ["game caretaker on:true", "resume", "game caretaker on:false", "wait 1", "quit"],
         nations=2,
-        db=str(tmp_path / "s.db"),
-        out_dir=str(tmp_path / "pics"),
-        read=lambda prompt: lines.popleft() if lines else "quit",
-        write=out.append,
-        live=False,
     )
     text = "\n".join(out)
     assert code == 0, text

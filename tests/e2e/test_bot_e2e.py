@@ -6,13 +6,19 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import AsyncIterator, Sequence
+from contextlib import asynccontextmanager
+from pathlib import Path
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 from pydantic import SecretStr
 
 from bot.client import StrategicBot
 from bot.config import Settings
+from engine.strategic.scenario import build_world
+from engine.strategic.world import World
 from tests.fakediscord import CommandUnavailable, FakeDiscord
 
 MANAGE_GUILD = 1 << 5
@@ -36,6 +42,49 @@ def settings(tmp_path, guild_id: int, **extra) -> Settings:
         SI_TICK_SECONDS=0.05,
         SI_NOTIFY_SECONDS=0.05,
         **extra,
+    )
+
+
+@asynccontextmanager
+async def running_bot(
+    tmp_path: Path,
+    players: Sequence[str],
+    moderators: Sequence[str] = (),
+    **bot_options: Any,
+) -> AsyncIterator[SimpleNamespace]:
+    """The real bot started against the fake Discord in a guild with one channel, the players
+    (and moderators, with Manage Server) its members: fake, guild, channel, bot and each user
+    by name."""
+    async with FakeDiscord() as fake:
+        guild = fake.add_guild("Wargames", channels=["war-room"])
+        channel = next(iter(guild.channels.values()))
+        users = {name: fake.add_user(name) for name in (*players, *moderators)}
+        for name in players:
+            fake.add_member(guild, users[name])
+        for name in moderators:
+            fake.add_member(guild, users[name], permissions=MANAGE_GUILD)
+        bot = StrategicBot(settings(tmp_path, guild.id), **bot_options)
+        await fake.start_client(bot, wait_for_sync=guild)
+        try:
+            yield SimpleNamespace(fake=fake, guild=guild, channel=channel, bot=bot, **users)
+        finally:
+            await fake.stop_client(bot)
+
+
+async def seat_game(env: SimpleNamespace, name: str, spec: dict[str, Any]) -> int:
+    """A game of the world `spec` describes, in the env's channel, created by alice."""
+    return await seat_world(env, name, build_world(spec)[0])
+
+
+async def seat_world(env: SimpleNamespace, name: str, world: World) -> int:
+    """A game of `world`, in the env's channel, created by alice."""
+    assert env.bot.service is not None  # the bot opened its store when it started
+    return await env.bot.service.create_game(
+        name=name,
+        world=world,
+        guild_id=str(env.guild.id),
+        channel_id=str(env.channel.id),
+        created_by=str(env.alice.id),
     )
 
 
@@ -226,13 +275,7 @@ async def test_a_skipped_build_and_an_interception_reach_the_right_players_only(
             ],
         }
     )
-    game = await env.bot.service.create_game(
-        name="Scenario",
-        world=world,
-        guild_id=str(env.guild.id),
-        channel_id=str(env.channel.id),
-        created_by=str(env.alice.id),
-    )
+    game = await seat_world(env, "Scenario", world)
     # red's bomber flies past blue's fighter: intercepted; both sides hear of it
     reply = await fake.invoke(env.alice, env.channel, "move", {"units": "1", "to": "16,1"})
     assert "ntercepted" in reply.text
@@ -304,13 +347,7 @@ async def test_move_all_on_a_square_through_discord(env) -> None:
             ],
         }
     )
-    game = await env.bot.service.create_game(
-        name="Selectors",
-        world=world,
-        guild_id=str(env.guild.id),
-        channel_id=str(env.channel.id),
-        created_by=str(env.alice.id),
-    )
+    game = await seat_world(env, "Selectors", world)
     # the suggestions offer the stack on 2,1 with what it holds
     choices = await fake.autocomplete(env.alice, env.channel, "move", focused="units", value="all")
     assert {"name": "all at 2,1 (2 units: 1, 3)", "value": "all at 2,1"} in choices

@@ -7,17 +7,15 @@ next command."""
 from __future__ import annotations
 
 import asyncio
-from types import SimpleNamespace
 
 import discord
 import pytest
 
-from bot.client import StrategicBot
 from bot.dm.delivery import DmChannels, DmClosed, RateLimited, discord_sender
 from bot.pacer import Pacer
 from bot.store import BotStore
 from engine.host.service import GameService
-from tests.e2e.test_bot_e2e import eventually, open_game, settings
+from tests.e2e.test_bot_e2e import eventually, open_game, running_bot
 from tests.fakediscord import FakeDiscord, RateLimitRule
 
 
@@ -131,18 +129,8 @@ async def test_new_dm_channels_are_opened_a_few_at_a_time(store):
 
 @pytest.fixture
 async def bot_env(tmp_path):
-    async with FakeDiscord() as fake:
-        guild = fake.add_guild("Wargames", channels=["war-room"])
-        channel = next(iter(guild.channels.values()))
-        alice, bob = fake.add_user("alice"), fake.add_user("bob")
-        for user in (alice, bob):
-            fake.add_member(guild, user)
-        bot = StrategicBot(settings(tmp_path, guild.id))
-        await fake.start_client(bot, wait_for_sync=guild)
-        yield SimpleNamespace(
-            fake=fake, guild=guild, channel=channel, alice=alice, bob=bob, bot=bot
-        )
-        await fake.stop_client(bot)
+    async with running_bot(tmp_path, ["alice", "bob"]) as env:
+        yield env
 
 
 async def test_a_player_whose_dms_are_closed_is_told_once_privately(bot_env) -> None:

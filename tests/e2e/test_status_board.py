@@ -4,12 +4,9 @@ sends no request for the games whose status did not change."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
-from bot.client import StrategicBot
-from tests.e2e.test_bot_e2e import settings
+from tests.e2e.test_bot_e2e import running_bot
 from tests.fakediscord import FakeDiscord
 from tests.games.strategic.worlds import strip_world
 
@@ -17,16 +14,8 @@ from tests.games.strategic.worlds import strip_world
 @pytest.fixture
 async def env(tmp_path):
     """The real bot without its background loops: every refresh is the test's."""
-    async with FakeDiscord() as fake:
-        guild = fake.add_guild("Wargames", channels=["war-room"])
-        channel = next(iter(guild.channels.values()))
-        alice, bob = fake.add_user("alice"), fake.add_user("bob")
-        for user in (alice, bob):
-            fake.add_member(guild, user)
-        bot = StrategicBot(settings(tmp_path, guild.id), background=False)
-        await fake.start_client(bot, wait_for_sync=guild)
-        yield SimpleNamespace(fake=fake, channel=channel, alice=alice, bob=bob, bot=bot)
-        await fake.stop_client(bot)
+    async with running_bot(tmp_path, ["alice", "bob"], background=False) as env:
+        yield env
 
 
 def sent(fake: FakeDiscord, channel_id: int) -> list[str]:

@@ -173,6 +173,16 @@ def step_cost(world: World, ctx: MoveContext, ut: UnitType, from_sq: int) -> int
     return world.rules.supply.out_of_supply_step_cost
 
 
+def path_cost(world: World, ctx: MoveContext, unit: Unit, path: list[int]) -> int:
+    """The mobility a unit spends walking `path` from its square."""
+    ut = world.rules.unit[unit.type]
+    total, here = 0, unit.sq
+    for sq in path:
+        total += step_cost(world, ctx, ut, here)
+        here = sq
+    return total
+
+
 def find_path(
     world: World,
     ctx: MoveContext,

@@ -16,7 +16,7 @@ from engine.strategic.rules.models import UnitClass, UnitType
 from engine.strategic.systems import combat
 from engine.strategic.systems.interception import Interception
 from engine.strategic.systems.interdiction import Interdiction
-from engine.strategic.systems.movement import MoveContext, plan_move, step_cost, walk
+from engine.strategic.systems.movement import MoveContext, path_cost, plan_move, walk
 from engine.strategic.systems.sight import Knowledge, Sight
 from engine.strategic.world import Unit, World
 
@@ -82,15 +82,6 @@ def can_attack(world: World, unit: Unit, target: Target, sq: int) -> str | None:
     if unit.ammo < 1:
         return f"{name} has no ammunition"
     return None
-
-
-def path_cost(world: World, ctx: MoveContext, unit: Unit, path: list[int]) -> int:
-    ut = world.rules.unit[unit.type]
-    total, here = 0, unit.sq
-    for sq in path:
-        total += step_cost(world, ctx, ut, here)
-        here = sq
-    return total
 
 
 def still_hostile(world: World, nation: str, target: int) -> bool:

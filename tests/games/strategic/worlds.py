@@ -38,3 +38,22 @@ STRIP: dict[str, Any] = {  # a scenario spec, as build_world takes it
 def strip_world(**overrides) -> World:
     world, _ = build_world({**STRIP, **overrides})
     return world
+
+
+def transport_by_a_hidden_submarine(*cargo: dict[str, Any]) -> World:
+    """Red's transport 1 at 2,2 on a strait whose way east blue's submarine 2, unseen, blocks at
+    5,2 (with `cargo`, units given as in a scenario, aboard)."""
+    world, _ = build_world(
+        {
+            "ruleset": "standard",
+            "map": "\n".join(["." * 16, "." * 16, "~" * 16, "." * 16, "." * 16]),
+            "nations": {"red": {"cp": 500}, "blue": {}},
+            "explored": ["red"],
+            "units": [
+                {"id": 1, "owner": "red", "type": "transport", "at": "2,2"},
+                {"id": 2, "owner": "blue", "type": "submarine", "at": "5,2"},
+                *cargo,
+            ],
+        }
+    )
+    return world

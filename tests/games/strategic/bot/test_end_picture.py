@@ -10,6 +10,7 @@ from renderers.strategic import drawing
 from renderers.strategic.mapimage import render_focus, render_overview
 from renderers.strategic.markers import markers_from
 from tests.games.strategic.renderers.test_overview import two_nations
+from tests.games.strategic.sample_events import attacked
 
 
 async def test_the_end_of_game_dm_shows_the_whole_final_board(monkeypatch) -> None:
@@ -21,17 +22,16 @@ async def test_the_end_of_game_dm_shows_the_whole_final_board(monkeypatch) -> No
 
     world = two_nations("war")
     view = view_for(world, "red")
-    skirmish = ev.Attacked(
+    skirmish = attacked(
         tick=world.tick,
         to=["red", "blue"],
-        attacker="red",
-        defender="blue",
         square="20,1",
         from_square="21,1",
         attacker_unit=6,
-        attacker_type="infantry",
         defender_unit=4,
         defender_type="infantry",
+        damage=0,
+        counter=0,
         attacker_hp=10,
         defender_hp=5,
     )

@@ -4,12 +4,14 @@ from __future__ import annotations
 
 import inspect
 import re
+from collections.abc import Sequence
 
 import pytest
 
 from bot.dm.text import MAX_LINE
 from bot.games.strategic import notices
 from engine.strategic import events as ev
+from tests.games.strategic.sample_events import attacked
 
 NAMES = {"red": "Red", "blue": "Blue", "green": "Green"}
 
@@ -27,27 +29,6 @@ def told(event: ev.Event, nation: str, names: dict[str, str]) -> str:
     line = notices.describe(event, nation, names)
     assert line is not None, f"{nation} is told nothing of {event!r}"
     return line
-
-
-def _attack(**kw) -> ev.Attacked:
-    base = dict(
-        tick=5,
-        to=["blue", "red"],
-        attacker="red",
-        defender="blue",
-        square="12,7",
-        from_square="11,7",
-        attacker_unit=12,
-        attacker_type="infantry",
-        defender_unit=40,
-        defender_type="tank",
-        damage=3,
-        counter=2,
-        attacker_hp=8,
-        defender_hp=7,
-    )
-    base.update(kw)
-    return ev.Attacked.model_validate(base)
 
 
 def _sample(cls: type[ev.Event]) -> ev.Event:
@@ -93,7 +74,7 @@ def _sample(cls: type[ev.Event]) -> ev.Event:
         ev.NationJoined: ev.NationJoined(tick=0, to=to, nation="blue", name="Blue", home="20,1"),
         ev.NationLeft: ev.NationLeft(tick=0, to=to, nation="blue", name="Blue", resigned=True),
         ev.GameStarted: ev.GameStarted(tick=0, to=to, nations=["red", "blue"], end_tick=960),
-        ev.Attacked: _attack(),
+        ev.Attacked: attacked(),
         ev.Bombed: ev.Bombed(
             tick=1,
             to=to,
@@ -104,21 +85,7 @@ def _sample(cls: type[ev.Event]) -> ev.Event:
             hits=[{"unit": 4, "type": "infantry", "owner": "blue", "damage": 5, "hp": 5}],
             victims=["blue"],
         ),
-        ev.Intercepted: ev.Intercepted(
-            tick=1,
-            to=to,
-            interceptor="blue",
-            mover="red",
-            square="9,9",
-            fighter=30,
-            fighter_type="fighter",
-            unit=7,
-            unit_type="cargo_plane",
-            damage=4,
-            counter=0,
-            unit_hp=6,
-            fighter_hp=10,
-        ),
+        ev.Intercepted: _intercept("9,9", mover="red", to=to),
         ev.Interdicted: ev.Interdicted(
             tick=1,
             to=to,
@@ -230,7 +197,7 @@ def test_unknown_event_subclass_has_no_category():
 
 
 def test_attack_from_both_sides_and_from_a_bystander():
-    event = _attack(to=["blue", "green", "red"], attacker_type="heavy_bomber")
+    event = attacked(to=["blue", "green", "red"], attacker_type="heavy_bomber")
     red = told(event, "red", NAMES)
     blue = told(event, "blue", NAMES)
     green = told(event, "green", NAMES)
@@ -241,14 +208,14 @@ def test_attack_from_both_sides_and_from_a_bystander():
 
 
 def test_names_fall_back_to_ids():
-    event = _attack()
+    event = attacked()
     assert "blue's tank 40" in told(event, "red", {})
 
 
 def test_kill_and_first_fire_are_bold():
-    killed = told(_attack(defender_hp=0, counter=0), "red", NAMES)
+    killed = told(attacked(defender_hp=0, counter=0), "red", NAMES)
     assert "**destroyed**" in killed
-    shot = _attack(first_fire=10, damage=0, counter=0, attacker_hp=0, attacker_type="fighter")
+    shot = attacked(first_fire=10, damage=0, counter=0, attacker_hp=0, attacker_type="fighter")
     line = told(shot, "blue", NAMES)
     assert line.startswith("Red's fighter 12 was **shot down**")
 
@@ -402,7 +369,7 @@ def test_digest_collapses_repeats_and_orders_by_category():
         _skipped("3,4"),
         _sample(ev.TechReached),
         _skipped("5,6"),
-        _attack(),
+        attacked(),
         _skipped("2,2"),
         _skipped("7,7"),
         _skipped("8,8", unit="tank"),
@@ -429,7 +396,7 @@ def test_collapsed_line_says_how_many_more():
 
 
 def test_digest_drops_a_kill_the_combat_line_already_told():
-    attack = _attack(defender_hp=0, counter=0)
+    attack = attacked(defender_hp=0, counter=0)
     dead = ev.UnitDestroyed(
         tick=5,
         to=["blue", "red"],
@@ -465,7 +432,7 @@ def test_digest_small_limit_clips_long_lines():
     messages = notices.digest([_sample(ev.IcbmLaunched)] * 2, "blue", NAMES, limit=60)
     assert all(len(m) <= 60 for m in messages)
     with pytest.raises(ValueError):
-        notices.digest([_attack()], "red", NAMES, limit=5)
+        notices.digest([attacked()], "red", NAMES, limit=5)
 
 
 def test_identical_lines_are_counted():
@@ -474,7 +441,7 @@ def test_identical_lines_are_counted():
 
 
 def test_summarise_counts():
-    batch = [_attack(), _skipped("1,1"), _skipped("2,2"), _sample(ev.UnitsMoved)]
+    batch = [attacked(), _skipped("1,1"), _skipped("2,2"), _sample(ev.UnitsMoved)]
     counts = notices.summarise_counts(batch, "red")
     assert list(counts) == list(notices.CATEGORIES)
     assert counts["combat"] == 1 and counts["builds"] == 2 and counts["moves"] == 0
@@ -526,10 +493,18 @@ def test_a_cession_is_told_from_each_side() -> None:
 # --- a report in the order a player acts on it (issue 29, item 7) -------------------------------
 
 
-def _intercept(square: str, *, hp: int = 6, interceptor: str = "blue", mover: str = "green"):
+def _intercept(
+    square: str,
+    *,
+    hp: int = 6,
+    interceptor: str = "blue",
+    mover: str = "green",
+    to: Sequence[str] = ("blue", "green", "red"),
+) -> ev.Intercepted:
+    """The interceptor's fighter 30 hits the mover's cargo plane 7 at `square`, leaving it `hp`."""
     return ev.Intercepted(
         tick=1,
-        to=["blue", "green", "red"],
+        to=list(to),
         interceptor=interceptor,
         mover=mover,
         square=square,
@@ -548,7 +523,7 @@ def test_losses_and_threats_come_first_and_others_fights_fold_into_one_line():
     lost = ev.CityCaptured(
         tick=1, to=["blue", "red"], nation="blue", previous="red", city="4,4", unit=9
     )
-    hit = _attack(attacker="blue", defender="red", attacker_unit=40, defender_unit=12)
+    hit = attacked(attacker="blue", defender="red", attacker_unit=40, defender_unit=12)
     batch = [
         _skipped("3,4"),
         _sample(ev.TechReached),

@@ -34,17 +34,25 @@ async def test_a_move_reply_tells_how_far_the_units_went_and_when_the_rest_arriv
         assert near.split("\n")[0] == "Unit 2 moved 2 squares to 3,1."
         assert near.endswith(f"spent; {cp - 2 * cost} left.")
         # the arrival it named is when the unit really gets there
-        summary = await service.summary(game)
-        while summary.clock() != match.group(1):
-            assert summary.tick < 200, "the named arrival never came"
-            world = await service.live_world(game)
-            assert world.grid.label(world.units[1].sq) != "10,1"  # not before
-            await service.advance(game, 1)
-            summary = await service.summary(game)
-        world = await service.live_world(game)
-        assert world.grid.label(world.units[1].sq) == "10,1"
+        await _unit_1_arrives_when_named(service, game, match.group(1), "10,1", within=200)
     finally:
         await service.close()
+
+
+async def _unit_1_arrives_when_named(
+    service: GameService, game: int, arrival: str, square: str, *, within: int
+) -> None:
+    """Advance the game tick by tick to the named arrival (at most `within` ticks): unit 1 is
+    not at `square` before it, and is there then."""
+    summary = await service.summary(game)
+    while summary.clock() != arrival:
+        assert summary.tick < within, "the named arrival never came"
+        world = await service.live_world(game)
+        assert world.grid.label(world.units[1].sq) != square  # not before
+        await service.advance(game, 1)
+        summary = await service.summary(game)
+    world = await service.live_world(game)
+    assert world.grid.label(world.units[1].sq) == square
 
 
 LONG = {
@@ -77,15 +85,7 @@ async def test_the_arrival_a_move_names_counts_the_dearer_steps_out_of_supply(tm
         far = (await desk.part(Playing).move(RED, "1", "25,1")).text.split("\n")[0]
         match = re.search(r"arriving about (day \d+ \d\d:\d\d)\.", far)
         assert match, far
-        summary = await service.summary(game)
-        while summary.clock() != match.group(1):
-            assert summary.tick < 400, "the named arrival never came"
-            world = await service.live_world(game)
-            assert world.grid.label(world.units[1].sq) != "25,1"  # not before
-            await service.advance(game, 1)
-            summary = await service.summary(game)
-        world = await service.live_world(game)
-        assert world.grid.label(world.units[1].sq) == "25,1"
+        await _unit_1_arrives_when_named(service, game, match.group(1), "25,1", within=400)
     finally:
         await service.close()
 

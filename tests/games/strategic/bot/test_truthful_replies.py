@@ -14,6 +14,7 @@ from engine.strategic import commands as cmd
 from engine.strategic import events as ev
 from engine.strategic.orders import apply
 from engine.strategic.scenario import build_world
+from tests.games.strategic.worlds import transport_by_a_hidden_submarine
 
 NAMES = {"red": "Red", "blue": "Blue"}
 
@@ -44,18 +45,7 @@ def test_a_capture_says_the_hp_the_unit_lost_taking_the_city():
 
 
 def test_a_move_blocked_by_a_hidden_submarine_says_a_unit_is_there():
-    world, _ = build_world(
-        {
-            "ruleset": "standard",
-            "map": "\n".join(["." * 16, "." * 16, "~" * 16, "." * 16, "." * 16]),
-            "nations": {"red": {"cp": 500}, "blue": {}},
-            "explored": ["red"],
-            "units": [
-                {"id": 1, "owner": "red", "type": "transport", "at": "2,2"},
-                {"id": 2, "owner": "blue", "type": "submarine", "at": "5,2"},
-            ],
-        }
-    )
+    world = transport_by_a_hidden_submarine()
     events = apply(world, "red", cmd.Move(units=[1], to=(8, 2)))
     blocked = [e for e in events if isinstance(e, ev.MoveBlocked)]
     assert blocked and blocked[0].cause == "unit"

@@ -2,14 +2,9 @@
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
-from bot.client import StrategicBot
-from engine.strategic.scenario import build_world
-from tests.e2e.test_bot_e2e import settings
-from tests.fakediscord import FakeDiscord
+from tests.e2e.test_bot_e2e import running_bot, seat_game
 
 MAP = """
 ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -21,22 +16,17 @@ MAP = """
 
 @pytest.fixture
 async def env(tmp_path):
-    async with FakeDiscord() as fake:
-        guild = fake.add_guild("Wargames", channels=["war-room"])
-        channel = next(iter(guild.channels.values()))
-        alice, bob, carol = (fake.add_user(n) for n in ("alice", "bob", "carol"))
-        for user in (alice, bob, carol):
-            fake.add_member(guild, user)
-        bot = StrategicBot(settings(tmp_path, guild.id))
-        await fake.start_client(bot, wait_for_sync=guild)
-        world, _ = build_world(
+    async with running_bot(tmp_path, ["alice", "bob", "carol"]) as env:
+        env.game = await seat_game(
+            env,
+            "Allies",
             {
                 "ruleset": "standard",
                 "map": MAP,
                 "nations": {
-                    "red": {"player": str(alice.id)},
-                    "blue": {"player": str(bob.id)},
-                    "green": {"player": str(carol.id)},
+                    "red": {"player": str(env.alice.id)},
+                    "blue": {"player": str(env.bob.id)},
+                    "green": {"player": str(env.carol.id)},
                 },
                 "relations": [["red", "blue", "allied"]],
                 "cities": {
@@ -50,20 +40,9 @@ async def env(tmp_path):
                     {"id": 3, "owner": "blue", "type": "infantry", "at": "7,2"},
                     {"id": 4, "owner": "green", "type": "infantry", "at": "27,1"},
                 ],
-            }
+            },
         )
-        assert bot.service is not None  # the bot opened its store when it started
-        game = await bot.service.create_game(
-            name="Allies",
-            world=world,
-            guild_id=str(guild.id),
-            channel_id=str(channel.id),
-            created_by=str(alice.id),
-        )
-        yield SimpleNamespace(
-            fake=fake, channel=channel, alice=alice, bob=bob, carol=carol, bot=bot, game=game
-        )
-        await fake.stop_client(bot)
+        yield env
 
 
 async def test_cede_hands_units_to_the_ally_who_is_told_by_dm(env) -> None:

@@ -3,14 +3,10 @@ Discord: wars, alliances, a city taken (never where), a nation out; a moderator 
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
-from bot.client import StrategicBot
-from engine.strategic.scenario import build_world
-from tests.e2e.test_bot_e2e import MANAGE_GUILD, settings
-from tests.fakediscord import CommandUnavailable, FakeDiscord
+from tests.e2e.test_bot_e2e import running_bot, seat_game
+from tests.fakediscord import CommandUnavailable
 
 MAP = """
 ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -22,23 +18,17 @@ MAP = """
 
 @pytest.fixture
 async def env(tmp_path):
-    async with FakeDiscord() as fake:
-        guild = fake.add_guild("Wargames", channels=["war-room"])
-        channel = next(iter(guild.channels.values()))
-        alice, bob, carol, mod = (fake.add_user(n) for n in ("alice", "bob", "carol", "mod"))
-        for user in (alice, bob, carol):
-            fake.add_member(guild, user)
-        fake.add_member(guild, mod, permissions=MANAGE_GUILD)
-        bot = StrategicBot(settings(tmp_path, guild.id))
-        await fake.start_client(bot, wait_for_sync=guild)
-        world, _ = build_world(
+    async with running_bot(tmp_path, ["alice", "bob", "carol"], moderators=["mod"]) as env:
+        await seat_game(
+            env,
+            "Headlines",
             {
                 "ruleset": "classic",
                 "map": MAP,
                 "nations": {
-                    "red": {"player": str(alice.id)},
-                    "blue": {"player": str(bob.id)},
-                    "green": {"player": str(carol.id)},
+                    "red": {"player": str(env.alice.id)},
+                    "blue": {"player": str(env.bob.id)},
+                    "green": {"player": str(env.carol.id)},
                 },
                 "cities": {
                     "A": {"owner": "red", "designation": "fort"},
@@ -50,20 +40,9 @@ async def env(tmp_path):
                     {"id": 2, "owner": "red", "type": "infantry", "at": "2,2"},
                     {"id": 3, "owner": "green", "type": "infantry", "at": "27,2"},
                 ],
-            }
+            },
         )
-        assert bot.service is not None
-        await bot.service.create_game(
-            name="Headlines",
-            world=world,
-            guild_id=str(guild.id),
-            channel_id=str(channel.id),
-            created_by=str(alice.id),
-        )
-        yield SimpleNamespace(
-            fake=fake, channel=channel, alice=alice, bob=bob, carol=carol, mod=mod, bot=bot
-        )
-        await fake.stop_client(bot)
+        yield env
 
 
 def posted(env) -> str:

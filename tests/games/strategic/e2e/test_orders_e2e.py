@@ -4,15 +4,10 @@ waypoint in /waypoint and /cities."""
 
 from __future__ import annotations
 
-from types import SimpleNamespace
-
 import pytest
 
-from bot.client import StrategicBot
 from engine.strategic import commands as cmd
-from engine.strategic.scenario import build_world
-from tests.e2e.test_bot_e2e import settings
-from tests.fakediscord import FakeDiscord
+from tests.e2e.test_bot_e2e import running_bot, seat_game
 
 MAP = """
 ~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~~
@@ -25,22 +20,17 @@ MAP = """
 
 @pytest.fixture
 async def env(tmp_path):
-    async with FakeDiscord() as fake:
-        guild = fake.add_guild("Wargames", channels=["war-room"])
-        channel = next(iter(guild.channels.values()))
-        alice, bob = (fake.add_user(n) for n in ("alice", "bob"))
-        for user in (alice, bob):
-            fake.add_member(guild, user)
-        bot = StrategicBot(settings(tmp_path, guild.id))
-        await fake.start_client(bot, wait_for_sync=guild)
-        world, _ = build_world(
+    async with running_bot(tmp_path, ["alice", "bob"]) as env:
+        env.game = await seat_game(
+            env,
+            "Orders",
             {
                 "ruleset": "standard",
                 "map": MAP,
                 "explored": "all",
                 "nations": {
-                    "red": {"player": str(alice.id)},
-                    "blue": {"player": str(bob.id)},
+                    "red": {"player": str(env.alice.id)},
+                    "blue": {"player": str(env.bob.id)},
                 },
                 "relations": [["red", "blue", "war"]],
                 "cities": {
@@ -54,18 +44,9 @@ async def env(tmp_path):
                     {"id": 4, "owner": "red", "type": "destroyer", "at": "15,3"},
                     {"id": 5, "owner": "red", "type": "transport", "at": "15,4"},
                 ],
-            }
+            },
         )
-        assert bot.service is not None
-        game = await bot.service.create_game(
-            name="Orders",
-            world=world,
-            guild_id=str(guild.id),
-            channel_id=str(channel.id),
-            created_by=str(alice.id),
-        )
-        yield SimpleNamespace(fake=fake, channel=channel, alice=alice, bot=bot, game=game)
-        await fake.stop_client(bot)
+        yield env
 
 
 async def test_ships_on_one_order_sail_together(env) -> None:

@@ -8,11 +8,9 @@ from collections import Counter
 
 import pytest
 
-from bot.client import StrategicBot
 from engine.strategic import commands as cmd
 from engine.strategic.scenario import build_world
-from tests.e2e.test_bot_e2e import settings
-from tests.fakediscord import FakeDiscord
+from tests.e2e.test_bot_e2e import running_bot, seat_world
 
 MAP = """
 ~~~~~~~~~~~~~~~~~~~~
@@ -24,58 +22,47 @@ MAP = """
 
 @pytest.mark.slow  # (about 10 s: two DM passes, the war's with a map picture)
 async def test_a_capture_is_told_once_and_each_dm_arrives_once(tmp_path) -> None:
-    async with FakeDiscord() as fake:
-        guild = fake.add_guild("Wargames", channels=["war-room"])
-        channel = next(iter(guild.channels.values()))
-        alice, bob = fake.add_user("alice"), fake.add_user("bob")
-        for user in (alice, bob):
-            fake.add_member(guild, user)
-        bot = StrategicBot(settings(tmp_path, guild.id))
-        await fake.start_client(bot, wait_for_sync=guild)
-        try:
-            world, _ = build_world(
-                {
-                    "ruleset": "standard",
-                    "map": MAP,
-                    "nations": {
-                        "red": {"player": str(alice.id)},
-                        "blue": {"player": str(bob.id), "cp": 500},
-                    },
-                    "cities": {
-                        "A": {"owner": "red", "designation": "fort"},
-                        "B": {"owner": "blue", "designation": "fort"},
-                    },
-                    "units": [
-                        {"id": 1, "owner": "red", "type": "infantry", "at": "5,1", "mobility": 6},
-                        {"id": 2, "owner": "blue", "type": "infantry", "at": "12,2"},
-                    ],
-                }
-            )
-            assert bot.service is not None
-            game = await bot.service.create_game(
-                name="Reports",
-                world=world,
-                guild_id=str(guild.id),
-                channel_id=str(channel.id),
-                created_by=str(alice.id),
-            )
-            hp = world.rules.unit["infantry"].hp
-            loss = world.rules.capture.hp_loss
-            reply = await fake.invoke(alice, channel, "attack", {"units": "1", "target": "6,1"})
-            assert reply.ephemeral
-            assert "You captured 6,1" in reply.text
-            assert f"unit 1 lost {loss} hp taking it ({hp - loss} hp left)" in reply.text
-            # later news for alice, told after the capture's rows (the outbox is in order)
-            await bot.service.submit(game, "blue", cmd.SetRelation(other="red", level="war"))
-            await fake.wait_for_dm(alice, lambda m: "declared war on you" in m.content, timeout=10)
-            await bot.service.submit(game, "blue", cmd.SetRelation(other="red", level="neutral"))
-            await fake.wait_for_dm(alice, lambda m: "becomes **neutral**" in m.content, timeout=10)
-            dms = [m.content for m in fake.dms(alice)]
-            # the capture was the reply's: no DM repeats it
-            assert not any("captured" in d for d in dms), dms
-            # and every DM came once: the war declared on her is told in exactly one
-            assert sum("declared war on you" in d for d in dms) == 1, dms
-            repeated = [d for d, n in Counter(dms).items() if n > 1]
-            assert repeated == [], repeated
-        finally:
-            await fake.stop_client(bot)
+    async with running_bot(tmp_path, ["alice", "bob"]) as env:
+        world, _ = build_world(
+            {
+                "ruleset": "standard",
+                "map": MAP,
+                "nations": {
+                    "red": {"player": str(env.alice.id)},
+                    "blue": {"player": str(env.bob.id), "cp": 500},
+                },
+                "cities": {
+                    "A": {"owner": "red", "designation": "fort"},
+                    "B": {"owner": "blue", "designation": "fort"},
+                },
+                "units": [
+                    {"id": 1, "owner": "red", "type": "infantry", "at": "5,1", "mobility": 6},
+                    {"id": 2, "owner": "blue", "type": "infantry", "at": "12,2"},
+                ],
+            }
+        )
+        game = await seat_world(env, "Reports", world)
+        hp = world.rules.unit["infantry"].hp
+        loss = world.rules.capture.hp_loss
+        reply = await env.fake.invoke(
+            env.alice, env.channel, "attack", {"units": "1", "target": "6,1"}
+        )
+        assert reply.ephemeral
+        assert "You captured 6,1" in reply.text
+        assert f"unit 1 lost {loss} hp taking it ({hp - loss} hp left)" in reply.text
+        # later news for alice, told after the capture's rows (the outbox is in order)
+        await env.bot.service.submit(game, "blue", cmd.SetRelation(other="red", level="war"))
+        await env.fake.wait_for_dm(
+            env.alice, lambda m: "declared war on you" in m.content, timeout=10
+        )
+        await env.bot.service.submit(game, "blue", cmd.SetRelation(other="red", level="neutral"))
+        await env.fake.wait_for_dm(
+            env.alice, lambda m: "becomes **neutral**" in m.content, timeout=10
+        )
+        dms = [m.content for m in env.fake.dms(env.alice)]
+        # the capture was the reply's: no DM repeats it
+        assert not any("captured" in d for d in dms), dms
+        # and every DM came once: the war declared on her is told in exactly one
+        assert sum("declared war on you" in d for d in dms) == 1, dms
+        repeated = [d for d, n in Counter(dms).items() if n > 1]
+        assert repeated == [], repeated

@@ -12,6 +12,7 @@ from engine.strategic.systems.movement import (
     can_enter,
     find_path,
     may_enter,
+    path_cost,
     step_cost,
 )
 from engine.strategic.world import LAND, WATER, City, World
@@ -34,15 +35,6 @@ def dijkstra_cost(world: World, ctx: MoveContext, unit, goal: int) -> int | None
                 best[nb] = ng
                 heapq.heappush(heap, (ng, nb))
     return None
-
-
-def path_cost(world: World, ctx: MoveContext, unit, path: list[int]) -> int:
-    ut = world.rules.unit[unit.type]
-    total, here = 0, unit.sq
-    for sq in path:
-        total += step_cost(world, ctx, ut, here)
-        here = sq
-    return total
 
 
 @settings(max_examples=examples(250), deadline=None)

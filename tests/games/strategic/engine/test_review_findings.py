@@ -9,6 +9,7 @@ from engine.strategic import events as ev
 from engine.strategic.orders import apply
 from engine.strategic.scenario import build_world
 from engine.strategic.view import view_for
+from tests.games.strategic.worlds import transport_by_a_hidden_submarine
 
 
 def test_a_walk_that_meets_hidden_water_goes_round_it_and_does_not_swing_back(monkeypatch):
@@ -74,18 +75,8 @@ def test_an_icbm_kills_what_the_ships_in_a_port_carry():
 
 
 def test_bumping_into_a_hidden_submarine_does_not_show_what_it_carries():
-    world, _ = build_world(
-        {
-            "ruleset": "standard",
-            "map": "\n".join(["." * 16, "." * 16, "~" * 16, "." * 16, "." * 16]),
-            "nations": {"red": {"cp": 500}, "blue": {}},
-            "explored": ["red"],
-            "units": [
-                {"id": 1, "owner": "red", "type": "transport", "at": "2,2"},
-                {"id": 2, "owner": "blue", "type": "submarine", "at": "5,2"},
-                {"id": 3, "owner": "blue", "type": "icbm_1", "at": "5,2", "carried_by": 2},
-            ],
-        }
+    world = transport_by_a_hidden_submarine(
+        {"id": 3, "owner": "blue", "type": "icbm_1", "at": "5,2", "carried_by": 2}
     )
     events = apply(world, "red", cmd.Move(units=[1], to=(8, 2)))
     assert any(isinstance(e, ev.MoveBlocked) for e in events)

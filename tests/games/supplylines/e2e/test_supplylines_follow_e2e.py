@@ -6,9 +6,26 @@ in the channel for a player who chose that with `/notify mute:reminders`), never
 
 from __future__ import annotations
 
+from types import SimpleNamespace
+
 from tests.e2e.test_bot_e2e import env, eventually  # noqa: F401 - the fixture
 
 __all__ = ["env"]
+
+
+async def _ann_and_bob_play(env: SimpleNamespace, **options: int) -> int:
+    """Alice creates a two-player Supply Lines game with `options`; she joins as Ann and Bob as
+    Bob, which starts it. The game's number."""
+    reply = await env.fake.invoke(
+        env.alice,
+        env.channel,
+        "game create supply-lines",
+        {"name": "Lines", "nations": 2, **options},
+    )
+    game = int(reply.text.split("(game ")[1].split(")")[0])
+    await env.fake.invoke(env.alice, env.channel, "game join", {"name": "Ann"})
+    await env.fake.invoke(env.bob, env.channel, "game join", {"name": "Bob"})
+    return game
 
 
 def _posted(fake, channel, text: str) -> list:
@@ -17,15 +34,7 @@ def _posted(fake, channel, text: str) -> list:
 
 async def test_players_follow_a_turn_game_in_its_channel(env) -> None:  # noqa: F811
     fake = env.fake
-    reply = await fake.invoke(
-        env.alice,
-        env.channel,
-        "game create supply-lines",
-        {"name": "Lines", "nations": 2, "turn_hours": 6, "days": 10},
-    )
-    game = int(reply.text.split("(game ")[1].split(")")[0])
-    await fake.invoke(env.alice, env.channel, "game join", {"name": "Ann"})
-    await fake.invoke(env.bob, env.channel, "game join", {"name": "Bob"})
+    game = await _ann_and_bob_play(env, turn_hours=6, days=10)
 
     # the game's length in turns, the deadline as a real time, who has not submitted
     info = await fake.invoke(env.alice, env.channel, "game info")
@@ -82,15 +91,7 @@ async def test_players_follow_a_turn_game_in_its_channel(env) -> None:  # noqa: 
 
 async def test_a_reminder_comes_by_dm_to_those_who_have_not_submitted(env) -> None:  # noqa: F811
     fake = env.fake
-    reply = await fake.invoke(
-        env.alice,
-        env.channel,
-        "game create supply-lines",
-        {"name": "Lines", "nations": 2, "turn_hours": 2},
-    )
-    game = int(reply.text.split("(game ")[1].split(")")[0])
-    await fake.invoke(env.alice, env.channel, "game join", {"name": "Ann"})
-    await fake.invoke(env.bob, env.channel, "game join", {"name": "Bob"})
+    game = await _ann_and_bob_play(env, turn_hours=2)
     await fake.invoke(env.bob, env.channel, "orders add", {"order": "H2 > C4"})
     await fake.invoke(env.bob, env.channel, "orders submit")
     # a 2-hour turn: reminded when a quarter of it is left (30 minutes)

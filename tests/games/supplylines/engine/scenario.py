@@ -5,10 +5,14 @@ use to set up a board; the case format and runner are the engine's
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
+from engine.interface import entries as en
 from engine.supplylines.cases import Case, board_of, build_state, orders_of, placement
 from engine.supplylines.cases import load_folder as _load_folder
 from engine.supplylines.cases import run as _run
+from engine.supplylines.kind import KIND
+from engine.supplylines.state import State
 
 __all__ = [
     "CASES",
@@ -16,6 +20,7 @@ __all__ = [
     "board_of",
     "build_state",
     "load_cases",
+    "played_duel",
     "orders_of",
     "placement",
     "run",
@@ -32,3 +37,19 @@ def run(case: Case) -> None:
     """The case resolved; every difference from what it expects fails the test."""
     outcome = _run(case)
     assert outcome.ok, f"{case.file}: {case.name}: " + "; ".join(outcome.failures)
+
+
+def played_duel() -> tuple[State, list[dict[str, Any]]]:
+    """A two-turn game of Ann and Bob on the duel map: its first state and its log (Ann takes
+    C1 in turn 1, Bob C4 in turn 2)."""
+    first = KIND.setup({"map": "duel", "seed": 1, "turn_hours": 1})
+    log = [
+        en.Join(nation="ann", name="Ann", colour="#c0392b").to_json(),
+        en.Join(nation="bob", name="Bob", colour="#2980b9").to_json(),
+        en.Start().to_json(),
+        en.CommandEntry(nation="ann", command={"kind": "order", "text": "H1 > C1"}).to_json(),
+        en.Advance(ticks=4).to_json(),
+        en.CommandEntry(nation="bob", command={"kind": "order", "text": "H2 > C4"}).to_json(),
+        en.Advance(ticks=4).to_json(),
+    ]
+    return first, log

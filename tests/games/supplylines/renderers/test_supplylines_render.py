@@ -21,7 +21,7 @@ from engine.supplylines.view import View, full_view, public, view_for
 from renderers import pool as drawing
 from renderers import style
 from renderers import supplylines as sl
-from tests.games.supplylines.engine.scenario import build_state
+from tests.games.supplylines.engine.scenario import build_state, played_duel
 
 RED, BLUE, YELLOW = "#ff2d5a", "#7887ff", "#ffff00"
 COLOURS = {"a": RED, "b": BLUE, "c": YELLOW}
@@ -407,20 +407,9 @@ def test_a_whole_game_replays_as_an_animated_gif() -> None:
     its log), as the bot posts it in the game's channel."""
     from PIL import Image as PILImage
 
-    from engine.interface import entries as en
-    from engine.supplylines.kind import KIND
     from renderers.supplylines.timelapse import timelapse
 
-    first = KIND.setup({"map": "duel", "seed": 1, "turn_hours": 1})
-    log = [
-        en.Join(nation="ann", name="Ann", colour="#c0392b").to_json(),
-        en.Join(nation="bob", name="Bob", colour="#2980b9").to_json(),
-        en.Start().to_json(),
-        en.CommandEntry(nation="ann", command={"kind": "order", "text": "H1 > C1"}).to_json(),
-        en.Advance(ticks=4).to_json(),
-        en.CommandEntry(nation="bob", command={"kind": "order", "text": "H2 > C4"}).to_json(),
-        en.Advance(ticks=4).to_json(),
-    ]
+    first, log = played_duel()
     gif = timelapse(first, log, title="Replay")
     picture = PILImage.open(io.BytesIO(gif))
     frames = getattr(picture, "n_frames", 1)
