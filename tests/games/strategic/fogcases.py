@@ -939,13 +939,7 @@ def other_action(rnd, a: World, b: World, secrets: Secrets, aims: list[int]) -> 
     return ("other", nation, cmd.Attack(units=units, target=at))
 
 
-QUESTIONS = (
-    "sitrep",
-    "units",
-    "cities",
-    "nations",
-    "status",
-    "map",
+CHOOSERS = (  # the autocompletes
     "choose_units",
     "choose_unit",
     "choose_cities",
@@ -955,6 +949,7 @@ QUESTIONS = (
     "choose_levels",
     "choose_colours",
 )
+QUESTIONS = ("sitrep", "units", "cities", "nations", "status", "map", *CHOOSERS)
 
 
 def question(rnd, a: World, aims: list[int]) -> tuple:
@@ -979,19 +974,7 @@ SWEEP: tuple[tuple, ...] = (
     ("ask", "status"),
     ("ask", "sitrep"),
     ("ask", "map", None, 6),
-    *(
-        ("ask", c, "")
-        for c in (
-            "choose_units",
-            "choose_unit",
-            "choose_cities",
-            "choose_nations",
-            "choose_unit_types",
-            "choose_designations",
-            "choose_levels",
-            "choose_colours",
-        )
-    ),
+    *(("ask", c, "") for c in CHOOSERS),
 )
 
 

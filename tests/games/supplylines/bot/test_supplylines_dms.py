@@ -14,7 +14,7 @@ from bot.store import BotStore
 from engine.host.service import GameService
 from engine.supplylines.kind import ChooseSupply, GiveOrder, SubmitOrders
 from tests.bot.test_notifier import Clock, FakeSender
-from tests.games.supplylines.engine.scenario import build_state
+from tests.games.supplylines.engine.scenario import build_state, short_of_a_road
 
 T0 = 1_700_000_000.0
 
@@ -57,16 +57,7 @@ async def test_each_player_hears_the_turn_from_their_side(service) -> None:
 
 
 async def test_a_supply_question_is_told_to_the_player_asked_only(service) -> None:
-    state = build_state(
-        {
-            "roads": "H1-C1 C1-C2 C2-H2",
-            "owners": {"a": "H1 C1 C2", "b": "H2"},
-            "units": ["a 1 infantry @ C1", "a 1 infantry @ C2", "b 1 infantry @ H2"],
-        }
-    )
-    state.started, state.deadline, state.turn_ticks = True, 96, 96
-    for p, user in (("a", "100"), ("b", "200")):
-        state.players[p].user = user
+    state = short_of_a_road()
     game = await service.create_game(name="Short", kind="supply-lines", world=state, now=T0)
     sender = FakeSender()
     notifier = Notifier(service, sender, render=False, clock=Clock(T0))

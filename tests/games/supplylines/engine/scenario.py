@@ -39,6 +39,22 @@ def run(case: Case) -> None:
     assert outcome.ok, f"{case.file}: {case.name}: " + "; ".join(outcome.failures)
 
 
+def short_of_a_road() -> State:
+    """A started duel whose turn ends in a supply question for a (user "100"): its two units
+    at C1 and C2 beyond its one line; b (user "200") holds H2. Deadline at tick 96."""
+    state = build_state(
+        {
+            "roads": "H1-C1 C1-C2 C2-H2",
+            "owners": {"a": "H1 C1 C2", "b": "H2"},
+            "units": ["a 1 infantry @ C1", "a 1 infantry @ C2", "b 1 infantry @ H2"],
+        }
+    )
+    state.started, state.deadline, state.turn_ticks = True, 96, 96
+    for p, user in (("a", "100"), ("b", "200")):
+        state.players[p].user = user
+    return state
+
+
 def played_duel() -> tuple[State, list[dict[str, Any]]]:
     """A two-turn game of Ann and Bob on the duel map: its first state and its log (Ann takes
     C1 in turn 1, Bob C4 in turn 2)."""

@@ -13,7 +13,7 @@ from engine.supplylines import events as ev
 from engine.supplylines import turns
 from engine.supplylines.kind import KIND, ChooseSupply, ClearOrders, GiveOrder, SubmitOrders
 from engine.supplylines.state import State
-from tests.games.supplylines.engine.scenario import build_state
+from tests.games.supplylines.engine.scenario import build_state, short_of_a_road
 
 T0 = 1_700_000_000.0
 
@@ -102,16 +102,7 @@ async def test_a_turn_resolves_at_its_deadline_with_holds_for_orders_not_given(s
 
 
 async def test_a_supply_question_goes_to_its_player_only_and_the_answer_decides(service) -> None:
-    state = build_state(
-        {
-            "roads": "H1-C1 C1-C2 C2-H2",
-            "owners": {"a": "H1 C1 C2", "b": "H2"},
-            "units": ["a 1 infantry @ C1", "a 1 infantry @ C2", "b 1 infantry @ H2"],
-        }
-    )
-    state.started, state.deadline, state.turn_ticks = True, 96, 96
-    for p, user in (("a", "100"), ("b", "200")):
-        state.players[p].user = user
+    state = short_of_a_road()
     game = await service.create_game(name="Short", kind="supply-lines", world=state, now=T0)
     await service.submit(game, "a", SubmitOrders())
     result = await service.submit(game, "b", SubmitOrders())
