@@ -27,6 +27,7 @@ from bot.standings import result_text
 from bot.store import BotStore
 from bot.ticker import Ticker
 from engine.host.database import StoreUnusable
+from engine.host.heap import HeapKeeper
 from engine.host.runner import AiRunner
 from engine.host.service import GameService
 from engine.host.writers import Writer
@@ -139,6 +140,10 @@ class StrategicBot(commands.AutoShardedBot):
             asyncio.create_task(self._status_loop(), name="status-board"),
             asyncio.create_task(self.ai.run_forever(self.settings.tick_seconds), name="ai"),
         ]
+        if self.service is not None:
+            # the games' bulk out of the garbage collector's full collections (engine.host.heap)
+            keeper = HeapKeeper(self.service.games_in_memory)
+            self._tasks.append(asyncio.create_task(keeper.run_forever(), name="heap"))
         if self.service is not None and self.service.owner is not None:
             # the games this process runs stay its own while it lives: renew well in time
             service = self.service
