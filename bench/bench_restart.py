@@ -5,7 +5,8 @@ Setup (untimed, in another process): N running 8-nation games on the default map
 seats and 6 people each, clocked at real time: a tick every 900 s). A quarter of them then play
 a whole game day (96 ticks, their AI seats deciding every game hour through the `AiRunner`)
 with no snapshot taken, so a reload replays a day of log for each of them (ticks and commands).
-The AI seats' memories are stored as the bot stores them.
+Then every AI seat decides once (the bot was running before it stopped), so their memories
+are stored as the bot stores them.
 
 Then the process "was down" `--down` seconds (120 by default): every game's clock is moved
 back by that much, so the games whose next tick fell in the gap are due on restart.
@@ -212,6 +213,10 @@ async def build(url: str, n: int, logged: int, hours_end: bool = False) -> float
                         await service.catch_up(row.id, at)
                     await runner.run_once()
                     print(f"  (logged day: hour {hour} of 24)", flush=True)
+        # every seat decided in its game's hour before the process stopped (its memory
+        # stored), as in a bot that was running
+        moment[0] = now
+        await AiRunner(service).run_once()
     finally:
         await service.close()
     return time.perf_counter() - began
