@@ -411,6 +411,7 @@ def _matches(expected: Any, actual: Any) -> bool:
         isinstance(expected, list)
         and len(expected) == 2
         and all(isinstance(v, (int, float)) for v in expected)
+        and not isinstance(actual, list)  # a list of two numbers expected as it is
     ):
         return actual is not None and expected[0] <= actual <= expected[1]
     if isinstance(expected, float) or isinstance(actual, float):
