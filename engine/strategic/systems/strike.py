@@ -107,8 +107,8 @@ def strike(
     if capture and not still_hostile(world, nation, target):
         return [], True, capture  # seen up close, the city is not what was remembered
     ut = rules.unit[unit.type]
-    takes_city = ut.unit_class == UnitClass.LAND and ut.captures and still_hostile(
-        world, nation, target
+    takes_city = (
+        ut.unit_class == UnitClass.LAND and ut.captures and still_hostile(world, nation, target)
     )
     defended = bool(combat.defenders_at(world, nation, target))
     why = None
