@@ -9,7 +9,8 @@ from typing import Any
 import numpy as np
 
 from engine.strategic import commands as cmd
-from engine.strategic.ai import Memory, decide
+from engine.strategic.ai import PROFILES, Memory, decide
+from engine.strategic.ai.state import Plan
 from engine.strategic.clock import advance
 from engine.strategic.orders import apply
 from engine.strategic.scenario import build_world
@@ -94,14 +95,15 @@ def test_no_launch_that_would_bring_the_collapse_nor_by_a_caretaker() -> None:
 
 
 def test_no_unit_is_sent_to_stop_in_a_wasteland() -> None:
-    world = world_of(PAIR + [{"id": 3, "owner": "red", "type": "infantry", "at": "2,1"}])
+    world = world_of(PAIR + [{"id": 3, "owner": "red", "type": "infantry", "at": "6,1"}])
     advance(world, world.rules.ticks_per_hour)
     world.rng.state = 0
     apply(world, "red", cmd.Launch(unit=1, target=(7, 1)))
     wasteland = world.grid.index(7, 1)
     assert wasteland in world.wastelands
-    for _ in range(3):
-        for c in orders(world):
-            if isinstance(c, cmd.Move):
-                assert c.to != (7, 1)
-        advance(world, 2 * world.rules.ticks_per_hour)
+    view = view_for(world, "red")
+    plan = Plan(view, Memory(), PROFILES["normal"], world.rules)
+    infantry = view.unit(3)
+    assert infantry is not None
+    assert not plan.move(infantry, wasteland)
+    assert plan.move(infantry, world.grid.index(8, 1))  # beyond it: across is fine
