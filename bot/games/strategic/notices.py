@@ -527,10 +527,11 @@ def _icbm(e: ev.IcbmLaunched, v: _View) -> str:
     what = unit_title(e.unit_type)
     launcher = "You" if e.nation == v.nation else v.name(e.nation)
     kind = "a MAD counter-strike" if e.counter else _a(what)
-    text = f"**{launcher} launched {kind}** at {e.square} (radius {e.radius})"
+    odds = f", {e.chance}% to hit" if e.chance is not None else ""
+    text = f"**{launcher} launched {kind}** at {e.square} (radius {e.radius}{odds})"
     results = []
     if e.hit is False:
-        text += f": **it missed** ({e.chance}% to hit) and exploded harmlessly"
+        text += ": **it missed** and exploded harmlessly"
     if e.devastated:
         cities = f"{len(e.devastated)} cit{'y' if len(e.devastated) == 1 else 'ies'}"
         if e.returns is not None:  # a two-part ICBM: wastelands, for a while
@@ -543,14 +544,7 @@ def _icbm(e: ev.IcbmLaunched, v: _View) -> str:
     if e.destroyed:
         results.append(f"{e.destroyed} unit{'' if e.destroyed == 1 else 's'} destroyed")
     if e.hit is not False:
-        if e.chance is not None:
-            text += f" ({e.chance}% to hit)"
         text += ": " + ", ".join(results) if results else ": nothing hit"
-    if e.ecology is not None and e.collapse_at is not None:
-        text += (
-            f"; the ecological meter stands at **{e.ecology}/{e.collapse_at}** "
-            "(at the end of it society collapses and every nation loses)"
-        )
     if e.war_with:
         if e.nation == v.nation:
             text += f"; you are now at war with {_names(e.war_with, v)}"
@@ -558,6 +552,8 @@ def _icbm(e: ev.IcbmLaunched, v: _View) -> str:
             text += f"; **your cities were hit** and you are at war with {v.name(e.nation)}"
         else:
             text += f"; {_names(e.war_with, v)} now at war with {v.name(e.nation)}"
+    if e.ecology is not None and e.collapse_at is not None:
+        text += f"; the ecological meter stands at **{e.ecology}/{e.collapse_at}**"
     return text
 
 
