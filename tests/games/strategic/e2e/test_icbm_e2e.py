@@ -1,6 +1,8 @@
 """A two-part ICBM in a total-war game, through the real bot and the fake Discord: /status shows
 the ecological meter, /launch asks first, the button launches the pair, the victim and the
-channel are told (the wasteland, the war, the meter) and /status shows the meter risen."""
+channel are told (the wasteland, the war, the meter) and /status shows the meter risen; a
+launch that brings the collapse ends the game with every nation losing, told to every player
+and the channel, and the result has no winner."""
 
 from __future__ import annotations
 
@@ -17,8 +19,8 @@ MAP = """
 """
 
 
-@pytest.fixture
-async def env(tmp_path):
+@pytest.fixture(params=[0])
+async def env(tmp_path, request):
     async with running_bot(tmp_path, ["alice", "bob"]) as env:
         world, _ = build_world(
             {
@@ -41,6 +43,7 @@ async def env(tmp_path):
             }
         )
         world.tick = world.rules.ticks_per_hour  # 01:00: the parts stood there since 00:00
+        world.ecology = request.param
         env.game = await seat_world(env, "Fallout", world)
         yield env
 
@@ -81,3 +84,23 @@ async def test_a_two_part_launch_told_to_both_sides_and_the_channel(env) -> None
     # a second launch needs a new pair: none left
     again = await fake.invoke(env.alice, env.channel, "launch", {"unit": 2, "target": "12,1"})
     assert "no unit 2" in again.text.lower()
+
+
+@pytest.mark.parametrize("env", [50], indirect=True)  # one wasteland more: the collapse
+async def test_a_launch_into_the_collapse_ends_the_game_with_everyone_losing(env) -> None:
+    fake = env.fake
+    ask = await fake.invoke(env.alice, env.channel, "launch", {"unit": 2, "target": "12,1"})
+    await fake.click(env.alice, ask, ask.message.buttons[0]["custom_id"])
+    for user in (env.alice, env.bob):
+        told = await fake.wait_for_dm(user, lambda m: "Society has collapsed" in m.content)
+        assert "every nation lost" in told.content
+    news = await fake.wait_for_message(env.channel, lambda m: "🌋" in m.content)
+    assert "Society has collapsed" in news.content and "every nation lost" in news.content
+    result = await fake.wait_for_message(
+        env.channel, lambda m: "the result" in m.content, timeout=30
+    )
+    assert "Nobody won: every nation lost." in result.content
+    mine = await fake.invoke(env.alice, env.channel, "stats player")
+    assert "1 game, 0 wins" in mine.text
+    status = await fake.invoke(env.bob, env.channel, "status")
+    assert "Nobody won: society collapsed" in status.embeds[0]["description"]
