@@ -573,12 +573,16 @@ def _captured(e: ev.CityCaptured, v: _View) -> str:
 
 def _parts(e: ev.CityCaptured, v: _View) -> str:
     """ICBM parts in a captured city (ruleset total-war)."""
+
+    def parts(ids: list[int]) -> str:
+        return f"ICBM part{'s' if len(ids) > 1 else ''} {_listing([str(u) for u in ids])}"
+
     said = []
     if e.parts_destroyed:
-        said.append(f"ICBM parts {_listing([str(u) for u in e.parts_destroyed])} destroyed")
+        said.append(f"{parts(e.parts_destroyed)} destroyed")
     if e.parts_taken:
         whose = "yours now" if e.nation == v.nation else f"{v.owner(e.nation)} now"
-        said.append(f"ICBM parts {_listing([str(u) for u in e.parts_taken])} {whose}")
+        said.append(f"{parts(e.parts_taken)} {whose}")
     return "; " + ", ".join(said) if said else ""
 
 
