@@ -59,3 +59,34 @@ def test_other_rulesets_snapshots_hold_none_of_it() -> None:
     data = world.to_dict()
     assert not {"wastelands", "ecology", "part_moved"} & set(data)
     assert all(len(row) <= 9 for row in data["cities"])
+
+
+def test_a_wasteland_is_in_the_views_of_its_former_owner_and_who_sees_it_only() -> None:
+    from engine.strategic.view import view_for
+
+    world, letters = build_world(
+        {
+            "ruleset": "total-war",
+            "map": MAP,
+            "nations": {"red": {"tech": 12}, "blue": {}, "green": {}},
+            "cities": {
+                "A": {"owner": "red", "designation": "tech"},
+                "B": {"owner": "green", "designation": "fort"},
+                "C": {"owner": "blue"},
+            },
+            "units": [
+                {"id": 1, "owner": "red", "type": "missile_base", "at": "A"},
+                {"id": 2, "owner": "red", "type": "explosive_warhead", "at": "A"},
+                {"id": 3, "owner": "red", "type": "zeppelin", "at": "9,2"},  # sees C
+            ],
+        }
+    )
+    advance(world, world.rules.ticks_per_hour)
+    apply(world, "red", cmd.Launch(unit=1, target=(7, 1)))
+    sq = letters["C"]
+    assert sq in world.wastelands
+    assert sq in view_for(world, "blue").wastelands  # its own former city
+    assert sq in view_for(world, "red").wastelands  # its zeppelin sees it
+    green = view_for(world, "green")  # sees 1 square round its fort: not the wasteland
+    assert sq not in green.wastelands and not green.visible[sq]
+    assert green.ecology == 10 and green.collapse_at == 60  # the meter is public
