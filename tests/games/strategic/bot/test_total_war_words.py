@@ -57,10 +57,10 @@ def test_parts_in_a_captured_city_and_a_unit_lost_in_a_wasteland() -> None:
         tick=8, to=["blue", "red"], nation="red", previous="blue", city="1,1", unit=4,
         parts_destroyed=[1, 3], parts_taken=[2],
     )  # fmt: skip
-    assert "ICBM parts 1 and 3 destroyed, ICBM part 2 yours now" in notices.describe(
-        taken, "red", NAMES
+    assert "ICBM parts 1 and 3 destroyed, ICBM part 2 yours now" in str(
+        notices.describe(taken, "red", NAMES)
     )
-    assert "ICBM part 2 Red's now" in notices.describe(taken, "blue", NAMES)
+    assert "ICBM part 2 Red's now" in str(notices.describe(taken, "blue", NAMES))
     died = ev.UnitDestroyed(
         tick=9, to=["blue"], nation="blue", unit=3, unit_type="infantry", square="7,1",
         wasteland=True,
