@@ -71,6 +71,7 @@ class CityView:
     skipped: bool = False  # its last finished build was skipped for lack of power
     waypoint: int | None = None  # where each unit it builds is sent
     output: int = 100  # own cities back from a wasteland: their output in % (total-war)
+    output_cap: int = 100  # ...and the most investment may bring it back to
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,6 +299,7 @@ def view_for(world: World, nation: str) -> View:
                 city.skipped,
                 city.waypoint,
                 city.output,
+                city.output_cap,
             )
         elif visible[sq]:
             cities[sq] = CityView(sq, city.owner, city.designation, "now")

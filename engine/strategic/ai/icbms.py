@@ -117,7 +117,7 @@ def invest(p: Plan) -> None:
         return
     for city in sorted(p.my_cities.values(), key=lambda c: c.sq):
         spare = p.cp - p.profile.invest_reserve
-        if city.output >= 100 or spare < waste.invest_points:
+        if city.output >= city.output_cap or spare < waste.invest_points:
             continue
-        points = min(spare, (100 - city.output) * waste.invest_points)
+        points = min(spare, (city.output_cap - city.output) * waste.invest_points)
         p.issue(cmd.Invest(city=p.map.xy(city.sq), points=points), points)

@@ -107,3 +107,15 @@ def test_no_unit_is_sent_to_stop_in_a_wasteland() -> None:
     assert infantry is not None
     assert not plan.move(infantry, wasteland)
     assert plan.move(infantry, world.grid.index(8, 1))  # beyond it: across is fine
+
+
+def test_spare_points_restore_a_recovering_city_up_to_its_old_level() -> None:
+    world = world_of([], red={"tech": 12, "cp": 456})
+    city = world.cities[world.grid.index(1, 1)]
+    city.output, city.output_cap = 10, 60
+    invest = [c for c in orders(world) if isinstance(c, cmd.Invest)]
+    assert invest == [cmd.Invest(city=(1, 1), points=200)]  # 456 - the 256 it keeps
+    apply(world, "red", invest[0])
+    assert city.output == 35
+    city.output = 60  # back to what it produced: nothing more to restore
+    assert not [c for c in orders(world) if isinstance(c, cmd.Invest)]
