@@ -8,7 +8,7 @@ when each was built) regain mobility, heal and carry on their standing orders. A
 from __future__ import annotations
 
 from engine.strategic import events as ev
-from engine.strategic.systems import economy
+from engine.strategic.systems import economy, wasteland
 from engine.strategic.systems.diplomacy import change
 from engine.strategic.systems.endgame import eliminate, end_if_due
 from engine.strategic.systems.movement import MoveContext, fleet_squares, is_ship
@@ -33,6 +33,9 @@ def tick_once(world: World) -> list[ev.Event]:
     out.extend(run_orders(world, new))
     out.extend(apply_pending_relations(world))
     out.extend(unit_update(world))
+    if world.wastelands:  # ruleset total-war: units ending the tick there die; due ones return
+        out.extend(wasteland.perish(world))
+        out.extend(wasteland.return_due(world))
     if world.reveals:
         world.reveals = {k: t for k, t in world.reveals.items() if t >= world.tick}
     if world.tick % world.rules.ticks_per_day == 0:

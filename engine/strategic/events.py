@@ -243,6 +243,14 @@ class IcbmLaunched(Event):
     devastated: list[str] = Field(default_factory=list, description="cities destroyed")
     destroyed: int = 0
     war_with: list[str] = Field(default_factory=list)
+    # two-part ICBMs (ruleset total-war): whether it hit (a miss explodes harmlessly) and its
+    # chance; its cities became wastelands (`devastated`) until `returns`; the world's
+    # ecological meter after it and the collapse threshold (public)
+    hit: bool | None = None
+    chance: int | None = None
+    returns: int | None = Field(default=None, description="tick its wastelands return")
+    ecology: int | None = None
+    collapse_at: int | None = None
 
 
 class UnitDestroyed(Event):
@@ -252,6 +260,7 @@ class UnitDestroyed(Event):
     unit_type: str
     square: str
     by: str | None = None
+    wasteland: bool = False  # it ended a tick in a wasteland (ruleset total-war)
 
 
 class CityCaptured(Event):
@@ -262,6 +271,9 @@ class CityCaptured(Event):
     unit: int
     hp_lost: int = 0  # what taking the city cost the unit (the ruleset's capture hp_loss)
     hp: int | None = None  # the unit's hp after it (0: it died of it)
+    # ICBM parts in the city (ruleset total-war): ids destroyed, ids now the captor's
+    parts_destroyed: list[int] = Field(default_factory=list)
+    parts_taken: list[int] = Field(default_factory=list)
 
 
 class UnitsDisbanded(Event):
@@ -291,6 +303,27 @@ class CityCeded(Event):
     city: str
 
 
+class WastelandReturned(Event):
+    """A wasteland is its former owner's city again, at a fraction of its output (told to
+    the owner and to those who see it)."""
+
+    kind: Literal["WastelandReturned"] = "WastelandReturned"
+    nation: str
+    city: str
+    output: int = Field(description="its output now, in %")
+
+
+class CityInvested(Event):
+    """The nation spent command points restoring a city's output (told to it alone)."""
+
+    kind: Literal["CityInvested"] = "CityInvested"
+    nation: str
+    city: str
+    spent: int
+    output: int
+    cap: int
+
+
 class NationEliminated(Event):
     kind: Literal["NationEliminated"] = "NationEliminated"
     nation: str
@@ -302,6 +335,7 @@ class GameEnded(Event):
     standings: list[dict] = Field(description="teams, best first: {nations, cities}")
     winners: list[str]
     by_moderator: bool = False
+    collapse: bool = False  # society collapsed (ruleset total-war): every nation lost
 
 
 class PlayerChanged(Event):
@@ -343,6 +377,8 @@ AnyEvent = Annotated[
     | UnitsDisbanded
     | UnitsCeded
     | CityCeded
+    | WastelandReturned
+    | CityInvested
     | NationEliminated
     | GameEnded,
     Field(discriminator="kind"),

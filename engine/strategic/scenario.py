@@ -411,6 +411,7 @@ def _matches(expected: Any, actual: Any) -> bool:
         isinstance(expected, list)
         and len(expected) == 2
         and all(isinstance(v, (int, float)) for v in expected)
+        and not isinstance(actual, list)  # a list of two numbers expected as it is
     ):
         return actual is not None and expected[0] <= actual <= expected[1]
     if isinstance(expected, float) or isinstance(actual, float):
@@ -511,12 +512,18 @@ def _check(
                 got = getattr(nation, key)
             if not _matches(want, got):
                 failures.append(f"nation {nid} {key}: expected {_describe(want)}, got {got!r}")
+    if "ecology" in body and not _matches(body["ecology"], world.ecology):
+        failures.append(f"ecology: expected {_describe(body['ecology'])}, got {world.ecology}")
+    if "ended" in body and bool(body["ended"]) != world.ended:
+        failures.append(f"ended: expected {body['ended']}, got {world.ended}")
     if "tick" in body and not _matches(_duration(world, body["tick"]), world.tick):
         failures.append(f"tick: expected {body['tick']}, got {world.tick}")
     if "terrain" in body:
         for key, want in body["terrain"].items():
             sq = _where(world, key, letters)
             got = {WATER: "water", LAND: "land", WASTE: "waste"}[world.terrain[sq]]
+            if sq in world.wastelands:
+                got = "wasteland"
             if got != want:
                 failures.append(f"terrain {label(sq)}: expected {want}, got {got}")
     for spec in body.get("events") or []:

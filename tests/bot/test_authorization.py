@@ -304,6 +304,7 @@ PLAYERS = row(
     substituted_out=NOT_PLAYING,
     mod_player=OK,  # their own nation, as any player
 )
+NO_WASTELANDS = r"This game's ruleset has no wastelands"
 PLAYERS_ASK = {r: ASK if v == OK else v for r, v in PLAYERS.items()}
 MODERATORS = row(
     player=NOT_MOD,
@@ -413,6 +414,12 @@ MATRIX: dict[str, Case] = {
     ),
     "waypoint": Case(
         "running", lambda n: {"city": HOME[n or "red"], "to": "2,1"}, PLAYERS, order=True
+    ),
+    # the running game is of ruleset standard, which has no wastelands: every player is told so
+    "invest": Case(
+        "running",
+        lambda n: {"city": HOME[n or "red"], "points": 8},
+        {r: NO_WASTELANDS if v == OK else v for r, v in PLAYERS.items()},
     ),
     "cancel": Case(
         "running", lambda n: {"units": units(n, "walker")}, PLAYERS, order=True, setup="walk"
@@ -547,6 +554,7 @@ SUPPLY_MATRIX: dict[str, Case] = {
             "build",
             "designate",
             "waypoint",
+            "invest",
             "cancel",
             "board",
             "launch",

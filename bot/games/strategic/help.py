@@ -21,6 +21,7 @@ TOPICS: dict[str, str] = {
     "supply": "supply, moving and healing",
     "combat": "combat",
     "diplomacy": "diplomacy and the end",
+    "icbms": "ICBMs",
     "commands": "the commands",
 }
 _PLACES = {"any_city": "any city of your team", "capital_ship": "capital ships"}
@@ -357,9 +358,74 @@ def _combat(r: Ruleset) -> list[str]:
         + "/".join(t.removeprefix("class:") for t in cb.interception_targets)
         + f"; fighters under {cb.interception_min_hp} hp stay home). A ship that moves near "
         "hostile warships is fired on and stopped (interdiction).",
-        "**ICBMs** (`/launch`) kill every unit in the blast and devastate player cities; "
-        "a nation hit may fire back (MAD).",
+        "**Two-part ICBMs**, wastelands and the ecological meter: `/help topic:icbms`."
+        if r.icbm is not None
+        else "**ICBMs** (`/launch`) kill every unit in the blast and devastate player "
+        "cities; a nation hit may fire back (MAD).",
     ]
+
+
+def _icbms(r: Ruleset) -> list[str]:
+    if r.icbm is not None:
+        return _two_part_icbms(r)
+    icbms = [u for u in r.units if u.blast_radius is not None]
+    return [
+        "**ICBMs** ("
+        + _listing([f"{u.title}: tech {u.tech}, radius {u.blast_radius}" for u in icbms])
+        + ") are built in tech centres and launched with `/launch unit:40 target:30,9` at a "
+        f"square within their range (their mobility), for "
+        f"{_points(r.command_points.costs.launch_icbm)}. One kills every unit in its blast "
+        "(its owner's too) and devastates the player cities there: they are gone, and their "
+        "squares are waste nobody may enter.",
+        "**MAD**: each nation that lost a city declares war on the launcher and, with an ICBM "
+        "in range, fires back at once at the best target it sees, if it is worth "
+        f"{r.combat.mad_threshold} or more (unit build hours + {r.combat.mad_city_score} a "
+        "city, times the owner's relation: "
+        + ", ".join(f"{_level(k)} {v:+d}" for k, v in r.combat.mad_relation_modifier.items())
+        + ").",
+    ]
+
+
+def _two_part_icbms(r: Ruleset) -> list[str]:
+    """Seed 002's ICBMs and wastelands (ruleset total-war), with the ruleset's numbers."""
+    icbm = r.icbm
+    assert icbm is not None
+    bases = [u for u in r.units if u.icbm_part == "base"]
+    heads = [u for u in r.units if u.icbm_part == "warhead"]
+    subs = "/".join(_selector(r, s) for s in icbm.effective_exclude)
+    defence = ", ".join(f"{d.percent}% from tech {d.tech}" for d in icbm.defence) or "none"
+    lines = [
+        "**Two-part ICBMs** (`/launch unit:` a base or a warhead): "
+        + _listing([f"{u.title} ({u.hit_percent}% to hit)" for u in bases])
+        + " and "
+        + _listing(
+            [
+                f"{u.title} (+{u.hit_percent}%, {u.blast_damage_percent}% damage, "
+                f"radius {u.blast_radius})"
+                for u in heads
+            ]
+        )
+        + ", built in tech centres, launch together from a city of yours where both stood "
+        "since before the game hour began (not built, moved or taken this hour), at any "
+        f"square, for {_points(r.command_points.costs.launch_icbm)}. Chance to hit: base + "
+        f"warhead - the target city's owner's ICBM defence ({defence}); a miss explodes "
+        f"harmlessly; both parts are spent. Ships (not {subs}s) take "
+        f"{icbm.effective_damage_percent}% of the damage. Parts move like land units "
+        f"but cannot take cities; in a captured city each is destroyed "
+        f"{icbm.capture_destroy_percent}% of the time, the rest change hands.",
+    ]
+    w = r.wastelands
+    if w is not None:
+        lines.append(
+            f"**Wastelands**: a city hit becomes a wasteland for {w.days} days: units may "
+            "cross it, but a unit ending a tick there dies. Then it is its former owner's "
+            f"again at {w.returns_at_percent}% output (builds take that much longer); "
+            f"`/invest city:12,7 points:80` restores 1% of output for every {w.invest_points} command "
+            f"points, up to what it produced. Each wasteland adds {w.ecology_per_wasteland} to "
+            f"the ecological meter (`/status`); at {w.collapse_at} society collapses: the game "
+            "ends and every nation loses."
+        )
+    return lines
 
 
 def _diplomacy(r: Ruleset) -> list[str]:
@@ -391,24 +457,25 @@ def _commands(r: Ruleset) -> list[str]:
         "`/move units:12 13 to:14,7` move; `/cancel units:12` drop standing orders",
         "`/attack units:12 target:15,7` attack or take a city (`queue:True`: once in range)",
         "`/build city:12,7 unit:tank` build now (`next:True`: after the current one)",
-        "`/designate city:12,7 designation:port` what a city is (port, fort...)",
+        "`/designate city:12,7 designation:port` what a city is",
         "`/waypoint city:12,7 to:14,7` where its new units go",
         "`/board units:12 13 carrier:20` go aboard a ship or plane",
         "`/launch unit:40 target:30,9` a satellite or an ICBM",
         "`/engineer unit:7 action:build_city` found a city (or `switch_terrain`)",
-        "`/diplomacy nation:Blue level:war` your relation towards a nation",
-        "`/disband units:12`; `/cede to:Blue units:12` (or `city:12,7`) to an ally",
+        "`/diplomacy nation:Blue level:war` your relation to a nation",
+        "`/disband units:12`; `/cede to:Blue units:12` (or `city:12,7`) to an ally; "
+        "`/invest city:12,7 points:80` (total-war)",
         "**Choosing units** (`units:` of every order): ids `12 13`, a range `12-15`, or "
         "groups: `all at 12,7`, `tanks at 12,7`, `idle tanks`, `ready ships`, `damaged "
         "land`, `tanks and infantry at 3,4`. Kinds: a type (`tank`, "
         "`tanks`, `inf`), a family (`bombers`) or a class (`land`, `ships`, `aircraft`); "
         "qualifiers `idle`, `moving`, `ready`, `damaged`; `at x,y`, `aboard N`. Units "
-        "that cannot do the order are skipped and named.",
+        "unable to obey are skipped and named.",
         "**Looking**",
         "`/map` your map (`at:12,7 radius:5` zooms); `/status`; `/cities`; `/nations`",
         "`/units` your units, filtered: `type:tank`, `at:12,7`, `ready:True` (mobility "
-        "left), `orders:with`/`without` (standing orders), `group:square` (by square)",
-        "`/news` your recent DM reports again; `/help topic:...` these pages",
+        "left), `orders:with`/`without` (standing orders), `group:square`",
+        "`/news` recent DM reports; `/help topic:...` these pages",
         "**Games**",
         "`/game create`, `/game join`, `/game add-ai`, `/game start`, `/game leave`, "
         "`/game resign`, `/game caretaker`, `/game list`, `/game info`",
@@ -428,6 +495,7 @@ _PAGES: dict[str, Callable[[Ruleset], list[str]]] = {
     "supply": _supply,
     "combat": _combat,
     "diplomacy": _diplomacy,
+    "icbms": _icbms,
     "commands": _commands,
 }
 

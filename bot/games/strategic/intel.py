@@ -242,6 +242,14 @@ class Intel:
             ("Cities", str(s.cities)),
             ("Units", str(s.units)),
         ]
+        if view.ecology is not None and view.collapse_at is not None:
+            fields.append(
+                (
+                    "Ecological meter",
+                    f"{view.ecology} of {view.collapse_at}: each wasteland adds to it; at "
+                    f"{view.collapse_at} society collapses and every nation loses",
+                )
+            )
         nxt = _next_update(view, load_rules(view.ruleset).ticks_per_unit_update)
         if nxt is not None:
             when = self._real_time(seat.game, game, nxt)
@@ -295,7 +303,9 @@ class Intel:
 
         board = sorted(game.nations.values(), key=lambda n: (-n.score, n.name))
         result = ", ".join(f"{called(n.id)} {n.score}" for n in board)
-        if won:
+        if won == []:  # an empty first place: nobody won (total-war's collapse)
+            verdict = "Nobody won: society collapsed, and every nation lost."
+        elif won:
             names = [called(n) for n in won]
             winners = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
             verdict = f"Won by {winners}: the team of mutual allies with the most cities wins."

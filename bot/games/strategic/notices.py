@@ -16,8 +16,10 @@ cities
   CityCaptured: told; BIG when the city is taken by us or from us.
   CityFounded: told to the founder (a rare, map-changing result worth keeping in the log).
   CityCeded: told to both sides and to those who see the city; BIG when ceded to us.
+  WastelandReturned: told to the former owner and those who see it (ruleset total-war).
 builds
   UnitBuilt, BuildSkipped: told; collapsed per unit type when repeated.
+  CityInvested: told (the reply to /invest, ruleset total-war).
   PowerLimitDropped: told (a lost city lowered the power limit below builds under way).
   CityChanged: told (a finished base, or the next build taking over). The same event also
     answers the player's own city commands; it cannot be told apart, so it is told then too.
@@ -94,6 +96,8 @@ _CATEGORY: dict[type[Event], str] = {
     ev.CityCaptured: "cities",
     ev.CityFounded: "cities",
     ev.CityCeded: "cities",
+    ev.WastelandReturned: "cities",
+    ev.CityInvested: "builds",
     ev.UnitsCeded: "diplomacy",
     ev.UnitsDisbanded: "moves",
     ev.UnitBuilt: "builds",
@@ -507,6 +511,8 @@ def _destroyed(e: ev.UnitDestroyed, v: _View) -> str:
         return f"You **destroyed** {unit} at {e.square}"
     by = f" by {v.who(e.by)}" if e.by else ""
     lost = "**lost**" if e.by is None else "**destroyed**"
+    if e.wasteland:
+        return _cap(f"{unit} **died** in the wasteland at {e.square}")
     return _cap(f"{unit} was {lost} at {e.square}{by}")
 
 
@@ -521,15 +527,24 @@ def _icbm(e: ev.IcbmLaunched, v: _View) -> str:
     what = unit_title(e.unit_type)
     launcher = "You" if e.nation == v.nation else v.name(e.nation)
     kind = "a MAD counter-strike" if e.counter else _a(what)
-    text = f"**{launcher} launched {kind}** at {e.square} (radius {e.radius})"
+    odds = f", {e.chance}% to hit" if e.chance is not None else ""
+    text = f"**{launcher} launched {kind}** at {e.square} (radius {e.radius}{odds})"
     results = []
+    if e.hit is False:
+        text += ": **it missed** and exploded harmlessly"
     if e.devastated:
-        results.append(
-            f"{len(e.devastated)} cit{'y' if len(e.devastated) == 1 else 'ies'} devastated ({_squares(e.devastated)})"
-        )
+        cities = f"{len(e.devastated)} cit{'y' if len(e.devastated) == 1 else 'ies'}"
+        if e.returns is not None:  # a two-part ICBM: wastelands, for a while
+            results.append(
+                f"{cities} turned into wasteland ({_squares(e.devastated)}) for "
+                f"{_duration(e.returns - e.tick)}"
+            )
+        else:
+            results.append(f"{cities} devastated ({_squares(e.devastated)})")
     if e.destroyed:
         results.append(f"{e.destroyed} unit{'' if e.destroyed == 1 else 's'} destroyed")
-    text += ": " + ", ".join(results) if results else ": nothing hit"
+    if e.hit is not False:
+        text += ": " + ", ".join(results) if results else ": nothing hit"
     if e.war_with:
         if e.nation == v.nation:
             text += f"; you are now at war with {_names(e.war_with, v)}"
@@ -537,6 +552,8 @@ def _icbm(e: ev.IcbmLaunched, v: _View) -> str:
             text += f"; **your cities were hit** and you are at war with {v.name(e.nation)}"
         else:
             text += f"; {_names(e.war_with, v)} now at war with {v.name(e.nation)}"
+    if e.ecology is not None and e.collapse_at is not None:
+        text += f"; the ecological meter stands at **{e.ecology}/{e.collapse_at}**"
     return text
 
 
@@ -548,10 +565,41 @@ def _captured(e: ev.CityCaptured, v: _View) -> str:
         if e.hp_lost:
             left = "it died of it" if e.hp == 0 else f"{e.hp} hp left"
             cost = f"; unit {e.unit} lost {e.hp_lost} hp taking it ({left})"
-        return f"**You captured {e.city}**{frm} with unit {e.unit}{cost}"
+        return f"**You captured {e.city}**{frm} with unit {e.unit}{cost}{_parts(e, v)}"
     if e.previous == v.nation:
-        return f"**{v.name(e.nation)} captured your city {e.city}**"
-    return f"{v.name(e.nation)} captured {v.owner(e.previous)} city {e.city}"
+        return f"**{v.name(e.nation)} captured your city {e.city}**{_parts(e, v)}"
+    return f"{v.name(e.nation)} captured {v.owner(e.previous)} city {e.city}{_parts(e, v)}"
+
+
+def _parts(e: ev.CityCaptured, v: _View) -> str:
+    """ICBM parts in a captured city (ruleset total-war)."""
+
+    def parts(ids: list[int]) -> str:
+        return f"ICBM part{'s' if len(ids) > 1 else ''} {_listing([str(u) for u in ids])}"
+
+    said = []
+    if e.parts_destroyed:
+        said.append(f"{parts(e.parts_destroyed)} destroyed")
+    if e.parts_taken:
+        whose = "yours now" if e.nation == v.nation else f"{v.owner(e.nation)} now"
+        said.append(f"{parts(e.parts_taken)} {whose}")
+    return "; " + ", ".join(said) if said else ""
+
+
+def _returned(e: ev.WastelandReturned, v: _View) -> str:
+    if e.nation == v.nation:
+        return (
+            f"**The wasteland at {e.city} is your city again**, producing {e.output}% of what it "
+            "did (`/invest` restores it)"
+        )
+    return f"The wasteland at {e.city} is {v.owner(e.nation)} city again"
+
+
+def _invested(e: ev.CityInvested, v: _View) -> str:
+    return (
+        f"You invested {e.spent} command points in {e.city}: it produces {e.output}% "
+        f"(at most {e.cap}%)"
+    )
 
 
 def _founded(e: ev.CityFounded, v: _View) -> str:
@@ -725,6 +773,11 @@ def _ended(e: ev.GameEnded, v: _View) -> str:
         head = f"**The game is over.** Winner{'s' if len(e.winners) > 1 else ''}: {_names(e.winners, v)}"
     else:
         head = "**The game is over.** Nobody won"
+    if e.collapse:
+        head = (
+            "**Society has collapsed.** The wastelands' ecological damage reached its limit: "
+            "the game is over and every nation lost"
+        )
     rows = []
     for i, row in enumerate(e.standings[:5], 1):
         team = "+".join(v.who(n) for n in row.get("nations", []))
@@ -778,6 +831,8 @@ _WRITERS: dict[type[Event], Callable[..., str | None]] = {
     ev.GameStarted: _started,
     ev.GameEnded: _ended,
     ev.PlayerChanged: _player,
+    ev.WastelandReturned: _returned,
+    ev.CityInvested: _invested,
 }
 
 

@@ -188,8 +188,11 @@ class StrategicSide:
         """Its teams of mutual allies by their cities, as the game's end ranks them: a team
         shares its place, and so do teams with as many cities."""
         from engine.strategic.systems.endgame import standings
+        from engine.strategic.systems.wasteland import collapsed
 
         world = await service.live_world(game_id)  # (an ended game: its standings are public)
+        if collapsed(world):  # society collapsed: no winner, every nation shares the last place
+            return [[], sorted(world.nations)]
         places: list[list[str]] = []
         last: int | None = None
         for row in standings(world):

@@ -4,6 +4,7 @@ wasting progress."""
 from __future__ import annotations
 
 from engine.strategic import commands as cmd
+from engine.strategic.ai import icbms
 from engine.strategic.ai.state import Plan
 
 
@@ -53,6 +54,9 @@ def want_for(p: Plan, designation: str) -> str | None:
             more = len(p.my_cities) // profile.cities_per_engineer
             if have < min(profile.engineers_max, 1 + more):
                 return founders[0]
+        missile = icbms.want(p)
+        if missile is not None:
+            return missile
         scouts = sum(1 for u in p.own if u.type == "zeppelin")
         if tech < profile.zeppelin_tech and buildable(p, "zeppelin") and scouts < profile.zeppelins:
             return "zeppelin"

@@ -22,5 +22,7 @@ def ruleset_json(rules: Ruleset) -> dict[str, Any]:
     """
     data = rules.model_dump(mode="json")
     out: dict[str, Any] = {key: data.pop(key) for key in _HEAD}
-    out.update(data)
+    # an optional section a ruleset leaves out (seed 002's in rulesets other than total-war)
+    # is left out here too
+    out.update({key: value for key, value in data.items() if value is not None})
     return out

@@ -96,6 +96,19 @@ class UnitType(Strict):
     tech_bonus: int = Field(
         default=0, ge=0, description="extra tech centres while a city builds it"
     )
+    # --- two-part ICBMs (seed 002; ruleset total-war): none of these in other rulesets
+    icbm_part: str | None = Field(
+        default=None,
+        pattern="^(base|warhead)$",
+        description="half of a two-part ICBM: the missile base or the warhead",
+    )
+    hit_percent: int = Field(
+        default=0, ge=0, description="a base's chance to hit; a warhead's bonus to it"
+    )
+    blast_damage_percent: int | None = Field(
+        default=None, ge=0, description="a warhead: damage to each unit in the blast, % of full hp"
+    )
+    captures: bool = Field(default=True, description="a land unit that may take a city")
     notes: str = ""
 
     @property
@@ -300,6 +313,42 @@ class StartPosition(Strict):
     neutral_cities_near_home: int = Field(ge=0)
 
 
+class IcbmDefence(Strict):
+    tech: int = Field(ge=0, description="from this tech level")
+    percent: int = Field(ge=0, le=100, description="taken off the chance to hit its cities")
+
+
+class TwoPartIcbms(Strict):
+    """Seed 002's ICBMs: a missile base and a warhead launched together (ruleset total-war)."""
+
+    capture_destroy_percent: int = Field(
+        ge=0, le=100, description="chance each part in a captured city is destroyed"
+    )
+    effective_against: list[str] = Field(description="selectors of defenders it is effective on")
+    effective_exclude: list[str] = Field(default_factory=list)
+    effective_damage_percent: int = Field(
+        gt=0, description="damage against those, in % of the warhead's damage"
+    )
+    defence: list[IcbmDefence] = Field(
+        default_factory=list, description="a nation's ICBM defence by its tech level"
+    )
+
+    def defence_at(self, tech: float) -> int:
+        return max((d.percent for d in self.defence if d.tech <= tech), default=0)
+
+
+class Wastelands(Strict):
+    """Seed 002's wastelands and ecological collapse (ruleset total-war)."""
+
+    days: int = Field(gt=0, description="a wasteland returns to its former owner after this")
+    returns_at_percent: int = Field(
+        gt=0, le=100, description="its output then, in % of what it produced before"
+    )
+    invest_points: int = Field(gt=0, description="command points a point of output costs")
+    ecology_per_wasteland: int = Field(gt=0)
+    collapse_at: int = Field(gt=0, description="the meter at which society collapses")
+
+
 class Ruleset(Strict):
     name: str
     title: str
@@ -320,6 +369,9 @@ class Ruleset(Strict):
     start: StartPosition
     cities: list[CityType]
     units: list[UnitType]
+    # seed 002 (ruleset total-war); None: today's one-piece ICBMs and waste
+    icbm: TwoPartIcbms | None = None
+    wastelands: Wastelands | None = None
 
     @model_validator(mode="after")
     def _consistent(self) -> Ruleset:
@@ -345,6 +397,9 @@ class Ruleset(Strict):
                 raise ValueError(f"start units: {name!r} is not a unit type")
         if self.capture.new_designation not in city_names:
             raise ValueError(f"capture.new_designation {self.capture.new_designation!r} unknown")
+        parts = {u.icbm_part for u in self.units if u.icbm_part is not None}
+        if parts and (self.icbm is None or parts != {"base", "warhead"}):
+            raise ValueError("two-part ICBMs need an [icbm] section, a base and a warhead")
         return self
 
     # --- lookups -------------------------------------------------------------------------

@@ -76,6 +76,8 @@ def can_attack(world: World, unit: Unit, target: Target, sq: int) -> str | None:
     if target.capture:
         if ut.unit_class != UnitClass.LAND:
             return f"{name} cannot take a city; only land units can"
+        if not ut.captures:
+            return f"{name} cannot take a city"
         return None
     if not any(combat.can_hit(world, ut, sq, dt) for dt in target.types):
         return f"{name} cannot attack what is at {world.grid.label(sq)}"
@@ -104,8 +106,9 @@ def strike(
     where = world.grid.label(target)
     if capture and not still_hostile(world, nation, target):
         return [], True, capture  # seen up close, the city is not what was remembered
-    takes_city = rules.unit[unit.type].unit_class == UnitClass.LAND and still_hostile(
-        world, nation, target
+    ut = rules.unit[unit.type]
+    takes_city = (
+        ut.unit_class == UnitClass.LAND and ut.captures and still_hostile(world, nation, target)
     )
     defended = bool(combat.defenders_at(world, nation, target))
     why = None

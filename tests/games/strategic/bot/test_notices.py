@@ -137,6 +137,12 @@ def _sample(cls: type[ev.Event]) -> ev.Event:
             units=[{"unit": 5, "type": "heavy_bomber", "square": "12,7"}],
         ),
         ev.CityCeded: ev.CityCeded(tick=1, to=to, nation="red", receiver="blue", city="12,7"),
+        ev.WastelandReturned: ev.WastelandReturned(
+            tick=1, to=to, nation="red", city="12,7", output=10
+        ),
+        ev.CityInvested: ev.CityInvested(
+            tick=1, to=["red"], nation="red", city="12,7", spent=80, output=20, cap=100
+        ),
         ev.PlayerChanged: ev.PlayerChanged(
             tick=1, to=["red"], nation="red", player="ai", previous="100"
         ),

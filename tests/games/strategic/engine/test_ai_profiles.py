@@ -36,6 +36,7 @@ DOCUMENTED = {
         "waits_to_assault": False,
         "warships_for_war": False,
         "builds_bombers": False,
+        "launches_icbms": False,
     },
     "expand": {
         "every_hours": 1,
@@ -48,6 +49,7 @@ DOCUMENTED = {
         "builds_bombers": False,
         "builds_airport": False,
         "builds_engineers": False,
+        "launches_icbms": False,
         "more_ports": False,
         "naive_loading": True,
     },
