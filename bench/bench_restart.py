@@ -114,7 +114,7 @@ class Why:
         while not self._stop.wait(0.005):
             if time.perf_counter() - self.beat > 0.04 and noted != self.beat:
                 noted = self.beat
-                frame = sys._current_frames().get(self._main)
+                frame = sys._current_frames().get(self._main or 0)
                 if frame is None:
                     continue
                 stack = [

@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -150,7 +151,7 @@ class AiRunner:
             commands = await in_thread(self._thinking, ai.decide, view, memory, style)
             # applied in the AI's thread too and committed together: a busy hour's thousands
             # of AI commands neither hold the event loop nor take a transaction each
-            outcomes: list[object]
+            outcomes: Sequence[object]
             try:
                 outcomes = await self.service.submit_all(
                     game_id, nation, commands, moment=at, pool=self._thinking
