@@ -14,6 +14,7 @@ from engine.interface.summary import GameSummary, NationSummary
 
 from . import events as ev
 from .commands import command_from_dict
+from .founding import styled
 from .lobby import AI_PLAYER
 from .lobby import nation_id_for as _nation_id_for
 from .mapgen import default_size, generate
@@ -173,7 +174,13 @@ class StrategicInitiative:
             nations=MappingProxyType(
                 {
                     n.id: NationSummary(
-                        n.id, n.name, n.colour, n.player, n.out, cities.get(n.id, 0)
+                        n.id,
+                        n.name,
+                        n.colour,
+                        n.player,
+                        n.out,
+                        cities.get(n.id, 0),
+                        styled(n.name, n.leader, n.title) if n.leader else "",
                     )
                     for n in world.nations.values()
                 }

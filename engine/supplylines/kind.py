@@ -171,6 +171,8 @@ class SupplyLines:
             case en.Advance():
                 return list(turns.advance(world, entry.ticks))
             case en.Join():
+                if entry.founding:
+                    raise GameError("players of Supply Lines found no nation: a name and a colour")
                 return list(turns.join(world, entry.nation, entry.name, entry.colour, entry.player))
             case en.Leave():
                 return list(turns.leave(world, entry.nation))
