@@ -44,7 +44,7 @@ def island_of(world: World, start: int) -> tuple[int, ...]:
 
 def free_islands(world: World) -> StartingIslands:
     """The free starting islands of a game (in its lobby: after the start, none are offered)."""
-    free = ()
+    free: tuple[StartingIsland, ...] = ()
     if not world.started and not world.ended:
         free = tuple(
             StartingIsland(i + 1, squares[0], island_of(world, squares[0]))

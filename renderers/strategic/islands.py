@@ -39,14 +39,19 @@ def render_islands(islands: StartingIslands, title: str) -> bytes:
         fill=style.TEXT_DIM,
     )
     draw.rectangle(
-        (left - 1, top - 1, left + board_w, top + board_h), fill=style.NEVER_SEEN,
+        (left - 1, top - 1, left + board_w, top + board_h),
+        fill=style.NEVER_SEEN,
         outline=style.TEXT_DIM,
     )
     step = 8 if w <= 64 else 16 if w <= 128 else 32
     for x in range(0, w, step):  # the board's coordinates, as the game's labels read
-        draw.text((left + round(x * cell), top - 4), str(x), font=small, fill=style.TEXT_DIM, anchor="ld")
+        draw.text(
+            (left + round(x * cell), top - 4), str(x), font=small, fill=style.TEXT_DIM, anchor="ld"
+        )
     for y in range(0, h, step):
-        draw.text((left - 4, top + round(y * cell)), str(y), font=small, fill=style.TEXT_DIM, anchor="rt")
+        draw.text(
+            (left - 4, top + round(y * cell)), str(y), font=small, fill=style.TEXT_DIM, anchor="rt"
+        )
     for island in islands.free:
         for sq in island.land:
             x0, y0 = left + int(sq % w * cell), top + int(sq // w * cell)
@@ -61,8 +66,12 @@ def render_islands(islands: StartingIslands, title: str) -> bytes:
         # the disc beside the home city, kept inside the picture
         dx = min(max(cx + DISC + 2, DISC + 1), WIDTH - DISC - 1)
         dy = min(max(cy - DISC - 2, top + DISC), top + board_h - DISC)
-        draw.ellipse((dx - DISC, dy - DISC, dx + DISC, dy + DISC), fill=(255, 255, 255),
-                     outline=style.OUTLINE, width=2)
+        draw.ellipse(
+            (dx - DISC, dy - DISC, dx + DISC, dy + DISC),
+            fill=(255, 255, 255),
+            outline=style.OUTLINE,
+            width=2,
+        )
         draw.text((dx, dy), str(island.number), font=number, fill=(0, 0, 0), anchor="mm")
     draw.text(
         (12, top + board_h + MARGIN // 2 + 6),
