@@ -441,7 +441,7 @@ class Lifecycle:
                 who += " (AI caretaker)"
             elif n.id in ai:
                 who = "AI"
-            nations.append(f"- **{n.name}** - {who}" + (" - out" if n.out else ""))
+            nations.append(f"- **{n.shown}** - {who}" + (" - out" if n.out else ""))
         tail = ""
         if row.status == "lobby":
             tail = "Join with `/game join`; the creator or a moderator starts it."

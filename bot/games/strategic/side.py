@@ -183,7 +183,7 @@ class StrategicSide:
         from bot.games.strategic.feed import feed_lines
 
         summary = await service.summary(game_id)
-        names = {n.id: n.name for n in summary.nations.values()}
+        names = {n.id: n.shown for n in summary.nations.values()}  # with its leader
         return [Post(line, news=True) for line in feed_lines(events, names)]
 
     def timelapse(self, first: Any, entries: list[dict[str, Any]], title: str) -> bytes:
