@@ -410,8 +410,8 @@ def _commands(r: Ruleset) -> list[str]:
         "left), `orders:with`/`without` (standing orders), `group:square` (by square)",
         "`/news` your recent DM reports again; `/help topic:...` these pages",
         "**Games**",
-        "`/game create`, `/game join` (`leader:`, `title:`, `colour:`, `home:` a free island), "
-        "`/game islands` the free starting islands, `/game add-ai`, `/game start`, "
+        "`/game create`, `/game join` (`home:` an island of `/game islands`), "
+        "`/game add-ai`, `/game start`, "
         "`/game leave`, `/game resign`, `/game caretaker`, `/game list`, `/game info`",
         "`/notify` quiet hours, muted topics, sitreps, pictures",
         "`/stats server` standings, `/stats player`, `/stats game` results and charts",
