@@ -407,10 +407,10 @@ def _commands(r: Ruleset) -> list[str]:
         "**Looking**",
         "`/map` your map (`at:12,7 radius:5` zooms); `/status`; `/cities`; `/nations`",
         "`/units` your units, filtered: `type:tank`, `at:12,7`, `ready:True` (mobility "
-        "left), `orders:with`/`without` (standing orders), `group:square` (by square)",
+        "left), `orders:with`/`without` (standing orders), `group:square`",
         "`/news` your recent DM reports again; `/help topic:...` these pages",
         "**Games**",
-        "`/game create`, `/game join` (`home:` an island of `/game islands`), "
+        "`/game create`, `/game islands`, `/game join`, "
         "`/game add-ai`, `/game start`, "
         "`/game leave`, `/game resign`, `/game caretaker`, `/game list`, `/game info`",
         "`/notify` quiet hours, muted topics, sitreps, pictures",
