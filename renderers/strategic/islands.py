@@ -43,23 +43,24 @@ def render_islands(islands: StartingIslands, title: str) -> bytes:
         fill=style.NEVER_SEEN,
         outline=style.TEXT_DIM,
     )
+    # the board wraps: it is drawn from a column and a row of open sea, so no island is cut
+    land = [sq for island in islands.free for sq in island.land]
+    ox = _open(w, {sq % w for sq in land})
+    oy = _open(h, {sq // w for sq in land})
     step = 8 if w <= 64 else 16 if w <= 128 else 32
-    for x in range(0, w, step):  # the board's coordinates, as the game's labels read
-        draw.text(
-            (left + round(x * cell), top - 4), str(x), font=small, fill=style.TEXT_DIM, anchor="ld"
-        )
-    for y in range(0, h, step):
-        draw.text(
-            (left - 4, top + round(y * cell)), str(y), font=small, fill=style.TEXT_DIM, anchor="rt"
-        )
-    for island in islands.free:
-        for sq in island.land:
-            x0, y0 = left + int(sq % w * cell), top + int(sq // w * cell)
-            x1, y1 = left + int((sq % w + 1) * cell), top + int((sq // w + 1) * cell)
-            draw.rectangle((x0, y0, max(x0, x1 - 1), max(y0, y1 - 1)), fill=style.LAND)
+    # the board's coordinates, as the game's labels read (none crowding the one before)
+    for x, at in _marks(w, ox, step, cell, left):
+        draw.text((at, top - 4), str(x), font=small, fill=style.TEXT_DIM, anchor="ld")
+    for y, at in _marks(h, oy, step, cell, top):
+        draw.text((left - 4, at), str(y), font=small, fill=style.TEXT_DIM, anchor="rt")
+    for sq in land:
+        col, row = (sq % w - ox) % w, (sq // w - oy) % h
+        x0, y0 = left + int(col * cell), top + int(row * cell)
+        x1, y1 = left + int((col + 1) * cell), top + int((row + 1) * cell)
+        draw.rectangle((x0, y0, max(x0, x1 - 1), max(y0, y1 - 1)), fill=style.LAND)
     number = style.font(NUMBER_SIZE)
     for island in islands.free:
-        hx, hy = island.home % w, island.home // w
+        hx, hy = (island.home % w - ox) % w, (island.home // w - oy) % h
         cx, cy = left + int((hx + 0.5) * cell), top + int((hy + 0.5) * cell)
         r = max(2, int(cell / 3))
         draw.rectangle((cx - r, cy - r, cx + r, cy + r), fill=style.NEUTRAL, outline=style.OUTLINE)
@@ -75,8 +76,52 @@ def render_islands(islands: StartingIslands, title: str) -> bytes:
         draw.text((dx, dy), str(island.number), font=number, fill=(0, 0, 0), anchor="mm")
     draw.text(
         (12, top + board_h + MARGIN // 2 + 6),
-        "Choose one with /game join home:<number>  (the grey square: its first home city)",
+        "/game join home:<number> picks one. Grey: its first city. The board wraps.",
         font=small,
         fill=style.TEXT_DIM,
     )
     return png_bytes(image)
+
+
+def _open(side: int, used: set[int]) -> int:
+    """The first line (a column or a row) of the widest run of lines with no free island, or
+    0 when there is none: where the picture starts so no island is cut by its edge."""
+    best, start, run = 0, 0, 0
+    for i in range(2 * side):  # twice round: a run may wrap past the end
+        if i % side in used:
+            run = 0
+            continue
+        run += 1
+        if best < run <= side:
+            best, start = run, (i - run + 1) % side
+    return (start + best // 2) % side if best else 0  # the middle of the open sea
+
+
+def _marks(side: int, first: int, step: int, cell: float, at: int) -> list[tuple[int, int]]:
+    """The coordinates written along one edge, where each is drawn, 24 px apart at least."""
+    marks: list[tuple[int, int]] = []
+    for n in sorted(range(0, side, step), key=lambda n: (n - first) % side):
+        where = at + round((n - first) % side * cell)
+        if not marks or where - marks[-1][1] >= 24:
+            marks.append((n, where))
+    return marks
+
+
+def _sample(path: str) -> None:
+    """docs/PICTURES.md's sample: a lobby of 8 seats (seed 7, the default size), 3 taken."""
+    from engine.strategic import lobby
+    from engine.strategic.islands import free_islands
+    from engine.strategic.mapgen import default_size, generate
+
+    side = default_size(8)[0]
+    world = generate("standard", nations=8, width=side, height=side, seed=7)
+    for i, name in enumerate(("Red", "Blue", "Teal")):
+        lobby.join(world, name.lower(), name, f"#00000{i}", None, {"island": 2 * i + 1})
+    with open(path, "wb") as out:
+        out.write(render_islands(free_islands(world), "Free starting islands: Founders"))
+
+
+if __name__ == "__main__":  # python -m renderers.strategic.islands docs/pictures/free-islands.png
+    import sys
+
+    _sample(sys.argv[1])
