@@ -92,6 +92,14 @@ async def test_a_founder_names_a_leader_chooses_an_island_and_a_colour(env) -> N
     await eventually(
         lambda: "⚔️ **Borduria** declared war on **Avalon (President Ada)**." in posted(env)
     )
+    # and so do the DMs: an offer received
+    await fake.invoke(
+        env.alice, env.channel, "diplomacy", {"nation": "Carpathia", "level": "allied"}
+    )
+    offer = await fake.wait_for_dm(
+        env.carol, lambda m: "stance towards you" in m.content, timeout=10
+    )
+    assert "Avalon (President Ada)'s stance towards you becomes **allied**" in offer.content
     nations = await fake.invoke(env.bob, env.channel, "nations")
     assert "Avalon (President Ada)" in nations.text
 

@@ -141,3 +141,13 @@ def test_the_founding_is_in_the_log_and_a_replay_keeps_it():
     assert restored.hash() == world.hash()
     assert restored.nations["avalon"].leader == "Ada"
     assert restored.slot_owner[:2] == ["borduria", "avalon"]
+
+
+def test_a_scenario_founds_its_nations_with_leaders():
+    from engine.strategic.scenario import ScenarioError, build_world
+
+    spec = {"map": "~A.~\n~..~\n~~~~", "nations": {"red": {"leader": "Ada", "title": "Queen"}}}
+    world = build_world(spec)[0]
+    assert view_for(world, "red").nations["red"].styled == "Red (Queen Ada)"
+    with pytest.raises(ScenarioError, match="a title goes with a leader"):
+        build_world({"map": "~A.~\n~..~\n~~~~", "nations": {"red": {"title": "Queen"}}})
