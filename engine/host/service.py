@@ -529,6 +529,10 @@ class GameService:
 
         return await self._read(game_id, read)
 
+    async def lobby_view(self, game_id: int) -> Any:
+        """What anyone may know of a lobby to choose where to start (the kind's `lobby_view`)."""
+        return await self._read(game_id, lambda game: game.kind.lobby_view(game.world))
+
     async def full_view(self, game_id: int) -> Any:
         """Everything as it is: for moderators and the end-of-game timelapse only."""
         return await self._read(game_id, lambda game: game.kind.full_view(game.world))

@@ -233,6 +233,10 @@ class SupplyLines:
     def full_view(self, world: State) -> View:
         return full_view(world)
 
+    def lobby_view(self, world: State) -> None:
+        """Nothing to choose before joining: seats are taken in order."""
+        return None
+
     def summary(self, world: State) -> GameSummary:
         rules = world.rules
         held: dict[str, int] = {}

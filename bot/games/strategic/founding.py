@@ -13,7 +13,7 @@ from bot.founding import check_name
 from bot.games.strategic import NAME as KIND
 from engine.host.rows import GameRow
 from engine.strategic.founding import LEADER_MOST, TITLE_MOST
-from engine.strategic.islands import StartingIslands, free_islands
+from engine.strategic.islands import StartingIslands
 
 LIMIT = 25  # Discord's suggestions
 _ISLAND = re.compile(r"^\s*(?:island\s*)?#?\s*(\d{1,3})\s*(?:\(.*)?$", re.IGNORECASE)
@@ -66,8 +66,7 @@ class Founding:
                 "before the start."
             )
         # the lobby's free islands are public (none of the rest of the map is read)
-        world = await self.ctx.service.live_world(game.id)
-        return game, free_islands(world)
+        return game, await self.ctx.service.lobby_view(game.id)
 
     async def islands(self, caller: Caller) -> Reply:
         """The free starting islands as a picture, numbered as `/game join home:` takes them."""

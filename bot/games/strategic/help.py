@@ -403,12 +403,12 @@ def _commands(r: Ruleset) -> list[str]:
         "land`, `tanks and infantry at 3,4`. Kinds: a type (`tank`, "
         "`tanks`, `inf`), a family (`bombers`) or a class (`land`, `ships`, `aircraft`); "
         "qualifiers `idle`, `moving`, `ready`, `damaged`; `at x,y`, `aboard N`. Units "
-        "that cannot do the order are skipped and named.",
+        "that cannot obey are skipped and named.",
         "**Looking**",
         "`/map` your map (`at:12,7 radius:5` zooms); `/status`; `/cities`; `/nations`",
         "`/units` your units, filtered: `type:tank`, `at:12,7`, `ready:True` (mobility "
         "left), `orders:with`/`without` (standing orders), `group:square`",
-        "`/news` your recent DM reports again; `/help topic:...` these pages",
+        "`/news` your recent DM reports; `/help topic:...` these pages",
         "**Games**",
         "`/game create`, `/game islands`, `/game join`, "
         "`/game add-ai`, `/game start`, "
@@ -417,7 +417,7 @@ def _commands(r: Ruleset) -> list[str]:
         "`/stats server` standings, `/stats player`, `/stats game` results and charts",
         "Moderators: `/mod pause`, `/mod resume`, `/mod speed`, `/mod tick`, `/mod end`, "
         "`/mod kick`, `/mod substitute`, `/mod view`, `/mod news`, `/mod delete`",
-        "Options suggest your units, cities and what your tech allows.",
+        "Options suggest your units, cities and unit types.",
     ]
 
 
