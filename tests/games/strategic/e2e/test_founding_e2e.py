@@ -50,6 +50,12 @@ async def test_a_founder_names_a_leader_chooses_an_island_and_a_colour(env) -> N
     )
     assert joined.ephemeral and "You lead **Avalon**" in joined.text
     await eventually(lambda: "**Avalon (President Ada)** joins Founders (1/3)." in posted(env))
+    await eventually(  # and the pinned status lists it so
+        lambda: any(
+            m.pinned and "Avalon (President Ada)" in m.content
+            for m in fake.channel_messages(env.channel)
+        )
+    )
     world = await service.live_world(env.game)
     assert world.slot_owner == [None, None, "avalon"]
 
