@@ -107,7 +107,7 @@ class Standings:
             [
                 {
                     "nation": n,
-                    "name": summary.nations[n].name,
+                    "name": summary.nations[n].shown,
                     "player": summary.nations[n].player,
                 }
                 for n in group

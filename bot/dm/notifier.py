@@ -512,7 +512,7 @@ class Notifier:
         ids = [r.id for r, _ in items]
         events = [e for _, e in items]
         summary = await self.service.summary(game_id)
-        names = {n.id: n.name for n in summary.nations.values()}
+        names = {n.id: n.shown for n in summary.nations.values()}  # with a leader, if any
         # the game's name in the header: a player may be in several games; and when it was in
         # the player's own time (Discord shows the timestamp in their zone)
         last = max(e.tick for e in events)

@@ -540,6 +540,10 @@ class GameService:
 
         return await self._read(game_id, read)
 
+    async def lobby_view(self, game_id: int) -> Any:
+        """What anyone may know of a lobby to choose where to start (the kind's `lobby_view`)."""
+        return await self._read(game_id, lambda game: game.kind.lobby_view(game.world))
+
     async def full_view(self, game_id: int) -> Any:
         """Everything as it is: for moderators and the end-of-game timelapse only."""
         return await self._read(game_id, lambda game: game.kind.full_view(game.world))
@@ -1037,7 +1041,10 @@ class GameService:
         colour: str,
         player: str | None,
         nation_id: str | None = None,
+        founding: dict[str, Any] | None = None,
     ) -> str:
+        """A nation joins (`founding`: what else its player chose, the kind's own; None: nothing,
+        and the entry is stored as before)."""
         game = await self._live(game_id)
         if game.row.status == "ended":
             raise GameError("the game is over")
@@ -1045,7 +1052,7 @@ class GameService:
         if not 1 <= len(name) <= 32:
             raise GameError("a nation's name is 1 to 32 characters")
         nid = nation_id or game.kind.nation_id_for(game.world, name)
-        entry = en.Join(nation=nid, name=name, colour=colour, player=player)
+        entry = en.Join(nation=nid, name=name, colour=colour, player=player, founding=founding)
         added = [(nid, player)] if player and player != AI_PLAYER else []
 
         def start_when_full(game: LiveGame) -> Step | None:  # full: start at once, atomically

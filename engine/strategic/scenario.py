@@ -16,11 +16,12 @@ from typing import Any
 import yaml
 from pydantic import ValidationError
 
-from engine.errors import CommandError
+from engine.errors import CommandError, GameError
 from engine.interface import colours
 from engine.strategic import events as ev
 from engine.strategic.clock import advance
 from engine.strategic.commands import command_from_dict
+from engine.strategic.founding import founding_of
 from engine.strategic.orders import apply
 from engine.strategic.systems.economy import power, power_limit
 from engine.strategic.view import View, view_for
@@ -98,6 +99,12 @@ def build_world(spec: dict[str, Any]) -> tuple[World, dict[str, int]]:
             else colours.default_colour([n.colour for n in world.nations.values()]),
             player=nspec.get("player"),
         )
+        if "leader" in nspec or "title" in nspec:  # as founded at a join (founding.py)
+            try:
+                founded = founding_of({k: nspec[k] for k in ("leader", "title") if k in nspec})
+            except GameError as exc:
+                raise ScenarioError(f"nation {nid}: {exc}") from None
+            nation.leader, nation.title = founded.leader or "", founded.title or ""
         if "tech" in nspec:
             nation.tech = float(nspec["tech"])
         if "cp" in nspec:

@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from engine.strategic.eta import arrival_tick
+from engine.strategic.founding import styled
 from engine.strategic.rules.models import UnitClass
 from engine.strategic.systems.economy import cp_regen, power, power_limit
 from engine.strategic.systems.supply import SupplyMap
@@ -83,6 +84,13 @@ class NationView:
     out: bool
     relation_to: str  # this nation's relation towards it
     relation_from: str  # its relation towards this nation
+    leader: str = ""  # its leader and the leader's title, public (engine.strategic.founding)
+    title: str = ""
+
+    @property
+    def styled(self) -> str:
+        """How others name it: "Avalon (President Ada)", or its name when it has no leader."""
+        return styled(self.name, self.leader, self.title)
 
 
 @dataclass(frozen=True, slots=True)
@@ -313,6 +321,8 @@ def view_for(world: World, nation: str) -> View:
             n.out,
             world.relation(nation, n.id),
             world.relation(n.id, nation),
+            n.leader,
+            n.title,
         )
         for n in world.nations.values()
     }
@@ -381,7 +391,9 @@ def full_view(world: World) -> View:
         for sq, c in sorted(world.cities.items())
     }
     nations = {
-        n.id: NationView(n.id, n.name, n.colour, n.player, n.out, "neutral", "neutral")
+        n.id: NationView(
+            n.id, n.name, n.colour, n.player, n.out, "neutral", "neutral", n.leader, n.title
+        )
         for n in world.nations.values()
     }
     return View(

@@ -477,13 +477,14 @@ def _commands(r: Ruleset) -> list[str]:
         "left), `orders:with`/`without` (standing orders), `group:square`",
         "`/news` recent DM reports; `/help topic:...` these pages",
         "**Games**",
-        "`/game create`, `/game join`, `/game add-ai`, `/game start`, `/game leave`, "
-        "`/game resign`, `/game caretaker`, `/game list`, `/game info`",
+        "`/game create`, `/game islands`, `/game join`, "
+        "`/game add-ai`, `/game start`, "
+        "`/game leave`, `/game resign`, `/game caretaker`, `/game list`, `/game info`",
         "`/notify` quiet hours, muted topics, sitreps, pictures",
         "`/stats server` standings, `/stats player`, `/stats game` results and charts",
         "Moderators: `/mod pause`, `/mod resume`, `/mod speed`, `/mod tick`, `/mod end`, "
         "`/mod kick`, `/mod substitute`, `/mod view`, `/mod news`, `/mod delete`",
-        "Options suggest your units, cities and what your tech allows.",
+        "Options suggest your units, cities and unit types.",
     ]
 
 

@@ -271,7 +271,7 @@ class Intel:
         lines = []
         for p in view.pending:
             other = p.other if p.nation == nation else p.nation
-            name = view.nations[other].name if other in view.nations else other
+            name = view.nations[other].styled if other in view.nations else other
             who = "You" if p.nation == nation else name
             towards = name if p.nation == nation else "you"
             lines.append(
@@ -299,7 +299,7 @@ class Intel:
         me = view.nations[view.nation]
 
         def called(nation: str) -> str:
-            return "you" if nation == view.nation else view.nations[nation].name
+            return "you" if nation == view.nation else view.nations[nation].styled
 
         board = sorted(game.nations.values(), key=lambda n: (-n.score, n.name))
         result = ", ".join(f"{called(n.id)} {n.score}" for n in board)
@@ -515,7 +515,7 @@ class Intel:
             if n.id == nation:
                 name = f"{n.name} (you)"
             else:
-                name = n.name
+                name = n.styled
                 bits.append(f"you: {n.relation_to}, they: {n.relation_from}")
             if info is not None and info.player == "ai":
                 bits.append("AI")

@@ -81,7 +81,7 @@ class Playing:
         with what became of the units it moved (from its view before and after)."""
         seat = await self.ctx.seat(caller)
         summary = await self.ctx.service.summary(seat.game.id)
-        names = {n.id: n.name for n in summary.nations.values()}
+        names = {n.id: n.shown for n in summary.nations.values()}
         travel = None
         if before is not None:
             travel = Travel(before, await self.ctx.view(seat.game.id, nation))
@@ -342,7 +342,7 @@ class Playing:
             raise UserError(str(exc)) from None
         _note_spent(result.for_nation(nation))
         summary = await self.ctx.service.summary(seat.game.id)
-        names = {n.id: n.name for n in summary.nations.values()}
+        names = {n.id: n.shown for n in summary.nations.values()}
         text = _order_summary(result.for_nation(nation), nation, names)
         return Reply(text=text or "Launched.")
 
@@ -358,7 +358,7 @@ class Playing:
         name = after.nations[other].name
         # what else the order changed (an ally's war pulling a friendship down...): the DMs
         # leave relation changes to this reply (notices.ANSWERED)
-        names = {n.id: n.name for n in after.nations.values()}
+        names = {n.id: n.styled for n in after.nations.values()}
         knock_on = [
             line
             for e in events
@@ -430,7 +430,7 @@ class Playing:
             raise UserError(str(exc)) from None
         _note_spent(result.for_nation(nation))
         summary = await self.ctx.service.summary(seat.game.id)
-        names = {n.id: n.name for n in summary.nations.values()}
+        names = {n.id: n.shown for n in summary.nations.values()}
         return Reply(text=_order_summary(result.for_nation(nation), nation, names) or "Disbanded.")
 
     @costed

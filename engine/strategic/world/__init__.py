@@ -141,9 +141,11 @@ class Nation:
     relations: dict[str, str] = field(default_factory=dict)  # my relation towards each other nation
     player: str | None = None  # who plays it (a Discord user id, "ai", ...)
     out: bool = False
+    leader: str = ""  # its leader's name and title, as founded (engine.strategic.founding)
+    title: str = ""
 
     def to_dict(self) -> dict:
-        return {
+        data = {
             "id": self.id,
             "name": self.name,
             "colour": self.colour,
@@ -153,6 +155,9 @@ class Nation:
             "player": self.player,
             "out": self.out,
         }
+        if self.leader:  # kept only when founded with one: older worlds hash as they did
+            data["leader"], data["title"] = self.leader, self.title
+        return data
 
     @classmethod
     def from_dict(cls, d: dict) -> Nation:
