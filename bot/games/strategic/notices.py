@@ -11,6 +11,8 @@ combat
   UnitDestroyed: told; `digest` drops it when a combat line in the same batch already said the
     unit was destroyed (cargo lost with a ship still gets its own line).
   SubSighted: told (an enemy sub showed itself to us).
+  EnemiesSighted: told (enemy units we see came near our city; once until they leave, by the
+    engine); a threat. Three or more cities threatened by one enemy fold into one line.
   IcbmLaunched: told to everyone; BIG.
 cities
   CityCaptured: told; BIG when the city is taken by us or from us.
@@ -90,6 +92,7 @@ _CATEGORY: dict[type[Event], str] = {
     ev.Interdicted: "combat",
     ev.UnitDestroyed: "combat",
     ev.SubSighted: "combat",
+    ev.EnemiesSighted: "combat",
     ev.IcbmLaunched: "combat",
     ev.CityCaptured: "cities",
     ev.CityFounded: "cities",
@@ -149,7 +152,7 @@ def section(event: Event, nation: str) -> str:
             return _party(me, attacker=event.interceptor, victims=(event.mover,))
         case ev.Interdicted():
             return _party(me, attacker=event.interdictor, victims=(event.mover,))
-        case ev.SubSighted() | ev.IcbmLaunched():
+        case ev.EnemiesSighted() | ev.SubSighted() | ev.IcbmLaunched():
             return "threats"
         case ev.RelationChanged():
             war = event.level == WAR and event.due_tick is None
@@ -517,6 +520,11 @@ def _sub_sighted(e: ev.SubSighted, v: _View) -> str:
     )
 
 
+def _enemies_sighted(e: ev.EnemiesSighted, v: _View) -> str:
+    units = _listing([f"{unit_title(u['type'])} {u['unit']} at {u['square']}" for u in e.units])
+    return f"**{v.name(e.enemy)}'s units near your city {e.city}**: {units}"
+
+
 def _icbm(e: ev.IcbmLaunched, v: _View) -> str:
     what = unit_title(e.unit_type)
     launcher = "You" if e.nation == v.nation else v.name(e.nation)
@@ -755,6 +763,7 @@ _WRITERS: dict[type[Event], Callable[..., str | None]] = {
     ev.Interdicted: _interdicted,
     ev.UnitDestroyed: _destroyed,
     ev.SubSighted: _sub_sighted,
+    ev.EnemiesSighted: _enemies_sighted,
     ev.IcbmLaunched: _icbm,
     ev.CityCaptured: _captured,
     ev.CityFounded: _founded,
@@ -808,6 +817,8 @@ def _collapse_key(e: Event, v: _View) -> tuple | None:
             return ("bombed", e.attacker)
         case ev.Interdicted():
             return ("interdicted", e.interdictor, e.mover)
+        case ev.EnemiesSighted():
+            return ("sighted", e.enemy)
     return None
 
 
@@ -835,6 +846,14 @@ def _many_destroyed(es: list[ev.UnitDestroyed], v: _View) -> str:
     by = f" by {v.who(first.by)}" if first.by else ""
     text = f"**{len(es)} of {whose} units {how}**{by}: {items}"
     return _cap(text)
+
+
+def _many_sighted(es: list[ev.EnemiesSighted], v: _View) -> str:
+    count = len({u["unit"] for e in es for u in e.units})
+    return (
+        f"**{v.name(es[0].enemy)}'s units near {len(es)} of your cities**: "
+        f"{_squares([e.city for e in es])} ({count} units)"
+    )
 
 
 def _many_completed(es: list[ev.OrderCompleted], v: _View) -> str:
@@ -947,4 +966,5 @@ _COLLAPSERS: dict[type[Event], Callable[..., str]] = {
     ev.OrderCompleted: _many_completed,
     ev.MoveBlocked: _many_blocked,
     ev.OrderCancelled: _many_cancelled,
+    ev.EnemiesSighted: _many_sighted,
 }

@@ -192,6 +192,9 @@ class World:
         # designation] (kept up to date as sight leaves squares: engine/strategic/world/sightindex.py)
         self.known: dict[str, np.ndarray] = {}
         self.city_memory: dict[str, dict[int, list]] = {}
+        # the enemies each nation was told are near its cities, until they are seen there no
+        # more: nation -> city square -> enemy nations (engine/strategic/systems/threats.py)
+        self.warned: dict[str, dict[int, list[str]]] = {}
         self.tick = 0
         self.seed = seed
         self.rng = Rng(seed)
@@ -632,6 +635,7 @@ class World:
         del self.nations[nation_id]
         self.known.pop(nation_id, None)
         self.city_memory.pop(nation_id, None)
+        self.warned.pop(nation_id, None)
         self.sightings.pop(nation_id, None)
         self.memory_at.pop(nation_id, None)
         self.remembered_cache.clear()
@@ -691,7 +695,16 @@ class World:
                 for n, m in sorted(self.city_memory.items())
                 if m
             },
-        }
+        } | (  # (absent when empty: older snapshots have none)
+            {
+                "warned": {
+                    n: {str(sq): list(e) for sq, e in sorted(m.items())}
+                    for n, m in sorted(self.warned.items())
+                }
+            }
+            if self.warned
+            else {}
+        )
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], rules: Ruleset | None = None) -> World:
@@ -733,6 +746,9 @@ class World:
         world.city_memory = {
             n: {int(sq): list(e) for sq, e in m.items()}
             for n, m in d.get("city_memory", {}).items()
+        }
+        world.warned = {
+            n: {int(sq): list(e) for sq, e in m.items()} for n, m in d.get("warned", {}).items()
         }
         # cities, satellites and radar are stamped now, as the saved world had them stamped at
         # its last settle: stamping them later, in the middle of the next command or tick, would

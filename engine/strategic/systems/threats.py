@@ -1,0 +1,91 @@
+"""Enemies near a nation's cities: at every tick, the units of nations at war with it that it
+sees within the ruleset's `sighting.threat_radius` of one of its cities (docs/RULES.md
+"Enemies near your cities").
+
+A nation is told once per threat (`EnemiesSighted`, per city and enemy nation): the world keeps
+what it was told (`World.warned`, saved with the world, so neither a replay nor a restart tells
+it twice or forgets it), and forgets it at the first tick the nation sees none of that enemy's
+units near the city any more (they left, died, or went out of its sight): when they come back,
+it is told again. What it cannot see it is never told of.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from engine.strategic import events as ev
+from engine.strategic.world import Unit, World
+from engine.strategic.world.geometry import Grid
+
+
+def enemies_near_cities(world: World) -> list[ev.Event]:
+    radius = world.rules.sighting.threat_radius
+    if radius is None or (not world.warned and not _any_war(world)):
+        return []
+    war = world.rules.diplomacy.war
+    cities: dict[str, list[int]] = {}
+    for city in world.cities.values():
+        if city.owner is not None:
+            cities.setdefault(city.owner, []).append(city.sq)
+    occupied = np.frombuffer(world.occupied, dtype=np.uint8)
+    index = world.sight_index
+    grid = world.grid
+    out: list[ev.Event] = []
+    warned: dict[str, dict[int, list[str]]] = {}
+    for nation in sorted(world.nations):
+        enemies = {
+            other
+            for other in world.nations
+            if other != nation
+            and (world.relation(nation, other) == war or world.relation(other, nation) == war)
+        }
+        if not enemies or world.nations[nation].out or nation not in cities:
+            continue
+        informants = world.informants(nation)
+        told = world.warned.get(nation, {})
+        for sq in sorted(cities[nation]):
+            window = _window(grid.width, grid.height, sq, radius)
+            near: dict[str, list[tuple[int, int, Unit]]] = {}
+            for square in window[occupied[window] != 0].tolist():
+                for unit in world.units_at(square):
+                    if unit.owner in enemies and any(
+                        index.sees_unit(n, unit) for n in informants
+                    ):
+                        near.setdefault(unit.owner, []).append(
+                            (grid.distance(sq, square), unit.id, unit)
+                        )
+            if not near:
+                continue
+            warned.setdefault(nation, {})[sq] = sorted(near)
+            before = told.get(sq, [])
+            for enemy in sorted(near):
+                if enemy in before:
+                    continue
+                out.append(
+                    ev.EnemiesSighted(
+                        tick=world.tick,
+                        to=[nation],
+                        nation=nation,
+                        city=grid.label(sq),
+                        enemy=enemy,
+                        units=[
+                            {"unit": u.id, "type": u.type, "square": grid.label(u.sq)}
+                            for _, _, u in sorted(near[enemy], key=lambda t: t[:2])
+                        ],
+                    )
+                )
+    world.warned = warned
+    return out
+
+
+def _any_war(world: World) -> bool:
+    war = world.rules.diplomacy.war
+    return any(war in n.relations.values() for n in world.nations.values())
+
+
+@lru_cache(maxsize=65536)
+def _window(width: int, height: int, sq: int, radius: int) -> np.ndarray:
+    """`Grid.within` as an index array (the same cities' windows every tick)."""
+    return np.array(Grid(width, height).within(sq, radius), dtype=np.intp)
