@@ -29,27 +29,39 @@ def enemies_near_cities(world: World) -> list[ev.Event]:
     for city in world.cities.values():
         if city.owner is not None:
             cities.setdefault(city.owner, []).append(city.sq)
-    occupied = np.frombuffer(world.occupied, dtype=np.uint8)
-    index = world.sight_index
     grid = world.grid
+    index = world.sight_index
+    at, units = world.at, world.units
+    squares_of: dict[str, np.ndarray] = {}  # where each nation's units are (when asked)
     out: list[ev.Event] = []
     warned: dict[str, dict[int, list[str]]] = {}
     for nation in sorted(world.nations):
-        enemies = {
+        enemies = sorted(
             other
             for other in world.nations
             if other != nation
             and (world.relation(nation, other) == war or world.relation(other, nation) == war)
-        }
+        )
         if not enemies or world.nations[nation].out or nation not in cities:
             continue
+        for enemy in enemies:
+            if enemy not in squares_of:
+                ids = world.owned.get(enemy, ())
+                squares_of[enemy] = np.array([units[i].sq for i in ids], dtype=np.intp)
+        marked = np.zeros(grid.size, dtype=bool)
+        for enemy in enemies:
+            marked[squares_of[enemy]] = True
+        own = tuple(sorted(cities[nation]))
+        windows = _windows(grid.width, grid.height, own, radius)
         informants = world.informants(nation)
         told = world.warned.get(nation, {})
-        for sq in sorted(cities[nation]):
-            window = _window(grid.width, grid.height, sq, radius)
+        for row in np.flatnonzero(marked[windows].any(axis=1)).tolist():
+            sq = own[row]
             near: dict[str, list[tuple[int, int, Unit]]] = {}
-            for square in window[occupied[window] != 0].tolist():
-                for unit in world.units_at(square):
+            window = windows[row]
+            for square in np.unique(window[marked[window]]).tolist():
+                for uid in at.get(square, ()):
+                    unit = units[uid]
                     if unit.owner in enemies and any(
                         index.sees_unit(n, unit) for n in informants
                     ):
@@ -85,7 +97,12 @@ def _any_war(world: World) -> bool:
     return any(war in n.relations.values() for n in world.nations.values())
 
 
-@lru_cache(maxsize=65536)
-def _window(width: int, height: int, sq: int, radius: int) -> np.ndarray:
-    """`Grid.within` as an index array (the same cities' windows every tick)."""
-    return np.array(Grid(width, height).within(sq, radius), dtype=np.intp)
+@lru_cache(maxsize=4096)
+def _windows(width: int, height: int, cities: tuple[int, ...], radius: int) -> np.ndarray:
+    """Per city, the squares within `radius` of it (`Grid.within`), one row each (a map
+    narrower than the window repeats a square to fill the row). A nation's cities change
+    rarely: the same rows serve tick after tick."""
+    grid = Grid(width, height)
+    rows = [grid.within(sq, radius) for sq in cities]
+    size = (2 * radius + 1) ** 2
+    return np.array([row + [row[0]] * (size - len(row)) for row in rows], dtype=np.intp)
