@@ -9,7 +9,8 @@ Who gets what: a row is for one nation and goes to the user who plays that natio
 
 Players' settings (`PlayerSettings`, stored per user): muted categories are marked delivered
 without a DM; in quiet hours rows are held until the window ends (game start and end still go
-out); sitreps and pictures can be turned off.
+out, and a reminder whose deadline comes before the window ends: `Teller.expires`); sitreps
+and pictures can be turned off.
 
 Several processes on one store: a pass claims the rows it takes (`OutboxClaim`, for
 `claim_seconds`; on PostgreSQL `FOR UPDATE SKIP LOCKED`), only of the games its process serves,
@@ -481,17 +482,40 @@ class Notifier:
 
         quiet_end = settings.quiet_until(now)
         if quiet_end is not None:
-            later = [r.id for r, e in items if e.kind not in teller.urgent]
+            due = await self._due_in_quiet(game, teller, items, quiet_end)
+            later = [r.id for r, e in items if e.kind not in teller.urgent and r.id not in due]
             if later:
                 writes.hold(later, quiet_end)
                 report.held_quiet += len(later)
-            items = [(r, e) for r, e in items if e.kind in teller.urgent]
+            items = [(r, e) for r, e in items if e.kind in teller.urgent or r.id in due]
             if not items:
                 return
 
         await self._send_events(
             game, teller, nation, user, items, settings, status, now, report, writes
         )
+
+    async def _due_in_quiet(
+        self,
+        game: GameRow,
+        teller: tellers.Teller,
+        items: list[tuple[OutboxRow, Event]],
+        quiet_end: float,
+    ) -> set[int]:
+        """The rows of events worth nothing by the end of the player's quiet hours (a reminder
+        of a deadline that comes before they end): sent now rather than held past it
+        (docs/MESSAGES.md). While the game's clock stands still no deadline comes: they wait."""
+        expiring = [(r, tick) for r, e in items if (tick := teller.expires(e)) is not None]
+        if not expiring:
+            return set()
+        summary = await self.service.summary(game.id)
+        clock = RealClock.of_row(game, summary.ticks_per_hour)
+        due = set()
+        for row, tick in expiring:
+            when = clock.real_time_of(tick)
+            if when is not None and when <= quiet_end:
+                due.add(row.id)
+        return due
 
     async def _send_events(
         self,

@@ -33,6 +33,11 @@ class Teller(Protocol):
         """Worth a picture at once."""
         ...
 
+    def expires(self, event: Event) -> int | None:
+        """The game tick after which the event is worth nothing (a reminder: its deadline), so
+        quiet hours never hold it past then; None: it keeps."""
+        ...
+
     def joined_self(self, event: Event, nation: str) -> bool:
         """The nation's own joining, told by a welcome message (`welcome`) instead."""
         ...

@@ -43,6 +43,9 @@ class StrategicTeller:
 
         return notices.is_big(event, nation)
 
+    def expires(self, event: Event) -> int | None:
+        return None  # no reminders: everything keeps
+
     def joined_self(self, event: Event, nation: str) -> bool:
         return (
             isinstance(event, ev.NationJoined) and event.nation == nation and event.home is not None

@@ -292,6 +292,10 @@ class SupplyLinesTeller:
     def is_big(self, event: Event, nation: str) -> bool:
         return nation in event.to and isinstance(event, ev.TurnMoved | ev.Started | ev.GameOver)
 
+    def expires(self, event: Event) -> int | None:
+        """A reminder is worth nothing once its deadline has passed."""
+        return event.deadline if isinstance(event, ev.DeadlineNear) else None
+
     def joined_self(self, event: Event, nation: str) -> bool:
         return False  # told as a line ("You joined in seat 1")
 

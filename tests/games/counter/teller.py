@@ -43,6 +43,9 @@ class CounterTeller:
     def is_big(self, event: Event, nation: str) -> bool:
         return False  # the game has no picture
 
+    def expires(self, event: Event) -> int | None:
+        return None  # no reminders
+
     def joined_self(self, event: Event, nation: str) -> bool:
         return False  # its core tells no joining
 
