@@ -56,7 +56,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -96,6 +96,9 @@ class PlayerSettings(BaseModel):
     muted: list[str] = Field(default_factory=lambda: list(_default_muted()))
     sitrep: bool = True
     pictures: bool = True
+    # how a game's maps colour the nations: each in its own colour, or by its relation to the
+    # player (you, allies, friends, neutral, war); the player's /map and DM pictures alike
+    map_colours: Literal["nation", "relation"] = "nation"
 
     @field_validator("muted")
     @classmethod
@@ -573,7 +576,12 @@ class Notifier:
         if self.render and settings.pictures and any(teller.is_big(e, nation) for e in events):
             # the picture's header says the nation and the clock (as the picture's own clock)
             title = game.name
-            png = await teller.picture(await self.service.view(game_id, nation), title, events)
+            png = await teller.picture(
+                await self.service.view(game_id, nation),
+                title,
+                events,
+                colours=settings.map_colours,
+            )
             if png is not None:
                 files = [("map.png", png)]
         key = idempotency_key("dm", game_id, nation, items[0][0].group or items[0][0].id)
@@ -793,7 +801,7 @@ class Notifier:
             chunk = due[start : start + batch]
             pictures = await asyncio.gather(
                 *(
-                    teller.picture(view, title, [])
+                    teller.picture(view, title, [], colours=settings.map_colours)
                     if self.render and settings.pictures
                     else _nothing()
                     for _, view, _, title, settings, _ in chunk

@@ -59,7 +59,13 @@ class Teller(Protocol):
         """What the report is about: the game and when (`when(tick)`: the real time)."""
         ...
 
-    async def picture(self, view: Any, title: str, events: list[Event]) -> bytes | None: ...
+    async def picture(
+        self, view: Any, title: str, events: list[Event], *, colours: str = "nation"
+    ) -> bytes | None:
+        """The picture of a report (or of the daily report: no events); `colours`: the
+        player's choice of how a map colours the nations (`PlayerSettings.map_colours`), for
+        a game whose pictures can do both."""
+        ...
 
     def menus(self, events: list[Event], nation: str, game_id: int) -> list[Menu]:
         """Select menus to send under the report (a question the player answers by choosing)."""

@@ -322,7 +322,9 @@ class SupplyLinesTeller:
     ) -> str:
         return f"{game.name}{when(tick)}"
 
-    async def picture(self, view: Any, title: str, events: list[Event]) -> bytes | None:
+    async def picture(
+        self, view: Any, title: str, events: list[Event], *, colours: str = "nation"
+    ) -> bytes | None:  # (the board draws each player in their colour: `colours` is not its)
         """The whole board (the game has no fog) with the last turn's moves, conflicts,
         bump-backs and captures, drawn in the drawing pool."""
         from renderers.supplylines import draw_board_in_pool

@@ -62,9 +62,7 @@ def enemies_near_cities(world: World) -> list[ev.Event]:
             for square in np.unique(window[marked[window]]).tolist():
                 for uid in at.get(square, ()):
                     unit = units[uid]
-                    if unit.owner in enemies and any(
-                        index.sees_unit(n, unit) for n in informants
-                    ):
+                    if unit.owner in enemies and any(index.sees_unit(n, unit) for n in informants):
                         near.setdefault(unit.owner, []).append(
                             (grid.distance(sq, square), unit.id, unit)
                         )

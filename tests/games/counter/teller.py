@@ -73,7 +73,9 @@ class CounterTeller:
     ) -> str:
         return f"{game.name}{when(tick)}"
 
-    async def picture(self, view: Any, title: str, events: list[Event]) -> bytes | None:
+    async def picture(
+        self, view: Any, title: str, events: list[Event], *, colours: str = "nation"
+    ) -> bytes | None:
         return None
 
     def menus(self, events: list[Event], nation: str, game_id: int) -> list[Menu]:

@@ -578,7 +578,9 @@ def test_enemies_near_a_city_come_first_after_losses_and_fold_per_enemy():
     ]
     assert notices.category(batch[2], "red") == "combat"  # not the muted `others`
     # one enemy near many cities: one line
-    many = [_sighted(sq, unit=10 * i) for i, sq in enumerate(("3,4", "9,9", "20,1", "2,2"))]
+    many: list[ev.Event] = [
+        _sighted(sq, unit=10 * i) for i, sq in enumerate(("3,4", "9,9", "20,1", "2,2"))
+    ]
     [message] = notices.digest(many, "red", NAMES)
     assert message.splitlines()[1:] == [
         "**Blue's units near 4 of your cities**: 3,4, 9,9, 20,1, 2,2 (8 units)"

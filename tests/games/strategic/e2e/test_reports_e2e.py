@@ -105,7 +105,8 @@ async def test_enemies_near_a_city_are_told_once_a_visit_and_never_unseen(tmp_pa
         service = env.bot.service
 
         async def blue_moves_to(square: str) -> None:
-            await service.submit(game, "blue", cmd.Move(units=[2], to=square))
+            move = cmd.Move.model_validate({"units": [2], "to": square})
+            await service.submit(game, "blue", move)
             await service.advance(game, 1)
 
         await service.advance(game, 1)  # unseen: nothing

@@ -145,7 +145,9 @@ async def test_a_reminder_waits_out_quiet_hours_that_end_before_its_deadline(env
         now = time.time()
         sendable = {r.id for r in await store.pending_events(now=now)}
         after_quiet = await store.pending_events(now=now + 5 * 3600)
-        return [r for r in after_quiet if r.id not in sendable and r.event["kind"] == "DeadlineNear"]
+        return [
+            r for r in after_quiet if r.id not in sendable and r.event["kind"] == "DeadlineNear"
+        ]
 
     deadline = time.monotonic() + 10  # (bounds a failure only)
     while not await held_reminders():
