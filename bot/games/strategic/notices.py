@@ -12,7 +12,8 @@ combat
     unit was destroyed (cargo lost with a ship still gets its own line).
   SubSighted: told (an enemy sub showed itself to us).
   EnemiesSighted: told (enemy units we see came near our city; once until they leave, by the
-    engine); a threat. Three or more cities threatened by one enemy fold into one line.
+    engine); a threat. Three or more cities threatened by one enemy fold into one line; one
+    city and enemy told twice in a batch (it left and came back) is told once, as last seen.
   IcbmLaunched: told to everyone; BIG.
 cities
   CityCaptured: told; BIG when the city is taken by us or from us.
@@ -309,10 +310,17 @@ def _fold(events: list[Event], nation: str) -> list[Event]:
                     killed.add(e.ship)
             case ev.Bombed():
                 killed.update(h["unit"] for h in e.hits if h.get("hp", 1) <= 0)
+    # one enemy seen near one city several times in a batch (it came, left and came back
+    # within the report): its last sighting says where it is now
+    last_sighted = {
+        (e.city, e.enemy): i for i, e in enumerate(told) if isinstance(e, ev.EnemiesSighted)
+    }
     wars: set[tuple[int, str, str]] = set()
     out: list[Event] = []
-    for e in told:
+    for i, e in enumerate(told):
         if isinstance(e, ev.UnitDestroyed) and e.unit in killed:
+            continue
+        if isinstance(e, ev.EnemiesSighted) and last_sighted[(e.city, e.enemy)] != i:
             continue
         if isinstance(e, ev.RelationChanged) and e.level == WAR and e.due_tick is None:
             if (e.tick, e.other, e.nation) in wars:

@@ -577,6 +577,12 @@ def test_enemies_near_a_city_come_first_after_losses_and_fold_per_enemy():
         "**Blue's units near your city 3,4**: tank 40 at 5,4 and infantry 41 at 6,6",
     ]
     assert notices.category(batch[2], "red") == "combat"  # not the muted `others`
+    # seen, gone and seen again before the report went: told once, where it was last seen
+    again = _sighted("3,4", unit=50)
+    [message] = notices.digest([_sighted("3,4"), again], "red", NAMES)
+    assert message.splitlines()[1:] == [
+        "**Blue's units near your city 3,4**: tank 50 at 5,4 and infantry 51 at 6,6"
+    ]
     # one enemy near many cities: one line
     many: list[ev.Event] = [
         _sighted(sq, unit=10 * i) for i, sq in enumerate(("3,4", "9,9", "20,1", "2,2"))
