@@ -21,6 +21,9 @@ from engine.strategic.world.geometry import Grid
 
 
 def enemies_near_cities(world: World) -> list[ev.Event]:
+    """The threats begun this tick (`EnemiesSighted`, per nation, city and enemy), and
+    `World.warned` brought up to date. Cost: nothing while nobody is at war; else a pass over
+    the units of the nations at war and, per nation, one look at all its cities' windows."""
     radius = world.rules.sighting.threat_radius
     if radius is None or (not world.warned and not _any_war(world)):
         return []
