@@ -163,6 +163,7 @@ async def save_settings(store: BotStore, user_id: str, settings: PlayerSettings)
 class DeliveryReport:
     delivered: int = 0  # rows told (or with nothing worth a DM) and marked delivered
     skipped_muted: int = 0  # rows of muted categories, marked delivered unsent
+    skipped_outdated: int = 0  # reminders no longer true (the orders given since), unsent
     held_quiet: int = 0  # rows held until the player's quiet hours end
     failed: int = 0  # rows whose DM failed (rate limit, Discord errors): retried
     closed: int = 0  # rows for users whose DMs are closed (failed now, or held for the hour)
@@ -471,6 +472,17 @@ class Notifier:
             items = [(r, e) for r, e in items if r.id not in skip]
         if not items:
             return
+        if any(teller.expires(e) is not None for _, e in items):
+            # a reminder held back (quiet hours, closed DMs) may no longer hold: ask the view
+            view = await self.service.view(game_id, nation)
+            outdated = [r.id for r, e in items if teller.outdated(e, view)]
+            if outdated:
+                writes.delivered.extend(outdated)
+                report.skipped_outdated += len(outdated)
+                gone = set(outdated)
+                items = [(r, e) for r, e in items if r.id not in gone]
+            if not items:
+                return
 
         if user in writes.users:
             status = writes.statuses.get(user)

@@ -38,6 +38,11 @@ class Teller(Protocol):
         quiet hours never hold it past then; None: it keeps."""
         ...
 
+    def outdated(self, event: Event, view: Any) -> bool:
+        """Whether an event that `expires` no longer holds by the nation's view now (a reminder
+        of orders the player has given since): it is not told."""
+        ...
+
     def joined_self(self, event: Event, nation: str) -> bool:
         """The nation's own joining, told by a welcome message (`welcome`) instead."""
         ...

@@ -46,6 +46,9 @@ class StrategicTeller:
     def expires(self, event: Event) -> int | None:
         return None  # no reminders: everything keeps
 
+    def outdated(self, event: Event, view: Any) -> bool:
+        return False
+
     def joined_self(self, event: Event, nation: str) -> bool:
         return (
             isinstance(event, ev.NationJoined) and event.nation == nation and event.home is not None

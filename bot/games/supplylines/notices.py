@@ -296,6 +296,14 @@ class SupplyLinesTeller:
         """A reminder is worth nothing once its deadline has passed."""
         return event.deadline if isinstance(event, ev.DeadlineNear) else None
 
+    def outdated(self, event: Event, view: Any) -> bool:
+        """A reminder held back (quiet hours) is not told once its turn has resolved or the
+        player has submitted its orders meanwhile."""
+        if not isinstance(event, ev.DeadlineNear):
+            return False
+        me = view.players.get(view.nation)
+        return view.turn != event.turn or view.phase != "orders" or me is None or me.submitted
+
     def joined_self(self, event: Event, nation: str) -> bool:
         return False  # told as a line ("You joined in seat 1")
 

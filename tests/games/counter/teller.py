@@ -46,6 +46,9 @@ class CounterTeller:
     def expires(self, event: Event) -> int | None:
         return None  # no reminders
 
+    def outdated(self, event: Event, view: Any) -> bool:
+        return False
+
     def joined_self(self, event: Event, nation: str) -> bool:
         return False  # its core tells no joining
 
