@@ -227,6 +227,18 @@ class SubSighted(Event):
     until_tick: int
 
 
+class EnemiesSighted(Event):
+    """Units of a nation at war with `nation` came within the ruleset's threat radius of its
+    city, where `nation` sees them (told to it alone, once: again only after a tick at which it
+    saw none of that enemy's units near the city, `systems/threats.py`)."""
+
+    kind: Literal["EnemiesSighted"] = "EnemiesSighted"
+    nation: str
+    city: str  # "x,y"
+    enemy: str
+    units: list[dict] = Field(description="{unit, type, square} of each, nearest first")
+
+
 class SatelliteLaunched(Event):
     kind: Literal["SatelliteLaunched"] = "SatelliteLaunched"
     nation: str
@@ -369,6 +381,7 @@ AnyEvent = Annotated[
     | Intercepted
     | Interdicted
     | SubSighted
+    | EnemiesSighted
     | SatelliteLaunched
     | IcbmLaunched
     | Bombed

@@ -268,6 +268,9 @@ def run(
             raise ScenarioError(f"step {number}: a step is one of do, reject, advance, expect")
         ((action, body),) = step.items()
         where = f"step {number} ({action})"
+        if action == "reload":
+            world = _reload(world, where, report)
+            continue
         try:
             since = _step(world, action, body, where, letters, since, report, out_dir, painter)
         except DiceError as exc:  # a pinned die the roll cannot give
@@ -278,6 +281,17 @@ def run(
             "rolls the scenario makes"
         )
     return report
+
+
+def _reload(world: World, where: str, report: Report) -> World:
+    """The world saved and loaded again, as after a restart (the pinned dice go on); a world
+    that loads differently from how it was saved fails the step."""
+    loaded = World.from_dict(world.to_dict(), rules=world.rules)
+    loaded.rng = world.rng
+    if loaded.hash() != world.hash():
+        report.failures.append(f"{where}: the world loaded again differs from the one saved")
+    report.world = loaded
+    return loaded
 
 
 def _dice(values: Any, where: str) -> list[int]:
@@ -335,7 +349,7 @@ def _step(
             report.pictures.append(picture)
     else:
         raise ScenarioError(
-            f"{where}: unknown step {action!r} (do, reject, advance, expect, render, dice)"
+            f"{where}: unknown step {action!r} (do, reject, advance, expect, render, dice, reload)"
         )
     return since
 

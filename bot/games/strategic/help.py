@@ -292,7 +292,13 @@ def _supply(r: Ruleset) -> list[str]:
         f"in a city of your team, else {h.in_supply_percent}% in supply{cap}.",
         f"**Sight**: enemy units seen stay on your map where last seen for "
         f"{r.sighting.memory_hours} hours (submarines {r.sighting.sub_memory_hours}); you may "
-        "attack them there.",
+        "attack them there."
+        + (
+            f" Enemy units you see within {r.sighting.threat_radius} squares of one of your "
+            "cities are reported by DM, once until they leave."
+            if r.sighting.threat_radius is not None
+            else ""
+        ),
     ]
 
 

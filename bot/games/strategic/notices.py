@@ -11,6 +11,9 @@ combat
   UnitDestroyed: told; `digest` drops it when a combat line in the same batch already said the
     unit was destroyed (cargo lost with a ship still gets its own line).
   SubSighted: told (an enemy sub showed itself to us).
+  EnemiesSighted: told (enemy units we see came near our city; once until they leave, by the
+    engine); a threat. Three or more cities threatened by one enemy fold into one line; one
+    city and enemy told twice in a batch (it left and came back) is told once, as last seen.
   IcbmLaunched: told to everyone; BIG.
 cities
   CityCaptured: told; BIG when the city is taken by us or from us.
@@ -92,6 +95,7 @@ _CATEGORY: dict[type[Event], str] = {
     ev.Interdicted: "combat",
     ev.UnitDestroyed: "combat",
     ev.SubSighted: "combat",
+    ev.EnemiesSighted: "combat",
     ev.IcbmLaunched: "combat",
     ev.CityCaptured: "cities",
     ev.CityFounded: "cities",
@@ -153,7 +157,7 @@ def section(event: Event, nation: str) -> str:
             return _party(me, attacker=event.interceptor, victims=(event.mover,))
         case ev.Interdicted():
             return _party(me, attacker=event.interdictor, victims=(event.mover,))
-        case ev.SubSighted() | ev.IcbmLaunched():
+        case ev.EnemiesSighted() | ev.SubSighted() | ev.IcbmLaunched():
             return "threats"
         case ev.RelationChanged():
             war = event.level == WAR and event.due_tick is None
@@ -310,10 +314,17 @@ def _fold(events: list[Event], nation: str) -> list[Event]:
                     killed.add(e.ship)
             case ev.Bombed():
                 killed.update(h["unit"] for h in e.hits if h.get("hp", 1) <= 0)
+    # one enemy seen near one city several times in a batch (it came, left and came back
+    # within the report): its last sighting says where it is now
+    last_sighted = {
+        (e.city, e.enemy): i for i, e in enumerate(told) if isinstance(e, ev.EnemiesSighted)
+    }
     wars: set[tuple[int, str, str]] = set()
     out: list[Event] = []
-    for e in told:
+    for i, e in enumerate(told):
         if isinstance(e, ev.UnitDestroyed) and e.unit in killed:
+            continue
+        if isinstance(e, ev.EnemiesSighted) and last_sighted[(e.city, e.enemy)] != i:
             continue
         if isinstance(e, ev.RelationChanged) and e.level == WAR and e.due_tick is None:
             if (e.tick, e.other, e.nation) in wars:
@@ -521,6 +532,11 @@ def _sub_sighted(e: ev.SubSighted, v: _View) -> str:
     return _cap(
         f"{sub} showed itself at **{e.square}**; it stays visible for {_duration(e.until_tick - e.tick)}"
     )
+
+
+def _enemies_sighted(e: ev.EnemiesSighted, v: _View) -> str:
+    units = _listing([f"{unit_title(u['type'])} {u['unit']} at {u['square']}" for u in e.units])
+    return f"**{v.name(e.enemy)}'s units near your city {e.city}**: {units}"
 
 
 def _icbm(e: ev.IcbmLaunched, v: _View) -> str:
@@ -808,6 +824,7 @@ _WRITERS: dict[type[Event], Callable[..., str | None]] = {
     ev.Interdicted: _interdicted,
     ev.UnitDestroyed: _destroyed,
     ev.SubSighted: _sub_sighted,
+    ev.EnemiesSighted: _enemies_sighted,
     ev.IcbmLaunched: _icbm,
     ev.CityCaptured: _captured,
     ev.CityFounded: _founded,
@@ -863,6 +880,8 @@ def _collapse_key(e: Event, v: _View) -> tuple | None:
             return ("bombed", e.attacker)
         case ev.Interdicted():
             return ("interdicted", e.interdictor, e.mover)
+        case ev.EnemiesSighted():
+            return ("sighted", e.enemy)
     return None
 
 
@@ -890,6 +909,14 @@ def _many_destroyed(es: list[ev.UnitDestroyed], v: _View) -> str:
     by = f" by {v.who(first.by)}" if first.by else ""
     text = f"**{len(es)} of {whose} units {how}**{by}: {items}"
     return _cap(text)
+
+
+def _many_sighted(es: list[ev.EnemiesSighted], v: _View) -> str:
+    count = len({u["unit"] for e in es for u in e.units})
+    return (
+        f"**{v.name(es[0].enemy)}'s units near {len(es)} of your cities**: "
+        f"{_squares([e.city for e in es])} ({count} units)"
+    )
 
 
 def _many_completed(es: list[ev.OrderCompleted], v: _View) -> str:
@@ -1002,4 +1029,5 @@ _COLLAPSERS: dict[type[Event], Callable[..., str]] = {
     ev.OrderCompleted: _many_completed,
     ev.MoveBlocked: _many_blocked,
     ev.OrderCancelled: _many_cancelled,
+    ev.EnemiesSighted: _many_sighted,
 }

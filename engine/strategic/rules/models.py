@@ -229,6 +229,11 @@ class Time(Strict):
 class Sighting(Strict):
     memory_hours: int = Field(ge=0)
     sub_memory_hours: int = Field(ge=0)
+    threat_radius: int | None = Field(
+        default=None,
+        ge=0,
+        description="enemy units seen this near an own city are reported; null: never",
+    )
 
 
 class Engineer(Strict):

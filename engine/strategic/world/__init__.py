@@ -225,6 +225,9 @@ class World:
         # designation] (kept up to date as sight leaves squares: engine/strategic/world/sightindex.py)
         self.known: dict[str, np.ndarray] = {}
         self.city_memory: dict[str, dict[int, list]] = {}
+        # the enemies each nation was told are near its cities, until they are seen there no
+        # more: nation -> city square -> enemy nations (engine/strategic/systems/threats.py)
+        self.warned: dict[str, dict[int, list[str]]] = {}
         self.tick = 0
         self.seed = seed
         self.rng = Rng(seed)
@@ -671,6 +674,7 @@ class World:
         del self.nations[nation_id]
         self.known.pop(nation_id, None)
         self.city_memory.pop(nation_id, None)
+        self.warned.pop(nation_id, None)
         self.sightings.pop(nation_id, None)
         self.memory_at.pop(nation_id, None)
         self.remembered_cache.clear()
@@ -731,7 +735,16 @@ class World:
                 if m
             },
             **self._seed_002_dict(),
-        }
+        } | (  # (absent when empty: older snapshots have none)
+            {
+                "warned": {
+                    n: {str(sq): list(e) for sq, e in sorted(m.items())}
+                    for n, m in sorted(self.warned.items())
+                }
+            }
+            if self.warned
+            else {}
+        )
 
     def _seed_002_dict(self) -> dict[str, Any]:
         """Ruleset total-war's state, only when there is some (other games' snapshots and
@@ -789,6 +802,9 @@ class World:
         world.wastelands = {int(sq): Wasteland(*row) for sq, row in d.get("wastelands", {}).items()}
         world.ecology = d.get("ecology", 0)
         world.part_moved = {int(u): t for u, t in d.get("part_moved", {}).items()}
+        world.warned = {
+            n: {int(sq): list(e) for sq, e in m.items()} for n, m in d.get("warned", {}).items()
+        }
         # cities, satellites and radar are stamped now, as the saved world had them stamped at
         # its last settle: stamping them later, in the middle of the next command or tick, would
         # miss the sight they lose meanwhile (a restart must not change what nations remember)

@@ -103,6 +103,7 @@ def _sample(cls: type[ev.Event]) -> ev.Event:
         ev.SubSighted: ev.SubSighted(
             tick=1, to=["red"], nation="red", owner="blue", unit=50, square="8,8", until_tick=9
         ),
+        ev.EnemiesSighted: _sighted("3,4"),
         ev.SatelliteLaunched: ev.SatelliteLaunched(tick=1, to=["blue"], nation="red"),
         ev.IcbmLaunched: ev.IcbmLaunched(
             tick=1,
@@ -553,6 +554,49 @@ def test_losses_and_threats_come_first_and_others_fights_fold_into_one_line():
     assert notices.category(batch[2], "red") == "others"
     assert notices.category(batch[2], "green") == "combat"
     assert notices.category(hit, "red") == "combat"
+
+
+def _sighted(city: str, unit: int = 40) -> ev.EnemiesSighted:
+    """Blue's tank (and infantry) seen near red's city, told to red."""
+    return ev.EnemiesSighted(
+        tick=1,
+        to=["red"],
+        nation="red",
+        city=city,
+        enemy="blue",
+        units=[
+            {"unit": unit, "type": "tank", "square": "5,4"},
+            {"unit": unit + 1, "type": "infantry", "square": "6,6"},
+        ],
+    )
+
+
+def test_enemies_near_a_city_come_first_after_losses_and_fold_per_enemy():
+    lost = ev.CityCaptured(
+        tick=1, to=["blue", "red"], nation="blue", previous="red", city="4,4", unit=9
+    )
+    batch = [_skipped("3,4"), _sample(ev.TechReached), _sighted("3,4"), lost]
+    [message] = notices.digest(batch, "red", NAMES, clock="day 3 14:15")
+    lines = message.splitlines()[1:]
+    assert lines[:2] == [
+        "**Blue captured your city 4,4**",
+        "**Blue's units near your city 3,4**: tank 40 at 5,4 and infantry 41 at 6,6",
+    ]
+    assert notices.category(batch[2], "red") == "combat"  # not the muted `others`
+    # seen, gone and seen again before the report went: told once, where it was last seen
+    again = _sighted("3,4", unit=50)
+    [message] = notices.digest([_sighted("3,4"), again], "red", NAMES)
+    assert message.splitlines()[1:] == [
+        "**Blue's units near your city 3,4**: tank 50 at 5,4 and infantry 51 at 6,6"
+    ]
+    # one enemy near many cities: one line
+    many: list[ev.Event] = [
+        _sighted(sq, unit=10 * i) for i, sq in enumerate(("3,4", "9,9", "20,1", "2,2"))
+    ]
+    [message] = notices.digest(many, "red", NAMES)
+    assert message.splitlines()[1:] == [
+        "**Blue's units near 4 of your cities**: 3,4, 9,9, 20,1, 2,2 (8 units)"
+    ]
 
 
 def test_a_player_is_not_told_of_other_nations_fights_until_they_unmute_them():
