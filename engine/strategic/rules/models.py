@@ -450,7 +450,8 @@ class Ruleset(Strict):
         return [u for u in self.units if u.built_in == designation]
 
     def matches(self, unit: UnitType, selector: str) -> bool:
-        """A selector names a unit type, `class:<land|sea|air|tech>`, `tag:<tag>` or `capital`."""
+        """A selector names a unit type (and its newer generations), `class:<land|sea|air|tech>`,
+        `tag:<tag>` or `capital`."""
         if selector.startswith("class:"):
             return unit.unit_class == selector[6:]
         if selector.startswith("tag:"):
@@ -459,14 +460,21 @@ class Ruleset(Strict):
             return unit.capital
         if selector == "light_air":
             return unit.light_air
-        return unit.name == selector
+        return unit.name == selector or selector in self._lineages[unit.name]
 
     def lineage(self, name: str) -> list[str]:
         """A unit type and the older generations it follows, newest first."""
-        line = [name]
-        while (old := self.unit[line[-1]].generation_of) is not None and old not in line:
-            line.append(old)
-        return line
+        return list(self._lineages[name])
+
+    @cached_property
+    def _lineages(self) -> dict[str, tuple[str, ...]]:
+        out: dict[str, tuple[str, ...]] = {}
+        for unit in self.units:
+            line = [unit.name]
+            while (old := self.unit[line[-1]].generation_of) is not None and old not in line:
+                line.append(old)
+            out[unit.name] = tuple(line)
+        return out
 
     def newest(self, name: str, tech: float) -> str:
         """The newest generation of a unit type that this tech may build (itself if none)."""
