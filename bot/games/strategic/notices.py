@@ -457,7 +457,9 @@ def _battle_attack(e: ev.Attacked, v: _View, where: str) -> str:
     if e.first_fire:
         parts.append(f"took {e.first_fire} from the square's fire first")
     hit = f"{unit_title(e.defender_type)} {e.defender_unit} **destroyed**"
-    parts.append(_battle_roll(e.attack_roll, "effective") + (f": {hit}" if e.damage else ": missed"))
+    parts.append(
+        _battle_roll(e.attack_roll, "effective") + (f": {hit}" if e.damage else ": missed")
+    )
     if e.counter_roll is not None:
         back = f"{unit_title(e.attacker_type)} {e.attacker_unit} **destroyed**"
         parts.append(
@@ -465,7 +467,9 @@ def _battle_attack(e: ev.Attacked, v: _View, where: str) -> str:
             + _battle_roll(e.counter_roll, "weak attacker")
             + (f": {back}" if e.counter else ": missed")
         )
-    return _cap(f"{attacker} attacked {defender} {where} (battle turn {e.turn}): " + "; ".join(parts))
+    return _cap(
+        f"{attacker} attacked {defender} {where} (battle turn {e.turn}): " + "; ".join(parts)
+    )
 
 
 def _attacked(e: ev.Attacked, v: _View) -> str:

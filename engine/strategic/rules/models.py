@@ -398,16 +398,22 @@ class Ruleset(Strict):
                 continue
             old = by_name.get(u.generation_of)
             if old is None:
-                raise ValueError(f"unit {u.name!r}: generation_of {u.generation_of!r} is not a unit")
+                raise ValueError(
+                    f"unit {u.name!r}: generation_of {u.generation_of!r} is not a unit"
+                )
             if old.tech >= u.tech:
-                raise ValueError(f"unit {u.name!r}: a new generation needs more tech than {old.name!r}")
+                raise ValueError(
+                    f"unit {u.name!r}: a new generation needs more tech than {old.name!r}"
+                )
         if self.battle is None:
             return
         for section, table in (("effective", self.battle.effective), ("weak", self.battle.weak)):
             for attacker, defenders in table.items():
                 for name in [attacker, *defenders]:
                     if name not in names:
-                        raise ValueError(f"battle.{section}.{attacker}: {name!r} is not a unit type")
+                        raise ValueError(
+                            f"battle.{section}.{attacker}: {name!r} is not a unit type"
+                        )
 
     # --- lookups -------------------------------------------------------------------------
 
@@ -480,9 +486,9 @@ class Ruleset(Strict):
         """The newest generation of a unit type that this tech may build (itself if none)."""
         best = name
         for u in self.units:
-            if name in self.lineage(u.name) and u.tech <= tech + 1e-9:
-                if u.tech > self.unit[best].tech:
-                    best = u.name
+            reached = u.tech <= tech + 1e-9
+            if reached and name in self._lineages[u.name] and u.tech > self.unit[best].tech:
+                best = u.name
         return best
 
     def effect(self, attacker: str, defender: str) -> Effect:

@@ -118,7 +118,9 @@ class _Battle:
             return None
         ut, dt = rules.unit[unit.type], rules.unit[target.type]
         seers = sorted(witnesses(world, unit, target))
-        shown = [] if Sight(world, unit.owner).sees_unit(target) else show(world, unit.owner, target)
+        shown = (
+            [] if Sight(world, unit.owner).sees_unit(target) else show(world, unit.owner, target)
+        )
         if ut.stealth:
             shown += show(world, target.owner, unit)  # a sub that attacks shows itself
         need, effective = attack_of(world, unit, target, counter=False)

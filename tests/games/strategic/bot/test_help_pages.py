@@ -77,12 +77,19 @@ def test_the_battles_page_tells_total_war_with_its_own_numbers() -> None:
     assert f"counter +{battle.weak_bonus_percent}%" in text
     assert f"ceil(its units ÷ {battle.misses_per_troops}) misses" in text
     assert f"{battle.turns} turns a side" in text
-    rows = {line.split(" > ")[0].strip(): line.split(" > ")[1] for line in text.splitlines() if " > " in line}
+    rows = {
+        line.split(" > ")[0].strip(): line.split(" > ")[1]
+        for line in text.splitlines()
+        if " > " in line
+    }
     for attacker, defenders in battle.effective.items():
         row = rows[rules.unit[attacker].title.lower()[:14]]
         for d in defenders:
             title = rules.unit[d].title.lower()
-            assert title in row or rules.unit[d].unit_class.value == "sea" and "ships" in row, (attacker, d)
+            assert title in row or rules.unit[d].unit_class.value == "sea" and "ships" in row, (
+                attacker,
+                d,
+            )
     assert "battle tank (tech 12, after tank)" in text
     assert "`/help topic:battles`" in page(rules, "combat")
 

@@ -25,7 +25,13 @@ async def test_a_total_war_game_is_created_joined_and_explained(tmp_path) -> Non
             env.alice,
             env.channel,
             "game create strategic-initiative",
-            {"name": "Total", "nations": 2, "size": "small", "speed": "test (x360)", "ruleset": "total-war"},
+            {
+                "name": "Total",
+                "nations": 2,
+                "size": "small",
+                "speed": "test (x360)",
+                "ruleset": "total-war",
+            },
         )
         assert not made.ephemeral and "Total" in made.text
         game = int(made.text.split("(game ")[1].split(")")[0])
@@ -94,4 +100,3 @@ async def test_an_attack_is_a_battle_told_in_the_reply_and_by_dm(env) -> None:
     bad = await fake.invoke(env.alice, env.channel, "attack", {"units": "1", "target": "30,4"})
     assert bad.ephemeral
     assert (await env.bot.service.live_world(env.game)).hash() == before
-

@@ -36,7 +36,10 @@ def battle(seed: int) -> tuple[list[dict], str]:
 
 def test_the_same_world_fights_the_same_battle() -> None:
     assert battle(5) == battle(5)
-    rolls = {tuple(e["attack_roll"]["roll"] for e in battle(s)[0] if e["kind"] == "Attacked") for s in range(6)}
+    rolls = {
+        tuple(e["attack_roll"]["roll"] for e in battle(s)[0] if e["kind"] == "Attacked")
+        for s in range(6)
+    }
     assert len(rolls) > 1  # and the dice are dice: other seeds, other battles
 
 

@@ -31,9 +31,10 @@ def test_every_multiplier_of_the_combat_rules_is_effective(rules) -> None:
 def test_the_other_side_of_a_one_way_effective_pair_is_weak(rules) -> None:
     for a in rules.units:
         for d in rules.units:
-            one_way = rules.effect(a.name, d.name) == Effect.EFFECTIVE and rules.effect(
-                d.name, a.name
-            ) != Effect.EFFECTIVE
+            one_way = (
+                rules.effect(a.name, d.name) == Effect.EFFECTIVE
+                and rules.effect(d.name, a.name) != Effect.EFFECTIVE
+            )
             if a.attack and d.attack and one_way and d.structure is None:
                 assert rules.effect(d.name, a.name) == Effect.WEAK, (d.name, a.name)
 
@@ -75,17 +76,24 @@ def test_a_name_in_the_table_that_is_no_unit_is_refused(tmp_path) -> None:
     with pytest.raises(RulesetError, match="'panzer' is not a unit type"):
         _with(tmp_path, lambda s: s.replace('tank = ["infantry", "engineer"]', 'tank = ["panzer"]'))
     with pytest.raises(RulesetError, match="'dragon' is not a unit type"):
-        _with(tmp_path, lambda s: s.replace("[battle.weak]\n", '[battle.weak]\ndragon = ["tank"]\n'))
+        _with(
+            tmp_path, lambda s: s.replace("[battle.weak]\n", '[battle.weak]\ndragon = ["tank"]\n')
+        )
 
 
 def test_a_pair_both_effective_and_weak_is_refused(tmp_path) -> None:
     with pytest.raises(RulesetError, match="both effective and weak"):
-        _with(tmp_path, lambda s: s.replace('destroyer = ["naval_bomber"]', 'destroyer = ["submarine"]'))
+        _with(
+            tmp_path,
+            lambda s: s.replace('destroyer = ["naval_bomber"]', 'destroyer = ["submarine"]'),
+        )
 
 
 def test_a_generation_needs_more_tech_than_the_one_it_follows(tmp_path) -> None:
     with pytest.raises(RulesetError, match="needs more tech"):
-        _with(tmp_path, lambda s: s.replace('tech = 12\ncost_hours = 14', 'tech = 5\ncost_hours = 14'))
+        _with(
+            tmp_path, lambda s: s.replace("tech = 12\ncost_hours = 14", "tech = 5\ncost_hours = 14")
+        )
 
 
 def test_the_file_keeps_the_seed_numbers() -> None:
