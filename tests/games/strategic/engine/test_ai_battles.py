@@ -50,3 +50,18 @@ def test_a_unit_weak_against_every_defender_stays_out_of_the_battle() -> None:
     red = [(2, "infantry", "4,1")]
     assert attacks("total-war", "tank", red) == []  # infantry is weak against tanks
     assert [c.units for c in attacks("standard", "tank", red)] == [[2]]
+
+
+def test_a_fort_builds_the_newest_generation_the_tech_allows() -> None:
+    world, _ = build_world(
+        {
+            "ruleset": "total-war",
+            "map": MAP,
+            "nations": {"red": {"tech": 12}},
+            "cities": {"A": {"owner": "red", "designation": "fort", "build": None}},
+        }
+    )
+    world.sight_index.settle()
+    commands = decide(view_for(world, "red"), Memory(), "normal").commands
+    builds = [c.unit for c in commands if isinstance(c, cmd.SetBuild)]
+    assert builds and set(builds) <= {"mech_infantry", "battle_tank"}
