@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from engine.interface.events import Event
 
@@ -153,8 +153,23 @@ class GameStarted(Event):
     end_tick: int
 
 
+class BattleRoll(BaseModel):
+    """Seed 002 (ruleset total-war): one attack of a battle in rounds. A roll of 1..n at or
+    under `need` (the attack) destroys the target; n = the attack + the target's defence.
+    `bonus`: the attacker was effective (an attack) or weak (so a counter-attack gained)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    need: int
+    n: int
+    roll: int
+    bonus: bool = False
+
+
 class Attacked(Event):
-    """One attack: the first fire of the square (flak or cannons), the hit, the counter-attack."""
+    """One attack: the first fire of the square (flak or cannons), the hit, the counter-attack.
+    In a battle in rounds (`turn` > 0), `attack_roll`/`counter_roll` are the dice: a hit
+    destroys (its damage is the target's hp)."""
 
     kind: Literal["Attacked"] = "Attacked"
     attacker: str
@@ -170,6 +185,9 @@ class Attacked(Event):
     counter: int = 0
     attacker_hp: int
     defender_hp: int
+    turn: int = 0  # seed 002: the battle's turn (1 the attacker's first ...); 0: not a battle
+    attack_roll: BattleRoll | None = None
+    counter_roll: BattleRoll | None = None
 
 
 class Bombed(Event):

@@ -395,6 +395,7 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
     _pay(world, nation, cost)
     out: list[ev.Event] = []
     hooks = (Interception(world), Interdiction(world))
+    together: list[Unit] = []  # seed 002: those next to a defended square fight one battle
     # ships attacking together each take a square of their own next to the target (a ship
     # that finds its square taken on the way plans again to another)
     for unit, path in _escorts_first(world, plans):
@@ -424,12 +425,17 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
                 continue
         if world.grid.distance(unit.sq, target) != 1:
             continue
+        if rules.battle is not None and combat.defenders_at(world, nation, target):
+            together.append(unit)
+            continue
         events, given_up, capture = strike.strike(
             world, unit, target, capture=capture, moved=bool(path)
         )
         out.extend(events)
         if given_up:
             break
+    if together:
+        out.extend(strike.fight(world, together, target))
     return out
 
 

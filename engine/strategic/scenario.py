@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from engine.errors import CommandError, GameError
 from engine.interface import colours
@@ -435,6 +435,9 @@ def _matches(expected: Any, actual: Any) -> bool:
         and not isinstance(actual, list)  # a list of two numbers expected as it is
     ):
         return actual is not None and expected[0] <= actual <= expected[1]
+    if isinstance(expected, dict) and isinstance(actual, BaseModel):
+        # a nested value (an attack's dice): the listed fields match
+        return all(_matches(v, getattr(actual, k, None)) for k, v in expected.items())
     if isinstance(expected, float) or isinstance(actual, float):
         return (
             actual is not None

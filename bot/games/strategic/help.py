@@ -20,6 +20,7 @@ TOPICS: dict[str, str] = {
     "power": "power",
     "supply": "supply, moving and healing",
     "combat": "combat",
+    "battles": "battles in rounds and generations",
     "diplomacy": "diplomacy and the end",
     "icbms": "ICBMs",
     "commands": "the commands",
@@ -136,6 +137,8 @@ def _units(r: Ruleset) -> list[str]:
         if u.structure is not None:
             structures.append(u)
             continue
+        if u.generation_of is not None:
+            continue  # on the battles page
         carries = ""
         if u.capacity:
             carries = f"{u.capacity} " + "+".join(_selector(r, s) for s in u.carries)
@@ -160,6 +163,12 @@ def _units(r: Ruleset) -> list[str]:
             else f"the {_city(r, s.built_in)} counts {1 + s.tech_bonus} tech centres"
         )
         lines.append(f"{s.title} ({s.cost_hours} h, {_city(r, s.built_in)}s): {what}.")
+    newer = [u for u in r.units if u.generation_of is not None]
+    if newer:
+        lines.append(
+            f"New generations ({_listing([u.title.lower() for u in newer])}): "
+            "`/help topic:battles`."
+        )
     lines.append(
         f"Tech grows each day by the number of tech centres: {gains[1]:g} for one, "
         f"{gains[2]:g} for two ... {gains[-1]:g} for {len(gains) - 1} or more, up to "
@@ -357,6 +366,11 @@ def _combat(r: Ruleset) -> list[str]:
         )
         + ", as flak/cannons). A surviving defender with ammunition fires back once.",
         _who_attacks_what(r),
+        (
+            "**Here attacks on units are battles in rounds**: `/help topic:battles`."
+            if r.battle is not None
+            else ""
+        ),
         f"**Capture**: a land unit takes an empty enemy (at war) or neutral city; it loses "
         f"{r.capture.hp_loss} hp and the city becomes a {_city(r, r.capture.new_designation)}.",
         f"**Interception**: fighters scramble at hostile units moving within "
@@ -434,6 +448,64 @@ def _two_part_icbms(r: Ruleset) -> list[str]:
     return lines
 
 
+def _defenders(r: Ruleset, names: list[str]) -> str:
+    """A row of the effectiveness table: unit titles, or a whole class ("ships") when the row
+    holds every unit of it that fights or can be fought."""
+    left = list(names)
+    words = []
+    for cls, word in (("sea", "ships"), ("land", "land units"), ("air", "aircraft")):
+        every = [u.name for u in r.units if u.unit_class.value == cls]
+        if all(n in left for n in every):
+            words.append(word)
+            left = [n for n in left if n not in every]
+    return ", ".join(words + [_title(r, n).lower() for n in left])
+
+
+def _battles(r: Ruleset) -> list[str]:
+    b = r.battle
+    if b is None:
+        return [
+            f"In the {r.title} rules an attack is one exchange (`/help topic:combat`). The "
+            "Total War rules (`/game create` with ruleset total-war) fight battles in rounds, "
+            "with an effectiveness table and new generations of units."
+        ]
+    cb = r.combat
+    lines = [
+        f"`/attack` is one battle between the units you send ({_points(r.command_points.costs.attack)}, "
+        "however many; 1 mobility each) and every enemy unit on the square. The square's flak "
+        "and cannons fire first as always; then your units attack, then the defenders, "
+        f"{b.turns} turns a side at most; it ends when a side is gone.",
+        "Each unit attacks once a turn: a target it is effective against first, else one at "
+        "random. N = attack + the target's defence (its hp now; "
+        f"x{cb.fort_divisor} in a fort for what it protects, ÷{cb.air_in_city_factor} aircraft "
+        f"in a city, ÷{cb.ship_in_port_factor} ships in port). A roll of 1 to N at or under "
+        "the attack destroys the target; else the target, if it can, fires back once (never "
+        f"answered). A side's turn ends after ceil(its units ÷ {b.misses_per_troops}) misses.",
+        f"**Effective**: +{b.effective_bonus_percent}% attack (rounded up). **Weak**: the "
+        f"defender's counter +{b.weak_bonus_percent}%.",
+        "```",
+        *(f"{_title(r, a).lower()[:14]:<14} > {_defenders(r, d)}" for a, d in b.effective.items()),
+        "```",
+        "Weak against:",
+        "```",
+        *(f"{_title(r, a).lower()[:14]:<14} < {_defenders(r, d)}" for a, d in b.weak.items()),
+        "```",
+    ]
+    newer = [u for u in r.units if u.generation_of is not None]
+    if newer:
+        lines.append(
+            "**Generations** (unlocked by tech; they have the older one's rows too): "
+            + "; ".join(
+                f"{u.title.lower()} (tech {u.tech}, after {_title(r, u.generation_of).lower()}"
+                f"): att {u.attack or 0}, hp {u.hp}, mob {u.mobility}"
+                for u in newer
+                if u.generation_of is not None
+            )
+            + ". Old units keep all they had."
+        )
+    return lines
+
+
 def _diplomacy(r: Ruleset) -> list[str]:
     d = r.diplomacy
     levels = " < ".join(_level(x) for x in d.levels)
@@ -501,6 +573,7 @@ _PAGES: dict[str, Callable[[Ruleset], list[str]]] = {
     "power": _power,
     "supply": _supply,
     "combat": _combat,
+    "battles": _battles,
     "diplomacy": _diplomacy,
     "icbms": _icbms,
     "commands": _commands,

@@ -457,12 +457,44 @@ def _hp(hp: int) -> str:
 # --- one writer per event kind ------------------------------------------------------------------
 
 
+def _battle_roll(r: ev.BattleRoll, bonus: str) -> str:
+    extra = f", {bonus}" if r.bonus else ""
+    return f"rolled {r.roll} of 1-{r.n} ({r.need} or less hits{extra})"
+
+
+def _battle_attack(e: ev.Attacked, v: _View, where: str) -> str:
+    """One attack of a battle in rounds (ruleset total-war): the dice, hit or miss, and the
+    counter-attack's."""
+    assert e.attack_roll is not None
+    attacker = v.unit(e.attacker, e.attacker_type, e.attacker_unit)
+    defender = v.unit(e.defender, e.defender_type, e.defender_unit)
+    parts = []
+    if e.first_fire:
+        parts.append(f"took {e.first_fire} from the square's fire first")
+    hit = f"{unit_title(e.defender_type)} {e.defender_unit} **destroyed**"
+    parts.append(
+        _battle_roll(e.attack_roll, "effective") + (f": {hit}" if e.damage else ": missed")
+    )
+    if e.counter_roll is not None:
+        back = f"{unit_title(e.attacker_type)} {e.attacker_unit} **destroyed**"
+        parts.append(
+            "counter "
+            + _battle_roll(e.counter_roll, "weak attacker")
+            + (f": {back}" if e.counter else ": missed")
+        )
+    return _cap(
+        f"{attacker} attacked {defender} {where} (battle turn {e.turn}): " + "; ".join(parts)
+    )
+
+
 def _attacked(e: ev.Attacked, v: _View) -> str:
     attacker = v.unit(e.attacker, e.attacker_type, e.attacker_unit)
     defender = v.unit(e.defender, e.defender_type, e.defender_unit)
     where = f"at {e.square}"
     if e.defender == v.nation and e.from_square != e.square:
         where += f" from {e.from_square}"
+    if e.attack_roll is not None:
+        return _battle_attack(e, v, where)
     if e.first_fire and e.attacker_hp <= 0 and not e.damage:
         return _cap(
             f"{attacker} was **shot down** by the fire of {e.square} before it could attack {defender}"

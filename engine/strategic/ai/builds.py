@@ -110,6 +110,8 @@ def cities(p: Plan) -> None:
             designations[i] = new
             continue
         want = want_for(p, city.designation)
+        if want is not None:  # the newest generation the tech allows (seed 002; else itself)
+            want = rules.newest(want, p.view.status.tech)
         if want is None or not buildable(p, want):
             continue
         if rules.unit[want].built_in != city.designation:

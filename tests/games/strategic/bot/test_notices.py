@@ -619,3 +619,26 @@ def test_many_cities_changing_their_builds_fold_into_one_line():
         "5 of your cities changed what they build: 0,1 (fort: tank), 1,1 (fort: tank), "
         "2,1 (fort: tank), 3,1 (fort: tank) and 1 more"
     ]
+
+
+def test_a_battle_attack_tells_its_dice_to_both_sides() -> None:
+    """Ruleset total-war: each attack of a battle in rounds says its roll, what it needed, and
+    the counter-attack's; a hit destroys."""
+    missed = attacked(
+        turn=1,
+        damage=0,
+        counter=0,
+        attack_roll=ev.BattleRoll(need=5, n=10, roll=9, bonus=True),
+        counter_roll=ev.BattleRoll(need=2, n=11, roll=7),
+    )
+    line = told(missed, "red", NAMES)
+    assert line.startswith("Your infantry 12 attacked Blue's tank 40 at 12,7 (battle turn 1)")
+    assert "rolled 9 of 1-10 (5 or less hits, effective): missed" in line
+    assert "counter rolled 7 of 1-11 (2 or less hits): missed" in line
+    hit = attacked(
+        turn=2, damage=9, counter=0, defender_hp=0, attack_roll=ev.BattleRoll(need=3, n=7, roll=2)
+    )
+    line = told(hit, "blue", NAMES)
+    assert "Red's infantry 12 attacked your tank 40" in line
+    assert "rolled 2 of 1-7 (3 or less hits): tank 40 **destroyed**" in line
+    assert len(line) <= MAX_LINE
