@@ -367,7 +367,7 @@ def _combat(r: Ruleset) -> list[str]:
         + ", as flak/cannons). A surviving defender with ammunition fires back once.",
         _who_attacks_what(r),
         (
-            "**Here attacks on units are battles in rounds**: `/help topic:battles`."
+            "**Attacks are battles in rounds**: `/help topic:battles`."
             if r.battle is not None
             else ""
         ),
