@@ -699,7 +699,11 @@ class GameService:
         game: LiveGame,
         applied: list[Applied],
         settle: Callable[[GameRow | None, list[int], bool], None],
+        *,
+        pool: ThreadPoolExecutor | None = None,
     ) -> int:
+        """Write the applied steps out in one transaction. `pool`: the stored form of the
+        entries and events is made in its thread (an AI's decision), not on the loop."""
         world = game.world
         steps = [a.step for a in applied]
         seqs = [game.seq + 1 + i for i in range(len(steps))]
@@ -739,7 +743,9 @@ class GameService:
 
         # a tick's many events and a snapshot of a big world take a while to write out: that
         # is done in the ticks' thread too; a player's command is written out here at once
-        if due or "advance" in kinds:
+        if pool is not None:
+            snapshot, writes = await in_thread(pool, prepare)
+        elif due or "advance" in kinds:
             snapshot, writes = await self._off_loop(prepare)
         else:
             snapshot, writes = prepare()
@@ -893,7 +899,7 @@ class GameService:
 
             first = game.seq + 1
             try:
-                await self._commit(game, applied, settle)
+                await self._commit(game, applied, settle, pool=pool)
             except BaseException:
                 if not committed:
                     self.evict(game_id)
