@@ -173,6 +173,8 @@ class GameService:
         # own: a reload after a restart or an eviction never holds the event loop, and neither
         # waits behind the other games' ticks nor holds them up
         self._loads = ThreadPoolExecutor(1, "loads") if ticks_in_thread else None
+        # and the background loops' long reads (nations' views for the DMs) in a third
+        self._reads = ThreadPoolExecutor(1, "reads") if ticks_in_thread else None
         self.snapshot_every = snapshot_every
         self.command_snapshot_every = command_snapshot_every
         # the log a reload replays is bounded by its size too, not only by its entries' count
@@ -197,6 +199,8 @@ class GameService:
             await asyncio.to_thread(self._ticks.shutdown, True)
         if self._loads is not None:
             await asyncio.to_thread(self._loads.shutdown, True)
+        if self._reads is not None:
+            await asyncio.to_thread(self._reads.shutdown, True)
         await self.store.close()
 
     def subscribe(self, callback: Subscriber) -> None:
@@ -538,7 +542,10 @@ class GameService:
             except KeyError:
                 raise GameError(f"there is no nation {nation!r} in game {game_id}") from None
 
-        return await self._read(game_id, read)
+        # the background's views (the notifier's reports: a whole server's at a game day's
+        # turn) are read in a thread of their own, beside the loop; a player's, on the loop
+        pool = self._reads if BACKGROUND.get() else None
+        return await self._read(game_id, read, pool=pool)
 
     async def lobby_view(self, game_id: int) -> Any:
         """What anyone may know of a lobby to choose where to start (the kind's `lobby_view`)."""

@@ -82,3 +82,31 @@ async def test_an_ai_seat_reads_its_view_beside_the_event_loop(tmp_path, monkeyp
         assert threads and all(name.startswith("ai") for name in threads), threads
     finally:
         await service.close()
+
+
+async def test_the_background_reads_views_beside_the_loop_and_a_player_on_it(
+    tmp_path, monkeypatch
+) -> None:
+    """The notifier's views (a whole server's reports at a game day's turn) are read in the
+    service's reads thread; a player's view is read at once on the loop."""
+    service = await GameService.open(str(tmp_path / "v.db"), synchronous="NORMAL")
+    try:
+        ((game, red),) = await games(service, 1)
+        threads: list[str] = []
+        view_for = KIND.view_for
+
+        def noted_view_for(world, nation):
+            threads.append(threading.current_thread().name)
+            return view_for(world, nation)
+
+        monkeypatch.setattr(KIND, "view_for", noted_view_for)
+
+        async def background() -> None:
+            BACKGROUND.set(True)
+            await service.view(game, red)
+
+        await asyncio.create_task(background())
+        await service.view(game, red)
+        assert threads[0].startswith("reads") and threads[1] == threading.main_thread().name
+    finally:
+        await service.close()
