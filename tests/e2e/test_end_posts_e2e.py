@@ -57,6 +57,7 @@ async def test_the_end_is_posted_by_the_next_process_when_one_stops_before_its_p
 
         bot.post_timelapse = stopped_midway  # type: ignore[method-assign]
         ask = await fake.invoke(mod, channel, "mod end")
+        assert ask.message is not None
         await fake.click(mod, ask, ask.message.buttons[0]["custom_id"])
         await asyncio.wait_for(drawing.wait(), 30)
         await fake.stop_client(bot)
