@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
+import pytest
+
 from tests.e2e.test_bot_e2e import env, eventually  # noqa: F401 - the fixture
 
 __all__ = ["env"]
@@ -105,3 +107,20 @@ async def test_a_reminder_comes_by_dm_to_those_who_have_not_submitted(env) -> No
     await env.bot.service.advance(game, 2)
     await fake.wait_for_dm(env.bob, lambda m: "Turn 1:" in m.content, timeout=10)
     assert not any("Reminder" in m.content for m in fake.dms(env.bob))
+
+
+@pytest.mark.slow
+async def test_a_player_out_and_the_end_are_told_in_the_channel(env) -> None:  # noqa: F811
+    """Supply Lines' public news is its channel's posts: a structure taken and a player out
+    in the turn's words (above), a resignation announced, and the end with its result."""
+    fake = env.fake
+    await _ann_and_bob_play(env, turn_hours=6)
+    ask = await fake.invoke(env.bob, env.channel, "game resign")
+    assert ask.message is not None and ask.message.buttons
+    await fake.click(env.bob, ask, ask.message.buttons[0]["custom_id"])
+    await eventually(lambda: _posted(fake, env.channel, "has resigned"), timeout=10)
+    assert "**Bob** has resigned." in _posted(fake, env.channel, "has resigned")[0].content
+    await eventually(lambda: _posted(fake, env.channel, "the result"), timeout=30)
+    (result,) = _posted(fake, env.channel, "the result")
+    assert "1st: Ann" in result.content and "2nd: Bob" in result.content
+    assert _posted(fake, env.channel, "**Lines is over.**")  # the game as a GIF, first
