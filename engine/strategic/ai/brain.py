@@ -60,6 +60,8 @@ def plan(p: Plan) -> Decision:
     fight.fight(p)
     builds.cities(p)
     land.garrison(p)
+    if profile.sends_builds_to_front:
+        builds.waypoints(p)
     if profile.founds_cities:
         land.found_cities(p)
     if profile.expands:

@@ -30,6 +30,7 @@ class Profile:
     builds_engineers: bool = True  # the tech centre builds engineers (city founders)
     more_ports: bool = True  # more than one port once many units wait for a ship
     naive_loading: bool = False  # transports load in port only and go back to the nearest port
+    sends_builds_to_front: bool = True  # at war, builds go to the front by a city's waypoint
 
     # --- fight -----------------------------------------------------------------------------
     assault_odds: float = 0.8  # expected damage / defenders' hp at which a city is assaulted
@@ -118,6 +119,7 @@ PROFILES: dict[str, Profile] = {
         waits_to_assault=False,
         warships_for_war=False,
         builds_bombers=False,
+        sends_builds_to_front=False,
     ),
     # the naive expander the AI is measured against
     "expand": replace(
@@ -134,6 +136,7 @@ PROFILES: dict[str, Profile] = {
         builds_engineers=False,
         more_ports=False,
         naive_loading=True,
+        sends_builds_to_front=False,
     ),
     "passive": replace(NORMAL, every_hours=1, gives_orders=False),
 }

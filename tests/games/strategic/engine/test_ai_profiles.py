@@ -36,6 +36,7 @@ DOCUMENTED = {
         "waits_to_assault": False,
         "warships_for_war": False,
         "builds_bombers": False,
+        "sends_builds_to_front": False,
     },
     "expand": {
         "every_hours": 1,
@@ -50,6 +51,7 @@ DOCUMENTED = {
         "builds_engineers": False,
         "more_ports": False,
         "naive_loading": True,
+        "sends_builds_to_front": False,
     },
     "passive": {"every_hours": 1, "gives_orders": False},
 }
