@@ -17,7 +17,7 @@ MEASURES = ("Cities", "Power", "Technology")
 
 
 def measures(first: World, entries: Iterable[dict[str, Any]]) -> Charts | None:
-    """The charts' numbers, one point every 4 game hours (None: the game never started).
+X
     Replaying takes a while: run it off the event loop."""
     samples = list(measures_over_time(first, entries))
     if not samples:
