@@ -17,7 +17,8 @@ MEASURES = ("Cities", "Power", "Technology")
 
 
 def measures(first: World, entries: Iterable[dict[str, Any]]) -> Charts | None:
-X
+    """The charts' numbers, one point every 6 game hours and at the end (None: the game never
+    started).
     Replaying takes a while: run it off the event loop."""
     samples = list(measures_over_time(first, entries))
     if not samples:
