@@ -47,14 +47,41 @@ PALETTE: dict[str, str] = {
     "turquoise": "#00a5b4",
     "mauve": "#c38796",
 }
+_NAMES = {hexa: name for name, hexa in PALETTE.items()}
 
 
 FALLBACK = "#a9a9a9"
 
+# the palette's colours before the first 8 were set 25 apart (issue 29): a nation that joined
+# before keeps its colour, which still counts as its name's (a lobby open across the change
+# gives nobody the same red twice, and the welcome names it)
+FORMERLY: dict[str, str] = {
+    "#ff2d5a": "red",
+    "#7887ff": "blue",
+    "#ffff00": "yellow",
+    "#960096": "purple",
+    "#3cb4ff": "cyan",
+    "#00f000": "lime",
+    "#ffb4d2": "pink",
+    "#007878": "teal",
+    "#3c0078": "navy",
+    "#f0b4a5": "apricot",
+    "#3c694b": "pine",
+    "#c32d5a": "raspberry",
+}
+
+
+def name_of(colour: str) -> str | None:
+    """The palette's name of a colour ('#rrggbb'), also of one it had before; None if none."""
+    c = colour.lower()
+    return _NAMES.get(c) or FORMERLY.get(c)
+
 
 def default_colour(taken: list[str] | set[str]) -> str:
-    """The first palette colour nobody has taken yet."""
+    """The first palette colour nobody has taken yet (under its name: a nation that joined
+    with a palette colour's former value has taken that colour)."""
     used = {c.lower() for c in taken}
+    used |= {PALETTE[FORMERLY[c]] for c in list(used) if c in FORMERLY}
     for colour in PALETTE.values():
         if colour not in used:
             return colour

@@ -104,3 +104,15 @@ def test_the_old_colours_that_players_could_not_see_would_fail() -> None:
     assert distance(old_red, (255, 64, 48)) < APART  # the old attack marker
     assert distance(old_orange, (255, 170, 0)) < APART  # the old interception marker
     assert distance((0xFF, 0x2D, 0x5A), (0xFF, 0x3C, 0x00)) < FEW_APART  # session 13's red, orange
+
+
+def test_a_colour_taken_before_the_palette_changed_still_counts_as_its_name() -> None:
+    """A lobby open across the change: its first joiner got the old red; the next joiner gets
+    blue, not today's red (4 apart from the old one), and the old red is still "red"."""
+    old_red = "#ff2d5a"
+    assert distance(style.parse_colour(old_red), style.parse_colour(PALETTE["red"])) < 10
+    assert colours.default_colour([old_red]) == PALETTE["blue"]
+    assert colours.name_of(old_red) == "red" == colours.name_of(PALETTE["red"])
+    assert colours.name_of("#123456") is None
+    for hexa, name in colours.FORMERLY.items():
+        assert name in PALETTE and hexa != PALETTE[name]
