@@ -13,7 +13,6 @@ from engine.strategic.rules import Ruleset
 from engine.strategic.view import NEVER_SEEN, CityView, UnitView, View
 
 
-
 def _distance(view: View, a: int, b: int) -> int:
     """Chebyshev distance on the torus."""
     dx = abs(a % view.width - b % view.width)
