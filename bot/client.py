@@ -28,6 +28,7 @@ from bot.standings import result_text
 from bot.store import BotStore
 from bot.ticker import Ticker
 from engine.host.database import StoreUnusable
+from engine.host.heap import HeapKeeper
 from engine.host.runner import AiRunner
 from engine.host.service import GameService
 from engine.host.writers import Writer
@@ -146,6 +147,10 @@ class StrategicBot(commands.AutoShardedBot):
             # the ends a stopped process did not post (also looked for with the statuses)
             asyncio.create_task(self._post_missed_ends_once(), name="missed-ends"),
         ]
+        if self.service is not None:
+            # the games' bulk out of the garbage collector's full collections (engine.host.heap)
+            keeper = HeapKeeper(self.service.games_in_memory)
+            self._tasks.append(asyncio.create_task(keeper.run_forever(), name="heap"))
         if self.service is not None and self.service.owner is not None:
             # the games this process runs stay its own while it lives: renew well in time
             service = self.service

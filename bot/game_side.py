@@ -20,7 +20,7 @@ from engine.interface.kind import DEFAULT_KIND, KINDS, load
 
 if TYPE_CHECKING:  # pragma: no cover
     from bot.actions import Actions
-    from bot.context import Context, Reply
+    from bot.context import Caller, Context, Reply
     from bot.dm.tellers import Teller
     from bot.game_cli import GameCli
     from engine.host.service import GameService
@@ -111,6 +111,17 @@ class GameSide(Protocol):
         """The new player's line on joining (their home, from their view)."""
         ...
 
+    def founding(self, choices: dict[str, Any]) -> dict[str, Any] | None:
+        """`/game join`'s choices besides the name and colour (`leader`, `title`, `home`; None
+        when not given), checked (raises `UserError`), as the join entry's founding (None:
+        nothing chosen: the join is stored as before). A game without them refuses them
+        (`no_founding`)."""
+        ...
+
+    async def homes(self, ctx: Context, caller: Caller, current: str) -> list[tuple[str, str]]:
+        """`/game join home:`'s suggestions: where a new nation may start (none: no choice)."""
+        ...
+
     def help_topics(self) -> Mapping[str, str]:
         """/help's topics: key -> title (the shell offers the default game's)."""
         ...
@@ -168,6 +179,15 @@ def only_options(title: str, options: dict[str, Any], known: tuple[str, ...]) ->
     if other:
         raise UserError(
             f"{title} games have no {' or '.join(other)} option: theirs are {', '.join(known)}."
+        )
+
+
+def no_founding(title: str, choices: dict[str, Any]) -> None:
+    """Refuse `/game join`'s founding choices in a game that has none."""
+    given = sorted(k for k, v in choices.items() if v is not None)
+    if given:
+        raise UserError(
+            f"In {title} a nation is a name and a colour: leave out {' and '.join(given)}."
         )
 
 

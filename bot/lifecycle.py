@@ -15,6 +15,7 @@ from bot.context import (
     UserError,
     sentence,
 )
+from bot.founding import APART, check_name, choose_colour, closest
 from bot.game_side import side
 from bot.paging import NEXT, Listing, more, page_buttons, summarised, window
 from engine.errors import GameError
@@ -151,11 +152,20 @@ class Lifecycle:
                 "one active game per channel."
             )
 
-    async def game_join(self, caller: Caller, name: str, colour: str | None = None) -> Reply:
-        from bot.parsing import readable
-
-        if not readable(name):
-            raise UserError(f"{name!r} has characters that are not text: choose another name.")
+    async def game_join(
+        self,
+        caller: Caller,
+        name: str,
+        colour: str | None = None,
+        *,
+        leader: str | None = None,
+        title: str | None = None,
+        home: str | None = None,
+    ) -> Reply:
+        """The caller founds a nation in the channel's game: its name and colour, and what the
+        game lets a founder choose besides (`GameSide.founding`: a leader, a title, a home),
+        all checked before the service is asked."""
+        name = check_name(name)
         seat = await self.ctx.seat(caller)
         game = seat.game
         if seat.nation is not None:
@@ -165,19 +175,17 @@ class Lifecycle:
                 f"Game {game.id} has {'started' if game.status != 'ended' else 'ended'}; "
                 "nations join before the start."
             )
-        taken = [n.colour for n in (await self.ctx.service.summary(game.id)).nations.values()]
-        try:
-            chosen = colours.resolve(colour) if colour else colours.default_colour(taken)
-        except ValueError as exc:
-            raise UserError(str(exc)) from None
-        if chosen in taken:
-            raise UserError("That colour is taken in this game: choose another.")
+        founding = side(game.kind).founding({"leader": leader, "title": title, "home": home})
+        before = await self.ctx.service.summary(game.id)
+        if any(n.name.lower() == name.lower() for n in before.nations.values()):
+            raise UserError(f"The name {name} is taken in this game: choose another.")
+        chosen = choose_colour(colour, [n.colour for n in before.nations.values()])
         try:
             nid = await self.ctx.service.join(
-                game.id, name=name, colour=chosen, player=caller.user_id
+                game.id, name=name, colour=chosen, player=caller.user_id, founding=founding
             )
         except GameError as exc:
-            raise UserError(str(exc)) from None
+            raise UserError(sentence(str(exc))) from None
         summary = await self.ctx.service.summary(game.id)
         joined, full = len(summary.nations), summary.seats
         view = await self.ctx.service.view(game.id, nid)
@@ -185,25 +193,36 @@ class Lifecycle:
         started = (await self.ctx.service.game(game.id)).status == "running"
         if started:
             text += " The game is full and has started: good luck!"
-        announce = f"**{name}** joins {game.name} ({joined}/{full})." + (
+        shown = summary.nations[nid].shown if nid in summary.nations else name
+        announce = f"**{shown}** joins {game.name} ({joined}/{full})." + (
             " The game is full: **it has started!**" if started else ""
         )
         return Reply(text=text, announce=(game.channel_id or "", announce), refresh_game=game.id)
 
     async def choose_colours(self, caller: Caller, current: str) -> list[tuple[str, str]]:
+        """The palette's colours still free in the caller's game (none too close to a taken
+        one), matching what is typed."""
         typed = current.strip().lower()
-        taken: set[str] = set()
+        taken: list[str] = []
         try:
             seat = await self.ctx.seat(caller)
             summary = await self.ctx.service.summary(seat.game.id)
-            taken = {n.colour for n in summary.nations.values()}
+            taken = [n.colour for n in summary.nations.values()]
         except UserError:
             pass
         return [
             (f"{name} ({hexa})", name)
             for name, hexa in colours.PALETTE.items()
-            if hexa not in taken and typed in name
+            if typed in name and closest(hexa, taken)[0] >= APART
         ][:AUTOCOMPLETE_LIMIT]
+
+    async def choose_homes(self, caller: Caller, current: str) -> list[tuple[str, str]]:
+        """Where a new nation may start in the caller's game (its game's suggestions)."""
+        try:
+            seat = await self.ctx.seat(caller)
+        except UserError:
+            return []
+        return (await side(seat.game.kind).homes(self.ctx, caller, current))[:AUTOCOMPLETE_LIMIT]
 
     async def game_add_ai(
         self, caller: Caller, name: str, colour: str | None = None, level: str = "normal"
@@ -234,11 +253,12 @@ class Lifecycle:
             raise UserError(GAME_OVER.format(game=game.id))
         if game.status != "lobby":
             raise UserError("AI nations join before the start.")
+        name = check_name(name)
         taken = [n.colour for n in (await self.ctx.service.summary(game.id)).nations.values()]
+        chosen = choose_colour(colour, taken)
         try:
-            chosen = colours.resolve(colour) if colour else colours.default_colour(taken)
             nid = await self.ctx.service.join(game.id, name=name, colour=chosen, player=AI_PLAYER)
-        except (ValueError, GameError) as exc:
+        except GameError as exc:
             raise UserError(str(exc)) from None
         row = await self.ctx.service.game(game.id)
         await self.ctx.service.update_settings(
@@ -421,7 +441,7 @@ class Lifecycle:
                 who += " (AI caretaker)"
             elif n.id in ai:
                 who = "AI"
-            nations.append(f"- **{n.name}** - {who}" + (" - out" if n.out else ""))
+            nations.append(f"- **{n.shown}** - {who}" + (" - out" if n.out else ""))
         tail = ""
         if row.status == "lobby":
             tail = "Join with `/game join`; the creator or a moderator starts it."

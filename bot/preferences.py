@@ -1,11 +1,12 @@
-"""A player's notification settings: quiet hours, what to be told, sitreps and pictures."""
+"""A player's settings: quiet hours, what to be told, sitreps and pictures (`/notify`), and how
+their maps colour the nations (`map_colours`, chosen on a game's map command)."""
 
 from __future__ import annotations
 
 from pydantic import ValidationError
 
 from bot.context import Caller, Context, Reply, UserError
-from bot.dm.notifier import Notifier, PlayerSettings
+from bot.dm.notifier import Notifier, PlayerSettings, load_settings, save_settings
 from bot.dm.text import CATEGORIES
 from bot.store import BotStore
 
@@ -61,6 +62,22 @@ class Preferences:
         return Reply(text=describe(settings))
 
 
+MAP_COLOURS = {"nation": "each nation in its own colour", "relation": "by relation to you"}
+
+
+async def map_colours(store: BotStore, user_id: str, choice: str | None = None) -> str:
+    """How the player's maps colour the nations: `choice` when given (kept for their next maps
+    and DM pictures), else what they chose last ("nation" until they choose)."""
+    settings = await load_settings(store, user_id)
+    if choice is None or choice == settings.map_colours:
+        return settings.map_colours
+    if choice not in MAP_COLOURS:
+        raise UserError(f"Maps colour nations by {' or '.join(MAP_COLOURS)}, not {choice!r}.")
+    settings = settings.model_copy(update={"map_colours": choice})
+    await save_settings(store, user_id, settings)
+    return settings.map_colours
+
+
 def describe(s: PlayerSettings) -> str:
     if s.quiet_from is None or s.quiet_from == s.quiet_to:
         quiet = "no quiet hours"
@@ -75,5 +92,7 @@ def describe(s: PlayerSettings) -> str:
     return (
         f"Your DM settings: {quiet}; told about {', '.join(told) or 'nothing'}"
         + (f" (muted: {', '.join(s.muted)})" if s.muted else "")
-        + f"; daily sitrep {'on' if s.sitrep else 'off'}; map pictures {'on' if s.pictures else 'off'}."
+        + f"; daily sitrep {'on' if s.sitrep else 'off'}; map pictures {'on' if s.pictures else 'off'}"
+        + (f" (nations coloured {MAP_COLOURS[s.map_colours]})" if s.map_colours != "nation" else "")
+        + "."
     )

@@ -109,7 +109,7 @@ class Standings:
             [
                 {
                     "nation": n,
-                    "name": summary.nations[n].name,
+                    "name": summary.nations[n].shown,
                     "player": summary.nations[n].player,
                 }
                 for n in group
@@ -123,7 +123,8 @@ class Standings:
             row.kind,
             row.name,
             time.time() if now is None else now,
-            [g for g in shown if g],
+            # an empty first place says nobody won (every nation lost); other empty places go
+            shown[:1] + [g for g in shown[1:] if g],
         )
         return await self.store.add_result(result)
 
@@ -215,6 +216,9 @@ def result_text(result: ResultRow) -> str:
     """An ended game's places, best first, as the channel and `/stats game` show them."""
     lines = [f"**{result.name}**: the result"]
     for i, group in enumerate(result.places, 1):
+        if not group:
+            lines.append("Nobody won: every nation lost.")
+            continue
         names = ", ".join(
             n["name"]
             + (f" (<@{n['player']}>)" if n.get("player") and n["player"] != AI_PLAYER else "")

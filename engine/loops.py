@@ -17,12 +17,20 @@ import contextlib
 import logging
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
+from contextvars import ContextVar
 from typing import Any, NoReturn, TypeVar
 
 log = logging.getLogger(__name__)
 
 Pass = Callable[[], Awaitable[object]]
 T = TypeVar("T")
+
+# Whether the running task works in the background (a pass of `every`: the ticker, the AI, the
+# DMs, the status boards) rather than for a player waiting on an answer. The host lets a
+# player's work go first where both queue for the same thread (loading a game after a
+# restart). A task's context is its own copy: setting it in one loop's task marks that loop
+# and the tasks it starts, nothing else.
+BACKGROUND: ContextVar[bool] = ContextVar("background", default=False)
 
 
 async def in_thread(pool: Executor, fn: Callable[..., T], *args: Any) -> T:
@@ -78,6 +86,7 @@ async def every(
       pass before the next pass (so a burst of wake-ups lands in one pass).
     - `wait_first`: wait once before the first pass (else the first pass runs at once).
     """
+    BACKGROUND.set(True)
     if wait_first:
         await _wait(interval, wake, settle)
     while True:

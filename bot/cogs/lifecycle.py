@@ -24,21 +24,36 @@ class GameCog(
     create = app_commands.Group(name="create", description="Open a new game in this channel")
 
     @app_commands.command(name="join", description="Join the game in this channel with a nation")
-    @app_commands.describe(name="your nation's name", colour="your colour on the map")
+    @app_commands.describe(
+        name="your nation's name",
+        colour="your colour on the map: a name (suggested as you type) or #rrggbb",
+        leader="your leader's name, shown to the others with your nation's",
+        title="your leader's title (President, Queen, ...)",
+        home="where you start: a free starting place (suggested as you type)",
+    )
     async def join(
         self,
         interaction: discord.Interaction,
         name: app_commands.Range[str, 1, 32],
         colour: str | None = None,
+        leader: app_commands.Range[str, 1, 32] | None = None,
+        title: app_commands.Range[str, 1, 24] | None = None,
+        home: app_commands.Range[str, 1, 100] | None = None,
     ) -> None:
         await respond(
             interaction,
-            lambda: self.bot.desk.lifecycle.game_join(caller_of(interaction), name, colour),
+            lambda: self.bot.desk.lifecycle.game_join(
+                caller_of(interaction), name, colour, leader=leader, title=title, home=home
+            ),
         )
 
     @join.autocomplete("colour")
     async def _colours(self, interaction: discord.Interaction, current: str):
         return await complete(interaction, current, self.bot.desk.lifecycle.choose_colours)
+
+    @join.autocomplete("home")
+    async def _homes(self, interaction: discord.Interaction, current: str):
+        return await complete(interaction, current, self.bot.desk.lifecycle.choose_homes)
 
     @app_commands.command(
         name="add-ai", description="Fill a seat with an AI nation (creator or moderator)"

@@ -9,7 +9,8 @@ Who gets what: a row is for one nation and goes to the user who plays that natio
 
 Players' settings (`PlayerSettings`, stored per user): muted categories are marked delivered
 without a DM; in quiet hours rows are held until the window ends (game start and end still go
-out); sitreps and pictures can be turned off.
+out, and a reminder whose deadline comes before the window ends: `Teller.expires`); sitreps
+and pictures can be turned off.
 
 Several processes on one store: a pass claims the rows it takes (`OutboxClaim`, for
 `claim_seconds`; on PostgreSQL `FOR UPDATE SKIP LOCKED`), only of the games its process serves,
@@ -55,7 +56,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields
 from functools import partial
-from typing import Any
+from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
@@ -95,6 +96,9 @@ class PlayerSettings(BaseModel):
     muted: list[str] = Field(default_factory=lambda: list(_default_muted()))
     sitrep: bool = True
     pictures: bool = True
+    # how a game's maps colour the nations: each in its own colour, or by its relation to the
+    # player (you, allies, friends, neutral, war); the player's /map and DM pictures alike
+    map_colours: Literal["nation", "relation"] = "nation"
 
     @field_validator("muted")
     @classmethod
@@ -159,6 +163,7 @@ async def save_settings(store: BotStore, user_id: str, settings: PlayerSettings)
 class DeliveryReport:
     delivered: int = 0  # rows told (or with nothing worth a DM) and marked delivered
     skipped_muted: int = 0  # rows of muted categories, marked delivered unsent
+    skipped_outdated: int = 0  # reminders no longer true (the orders given since), unsent
     held_quiet: int = 0  # rows held until the player's quiet hours end
     failed: int = 0  # rows whose DM failed (rate limit, Discord errors): retried
     closed: int = 0  # rows for users whose DMs are closed (failed now, or held for the hour)
@@ -467,6 +472,17 @@ class Notifier:
             items = [(r, e) for r, e in items if r.id not in skip]
         if not items:
             return
+        if any(teller.expires(e) is not None for _, e in items):
+            # a reminder held back (quiet hours, closed DMs) may no longer hold: ask the view
+            view = await self.service.view(game_id, nation)
+            outdated = [r.id for r, e in items if teller.outdated(e, view)]
+            if outdated:
+                writes.delivered.extend(outdated)
+                report.skipped_outdated += len(outdated)
+                gone = set(outdated)
+                items = [(r, e) for r, e in items if r.id not in gone]
+            if not items:
+                return
 
         if user in writes.users:
             status = writes.statuses.get(user)
@@ -481,17 +497,40 @@ class Notifier:
 
         quiet_end = settings.quiet_until(now)
         if quiet_end is not None:
-            later = [r.id for r, e in items if e.kind not in teller.urgent]
+            due = await self._due_in_quiet(game, teller, items, quiet_end)
+            later = [r.id for r, e in items if e.kind not in teller.urgent and r.id not in due]
             if later:
                 writes.hold(later, quiet_end)
                 report.held_quiet += len(later)
-            items = [(r, e) for r, e in items if e.kind in teller.urgent]
+            items = [(r, e) for r, e in items if e.kind in teller.urgent or r.id in due]
             if not items:
                 return
 
         await self._send_events(
             game, teller, nation, user, items, settings, status, now, report, writes
         )
+
+    async def _due_in_quiet(
+        self,
+        game: GameRow,
+        teller: tellers.Teller,
+        items: list[tuple[OutboxRow, Event]],
+        quiet_end: float,
+    ) -> set[int]:
+        """The rows of events worth nothing by the end of the player's quiet hours (a reminder
+        of a deadline that comes before they end): sent now rather than held past it
+        (docs/MESSAGES.md). While the game's clock stands still no deadline comes: they wait."""
+        expiring = [(r, tick) for r, e in items if (tick := teller.expires(e)) is not None]
+        if not expiring:
+            return set()
+        summary = await self.service.summary(game.id)
+        clock = RealClock.of_row(game, summary.ticks_per_hour)
+        due = set()
+        for row, tick in expiring:
+            when = clock.real_time_of(tick)
+            if when is not None and when <= quiet_end:
+                due.add(row.id)
+        return due
 
     async def _send_events(
         self,
@@ -512,7 +551,7 @@ class Notifier:
         ids = [r.id for r, _ in items]
         events = [e for _, e in items]
         summary = await self.service.summary(game_id)
-        names = {n.id: n.name for n in summary.nations.values()}
+        names = {n.id: n.shown for n in summary.nations.values()}  # with a leader, if any
         # the game's name in the header: a player may be in several games; and when it was in
         # the player's own time (Discord shows the timestamp in their zone)
         last = max(e.tick for e in events)
@@ -549,7 +588,12 @@ class Notifier:
         if self.render and settings.pictures and any(teller.is_big(e, nation) for e in events):
             # the picture's header says the nation and the clock (as the picture's own clock)
             title = game.name
-            png = await teller.picture(await self.service.view(game_id, nation), title, events)
+            png = await teller.picture(
+                await self.service.view(game_id, nation),
+                title,
+                events,
+                colours=settings.map_colours,
+            )
             if png is not None:
                 files = [("map.png", png)]
         key = idempotency_key("dm", game_id, nation, items[0][0].group or items[0][0].id)
@@ -769,7 +813,7 @@ class Notifier:
             chunk = due[start : start + batch]
             pictures = await asyncio.gather(
                 *(
-                    teller.picture(view, title, [])
+                    teller.picture(view, title, [], colours=settings.map_colours)
                     if self.render and settings.pictures
                     else _nothing()
                     for _, view, _, title, settings, _ in chunk

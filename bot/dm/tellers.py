@@ -33,6 +33,16 @@ class Teller(Protocol):
         """Worth a picture at once."""
         ...
 
+    def expires(self, event: Event) -> int | None:
+        """The game tick after which the event is worth nothing (a reminder: its deadline), so
+        quiet hours never hold it past then; None: it keeps."""
+        ...
+
+    def outdated(self, event: Event, view: Any) -> bool:
+        """Whether an event that `expires` no longer holds by the nation's view now (a reminder
+        of orders the player has given since): it is not told."""
+        ...
+
     def joined_self(self, event: Event, nation: str) -> bool:
         """The nation's own joining, told by a welcome message (`welcome`) instead."""
         ...
@@ -54,7 +64,13 @@ class Teller(Protocol):
         """What the report is about: the game and when (`when(tick)`: the real time)."""
         ...
 
-    async def picture(self, view: Any, title: str, events: list[Event]) -> bytes | None: ...
+    async def picture(
+        self, view: Any, title: str, events: list[Event], *, colours: str = "nation"
+    ) -> bytes | None:
+        """The picture of a report (or of the daily report: no events); `colours`: the
+        player's choice of how a map colours the nations (`PlayerSettings.map_colours`), for
+        a game whose pictures can do both."""
+        ...
 
     def menus(self, events: list[Event], nation: str, game_id: int) -> list[Menu]:
         """Select menus to send under the report (a question the player answers by choosing)."""

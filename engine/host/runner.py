@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import math
+from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -142,29 +143,37 @@ class AiRunner:
                 memory = self.memories.setdefault(key, memory)
             if ai.resting(memory, style, game.tick, game.ticks_per_hour):
                 continue
-            # the decision is tied to the turn and phase its view shows: a command of it that
-            # reaches the game after a deadline (the next turn, or its next phase) is
-            # dropped, with the rest of the decision, and the seat decides again for the new
-            # moment (given in the next turn, they would stand for orders never decided for it)
-            view, at = await self.service.decision_view(game_id, nation)
+            # the decision is tied to the turn and phase its view shows: if it reaches the game
+            # after a deadline (the next turn, or its next phase), all of it is dropped and the
+            # seat decides again for the new moment (given in the next turn, its commands
+            # would stand for orders never decided for it)
+            view, at = await self.service.decision_view(game_id, nation, pool=self._thinking)
             commands = await in_thread(self._thinking, ai.decide, view, memory, style)
-            for i, command in enumerate(commands):
-                try:
-                    await self.service.submit(game_id, nation, command, moment=at)
-                    accepted += 1
-                except MovedOn:
-                    moved_on = True
-                    break
-                except (CommandError, GameError):
+            # applied in the AI's thread too and committed together: a busy hour's thousands
+            # of AI commands neither hold the event loop nor take a transaction each
+            outcomes: Sequence[object]
+            try:
+                outcomes = await self.service.submit_all(
+                    game_id, nation, commands, moment=at, pool=self._thinking
+                )
+            except MovedOn:
+                moved_on = True
+                outcomes = []
+            except (CommandError, GameError) as exc:  # (the game stopped running meanwhile)
+                outcomes = [exc] * len(commands)
+            except BaseException:
+                # not refused but not done either (the store failed, the lease was lost, the
+                # pass was cancelled): the decision was never given, so the AI hears of each
+                # command, and its seat is asked again
+                for command in commands:
                     ai.failed(memory, command, view)
-                except BaseException:
-                    # not refused but not done either (the store failed, the lease was lost,
-                    # the pass was cancelled): the rest of the decision was never given, so
-                    # the AI hears of each command left, and its seat is asked again
-                    for left in commands[i:]:
-                        ai.failed(memory, left, view)
-                    self.last_tick.pop(key, None)
-                    raise
+                self.last_tick.pop(key, None)
+                raise
+            for command, outcome in zip(commands, outcomes, strict=False):
+                if isinstance(outcome, (CommandError, GameError)):
+                    ai.failed(memory, command, view)
+                else:
+                    accepted += 1
             await self.service.store.set_ai_memory(game_id, nation, ai.save(memory))
             game = await self.service.summary(game_id)
         return accepted, moved_on

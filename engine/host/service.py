@@ -35,7 +35,7 @@ from engine.interface.events import Event
 from engine.interface.kind import DEFAULT_KIND, GameKind, State
 from engine.interface.kind import kind as _kind
 from engine.interface.summary import GameSummary
-from engine.loops import in_thread
+from engine.loops import BACKGROUND, in_thread
 
 log = logging.getLogger(__name__)
 
@@ -181,6 +181,7 @@ class GameService:
         self.advance_batch = advance_batch
         self._games: dict[int, LiveGame] = {}
         self._loading: dict[int, asyncio.Lock] = {}
+        self._background_loads = asyncio.Semaphore(1)
         self._subscribers: list[Subscriber] = []
 
     @classmethod
@@ -262,6 +263,16 @@ class GameService:
             game = None
         if game is not None:
             return game
+        if BACKGROUND.get():
+            # the ticker, the AI or the DMs after a restart: one of their loads at a time,
+            # waited for before this game's loading lock, so a player's command finds the
+            # loads' thread free but for that one load, also for this same game
+            async with self._background_loads:
+                return await self._load_once(game_id)
+        return await self._load_once(game_id)
+
+    async def _load_once(self, game_id: int) -> LiveGame:
+        """The game in memory, loaded by this caller or by another one meanwhile."""
         lock = self._loading.setdefault(game_id, asyncio.Lock())
         async with lock:
             game = self._games.get(game_id)
@@ -529,20 +540,31 @@ class GameService:
 
         return await self._read(game_id, read)
 
+    async def lobby_view(self, game_id: int) -> Any:
+        """What anyone may know of a lobby to choose where to start (the kind's `lobby_view`)."""
+        return await self._read(game_id, lambda game: game.kind.lobby_view(game.world))
+
     async def full_view(self, game_id: int) -> Any:
         """Everything as it is: for moderators and the end-of-game timelapse only."""
         return await self._read(game_id, lambda game: game.kind.full_view(game.world))
 
-    async def _read(self, game_id: int, read: Callable[[LiveGame], T]) -> T:
+    async def _read(
+        self,
+        game_id: int,
+        read: Callable[[LiveGame], T],
+        *,
+        pool: ThreadPoolExecutor | None = None,
+    ) -> T:
         """Read the live world under the game's lock: never in the middle of a change (a tick
-        runs in a worker thread meanwhile)."""
+        runs in a worker thread meanwhile). `pool`: a long read (a whole nation's view) runs
+        in that pool's thread, the event loop free meanwhile (still under the lock)."""
         game, live = await self._readable(game_id)
         if not live:
-            return read(game)
+            return read(game) if pool is None else await in_thread(pool, read, game)
         async with game.lock:
             if self._games.get(game_id) is not game:  # evicted while we waited
-                return await self._read(game_id, read)
-            return read(game)
+                return await self._read(game_id, read, pool=pool)
+            return read(game) if pool is None else await in_thread(pool, read, game)
 
     async def history(self, game_id: int) -> tuple[Any, list[dict[str, Any]]]:
         """The game's first state and every log entry since, to replay it whole (the
@@ -807,6 +829,86 @@ class GameService:
 
         return await self._run(game_id, step)
 
+    async def submit_all(
+        self,
+        game_id: int,
+        nation: str,
+        commands: list[BaseModel],
+        *,
+        moment: Moment | None = None,
+        pool: ThreadPoolExecutor | None = None,
+    ) -> list[CommandResult | CommandError | GameError]:
+        """A decision's commands in one go (an AI seat's): each judged as `submit` judges it,
+        in order (a refused one changes nothing and is answered with its error; the others go
+        on), applied in `pool`'s thread rather than on the event loop, and the accepted ones
+        committed in one transaction. `moment`: as `submit`'s, checked once for all of them
+        (`MovedOn`: none was carried out)."""
+        row = await self.game(game_id)
+        _refuse_unless_running(row)
+        if row.status == "running":
+            await self._to_clock(game_id)
+        entries = [
+            en.CommandEntry(nation=nation, command=c.model_dump(mode="json")) for c in commands
+        ]
+        game = await self._live(game_id)
+        async with game.lock:
+            if self._games.get(game_id) is not game:  # evicted while we waited
+                return await self.submit_all(game_id, nation, commands, moment=moment, pool=pool)
+            _refuse_unless_running(game.row)
+            if moment is not None and _moment(game.summary()) != moment:
+                raise MovedOn("the game moved on since this was decided: it was not carried out")
+
+            def apply_all() -> list[Applied | CommandError | GameError]:
+                out: list[Applied | CommandError | GameError] = []
+                for entry in entries:
+                    try:
+                        events = game.kind.apply(game.world, entry)
+                    except (CommandError, GameError) as exc:  # checked whole: nothing changed
+                        out.append(exc)
+                    else:
+                        out.append(
+                            Applied(Step(entry, status_after=_ended), events, game.world.tick)
+                        )
+                return out
+
+            try:
+                outcomes = apply_all() if pool is None else await in_thread(pool, apply_all)
+            except BaseException:
+                self.evict(game_id)
+                raise
+            applied = [o for o in outcomes if isinstance(o, Applied)]
+            if not applied:
+                return [o for o in outcomes if not isinstance(o, Applied)]
+            committed = False
+
+            def settle(row: GameRow | None, seqs: list[int], snapshot: bool) -> None:
+                nonlocal committed
+                committed = True
+                game.seq = seqs[-1]
+                if snapshot:
+                    game.snapshot_seq = seqs[-1]
+                    game.snapshot_tick = game.world.tick
+                if row is not None:
+                    game.row = row
+
+            first = game.seq + 1
+            try:
+                await self._commit(game, applied, settle)
+            except BaseException:
+                if not committed:
+                    self.evict(game_id)
+                raise
+        answers: list[CommandResult | CommandError | GameError] = []
+        seq = first
+        for outcome in outcomes:
+            if isinstance(outcome, Applied):
+                answers.append(CommandResult(game_id, seq, outcome.tick, outcome.events))
+                seq += 1
+            else:
+                answers.append(outcome)
+        await self._notify(game_id, [e for a in applied for e in a.events])
+        return answers
+
     async def _to_clock(self, game_id: int) -> None:
         """Bring a game to its clock before a command is judged: after downtime, or between
         two passes of the ticker, the ticks due by now are done first (in the ticks' thread,
@@ -816,10 +918,13 @@ class GameService:
         if at is None or at <= now:
             await self.catch_up(game_id, now)
 
-    async def decision_view(self, game_id: int, nation: str) -> tuple[Any, Moment | None]:
+    async def decision_view(
+        self, game_id: int, nation: str, *, pool: ThreadPoolExecutor | None = None
+    ) -> tuple[Any, Moment | None]:
         """A nation's view at the game's clock, with the moment it shows (turn and phase;
         None for a game in continuous time), read together: what an AI seat decides from, and
-        ties its commands to (`submit(moment=...)`)."""
+        ties its commands to (`submit(moment=...)`). `pool`: read in its thread (the AI's),
+        not on the event loop."""
         row = await self.game(game_id)
         if row.status == "running":
             await self._to_clock(game_id)
@@ -831,7 +936,7 @@ class GameService:
                 raise GameError(f"there is no nation {nation!r} in game {game_id}") from None
             return view, _moment(game.summary())
 
-        return await self._read(game_id, read)
+        return await self._read(game_id, read, pool=pool)
 
     async def _relay(self, game_id: int, nation: str, command: dict[str, Any]) -> CommandResult:
         """Leave the order for the process that runs the game (`serve_relayed`) and wait for
@@ -936,7 +1041,10 @@ class GameService:
         colour: str,
         player: str | None,
         nation_id: str | None = None,
+        founding: dict[str, Any] | None = None,
     ) -> str:
+        """A nation joins (`founding`: what else its player chose, the kind's own; None: nothing,
+        and the entry is stored as before)."""
         game = await self._live(game_id)
         if game.row.status == "ended":
             raise GameError("the game is over")
@@ -944,7 +1052,7 @@ class GameService:
         if not 1 <= len(name) <= 32:
             raise GameError("a nation's name is 1 to 32 characters")
         nid = nation_id or game.kind.nation_id_for(game.world, name)
-        entry = en.Join(nation=nid, name=name, colour=colour, player=player)
+        entry = en.Join(nation=nid, name=name, colour=colour, player=player, founding=founding)
         added = [(nid, player)] if player and player != AI_PLAYER else []
 
         def start_when_full(game: LiveGame) -> Step | None:  # full: start at once, atomically
@@ -1056,6 +1164,10 @@ class GameService:
             return None
         world = game.world
         return game.clock.next_tick_at(world.tick, end_tick=world.end_tick)
+
+    def games_in_memory(self) -> int:
+        """How many games this process holds in memory now."""
+        return len(self._games)
 
     def seq_in_memory(self, game_id: int) -> int | None:
         """How many log entries a game in memory has applied (None: not in memory): any

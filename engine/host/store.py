@@ -840,7 +840,7 @@ class GameStore:
         until = None if claim is None else now + claim.ttl
         group = new_claim_group()
 
-        async def pick(c: Connection) -> list[tuple[Any, ...]]:
+        async def pick(c: Connection) -> list[OutboxRow]:
             # `own`: the row's event came of an entry the recipient nation itself made (its
             # own command), whose reply told it already
             columns = (
@@ -870,34 +870,35 @@ class GameStore:
                 " ORDER BY id LIMIT ?",
                 (max_attempts, *args, limit, now, max_attempts, *args, limit, limit),
             )
-            if claim is None or not rows:
-                return rows
-            await c.run(
-                "UPDATE outbox SET claimed_by = ?, claimed_until = ?,"
-                f" claim_group = COALESCE(claim_group, ?) WHERE {c.among('id')}",
-                (claim.owner, until, group, c.values(int(r[0]) for r in rows)),
-            )
-            return [(*r[:8], group if r[8] is None else r[8]) for r in rows]
+            if claim is not None and rows:
+                await c.run(
+                    "UPDATE outbox SET claimed_by = ?, claimed_until = ?,"
+                    f" claim_group = COALESCE(claim_group, ?) WHERE {c.among('id')}",
+                    (claim.owner, until, group, c.values(int(r[0]) for r in rows)),
+                )
+                rows = [(*r[:8], group if r[8] is None else r[8]) for r in rows]
+            # the events parsed where the rows were read (SQLite: its thread, not the event
+            # loop: a pass of hundreds of rows after a restart)
+            return [
+                OutboxRow(
+                    int(r[0]),
+                    int(r[1]),
+                    int(r[2]),
+                    int(r[3]),
+                    r[4],
+                    json.loads(r[5]),
+                    int(r[6]),
+                    own=bool(r[7]),
+                    group=None if r[8] is None else int(r[8]),
+                    claimed_until=until,
+                )
+                for r in rows
+            ]
 
         if claim is None:
-            rows = await self.backend.read(pick)
-        else:  # (a write transaction: nobody claims between the read and the take)
-            rows = await self.backend.write(pick)
-        return [
-            OutboxRow(
-                int(r[0]),
-                int(r[1]),
-                int(r[2]),
-                int(r[3]),
-                r[4],
-                json.loads(r[5]),
-                int(r[6]),
-                own=bool(r[7]),
-                group=None if r[8] is None else int(r[8]),
-                claimed_until=until,
-            )
-            for r in rows
-        ]
+            return await self.backend.read(pick)
+        # (a write transaction: nobody claims between the read and the take)
+        return await self.backend.write(pick)
 
     async def mark_delivered(self, ids: Iterable[int], *, now: float | None = None) -> None:
         """Mark rows delivered (at `now`, the time `prune_outbox` goes by)."""

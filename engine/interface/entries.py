@@ -7,6 +7,8 @@ from the untyped entries of older logs, which load as they are:
   {"kind": "command", "nation": "red", "command": {...a command...}}
   {"kind": "advance", "ticks": 4}
   {"kind": "lobby", "action": "join", "nation": "red", "name": "Red", "colour": "#c0392b", "player": "123"}
+      (and "founding": {...}: what else the player chose, which the kind reads; left out when
+      nothing was, so a join without choices is stored as before)
   {"kind": "lobby", "action": "leave" | "resign", "nation": "red"}
   {"kind": "lobby", "action": "start"}
   {"kind": "lobby", "action": "substitute", "nation": "red", "player": "456" | null}
@@ -60,6 +62,13 @@ class Join(LobbyEntry):
     name: str
     colour: str
     player: str | None = None
+    founding: dict[str, Any] | None = None  # the kind's own choices (a leader, a home...)
+
+    def to_json(self) -> dict[str, Any]:
+        data = super().to_json()
+        if self.founding is None:
+            del data["founding"]
+        return data
 
 
 class Leave(LobbyEntry):

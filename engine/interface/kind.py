@@ -160,6 +160,11 @@ class GameKind(Protocol):
 
     def summary(self, world: Any) -> GameSummary: ...
 
+    def lobby_view(self, world: Any) -> Any:
+        """What anyone may know of a game in its lobby beyond its summary, to choose where to
+        start (Strategic Initiative: its free starting islands); None: nothing."""
+        ...
+
     # --- time ----------------------------------------------------------------------------------
 
     def ticks_per_hour(self, world: Any) -> int:

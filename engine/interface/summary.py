@@ -20,6 +20,14 @@ class NationSummary:
     # the public count that decides the game, as every player may see it (the kind's own:
     # e.g. the cities the nation holds)
     score: int = 0
+    # how others name it when that says more than its name (the kind's words, e.g. "Avalon
+    # (President Ada)"); "" when its name says it all
+    known_as: str = ""
+
+    @property
+    def shown(self) -> str:
+        """Its name as lists show it to everyone."""
+        return self.known_as or self.name
 
 
 @dataclass(frozen=True)

@@ -2,16 +2,18 @@
 
 Per tick: the clock moves on, command points regenerate, technology accrues, builds progress,
 due relation changes apply; then the units whose update is due (every 4 game hours counted from
-when each was built) regain mobility, heal and carry on their standing orders. Advancing N ticks at once is exactly N single ticks.
+when each was built) regain mobility, heal and carry on their standing orders; then nations
+are told of enemies newly seen near their cities. Advancing N ticks at once is exactly N single ticks.
 """
 
 from __future__ import annotations
 
 from engine.strategic import events as ev
-from engine.strategic.systems import economy
+from engine.strategic.systems import economy, wasteland
 from engine.strategic.systems.diplomacy import change
 from engine.strategic.systems.endgame import eliminate, end_if_due
 from engine.strategic.systems.movement import MoveContext, fleet_squares, is_ship
+from engine.strategic.systems.threats import enemies_near_cities
 from engine.strategic.systems.upkeep import run_orders, unit_update
 from engine.strategic.world import Unit, World
 
@@ -33,6 +35,10 @@ def tick_once(world: World) -> list[ev.Event]:
     out.extend(run_orders(world, new))
     out.extend(apply_pending_relations(world))
     out.extend(unit_update(world))
+    if world.wastelands:  # ruleset total-war: units ending the tick there die; due ones return
+        out.extend(wasteland.perish(world))
+        out.extend(wasteland.return_due(world))
+    out.extend(enemies_near_cities(world))
     if world.reveals:
         world.reveals = {k: t for k, t in world.reveals.items() if t >= world.tick}
     if world.tick % world.rules.ticks_per_day == 0:

@@ -99,6 +99,14 @@ class Launch(Command):
     target: Coord
 
 
+class Invest(Command):
+    """Spend command points restoring a city back from a wasteland (ruleset total-war)."""
+
+    kind: Literal["invest"] = "invest"
+    city: Coord
+    points: int = Field(gt=0, le=100_000)
+
+
 class Board(Command):
     """Units on the square of a ship or aircraft of yours go aboard it (in port, say)."""
 
@@ -161,7 +169,8 @@ AnyCommand = Annotated[
     | SwitchTerrain
     | Disband
     | CedeUnits
-    | CedeCity,
+    | CedeCity
+    | Invest,
     Field(discriminator="kind"),
 ]
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Literal
 
-from pydantic import Field, TypeAdapter
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from engine.interface.events import Event
 
@@ -153,8 +153,23 @@ class GameStarted(Event):
     end_tick: int
 
 
+class BattleRoll(BaseModel):
+    """Seed 002 (ruleset total-war): one attack of a battle in rounds. A roll of 1..n at or
+    under `need` (the attack) destroys the target; n = the attack + the target's defence.
+    `bonus`: the attacker was effective (an attack) or weak (so a counter-attack gained)."""
+
+    model_config = ConfigDict(frozen=True)
+
+    need: int
+    n: int
+    roll: int
+    bonus: bool = False
+
+
 class Attacked(Event):
-    """One attack: the first fire of the square (flak or cannons), the hit, the counter-attack."""
+    """One attack: the first fire of the square (flak or cannons), the hit, the counter-attack.
+    In a battle in rounds (`turn` > 0), `attack_roll`/`counter_roll` are the dice: a hit
+    destroys (its damage is the target's hp)."""
 
     kind: Literal["Attacked"] = "Attacked"
     attacker: str
@@ -170,6 +185,9 @@ class Attacked(Event):
     counter: int = 0
     attacker_hp: int
     defender_hp: int
+    turn: int = 0  # seed 002: the battle's turn (1 the attacker's first ...); 0: not a battle
+    attack_roll: BattleRoll | None = None
+    counter_roll: BattleRoll | None = None
 
 
 class Bombed(Event):
@@ -227,6 +245,18 @@ class SubSighted(Event):
     until_tick: int
 
 
+class EnemiesSighted(Event):
+    """Units of a nation at war with `nation` came within the ruleset's threat radius of its
+    city, where `nation` sees them (told to it alone, once: again only after a tick at which it
+    saw none of that enemy's units near the city, `systems/threats.py`)."""
+
+    kind: Literal["EnemiesSighted"] = "EnemiesSighted"
+    nation: str
+    city: str  # "x,y"
+    enemy: str
+    units: list[dict] = Field(description="{unit, type, square} of each, nearest first")
+
+
 class SatelliteLaunched(Event):
     kind: Literal["SatelliteLaunched"] = "SatelliteLaunched"
     nation: str
@@ -243,6 +273,14 @@ class IcbmLaunched(Event):
     devastated: list[str] = Field(default_factory=list, description="cities destroyed")
     destroyed: int = 0
     war_with: list[str] = Field(default_factory=list)
+    # two-part ICBMs (ruleset total-war): whether it hit (a miss explodes harmlessly) and its
+    # chance; its cities became wastelands (`devastated`) until `returns`; the world's
+    # ecological meter after it and the collapse threshold (public)
+    hit: bool | None = None
+    chance: int | None = None
+    returns: int | None = Field(default=None, description="tick its wastelands return")
+    ecology: int | None = None
+    collapse_at: int | None = None
 
 
 class UnitDestroyed(Event):
@@ -252,6 +290,7 @@ class UnitDestroyed(Event):
     unit_type: str
     square: str
     by: str | None = None
+    wasteland: bool = False  # it ended a tick in a wasteland (ruleset total-war)
 
 
 class CityCaptured(Event):
@@ -262,6 +301,9 @@ class CityCaptured(Event):
     unit: int
     hp_lost: int = 0  # what taking the city cost the unit (the ruleset's capture hp_loss)
     hp: int | None = None  # the unit's hp after it (0: it died of it)
+    # ICBM parts in the city (ruleset total-war): ids destroyed, ids now the captor's
+    parts_destroyed: list[int] = Field(default_factory=list)
+    parts_taken: list[int] = Field(default_factory=list)
 
 
 class UnitsDisbanded(Event):
@@ -291,6 +333,27 @@ class CityCeded(Event):
     city: str
 
 
+class WastelandReturned(Event):
+    """A wasteland is its former owner's city again, at a fraction of its output (told to
+    the owner and to those who see it)."""
+
+    kind: Literal["WastelandReturned"] = "WastelandReturned"
+    nation: str
+    city: str
+    output: int = Field(description="its output now, in %")
+
+
+class CityInvested(Event):
+    """The nation spent command points restoring a city's output (told to it alone)."""
+
+    kind: Literal["CityInvested"] = "CityInvested"
+    nation: str
+    city: str
+    spent: int
+    output: int
+    cap: int
+
+
 class NationEliminated(Event):
     kind: Literal["NationEliminated"] = "NationEliminated"
     nation: str
@@ -302,6 +365,7 @@ class GameEnded(Event):
     standings: list[dict] = Field(description="teams, best first: {nations, cities}")
     winners: list[str]
     by_moderator: bool = False
+    collapse: bool = False  # society collapsed (ruleset total-war): every nation lost
 
 
 class PlayerChanged(Event):
@@ -335,6 +399,7 @@ AnyEvent = Annotated[
     | Intercepted
     | Interdicted
     | SubSighted
+    | EnemiesSighted
     | SatelliteLaunched
     | IcbmLaunched
     | Bombed
@@ -343,6 +408,8 @@ AnyEvent = Annotated[
     | UnitsDisbanded
     | UnitsCeded
     | CityCeded
+    | WastelandReturned
+    | CityInvested
     | NationEliminated
     | GameEnded,
     Field(discriminator="kind"),

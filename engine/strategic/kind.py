@@ -14,6 +14,8 @@ from engine.interface.summary import GameSummary, NationSummary
 
 from . import events as ev
 from .commands import command_from_dict
+from .founding import styled
+from .islands import StartingIslands, free_islands
 from .lobby import AI_PLAYER
 from .lobby import nation_id_for as _nation_id_for
 from .mapgen import default_size, generate
@@ -173,7 +175,13 @@ class StrategicInitiative:
             nations=MappingProxyType(
                 {
                     n.id: NationSummary(
-                        n.id, n.name, n.colour, n.player, n.out, cities.get(n.id, 0)
+                        n.id,
+                        n.name,
+                        n.colour,
+                        n.player,
+                        n.out,
+                        cities.get(n.id, 0),
+                        styled(n.name, n.leader, n.title) if n.leader else "",
                     )
                     for n in world.nations.values()
                 }
@@ -182,6 +190,10 @@ class StrategicInitiative:
             ticks_per_day=rules.ticks_per_day,
             minutes_per_tick=rules.time.minutes_per_tick,
         )
+
+    def lobby_view(self, world: World) -> StartingIslands:
+        """The free starting islands (none once the game has started)."""
+        return free_islands(world)
 
     # --- time ----------------------------------------------------------------------------------
 

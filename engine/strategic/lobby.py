@@ -6,10 +6,12 @@ They are logged like commands, so a replay rebuilds the lobby exactly.
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from engine.errors import GameError
 from engine.interface.entries import AI_PLAYER
 from engine.strategic import events as ev
+from engine.strategic.founding import founding_of
 from engine.strategic.world import World
 
 NATION_ID = re.compile(r"^[a-z0-9_-]{1,24}$")
@@ -26,10 +28,19 @@ def nation_id_for(world: World, name: str) -> str:
 
 
 def join(
-    world: World, nation_id: str, name: str, colour: str, player: str | None
+    world: World,
+    nation_id: str,
+    name: str,
+    colour: str,
+    player: str | None,
+    founding: dict[str, Any] | None = None,
 ) -> list[ev.Event]:
+    """A nation joins before the start, founded as its player chose (`founding.Founding`: a
+    leader, a title, a starting island) or, by default, leaderless on the first free island.
+    Everything is checked before anything changes."""
     from engine.strategic.mapgen import claim_slot  # the generator owns home positions
 
+    chosen = founding_of(founding)
     if world.ended:
         raise GameError("the game is over")
     if not NATION_ID.match(nation_id):
@@ -38,6 +49,10 @@ def join(
         raise GameError(f"there is already a nation {nation_id!r}")
     if any(n.name.lower() == name.lower() for n in world.nations.values()):
         raise GameError(f"the name {name!r} is taken in this game")
+    if founding is not None and any(
+        n.colour.lower() == colour.lower() for n in world.nations.values()
+    ):
+        raise GameError("that colour is taken in this game")
     if (
         player is not None
         and player != AI_PLAYER
@@ -47,14 +62,26 @@ def join(
     free = [i for i, owner in enumerate(world.slot_owner) if owner is None]
     if not free:
         raise GameError("the game is full")
-    world.add_nation(nation_id, name, colour, player=player)
+    slot = free[0]
+    if chosen.island is not None:
+        slot = chosen.island - 1
+        if not 0 <= slot < len(world.slots):
+            raise GameError(
+                f"there is no starting island {chosen.island}: "
+                f"this map's are numbered 1 to {len(world.slots)}"
+            )
+        if world.slot_owner[slot] is not None:
+            raise GameError(f"starting island {chosen.island} is taken: choose a free one")
+    nation = world.add_nation(nation_id, name, colour, player=player)
+    nation.leader = chosen.leader or ""
+    nation.title = chosen.title or ""
     for other in list(world.nations):
         if other != nation_id:
             world.set_relation(nation_id, other, world.rules.diplomacy.start)
             world.set_relation(other, nation_id, world.rules.diplomacy.start)
-    claim_slot(world, free[0], nation_id)
+    claim_slot(world, slot, nation_id)
     world.cities_changed()
-    home = world.grid.label(world.slots[free[0]][0])
+    home = world.grid.label(world.slots[slot][0])
     others = [n for n in world.nations if n != nation_id]
     told: list[ev.Event] = [
         ev.NationJoined(tick=world.tick, to=[nation_id], nation=nation_id, name=name, home=home)

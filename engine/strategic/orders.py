@@ -17,11 +17,13 @@ from engine.strategic.systems import (
     combat,
     diplomacy,
     economy,
+    icbm_parts,
     launch,
     strike,
     transport,
+    wasteland,
 )
-from engine.strategic.systems.endgame import eliminate
+from engine.strategic.systems.endgame import collapse, eliminate
 from engine.strategic.systems.interception import Interception
 from engine.strategic.systems.interdiction import Interdiction
 from engine.strategic.systems.movement import (
@@ -393,6 +395,7 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
     _pay(world, nation, cost)
     out: list[ev.Event] = []
     hooks = (Interception(world), Interdiction(world))
+    together: list[Unit] = []  # seed 002: those next to a defended square fight one battle
     # ships attacking together each take a square of their own next to the target (a ship
     # that finds its square taken on the way plans again to another)
     for unit, path in _escorts_first(world, plans):
@@ -422,12 +425,17 @@ def _attack(world: World, nation: str, c: cmd.Attack) -> list[ev.Event]:
                 continue
         if world.grid.distance(unit.sq, target) != 1:
             continue
+        if rules.battle is not None and combat.defenders_at(world, nation, target):
+            together.append(unit)
+            continue
         events, given_up, capture = strike.strike(
             world, unit, target, capture=capture, moved=bool(path)
         )
         out.extend(events)
         if given_up:
             break
+    if together:
+        out.extend(strike.fight(world, together, target))
     return out
 
 
@@ -447,6 +455,8 @@ def _launch(world: World, nation: str, c: cmd.Launch) -> list[ev.Event]:
     name = f"unit {unit.id} ({ut.title})"
     if not ut.launchable:
         raise CommandError(f"{name} cannot be launched")
+    if ut.icbm_part is not None and rules.icbm is not None:
+        return _launch_parts(world, nation, unit, target)
     if not launch.can_launch_from(world, unit):
         raise CommandError(
             f"{name} is launched from a {rules.city[ut.built_in].title.lower()} of yours or from what carries it"
@@ -467,6 +477,45 @@ def _launch(world: World, nation: str, c: cmd.Launch) -> list[ev.Event]:
     if icbm:
         return launch.launch_icbm(world, unit, target)
     return launch.launch_satellite(world, unit, target)
+
+
+def _launch_parts(world: World, nation: str, unit: Unit, target: int) -> list[ev.Event]:
+    """A two-part ICBM (ruleset total-war): the part named and the best ready part of the other
+    kind beside it, in a city of the nation, at any square."""
+    rules = world.rules
+    ut = rules.unit[unit.type]
+    name = f"unit {unit.id} ({ut.title})"
+    city = world.cities.get(unit.sq)
+    if unit.carried_by is not None or city is None or city.owner != nation:
+        raise CommandError(f"{name} launches standing in a city of yours, not carried")
+    other = "warhead" if ut.icbm_part == "base" else "missile base"
+    found = icbm_parts.partners(world, unit)
+    if not found:
+        raise CommandError(
+            f"a launch needs a missile base and a warhead in the same city; "
+            f"you have no {other} at {world.grid.label(unit.sq)}"
+        )
+    why = icbm_parts.not_ready(world, unit)
+    if why is not None:
+        raise CommandError(why)
+    ready = [u for u in found if icbm_parts.not_ready(world, u) is None]
+    if not ready:
+        raise CommandError(str(icbm_parts.not_ready(world, found[0])))
+    cost = rules.command_points.costs.launch_icbm
+    _charge(world, nation, cost, "launching an ICBM")
+    _pay(world, nation, cost)
+    base, warhead = (unit, ready[0]) if ut.icbm_part == "base" else (ready[0], unit)
+    out = icbm_parts.launch(world, base, warhead, target)
+    if wasteland.collapsed(world):
+        out.extend(collapse(world))
+    return out
+
+
+def _invest(world: World, nation: str, c: cmd.Invest) -> list[ev.Event]:
+    city = _own_city(world, nation, c.city)
+    restore = wasteland.check_invest(world, city, c.points)
+    _charge(world, nation, restore * world.rules.wastelands.invest_points, "this investment")  # type: ignore[union-attr]
+    return wasteland.invest(world, nation, city, restore)
 
 
 def _board(world: World, nation: str, c: cmd.Board) -> list[ev.Event]:
@@ -525,6 +574,8 @@ def _build_city(world: World, nation: str, c: cmd.BuildCity) -> list[ev.Event]:
     where = world.grid.label(sq)
     if sq in world.cities:
         raise CommandError(f"there is already a city at {where}")
+    if sq in world.wastelands:
+        raise CommandError(f"{where} is a wasteland; nothing can be founded there")
     if world.is_water(sq):
         if not rules.engineer.build_city_on_water:
             raise CommandError("a new city must be founded on land")
@@ -667,4 +718,5 @@ _HANDLERS: dict[type, Handler] = {
     cmd.Disband: _disband,  # type: ignore[dict-item]
     cmd.CedeUnits: _cede_units,  # type: ignore[dict-item]
     cmd.CedeCity: _cede_city,  # type: ignore[dict-item]
+    cmd.Invest: _invest,  # type: ignore[dict-item]
 }

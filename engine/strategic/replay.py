@@ -30,7 +30,7 @@ def apply_entry(world: World, entry: en.Entry | dict[str, Any]) -> list[ev.Event
         case en.Advance():
             return advance(world, e.ticks)
         case en.Join():
-            return lobby.join(world, e.nation, e.name, e.colour, e.player)
+            return lobby.join(world, e.nation, e.name, e.colour, e.player, e.founding)
         case en.Leave():
             return lobby.leave(world, e.nation)
         case en.Resign():

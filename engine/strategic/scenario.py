@@ -14,13 +14,14 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
-from engine.errors import CommandError
+from engine.errors import CommandError, GameError
 from engine.interface import colours
 from engine.strategic import events as ev
 from engine.strategic.clock import advance
 from engine.strategic.commands import command_from_dict
+from engine.strategic.founding import founding_of
 from engine.strategic.orders import apply
 from engine.strategic.systems.economy import power, power_limit
 from engine.strategic.view import View, view_for
@@ -98,6 +99,12 @@ def build_world(spec: dict[str, Any]) -> tuple[World, dict[str, int]]:
             else colours.default_colour([n.colour for n in world.nations.values()]),
             player=nspec.get("player"),
         )
+        if "leader" in nspec or "title" in nspec:  # as founded at a join (founding.py)
+            try:
+                founded = founding_of({k: nspec[k] for k in ("leader", "title") if k in nspec})
+            except GameError as exc:
+                raise ScenarioError(f"nation {nid}: {exc}") from None
+            nation.leader, nation.title = founded.leader or "", founded.title or ""
         if "tech" in nspec:
             nation.tech = float(nspec["tech"])
         if "cp" in nspec:
@@ -261,6 +268,9 @@ def run(
             raise ScenarioError(f"step {number}: a step is one of do, reject, advance, expect")
         ((action, body),) = step.items()
         where = f"step {number} ({action})"
+        if action == "reload":
+            world = _reload(world, where, report)
+            continue
         try:
             since = _step(world, action, body, where, letters, since, report, out_dir, painter)
         except DiceError as exc:  # a pinned die the roll cannot give
@@ -271,6 +281,17 @@ def run(
             "rolls the scenario makes"
         )
     return report
+
+
+def _reload(world: World, where: str, report: Report) -> World:
+    """The world saved and loaded again, as after a restart (the pinned dice go on); a world
+    that loads differently from how it was saved fails the step."""
+    loaded = World.from_dict(world.to_dict(), rules=world.rules)
+    loaded.rng = world.rng
+    if loaded.hash() != world.hash():
+        report.failures.append(f"{where}: the world loaded again differs from the one saved")
+    report.world = loaded
+    return loaded
 
 
 def _dice(values: Any, where: str) -> list[int]:
@@ -328,7 +349,7 @@ def _step(
             report.pictures.append(picture)
     else:
         raise ScenarioError(
-            f"{where}: unknown step {action!r} (do, reject, advance, expect, render, dice)"
+            f"{where}: unknown step {action!r} (do, reject, advance, expect, render, dice, reload)"
         )
     return since
 
@@ -411,8 +432,12 @@ def _matches(expected: Any, actual: Any) -> bool:
         isinstance(expected, list)
         and len(expected) == 2
         and all(isinstance(v, (int, float)) for v in expected)
+        and not isinstance(actual, list)  # a list of two numbers expected as it is
     ):
         return actual is not None and expected[0] <= actual <= expected[1]
+    if isinstance(expected, dict) and isinstance(actual, BaseModel):
+        # a nested value (an attack's dice): the listed fields match
+        return all(_matches(v, getattr(actual, k, None)) for k, v in expected.items())
     if isinstance(expected, float) or isinstance(actual, float):
         return (
             actual is not None
@@ -511,12 +536,18 @@ def _check(
                 got = getattr(nation, key)
             if not _matches(want, got):
                 failures.append(f"nation {nid} {key}: expected {_describe(want)}, got {got!r}")
+    if "ecology" in body and not _matches(body["ecology"], world.ecology):
+        failures.append(f"ecology: expected {_describe(body['ecology'])}, got {world.ecology}")
+    if "ended" in body and bool(body["ended"]) != world.ended:
+        failures.append(f"ended: expected {body['ended']}, got {world.ended}")
     if "tick" in body and not _matches(_duration(world, body["tick"]), world.tick):
         failures.append(f"tick: expected {body['tick']}, got {world.tick}")
     if "terrain" in body:
         for key, want in body["terrain"].items():
             sq = _where(world, key, letters)
             got = {WATER: "water", LAND: "land", WASTE: "waste"}[world.terrain[sq]]
+            if sq in world.wastelands:
+                got = "wasteland"
             if got != want:
                 failures.append(f"terrain {label(sq)}: expected {want}, got {got}")
     for spec in body.get("events") or []:

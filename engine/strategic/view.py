@@ -23,6 +23,7 @@ from typing import Any
 import numpy as np
 
 from engine.strategic.eta import arrival_tick
+from engine.strategic.founding import styled
 from engine.strategic.rules.models import UnitClass
 from engine.strategic.systems.economy import cp_regen, power, power_limit
 from engine.strategic.systems.supply import SupplyMap
@@ -70,6 +71,8 @@ class CityView:
     next_build: str | None = None
     skipped: bool = False  # its last finished build was skipped for lack of power
     waypoint: int | None = None  # where each unit it builds is sent
+    output: int = 100  # own cities back from a wasteland: their output in % (total-war)
+    output_cap: int = 100  # ...and the most investment may bring it back to
 
 
 @dataclass(frozen=True, slots=True)
@@ -81,6 +84,13 @@ class NationView:
     out: bool
     relation_to: str  # this nation's relation towards it
     relation_from: str  # its relation towards this nation
+    leader: str = ""  # its leader and the leader's title, public (engine.strategic.founding)
+    title: str = ""
+
+    @property
+    def styled(self) -> str:
+        """How others name it: "Avalon (President Ada)", or its name when it has no leader."""
+        return styled(self.name, self.leader, self.title)
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +132,11 @@ class View:
     # the nation's capital: the first square of the home it was given at its start (None for
     # a world without homes, and in the moderators' full view)
     home: int | None = None
+    # ruleset total-war: the wastelands it sees now or once owned as cities (square -> the
+    # tick each returns), and the world's ecological meter and its collapse threshold (public)
+    wastelands: dict[int, int] = field(default_factory=dict)
+    ecology: int | None = None
+    collapse_at: int | None = None
 
     def label(self, sq: int) -> str:
         return f"{sq % self.width},{sq // self.width}"
@@ -291,6 +306,8 @@ def view_for(world: World, nation: str) -> View:
                 city.next_build,
                 city.skipped,
                 city.waypoint,
+                city.output,
+                city.output_cap,
             )
         elif visible[sq]:
             cities[sq] = CityView(sq, city.owner, city.designation, "now")
@@ -304,6 +321,8 @@ def view_for(world: World, nation: str) -> View:
             n.out,
             world.relation(nation, n.id),
             world.relation(n.id, nation),
+            n.leader,
+            n.title,
         )
         for n in world.nations.values()
     }
@@ -345,7 +364,18 @@ def view_for(world: World, nation: str) -> View:
             ),
             None,
         ),
+        wastelands={
+            sq: w.returns
+            for sq, w in sorted(world.wastelands.items())
+            if visible[sq] or w.owner == nation
+        },
+        **_ecology(world),
     )
+
+
+def _ecology(world: World) -> dict[str, int]:
+    rules = world.rules.wastelands
+    return {} if rules is None else {"ecology": world.ecology, "collapse_at": rules.collapse_at}
 
 
 def full_view(world: World) -> View:
@@ -361,7 +391,9 @@ def full_view(world: World) -> View:
         for sq, c in sorted(world.cities.items())
     }
     nations = {
-        n.id: NationView(n.id, n.name, n.colour, n.player, n.out, "neutral", "neutral")
+        n.id: NationView(
+            n.id, n.name, n.colour, n.player, n.out, "neutral", "neutral", n.leader, n.title
+        )
         for n in world.nations.values()
     }
     return View(
@@ -380,4 +412,6 @@ def full_view(world: World) -> View:
         units=units,
         satellites=[sq for _, sq in world.satellites],
         pending=[],
+        wastelands={sq: w.returns for sq, w in sorted(world.wastelands.items())},
+        **_ecology(world),
     )

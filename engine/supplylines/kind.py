@@ -171,6 +171,8 @@ class SupplyLines:
             case en.Advance():
                 return list(turns.advance(world, entry.ticks))
             case en.Join():
+                if entry.founding:
+                    raise GameError("players of Supply Lines found no nation: a name and a colour")
                 return list(turns.join(world, entry.nation, entry.name, entry.colour, entry.player))
             case en.Leave():
                 return list(turns.leave(world, entry.nation))
@@ -230,6 +232,10 @@ class SupplyLines:
 
     def full_view(self, world: State) -> View:
         return full_view(world)
+
+    def lobby_view(self, world: State) -> None:
+        """Nothing to choose before joining: seats are taken in order."""
+        return None
 
     def summary(self, world: State) -> GameSummary:
         rules = world.rules

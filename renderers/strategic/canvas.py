@@ -46,7 +46,15 @@ def _base_colours() -> list[RGB]:
         style.UNKNOWN_MARKER,
         style.LEGEND_OUTLINE,
         style.LEGEND_UNIT,
+        # last, so that the colours before keep their places in every picture
+        *_wasteland_colours(),
     ]
+
+
+def _wasteland_colours() -> list[RGB]:
+    both = [style.WASTELAND, style.dim(style.WASTELAND)]
+    lines = [style.grid_line(c) for c in both]
+    return [*both, *lines, *(style.grid_line(c) for c in lines)]
 
 
 def fixed_palette() -> Palette:

@@ -53,6 +53,8 @@ def legend_layout(
         ("water", ("swatch", style.WATER)),
         ("coast: land by water", ("swatch", style.COAST)),
     ]
+    if view.wastelands:
+        items.append(("wasteland: deadly", ("swatch", style.WASTELAND)))
     for cls, name in _SHAPE_NAMES.items():
         if f"shape:{cls}" in drawn:
             items.append((name, ("shape", cls)))

@@ -24,6 +24,7 @@ WATER = (38, 84, 150)
 LAND = (96, 150, 72)
 COAST = (186, 176, 110)  # land next to water: where ships can reach
 WASTE = (92, 80, 72)
+WASTELAND = (150, 64, 120)  # a city an ICBM hit, for a while (ruleset total-war)
 GRID_LINE = (0, 0, 0)
 REMEMBERED_DIM = 0.55  # squares known but not in sight now are drawn at this brightness
 

@@ -26,13 +26,22 @@ def terrain_pixels(view: View, region: Region, pal: Palette) -> Image.Image:
             if dx or dy:
                 near_water |= np.roll(np.roll(water, dy, axis=0), dx, axis=1)
     codes[(terrain == 2) & near_water] = 4
+    if view.wastelands:  # 5: a wasteland (ruleset total-war), whatever its land
+        codes.reshape(-1)[list(view.wastelands)] = 5
     ix = np.ix_(region.rows, region.cols)
     codes = codes[ix]
     seen_now = visible[ix]
-    colours = [style.NEVER_SEEN, style.WATER, style.LAND, style.WASTE, style.COAST]
+    colours = [
+        style.NEVER_SEEN,
+        style.WATER,
+        style.LAND,
+        style.WASTE,
+        style.COAST,
+        style.WASTELAND,
+    ]
     dimmed = [style.NEVER_SEEN] + [style.dim(c) for c in colours[1:]]
-    lookup = np.array([pal.add(c) for c in dimmed + colours], np.uint8)  # code + 5 * in sight
-    small = lookup[codes + 5 * seen_now.astype(np.uint8)]
+    lookup = np.array([pal.add(c) for c in dimmed + colours], np.uint8)  # code + 6 * in sight
+    small = lookup[codes + len(colours) * seen_now.astype(np.uint8)]
     c = region.cell
     rows, cols = small.shape
     if c < 8:

@@ -304,6 +304,7 @@ PLAYERS = row(
     substituted_out=NOT_PLAYING,
     mod_player=OK,  # their own nation, as any player
 )
+NO_WASTELANDS = r"This game's ruleset has no wastelands"
 PLAYERS_ASK = {r: ASK if v == OK else v for r, v in PLAYERS.items()}
 MODERATORS = row(
     player=NOT_MOD,
@@ -393,6 +394,8 @@ MATRIX: dict[str, Case] = {
     "game resign": Case("running", lambda n: {}, PLAYERS_ASK),
     "game list": Case("running", lambda n: {}, EVERYONE),
     "game info": Case("running", lambda n: {}, EVERYONE),
+    # a lobby's free starting islands are public
+    "game islands": Case("lobby", lambda n: {}, EVERYONE),
     "move": Case(
         "running", lambda n: {"units": units(n, "home"), "to": "2,1"}, PLAYERS, order=True
     ),
@@ -413,6 +416,12 @@ MATRIX: dict[str, Case] = {
     ),
     "waypoint": Case(
         "running", lambda n: {"city": HOME[n or "red"], "to": "2,1"}, PLAYERS, order=True
+    ),
+    # the running game is of ruleset standard, which has no wastelands: every player is told so
+    "invest": Case(
+        "running",
+        lambda n: {"city": HOME[n or "red"], "points": 8},
+        {r: NO_WASTELANDS if v == OK else v for r, v in PLAYERS.items()},
     ),
     "cancel": Case(
         "running", lambda n: {"units": units(n, "walker")}, PLAYERS, order=True, setup="walk"
@@ -539,6 +548,9 @@ SUPPLY_MATRIX: dict[str, Case] = {
     "game resign": Case("supply", lambda n: {}, SL_PLAYERS_ASK),
     "game list": Case("supply", lambda n: {}, EVERYONE),
     "game info": Case("supply", lambda n: {}, EVERYONE),
+    "game islands": Case(
+        "supply", lambda n: {}, row(**dict.fromkeys(ROLES, "Only Strategic Initiative games"))
+    ),
     **{
         path: Case("supply", lambda n, path=path: MATRIX[path].options(None), STRATEGIC_ONLY)
         for path in (
@@ -547,6 +559,7 @@ SUPPLY_MATRIX: dict[str, Case] = {
             "build",
             "designate",
             "waypoint",
+            "invest",
             "cancel",
             "board",
             "launch",
@@ -712,6 +725,7 @@ def _ended(target: str, matrix: dict[str, Case]) -> dict[str, tuple[str, Case]]:
         "game create supply-lines": OK,
         "game join": r"You already play",  # and anyone else: see below
         "game add-ai": OVER,
+        "game islands": OVER,
         "game caretaker": OVER,
         "game leave": OVER,
         "game start": r"is ended, not waiting to start",
@@ -738,6 +752,8 @@ def _ended(target: str, matrix: dict[str, Case]) -> dict[str, tuple[str, Case]]:
     else:
         role, case = out["orders supply"]
         out["orders supply"] = (role, Case(target, case.options, {role: ENGINE_OVER}))
+        role, case = out["game islands"]  # no game of Supply Lines has islands, ended or not
+        out["game islands"] = (role, Case(target, case.options, {role: "Only Strategic"}))
     return out
 
 

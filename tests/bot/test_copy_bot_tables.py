@@ -203,6 +203,7 @@ async def test_after_the_copy_the_bot_treats_its_players_as_before(
     assert "report C" in str(before["ann news"]) and "Welcome to Feud" in str(before["ann news"])
     assert "Welcome to Feud" in str(before["bo news"])  # kept though bo's DMs are closed
     assert before["ann settings"] == {
+        "map_colours": "nation",
         "muted": ["builds", "others"],  # (others: muted until unmuted)
         "pictures": False,
         "quiet_from": 22,
@@ -299,6 +300,7 @@ async def test_rows_of_a_game_that_was_not_copied_are_left_out(
         assert games == {played.game}
         # cal's own settings stay: they are a player's, not the lost game's
         assert await BotStore.of(store).get_player_settings(CAL.user_id) == {
+            "map_colours": "nation",
             "muted": ["others"],  # (muted until unmuted)
             "pictures": True,
             "quiet_from": None,

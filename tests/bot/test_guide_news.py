@@ -50,8 +50,14 @@ def _table(text: str) -> dict[str, list[str]]:
 def test_the_units_table_shows_the_rulesets_numbers(ruleset: str) -> None:
     rules = load_rules(ruleset)
     table = _table(page(rules, "units"))
-    units = [u for u in rules.units if u.structure is None]
+    # new generations (ruleset total-war) are on the battles page, with their numbers
+    units = [u for u in rules.units if u.structure is None and u.generation_of is None]
     assert len(table) == len(units)
+    battles = page(rules, "battles")
+    for u in rules.units:
+        if u.generation_of is not None:
+            assert f"{u.title.lower()} (tech {u.tech}," in battles
+            assert f"att {u.attack}, hp {u.hp}, mob {u.mobility}" in battles
     for u in units:
         city, tech, hours, hp, _attack, mobility, *_ = table[u.title[:17]]
         assert rules.city[u.built_in].title.lower().startswith(city)

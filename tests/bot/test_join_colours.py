@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from bot.context import Caller
+from bot.context import Caller, UserError
 from bot.desk import Desk
 from engine.host.service import GameService
 from engine.interface.colours import FALLBACK
@@ -37,3 +37,28 @@ async def test_thirty_two_nations_join_without_choosing_and_each_has_its_own_col
     assert len(shown) == MAX_NATIONS
     assert len(set(shown)) == MAX_NATIONS and FALLBACK not in shown
     assert (await desk.ctx.service.game(game)).status == "running"
+
+
+async def test_a_default_colour_keeps_clear_of_a_colour_chosen_near_it(desk: Desk) -> None:
+    created = await desk.lifecycle.game_create(caller(1), "Near red", nations=3)
+    game = created.refresh_game
+    assert game is not None
+    await desk.lifecycle.game_join(caller(1), "Scarlet", "#ff2d5b")  # a hair from red
+    await desk.lifecycle.game_join(caller(2), "Plain")  # the default steps over red
+    colours = {n.name: n.colour for n in (await desk.ctx.service.summary(game)).nations.values()}
+    assert colours == {"Scarlet": "#ff2d5b", "Plain": "#7887ff"}
+    offered = {v for _, v in await desk.lifecycle.choose_colours(caller(3), "")}
+    assert "red" not in offered and "blue" not in offered and "yellow" in offered
+    with pytest.raises(UserError, match="too close to #ff2d5b"):
+        await desk.lifecycle.game_add_ai(caller(1), "Hal", "red")
+    assert len((await desk.ctx.service.summary(game)).nations) == 2
+
+
+async def test_a_game_without_founding_refuses_a_leader_and_changes_nothing(desk: Desk) -> None:
+    created = await desk.lifecycle.game_create(caller(1), "Lines", kind="supply-lines")
+    game = created.refresh_game
+    assert game is not None
+    with pytest.raises(UserError, match="a nation is a name and a colour: leave out leader"):
+        await desk.lifecycle.game_join(caller(1), "Red", leader="Ada")
+    assert not (await desk.ctx.service.summary(game)).nations
+    assert await desk.lifecycle.choose_homes(caller(1), "") == []

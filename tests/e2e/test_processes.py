@@ -165,11 +165,15 @@ class Table:
                 {"name": f"War {k}", "nations": 2, "speed": "test (x360)"},
                 timeout=20,
             )
+            if made.deferred:  # (a slow machine: the answer comes in a follow-up)
+                await made.wait_for_followups(1)
             self.games.append(int(made.text.split("(game ")[1].split(")")[0]))
             await self.fake.invoke(first, self.channel(k), "game join", {"name": f"Red {k}"})
             joined = await self.fake.invoke(
                 second, self.channel(k), "game join", {"name": f"Blue {k}"}
             )
+            if joined.deferred:
+                await joined.wait_for_followups(1)
             assert "has started" in joined.text, joined.text
         reader = await GameService.open(self.url)
         try:

@@ -23,22 +23,25 @@ async def service(tmp_path):
     await svc.close()
 
 
-async def test_a_deadline_between_a_decisions_commands_costs_the_ai_no_turn(service) -> None:
+async def test_a_deadline_between_a_decision_and_its_commands_costs_the_ai_no_turn(
+    service,
+) -> None:
+    """A seat's decision is carried out whole or not at all (`submit_all`): a deadline that
+    comes between the view it decided from and its commands drops all of them, and the seat
+    decides again for the turn now begun, in the same pass."""
     game = await service.create_game(name="Robot", kind="supply-lines", max_nations=2, turn_hours=1)
     await service.join(game, name="Idle", colour="#c0392b", player="100")
     bot = await service.join(game, name="Robot", colour="#2980b9", player=AI_PLAYER)
     await service.update_settings(game, ai={bot: "normal"})
-    submit = service.submit
-    given: list[tuple[int, object]] = []  # (turn, command) of every AI command given
+    submit_all = service.submit_all
+    given: list[tuple[int, object]] = []  # (turn, command) of every AI command carried out
     struck: list[int] = []
     expected: list[str] = []
 
-    async def deadline_after_the_first_order(game_id, nation, command, **kw):
-        result = await submit(game_id, nation, command, **kw)
+    async def deadline_before_the_decision_is_given(game_id, nation, commands, **kw):
         world: State = await service.live_world(game_id)
-        given.append((world.turn, command))
-        if nation == bot and isinstance(command, GiveOrder) and not struck:
-            # the deadline tick comes now, between this order and the rest of the decision
+        if nation == bot and not struck:
+            # the deadline tick comes now, after the seat decided, before its commands
             turn, deadline = world.turn, world.deadline
             struck.append(turn)
             assert deadline is not None
@@ -47,23 +50,29 @@ async def test_a_deadline_between_a_decisions_commands_costs_the_ai_no_turn(serv
             # what the seat would decide for the turn now begun
             fresh = decide(await service.view(game_id, bot), Memory(), "normal")
             expected.extend(c.text for c in fresh if isinstance(c, GiveOrder))
-        return result
+        outcomes = await submit_all(game_id, nation, commands, **kw)
+        turn = (await service.live_world(game_id)).turn
+        given.extend(
+            (turn, c)
+            for c, o in zip(commands, outcomes, strict=True)
+            if not isinstance(o, Exception)
+        )
+        return outcomes
 
-    service.submit = deadline_after_the_first_order
+    service.submit_all = deadline_before_the_decision_is_given
     runner = AiRunner(service)
     await runner.run_once()
     assert struck == [0]
-    await runner.run_once()
     world: State = await service.live_world(game)
     # the seat gave its second turn's orders, decided from that turn's board, and submitted
     assert world.turn == 1 and bot in world.submitted
     assert expected and [o.text() for o in world.orders.get(bot, [])] == [
         parse(t, world).text() for t in expected
     ]
-    # nothing decided for the first turn was given in the second
-    second = [c for turn, c in given if turn == 1]
-    assert sum(isinstance(c, SubmitOrders) for c in second) == 1
-    assert [c.text for c in second if isinstance(c, GiveOrder)] == expected
+    # nothing decided for the first turn was given at all
+    assert all(turn == 1 for turn, _ in given)
+    assert sum(isinstance(c, SubmitOrders) for _, c in given) == 1
+    assert [c.text for _, c in given if isinstance(c, GiveOrder)] == expected
 
 
 async def test_a_command_tied_to_a_moment_is_dropped_once_the_game_moved_on(service) -> None:

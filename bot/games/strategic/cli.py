@@ -90,15 +90,16 @@ class StrategicCli:
             return 0
         print(f"{rules.title} ({rules.name}): {rules.description}")
         print()
+        w = max(14, 2 + max(len(u.name) for u in rules.units))  # the names' column
         header = (
-            f"{'unit':<14}{'in':<9}{'tech':>5}{'hrs':>5}{'mob':>5}{'sight':>6}{'att':>5}"
+            f"{'unit':<{w}}{'in':<9}{'tech':>5}{'hrs':>5}{'mob':>5}{'sight':>6}{'att':>5}"
             f"{'ammo':>5}{'flak':>5}{'hp':>5}"
         )
         print(header)
         print("-" * len(header))
         for u in rules.units:
             print(
-                f"{u.name:<14}{u.built_in:<9}{u.tech:>5}{u.cost_hours:>5}{u.mobility:>5}"
+                f"{u.name:<{w}}{u.built_in:<9}{u.tech:>5}{u.cost_hours:>5}{u.mobility:>5}"
                 f"{_cell(u.sight):>6}{_cell(u.attack):>5}{_cell(u.ammo):>5}{_cell(u.flak):>5}"
                 f"{u.hp:>5}"
             )

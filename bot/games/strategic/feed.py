@@ -4,7 +4,8 @@ may know, whatever their fog (docs/RULES.md, "The channel's news").
 Told: a war declared (who on whom), an alliance formed or broken (both sides at allied, or no
 longer), a city taken from a player (who from whom, never where), a satellite launched (who,
 never where), an ICBM launched (who, at which square, with what blast: that much is news to
-every nation by the rules), a nation out. Never a square but an ICBM's target, never a unit, a
+every nation by the rules; in ruleset total-war whether it missed and the ecological meter
+after it), a nation out, society's collapse (ruleset total-war). Never a square but an ICBM's target, never a unit, a
 neutral city taken, nor anything of a nation's technology, builds or forces."""
 
 from __future__ import annotations
@@ -45,8 +46,17 @@ def feed_lines(events: Iterable[Any], names: Mapping[str, str]) -> list[str]:
                     continue  # one launch, told to several nations in several copies
                 launches.add(key)
                 what = "a counter-strike" if e.counter else "an ICBM"
+                line = f"☢️ {name(e.nation)} launched {what} at {e.square} (blast radius {e.radius})"
+                if getattr(e, "hit", None) is False:
+                    line += ": it missed"
+                ecology, limit = getattr(e, "ecology", None), getattr(e, "collapse_at", None)
+                if ecology is not None and limit is not None:
+                    line += f"; the ecological meter stands at {ecology}/{limit}"
+                lines.append(line + ".")
+            case "GameEnded" if getattr(e, "collapse", False):
                 lines.append(
-                    f"☢️ {name(e.nation)} launched {what} at {e.square} (blast radius {e.radius})."
+                    "🌋 Society has collapsed under the wastelands' ecological damage: "
+                    "the game is over and every nation lost."
                 )
             case "NationEliminated":
                 lines.append(f"🏳️ {name(e.nation)} is out of the game.")

@@ -20,7 +20,9 @@ TOPICS: dict[str, str] = {
     "power": "power",
     "supply": "supply, moving and healing",
     "combat": "combat",
+    "battles": "battles in rounds and generations",
     "diplomacy": "diplomacy and the end",
+    "icbms": "ICBMs",
     "commands": "the commands",
 }
 _PLACES = {"any_city": "any city of your team", "capital_ship": "capital ships"}
@@ -135,6 +137,8 @@ def _units(r: Ruleset) -> list[str]:
         if u.structure is not None:
             structures.append(u)
             continue
+        if u.generation_of is not None:
+            continue  # on the battles page
         carries = ""
         if u.capacity:
             carries = f"{u.capacity} " + "+".join(_selector(r, s) for s in u.carries)
@@ -159,6 +163,12 @@ def _units(r: Ruleset) -> list[str]:
             else f"the {_city(r, s.built_in)} counts {1 + s.tech_bonus} tech centres"
         )
         lines.append(f"{s.title} ({s.cost_hours} h, {_city(r, s.built_in)}s): {what}.")
+    newer = [u for u in r.units if u.generation_of is not None]
+    if newer:
+        lines.append(
+            f"New generations ({_listing([u.title.lower() for u in newer])}): "
+            "`/help topic:battles`."
+        )
     lines.append(
         f"Tech grows each day by the number of tech centres: {gains[1]:g} for one, "
         f"{gains[2]:g} for two ... {gains[-1]:g} for {len(gains) - 1} or more, up to "
@@ -291,7 +301,13 @@ def _supply(r: Ruleset) -> list[str]:
         f"in a city of your team, else {h.in_supply_percent}% in supply{cap}.",
         f"**Sight**: enemy units seen stay on your map where last seen for "
         f"{r.sighting.memory_hours} hours (submarines {r.sighting.sub_memory_hours}); you may "
-        "attack them there.",
+        "attack them there."
+        + (
+            f" Enemy units you see within {r.sighting.threat_radius} squares of one of your "
+            "cities are reported by DM, once until they leave."
+            if r.sighting.threat_radius is not None
+            else ""
+        ),
     ]
 
 
@@ -350,6 +366,11 @@ def _combat(r: Ruleset) -> list[str]:
         )
         + ", as flak/cannons). A surviving defender with ammunition fires back once.",
         _who_attacks_what(r),
+        (
+            "**Here attacks on units are battles in rounds**: `/help topic:battles`."
+            if r.battle is not None
+            else ""
+        ),
         f"**Capture**: a land unit takes an empty enemy (at war) or neutral city; it loses "
         f"{r.capture.hp_loss} hp and the city becomes a {_city(r, r.capture.new_designation)}.",
         f"**Interception**: fighters scramble at hostile units moving within "
@@ -357,9 +378,132 @@ def _combat(r: Ruleset) -> list[str]:
         + "/".join(t.removeprefix("class:") for t in cb.interception_targets)
         + f"; fighters under {cb.interception_min_hp} hp stay home). A ship that moves near "
         "hostile warships is fired on and stopped (interdiction).",
-        "**ICBMs** (`/launch`) kill every unit in the blast and devastate player cities; "
-        "a nation hit may fire back (MAD).",
+        "**Two-part ICBMs**, wastelands and the ecological meter: `/help topic:icbms`."
+        if r.icbm is not None
+        else "**ICBMs** (`/launch`) kill every unit in the blast and devastate player "
+        "cities; a nation hit may fire back (MAD).",
     ]
+
+
+def _icbms(r: Ruleset) -> list[str]:
+    if r.icbm is not None:
+        return _two_part_icbms(r)
+    icbms = [u for u in r.units if u.blast_radius is not None]
+    return [
+        "**ICBMs** ("
+        + _listing([f"{u.title}: tech {u.tech}, radius {u.blast_radius}" for u in icbms])
+        + ") are built in tech centres and launched with `/launch unit:40 target:30,9` at a "
+        f"square within their range (their mobility), for "
+        f"{_points(r.command_points.costs.launch_icbm)}. One kills every unit in its blast "
+        "(its owner's too) and devastates the player cities there: they are gone, and their "
+        "squares are waste nobody may enter.",
+        "**MAD**: each nation that lost a city declares war on the launcher and, with an ICBM "
+        "in range, fires back at once at the best target it sees, if it is worth "
+        f"{r.combat.mad_threshold} or more (unit build hours + {r.combat.mad_city_score} a "
+        "city, times the owner's relation: "
+        + ", ".join(f"{_level(k)} {v:+d}" for k, v in r.combat.mad_relation_modifier.items())
+        + ").",
+    ]
+
+
+def _two_part_icbms(r: Ruleset) -> list[str]:
+    """Seed 002's ICBMs and wastelands (ruleset total-war), with the ruleset's numbers."""
+    icbm = r.icbm
+    assert icbm is not None
+    bases = [u for u in r.units if u.icbm_part == "base"]
+    heads = [u for u in r.units if u.icbm_part == "warhead"]
+    subs = "/".join(_selector(r, s) for s in icbm.effective_exclude)
+    defence = ", ".join(f"{d.percent}% from tech {d.tech}" for d in icbm.defence) or "none"
+    lines = [
+        "**Two-part ICBMs** (`/launch unit:` a base or a warhead): "
+        + _listing([f"{u.title} ({u.hit_percent}% to hit)" for u in bases])
+        + " and "
+        + _listing(
+            [
+                f"{u.title} (+{u.hit_percent}%, {u.blast_damage_percent}% damage, "
+                f"radius {u.blast_radius})"
+                for u in heads
+            ]
+        )
+        + ", built in tech centres, launch together from a city of yours where both stood "
+        "since before the game hour began (not built, moved or taken this hour), at any "
+        f"square, for {_points(r.command_points.costs.launch_icbm)}. Chance to hit: base + "
+        f"warhead - the target city's owner's ICBM defence ({defence}); a miss explodes "
+        f"harmlessly; both parts are spent. Ships (not {subs}s) take "
+        f"{icbm.effective_damage_percent}% of the damage. Parts move like land units "
+        f"but cannot take cities; in a captured city each is destroyed "
+        f"{icbm.capture_destroy_percent}% of the time, the rest change hands.",
+    ]
+    w = r.wastelands
+    if w is not None:
+        lines.append(
+            f"**Wastelands**: a city hit becomes a wasteland for {w.days} days: units may "
+            "cross it, but a unit ending a tick there dies. Then it is its former owner's "
+            f"again at {w.returns_at_percent}% output (builds take that much longer); "
+            f"`/invest city:12,7 points:80` restores 1% of output for every {w.invest_points} command "
+            f"points, up to what it produced. Each wasteland adds {w.ecology_per_wasteland} to "
+            f"the ecological meter (`/status`); at {w.collapse_at} society collapses: the game "
+            "ends and every nation loses."
+        )
+    return lines
+
+
+def _defenders(r: Ruleset, names: list[str]) -> str:
+    """A row of the effectiveness table: unit titles, or a whole class ("ships") when the row
+    holds every unit of it that fights or can be fought."""
+    left = list(names)
+    words = []
+    for cls, word in (("sea", "ships"), ("land", "land units"), ("air", "aircraft")):
+        every = [u.name for u in r.units if u.unit_class.value == cls]
+        if all(n in left for n in every):
+            words.append(word)
+            left = [n for n in left if n not in every]
+    return ", ".join(words + [_title(r, n).lower() for n in left])
+
+
+def _battles(r: Ruleset) -> list[str]:
+    b = r.battle
+    if b is None:
+        return [
+            f"In the {r.title} rules an attack is one exchange (`/help topic:combat`). The "
+            "Total War rules (`/game create` with ruleset total-war) fight battles in rounds, "
+            "with an effectiveness table and new generations of units."
+        ]
+    cb = r.combat
+    lines = [
+        f"`/attack` is one battle between the units you send ({_points(r.command_points.costs.attack)}, "
+        "however many; 1 mobility each) and every enemy unit on the square. The square's flak "
+        "and cannons fire first as always; then your units attack, then the defenders, "
+        f"{b.turns} turns a side at most; it ends when a side is gone.",
+        "Each unit attacks once a turn: a target it is effective against first, else one at "
+        "random. N = attack + the target's defence (its hp now; "
+        f"x{cb.fort_divisor} in a fort for what it protects, ÷{cb.air_in_city_factor} aircraft "
+        f"in a city, ÷{cb.ship_in_port_factor} ships in port). A roll of 1 to N at or under "
+        "the attack destroys the target; else the target, if it can, fires back once (never "
+        f"answered). A side's turn ends after ceil(its units ÷ {b.misses_per_troops}) misses.",
+        f"**Effective**: +{b.effective_bonus_percent}% attack (rounded up). **Weak**: the "
+        f"defender's counter +{b.weak_bonus_percent}%.",
+        "```",
+        *(f"{_title(r, a).lower()[:14]:<14} > {_defenders(r, d)}" for a, d in b.effective.items()),
+        "```",
+        "Weak against:",
+        "```",
+        *(f"{_title(r, a).lower()[:14]:<14} < {_defenders(r, d)}" for a, d in b.weak.items()),
+        "```",
+    ]
+    newer = [u for u in r.units if u.generation_of is not None]
+    if newer:
+        lines.append(
+            "**Generations** (unlocked by tech; they have the older one's rows too): "
+            + "; ".join(
+                f"{u.title.lower()} (tech {u.tech}, after {_title(r, u.generation_of).lower()}"
+                f"): att {u.attack or 0}, hp {u.hp}, mob {u.mobility}"
+                for u in newer
+                if u.generation_of is not None
+            )
+            + ". Old units keep all they had."
+        )
+    return lines
 
 
 def _diplomacy(r: Ruleset) -> list[str]:
@@ -391,32 +535,34 @@ def _commands(r: Ruleset) -> list[str]:
         "`/move units:12 13 to:14,7` move; `/cancel units:12` drop standing orders",
         "`/attack units:12 target:15,7` attack or take a city (`queue:True`: once in range)",
         "`/build city:12,7 unit:tank` build now (`next:True`: after the current one)",
-        "`/designate city:12,7 designation:port` what a city is (port, fort...)",
+        "`/designate city:12,7 designation:port` what a city is",
         "`/waypoint city:12,7 to:14,7` where its new units go",
         "`/board units:12 13 carrier:20` go aboard a ship or plane",
         "`/launch unit:40 target:30,9` a satellite or an ICBM",
         "`/engineer unit:7 action:build_city` found a city (or `switch_terrain`)",
-        "`/diplomacy nation:Blue level:war` your relation towards a nation",
-        "`/disband units:12`; `/cede to:Blue units:12` (or `city:12,7`) to an ally",
+        "`/diplomacy nation:Blue level:war` your relation to a nation",
+        "`/disband units:12`; `/cede to:Blue units:12` (or `city:12,7`) to an ally; "
+        "`/invest city:12,7 points:80` (total-war)",
         "**Choosing units** (`units:` of every order): ids `12 13`, a range `12-15`, or "
         "groups: `all at 12,7`, `tanks at 12,7`, `idle tanks`, `ready ships`, `damaged "
         "land`, `tanks and infantry at 3,4`. Kinds: a type (`tank`, "
         "`tanks`, `inf`), a family (`bombers`) or a class (`land`, `ships`, `aircraft`); "
         "qualifiers `idle`, `moving`, `ready`, `damaged`; `at x,y`, `aboard N`. Units "
-        "that cannot do the order are skipped and named.",
+        "unable to obey are skipped and named.",
         "**Looking**",
         "`/map` your map (`at:12,7 radius:5` zooms); `/status`; `/cities`; `/nations`",
         "`/units` your units, filtered: `type:tank`, `at:12,7`, `ready:True` (mobility "
-        "left), `orders:with`/`without` (standing orders), `group:square` (by square)",
-        "`/news` your recent DM reports again; `/help topic:...` these pages",
+        "left), `orders:with`/`without` (standing orders), `group:square`",
+        "`/news` recent DM reports; `/help topic:...` these pages",
         "**Games**",
-        "`/game create`, `/game join`, `/game add-ai`, `/game start`, `/game leave`, "
-        "`/game resign`, `/game caretaker`, `/game list`, `/game info`",
+        "`/game create`, `/game islands`, `/game join`, "
+        "`/game add-ai`, `/game start`, "
+        "`/game leave`, `/game resign`, `/game caretaker`, `/game list`, `/game info`",
         "`/notify` quiet hours, muted topics, sitreps, pictures",
         "`/stats server` standings, `/stats player`, `/stats game` results and charts",
         "Moderators: `/mod pause`, `/mod resume`, `/mod speed`, `/mod tick`, `/mod end`, "
         "`/mod kick`, `/mod substitute`, `/mod view`, `/mod news`, `/mod delete`",
-        "Options suggest your units, cities and what your tech allows.",
+        "Options suggest your units, cities and unit types.",
     ]
 
 
@@ -427,7 +573,9 @@ _PAGES: dict[str, Callable[[Ruleset], list[str]]] = {
     "power": _power,
     "supply": _supply,
     "combat": _combat,
+    "battles": _battles,
     "diplomacy": _diplomacy,
+    "icbms": _icbms,
     "commands": _commands,
 }
 

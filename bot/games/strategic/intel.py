@@ -13,6 +13,7 @@ from bot.actions import Actions
 from bot.context import Button, Caller, Context, Embed, Reply, UserError
 from bot.games.strategic import NAME as KIND
 from bot.games.strategic import timing
+from bot.preferences import MAP_COLOURS, map_colours
 from bot.store import BotStore
 from engine.host.realtime import RealClock
 from engine.host.rows import GameRow
@@ -28,14 +29,17 @@ PAGE = 15
 NATIONS_PAGE = 20  # nations a card of /nations (Discord shows 25 fields at most)
 
 
-def _picture(view: View, title: str, frame: MapFrame) -> bytes:
+def _picture(view: View, title: str, frame: MapFrame, colours: str = "nation") -> bytes:
     """The map of `frame` as PNG bytes (runs in a drawing worker): the window round a square
     at 60 pixels a square (`/map at:`), or fitted to 550 pixels (the zoom's steps); the whole
     board as an overview made for 550 pixels, or at full size; else the part that matters to
-    the nation (`render_focus`)."""
-    options = {"title": title}
+    the nation (`render_focus`). The nations in their own colours, or by relation
+    (`colours`: the player's choice)."""
+    options = {"title": title, "colours": colours}
     if frame.centre is not None and frame.fitted:
-        return png_bytes(render_window(view, frame.centre, frame.radius, title=title))
+        return png_bytes(
+            render_window(view, frame.centre, frame.radius, title=title, colours=colours)
+        )
     if frame.centre is not None:
         return drawing.draw_crop_bytes(view, frame.centre, frame.radius, options)
     if frame.full:
@@ -180,20 +184,33 @@ class Intel:
         actions.pages("nations", self.nations)
 
     async def map(
-        self, caller: Caller, at: str | None = None, radius: int = 6, full: bool = False
+        self,
+        caller: Caller,
+        at: str | None = None,
+        radius: int = 6,
+        full: bool = False,
+        colours: str | None = None,
     ) -> Reply:
         seat, nation = await self.ctx.playing(caller, kind=KIND)
         view: View = await self.ctx.view(seat.game.id, nation)
         if not 1 <= radius <= 20:
             raise UserError("The radius of a zoomed map is 1 to 20 squares.")
+        if colours is not None and colours not in MAP_COLOURS:
+            raise UserError(f"Maps colour nations by {' or '.join(MAP_COLOURS)}, not {colours!r}.")
+        frame = MapFrame.WHOLE if full else MapFrame.FOCUS  # the whole board: its overview
         if at:
             x, y = parsing.square(at, view.width, view.height)
-            return await self._map_reply(
-                seat.game, nation, view, MapFrame.crop(y * view.width + x, radius)
+            frame = MapFrame.crop(y * view.width + x, radius)
+        store = BotStore.of(self.ctx.service.store)
+        before = await map_colours(store, caller.user_id)
+        chosen = before if colours is None else await map_colours(store, caller.user_id, colours)
+        reply = await self._map_reply(seat.game, nation, view, frame, chosen)
+        if chosen != before:
+            reply.text += (
+                f" Your maps now colour nations {MAP_COLOURS[chosen]}, here and in your DMs "
+                f"(`/map colours:` to change it)."
             )
-        return await self._map_reply(
-            seat.game, nation, view, MapFrame.WHOLE if full else MapFrame.FOCUS
-        )  # the whole board: its overview, "Full size" a button away
+        return reply
 
     async def pressed_map(self, caller: Caller, args: str) -> Reply:
         """A button under a map: the same map zoomed, moved to the capital, or drawn again."""
@@ -202,12 +219,15 @@ class Intel:
             caller, game_id, kind=KIND
         )  # the button's game, checked
         view: View = await self.ctx.view(seat.game.id, nation)
-        return await self._map_reply(seat.game, nation, view, frame)
+        colours = await map_colours(BotStore.of(self.ctx.service.store), caller.user_id)
+        return await self._map_reply(seat.game, nation, view, frame, colours)
 
-    async def _map_reply(self, game: GameRow, nation: str, view: View, frame: MapFrame) -> Reply:
+    async def _map_reply(
+        self, game: GameRow, nation: str, view: View, frame: MapFrame, colours: str
+    ) -> Reply:
         title = f"{game.name} (game {game.id})"
         # the view is a copy: it is drawn in a worker process while the bot goes on
-        data = await drawing.run(_picture, view, title, frame)
+        data = await drawing.run(_picture, view, title, frame, colours)
         if frame.centre is not None:
             where = f" around {view.label(frame.centre)}"
         elif frame.full:
@@ -242,6 +262,14 @@ class Intel:
             ("Cities", str(s.cities)),
             ("Units", str(s.units)),
         ]
+        if view.ecology is not None and view.collapse_at is not None:
+            fields.append(
+                (
+                    "Ecological meter",
+                    f"{view.ecology} of {view.collapse_at}: each wasteland adds to it; at "
+                    f"{view.collapse_at} society collapses and every nation loses",
+                )
+            )
         nxt = _next_update(view, load_rules(view.ruleset).ticks_per_unit_update)
         if nxt is not None:
             when = self._real_time(seat.game, game, nxt)
@@ -263,7 +291,7 @@ class Intel:
         lines = []
         for p in view.pending:
             other = p.other if p.nation == nation else p.nation
-            name = view.nations[other].name if other in view.nations else other
+            name = view.nations[other].styled if other in view.nations else other
             who = "You" if p.nation == nation else name
             towards = name if p.nation == nation else "you"
             lines.append(
@@ -291,11 +319,13 @@ class Intel:
         me = view.nations[view.nation]
 
         def called(nation: str) -> str:
-            return "you" if nation == view.nation else view.nations[nation].name
+            return "you" if nation == view.nation else view.nations[nation].styled
 
         board = sorted(game.nations.values(), key=lambda n: (-n.score, n.name))
         result = ", ".join(f"{called(n.id)} {n.score}" for n in board)
-        if won:
+        if won == []:  # an empty first place: nobody won (total-war's collapse)
+            verdict = "Nobody won: society collapsed, and every nation lost."
+        elif won:
             names = [called(n) for n in won]
             winners = names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
             verdict = f"Won by {winners}: the team of mutual allies with the most cities wins."
@@ -505,7 +535,7 @@ class Intel:
             if n.id == nation:
                 name = f"{n.name} (you)"
             else:
-                name = n.name
+                name = n.styled
                 bits.append(f"you: {n.relation_to}, they: {n.relation_from}")
             if info is not None and info.player == "ai":
                 bits.append("AI")

@@ -11,13 +11,18 @@ combat
   UnitDestroyed: told; `digest` drops it when a combat line in the same batch already said the
     unit was destroyed (cargo lost with a ship still gets its own line).
   SubSighted: told (an enemy sub showed itself to us).
+  EnemiesSighted: told (enemy units we see came near our city; once until they leave, by the
+    engine); a threat. Three or more cities threatened by one enemy fold into one line; one
+    city and enemy told twice in a batch (it left and came back) is told once, as last seen.
   IcbmLaunched: told to everyone; BIG.
 cities
   CityCaptured: told; BIG when the city is taken by us or from us.
   CityFounded: told to the founder (a rare, map-changing result worth keeping in the log).
   CityCeded: told to both sides and to those who see the city; BIG when ceded to us.
+  WastelandReturned: told to the former owner and those who see it (ruleset total-war).
 builds
   UnitBuilt, BuildSkipped: told; collapsed per unit type when repeated.
+  CityInvested: told (the reply to /invest, ruleset total-war).
   PowerLimitDropped: told (a lost city lowered the power limit below builds under way).
   CityChanged: told (a finished base, or the next build taking over). The same event also
     answers the player's own city commands; it cannot be told apart, so it is told then too.
@@ -90,10 +95,13 @@ _CATEGORY: dict[type[Event], str] = {
     ev.Interdicted: "combat",
     ev.UnitDestroyed: "combat",
     ev.SubSighted: "combat",
+    ev.EnemiesSighted: "combat",
     ev.IcbmLaunched: "combat",
     ev.CityCaptured: "cities",
     ev.CityFounded: "cities",
     ev.CityCeded: "cities",
+    ev.WastelandReturned: "cities",
+    ev.CityInvested: "builds",
     ev.UnitsCeded: "diplomacy",
     ev.UnitsDisbanded: "moves",
     ev.UnitBuilt: "builds",
@@ -149,7 +157,7 @@ def section(event: Event, nation: str) -> str:
             return _party(me, attacker=event.interceptor, victims=(event.mover,))
         case ev.Interdicted():
             return _party(me, attacker=event.interdictor, victims=(event.mover,))
-        case ev.SubSighted() | ev.IcbmLaunched():
+        case ev.EnemiesSighted() | ev.SubSighted() | ev.IcbmLaunched():
             return "threats"
         case ev.RelationChanged():
             war = event.level == WAR and event.due_tick is None
@@ -306,10 +314,17 @@ def _fold(events: list[Event], nation: str) -> list[Event]:
                     killed.add(e.ship)
             case ev.Bombed():
                 killed.update(h["unit"] for h in e.hits if h.get("hp", 1) <= 0)
+    # one enemy seen near one city several times in a batch (it came, left and came back
+    # within the report): its last sighting says where it is now
+    last_sighted = {
+        (e.city, e.enemy): i for i, e in enumerate(told) if isinstance(e, ev.EnemiesSighted)
+    }
     wars: set[tuple[int, str, str]] = set()
     out: list[Event] = []
-    for e in told:
+    for i, e in enumerate(told):
         if isinstance(e, ev.UnitDestroyed) and e.unit in killed:
+            continue
+        if isinstance(e, ev.EnemiesSighted) and last_sighted[(e.city, e.enemy)] != i:
             continue
         if isinstance(e, ev.RelationChanged) and e.level == WAR and e.due_tick is None:
             if (e.tick, e.other, e.nation) in wars:
@@ -442,12 +457,44 @@ def _hp(hp: int) -> str:
 # --- one writer per event kind ------------------------------------------------------------------
 
 
+def _battle_roll(r: ev.BattleRoll, bonus: str) -> str:
+    extra = f", {bonus}" if r.bonus else ""
+    return f"rolled {r.roll} of 1-{r.n} ({r.need} or less hits{extra})"
+
+
+def _battle_attack(e: ev.Attacked, v: _View, where: str) -> str:
+    """One attack of a battle in rounds (ruleset total-war): the dice, hit or miss, and the
+    counter-attack's."""
+    assert e.attack_roll is not None
+    attacker = v.unit(e.attacker, e.attacker_type, e.attacker_unit)
+    defender = v.unit(e.defender, e.defender_type, e.defender_unit)
+    parts = []
+    if e.first_fire:
+        parts.append(f"took {e.first_fire} from the square's fire first")
+    hit = f"{unit_title(e.defender_type)} {e.defender_unit} **destroyed**"
+    parts.append(
+        _battle_roll(e.attack_roll, "effective") + (f": {hit}" if e.damage else ": missed")
+    )
+    if e.counter_roll is not None:
+        back = f"{unit_title(e.attacker_type)} {e.attacker_unit} **destroyed**"
+        parts.append(
+            "counter "
+            + _battle_roll(e.counter_roll, "weak attacker")
+            + (f": {back}" if e.counter else ": missed")
+        )
+    return _cap(
+        f"{attacker} attacked {defender} {where} (battle turn {e.turn}): " + "; ".join(parts)
+    )
+
+
 def _attacked(e: ev.Attacked, v: _View) -> str:
     attacker = v.unit(e.attacker, e.attacker_type, e.attacker_unit)
     defender = v.unit(e.defender, e.defender_type, e.defender_unit)
     where = f"at {e.square}"
     if e.defender == v.nation and e.from_square != e.square:
         where += f" from {e.from_square}"
+    if e.attack_roll is not None:
+        return _battle_attack(e, v, where)
     if e.first_fire and e.attacker_hp <= 0 and not e.damage:
         return _cap(
             f"{attacker} was **shot down** by the fire of {e.square} before it could attack {defender}"
@@ -507,6 +554,8 @@ def _destroyed(e: ev.UnitDestroyed, v: _View) -> str:
         return f"You **destroyed** {unit} at {e.square}"
     by = f" by {v.who(e.by)}" if e.by else ""
     lost = "**lost**" if e.by is None else "**destroyed**"
+    if e.wasteland:
+        return _cap(f"{unit} **died** in the wasteland at {e.square}")
     return _cap(f"{unit} was {lost} at {e.square}{by}")
 
 
@@ -517,19 +566,33 @@ def _sub_sighted(e: ev.SubSighted, v: _View) -> str:
     )
 
 
+def _enemies_sighted(e: ev.EnemiesSighted, v: _View) -> str:
+    units = _listing([f"{unit_title(u['type'])} {u['unit']} at {u['square']}" for u in e.units])
+    return f"**{v.name(e.enemy)}'s units near your city {e.city}**: {units}"
+
+
 def _icbm(e: ev.IcbmLaunched, v: _View) -> str:
     what = unit_title(e.unit_type)
     launcher = "You" if e.nation == v.nation else v.name(e.nation)
     kind = "a MAD counter-strike" if e.counter else _a(what)
-    text = f"**{launcher} launched {kind}** at {e.square} (radius {e.radius})"
+    odds = f", {e.chance}% to hit" if e.chance is not None else ""
+    text = f"**{launcher} launched {kind}** at {e.square} (radius {e.radius}{odds})"
     results = []
+    if e.hit is False:
+        text += ": **it missed** and exploded harmlessly"
     if e.devastated:
-        results.append(
-            f"{len(e.devastated)} cit{'y' if len(e.devastated) == 1 else 'ies'} devastated ({_squares(e.devastated)})"
-        )
+        cities = f"{len(e.devastated)} cit{'y' if len(e.devastated) == 1 else 'ies'}"
+        if e.returns is not None:  # a two-part ICBM: wastelands, for a while
+            results.append(
+                f"{cities} turned into wasteland ({_squares(e.devastated)}) for "
+                f"{_duration(e.returns - e.tick)}"
+            )
+        else:
+            results.append(f"{cities} devastated ({_squares(e.devastated)})")
     if e.destroyed:
         results.append(f"{e.destroyed} unit{'' if e.destroyed == 1 else 's'} destroyed")
-    text += ": " + ", ".join(results) if results else ": nothing hit"
+    if e.hit is not False:
+        text += ": " + ", ".join(results) if results else ": nothing hit"
     if e.war_with:
         if e.nation == v.nation:
             text += f"; you are now at war with {_names(e.war_with, v)}"
@@ -537,6 +600,8 @@ def _icbm(e: ev.IcbmLaunched, v: _View) -> str:
             text += f"; **your cities were hit** and you are at war with {v.name(e.nation)}"
         else:
             text += f"; {_names(e.war_with, v)} now at war with {v.name(e.nation)}"
+    if e.ecology is not None and e.collapse_at is not None:
+        text += f"; the ecological meter stands at **{e.ecology}/{e.collapse_at}**"
     return text
 
 
@@ -548,10 +613,41 @@ def _captured(e: ev.CityCaptured, v: _View) -> str:
         if e.hp_lost:
             left = "it died of it" if e.hp == 0 else f"{e.hp} hp left"
             cost = f"; unit {e.unit} lost {e.hp_lost} hp taking it ({left})"
-        return f"**You captured {e.city}**{frm} with unit {e.unit}{cost}"
+        return f"**You captured {e.city}**{frm} with unit {e.unit}{cost}{_parts(e, v)}"
     if e.previous == v.nation:
-        return f"**{v.name(e.nation)} captured your city {e.city}**"
-    return f"{v.name(e.nation)} captured {v.owner(e.previous)} city {e.city}"
+        return f"**{v.name(e.nation)} captured your city {e.city}**{_parts(e, v)}"
+    return f"{v.name(e.nation)} captured {v.owner(e.previous)} city {e.city}{_parts(e, v)}"
+
+
+def _parts(e: ev.CityCaptured, v: _View) -> str:
+    """ICBM parts in a captured city (ruleset total-war)."""
+
+    def parts(ids: list[int]) -> str:
+        return f"ICBM part{'s' if len(ids) > 1 else ''} {_listing([str(u) for u in ids])}"
+
+    said = []
+    if e.parts_destroyed:
+        said.append(f"{parts(e.parts_destroyed)} destroyed")
+    if e.parts_taken:
+        whose = "yours now" if e.nation == v.nation else f"{v.owner(e.nation)} now"
+        said.append(f"{parts(e.parts_taken)} {whose}")
+    return "; " + ", ".join(said) if said else ""
+
+
+def _returned(e: ev.WastelandReturned, v: _View) -> str:
+    if e.nation == v.nation:
+        return (
+            f"**The wasteland at {e.city} is your city again**, producing {e.output}% of what it "
+            "did (`/invest` restores it)"
+        )
+    return f"The wasteland at {e.city} is {v.owner(e.nation)} city again"
+
+
+def _invested(e: ev.CityInvested, v: _View) -> str:
+    return (
+        f"You invested {e.spent} command points in {e.city}: it produces {e.output}% "
+        f"(at most {e.cap}%)"
+    )
 
 
 def _founded(e: ev.CityFounded, v: _View) -> str:
@@ -725,6 +821,11 @@ def _ended(e: ev.GameEnded, v: _View) -> str:
         head = f"**The game is over.** Winner{'s' if len(e.winners) > 1 else ''}: {_names(e.winners, v)}"
     else:
         head = "**The game is over.** Nobody won"
+    if e.collapse:
+        head = (
+            "**Society has collapsed.** The wastelands' ecological damage reached its limit: "
+            "the game is over and every nation lost"
+        )
     rows = []
     for i, row in enumerate(e.standings[:5], 1):
         team = "+".join(v.who(n) for n in row.get("nations", []))
@@ -755,6 +856,7 @@ _WRITERS: dict[type[Event], Callable[..., str | None]] = {
     ev.Interdicted: _interdicted,
     ev.UnitDestroyed: _destroyed,
     ev.SubSighted: _sub_sighted,
+    ev.EnemiesSighted: _enemies_sighted,
     ev.IcbmLaunched: _icbm,
     ev.CityCaptured: _captured,
     ev.CityFounded: _founded,
@@ -778,6 +880,8 @@ _WRITERS: dict[type[Event], Callable[..., str | None]] = {
     ev.GameStarted: _started,
     ev.GameEnded: _ended,
     ev.PlayerChanged: _player,
+    ev.WastelandReturned: _returned,
+    ev.CityInvested: _invested,
 }
 
 
@@ -808,6 +912,8 @@ def _collapse_key(e: Event, v: _View) -> tuple | None:
             return ("bombed", e.attacker)
         case ev.Interdicted():
             return ("interdicted", e.interdictor, e.mover)
+        case ev.EnemiesSighted():
+            return ("sighted", e.enemy)
     return None
 
 
@@ -835,6 +941,14 @@ def _many_destroyed(es: list[ev.UnitDestroyed], v: _View) -> str:
     by = f" by {v.who(first.by)}" if first.by else ""
     text = f"**{len(es)} of {whose} units {how}**{by}: {items}"
     return _cap(text)
+
+
+def _many_sighted(es: list[ev.EnemiesSighted], v: _View) -> str:
+    count = len({u["unit"] for e in es for u in e.units})
+    return (
+        f"**{v.name(es[0].enemy)}'s units near {len(es)} of your cities**: "
+        f"{_squares([e.city for e in es])} ({count} units)"
+    )
 
 
 def _many_completed(es: list[ev.OrderCompleted], v: _View) -> str:
@@ -947,4 +1061,5 @@ _COLLAPSERS: dict[type[Event], Callable[..., str]] = {
     ev.OrderCompleted: _many_completed,
     ev.MoveBlocked: _many_blocked,
     ev.OrderCancelled: _many_cancelled,
+    ev.EnemiesSighted: _many_sighted,
 }

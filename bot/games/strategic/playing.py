@@ -81,7 +81,7 @@ class Playing:
         with what became of the units it moved (from its view before and after)."""
         seat = await self.ctx.seat(caller)
         summary = await self.ctx.service.summary(seat.game.id)
-        names = {n.id: n.name for n in summary.nations.values()}
+        names = {n.id: n.shown for n in summary.nations.values()}
         travel = None
         if before is not None:
             travel = Travel(before, await self.ctx.view(seat.game.id, nation))
@@ -192,6 +192,18 @@ class Playing:
         return Reply(text=f"The city at {xy[0]},{xy[1]} is now {article(title)}{what}.{income}")
 
     @costed
+    async def invest(self, caller: Caller, city: str, points: int) -> Reply:
+        """Command points spent restoring a city back from a wasteland (ruleset total-war)."""
+        view, _ = await self._view(caller)
+        if load_rules(view.ruleset).wastelands is None:
+            raise UserError("This game's ruleset has no wastelands: there is nothing to invest in.")
+        xy = parsing.square(city, view.width, view.height)
+        if points < 1:
+            raise UserError("Invest at least 1 command point.")
+        events, nation = await self._submit(caller, cmd.Invest(city=xy, points=points))
+        return Reply(text=await self._told(caller, events, nation) or "Invested.")
+
+    @costed
     async def waypoint(self, caller: Caller, city: str, to: str | None = None) -> Reply:
         """Where a city sends each unit it builds (none: it keeps them)."""
         view, _ = await self._view(caller)
@@ -284,6 +296,20 @@ class Playing:
         if not ut.launchable and ut.blast_radius is None:
             raise UserError(f"{ut.title} {unit} cannot be launched.")
 
+        if ut.icbm_part is not None:  # a two-part ICBM (ruleset total-war)
+            confirm = await self.ctx.confirmations.ask(
+                caller, "Launch", "launch", seat.game.id, nation=nation, unit=unit, target=list(xy)
+            )
+            return Reply(
+                text=(
+                    f"Launch an ICBM with **{ut.title} {unit}** and the best "
+                    f"{'warhead' if ut.icbm_part == 'base' else 'missile base'} beside it at "
+                    f"{xy[0]},{xy[1]}? Both parts are spent, hit or miss; a hit damages every "
+                    "unit in the blast, turns its cities into wasteland (declaring war on you) "
+                    "and adds to the ecological meter."
+                ),
+                confirm=confirm,
+            )
         if ut.blast_radius is None:  # a satellite: nothing to confirm
             return await self._fire(seat, nation, unit, xy)
         confirm = await self.ctx.confirmations.ask(
@@ -316,7 +342,7 @@ class Playing:
             raise UserError(str(exc)) from None
         _note_spent(result.for_nation(nation))
         summary = await self.ctx.service.summary(seat.game.id)
-        names = {n.id: n.name for n in summary.nations.values()}
+        names = {n.id: n.shown for n in summary.nations.values()}
         text = _order_summary(result.for_nation(nation), nation, names)
         return Reply(text=text or "Launched.")
 
@@ -332,7 +358,7 @@ class Playing:
         name = after.nations[other].name
         # what else the order changed (an ally's war pulling a friendship down...): the DMs
         # leave relation changes to this reply (notices.ANSWERED)
-        names = {n.id: n.name for n in after.nations.values()}
+        names = {n.id: n.styled for n in after.nations.values()}
         knock_on = [
             line
             for e in events
@@ -404,7 +430,7 @@ class Playing:
             raise UserError(str(exc)) from None
         _note_spent(result.for_nation(nation))
         summary = await self.ctx.service.summary(seat.game.id)
-        names = {n.id: n.name for n in summary.nations.values()}
+        names = {n.id: n.shown for n in summary.nations.values()}
         return Reply(text=_order_summary(result.for_nation(nation), nation, names) or "Disbanded.")
 
     @costed

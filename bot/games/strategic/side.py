@@ -10,7 +10,7 @@ from bot.game_side import Creation, Post, SandboxHelp, Words, only_options
 
 if TYPE_CHECKING:  # pragma: no cover
     from bot.actions import Actions
-    from bot.context import Context
+    from bot.context import Caller, Context
     from bot.dm.tellers import Teller
     from bot.game_cli import GameCli
     from engine.host.service import GameService
@@ -54,6 +54,7 @@ class StrategicSide:
         "bot.games.strategic.cogs.create",
         "bot.games.strategic.cogs.playing",
         "bot.games.strategic.cogs.intel",
+        "bot.games.strategic.cogs.islands",
     )
     status_events = frozenset({"NationJoined", "NationLeft", "GameStarted", "GameEnded"})
     ended_events = frozenset({"GameEnded"})
@@ -78,10 +79,11 @@ class StrategicSide:
 
     def desk_parts(self, ctx: Context, actions: Actions) -> list[object]:
         from bot.games.strategic.choices import Choices
+        from bot.games.strategic.founding import Founding
         from bot.games.strategic.intel import Intel
         from bot.games.strategic.playing import Playing
 
-        return [Playing(ctx, actions), Intel(ctx, actions), Choices(ctx)]
+        return [Playing(ctx, actions), Intel(ctx, actions), Choices(ctx), Founding(ctx)]
 
     def creation(self, options: dict[str, Any], *, days: int | None) -> Creation:
         from engine.strategic.kind import MAX_NATIONS, MIN_NATIONS
@@ -130,6 +132,16 @@ class StrategicSide:
         homes = [view.label(c.sq) for c in view.own_cities()]
         return f"You lead **{name}** in {game.name}; your cities are at {', '.join(homes)}."
 
+    def founding(self, choices: dict[str, Any]) -> dict[str, Any] | None:
+        from bot.games.strategic.founding import founding
+
+        return founding(choices)
+
+    async def homes(self, ctx: Context, caller: Caller, current: str) -> list[tuple[str, str]]:
+        from bot.games.strategic.founding import Founding
+
+        return await Founding(ctx).choose_islands(caller, current)
+
     def help_topics(self) -> Mapping[str, str]:
         from bot.games.strategic.help import TOPICS
 
@@ -172,7 +184,7 @@ class StrategicSide:
         from bot.games.strategic.feed import feed_lines
 
         summary = await service.summary(game_id)
-        names = {n.id: n.name for n in summary.nations.values()}
+        names = {n.id: n.shown for n in summary.nations.values()}  # with its leader
         return [Post(line, news=True) for line in feed_lines(events, names)]
 
     def timelapse(self, first: Any, entries: list[dict[str, Any]], title: str) -> bytes:
@@ -189,8 +201,11 @@ class StrategicSide:
         """Its teams of mutual allies by their cities, as the game's end ranks them: a team
         shares its place, and so do teams with as many cities."""
         from engine.strategic.systems.endgame import standings
+        from engine.strategic.systems.wasteland import collapsed
 
         world = await service.live_world(game_id)  # (an ended game: its standings are public)
+        if collapsed(world):  # society collapsed: no winner, every nation shares the last place
+            return [[], sorted(world.nations)]
         places: list[list[str]] = []
         last: int | None = None
         for row in standings(world):

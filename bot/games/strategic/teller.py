@@ -43,6 +43,12 @@ class StrategicTeller:
 
         return notices.is_big(event, nation)
 
+    def expires(self, event: Event) -> int | None:
+        return None  # no reminders: everything keeps
+
+    def outdated(self, event: Event, view: Any) -> bool:
+        return False
+
     def joined_self(self, event: Event, nation: str) -> bool:
         return (
             isinstance(event, ev.NationJoined) and event.nation == nation and event.home is not None
@@ -67,18 +73,21 @@ class StrategicTeller:
     ) -> str:
         return f"{game.name}, {summary.clock(tick)}{when(tick)}"
 
-    async def picture(self, view: Any, title: str, events: list[Event]) -> bytes | None:
+    async def picture(
+        self, view: Any, title: str, events: list[Event], *, colours: str = "nation"
+    ) -> bytes | None:
         """The map round these events' markers and the nation's things near them (no events:
         round its cities and units; the game's end: the whole final board, as an overview),
-        drawn in a worker process."""
+        drawn in a worker process, the nations in their colours or by relation (`colours`)."""
         from renderers.strategic import drawing
         from renderers.strategic.markers import markers_from
 
         markers = markers_from(events, view.nation, view.width, view.height)
         try:
             if any(isinstance(e, ev.GameEnded) for e in events):  # the final board, whole
-                return await drawing.draw_overview(view, title=title)
-            return await drawing.draw_focus(view, title=title, markers=markers)
+                options = {"title": title, "colours": colours}
+                return await drawing.run(drawing.draw_overview_bytes, view, options)
+            return await drawing.draw_focus(view, title=title, markers=markers, colours=colours)
         except Exception:
             log.exception("rendering the map for %s failed", view.nation)
             return None

@@ -137,7 +137,9 @@ def welcome(
         x, y = (int(v) for v in capital.split(","))
         cap_sq = y * view.width + x
     cities = sorted(view.own_cities(), key=lambda c: (c.sq != cap_sq, c.sq))
-    lines = [f"**Welcome to {game_name}, {name}!** Your colour on the map is **{colour}**."]
+    leader = f"{me.title} {me.leader}".strip() if me is not None and me.leader else ""
+    whom = f"{leader} of {name}" if leader else name
+    lines = [f"**Welcome to {game_name}, {whom}!** Your colour on the map is **{colour}**."]
     if cities:
         home = cities[0]
         here = [u for u in view.own_units() if u.sq == home.sq]

@@ -292,6 +292,18 @@ class SupplyLinesTeller:
     def is_big(self, event: Event, nation: str) -> bool:
         return nation in event.to and isinstance(event, ev.TurnMoved | ev.Started | ev.GameOver)
 
+    def expires(self, event: Event) -> int | None:
+        """A reminder is worth nothing once its deadline has passed."""
+        return event.deadline if isinstance(event, ev.DeadlineNear) else None
+
+    def outdated(self, event: Event, view: Any) -> bool:
+        """A reminder held back (quiet hours) is not told once its turn has resolved or the
+        player has submitted its orders meanwhile."""
+        if not isinstance(event, ev.DeadlineNear):
+            return False
+        me = view.players.get(view.nation)
+        return view.turn != event.turn or view.phase != "orders" or me is None or me.submitted
+
     def joined_self(self, event: Event, nation: str) -> bool:
         return False  # told as a line ("You joined in seat 1")
 
@@ -318,7 +330,9 @@ class SupplyLinesTeller:
     ) -> str:
         return f"{game.name}{when(tick)}"
 
-    async def picture(self, view: Any, title: str, events: list[Event]) -> bytes | None:
+    async def picture(
+        self, view: Any, title: str, events: list[Event], *, colours: str = "nation"
+    ) -> bytes | None:  # (the board draws each player in their colour: `colours` is not its)
         """The whole board (the game has no fog) with the last turn's moves, conflicts,
         bump-backs and captures, drawn in the drawing pool."""
         from renderers.supplylines import draw_board_in_pool

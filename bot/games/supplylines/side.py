@@ -6,11 +6,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.context import Reply, UserError
-from bot.game_side import Creation, Post, SandboxHelp, Words, only_options
+from bot.game_side import Creation, Post, SandboxHelp, Words, no_founding, only_options
 
 if TYPE_CHECKING:  # pragma: no cover
     from bot.actions import Actions
-    from bot.context import Context
+    from bot.context import Caller, Context
     from bot.dm.tellers import Teller
     from bot.game_cli import GameCli
     from engine.host.service import GameService
@@ -173,6 +173,13 @@ class SupplyLinesSide:
     def joined(self, view: Any, nation: str, name: str, game: GameRow) -> str:
         home = view.board.home_of(view.players[nation].seat)
         return f"You lead **{name}** in {game.name}; your home city is {home}."
+
+    def founding(self, choices: dict[str, Any]) -> dict[str, Any] | None:
+        no_founding(self.words.title, choices)
+        return None
+
+    async def homes(self, ctx: Context, caller: Caller, current: str) -> list[tuple[str, str]]:
+        return []
 
     def help_topics(self) -> Mapping[str, str]:
         from bot.games.supplylines.help import TITLES

@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from engine.strategic import commands as cmd
-from engine.strategic.ai import builds, fight, land, sealift, war
+from engine.strategic.ai import builds, fight, icbms, land, sealift, war
 from engine.strategic.ai.memory import Memory, failed
 from engine.strategic.ai.profile import EVERY_HOURS, PROFILES, STYLES, Profile
 from engine.strategic.ai.state import Plan
@@ -56,9 +56,11 @@ def plan(p: Plan) -> Decision:
     spent on what matters most)."""
     profile = p.profile
     war.diplomacy(p)
+    icbms.launch(p)
     land.hold(p)
     fight.fight(p)
     builds.cities(p)
+    icbms.invest(p)
     land.garrison(p)
     if profile.sends_builds_to_front:
         builds.waypoints(p)

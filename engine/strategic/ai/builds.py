@@ -4,6 +4,7 @@ wasting progress; at war, where what they build goes (a waypoint to the front)."
 from __future__ import annotations
 
 from engine.strategic import commands as cmd
+from engine.strategic.ai import icbms
 from engine.strategic.ai.state import Plan
 from engine.strategic.rules.models import UnitClass
 
@@ -54,6 +55,9 @@ def want_for(p: Plan, designation: str) -> str | None:
             more = len(p.my_cities) // profile.cities_per_engineer
             if have < min(profile.engineers_max, 1 + more):
                 return founders[0]
+        missile = icbms.want(p)
+        if missile is not None:
+            return missile
         scouts = sum(1 for u in p.own if u.type == "zeppelin")
         if tech < profile.zeppelin_tech and buildable(p, "zeppelin") and scouts < profile.zeppelins:
             return "zeppelin"
@@ -107,6 +111,8 @@ def cities(p: Plan) -> None:
             designations[i] = new
             continue
         want = want_for(p, city.designation)
+        if want is not None:  # the newest generation the tech allows (seed 002; else itself)
+            want = rules.newest(want, p.view.status.tech)
         if want is None or not buildable(p, want):
             continue
         if rules.unit[want].built_in != city.designation:

@@ -8,7 +8,7 @@ import math
 from engine.strategic import commands as cmd
 from engine.strategic.ai.state import Plan
 from engine.strategic.rules import Ruleset
-from engine.strategic.rules.models import MovesOn, UnitClass, UnitType
+from engine.strategic.rules.models import Effect, MovesOn, UnitClass, UnitType
 from engine.strategic.view import CityView, UnitView
 
 
@@ -50,6 +50,37 @@ def expected_damage(rules: Ruleset, unit: UnitView, city: CityView | None) -> fl
     if city is not None and rules.city[city.designation].halves_damage_to:
         value /= combat.fort_divisor
     return value
+
+
+def battle_odds(rules: Ruleset, unit: UnitView, target: UnitView, city: CityView | None) -> float:
+    """Seed 002 (a ruleset with battles): the chance the unit's attack destroys the target,
+    as the battle rolls it (attack with the effective bonus against attack + defence, the
+    defence being the hp the attacker sees, doubled in a fort for the units it protects)."""
+    battle = rules.battle
+    assert battle is not None
+    ut, dt = rules.unit[unit.type], rules.unit[target.type]
+    attack = ut.attack or 0
+    if attack <= 0:
+        return 0.0
+    if rules.effect(ut.name, dt.name) == Effect.EFFECTIVE:
+        attack = -(-attack * (100 + battle.effective_bonus_percent) // 100)
+    defence = target.hp or dt.hp
+    if city is not None and any(
+        rules.matches(dt, sel) for sel in rules.city[city.designation].halves_damage_to
+    ):
+        defence *= rules.combat.fort_divisor
+    return attack / (attack + max(1, defence))
+
+
+def matchup(rules: Ruleset, unit: UnitView, defenders: list[UnitView]) -> int:
+    """How a unit fares against a square's defenders in a battle: 1 effective against one of
+    them, -1 weak against every one, else 0 (always 0 without battles)."""
+    if rules.battle is None or not defenders:
+        return 0
+    effects = [rules.effect(unit.type, d.type) for d in defenders]
+    if Effect.EFFECTIVE in effects:
+        return 1
+    return -1 if all(e == Effect.WEAK for e in effects) else 0
 
 
 def fight(p: Plan) -> None:
@@ -115,13 +146,25 @@ def fight(p: Plan) -> None:
             and u.carried_by is None
             and not (city is not None and u.id in p.garrisons)  # they would walk in
             and any(can_hit(p, u, d) for d in defenders)
+            # in a battle, a unit weak against every defender only feeds their counters
+            and matchup(rules, u, [d for d in defenders if can_hit(p, u, d)]) >= 0
         ]
         if not group:
             continue
+        # in a battle the units attack in the order sent: those effective against a defender
+        # first, so they pick their targets before the others
+        group.sort(key=lambda u: -matchup(rules, u, defenders))
         if city is not None and profile.waits_to_assault:
             strength = struck.get(sq, 0.0)
-            strength += sum(expected_damage(rules, u, city) for u in group)
             hp = sum(d.hp or rules.unit[d.type].hp for d in defenders)
+            if rules.battle is not None:
+                # expected hp destroyed: each unit's best chance times an average defender
+                per = hp / len(defenders)
+                strength += sum(
+                    per * max(battle_odds(rules, u, d, city) for d in defenders) for u in group
+                )
+            else:
+                strength += sum(expected_damage(rules, u, city) for u in group)
             if strength < profile.assault_odds * hp and len(group) < profile.assault_group:
                 continue  # wait for more
         ids = [u.id for u in group]  # land units among them walk in once it is empty
@@ -165,7 +208,10 @@ def strikes(
         options = [
             t
             for t in hostile
-            if t.carried_by is None and can_hit(p, unit, t) and 1 <= dist(unit.sq, t.sq) <= reach
+            if t.carried_by is None
+            and can_hit(p, unit, t)
+            and 1 <= dist(unit.sq, t.sq) <= reach
+            and matchup(rules, unit, [t]) >= 0  # in a battle: no weak matchups
         ]
         if options and ut.unit_class == UnitClass.SEA:
             # a ship sails round land: keep what it can reach by water, as it knows the map
@@ -188,7 +234,15 @@ def strikes(
         if bombs(p, ut):
             goal = max(squares, key=lambda sq: (sq in assault, len(by_square.get(sq, []))))
         else:
-            goal = min(squares, key=lambda sq: (sq not in assault, dist(unit.sq, sq), sq))
+            goal = min(
+                squares,
+                key=lambda sq: (
+                    -matchup(rules, unit, by_square.get(sq, [])),  # effective first (battles)
+                    sq not in assault,
+                    dist(unit.sq, sq),
+                    sq,
+                ),
+            )
         city = p.view.cities.get(goal)
         shots = 1 if ut.needs_fuel else max(1, min(unit.ammo or 1, reach))
         if ut.unit_class == UnitClass.SEA:

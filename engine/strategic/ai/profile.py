@@ -28,6 +28,7 @@ class Profile:
     builds_bombers: bool = True  # airports build heavy bombers as well as fighters
     builds_airport: bool = True  # designates an airport once it has enough cities
     builds_engineers: bool = True  # the tech centre builds engineers (city founders)
+    launches_icbms: bool = True  # two-part ICBMs (ruleset total-war): builds and launches them
     more_ports: bool = True  # more than one port once many units wait for a ship
     naive_loading: bool = False  # transports load in port only and go back to the nearest port
     sends_builds_to_front: bool = True  # at war, builds go to the front by a city's waypoint
@@ -80,6 +81,11 @@ class Profile:
     port_loads_waiting: int = 2  # shiploads of units waiting before it wants more ports
     cities_per_port: int = 6  # ...then one port more per this many cities
 
+    # --- two-part ICBMs and wastelands (ruleset total-war) ------------------------------------
+    icbm_pairs: int = 2  # missile bases (and as many warheads) it keeps at most
+    icbm_min_chance: int = 75  # chance to hit (its own ICBM defence as the target's) to launch
+    icbm_min_cities: int = 1  # enemy cities a launch must turn into wasteland
+    invest_reserve: int = 256  # command points it keeps when it invests in a recovering city
     # --- sealift ---------------------------------------------------------------------------
     loading_hours: int = 6  # game hours a part-loaded transport waits for units on their way
     port_pull: int = 3  # squares of detour a port is worth per idle unit that can walk to it
@@ -120,6 +126,7 @@ PROFILES: dict[str, Profile] = {
         warships_for_war=False,
         builds_bombers=False,
         sends_builds_to_front=False,
+        launches_icbms=False,
     ),
     # the naive expander the AI is measured against
     "expand": replace(
@@ -134,6 +141,7 @@ PROFILES: dict[str, Profile] = {
         builds_bombers=False,
         builds_airport=False,
         builds_engineers=False,
+        launches_icbms=False,
         more_ports=False,
         naive_loading=True,
         sends_builds_to_front=False,

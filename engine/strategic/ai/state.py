@@ -77,6 +77,8 @@ class Plan:
             return False
         if any(u.owner != self.view.nation for u in self.units_at.get(goal, ())):
             return False  # the engine refuses a move onto a known foreign unit
+        if goal in self.view.wastelands:
+            return False  # a unit ending a tick in a wasteland dies (ruleset total-war)
         if self.issue(cmd.Move(units=[unit.id], to=self.map.xy(goal)), self.cost_move, [unit.id]):
             self.memory.sent[unit.id] = goal
             return True

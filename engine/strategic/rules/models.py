@@ -96,6 +96,24 @@ class UnitType(Strict):
     tech_bonus: int = Field(
         default=0, ge=0, description="extra tech centres while a city builds it"
     )
+    # --- two-part ICBMs (seed 002; ruleset total-war): none of these in other rulesets
+    icbm_part: str | None = Field(
+        default=None,
+        pattern="^(base|warhead)$",
+        description="half of a two-part ICBM: the missile base or the warhead",
+    )
+    hit_percent: int = Field(
+        default=0, ge=0, description="a base's chance to hit; a warhead's bonus to it"
+    )
+    blast_damage_percent: int | None = Field(
+        default=None, ge=0, description="a warhead: damage to each unit in the blast, % of full hp"
+    )
+    captures: bool = Field(default=True, description="a land unit that may take a city")
+    generation_of: str | None = Field(
+        default=None,
+        description="seed 002: the unit type this one is the next generation of (inherits its "
+        "effectiveness rows)",
+    )
     notes: str = ""
 
     @property
@@ -216,6 +234,11 @@ class Time(Strict):
 class Sighting(Strict):
     memory_hours: int = Field(ge=0)
     sub_memory_hours: int = Field(ge=0)
+    threat_radius: int | None = Field(
+        default=None,
+        ge=0,
+        description="enemy units seen this near an own city are reported; null: never",
+    )
 
 
 class Engineer(Strict):
@@ -263,6 +286,39 @@ class Combat(Strict):
     mad_relation_modifier: dict[str, int]
 
 
+# --- seed 002 (ruleset total-war): battles in rounds, effectiveness, generations -------------
+
+
+class Effect(StrEnum):
+    EFFECTIVE = "effective"
+    NORMAL = "normal"
+    WEAK = "weak"
+
+
+class Battle(Strict):
+    """Seed 002: an attack on a square is a battle in turns between the attacking units and
+    every defender there; each unit attack destroys its target or misses (docs/RULES.md,
+    "Ruleset total-war"). `effective[a]` / `weak[a]`: the defender types attacker type `a` is
+    effective / weak against (unlisted pairs are normal)."""
+
+    turns: int = Field(gt=0, description="turns each side gets at most in one battle")
+    misses_per_troops: int = Field(
+        gt=0, description="a side's turn ends after ceil(its troops / this) misses"
+    )
+    effective_bonus_percent: int = Field(ge=0, description="attack bonus when effective")
+    weak_bonus_percent: int = Field(ge=0, description="the defender's counter bonus when weak")
+    effective: dict[str, list[str]] = Field(default_factory=dict)
+    weak: dict[str, list[str]] = Field(default_factory=dict)
+
+    @model_validator(mode="after")
+    def _no_pair_twice(self) -> Battle:
+        for attacker, defenders in self.weak.items():
+            both = set(defenders) & set(self.effective.get(attacker, []))
+            if both:
+                raise ValueError(f"{attacker} is both effective and weak against {sorted(both)}")
+        return self
+
+
 class Diplomacy(Strict):
     levels: list[str] = Field(min_length=2, description="lowest first")
     start: str
@@ -300,6 +356,42 @@ class StartPosition(Strict):
     neutral_cities_near_home: int = Field(ge=0)
 
 
+class IcbmDefence(Strict):
+    tech: int = Field(ge=0, description="from this tech level")
+    percent: int = Field(ge=0, le=100, description="taken off the chance to hit its cities")
+
+
+class TwoPartIcbms(Strict):
+    """Seed 002's ICBMs: a missile base and a warhead launched together (ruleset total-war)."""
+
+    capture_destroy_percent: int = Field(
+        ge=0, le=100, description="chance each part in a captured city is destroyed"
+    )
+    effective_against: list[str] = Field(description="selectors of defenders it is effective on")
+    effective_exclude: list[str] = Field(default_factory=list)
+    effective_damage_percent: int = Field(
+        gt=0, description="damage against those, in % of the warhead's damage"
+    )
+    defence: list[IcbmDefence] = Field(
+        default_factory=list, description="a nation's ICBM defence by its tech level"
+    )
+
+    def defence_at(self, tech: float) -> int:
+        return max((d.percent for d in self.defence if d.tech <= tech), default=0)
+
+
+class Wastelands(Strict):
+    """Seed 002's wastelands and ecological collapse (ruleset total-war)."""
+
+    days: int = Field(gt=0, description="a wasteland returns to its former owner after this")
+    returns_at_percent: int = Field(
+        gt=0, le=100, description="its output then, in % of what it produced before"
+    )
+    invest_points: int = Field(gt=0, description="command points a point of output costs")
+    ecology_per_wasteland: int = Field(gt=0)
+    collapse_at: int = Field(gt=0, description="the meter at which society collapses")
+
+
 class Ruleset(Strict):
     name: str
     title: str
@@ -320,6 +412,12 @@ class Ruleset(Strict):
     start: StartPosition
     cities: list[CityType]
     units: list[UnitType]
+    # seed 002 (ruleset total-war); None: today's one-piece ICBMs and waste
+    icbm: TwoPartIcbms | None = None
+    wastelands: Wastelands | None = None
+    battle: Battle | None = Field(
+        default=None, description="seed 002: battles in rounds (none: one exchange per attack)"
+    )
 
     @model_validator(mode="after")
     def _consistent(self) -> Ruleset:
@@ -345,7 +443,37 @@ class Ruleset(Strict):
                 raise ValueError(f"start units: {name!r} is not a unit type")
         if self.capture.new_designation not in city_names:
             raise ValueError(f"capture.new_designation {self.capture.new_designation!r} unknown")
+        parts = {u.icbm_part for u in self.units if u.icbm_part is not None}
+        if parts and (self.icbm is None or parts != {"base", "warhead"}):
+            raise ValueError("two-part ICBMs need an [icbm] section, a base and a warhead")
+        self._check_generations(set(unit_names))
         return self
+
+    def _check_generations(self, names: set[str]) -> None:
+        """Seed 002: every name in the effectiveness table is a unit type; a new generation
+        follows a unit type that exists and needs more tech than it."""
+        by_name = {u.name: u for u in self.units}
+        for u in self.units:
+            if u.generation_of is None:
+                continue
+            old = by_name.get(u.generation_of)
+            if old is None:
+                raise ValueError(
+                    f"unit {u.name!r}: generation_of {u.generation_of!r} is not a unit"
+                )
+            if old.tech >= u.tech:
+                raise ValueError(
+                    f"unit {u.name!r}: a new generation needs more tech than {old.name!r}"
+                )
+        if self.battle is None:
+            return
+        for section, table in (("effective", self.battle.effective), ("weak", self.battle.weak)):
+            for attacker, defenders in table.items():
+                for name in [attacker, *defenders]:
+                    if name not in names:
+                        raise ValueError(
+                            f"battle.{section}.{attacker}: {name!r} is not a unit type"
+                        )
 
     # --- lookups -------------------------------------------------------------------------
 
@@ -388,7 +516,8 @@ class Ruleset(Strict):
         return [u for u in self.units if u.built_in == designation]
 
     def matches(self, unit: UnitType, selector: str) -> bool:
-        """A selector names a unit type, `class:<land|sea|air|tech>`, `tag:<tag>` or `capital`."""
+        """A selector names a unit type (and its newer generations), `class:<land|sea|air|tech>`,
+        `tag:<tag>` or `capital`."""
         if selector.startswith("class:"):
             return unit.unit_class == selector[6:]
         if selector.startswith("tag:"):
@@ -397,7 +526,55 @@ class Ruleset(Strict):
             return unit.capital
         if selector == "light_air":
             return unit.light_air
-        return unit.name == selector
+        return unit.name == selector or selector in self._lineages[unit.name]
+
+    def lineage(self, name: str) -> list[str]:
+        """A unit type and the older generations it follows, newest first."""
+        return list(self._lineages[name])
+
+    @cached_property
+    def _lineages(self) -> dict[str, tuple[str, ...]]:
+        out: dict[str, tuple[str, ...]] = {}
+        for unit in self.units:
+            line = [unit.name]
+            while (old := self.unit[line[-1]].generation_of) is not None and old not in line:
+                line.append(old)
+            out[unit.name] = tuple(line)
+        return out
+
+    def newest(self, name: str, tech: float) -> str:
+        """The newest generation of a unit type that this tech may build (itself if none)."""
+        best = name
+        for u in self.units:
+            reached = u.tech <= tech + 1e-9
+            if reached and name in self._lineages[u.name] and u.tech > self.unit[best].tech:
+                best = u.name
+        return best
+
+    def effect(self, attacker: str, defender: str) -> Effect:
+        """Seed 002: how an attacker type fares against a defender type. A new generation has
+        its own rows and those of the generations it follows; normal without a battle table."""
+        return self._effects.get((attacker, defender), Effect.NORMAL)
+
+    @cached_property
+    def _effects(self) -> dict[tuple[str, str], Effect]:
+        """Each pair's nearest row: its own before one inherited from an older generation."""
+        out: dict[tuple[str, str], Effect] = {}
+        if self.battle is None:
+            return out
+        tables = ((Effect.EFFECTIVE, self.battle.effective), (Effect.WEAK, self.battle.weak))
+        for a in self.unit:
+            for d in self.unit:
+                rows = [
+                    (i + j, rank, effect)
+                    for rank, (effect, table) in enumerate(tables)
+                    for i, old_a in enumerate(self.lineage(a))
+                    for j, old_d in enumerate(self.lineage(d))
+                    if old_d in table.get(old_a, [])
+                ]
+                if rows:
+                    out[(a, d)] = min(rows)[2]
+        return out
 
     def multiplier(self, attacker: UnitType, defender: UnitType) -> int:
         factor = 1

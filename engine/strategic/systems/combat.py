@@ -32,8 +32,15 @@ def at_war(world: World, a: str, b: str) -> bool:
 
 
 def defenders_at(world: World, nation: str, sq: int) -> list[Unit]:
+    """The units an attack on the square fights (ICBM parts in a city do not defend it: they
+    are taken with it, `capture`)."""
+    in_city = sq in world.cities and world.rules.icbm is not None
     return [
-        u for u in world.units_at(sq) if u.carried_by is None and at_war(world, nation, u.owner)
+        u
+        for u in world.units_at(sq)
+        if u.carried_by is None
+        and at_war(world, nation, u.owner)
+        and not (in_city and world.rules.unit[u.type].icbm_part is not None)
     ]
 
 
@@ -296,7 +303,7 @@ def resolve_attack(world: World, attacker: Unit, target_sq: int, *, moved: bool)
     cost = attack_cost(world, attacker)
     if not defenders:
         city = world.cities.get(target_sq)
-        if city is not None and at.unit_class == UnitClass.LAND:
+        if city is not None and at.unit_class == UnitClass.LAND and at.captures:
             attacker.mobility -= cost
             return capture(world, attacker, city)
         return out
@@ -484,6 +491,33 @@ def bomb(world: World, bomber: Unit, sq: int, victims: list[Unit], first: int) -
     return out
 
 
+def _parts_change_hands(
+    world: World, captor: str, city: City, out: list[ev.Event], told: ev.Event
+) -> ev.Event:
+    """ICBM parts in a captured city: each is destroyed with the ruleset's chance (one die
+    each, oldest first), the rest are the captor's; the capture's news says which."""
+    rules = world.rules
+    assert rules.icbm is not None
+    parts = [
+        u
+        for u in world.units_at(city.sq)
+        if u.owner not in world.team(captor) and rules.unit[u.type].icbm_part is not None
+    ]
+    destroyed: list[int] = []
+    taken: list[int] = []
+    for part in parts:
+        if world.rng.randint(1, 100) <= rules.icbm.capture_destroy_percent:
+            destroyed.append(part.id)
+            destroy(world, part, captor, out)
+        else:
+            taken.append(part.id)
+            part.carried_by = None
+            world.transfer_unit(part, captor)
+    if not parts:
+        return told
+    return told.model_copy(update={"parts_destroyed": destroyed, "parts_taken": taken})
+
+
 def capture(world: World, unit: Unit, city: City) -> list[ev.Event]:
     """A land unit takes an empty enemy or neutral city: the city changes hands with its build
     reset, and the unit loses the ruleset's hp; the city is taken even if the unit dies."""
@@ -514,6 +548,8 @@ def capture(world: World, unit: Unit, city: City) -> list[ev.Event]:
             hp=max(0, unit.hp - rules.capture.hp_loss),
         )
     ]
+    if rules.icbm is not None:
+        out[0] = _parts_change_hands(world, unit.owner, city, out, out[0])
     if previous is not None:
         out.extend(limit_dropped(world, previous, was))
     if hurt(world, unit, rules.capture.hp_loss, None, out):

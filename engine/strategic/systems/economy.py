@@ -187,7 +187,8 @@ def progress_builds(world: World) -> list[ev.Event]:
             continue
         ut = rules.unit[city.build]
         city.progress += 1
-        if city.progress < ut.cost_hours * tph:
+        # a city back from a wasteland builds at its output: 10% takes ten times as long
+        if city.progress * city.output < ut.cost_hours * tph * 100:
             continue
         city.progress = 0
         out.extend(_complete(world, city, ut))

@@ -57,6 +57,21 @@ def end_if_due(world: World) -> list[ev.Event]:
     return finish(world)
 
 
+def collapse(world: World) -> list[ev.Event]:
+    """Society collapses (ruleset total-war: the ecological meter reached its threshold): the
+    game ends now and every nation loses; the standings say how it stood."""
+    world.ended = True
+    return [
+        ev.GameEnded(
+            tick=world.tick,
+            to=list(world.nations),
+            standings=standings(world),
+            winners=[],
+            collapse=True,
+        )
+    ]
+
+
 def finish(world: World, *, by_moderator: bool = False) -> list[ev.Event]:
     """End the game now: the team of mutual allies with the most cities wins."""
     world.ended = True

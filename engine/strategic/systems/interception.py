@@ -25,11 +25,17 @@ class Interception:
         self.world = world
         self.used: set[int] = set()
         self._sights = SightCache(world)
+        self._targets: dict[str, bool] = {}  # unit type -> whether fighters go for it
 
     def __call__(self, world: World, mover: Unit, sq: int) -> list[ev.Event] | None:
         rules = world.rules
-        mt = rules.unit[mover.type]
-        if not any(rules.matches(mt, sel) for sel in rules.combat.interception_targets):
+        target = self._targets.get(mover.type)
+        if target is None:
+            mt = rules.unit[mover.type]
+            target = self._targets[mover.type] = any(
+                rules.matches(mt, sel) for sel in rules.combat.interception_targets
+            )
+        if not target:
             return None
         if _flak_at(world, sq, mover.owner) > 0:
             return None
@@ -45,10 +51,12 @@ class Interception:
         combat_rules = rules.combat
         grid = world.grid
         blocks = rules.diplomacy.blocks_interception
-        best: tuple[int, int] | None = None
-        chosen: Unit | None = None
         radius = combat_rules.interception_radius
-        for fid in sorted(world.interceptors.near(sq, radius)):
+        # the cheap conditions first, for every fighter in reach; whether its nation sees the
+        # mover (the costly one) only for the nearest ones, until one does: the same fighter
+        # as asking it of all of them and keeping the nearest
+        ready: list[tuple[int, int, Unit]] = []
+        for fid in world.interceptors.near(sq, radius):
             if fid in self.used:
                 continue
             f = world.units[fid]
@@ -62,12 +70,12 @@ class Interception:
                 continue
             if f.hp < ft.hp and f.hp < combat_rules.interception_min_hp:
                 continue
-            if not self._sights.sees(f.owner, mover):
-                continue
-            key = (d, f.id)  # the nearest fighter goes
-            if best is None or key < best:
-                best, chosen = key, f
-        return chosen
+            ready.append((d, fid, f))
+        ready.sort(key=lambda c: (c[0], c[1]))  # the nearest fighter goes
+        for _, _, f in ready:
+            if self._sights.sees(f.owner, mover):
+                return f
+        return None
 
 
 def _flak_at(world: World, sq: int, mover_owner: str) -> int:

@@ -82,6 +82,38 @@ def launch_icbm(world: World, unit: Unit, target: int, *, counter: bool = False)
             world.terrain[sq] = WASTE
     if losers:
         world.map_changed()
+    out[:0] = tell_launch(
+        world,
+        out,
+        owner,
+        losers,
+        devastated,
+        unit_type=unit.type,
+        square=world.grid.label(target),
+        radius=radius,
+        counter=counter,
+    )
+    for nation in sorted(set(losers)):
+        out.extend(limit_dropped(world, nation, limits[nation]))
+    if not counter:
+        for nation in sorted(set(losers)):
+            if nation != owner and not world.nations[nation].out:
+                out.extend(counter_launch(world, nation))
+    return out
+
+
+def tell_launch(
+    world: World,
+    out: list[ev.Event],
+    owner: str,
+    losers: list[str],
+    devastated: dict[str, list[str]],
+    **news: object,
+) -> list[ev.Event]:
+    """The launch's news to every nation, each told the cities it saw lost and how many units
+    it is told died (`out`'s UnitDestroyed); and the wars on the launcher of those that lost
+    cities, declared now (their RelationChanged events go into `out`)."""
+    rules = world.rules
     destroyed = {n: 0 for n in world.nations}
     for e in out:
         if isinstance(e, ev.UnitDestroyed):
@@ -96,34 +128,25 @@ def launch_icbm(world: World, unit: Unit, target: int, *, counter: bool = False)
         wars = war_with if nation == owner else [n for n in war_with if n == nation]
         key = (tuple(devastated[nation]), destroyed[nation], tuple(wars))
         told.setdefault(key, []).append(nation)
-    news = [
+    return [
         ev.IcbmLaunched(
             tick=world.tick,
             to=sorted(to),
             nation=owner,
-            unit_type=unit.type,
-            square=world.grid.label(target),
-            radius=radius,
-            counter=counter,
             devastated=list(cities),
             destroyed=count,
             war_with=list(wars),
+            **news,  # type: ignore[arg-type]
         )
         for (cities, count, wars), to in sorted(told.items(), key=lambda kv: kv[1])
     ]
-    out[:0] = news
-    for nation in sorted(set(losers)):
-        out.extend(limit_dropped(world, nation, limits[nation]))
-    if not counter:
-        for nation in sorted(set(losers)):
-            if nation != owner and not world.nations[nation].out:
-                out.extend(counter_launch(world, nation))
-    return out
 
 
 def counter_launch(world: World, nation: str) -> list[ev.Event]:
     """MAD: launch one ICBM at the best target the nation sees, if one scores enough."""
     rules = world.rules
+    if rules.icbm is not None:
+        return []  # two-part ICBMs (seed 002): a launch is a nation's own decision
     icbms = [
         u
         for u in world.units_of(nation)

@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 from engine.strategic import events as ev
 from engine.strategic.rules.models import UnitClass, UnitType
-from engine.strategic.systems import combat
+from engine.strategic.systems import battle, combat
 from engine.strategic.systems.interception import Interception
 from engine.strategic.systems.interdiction import Interdiction
 from engine.strategic.systems.movement import MoveContext, path_cost, plan_move, walk
@@ -76,6 +76,8 @@ def can_attack(world: World, unit: Unit, target: Target, sq: int) -> str | None:
     if target.capture:
         if ut.unit_class != UnitClass.LAND:
             return f"{name} cannot take a city; only land units can"
+        if not ut.captures:
+            return f"{name} cannot take a city"
         return None
     if not any(combat.can_hit(world, ut, sq, dt) for dt in target.types):
         return f"{name} cannot attack what is at {world.grid.label(sq)}"
@@ -104,8 +106,9 @@ def strike(
     where = world.grid.label(target)
     if capture and not still_hostile(world, nation, target):
         return [], True, capture  # seen up close, the city is not what was remembered
-    takes_city = rules.unit[unit.type].unit_class == UnitClass.LAND and still_hostile(
-        world, nation, target
+    ut = rules.unit[unit.type]
+    takes_city = (
+        ut.unit_class == UnitClass.LAND and ut.captures and still_hostile(world, nation, target)
     )
     defended = bool(combat.defenders_at(world, nation, target))
     why = None
@@ -127,7 +130,50 @@ def strike(
             tick=world.tick, to=[nation], nation=nation, unit=unit.id, square=where, reason=why
         )
         return [cancelled], True, capture
+    if rules.battle is not None and defended:
+        return battle.resolve_battle(world, [unit], target), False, capture
     return combat.resolve_attack(world, unit, target, moved=moved), False, capture
+
+
+def fight(world: World, units: list[Unit], target: int) -> list[ev.Event]:
+    """Seed 002 (a ruleset with battles): the units of one attack order that stand next to a
+    defended square fight one battle together; then, if that emptied a hostile city, the
+    first surviving land unit with the mobility left takes it (paying what a capture costs
+    more than an attack, as any attack order on an emptied city does)."""
+    nation = units[0].owner
+    where = world.grid.label(target)
+    out: list[ev.Event] = []
+    able: list[Unit] = []
+    for unit in units:
+        if unit.mobility < combat.attack_cost(world, unit):
+            out.append(
+                ev.OrderCancelled(
+                    tick=world.tick,
+                    to=[nation],
+                    nation=nation,
+                    unit=unit.id,
+                    square=where,
+                    reason=f"not enough mobility left to attack {where}",
+                )
+            )
+        else:
+            able.append(unit)
+    if not able:
+        return out
+    out.extend(battle.resolve_battle(world, able, target))
+    if combat.defenders_at(world, nation, target) or not still_hostile(world, nation, target):
+        return out
+    for unit in able:
+        if (
+            unit.id in world.units
+            and unit.carried_by is None
+            and world.rules.unit[unit.type].unit_class == UnitClass.LAND
+            and unit.mobility >= combat.attack_cost(world, unit)
+        ):
+            events, _, _ = strike(world, unit, target, capture=False, moved=True)
+            out.extend(events)
+            break
+    return out
 
 
 def run_queued(world: World, ctx: MoveContext, unit: Unit) -> list[ev.Event]:

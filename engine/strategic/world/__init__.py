@@ -101,6 +101,10 @@ class City:
     # where each unit it builds is sent (a standing move order), None: nowhere; cleared when
     # its build changes or it changes hands (original game)
     waypoint: int | None = None
+    # a city back from a wasteland (ruleset total-war): its output in % (builds take 100/output
+    # times as long), and the most investment may bring it back to (what it produced before)
+    output: int = 100
+    output_cap: int = 100
 
     def to_row(self) -> list:
         row = [
@@ -112,11 +116,14 @@ class City:
             self.next_build,
             self.name,
         ]
-        # rows of older snapshots have neither: they default to False and None
-        if self.skipped or self.waypoint is not None:
+        # rows of older snapshots have none of these: they default to False, None and 100
+        recovering = self.output != 100 or self.output_cap != 100
+        if self.skipped or self.waypoint is not None or recovering:
             row.append(self.skipped)
-        if self.waypoint is not None:
+        if self.waypoint is not None or recovering:
             row.append(self.waypoint)
+        if recovering:
+            row += [self.output, self.output_cap]
         return row
 
     @classmethod
@@ -134,9 +141,11 @@ class Nation:
     relations: dict[str, str] = field(default_factory=dict)  # my relation towards each other nation
     player: str | None = None  # who plays it (a Discord user id, "ai", ...)
     out: bool = False
+    leader: str = ""  # its leader's name and title, as founded (engine.strategic.founding)
+    title: str = ""
 
     def to_dict(self) -> dict:
-        return {
+        data = {
             "id": self.id,
             "name": self.name,
             "colour": self.colour,
@@ -146,6 +155,9 @@ class Nation:
             "player": self.player,
             "out": self.out,
         }
+        if self.leader:  # kept only when founded with one: older worlds hash as they did
+            data["leader"], data["title"] = self.leader, self.title
+        return data
 
     @classmethod
     def from_dict(cls, d: dict) -> Nation:
@@ -158,6 +170,21 @@ class PendingRelation:
     nation: str
     other: str
     level: str
+
+
+@dataclass(slots=True)
+class Wasteland:
+    """A city an ICBM hit (ruleset total-war): nobody's until `returns`, then its former
+    owner's again, as the city it was, at a fraction of what it produced (`output`)."""
+
+    owner: str
+    designation: str
+    name: str
+    returns: int  # the tick it returns
+    output: int  # what the city produced when hit, in %
+
+    def to_row(self) -> list:
+        return [self.owner, self.designation, self.name, self.returns, self.output]
 
 
 class World:
@@ -183,6 +210,12 @@ class World:
         self.nations: dict[str, Nation] = {}
         self.pending: list[PendingRelation] = []
         self.satellites: list[tuple[str, int]] = []  # launched: (owner, square)
+        # ruleset total-war (seed 002): wastelands by square (see Wasteland), the world's
+        # ecological damage, and when each ICBM part last arrived where it stands (moved, or
+        # changed hands; a part never moved arrived when it was built: `Unit.born`)
+        self.wastelands: dict[int, Wasteland] = {}
+        self.ecology = 0
+        self.part_moved: dict[int, int] = {}
         # units shown to a nation beyond its sight: (nation, unit id) -> tick the reveal ends
         self.reveals: dict[tuple[str, int], int] = {}
         # what each nation last saw of foreign units: nation -> unit id -> [tick, square, type, owner]
@@ -192,6 +225,9 @@ class World:
         # designation] (kept up to date as sight leaves squares: engine/strategic/world/sightindex.py)
         self.known: dict[str, np.ndarray] = {}
         self.city_memory: dict[str, dict[int, list]] = {}
+        # the enemies each nation was told are near its cities, until they are seen there no
+        # more: nation -> city square -> enemy nations (engine/strategic/systems/threats.py)
+        self.warned: dict[str, dict[int, list[str]]] = {}
         self.tick = 0
         self.seed = seed
         self.rng = Rng(seed)
@@ -333,6 +369,8 @@ class World:
         self.sight_index.unit_removed(unit)
         del self.units[unit.id]
         self.radar_units.discard(unit.id)
+        if self.part_moved:
+            self.part_moved.pop(unit.id, None)
         self._unplace(unit.id, unit.sq)
         if self.reveals:
             for key in [k for k in self.reveals if k[1] == unit.id]:
@@ -360,6 +398,8 @@ class World:
         self._place(unit.id, sq)
         self.sight_index.unit_moved(unit)
         self.unit_changed(unit)
+        if self.rules.icbm is not None and self.rules.unit[unit.type].icbm_part is not None:
+            self.part_moved[unit.id] = self.tick
         for passenger in cargo:
             self.move_unit(passenger, sq)
 
@@ -378,6 +418,8 @@ class World:
         self.unit_changed(unit)  # the old owner's supply caches
         unit.owner = owner
         unit.set_order(None)
+        if self.rules.icbm is not None and self.rules.unit[unit.type].icbm_part is not None:
+            self.part_moved[unit.id] = self.tick  # a new owner's part waits out the hour
         self.owned.setdefault(owner, set()).add(unit.id)
         if supplier:
             self.suppliers.setdefault(owner, set()).add(unit.id)
@@ -632,6 +674,7 @@ class World:
         del self.nations[nation_id]
         self.known.pop(nation_id, None)
         self.city_memory.pop(nation_id, None)
+        self.warned.pop(nation_id, None)
         self.sightings.pop(nation_id, None)
         self.memory_at.pop(nation_id, None)
         self.remembered_cache.clear()
@@ -691,7 +734,29 @@ class World:
                 for n, m in sorted(self.city_memory.items())
                 if m
             },
-        }
+            **self._seed_002_dict(),
+        } | (  # (absent when empty: older snapshots have none)
+            {
+                "warned": {
+                    n: {str(sq): list(e) for sq, e in sorted(m.items())}
+                    for n, m in sorted(self.warned.items())
+                }
+            }
+            if self.warned
+            else {}
+        )
+
+    def _seed_002_dict(self) -> dict[str, Any]:
+        """Ruleset total-war's state, only when there is some (other games' snapshots and
+        hashes stay as they were)."""
+        out: dict[str, Any] = {}
+        if self.wastelands:
+            out["wastelands"] = {str(sq): w.to_row() for sq, w in sorted(self.wastelands.items())}
+        if self.ecology:
+            out["ecology"] = self.ecology
+        if self.part_moved:
+            out["part_moved"] = {str(u): t for u, t in sorted(self.part_moved.items())}
+        return out
 
     @classmethod
     def from_dict(cls, d: dict[str, Any], rules: Ruleset | None = None) -> World:
@@ -733,6 +798,12 @@ class World:
         world.city_memory = {
             n: {int(sq): list(e) for sq, e in m.items()}
             for n, m in d.get("city_memory", {}).items()
+        }
+        world.wastelands = {int(sq): Wasteland(*row) for sq, row in d.get("wastelands", {}).items()}
+        world.ecology = d.get("ecology", 0)
+        world.part_moved = {int(u): t for u, t in d.get("part_moved", {}).items()}
+        world.warned = {
+            n: {int(sq): list(e) for sq, e in m.items()} for n, m in d.get("warned", {}).items()
         }
         # cities, satellites and radar are stamped now, as the saved world had them stamped at
         # its last settle: stamping them later, in the middle of the next command or tick, would

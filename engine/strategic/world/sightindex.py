@@ -13,6 +13,7 @@ foreign units it was looking at (`World.sightings`).
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -23,7 +24,9 @@ if TYPE_CHECKING:  # pragma: no cover
 
 class SightIndex:
     def __init__(self, world: World) -> None:
-        self.world = world
+        # the world owns the index: a weak reference back, so a world dropped is freed at
+        # once by reference counting, never left to the cyclic garbage collector
+        self.world: World = weakref.proxy(world)
         h, w = world.height, world.width
         self.shape = (h, w)
         self.counts: dict[str, np.ndarray] = {}

@@ -10,6 +10,7 @@ units on load, never serialised.
 
 from __future__ import annotations
 
+import weakref
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -22,7 +23,9 @@ CLASSES = ("land", "sea")
 
 class SupplyIndex:
     def __init__(self, world: World) -> None:
-        self.world = world
+        # the world owns the index: a weak reference back, so a world dropped is freed at
+        # once by reference counting, never left to the cyclic garbage collector
+        self.world: World = weakref.proxy(world)
         self.shape = (world.height, world.width)
         self.counts: dict[tuple[str, str], np.ndarray] = {}
         self.stamped: dict[

@@ -166,6 +166,10 @@ class CounterGame:
     def full_view(self, world: Counter) -> dict[str, Any]:
         return {"total": world.total, "tick": world.tick}
 
+    def lobby_view(self, world: Counter) -> None:
+        """Nothing to choose before joining: seats are taken in order."""
+        return None
+
     def summary(self, world: Counter) -> GameSummary:
         return GameSummary(
             kind=self.name,

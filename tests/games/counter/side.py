@@ -8,13 +8,21 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from bot.context import Reply, UserError
-from bot.game_side import Creation, GameSide, Post, SandboxHelp, Words, only_options
+from bot.game_side import (
+    Creation,
+    GameSide,
+    Post,
+    SandboxHelp,
+    Words,
+    no_founding,
+    only_options,
+)
 from tests.games.counter import NAME
 from tests.games.counter.core import LEAST, MOST, SEATS
 
 if TYPE_CHECKING:  # pragma: no cover
     from bot.actions import Actions
-    from bot.context import Context
+    from bot.context import Caller, Context
     from bot.dm.tellers import Teller
     from engine.host.service import GameService
     from engine.host.store import GameRow
@@ -93,6 +101,13 @@ class CounterSide:
 
     def joined(self, view: Any, nation: str, name: str, game: GameRow) -> str:
         return f"You lead **{name}** in {game.name}; the counter is at {view['total']}."
+
+    def founding(self, choices: dict[str, Any]) -> dict[str, Any] | None:
+        no_founding(self.words.title, choices)
+        return None
+
+    async def homes(self, ctx: Context, caller: Caller, current: str) -> list[tuple[str, str]]:
+        return []
 
     def help_topics(self) -> Mapping[str, str]:
         return TOPICS

@@ -43,6 +43,12 @@ class CounterTeller:
     def is_big(self, event: Event, nation: str) -> bool:
         return False  # the game has no picture
 
+    def expires(self, event: Event) -> int | None:
+        return None  # no reminders
+
+    def outdated(self, event: Event, view: Any) -> bool:
+        return False
+
     def joined_self(self, event: Event, nation: str) -> bool:
         return False  # its core tells no joining
 
@@ -70,7 +76,9 @@ class CounterTeller:
     ) -> str:
         return f"{game.name}{when(tick)}"
 
-    async def picture(self, view: Any, title: str, events: list[Event]) -> bytes | None:
+    async def picture(
+        self, view: Any, title: str, events: list[Event], *, colours: str = "nation"
+    ) -> bytes | None:
         return None
 
     def menus(self, events: list[Event], nation: str, game_id: int) -> list[Menu]:

@@ -1317,9 +1317,9 @@ class DeskRunner:
         return f"{what}: {reply.text} {card} {pictures}"
 
 
-def picture_input(view: View, title: str, frame: Any) -> bytes:
-    """Stands in for bot.games.strategic.intel's drawing: the view handed to the renderer, and
-    the frame it draws (`intel.MapFrame`), as data."""
+def picture_input(view: View, title: str, frame: Any, colours: str = "nation") -> bytes:
+    """Stands in for bot.games.strategic.intel's drawing: the view handed to the renderer, the
+    frame it draws (`intel.MapFrame`) and how it colours the nations, as data."""
     at = frame.centre
     return json.dumps(
         {
@@ -1327,6 +1327,7 @@ def picture_input(view: View, title: str, frame: Any) -> bytes:
             "at": at,
             "radius": frame.radius if at is not None else None,
             "frame": [frame.whole, frame.full, frame.fitted],
+            "colours": colours,
         },
         sort_keys=True,
     ).encode()

@@ -15,7 +15,7 @@ from engine.strategic.rules import available
 @app_commands.command(name=NAME, description="Open a Strategic Initiative game in this channel")
 @app_commands.describe(
     name="the game's name",
-    ruleset="standard (default) or classic rules",
+    ruleset="standard (default), classic, or total-war (battles in rounds, seed 002)",
     nations=f"how many nations ({MIN_NATIONS}-{MAX_NATIONS}; default 8)",
     size="map size (auto fits the number of nations)",
     speed="how fast game time runs",

@@ -25,6 +25,13 @@ class IntelCog(commands.Cog):
         at="centre of a zoomed map, x,y",
         radius="squares around it (1-20)",
         full="the whole board instead of the part round your cities and units",
+        colours="nations in their own colours, or by relation to you (kept for your maps and DMs)",
+    )
+    @app_commands.choices(
+        colours=[
+            app_commands.Choice(name="each nation's colour", value="nation"),
+            app_commands.Choice(name="by relation: you, allies, neutral, war", value="relation"),
+        ]
     )
     async def map(
         self,
@@ -32,10 +39,13 @@ class IntelCog(commands.Cog):
         at: str | None = None,
         radius: app_commands.Range[int, 1, 20] = 6,
         full: bool = False,
+        colours: str | None = None,
     ) -> None:
         await respond(
             interaction,
-            lambda: self.bot.desk.part(Intel).map(caller_of(interaction), at, radius, full),
+            lambda: self.bot.desk.part(Intel).map(
+                caller_of(interaction), at, radius, full, colours
+            ),
             slow=True,
         )
 

@@ -142,6 +142,18 @@ class PlayingCog(commands.Cog):
     async def _carriers(self, interaction: discord.Interaction, current: str):
         return await complete_ids(interaction, current, self.bot.desk.part(Choices).choose_carriers)
 
+    @app_commands.command(
+        name="invest", description="Spend command points restoring a city back from a wasteland"
+    )
+    @app_commands.describe(city="your city, x,y", points="command points to spend")
+    async def invest(self, interaction: discord.Interaction, city: str, points: int) -> None:
+        await respond(
+            interaction,
+            lambda: self.bot.desk.part(Playing).invest(caller_of(interaction), city, points),
+        )
+
+    invest.autocomplete("city")(_cities)
+
     @app_commands.command(name="launch", description="Launch a satellite or an ICBM at a square")
     @app_commands.describe(unit="the satellite or ICBM's id", target=SQUARE)
     async def launch(self, interaction: discord.Interaction, unit: int, target: str) -> None:

@@ -58,3 +58,42 @@ def test_who_attacks_what_follows_the_ruleset(ruleset: str) -> None:
             assert re.search(rf"\b{u.title.lower()}s\b[^.]*bomb it", line), u.name
         if not u.attack and u.bomb_percent is None and u.moves_on.value != "none":
             assert f"{u.title.lower()}s" in line.split("hit aircraft.")[1].lower(), u.name
+
+
+@pytest.mark.parametrize("ruleset", available())
+def test_every_page_fits_one_message(ruleset: str) -> None:
+    from bot.games.strategic.help import TOPICS
+
+    for topic in TOPICS:
+        assert len(page(load(ruleset), topic)) <= 2000, topic
+
+
+def test_the_battles_page_tells_total_war_with_its_own_numbers() -> None:
+    rules = load("total-war")
+    battle = rules.battle
+    assert battle is not None
+    text = page(rules, "battles")
+    assert f"+{battle.effective_bonus_percent}% attack" in text
+    assert f"counter +{battle.weak_bonus_percent}%" in text
+    assert f"ceil(its units ÷ {battle.misses_per_troops}) misses" in text
+    assert f"{battle.turns} turns a side" in text
+    rows = {
+        line.split(" > ")[0].strip(): line.split(" > ")[1]
+        for line in text.splitlines()
+        if " > " in line
+    }
+    for attacker, defenders in battle.effective.items():
+        row = rows[rules.unit[attacker].title.lower()[:14]]
+        for d in defenders:
+            title = rules.unit[d].title.lower()
+            assert title in row or rules.unit[d].unit_class.value == "sea" and "ships" in row, (
+                attacker,
+                d,
+            )
+    assert "battle tank (tech 12, after tank)" in text
+    assert "`/help topic:battles`" in page(rules, "combat")
+
+
+def test_the_battles_page_of_a_ruleset_without_battles_points_to_total_war() -> None:
+    text = page(load("standard"), "battles")
+    assert "one exchange" in text and "total-war" in text

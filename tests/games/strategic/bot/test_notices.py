@@ -103,6 +103,7 @@ def _sample(cls: type[ev.Event]) -> ev.Event:
         ev.SubSighted: ev.SubSighted(
             tick=1, to=["red"], nation="red", owner="blue", unit=50, square="8,8", until_tick=9
         ),
+        ev.EnemiesSighted: _sighted("3,4"),
         ev.SatelliteLaunched: ev.SatelliteLaunched(tick=1, to=["blue"], nation="red"),
         ev.IcbmLaunched: ev.IcbmLaunched(
             tick=1,
@@ -137,6 +138,12 @@ def _sample(cls: type[ev.Event]) -> ev.Event:
             units=[{"unit": 5, "type": "heavy_bomber", "square": "12,7"}],
         ),
         ev.CityCeded: ev.CityCeded(tick=1, to=to, nation="red", receiver="blue", city="12,7"),
+        ev.WastelandReturned: ev.WastelandReturned(
+            tick=1, to=to, nation="red", city="12,7", output=10
+        ),
+        ev.CityInvested: ev.CityInvested(
+            tick=1, to=["red"], nation="red", city="12,7", spent=80, output=20, cap=100
+        ),
         ev.PlayerChanged: ev.PlayerChanged(
             tick=1, to=["red"], nation="red", player="ai", previous="100"
         ),
@@ -549,6 +556,49 @@ def test_losses_and_threats_come_first_and_others_fights_fold_into_one_line():
     assert notices.category(hit, "red") == "combat"
 
 
+def _sighted(city: str, unit: int = 40) -> ev.EnemiesSighted:
+    """Blue's tank (and infantry) seen near red's city, told to red."""
+    return ev.EnemiesSighted(
+        tick=1,
+        to=["red"],
+        nation="red",
+        city=city,
+        enemy="blue",
+        units=[
+            {"unit": unit, "type": "tank", "square": "5,4"},
+            {"unit": unit + 1, "type": "infantry", "square": "6,6"},
+        ],
+    )
+
+
+def test_enemies_near_a_city_come_first_after_losses_and_fold_per_enemy():
+    lost = ev.CityCaptured(
+        tick=1, to=["blue", "red"], nation="blue", previous="red", city="4,4", unit=9
+    )
+    batch = [_skipped("3,4"), _sample(ev.TechReached), _sighted("3,4"), lost]
+    [message] = notices.digest(batch, "red", NAMES, clock="day 3 14:15")
+    lines = message.splitlines()[1:]
+    assert lines[:2] == [
+        "**Blue captured your city 4,4**",
+        "**Blue's units near your city 3,4**: tank 40 at 5,4 and infantry 41 at 6,6",
+    ]
+    assert notices.category(batch[2], "red") == "combat"  # not the muted `others`
+    # seen, gone and seen again before the report went: told once, where it was last seen
+    again = _sighted("3,4", unit=50)
+    [message] = notices.digest([_sighted("3,4"), again], "red", NAMES)
+    assert message.splitlines()[1:] == [
+        "**Blue's units near your city 3,4**: tank 50 at 5,4 and infantry 51 at 6,6"
+    ]
+    # one enemy near many cities: one line
+    many: list[ev.Event] = [
+        _sighted(sq, unit=10 * i) for i, sq in enumerate(("3,4", "9,9", "20,1", "2,2"))
+    ]
+    [message] = notices.digest(many, "red", NAMES)
+    assert message.splitlines()[1:] == [
+        "**Blue's units near 4 of your cities**: 3,4, 9,9, 20,1, 2,2 (8 units)"
+    ]
+
+
 def test_a_player_is_not_told_of_other_nations_fights_until_they_unmute_them():
     from bot.dm.notifier import PlayerSettings
     from bot.dm.text import CATEGORIES, DEFAULT_MUTED
@@ -569,3 +619,26 @@ def test_many_cities_changing_their_builds_fold_into_one_line():
         "5 of your cities changed what they build: 0,1 (fort: tank), 1,1 (fort: tank), "
         "2,1 (fort: tank), 3,1 (fort: tank) and 1 more"
     ]
+
+
+def test_a_battle_attack_tells_its_dice_to_both_sides() -> None:
+    """Ruleset total-war: each attack of a battle in rounds says its roll, what it needed, and
+    the counter-attack's; a hit destroys."""
+    missed = attacked(
+        turn=1,
+        damage=0,
+        counter=0,
+        attack_roll=ev.BattleRoll(need=5, n=10, roll=9, bonus=True),
+        counter_roll=ev.BattleRoll(need=2, n=11, roll=7),
+    )
+    line = told(missed, "red", NAMES)
+    assert line.startswith("Your infantry 12 attacked Blue's tank 40 at 12,7 (battle turn 1)")
+    assert "rolled 9 of 1-10 (5 or less hits, effective): missed" in line
+    assert "counter rolled 7 of 1-11 (2 or less hits): missed" in line
+    hit = attacked(
+        turn=2, damage=9, counter=0, defender_hp=0, attack_roll=ev.BattleRoll(need=3, n=7, roll=2)
+    )
+    line = told(hit, "blue", NAMES)
+    assert "Red's infantry 12 attacked your tank 40" in line
+    assert "rolled 2 of 1-7 (3 or less hits): tank 40 **destroyed**" in line
+    assert len(line) <= MAX_LINE

@@ -9,6 +9,7 @@ import io
 import re
 
 import numpy as np
+import pytest
 from PIL import Image
 
 from engine.interface.colours import PALETTE
@@ -86,3 +87,64 @@ async def test_the_welcome_names_the_colour_the_players_map_draws_them_in(env) -
     # the city's fill, left of the unit drawn in its lower right corner
     fill = tuple(int(v) for v in arr[bottom - 6, left + 5])
     assert fill == style.parse_colour(PALETTE[named.group(1)]), (fill, named.group(1))
+
+
+def _colours_of(png: bytes) -> set[tuple[int, ...]]:
+    counted = Image.open(io.BytesIO(png)).convert("RGB").getcolors(1 << 16) or []
+    return {tuple(c) for _, c in counted if isinstance(c, tuple)}
+
+
+@pytest.mark.slow  # (about 6 s: five maps and a DM picture)
+async def test_a_player_may_colour_maps_by_relation_and_keeps_that_choice(tmp_path) -> None:
+    from engine.strategic import commands as cmd
+    from engine.strategic.scenario import build_world
+    from tests.e2e.test_bot_e2e import running_bot, seat_world
+
+    teal = (0, 200, 200)  # Blue's own colour
+    async with running_bot(tmp_path, ["alice", "bob"]) as env:  # noqa: F811
+        world, _ = build_world(
+            {
+                "ruleset": "standard",
+                "map": "~~~~~~~~~~~~\n~A...B.....~\n~..........~\n~~~~~~~~~~~~\n",
+                "nations": {
+                    "red": {"player": str(env.alice.id), "colour": "#ffd700"},
+                    "blue": {"player": str(env.bob.id), "colour": "#00c8c8"},
+                },
+                "cities": {
+                    "A": {"owner": "red", "designation": "fort"},
+                    "B": {"owner": "blue", "designation": "fort"},
+                },
+                "units": [
+                    {"id": 1, "owner": "red", "type": "infantry", "at": "3,1"},
+                    {"id": 2, "owner": "blue", "type": "infantry", "at": "4,1"},
+                ],
+            }
+        )
+        game = await seat_world(env, "Colours", world)
+        fake = env.fake
+        first = await fake.invoke(env.alice, env.channel, "map")
+        assert teal in _colours_of(first.files[0].data)  # by default: each nation's colour
+
+        chosen = await fake.invoke(env.alice, env.channel, "map", {"colours": "relation"})
+        assert "Your maps now colour nations by relation to you" in chosen.text
+        colours = _colours_of(chosen.files[0].data)
+        assert teal not in colours and style.RELATION_COLOURS["neutral"] in colours
+        # kept: the map's buttons and the next /map draw the same way
+        again = await fake.invoke(env.alice, env.channel, "map")
+        assert "now colour" not in again.text and teal not in _colours_of(again.files[0].data)
+        refresh = next(b for b in chosen.message.buttons if b["label"] == "Refresh")
+        pressed = await fake.click(env.alice, chosen, refresh["custom_id"])
+        assert teal not in _colours_of(pressed.files[0].data)
+        # and so do the pictures of her DM reports: Blue declares war
+        await env.bot.service.submit(game, "blue", cmd.SetRelation(other="red", level="war"))
+        dm = await fake.wait_for_dm(
+            env.alice, lambda m: "declared war on you" in m.content, timeout=10
+        )
+        colours = _colours_of(dm.attachments[0].data)
+        assert teal not in colours and style.RELATION_COLOURS["war"] in colours
+        # Bob chose nothing: his maps keep the nations' colours
+        his = await fake.invoke(env.bob, env.channel, "map")
+        assert (255, 215, 0) in _colours_of(his.files[0].data)
+        back = await fake.invoke(env.alice, env.channel, "map", {"colours": "nation"})
+        assert "each nation in its own colour" in back.text
+        assert teal in _colours_of(back.files[0].data)

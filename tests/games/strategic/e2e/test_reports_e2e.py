@@ -66,3 +66,61 @@ async def test_a_capture_is_told_once_and_each_dm_arrives_once(tmp_path) -> None
         assert sum("declared war on you" in d for d in dms) == 1, dms
         repeated = [d for d, n in Counter(dms).items() if n > 1]
         assert repeated == [], repeated
+
+
+NEAR = """
+~~~~~~~~~~~~~~~~
+~..............~
+~.A......B.....~
+~..............~
+~~~~~~~~~~~~~~~~
+"""
+
+
+@pytest.mark.slow  # (about 5 s: two DM passes)
+async def test_enemies_near_a_city_are_told_once_a_visit_and_never_unseen(tmp_path) -> None:
+    async with running_bot(tmp_path, ["alice", "bob"]) as env:
+        world, _ = build_world(
+            {
+                "ruleset": "standard",
+                "map": NEAR,
+                "explored": "all",
+                "nations": {
+                    "red": {"player": str(env.alice.id)},
+                    "blue": {"player": str(env.bob.id)},
+                },
+                "relations": [["red", "blue", "war"]],
+                "cities": {
+                    "A": {"owner": "red", "designation": "fort"},
+                    "B": {"owner": "blue", "designation": "fort"},
+                },
+                "units": [
+                    {"id": 1, "owner": "red", "type": "infantry", "at": "3,2"},
+                    # within 3 of red's city 2,2 but beyond what red sees
+                    {"id": 2, "owner": "blue", "type": "tank", "at": "5,2", "mobility": 9},
+                ],
+            }
+        )
+        game = await seat_world(env, "Threats", world)
+        service = env.bot.service
+
+        async def blue_moves_to(square: str) -> None:
+            move = cmd.Move.model_validate({"units": [2], "to": square})
+            await service.submit(game, "blue", move)
+            await service.advance(game, 1)
+
+        await service.advance(game, 1)  # unseen: nothing
+        await blue_moves_to("4,1")  # seen by the infantry
+        first = await env.fake.wait_for_dm(
+            env.alice, lambda m: "near your city" in m.content, timeout=10
+        )
+        assert "**Blue's units near your city 2,2**: tank 2 at 4,1" in first.content
+        await service.advance(game, 16)  # it stays four game hours: not told again
+        await blue_moves_to("7,1")  # gone
+        await blue_moves_to("4,3")  # and back: told again
+        await env.fake.wait_for_dm(env.alice, lambda m: "tank 2 at 4,3" in m.content, timeout=10)
+        told = [m.content for m in env.fake.dms(env.alice) if "near your city" in m.content]
+        assert len(told) == 2, told
+        assert not any("5,2" in t for t in told), told
+        # the enemy's own player is told nothing of it
+        assert not any("near your city" in m.content for m in env.fake.dms(env.bob))

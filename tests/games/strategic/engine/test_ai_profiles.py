@@ -37,6 +37,7 @@ DOCUMENTED = {
         "warships_for_war": False,
         "builds_bombers": False,
         "sends_builds_to_front": False,
+        "launches_icbms": False,
     },
     "expand": {
         "every_hours": 1,
@@ -49,6 +50,7 @@ DOCUMENTED = {
         "builds_bombers": False,
         "builds_airport": False,
         "builds_engineers": False,
+        "launches_icbms": False,
         "more_ports": False,
         "naive_loading": True,
         "sends_builds_to_front": False,

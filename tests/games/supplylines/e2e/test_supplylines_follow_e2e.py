@@ -2,10 +2,13 @@
 the usual Diplomacy notation, `/game info` naming who has not submitted and when the turn is
 due, each turn's results in words beside the board in the game's channel, the reply to the last
 submission naming the turn that resolved, and the reminder before a deadline (by DM, or a ping
-in the channel for a player who chose that with `/notify mute:reminders`), never twice."""
+in the channel for a player who chose that with `/notify mute:reminders`), never twice, and
+never held by quiet hours past the deadline it warns of."""
 
 from __future__ import annotations
 
+import asyncio
+import time
 from types import SimpleNamespace
 
 import pytest
@@ -107,6 +110,81 @@ async def test_a_reminder_comes_by_dm_to_those_who_have_not_submitted(env) -> No
     await env.bot.service.advance(game, 2)
     await fake.wait_for_dm(env.bob, lambda m: "Turn 1:" in m.content, timeout=10)
     assert not any("Reminder" in m.content for m in fake.dms(env.bob))
+
+
+async def _quiet_for_hours(env: SimpleNamespace, user) -> None:
+    """The user's quiet hours from the hour it is now (UTC) to four hours on: they end three
+    to four hours from now."""
+    hour = int(time.time() // 3600) % 24
+    reply = await env.fake.invoke(
+        user, env.channel, "notify", {"quiet_from": hour, "quiet_to": (hour + 4) % 24}
+    )
+    assert "reports wait until then" in reply.text
+
+
+async def test_quiet_hours_never_hold_a_reminder_past_its_deadline(env) -> None:  # noqa: F811
+    fake = env.fake
+    await _quiet_for_hours(env, env.alice)
+    # 2-hour turns: the deadline comes before Ann's quiet hours end, so the reminder is sent now
+    game = await _ann_and_bob_play(env, turn_hours=2)
+    await env.bot.service.advance(game, 6)
+    dm = await fake.wait_for_dm(env.alice, lambda m: "Reminder" in m.content, timeout=10)
+    assert "turn 1's orders are due in 30 minutes" in dm.content
+    # what keeps (the players joining) still waits for the morning
+    assert not any("joined" in m.content.lower() for m in fake.dms(env.alice))
+
+
+async def _reminders_held(env: SimpleNamespace) -> list:
+    """The reminder rows held back now (to be sent when quiet hours end, within 5 hours)."""
+    store = env.bot.service.store
+    now = time.time()
+    sendable = {r.id for r in await store.pending_events(now=now)}
+    after_quiet = await store.pending_events(now=now + 5 * 3600)
+    return [r for r in after_quiet if r.id not in sendable and r.event["kind"] == "DeadlineNear"]
+
+
+async def _held_for_ann(env: SimpleNamespace) -> int:
+    """Ann in quiet hours that end before the deadline of a game of 12-hour turns, an hour
+    before the deadline: Bob (no quiet hours) has his reminder, Ann's waits. The game."""
+    await _quiet_for_hours(env, env.alice)
+    game = await _ann_and_bob_play(env, turn_hours=12)
+    await env.bot.service.advance(game, 44)  # an hour before the deadline
+    await env.fake.wait_for_dm(env.bob, lambda m: "Reminder" in m.content, timeout=10)
+    await eventually_async(lambda: _reminders_held(env))
+    assert not any("Reminder" in m.content for m in env.fake.dms(env.alice))
+    return game
+
+
+async def eventually_async(check, timeout: float = 10.0) -> None:
+    deadline = time.monotonic() + timeout  # (bounds a failure only)
+    while not await check():
+        assert time.monotonic() < deadline, "condition not met in time"
+        await asyncio.sleep(0.05)
+
+
+async def test_a_reminder_waits_out_quiet_hours_that_end_before_its_deadline(env) -> None:  # noqa: F811
+    await _held_for_ann(env)
+    # it is hers as soon as her quiet hours are over (here: she drops them)
+    await env.fake.invoke(env.alice, env.channel, "notify", {"no_quiet_hours": True})
+    dm = await env.fake.wait_for_dm(env.alice, lambda m: "Reminder" in m.content, timeout=10)
+    assert "turn 1's orders are due in 1 hour" in dm.content
+
+
+async def test_a_held_reminder_is_dropped_once_the_orders_are_in(env) -> None:  # noqa: F811
+    await _held_for_ann(env)
+    # awake in her quiet hours, Ann submits; when they end, no reminder tells her she has not
+    await env.fake.invoke(env.alice, env.channel, "orders submit")
+    await env.fake.invoke(env.alice, env.channel, "notify", {"no_quiet_hours": True})
+
+    async def released() -> bool:
+        return not await _reminders_held(env) and not [
+            r
+            for r in await env.bot.service.store.pending_events()
+            if r.event["kind"] == "DeadlineNear"
+        ]
+
+    await eventually_async(released)
+    assert not any("Reminder" in m.content for m in env.fake.dms(env.alice))
 
 
 @pytest.mark.slow

@@ -279,16 +279,16 @@ async def test_an_ai_seat_whose_orders_fail_midway_decides_again(service) -> Non
     await service.join(game, name="Ann", colour="#c0392b", player="100")
     bot = await service.join(game, name="Robot", colour="#2980b9", player=AI_PLAYER)
     await service.update_settings(game, ai={bot: "normal"})
-    submit = service.submit
+    submit_all = service.submit_all
     failures: list[object] = []
 
-    async def flaky(game_id, nation, command, **kw):
+    async def flaky(game_id, nation, commands, **kw):
         if nation == bot and not failures:
-            failures.append(command)
+            failures.append(commands)
             raise OSError("disk I/O error")
-        return await submit(game_id, nation, command, **kw)
+        return await submit_all(game_id, nation, commands, **kw)
 
-    service.submit = flaky
+    service.submit_all = flaky
     runner = AiRunner(service)
     await runner.run_once()  # the failure is logged; the pass goes on
     assert failures and bot not in (await service.live_world(game)).submitted

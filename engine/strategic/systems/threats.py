@@ -1,0 +1,109 @@
+"""Enemies near a nation's cities: at every tick, the units of nations at war with it that it
+sees within the ruleset's `sighting.threat_radius` of one of its cities (docs/RULES.md
+"Enemies near your cities").
+
+A nation is told once per threat (`EnemiesSighted`, per city and enemy nation): the world keeps
+what it was told (`World.warned`, saved with the world, so neither a replay nor a restart tells
+it twice or forgets it), and forgets it at the first tick the nation sees none of that enemy's
+units near the city any more (they left, died, or went out of its sight): when they come back,
+it is told again. What it cannot see it is never told of.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+import numpy as np
+
+from engine.strategic import events as ev
+from engine.strategic.world import Unit, World
+from engine.strategic.world.geometry import Grid
+
+
+def enemies_near_cities(world: World) -> list[ev.Event]:
+    """The threats begun this tick (`EnemiesSighted`, per nation, city and enemy), and
+    `World.warned` brought up to date. Cost: nothing while nobody is at war; else a pass over
+    the units of the nations at war and, per nation, one look at all its cities' windows."""
+    radius = world.rules.sighting.threat_radius
+    if radius is None or (not world.warned and not _any_war(world)):
+        return []
+    war = world.rules.diplomacy.war
+    cities: dict[str, list[int]] = {}
+    for city in world.cities.values():
+        if city.owner is not None:
+            cities.setdefault(city.owner, []).append(city.sq)
+    grid = world.grid
+    index = world.sight_index
+    at, units = world.at, world.units
+    squares_of: dict[str, np.ndarray] = {}  # where each nation's units are (when asked)
+    out: list[ev.Event] = []
+    warned: dict[str, dict[int, list[str]]] = {}
+    for nation in sorted(world.nations):
+        enemies = sorted(
+            other
+            for other in world.nations
+            if other != nation
+            and (world.relation(nation, other) == war or world.relation(other, nation) == war)
+        )
+        if not enemies or world.nations[nation].out or nation not in cities:
+            continue
+        for enemy in enemies:
+            if enemy not in squares_of:
+                ids = world.owned.get(enemy, ())
+                squares_of[enemy] = np.array([units[i].sq for i in ids], dtype=np.intp)
+        marked = np.zeros(grid.size, dtype=bool)
+        for enemy in enemies:
+            marked[squares_of[enemy]] = True
+        own = tuple(sorted(cities[nation]))
+        windows = _windows(grid.width, grid.height, own, radius)
+        informants = world.informants(nation)
+        told = world.warned.get(nation, {})
+        for row in np.flatnonzero(marked[windows].any(axis=1)).tolist():
+            sq = own[row]
+            near: dict[str, list[tuple[int, int, Unit]]] = {}
+            window = windows[row]
+            for square in np.unique(window[marked[window]]).tolist():
+                for uid in at.get(square, ()):
+                    unit = units[uid]
+                    if unit.owner in enemies and any(index.sees_unit(n, unit) for n in informants):
+                        near.setdefault(unit.owner, []).append(
+                            (grid.distance(sq, square), unit.id, unit)
+                        )
+            if not near:
+                continue
+            warned.setdefault(nation, {})[sq] = sorted(near)
+            before = told.get(sq, [])
+            for enemy in sorted(near):
+                if enemy in before:
+                    continue
+                out.append(
+                    ev.EnemiesSighted(
+                        tick=world.tick,
+                        to=[nation],
+                        nation=nation,
+                        city=grid.label(sq),
+                        enemy=enemy,
+                        units=[
+                            {"unit": u.id, "type": u.type, "square": grid.label(u.sq)}
+                            for _, _, u in sorted(near[enemy], key=lambda t: t[:2])
+                        ],
+                    )
+                )
+    world.warned = warned
+    return out
+
+
+def _any_war(world: World) -> bool:
+    war = world.rules.diplomacy.war
+    return any(war in n.relations.values() for n in world.nations.values())
+
+
+@lru_cache(maxsize=4096)
+def _windows(width: int, height: int, cities: tuple[int, ...], radius: int) -> np.ndarray:
+    """Per city, the squares within `radius` of it (`Grid.within`), one row each (a map
+    narrower than the window repeats a square to fill the row). A nation's cities change
+    rarely: the same rows serve tick after tick."""
+    grid = Grid(width, height)
+    rows = [grid.within(sq, radius) for sq in cities]
+    size = (2 * radius + 1) ** 2
+    return np.array([row + [row[0]] * (size - len(row)) for row in rows], dtype=np.intp)
