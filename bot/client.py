@@ -7,6 +7,7 @@ import asyncio
 import contextlib
 import hashlib
 import logging
+import time
 
 import discord
 from discord import app_commands
@@ -42,6 +43,8 @@ log = logging.getLogger(__name__)
 DEAD_INTERACTION = frozenset({10062, 50027})
 
 RELAY_SECONDS = 0.1  # how often a process of several looks for orders relayed to it
+# an end of a game whose posts failed (Discord down, a bug) is tried again after this
+END_RETRY_SECONDS = 600.0
 
 
 class StrategicBot(commands.AutoShardedBot):
@@ -73,6 +76,8 @@ class StrategicBot(commands.AutoShardedBot):
         self.ticker: Ticker | None = None
         self._tasks: list[asyncio.Task] = []
         self._dirty_games: set[int] = set()
+        self._ending: set[int] = set()  # games whose end is being posted now
+        self._end_failed: dict[int, float] = {}  # game -> when its end's posts are tried again
         # game -> (pinned status message id, its text's digest) as last posted or edited (also
         # kept in the bot store: after a restart only the statuses that changed are edited)
         self._status_shown: dict[int, tuple[str, str]] = {}
@@ -139,6 +144,8 @@ class StrategicBot(commands.AutoShardedBot):
             ),
             asyncio.create_task(self._status_loop(), name="status-board"),
             asyncio.create_task(self.ai.run_forever(self.settings.tick_seconds), name="ai"),
+            # the ends a stopped process did not post (also looked for with the statuses)
+            asyncio.create_task(self._post_missed_ends_once(), name="missed-ends"),
         ]
         if self.service is not None:
             # the games' bulk out of the garbage collector's full collections (engine.host.heap)
@@ -236,47 +243,91 @@ class StrategicBot(commands.AutoShardedBot):
             log.exception("posting in the channel of game %s failed", game_id)
 
     async def game_over(self, game_id: int) -> None:
-        """The end of a game in its channel: the timelapse, then the result and its charts."""
-        await self.post_timelapse(game_id)
-        await self.post_result(game_id)
+        """The end of a game in its channel: the timelapse, then the result and its charts,
+        each noted in the bot store once done (`end_posts`), so a process that stops between a
+        game's end and its posts makes the rest when it starts again (`post_missed_ends`), and
+        none twice."""
+        if game_id in self._ending:
+            return  # (being posted: the end's events and a look for missed ends at once)
+        self._ending.add(game_id)
+        try:
+            assert self.service is not None
+            store = BotStore.of(self.service.store)
+            done = await store.end_posted(game_id)
+            for part, post in (("timelapse", self.post_timelapse), ("result", self.post_result)):
+                if part in done:
+                    continue
+                if not await post(game_id):
+                    self._end_failed[game_id] = time.monotonic() + END_RETRY_SECONDS
+                    return  # (in order: the result waits for its timelapse)
+                await store.mark_end_posted(game_id, part)
+            self._end_failed.pop(game_id, None)
+        except Exception:
+            log.exception("the end of game %s could not be posted", game_id)
+            self._end_failed[game_id] = time.monotonic() + END_RETRY_SECONDS
+        finally:
+            self._ending.discard(game_id)
 
-    async def post_timelapse(self, game_id: int) -> None:
+    async def post_missed_ends(self) -> None:
+        """The posts of this process's ended games that were never made (a process stopped
+        between a game's end and its posts, or a post failed: tried again after a while)."""
+        assert self.service is not None
+        missed = await BotStore.of(self.service.store).ends_unposted("result")
+        if not missed:
+            return
+        mine = {g.id for g in await self.service.games(status=["ended"], mine=True)}
+        now = time.monotonic()
+        for game_id in missed:
+            if game_id in mine and self._end_failed.get(game_id, 0.0) <= now:
+                await self.game_over(game_id)
+
+    async def post_timelapse(self, game_id: int) -> bool:
         """At the end of a game: the whole game as an animated map in its channel (if the game
-        has a picture)."""
+        has a picture). True when done (posted, or nothing to post, or the bot may not post
+        there: its creator is told); False when it failed (tried again later)."""
         assert self.service is not None
         try:
             row = await self.service.game(game_id)
             if not row.channel_id:
-                return
+                return True
             first, entries = await self.service.history(game_id)
             data = await asyncio.to_thread(side(row.kind).timelapse, first, entries, row.name)
             if data is None:  # a game with no picture of itself
-                return
+                return True
             await self.channels.send(
                 row,
                 f"**{row.name} is over.** The whole game, as it happened:",
                 file=(f"game-{game_id}.gif", data),
+                nonce=idempotency_key("end", game_id, "timelapse"),
             )
         except Exception:
             log.exception("timelapse of game %s failed", game_id)
+            return False
+        return True
 
-    async def post_result(self, game_id: int) -> None:
+    async def post_result(self, game_id: int) -> bool:
         """At the end of a game: its result recorded for the server's standings (once, whichever
-        process gets here first), and posted in its channel with its charts (if it has any)."""
+        process gets here first), and posted in its channel with its charts (if it has any,
+        kept in the bot store for `/stats game`). True when done, False when it failed."""
         assert self.service is not None
         try:
             await self.desk.standings.record(game_id)
             row = await self.service.game(game_id)
             result = await BotStore.of(self.service.store).result(game_id)
-            if not row.channel_id or result is None:
-                return
-            first, entries = await self.service.history(game_id)
-            data = await asyncio.to_thread(side(row.kind).charts, first, entries, row.name)
+            if result is None:
+                return True  # (not ended after all: nothing to post)
+            data = await self.desk.standings.charts(row)  # (kept, even with no channel)
+            if not row.channel_id:
+                return True
             text = result_text(result) + "\n`/stats server` for this server's standings."
             file = (f"stats-{game_id}.png", data) if data is not None else None
-            await self.channels.send(row, text, file=file)
+            await self.channels.send(
+                row, text, file=file, nonce=idempotency_key("end", game_id, "result")
+            )
         except Exception:
             log.exception("the result of game %s failed", game_id)
+            return False
+        return True
 
     async def after_reply(self, reply: Reply) -> None:
         """Say in the game's channel what everyone should know, refresh the pinned status."""
@@ -352,6 +403,12 @@ class StrategicBot(commands.AutoShardedBot):
         except Exception:  # noqa: BLE001 - the game may be gone; at worst edited once more
             log.warning("keeping the status shown of game %s failed", game_id, exc_info=True)
 
+    async def _post_missed_ends_once(self) -> None:
+        try:
+            await self.post_missed_ends()
+        except Exception:
+            log.exception("looking for ended games not posted failed")
+
     async def _status_loop(self) -> None:
         """Refresh the status of running games now and then (the clock moves), and of games
         whose nations changed, soon."""
@@ -367,6 +424,7 @@ class StrategicBot(commands.AutoShardedBot):
             if elapsed >= self.settings.status_seconds:
                 elapsed = 0.0
                 games |= {g.id for g in await service.games(status=["running"], mine=True)}
+                await self._post_missed_ends_once()
             for game_id in sorted(games):
                 await self._refresh_in_turn(game_id)
 

@@ -26,11 +26,8 @@ def closest(colour: str, taken: list[str]) -> tuple[float, str | None]:
 
 
 def name_of(colour: str) -> str:
-    """A colour as players read it: its palette name, or its #rrggbb."""
-    for name, hexa in colours.PALETTE.items():
-        if hexa == colour.lower():
-            return name
-    return colour
+    """A colour as players read it: its palette name (also a former one's), or its #rrggbb."""
+    return colours.name_of(colour) or colour
 
 
 def default_colour(taken: list[str]) -> str:

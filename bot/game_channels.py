@@ -16,6 +16,7 @@ import io
 import logging
 import time
 from collections.abc import Awaitable, Callable
+from typing import Any
 
 import discord
 
@@ -120,9 +121,12 @@ class GameChannels:
         *,
         file: tuple[str, bytes] | None = None,
         pings: tuple[str, ...] = (),
+        nonce: str | None = None,
     ) -> discord.Message | None:
         """Post in the game's channel; None when the bot may not (it has told why, once).
-        Only the users in `pings` are notified by their mentions (nobody by default)."""
+        Only the users in `pings` are notified by their mentions (nobody by default). `nonce`:
+        the post's idempotency key (Discord shows a post sent again under it within a few
+        minutes once: a process that died after posting and before noting it)."""
         channel = await self.channel(row)
         if channel is None:
             return None
@@ -136,14 +140,18 @@ class GameChannels:
             none = discord.AllowedMentions(
                 everyone=False, roles=False, users=[discord.Object(id=int(u)) for u in pings[:100]]
             )
+        key: Any = {} if nonce is None else {"nonce": nonce}  # (discord.py: a nonce or none)
         try:
             if file is not None:
                 name, data = file
                 message = await channel.send(
-                    text, file=discord.File(io.BytesIO(data), filename=name), allowed_mentions=none
+                    text,
+                    file=discord.File(io.BytesIO(data), filename=name),
+                    allowed_mentions=none,
+                    **key,
                 )
             else:
-                message = await channel.send(text, allowed_mentions=none)
+                message = await channel.send(text, allowed_mentions=none, **key)
         except discord.Forbidden as exc:
             await self._refused(row, channel, _refused_for(exc, needed), refused=True)
             return None

@@ -27,6 +27,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from engine.host.store import GameRow
     from engine.interface.events import Event
     from engine.interface.summary import GameSummary
+    from renderers.chart import Charts
 
 
 @dataclass(frozen=True)
@@ -148,10 +149,11 @@ class GameSide(Protocol):
         picture (its channel is shown none)."""
         ...
 
-    def charts(self, first: Any, entries: list[dict[str, Any]], title: str) -> bytes | None:
-        """The game's measures per nation over its time (its cities and power, its units...)
-        as a picture posted at its end and shown by `/stats game` (run in a thread, like the
-        timelapse); None: a game with no charts."""
+    def measures(self, first: Any, entries: list[dict[str, Any]]) -> Charts | None:
+        """The game's measures per nation over its time (its cities and power, its units...),
+        replayed from its history once at its end (run in a thread, like the timelapse): the
+        bot keeps them (`BotStore.add_charts`) and draws them (`renderers.chart.draw`) for the
+        channel and `/stats game`; None: a game with no charts."""
         ...
 
     # --- standings ------------------------------------------------------------------------------

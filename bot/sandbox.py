@@ -388,8 +388,7 @@ class Sandbox:
         if result is None:
             return
         row = await self.service.game(self.game)
-        first, entries = await self.service.history(self.game)
-        data = await asyncio.to_thread(side(row.kind).charts, first, entries, row.name)
+        data = await self.desk.standings.charts(row)  # (kept for `/stats game`)
         file = (f"stats-{self.game}.png", data) if data is not None else None
         self._to_channel(result_text(result), file)
 

@@ -22,7 +22,9 @@ from dataclasses import dataclass
 from bot.context import Caller, Context, Reply, UserError
 from bot.game_side import side
 from bot.store import BotStore, ResultRow
+from engine.host.rows import GameRow
 from engine.interface.entries import AI_PLAYER
+from renderers import chart
 
 START = 1500.0
 K = 32.0
@@ -192,10 +194,22 @@ class Standings:
         await self._results(caller.guild_id)
         result = await self.store.result(game_id)
         text = result_text(result) if result is not None else f"**{row.name}** is over."
-        first, entries = await service.history(game_id)
-        data = await asyncio.to_thread(side(row.kind).charts, first, entries, row.name)
+        data = await self.charts(row)
         files = [(f"stats-{game_id}.png", data)] if data is not None else []
         return Reply(text=text, files=files, ephemeral=False)
+
+    async def charts(self, row: GameRow) -> bytes | None:
+        """An ended game's charts as a picture (None: it has none): its measures as kept in
+        the bot store, worked out from its history the first time (at its end; or, for a game
+        that ended before they were kept, at the first `/stats game`), so a game is replayed
+        once, not at every look."""
+        kept = await self.store.charts(row.id)
+        if kept is None:
+            first, entries = await self.ctx.service.history(row.id)
+            found = await asyncio.to_thread(side(row.kind).measures, first, entries)
+            kept = (found or chart.NONE).to_json()
+            await self.store.add_charts(row.id, kept)
+        return await asyncio.to_thread(chart.draw, chart.Charts.from_json(kept), row.name)
 
 
 def result_text(result: ResultRow) -> str:

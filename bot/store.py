@@ -119,6 +119,26 @@ MIGRATIONS: list[str] = [
     );
     CREATE INDEX game_results_guild ON game_results (guild_id, ended_at, game_id);
     """,
+    # 5: each ended game's charts, worked out once (`/stats game` reads them; kept when the
+    # game is deleted, as its result is); and which of an ended game's posts in its channel
+    # (its timelapse, its result) are done, so a restart between the end and the posts makes
+    # them then (the games that ended before this migration are taken as posted)
+    """
+    CREATE TABLE game_charts (
+        game_id INTEGER PRIMARY KEY,
+        charts TEXT NOT NULL
+    );
+    CREATE TABLE end_posts (
+        game_id INTEGER NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        part TEXT NOT NULL,
+        posted_at REAL NOT NULL,
+        PRIMARY KEY (game_id, part)
+    );
+    INSERT INTO end_posts (game_id, part, posted_at)
+        SELECT id, 'timelapse', 0 FROM games WHERE status = 'ended';
+    INSERT INTO end_posts (game_id, part, posted_at)
+        SELECT id, 'result', 0 FROM games WHERE status = 'ended';
+    """,
 ]
 
 # The same tables on PostgreSQL (numbered on their own, also in `bot_schema`): ids BIGINT,
@@ -190,6 +210,23 @@ POSTGRES_MIGRATIONS: list[str] = [
         places JSONB NOT NULL
     );
     CREATE INDEX game_results_guild ON game_results (guild_id, ended_at, game_id);
+    """,
+    # 4: SQLite's 5
+    """
+    CREATE TABLE game_charts (
+        game_id BIGINT PRIMARY KEY,
+        charts JSONB NOT NULL
+    );
+    CREATE TABLE end_posts (
+        game_id BIGINT NOT NULL REFERENCES games(id) ON DELETE CASCADE,
+        part TEXT NOT NULL,
+        posted_at DOUBLE PRECISION NOT NULL,
+        PRIMARY KEY (game_id, part)
+    );
+    INSERT INTO end_posts (game_id, part, posted_at)
+        SELECT id, 'timelapse', 0 FROM games WHERE status = 'ended';
+    INSERT INTO end_posts (game_id, part, posted_at)
+        SELECT id, 'result', 0 FROM games WHERE status = 'ended';
     """,
 ]
 
@@ -547,6 +584,52 @@ class BotStore:
         )
         return _result(rows[0]) if rows else None
 
+    # --- ended games' charts and posts -----------------------------------------------------------
+
+    async def add_charts(self, game_id: int, charts: dict[str, Any]) -> None:
+        """Keep an ended game's charts (`renderers.chart.Charts.to_json`), once."""
+        await self._write(
+            (
+                "INSERT INTO game_charts (game_id, charts) VALUES (?, ?)"
+                " ON CONFLICT (game_id) DO NOTHING",
+                (int(game_id), _dumps(charts)),
+            )
+        )
+
+    async def charts(self, game_id: int) -> dict[str, Any] | None:
+        """An ended game's charts as kept (None: not kept yet)."""
+        rows = await self._query(
+            "SELECT charts FROM game_charts WHERE game_id = ?", (int(game_id),)
+        )
+        if not rows:
+            return None
+        found = rows[0][0]
+        return found if isinstance(found, dict) else json.loads(found)
+
+    async def end_posted(self, game_id: int) -> set[str]:
+        """Which of an ended game's posts are done (`mark_end_posted`)."""
+        rows = await self._query("SELECT part FROM end_posts WHERE game_id = ?", (int(game_id),))
+        return {str(r[0]) for r in rows}
+
+    async def mark_end_posted(self, game_id: int, part: str, *, at: float | None = None) -> None:
+        await self._write(
+            (
+                "INSERT INTO end_posts (game_id, part, posted_at) VALUES (?, ?, ?)"
+                " ON CONFLICT (game_id, part) DO NOTHING",
+                (int(game_id), part, time.time() if at is None else float(at)),
+            )
+        )
+
+    async def ends_unposted(self, last: str) -> list[int]:
+        """The ended games whose last post (`last`) is not done: a process stopped between
+        their end and their posts."""
+        rows = await self._query(
+            "SELECT g.id FROM games g WHERE g.status = 'ended' AND NOT EXISTS"
+            " (SELECT 1 FROM end_posts e WHERE e.game_id = g.id AND e.part = ?) ORDER BY g.id",
+            (last,),
+        )
+        return [int(r[0]) for r in rows]
+
     # --- reports kept for /news ------------------------------------------------------------------
 
     async def add_news(
@@ -780,6 +863,23 @@ TABLES: tuple[BotTable, ...] = (
         key=1,
         order="game_id",
         of_game=False,
+    ),
+    BotTable(
+        "game_charts",
+        "game charts",
+        ("game_id", "charts"),
+        ("int", "json"),
+        key=1,
+        order="game_id",
+        of_game=False,
+    ),
+    BotTable(
+        "end_posts",
+        "end-of-game posts",
+        ("game_id", "part", "posted_at"),
+        ("int", "text", "real"),
+        key=2,
+        order="game_id, part",
     ),
     BotTable(
         "news",

@@ -1,12 +1,15 @@
 """Line charts of a finished game: one panel per measure (cities, power, ...), one line per
 nation in its colour over the game's time, a legend of the nations above. Drawn at twice the
 size Discord shows inline (550 px), so its text stays legible there. Each game gives its
-measures (`Panel`); nothing here names a game or reads a store."""
+measures (`Charts`: its panels and the labels of their points), which the bot keeps as JSON
+(`Charts.to_json`, `Charts.from_json`) and draws when asked (`draw`); nothing here names a game
+or reads a store."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from PIL import Image, ImageDraw
 
@@ -38,6 +41,58 @@ class Panel:
 
     title: str
     series: Sequence[Series]
+
+
+@dataclass(frozen=True)
+class Charts:
+    """A game's measures over its time: the panels, and the label of each point ("day 2",
+    "turn 3"; "": a point with no label). No panel: a game with nothing to chart (it never
+    started, or no turn was played)."""
+
+    panels: Sequence[Panel]
+    xs: Sequence[str]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "xs": list(self.xs),
+            "panels": [
+                {
+                    "title": p.title,
+                    "series": [
+                        {"name": s.name, "colour": s.colour, "values": list(s.values)}
+                        for s in p.series
+                    ],
+                }
+                for p in self.panels
+            ],
+        }
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> Charts:
+        return cls(
+            [
+                Panel(
+                    p["title"],
+                    [
+                        Series(s["name"], s["colour"], [float(v) for v in s["values"]])
+                        for s in p["series"]
+                    ],
+                )
+                for p in data.get("panels", [])
+            ],
+            [str(x) for x in data.get("xs", [])],
+        )
+
+
+NONE = Charts((), ())
+
+
+def draw(charts: Charts, title: str = "") -> bytes | None:
+    """The charts as a PNG under the game's name (None: nothing to chart)."""
+    if not charts.panels:
+        return None
+    heading = f"{title}: the game in numbers" if title else "The game in numbers"
+    return draw_charts(heading, charts.panels, charts.xs)
 
 
 def _nice_top(value: float) -> float:

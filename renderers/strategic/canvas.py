@@ -42,6 +42,7 @@ def _base_colours() -> list[RGB]:
         *style.RELATION_COLOURS.values(),
         *(style.dim(c, 0.7) for c in style.RELATION_COLOURS.values()),
         style.ORDER_LINE,
+        style.STRIKE_LINE,
         style.UNKNOWN_MARKER,
         style.LEGEND_OUTLINE,
         style.LEGEND_UNIT,

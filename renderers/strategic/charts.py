@@ -1,6 +1,7 @@
 """The end-of-game charts of a Strategic Initiative game: each nation's cities, power and
 technology over the game, replayed from its first state and its log
-(`engine.strategic.replay.measures_over_time`), drawn with the kit's charts. Power and
+(`engine.strategic.replay.measures_over_time`), as the kit's `Charts` (which the bot keeps and
+draws). Power and
 technology are secrets while the game runs; they are shown only once it is over."""
 
 from __future__ import annotations
@@ -10,14 +11,15 @@ from typing import Any
 
 from engine.strategic.replay import measures_over_time
 from engine.strategic.world import World
-from renderers.chart import Panel, Series, draw_charts
+from renderers.chart import Charts, Panel, Series, draw
 
 MEASURES = ("Cities", "Power", "Technology")
 
 
-def charts(first: World, entries: Iterable[dict[str, Any]], *, title: str = "") -> bytes | None:
-    """The charts as a PNG (None: the game never started). Replaying takes a while: run it
-    off the event loop."""
+def measures(first: World, entries: Iterable[dict[str, Any]]) -> Charts | None:
+    """The charts' numbers, one point every 6 game hours and at the end (None: the game never
+    started).
+    Replaying takes a while: run it off the event loop."""
     samples = list(measures_over_time(first, entries))
     if not samples:
         return None
@@ -38,9 +40,13 @@ def charts(first: World, entries: Iterable[dict[str, Any]], *, title: str = "") 
         )
         for i, measure in enumerate(MEASURES)
     ]
-    return draw_charts(
-        f"{title}: the game in numbers" if title else "The game in numbers", panels, xs
-    )
+    return Charts(panels, xs)
+
+
+def charts(first: World, entries: Iterable[dict[str, Any]], *, title: str = "") -> bytes | None:
+    """The charts as a PNG (None: the game never started)."""
+    found = measures(first, entries)
+    return None if found is None else draw(found, title)
 
 
 def demo(path: str, *, nations: int = 4, size: int = 64, days: int = 4, seed: int = 7) -> None:

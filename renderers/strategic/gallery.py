@@ -7,7 +7,8 @@ the first nation then declares war on the next two (so that a war shows) and an 
 then the first nation's `/map` (the focused picture), the whole board at full size, its
 overview (`/map full:true`), a zoom step (a window of 20 squares round its capital) and a DM
 picture of the last hours' events are drawn, each also scaled to 550 pixels across as Discord
-shows it in a message (`*-550.png`). With `--before` it draws what the renderer of the time
+shows it in a message (`*-550.png`); and, on a small world of its own, a city's waypoint and a
+queued attack (`after-orders`). With `--before` it draws what the renderer of the time
 draws for `/map` (the whole board: run it against an older checkout, with that checkout first
 on PYTHONPATH, and this file given by path)."""
 
@@ -44,6 +45,48 @@ def mid_game():
         recent = (recent + events)[-4000:]
     since = world.tick - 6 * per_hour
     return world, [e for e in recent if e.tick >= since]
+
+
+ORDERS_MAP = """
+~~~~~~~~~~~~~~~~~~~~~~~~
+~A..........B~~~~~~~~~~~
+~............~~~~~~~~~~~
+~~~~~~~~~~~~~~~~~~~~~~~~
+~~~~~~~~~~~~~~~~~~~~~~~~
+"""
+
+
+def orders_world():
+    """A small world where Red's city at 1,1 sends what it builds to 4,2 (`/waypoint`), its
+    infantry has an attack on Blue's at 6,1 queued (`/attack queue:true`) and its destroyer
+    sails east (a standing order)."""
+    from engine.strategic import commands as cmd
+    from engine.strategic.orders import apply
+    from engine.strategic.scenario import build_world
+
+    world = build_world(
+        {
+            "ruleset": "standard",
+            "map": ORDERS_MAP,
+            "explored": "all",
+            "nations": {"red": {}, "blue": {}},
+            "relations": [["red", "blue", "war"]],
+            "cities": {
+                "A": {"owner": "red", "designation": "fort"},
+                "B": {"owner": "blue", "designation": "fort"},
+            },
+            "units": [
+                {"id": 1, "owner": "red", "type": "infantry", "at": "A", "mobility": 2},
+                {"id": 2, "owner": "blue", "type": "infantry", "at": "6,1"},
+                {"id": 3, "owner": "red", "type": "destroyer", "at": "11,3", "mobility": 1},
+                {"id": 4, "owner": "red", "type": "zeppelin", "at": "5,2"},
+            ],
+        }
+    )[0]
+    apply(world, "red", cmd.SetWaypoint(city=(1, 1), to=(4, 2)))
+    apply(world, "red", cmd.Attack(units=[1], target=(6, 1), queue=True))
+    apply(world, "red", cmd.Move(units=[3], to=(16, 3)))
+    return world
 
 
 def shown(image: Image.Image, width: int = SHOWN) -> Image.Image:
@@ -107,6 +150,9 @@ def main(argv: list[str] | None = None) -> int:
     save(mapimage.render_window(view, home, 20, title=title), args.out, "after-zoom-20")
     if markers:
         save(mapimage.render_focus(view, title=title, markers=markers), args.out, "after-event")
+    small = view_for(orders_world(), "red")
+    centre = 2 * small.width + 8  # 8,2
+    save(mapimage.render_window(small, centre, 8, title="Orders"), args.out, "after-orders")
     return 0
 
 

@@ -76,6 +76,10 @@ def legend_layout(
         items.append(("out of supply", ("supply", None)))
     if "order" in drawn:
         items.append(("standing order", ("order", None)))
+    if "strike" in drawn:
+        items.append(("queued attack", ("strike", None)))
+    if "waypoint" in drawn:
+        items.append(("city's waypoint", ("waypoint", None)))
     for ct in rules.cities:
         letter = style.DESIGNATION_LETTERS.get(ct.name, ct.name[:1].upper())
         items.append((ct.title.lower(), ("city", letter)))
@@ -209,6 +213,22 @@ def _legend_items(
         elif kind == "order":
             draw.line((x, y + s - 1, x + s - 3, y + 4), fill=ink(style.OUTLINE), width=4)
             draw.line((x, y + s - 1, x + s - 3, y + 4), fill=ink(style.ORDER_LINE), width=2)
+        elif kind == "strike":
+            draw.line((x, y + s - 1, x + s - 5, y + 5), fill=ink(style.OUTLINE), width=4)
+            draw.line((x, y + s - 1, x + s - 5, y + 5), fill=ink(style.STRIKE_LINE), width=2)
+            for ink_, w in ((style.OUTLINE, 4), (style.STRIKE_LINE, 2)):
+                draw.line((x + s - 9, y + 1, x + s - 1, y + 9), fill=ink(ink_), width=w)
+                draw.line((x + s - 9, y + 9, x + s - 1, y + 1), fill=ink(ink_), width=w)
+        elif kind == "waypoint":
+            for ink_, w in ((style.OUTLINE, 4), (style.ORDER_LINE, 2)):
+                draw.line((x, y + s - 1, x + 4, y + s - 5), fill=ink(ink_), width=w)
+                draw.line((x + 7, y + s - 8, x + 10, y + s - 11), fill=ink(ink_), width=w)
+            mx, my, r = x + s - 4, y + 4, 4
+            draw.polygon(
+                [(mx, my - r), (mx + r, my), (mx, my + r), (mx - r, my)],
+                fill=ink(style.ORDER_LINE),
+                outline=ink(style.OUTLINE),
+            )
         canvas.text((x + s + 5, y), label, _LEGEND_PX, style.TEXT, bg)
     assert len(pal) == len(fixed_palette()), "the legend's signs need no other colour"
     return image

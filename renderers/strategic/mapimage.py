@@ -45,7 +45,7 @@ from renderers.strategic.cities import draw_cities
 from renderers.strategic.coordinates import draw_coordinates, left_margin
 from renderers.strategic.legend import draw_legend, legend_layout
 from renderers.strategic.markers import Marker
-from renderers.strategic.overlays import draw_markers, draw_orders
+from renderers.strategic.overlays import draw_ends, draw_markers, draw_orders, draw_waypoints
 from renderers.strategic.region import Region, around, corner_of, focus_region
 from renderers.strategic.terrain import terrain_pixels
 from renderers.strategic.units import draw_units
@@ -227,8 +227,10 @@ def _picture(
             drawn.add("front")
         overview_.draw_dots(canvas, view, region, margin_left, top, drawn)
     else:
-        draw_orders(canvas, view, region, margin_left, top, clip, drawn)
+        ends = draw_waypoints(canvas, view, region, margin_left, top, clip, drawn)
+        ends += draw_orders(canvas, view, region, margin_left, top, clip, drawn)
         draw_units(canvas, view, rules, region, margin_left, top, detail, drawn)
+        draw_ends(canvas, ends, region.cell)
     draw_markers(canvas, view, region, margin_left, top, shown)
     drawn |= {f"marker:{m.kind}" for m in shown}
     labels = overview_.draw_labels(canvas, view, region, margin_left, top, clip) if overview else []

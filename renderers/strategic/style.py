@@ -69,6 +69,7 @@ def relation_group(relation_to: str, relation_from: str) -> str:
 TERRITORY_SAMPLE = (150, 150, 150)  # the legend's sample of tinted land (grey: any nation's)
 HP_BAR = (255, 255, 255)  # hit points left, over OUTLINE for what is lost
 ORDER_LINE = (240, 240, 240)  # a standing order: from the unit to where it goes
+STRIKE_LINE = (255, 80, 80)  # a queued attack: from the unit to the square it will attack
 NO_SUPPLY = (255, 255, 255)  # the "!" on a black badge: out of supply
 LEGEND_OUTLINE = (90, 90, 90)  # round the legend's swatches
 LEGEND_UNIT = (200, 200, 200)  # the legend's unit shapes

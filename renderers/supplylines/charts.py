@@ -1,6 +1,6 @@
 """The end-of-game charts of a Supply Lines game: each player's structures and units after
-every turn, replayed from its first state and its log (as the timelapse is), drawn with the
-kit's charts. The game has no fog: all of it was on the board every turn."""
+every turn, replayed from its first state and its log (as the timelapse is), as the kit's
+`Charts` (which the bot keeps and draws). The game has no fog: all of it was on the board every turn."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from engine.supplylines.state import State
-from renderers.chart import Panel, Series, draw_charts
+from renderers.chart import Charts, Panel, Series, draw
 
 
 def counts_by_turn(
@@ -38,9 +38,9 @@ def counts_by_turn(
     return samples
 
 
-def charts(first: State, entries: Iterable[dict[str, Any]], *, title: str = "") -> bytes | None:
-    """The charts as a PNG (None: no turn was played). Replaying takes a while: run it off the
-    event loop."""
+def measures(first: State, entries: Iterable[dict[str, Any]]) -> Charts | None:
+    """The charts' numbers, one point a turn (None: no turn was played). Replaying takes a
+    while: run it off the event loop."""
     samples = counts_by_turn(first, entries)
     if len(samples) < 2:
         return None
@@ -58,6 +58,10 @@ def charts(first: State, entries: Iterable[dict[str, Any]], *, title: str = "") 
         )
         for i, measure in enumerate(("Structures", "Units"))
     ]
-    return draw_charts(
-        f"{title}: the game in numbers" if title else "The game in numbers", panels, xs
-    )
+    return Charts(panels, xs)
+
+
+def charts(first: State, entries: Iterable[dict[str, Any]], *, title: str = "") -> bytes | None:
+    """The charts as a PNG (None: no turn was played)."""
+    found = measures(first, entries)
+    return None if found is None else draw(found, title)

@@ -1,6 +1,6 @@
 """The Supply Lines board of docs/PICTURES.md, at 550 pixels as Discord shows it in a message:
-four players in the palette's first four colours (red and orange among them) round a contested
-C9, the turn's fight, bump-backs and losses drawn over the board, networks short of supply.
+four players round a contested C9 (three in the palette's first colours, red, blue and yellow;
+Dee chose orange, 24 from red in CIEDE2000, so the board tells them apart), the turn's fight, bump-backs and losses drawn over the board, networks short of supply.
 
     python -m renderers.supplylines.gallery docs/pictures [--name supplylines-after]
 """
@@ -45,7 +45,7 @@ ORDERS = {"p1": ["C2 > C9", "C4 > C9"], "p2": ["C6 > C9"], "p3": ["Hold@C9"], "p
 def contested() -> tuple[State, TurnMoved]:
     """The board after the turn everyone went for C9 (and what the turn did)."""
     state = KIND.setup({"map": "four", "seed": 1, "turn_hours": 24})
-    colours = list(PALETTE.values())
+    colours = [PALETTE[name] for name in ("red", "blue", "yellow", "orange")]
     for seat, name in enumerate(["Ann", "Bob", "Cy", "Dee"], 1):
         turns.join(state, f"p{seat}", name, colours[seat - 1], str(seat))
     turns.start(state)

@@ -26,6 +26,8 @@ BOT_TABLES = {
     "confirmations",
     "news",
     "game_results",
+    "game_charts",
+    "end_posts",
 }
 
 
@@ -206,3 +208,60 @@ async def test_a_games_result_is_kept_once_and_outlives_the_game(service):
     assert await bot.results("7") == [earlier, first]  # the server's, oldest first
     await service.delete_game(game)
     assert await bot.result(game) == first  # the standings keep a deleted game's result
+
+
+CHARTS = {
+    "xs": ["day 1", ""],
+    "panels": [
+        {"title": "Cities", "series": [{"name": "Red", "colour": "#e6195f", "values": [1.0, 2.0]}]}
+    ],
+}
+
+
+async def test_an_ended_games_charts_are_kept_once_and_its_posts_noted(service):
+    """The charts `/stats game` reads (kept once, after the game too) and which of the end's
+    posts are made (a restart makes the others; they go with the game)."""
+    bot = BotStore.of(service.store)
+    game = await service.create_game(name="t", world=strip_world())
+    running = await service.create_game(name="u", world=strip_world())
+    assert await bot.ends_unposted("result") == []  # none has ended
+    await service.end(game)
+    assert await bot.ends_unposted("result") == [game]
+    await bot.mark_end_posted(game, "timelapse")
+    assert await bot.ends_unposted("result") == [game]
+    await bot.mark_end_posted(game, "result")
+    await bot.mark_end_posted(game, "result")  # (noted again: a second process, late)
+    assert await bot.end_posted(game) == {"timelapse", "result"}
+    assert await bot.ends_unposted("result") == [] and await bot.end_posted(running) == set()
+    assert await bot.charts(game) is None
+    await bot.add_charts(game, CHARTS)
+    await bot.add_charts(game, {"xs": [], "panels": []})  # kept once: the first stays
+    assert await bot.charts(game) == CHARTS
+    await service.delete_game(game)
+    assert await _count(service.store, "end_posts", game) == 0
+    assert await bot.charts(game) == CHARTS  # kept with the game's result
+
+
+async def test_the_games_that_ended_before_the_end_was_noted_count_as_posted(tmp_path):
+    """A database whose bot tables are older than the end's posts being noted: its ended
+    games were posted by the bot of then, so the new one posts none of them again."""
+    path = tmp_path / "old.db"
+    service = await GameService.open(str(path))
+    ended = await service.create_game(name="t", world=strip_world())
+    later = await service.create_game(name="u", world=strip_world())
+    await service.end(ended)
+    await service.close()
+    with sqlite3.connect(path) as c:  # the bot's tables as its fourth migration left them
+        c.execute("CREATE TABLE bot_schema (version INTEGER NOT NULL)")
+        for script in MIGRATIONS[:4]:
+            c.executescript(script)
+        c.execute("INSERT INTO bot_schema VALUES (4)")
+    service = await GameService.open(str(path))
+    try:
+        bot = BotStore.of(service.store)
+        assert await bot.ends_unposted("result") == []
+        assert await bot.end_posted(ended) == {"timelapse", "result"}
+        await service.end(later)
+        assert await bot.ends_unposted("result") == [later]
+    finally:
+        await service.close()

@@ -127,6 +127,7 @@ async def play(url: str) -> Played:
         won = [[{"nation": "red", "name": "Red", "player": BO.user_id}]]
         lost = [[{"nation": "blue", "name": "Blue", "player": ANN.user_id}]]
         await bot.add_result(ResultRow(900, GUILD, "strategic-initiative", "Old", NOW, won + lost))
+        await bot.add_charts(900, {"xs": ["day 1"], "panels": []})  # (kept with its result)
         members = await service.members(game)
         red = next(n for n, user in members.items() if user == ANN.user_id)
         day = (await service.summary(game)).day
@@ -217,7 +218,8 @@ async def test_after_the_copy_the_bot_treats_its_players_as_before(
     assert "copied 2 games" in out
     assert (
         "copied the bot's rows: 2 players' settings, 3 DM statuses, 2 sitrep days,"
-        " 1 confirmations, 1 game results, 9 /news messages (0 there already the same; 0 of"
+        " 1 confirmations, 1 game results, 1 game charts, 0 end-of-game posts, 9 /news messages"
+        " (0 there already the same; 0 of"
         " games not copied left out)"
     ) in out
     assert "every game's rows and the bot's rows are the same in both stores" in out

@@ -8,7 +8,7 @@ import pytest
 from bot.context import Caller, UserError
 from bot.desk import Desk
 from engine.host.service import GameService
-from engine.interface.colours import FALLBACK
+from engine.interface.colours import FALLBACK, PALETTE
 from engine.strategic.kind import MAX_NATIONS
 
 
@@ -43,13 +43,13 @@ async def test_a_default_colour_keeps_clear_of_a_colour_chosen_near_it(desk: Des
     created = await desk.lifecycle.game_create(caller(1), "Near red", nations=3)
     game = created.refresh_game
     assert game is not None
-    await desk.lifecycle.game_join(caller(1), "Scarlet", "#ff2d5b")  # a hair from red
+    await desk.lifecycle.game_join(caller(1), "Scarlet", "#e6195e")  # a hair from red
     await desk.lifecycle.game_join(caller(2), "Plain")  # the default steps over red
     colours = {n.name: n.colour for n in (await desk.ctx.service.summary(game)).nations.values()}
-    assert colours == {"Scarlet": "#ff2d5b", "Plain": "#7887ff"}
+    assert colours == {"Scarlet": "#e6195e", "Plain": PALETTE["blue"]}
     offered = {v for _, v in await desk.lifecycle.choose_colours(caller(3), "")}
     assert "red" not in offered and "blue" not in offered and "yellow" in offered
-    with pytest.raises(UserError, match="too close to #ff2d5b"):
+    with pytest.raises(UserError, match="too close to #e6195e"):
         await desk.lifecycle.game_add_ai(caller(1), "Hal", "red")
     assert len((await desk.ctx.service.summary(game)).nations) == 2
 

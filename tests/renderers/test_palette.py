@@ -12,15 +12,20 @@ from __future__ import annotations
 
 import itertools
 
+from bot.games.strategic.side import DEFAULT_NATIONS
 from engine.interface import colours
 from engine.interface.colours import PALETTE
 from engine.strategic.kind import MAX_NATIONS
+from engine.supplylines.mapgen import MAX_PLAYERS
 from renderers.colour import delta_e, distance
 from renderers.strategic import style
 
 APART = 18.0
 NATIONS_APART = 14.0
 FIRST = 18  # the first colours, given to games of up to 18 nations, keep NATIONS_APART
+# the first 8 (every seat of a Supply Lines game, of a Strategic Initiative game of the default
+# size) keep FEW_APART: red and orange, 18.4 apart, were hard to tell apart at 550 pixels
+FEW, FEW_APART = 8, 25.0
 ALL_APART = 12.5  # every colour of a game of up to 32 nations
 
 FIXED = {
@@ -72,6 +77,18 @@ def test_every_nation_colour_stands_off_the_map_and_from_the_others() -> None:
     assert gap >= ALL_APART, f"{first} and {second} are {gap:.1f} apart"
 
 
+def test_the_colours_of_a_game_of_up_to_eight_are_far_apart() -> None:
+    assert FEW >= MAX_PLAYERS and FEW >= DEFAULT_NATIONS
+    first = [style.parse_colour(hexa) for hexa in list(PALETTE.values())[:FEW]]
+    joined: list[str] = []
+    for _ in range(FEW):  # what the joiners of a game get, one after another
+        joined.append(colours.default_colour(joined))
+    assert [style.parse_colour(c) for c in joined] == first
+    for (i, one), (j, other) in itertools.combinations(enumerate(first), 2):
+        gap = distance(one, other)
+        assert gap >= FEW_APART, f"{list(PALETTE)[i]} and {list(PALETTE)[j]} are {gap:.1f} apart"
+
+
 def test_the_largest_game_gives_every_nation_a_colour_of_its_own() -> None:
     taken: list[str] = []
     for _ in range(MAX_NATIONS):
@@ -86,3 +103,16 @@ def test_the_old_colours_that_players_could_not_see_would_fail() -> None:
     assert distance(old_blue, (38, 84, 150)) < APART  # the old water
     assert distance(old_red, (255, 64, 48)) < APART  # the old attack marker
     assert distance(old_orange, (255, 170, 0)) < APART  # the old interception marker
+    assert distance((0xFF, 0x2D, 0x5A), (0xFF, 0x3C, 0x00)) < FEW_APART  # session 13's red, orange
+
+
+def test_a_colour_taken_before_the_palette_changed_still_counts_as_its_name() -> None:
+    """A lobby open across the change: its first joiner got the old red; the next joiner gets
+    blue, not today's red (4 apart from the old one), and the old red is still "red"."""
+    old_red = "#ff2d5a"
+    assert distance(style.parse_colour(old_red), style.parse_colour(PALETTE["red"])) < 10
+    assert colours.default_colour([old_red]) == PALETTE["blue"]
+    assert colours.name_of(old_red) == "red" == colours.name_of(PALETTE["red"])
+    assert colours.name_of("#123456") is None
+    for hexa, name in colours.FORMERLY.items():
+        assert name in PALETTE and hexa != PALETTE[name]

@@ -17,6 +17,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from engine.host.store import GameRow
     from engine.interface.events import Event
     from engine.interface.summary import GameSummary
+    from renderers.chart import Charts
 
 from bot.games.strategic import NAME
 
@@ -191,10 +192,10 @@ class StrategicSide:
 
         return timelapse(first, entries, title=title)
 
-    def charts(self, first: Any, entries: list[dict[str, Any]], title: str) -> bytes | None:
-        from renderers.strategic.charts import charts
+    def measures(self, first: Any, entries: list[dict[str, Any]]) -> Charts | None:
+        from renderers.strategic.charts import measures
 
-        return charts(first, entries, title=title)
+        return measures(first, entries)
 
     async def places(self, service: GameService, game_id: int) -> list[list[str]]:
         """Its teams of mutual allies by their cities, as the game's end ranks them: a team

@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from engine.interface.colours import PALETTE
+from engine.interface.colours import name_of
 from engine.strategic.rules import Ruleset
 from engine.strategic.view import NEVER_SEEN, CityView, UnitView, View
-
-_COLOUR_NAMES = {hex_: name for name, hex_ in PALETTE.items()}
 
 
 def _distance(view: View, a: int, b: int) -> int:
@@ -133,7 +131,7 @@ def welcome(
     me = view.nations.get(view.nation)
     name = me.name if me is not None else view.nation
     colour = me.colour if me is not None else ""
-    colour = _COLOUR_NAMES.get(colour.lower(), colour)
+    colour = name_of(colour) or colour
     cap_sq = None
     if capital is not None:
         x, y = (int(v) for v in capital.split(","))

@@ -20,7 +20,10 @@ The policy, in the order commands are issued (command points are spent on what m
 4. Cities (`builds`): designate and build by need (infantry and tanks in forts, transports as
    many as the units waiting for a ship need, battleships once it prepares war, fighters and
    heavy bombers in an airport, engineers and research in the tech centre), never wasting
-   progress.
+   progress. At war, a city building land units whose garrison is whole sends them next to
+   the nearest enemy city on its island by a waypoint (`/waypoint`: one city order, and each
+   new unit sets out at once; cleared when no enemy city is left there or the garrison is
+   short).
 5. Engineers found cities on open land near home: idle command points become cities (`land`).
 6. Expand (`land`): idle land units go next to the nearest city to take on their island (a few
    per neutral city, more per enemy city), working out islands from the known map (`known`).
@@ -34,7 +37,8 @@ Styles (`profile.PROFILES`: what each does, and the numbers above, are fields of
 `normal` (orders every second game hour); `easy` (the same, but orders only every third game
 hour, founds no cities, offers no alliances, builds no battleships for war and no heavy
 bombers); `caretaker` (defence first, every hour: builds, garrisons, fights back without
-waiting for the odds, starts no war, sends nobody abroad, neither expands nor scouts);
+waiting for the odds, starts no war, sends nobody abroad or to the front, neither expands
+nor scouts);
 `expand` (the naive expander the AI is measured against: infantry and transports only, one
 port, loads in port only, never starts a war); `passive` (no orders).
 """

@@ -62,6 +62,8 @@ def plan(p: Plan) -> Decision:
     builds.cities(p)
     icbms.invest(p)
     land.garrison(p)
+    if profile.sends_builds_to_front:
+        builds.waypoints(p)
     if profile.founds_cities:
         land.found_cities(p)
     if profile.expands:

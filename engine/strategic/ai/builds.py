@@ -1,11 +1,12 @@
 """Cities: what each of its cities is designated as and what it builds, by need, never
-wasting progress."""
+wasting progress; at war, where what they build goes (a waypoint to the front)."""
 
 from __future__ import annotations
 
 from engine.strategic import commands as cmd
 from engine.strategic.ai import icbms
 from engine.strategic.ai.state import Plan
+from engine.strategic.rules.models import UnitClass
 
 
 def buildable(p: Plan, name: str) -> bool:
@@ -122,3 +123,44 @@ def cities(p: Plan) -> None:
             p.issue(cmd.SetBuild(city=xy, unit=want))
         elif city.next_build != want:
             p.issue(cmd.SetNextBuild(city=xy, unit=want))
+
+
+def waypoints(p: Plan) -> None:
+    """At war, each city that builds land units and holds its whole garrison sends what it
+    builds next to the nearest enemy city on its island (`/waypoint`: one city order, instead
+    of a move order for each new unit once it is idle); a waypoint no longer wanted (no enemy
+    city left on the island, the garrison short) is cleared."""
+    rules, known, profile = p.rules, p.map, p.profile
+    enemies = sorted(
+        c.sq for c in p.view.cities.values() if c.owner is not None and c.owner in p.at_war
+    )
+    for city in sorted(p.my_cities.values(), key=lambda c: c.sq):
+        builds = rules.unit.get(city.build or "")
+        goal = None
+        if (
+            enemies
+            and builds is not None
+            and builds.unit_class == UnitClass.LAND
+            and not p.shortfall.get(city.sq)
+        ):
+            near = [
+                (known.dist(city.sq, e), e)
+                for e in enemies
+                if known.same_island(city.sq, e)
+                and known.dist(city.sq, e) <= profile.frontline_radius * 2
+            ]
+            if near:
+                goal = known.approach(city.sq, min(near)[1])
+        if goal == city.sq:
+            goal = None
+        if goal == city.waypoint:
+            continue
+        if goal is None and city.waypoint is None:
+            continue
+        cost = rules.command_points.costs.city_orders
+        to = None if goal is None else known.xy(goal)
+        if p.issue(cmd.SetWaypoint(city=known.xy(city.sq), to=to), cost):
+            p.notes.append(
+                f"the city at {p.view.label(city.sq)} sends its units to "
+                + (p.view.label(goal) if goal is not None else "nowhere now")
+            )

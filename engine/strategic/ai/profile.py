@@ -31,6 +31,7 @@ class Profile:
     launches_icbms: bool = True  # two-part ICBMs (ruleset total-war): builds and launches them
     more_ports: bool = True  # more than one port once many units wait for a ship
     naive_loading: bool = False  # transports load in port only and go back to the nearest port
+    sends_builds_to_front: bool = True  # at war, builds go to the front by a city's waypoint
 
     # --- fight -----------------------------------------------------------------------------
     assault_odds: float = 0.8  # expected damage / defenders' hp at which a city is assaulted
@@ -124,6 +125,7 @@ PROFILES: dict[str, Profile] = {
         waits_to_assault=False,
         warships_for_war=False,
         builds_bombers=False,
+        sends_builds_to_front=False,
         launches_icbms=False,
     ),
     # the naive expander the AI is measured against
@@ -142,6 +144,7 @@ PROFILES: dict[str, Profile] = {
         launches_icbms=False,
         more_ports=False,
         naive_loading=True,
+        sends_builds_to_front=False,
     ),
     "passive": replace(NORMAL, every_hours=1, gives_orders=False),
 }

@@ -142,7 +142,7 @@ class CounterSide:
     def timelapse(self, first: Any, entries: list[dict[str, Any]], title: str) -> None:
         return None  # the game has no picture of itself
 
-    def charts(self, first: Any, entries: list[dict[str, Any]], title: str) -> None:
+    def measures(self, first: Any, entries: list[dict[str, Any]]) -> None:
         return None  # nor charts
 
     async def places(self, service: GameService, game_id: int) -> list[list[str]]:

@@ -10,6 +10,7 @@ import io
 import pytest
 from PIL import Image
 
+from engine.interface.colours import PALETTE
 from tests.e2e.test_bot_e2e import PNG_MAGIC, eventually, running_bot
 
 AVALON = "#20b0c0"  # a colour of its own, not the palette's
@@ -83,7 +84,7 @@ async def test_a_founder_names_a_leader_chooses_an_island_and_a_colour(env) -> N
     await fake.invoke(env.carol, env.channel, "game join", {"name": "Carpathia", "home": "2"})
     world = await service.live_world(env.game)
     assert world.slot_owner == ["borduria", "carpathia", "avalon"]
-    assert world.nations["borduria"].colour == "#ff2d5a"
+    assert world.nations["borduria"].colour == PALETTE["red"]
     _, entries = await service.history(env.game)
     joins = {e["nation"]: e for e in entries if e.get("action") == "join"}
     assert "founding" not in joins["borduria"]

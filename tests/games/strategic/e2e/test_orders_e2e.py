@@ -4,9 +4,15 @@ waypoint in /waypoint and /cities."""
 
 from __future__ import annotations
 
+import io
+
+import numpy as np
 import pytest
+from PIL import Image
 
 from engine.strategic import commands as cmd
+from renderers.strategic import mapimage, style
+from renderers.strategic.mapimage import render_focus, square_box
 from tests.e2e.test_bot_e2e import running_bot, seat_game
 
 MAP = """
@@ -88,3 +94,44 @@ async def test_a_city_waypoint_is_set_shown_and_cleared(env) -> None:
     assert bad.ephemeral and "you have no city at 12,1" in bad.text.lower()
     cleared = await fake.invoke(env.alice, env.channel, "waypoint", {"city": "1,1"})
     assert cleared.text.startswith("The city at 1,1 keeps what it builds now.")
+
+
+async def test_waypoints_and_queued_attacks_are_drawn_on_the_map(env, monkeypatch) -> None:
+    """/map draws a city's waypoint (a dashed line to a diamond on the square) and a queued
+    attack (a red line to a cross on the square it will attack), each named in the legend."""
+    fake = env.fake
+
+    async def drawn_at(sq_label: str, colour: tuple[int, int, int]) -> int:
+        """Pixels of `colour` in the square's box on Alice's /map, and anywhere."""
+        shown = await fake.invoke(env.alice, env.channel, "map", {})
+        image = np.asarray(Image.open(io.BytesIO(shown.files[0].data)).convert("RGB"))
+        view = await env.bot.service.view(env.game, "red")
+        layout = render_focus(view, title=f"Orders (game {env.game})")
+        assert layout.size == (image.shape[1], image.shape[0])
+        x, y = (int(v) for v in sq_label.split(","))
+        box = square_box(layout, view, y * view.width + x)
+        assert box is not None
+        left, top, right, bottom = box
+        return int((image[top:bottom, left:right] == colour).all(axis=2).sum())
+
+    assert await drawn_at("4,2", style.ORDER_LINE) == 0
+    assert await drawn_at("6,1", style.STRIKE_LINE) == 0
+    await fake.invoke(env.alice, env.channel, "waypoint", {"city": "1,1", "to": "4,2"})
+    assert await drawn_at("4,2", style.ORDER_LINE) > 10  # the diamond
+    await fake.invoke(
+        env.alice, env.channel, "attack", {"units": "1", "target": "6,1", "queue": True}
+    )
+    assert await drawn_at("6,1", style.STRIKE_LINE) > 10  # the cross
+    # the legend names them: the picture drawn again, what its legend is given read
+    view = await env.bot.service.view(env.game, "red")
+    named: list[str] = []
+    layout_of = mapimage.legend_layout
+
+    def legend(*args, **kwargs):
+        found = layout_of(*args, **kwargs)
+        named.extend(label for label, _ in found.items)
+        return found
+
+    monkeypatch.setattr(mapimage, "legend_layout", legend)
+    render_focus(view, title="Orders")
+    assert {"queued attack", "city's waypoint"} <= set(named)

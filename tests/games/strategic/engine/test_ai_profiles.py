@@ -36,6 +36,7 @@ DOCUMENTED = {
         "waits_to_assault": False,
         "warships_for_war": False,
         "builds_bombers": False,
+        "sends_builds_to_front": False,
         "launches_icbms": False,
     },
     "expand": {
@@ -52,6 +53,7 @@ DOCUMENTED = {
         "launches_icbms": False,
         "more_ports": False,
         "naive_loading": True,
+        "sends_builds_to_front": False,
     },
     "passive": {"every_hours": 1, "gives_orders": False},
 }

@@ -211,3 +211,45 @@ def test_a_normal_ai_gives_orders_every_second_hour_and_rests_between() -> None:
     # a decision missed (the game ran on meanwhile) is made at the next chance
     world.tick = 9 * world.ticks_per_hour
     assert orders(world, "red", "normal", memory)
+
+
+FRONT = "\n".join(["~~~~~~~~~~~~~~", "~A..........B~", "~............~", "~~~~~~~~~~~~~~"])
+
+
+def front(relation: str = "war") -> World:
+    """Red's fort at 1,1 (its garrison whole: two near an enemy city; building infantry) and Blue's city at 12,1 on
+    the same island, in sight of Red's infantry at 11,2."""
+    return world_of(
+        {
+            "map": FRONT,
+            "nations": {"red": {"cp": 600}, "blue": {}},
+            "relations": [["red", "blue", relation]],
+            "cities": {
+                "A": {"owner": "red", "designation": "fort", "build": "infantry"},
+                "B": {"owner": "blue", "designation": "fort"},
+            },
+            "units": [
+                {"id": 1, "owner": "red", "type": "infantry", "at": "A"},
+                {"id": 4, "owner": "red", "type": "infantry", "at": "A"},
+                {"id": 2, "owner": "blue", "type": "infantry", "at": "B"},
+                {"id": 3, "owner": "red", "type": "infantry", "at": "11,2", "mobility": 0},
+            ],
+        },
+        known_by=("red",),
+    )
+
+
+def test_at_war_a_city_sends_what_it_builds_to_the_front() -> None:
+    world = front()
+    mine = orders(world, "red")
+    (waypoint,) = [c for c in mine if isinstance(c, cmd.SetWaypoint)]
+    assert waypoint.city == (1, 1)
+    assert waypoint.to is not None and max(abs(waypoint.to[0] - 12), abs(waypoint.to[1] - 1)) == 1
+    for command in mine:
+        apply(world, "red", command)
+    assert world.cities[world.grid.index(1, 1)].waypoint == world.grid.index(*waypoint.to)
+    # decided again: the waypoint stands (no order spent on it twice)
+    assert not [c for c in orders(world, "red") if isinstance(c, cmd.SetWaypoint)]
+    # at peace, nothing is sent; and the caretaker, who starts nothing, never sends
+    assert not [c for c in orders(front("neutral"), "red") if isinstance(c, cmd.SetWaypoint)]
+    assert not [c for c in orders(front(), "red", "caretaker") if isinstance(c, cmd.SetWaypoint)]

@@ -11,6 +11,8 @@ import asyncio
 import time
 from types import SimpleNamespace
 
+import pytest
+
 from tests.e2e.test_bot_e2e import env, eventually  # noqa: F401 - the fixture
 
 __all__ = ["env"]
@@ -183,3 +185,20 @@ async def test_a_held_reminder_is_dropped_once_the_orders_are_in(env) -> None:  
 
     await eventually_async(released)
     assert not any("Reminder" in m.content for m in env.fake.dms(env.alice))
+
+
+@pytest.mark.slow
+async def test_a_player_out_and_the_end_are_told_in_the_channel(env) -> None:  # noqa: F811
+    """Supply Lines' public news is its channel's posts: a structure taken and a player out
+    in the turn's words (above), a resignation announced, and the end with its result."""
+    fake = env.fake
+    await _ann_and_bob_play(env, turn_hours=6)
+    ask = await fake.invoke(env.bob, env.channel, "game resign")
+    assert ask.message is not None and ask.message.buttons
+    await fake.click(env.bob, ask, ask.message.buttons[0]["custom_id"])
+    await eventually(lambda: _posted(fake, env.channel, "has resigned"), timeout=10)
+    assert "**Bob** has resigned." in _posted(fake, env.channel, "has resigned")[0].content
+    await eventually(lambda: _posted(fake, env.channel, "the result"), timeout=30)
+    (result,) = _posted(fake, env.channel, "the result")
+    assert "1st: Ann" in result.content and "2nd: Bob" in result.content
+    assert _posted(fake, env.channel, "**Lines is over.**")  # the game as a GIF, first

@@ -419,14 +419,17 @@ def test_a_whole_game_replays_as_an_animated_gif() -> None:
 # --- issue 29: players told apart, short of supply where it is, the board at 550 pixels --------
 
 
-def test_red_and_orange_players_are_told_apart_in_every_picture() -> None:
+def test_players_who_choose_red_and_orange_are_told_apart_in_every_picture() -> None:
     from engine.interface.colours import PALETTE
     from renderers.colour import distance
     from renderers.supplylines.game import APART, player_colours
 
     board = load_map("four", load_rules())
     state = State(board=board, owners={label: None for label in board.structures})
-    first = list(PALETTE.values())[:4]  # red, blue, yellow, orange: what four joiners get
+    # the joiners' defaults keep 25 apart (tests/renderers/test_palette.py); players who choose
+    # their colours may still choose near ones: red and orange are 24 apart
+    first = [PALETTE[name] for name in ("red", "blue", "yellow", "orange")]
+    assert distance(rgb(first[0]), rgb(first[3])) < APART
     for seat, colour in enumerate(first, 1):
         turns.join(state, f"p{seat}", f"P{seat}", colour, None)
     turns.start(state)
