@@ -323,6 +323,8 @@ class Hosting:
             from engine.host.heap import HeapKeeper
 
             self.keeper = HeapKeeper(service.games_in_memory)
+            # as the bot: the games it will run counted before they load
+            self.keeper.begin(len(await service.games(status=["running"])))
         if self.keeper is not None:
             self.tasks.append(asyncio.create_task(self.keeper.run_forever(), name="heap"))
         # the people: each of `players` a person of a random game at a time, `rate` commands

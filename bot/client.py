@@ -150,7 +150,14 @@ class StrategicBot(commands.AutoShardedBot):
         if self.service is not None:
             # the games' bulk out of the garbage collector's full collections (engine.host.heap)
             keeper = HeapKeeper(self.service.games_in_memory)
-            self._tasks.append(asyncio.create_task(keeper.run_forever(), name="heap"))
+            service = self.service
+
+            async def expected() -> int:
+                return len(await service.games(status=["running"], mine=True))
+
+            self._tasks.append(
+                asyncio.create_task(keeper.run_forever(expected=expected), name="heap")
+            )
         if self.service is not None and self.service.owner is not None:
             # the games this process runs stay its own while it lives: renew well in time
             service = self.service

@@ -9,12 +9,14 @@ Worlds hold no reference cycles (their indexes point back to them weakly), and t
 commands leave none behind (measured: `bench/bench_restart.py` prints what a full collection
 still finds), so reference counting frees whatever a game drops, evicted worlds included,
 without the cyclic collector. `HeapKeeper` therefore moves the objects alive at the time into
-the collector's permanent generation (`gc.freeze`) once games were loaded and every few minutes:
-a full collection then scans only what was made since, and the games' own bulk is never
-scanned again (a process of fewer than `min_games` games is left alone: its full collections
-take milliseconds). The cost: a cycle that is already garbage when it is frozen is never collected;
-a collection of the young generations first (a few milliseconds) frees those of the last
-moments, and the bench measures what is left (`leaked`).
+the collector's permanent generation (`gc.freeze`): once at the start, after one full
+collection, before any game is loaded (the modules' and libraries' objects); then after every
+`growth` games loaded (a restart loads hundreds in seconds: unfrozen, their objects would
+trigger full collections of 100 ms and more while players wait), and every ten minutes. A full
+collection then scans only what was made since. A process of fewer than `min_games` games is
+left alone: its full collections take milliseconds. The cost: a cycle that is already garbage
+when it is frozen is never collected; a collection of the young generations first (a few
+milliseconds) frees those of the last moments, and the bench measures what is left (`leaked`).
 """
 
 from __future__ import annotations
@@ -22,7 +24,7 @@ from __future__ import annotations
 import gc
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable
 
 from engine.loops import every
 
@@ -36,6 +38,7 @@ class HeapKeeper:
         *,
         refreeze_seconds: float = 600.0,
         min_games: int = 50,
+        growth: int = 10,
         clock: Callable[[], float] = time.monotonic,
     ) -> None:
         """`loaded`: how many games the process has in memory (a freeze follows new ones).
@@ -43,6 +46,9 @@ class HeapKeeper:
         collector is left as it is."""
         self.loaded = loaded
         self.min_games = min_games
+        # while games load (after a restart: hundreds in seconds) a freeze follows every
+        # `growth` more, so a full collection never has the new games' bulk to scan either
+        self.growth = growth
         self.refreeze_seconds = refreeze_seconds
         self.clock = clock
         self.frozen_games = 0
@@ -52,7 +58,7 @@ class HeapKeeper:
     def due(self) -> bool:
         if self.loaded() < self.min_games:
             return False
-        if self.loaded() > self.frozen_games:
+        if self.loaded() >= self.frozen_games + self.growth:
             return True
         return self.frozen_at is None or self.clock() - self.frozen_at >= self.refreeze_seconds
 
@@ -73,5 +79,23 @@ class HeapKeeper:
         self.freeze()
         return True
 
-    async def run_forever(self, interval: float = 30.0) -> None:
+    def begin(self, expected_games: int) -> bool:
+        """At a process's start, before games load: with `min_games` or more to run, one full
+        collection (the imports' garbage; nobody waits yet) and a freeze of what is alive, so
+        the modules' and libraries' objects are never scanned again. Returns whether it did."""
+        if expected_games < self.min_games:
+            return False
+        gc.collect()
+        gc.freeze()
+        self.frozen_at = self.clock()
+        self.freezes += 1
+        return True
+
+    async def run_forever(
+        self, interval: float = 1.0, expected: Callable[[], Awaitable[int]] | None = None
+    ) -> None:
+        """`begin` with the games `expected()` says the process will run, then a look every
+        `interval` seconds (a look is a count of the games in memory)."""
+        if expected is not None:
+            self.begin(await expected())
         await every(interval, self.run_once, name="heap keeper", logger=log)

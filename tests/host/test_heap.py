@@ -26,8 +26,10 @@ async def test_games_loaded_are_frozen_and_again_only_when_more_come_or_time_pas
     assert await keeper.run_once()
     assert gc.get_freeze_count() >= len(kept)  # what was alive is out of the collections
     assert not await keeper.run_once()  # nothing new: no freeze
-    loaded[0] = 61
-    assert await keeper.run_once()  # a game was loaded
+    loaded[0] = 69
+    assert not await keeper.run_once()  # fewer than `growth` (10) more
+    loaded[0] = 70
+    assert await keeper.run_once()  # ten more games were loaded
     now[0] = 599.0
     assert not await keeper.run_once()
     now[0] = 600.0
@@ -39,3 +41,11 @@ async def test_a_process_of_few_games_is_left_to_the_collector(unfrozen) -> None
     keeper = HeapKeeper(lambda: 10, min_games=50)
     assert not await keeper.run_once()
     assert gc.get_freeze_count() == 0
+
+
+async def test_a_process_that_will_run_many_games_freezes_before_they_load(unfrozen) -> None:
+    keeper = HeapKeeper(lambda: 0, min_games=50)
+    assert not keeper.begin(49)
+    assert gc.get_freeze_count() == 0
+    assert keeper.begin(1000)
+    assert gc.get_freeze_count() > 0  # the modules' objects are out of later collections
