@@ -295,11 +295,19 @@ class Hosting:
 
         opts = self.opts
         gc.collect()
+        self.service = service = await GameService.open(url)  # as the bot opens it
+        self.keeper = None
+        if opts.freeze:
+            from engine.host.heap import HeapKeeper
+
+            self.keeper = HeapKeeper(service.games_in_memory)
+            # as the bot, before it connects to Discord (no player can ask anything yet):
+            # the games it will run counted before they load
+            self.keeper.begin(len(await service.games(status=["running"])))
         self.watch = GcWatch().start()
         self.holds = Holds().start()
         self.why = Why().start() if opts.why else None
         self.began = time.perf_counter()
-        self.service = service = await GameService.open(url)  # as the bot opens it
         notifier = Notifier(service, RecordingSender())
         service.subscribe(lambda game_id, events: notifier.wake())
         ticker = Ticker(service)
@@ -318,13 +326,6 @@ class Hosting:
             asyncio.create_task(notifier.run_forever(opts.notify_seconds), name="notifier"),
             asyncio.create_task(ai_forever(), name="ai"),
         ]
-        self.keeper = None
-        if opts.freeze:
-            from engine.host.heap import HeapKeeper
-
-            self.keeper = HeapKeeper(service.games_in_memory)
-            # as the bot: the games it will run counted before they load
-            self.keeper.begin(len(await service.games(status=["running"])))
         if self.keeper is not None:
             self.tasks.append(asyncio.create_task(self.keeper.run_forever(), name="heap"))
         # the people: each of `players` a person of a random game at a time, `rate` commands
