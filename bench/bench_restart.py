@@ -304,6 +304,7 @@ class Hosting:
             # as the bot, before it connects to Discord (no player can ask anything yet):
             # the games it will run counted before they load
             self.keeper.begin(len(await service.games(status=["running"])))
+        self.modules = set(sys.modules)  # (what the run imports later is printed)
         self.watch = GcWatch().start()
         self.holds = Holds().start()
         self.why = Why().start() if opts.why else None
@@ -378,6 +379,9 @@ class Hosting:
         lines = [f"  ({ok} accepted, {refused} refused by the rules, {failed} failed)"]
         for p in self.players:
             lines += [f"    failure: {what} x{k}" for what, k in p.failures.items()]
+        late = sorted(m for m in set(sys.modules) - self.modules if not m.startswith("_"))
+        if late:
+            lines.append(f"  modules first imported while playing: {', '.join(late[:30])}")
         if self.why is not None:
             lines.append("  where the loop's thread was in holds over 40 ms (project frames):")
             lines += [f"    {k:4d}  {where}" for where, k in self.why.seen.most_common(15)]
