@@ -658,28 +658,36 @@ class GameService:
             except BaseException:
                 self.evict(game_id)
                 raise
-            committed = False
-
-            def settle(row: GameRow | None, seqs: list[int], snapshot: bool) -> None:
-                nonlocal committed
-                committed = True
-                game.seq = seqs[-1]
-                if snapshot:
-                    game.snapshot_seq = seqs[-1]
-                    game.snapshot_tick = game.world.tick
-                if row is not None:
-                    game.row = row
-
-            try:
-                seq = await self._commit(game, applied, settle)
-            except BaseException:
-                if not committed:
-                    self.evict(game_id)
-                raise
+            seq = await self._commit_or_forget(game, applied)
         events = [e for a in applied for e in a.events]
         result = CommandResult(game_id=game_id, seq=seq, tick=game.world.tick, events=events)
         await self._notify(game_id, events)
         return result
+
+    async def _commit_or_forget(
+        self, game: LiveGame, applied: list[Applied], *, pool: ThreadPoolExecutor | None = None
+    ) -> int:
+        """Commit the applied steps (under the game's lock); memory follows the commit. If the
+        commit fails (or the caller is cancelled) before it happened, the changed world is
+        forgotten: the next request loads the game as the store has it."""
+        committed = False
+
+        def settle(row: GameRow | None, seqs: list[int], snapshot: bool) -> None:
+            nonlocal committed
+            committed = True
+            game.seq = seqs[-1]
+            if snapshot:
+                game.snapshot_seq = seqs[-1]
+                game.snapshot_tick = game.world.tick
+            if row is not None:
+                game.row = row
+
+        try:
+            return await self._commit(game, applied, settle, pool=pool)
+        except BaseException:
+            if not committed:
+                self.evict(game.row.id)
+            raise
 
     async def _apply(self, game: LiveGame, entry: en.Entry) -> list[Event]:
         """Apply an entry to the live world (under the game's lock). Time moves on in the
@@ -892,25 +900,8 @@ class GameService:
             applied = [o for o in outcomes if isinstance(o, Applied)]
             if not applied:
                 return [o for o in outcomes if not isinstance(o, Applied)]
-            committed = False
-
-            def settle(row: GameRow | None, seqs: list[int], snapshot: bool) -> None:
-                nonlocal committed
-                committed = True
-                game.seq = seqs[-1]
-                if snapshot:
-                    game.snapshot_seq = seqs[-1]
-                    game.snapshot_tick = game.world.tick
-                if row is not None:
-                    game.row = row
-
             first = game.seq + 1
-            try:
-                await self._commit(game, applied, settle, pool=pool)
-            except BaseException:
-                if not committed:
-                    self.evict(game_id)
-                raise
+            await self._commit_or_forget(game, applied, pool=pool)
         answers: list[CommandResult | CommandError | GameError] = []
         seq = first
         for outcome in outcomes:
