@@ -176,6 +176,57 @@ async def test_cancelling_submit_anywhere_never_lies(service):
         await _assert_consistent(service, g)
 
 
+async def test_cancelling_an_ai_decision_anywhere_gives_all_of_it_or_none(service):
+    """An AI seat's decision (`submit_all`: applied in the AI's thread, committed together)
+    cancelled after n loop turns: its accepted commands are all in the store and in memory, or
+    none is; memory and store agree either way."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    game = await service.create_game(name="g", world=strip_world(length_days=MAX_STEPS))
+    others = [await service.create_game(name=f"o{i}", world=strip_world()) for i in range(2)]
+    stop = asyncio.Event()
+    background = asyncio.create_task(_other_games_commit_meanwhile(service, others, stop))
+    thinking = ThreadPoolExecutor(1, "ai")
+    outcomes: dict[str, int] = {}
+    try:
+        to = [(3, 1), (2, 1)]
+        for steps in range(1, MAX_STEPS):
+            seq_before = await service.store.last_seq(game)
+            world = await service.live_world(game)
+            hash_before = world.hash()
+            # each unit to the square of the two it is not on (a decision cancelled before it
+            # committed left them where they were)
+            where = [world.grid.xy(world.units[u].sq) for u in (1, 2)]
+            decision = [
+                cmd.Move(units=[1], to=to[0] if where[0] != to[0] else to[1]),
+                cmd.Move(units=[999], to=(3, 1)),  # refused: no such unit
+                cmd.Move(units=[2], to=to[0] if where[1] != to[0] else to[1]),
+            ]
+            kind, value = await _cancel_after(
+                service.submit_all(game, "red", decision, pool=thinking), steps
+            )
+            outcomes[kind] = outcomes.get(kind, 0) + 1
+            assert kind != "error", f"step {steps}: {value!r}"
+            written = await service.store.last_seq(game) - seq_before
+            assert written in (0, 2), f"step {steps}: {written} of the 2 accepted commands"
+            if kind == "done":
+                assert written == 2, f"step {steps}: {value!r}"
+                assert isinstance(value[1], CommandError), f"step {steps}"
+            if not written:
+                assert (await service.live_world(game)).hash() == hash_before, f"step {steps}"
+            assert (await service.live_world(game)).hash() == await _stored_hash(service, game)
+            await service.advance(game, 16)  # mobility back for the next move
+            if kind == "done" and steps > 20:
+                break
+    finally:
+        stop.set()
+        await background
+        thinking.shutdown()
+    assert outcomes.get("cancelled", 0) > 0 and outcomes.get("done", 0) > 0
+    for g in (game, *others):
+        await _assert_consistent(service, g)
+
+
 async def test_cancelling_advance_anywhere_never_lies(service):
     game = await service.create_game(name="g", world=strip_world())
     other = await service.create_game(name="o", world=strip_world())
