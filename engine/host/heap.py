@@ -62,10 +62,10 @@ class HeapKeeper:
             return True
         return self.frozen_at is None or self.clock() - self.frozen_at >= self.refreeze_seconds
 
-    def freeze(self) -> None:
-        """Collect the young generations, then keep everything alive now out of every later
-        collection."""
-        gc.collect(1)
+    def freeze(self, generation: int = 1) -> None:
+        """Collect up to `generation` (the young ones: a few milliseconds), then keep
+        everything alive now out of every later collection."""
+        gc.collect(generation)
         gc.freeze()
         self.frozen_games = self.loaded()
         self.frozen_at = self.clock()
@@ -85,10 +85,7 @@ class HeapKeeper:
         the modules' and libraries' objects are never scanned again. Returns whether it did."""
         if expected_games < self.min_games:
             return False
-        gc.collect()
-        gc.freeze()
-        self.frozen_at = self.clock()
-        self.freezes += 1
+        self.freeze(2)
         return True
 
     async def run_forever(
