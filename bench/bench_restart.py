@@ -42,6 +42,7 @@ import time
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -85,7 +86,7 @@ class Holds:
 class Why:
     """Where the event loop's thread is while the loop is held (`--why`): a watchdog thread
     looks every 5 ms; once the loop has not turned for 40 ms, the loop thread's stack is noted
-    (its innermost project frames), once per hold."""
+    (its innermost project frames), once per hold, with where the other threads are then."""
 
     def __init__(self) -> None:
         import threading
@@ -108,6 +109,7 @@ class Why:
         return self
 
     def _watch(self) -> None:
+        import threading
         import traceback
 
         noted = 0.0
@@ -117,12 +119,24 @@ class Why:
                 frame = sys._current_frames().get(self._main or 0)
                 if frame is None:
                     continue
-                stack = [
-                    f"{os.path.relpath(f.filename)}:{f.lineno} {f.name}"
-                    for f in traceback.extract_stack(frame)
-                    if "site-packages" not in f.filename and "/lib/python" not in f.filename
-                ]
-                self.seen[" <- ".join(reversed(stack[-4:]))] += 1
+                self.seen["loop: " + self._where(traceback.extract_stack(frame))] += 1
+                # a loop thread caught at a plain line was waiting for the interpreter: the
+                # other threads say who may have held it (each seen as it lets go)
+                names = {t.ident: t.name for t in threading.enumerate()}
+                for ident, other in sys._current_frames().items():
+                    if ident not in (self._main, threading.get_ident()):
+                        where = self._where(traceback.extract_stack(other))
+                        if where:
+                            self.seen[f"  {names.get(ident, ident)}: {where}"] += 1
+
+    @staticmethod
+    def _where(frames: Any) -> str:
+        stack = [
+            f"{os.path.relpath(f.filename)}:{f.lineno} {f.name}"
+            for f in frames
+            if "site-packages" not in f.filename and "/lib/python" not in f.filename
+        ]
+        return " <- ".join(reversed(stack[-4:]))
 
     async def stop(self) -> None:
         self._stop.set()
