@@ -362,9 +362,13 @@ async def test_invalid_requests_are_rejected_and_recorded(env):
         await bot.http.request(route, json={"content": 5})
     with pytest.raises(discord.NotFound):
         await bot.http.request(discord.http.Route("GET", "/no/such/route"))
+    # the same malformed body again (its verdict kept by the fake): refused the same way
+    with pytest.raises(discord.HTTPException):
+        await bot.http.request(route, json={"content": 5})
     errors = fake.pop_errors()
     kinds = [e.kind for e in errors]
-    assert kinds == ["limits", "schema", "limits", "schema", "schema", "unknown-route"]
+    assert kinds == ["limits", "schema", "limits", "schema", "schema", "unknown-route", "schema"]
+    assert errors[6].details == errors[4].details
     assert (
         errors[0].details["0"]["name"]["_errors"][0]["code"] == "APPLICATION_COMMAND_INVALID_NAME"
     )
