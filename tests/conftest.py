@@ -13,13 +13,21 @@ otherwise (a tenth of them, random), or the one SI_HYPOTHESIS_PROFILE names (tes
 from __future__ import annotations
 
 import os
+import sys
 from collections.abc import AsyncIterator, Awaitable, Callable, Iterator
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
-from tests import pg, scaled
+# The project's modules are compiled once and kept (__pycache__, ignored by git) even where
+# PYTHONDONTWRITEBYTECODE is set: otherwise every test process (each xdist worker, each bot,
+# crash or drawing process a test starts) compiles every module it imports from its source
+# again, some 8 s of CPU a worker for the collection alone. (Set before the first of them is
+# imported; a module's cache is checked against its source, and written atomically.)
+sys.dont_write_bytecode = False
+
+from tests import pg, scaled  # noqa: E402
 
 # "ci": Hypothesis's own (derandomized, no deadline, no example database, print_blob)
 settings.register_profile("ci", settings.get_profile("ci"), max_examples=scaled.CI_EXAMPLES)
