@@ -61,7 +61,9 @@ def worlds(draw) -> World:
         world.map_changed()
     mobile = [u for u in rules.units if u.unit_class.value in ("land", "sea", "air")]
     for _ in range(draw(st.integers(0, 14))):
-        ut = draw(_units.get(ruleset) or _units.setdefault(ruleset, st.sampled_from(mobile)))
+        if ruleset not in _units:
+            _units[ruleset] = st.sampled_from(mobile)
+        ut = draw(_units[ruleset])
         allowed = (
             land
             if ut.unit_class.value == "land"
