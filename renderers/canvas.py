@@ -5,11 +5,19 @@ each pixel under it). `finish()` makes it the palette picture."""
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import Protocol, cast
 
 from PIL import Image, ImageDraw
 
 from renderers.palette import LEVELS, RGB, Palette
 from renderers.text import Glyphs, clipped_stamp, glyphs_of, paste, stamp_of, whole_and_fraction
+
+
+class _Pixels(Protocol):
+    """An "L" picture's pixel access (`Image.load()`): palette indices by (x, y)."""
+
+    def __getitem__(self, xy: tuple[int, int]) -> int: ...
+    def __setitem__(self, xy: tuple[int, int], value: int) -> None: ...
 
 
 class Canvas:
@@ -19,7 +27,8 @@ class Canvas:
         self.image = image
         self.pal = pal
         self.draw = ImageDraw.Draw(image)
-        self._done: dict[tuple, tuple[Glyphs, Image.Image]] = {}
+        self._pixels_of: Image.Image | None = None
+        self._pixels: _Pixels
 
     def ink(self, colour: Sequence[int]) -> int:
         return self.pal.add(colour)
@@ -74,46 +83,41 @@ class Canvas:
         self, x: int, y: int, g: Glyphs, fill: RGB, clip: tuple[int, int, int, int] | None = None
     ) -> None:
         """`g` in ink `fill` with its top left at x, y, each of its pixels blended with the
-        colour under it (a stamp has a few dozen pixels: a loop costs less than numpy's calls,
-        and a crop less than a copy of the picture); only inside `clip` when given."""
+        colour under it; only inside `clip` when given. Pixel by pixel through the picture's
+        pixel access: a stamp has a few dozen pixels, so reading and writing just those costs
+        less than cutting the patch out, blending it and pasting it back (Pillow's crop,
+        `tobytes` and `frombytes` are a few tens of microseconds each)."""
         w, h = g.levels.size
-        box = (max(0, x), max(0, y), min(self.image.width, x + w), min(self.image.height, y + h))
+        image = self.image
+        left, top = max(0, x), max(0, y)
+        right, bottom = min(image.width, x + w), min(image.height, y + h)
         if clip is not None:
-            box = (
-                max(box[0], clip[0]),
-                max(box[1], clip[1]),
-                min(box[2], clip[2]),
-                min(box[3], clip[3]),
-            )
-        if box[0] >= box[2] or box[1] >= box[3]:
+            left, top = max(left, clip[0]), max(top, clip[1])
+            right, bottom = min(right, clip[2]), min(bottom, clip[3])
+        if left >= right or top >= bottom:
             return
-        under = self.image.crop(box).tobytes()
-        # the same text over the same pixels is the same result: a stack's count over the
-        # same terrain and unit shape repeats all over a map
-        key = (id(g), box[0] - x, box[1] - y, fill, under)
-        done = self._done.get(key)
-        if done is None:
-            ink = self.pal.add(fill)
-            known = self.pal.blends
-            blend = self.pal.blend
-            out = bytearray(under)
-            bw = box[2] - box[0]
-            whole = bw == w and box[3] - box[1] == h
-            for k, step in g.pixels:
-                if not whole:  # cut by the picture's edge: where is this pixel in the crop?
-                    ky, kx = divmod(k, w)
-                    kx, ky = kx + x - box[0], ky + y - box[1]
-                    if not (0 <= kx < bw and 0 <= ky < box[3] - box[1]):
-                        continue
-                    k = ky * bw + kx
-                if step == LEVELS:
-                    out[k] = ink
-                    continue
-                i = known.get((out[k], ink, step))
-                out[k] = blend(out[k], ink, step) if i is None else i
-            done = (g, Image.frombytes("L", (bw, box[3] - box[1]), bytes(out)))
-            self._done[key] = done
-        paste(self.image, done[1], box[0], box[1])
+        whole = left == x and top == y and right == x + w and bottom == y + h
+        px = self._pixel_access()
+        ink = self.pal.add(fill)
+        known = self.pal.blends
+        blend = self.pal.blend
+        for dx, dy, step in g.points:
+            at = (x + dx, y + dy)
+            if not whole and not (left <= at[0] < right and top <= at[1] < bottom):
+                continue
+            if step == LEVELS:
+                px[at] = ink
+                continue
+            under = px[at]
+            i = known.get((under, ink, step))
+            px[at] = blend(under, ink, step) if i is None else i
+
+    def _pixel_access(self) -> _Pixels:
+        """The picture's pixel access (got again when the picture is replaced)."""
+        if self._pixels_of is not self.image:
+            self._pixels = cast(_Pixels, self.image.load())
+            self._pixels_of = self.image
+        return self._pixels
 
     def finish(self) -> Image.Image:
         self.image.putpalette(self.pal.data())

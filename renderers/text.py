@@ -29,14 +29,15 @@ class Glyphs:
     cover: Image.Image
     dx: int
     dy: int
-    pixels: tuple[tuple[int, int], ...]  # (index in the stamp's bytes, step) where it is drawn
+    points: tuple[tuple[int, int, int], ...]  # (x, y, step) of each pixel drawn, row by row
 
     @classmethod
     def of(cls, levels: Image.Image, dx: int = 0, dy: int = 0) -> Glyphs:
         array = np.asarray(levels).reshape(-1)
         where = np.flatnonzero(array)
-        pixels = tuple(zip(where.tolist(), array[where].tolist(), strict=True))
-        return cls(levels, levels.point(COVER), dx, dy, pixels)
+        x, y = where % levels.width, where // levels.width
+        points = tuple(zip(x.tolist(), y.tolist(), array[where].tolist(), strict=True))
+        return cls(levels, levels.point(COVER), dx, dy, points)
 
 
 @lru_cache(maxsize=8192)
