@@ -52,6 +52,15 @@ def glyphs_of(
     return Glyphs.of(Image.Image()._new(mask).point(QUANTISE), dx, dy)
 
 
+@lru_cache(maxsize=4096)
+def text_length(text: str, size: int) -> float:
+    """How far `text` advances at `size` (`getlength`, in whole 64ths of a pixel, so sums are
+    exact). Remembered: Pillow takes a few microseconds a character. The font has no kerning
+    next to a space, so the length of "a   b" is the lengths of "a", "   " and "b" added
+    (`tests/renderers/test_text.py` checks it)."""
+    return style.font(size).getlength(text)
+
+
 @lru_cache(maxsize=16384)
 def stamp_of(g: Glyphs, ramp: tuple[int, ...]) -> Image.Image:
     """The glyphs as palette indices: ramp[level]."""
