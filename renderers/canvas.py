@@ -20,15 +20,62 @@ class _Pixels(Protocol):
     def __setitem__(self, xy: tuple[int, int], value: int) -> None: ...
 
 
+class IndexDraw(ImageDraw.ImageDraw):
+    """`ImageDraw` on a picture of palette indices, giving the indices of the shapes pictures
+    draw by the hundred (rectangles, ellipses, polygons one pixel wide) straight to Pillow's
+    core, as `ImageDraw` does after converting each ink (a few microseconds a call: the ink
+    of an "L" picture is the index itself). Anything else goes the usual way."""
+
+    def rectangle(self, xy, fill=None, outline=None, width=1) -> None:  # type: ignore[override]
+        if _indices(fill, outline):
+            _shape(self.draw.draw_rectangle, xy, fill, outline, width)
+        else:
+            super().rectangle(xy, fill, outline, width)
+
+    def ellipse(self, xy, fill=None, outline=None, width=1) -> None:  # type: ignore[override]
+        if _indices(fill, outline):
+            _shape(self.draw.draw_ellipse, xy, fill, outline, width)
+        else:
+            super().ellipse(xy, fill, outline, width)
+
+    def polygon(self, xy, fill=None, outline=None, width=1) -> None:  # type: ignore[override]
+        if _indices(fill, outline) and (width == 1 or outline is None or outline == fill):
+            _shape(self.draw.draw_polygon, xy, fill, outline, width)
+        else:
+            super().polygon(xy, fill, outline, width)
+
+
+def _indices(fill: object, outline: object) -> bool:
+    """Whether both inks are palette indices (or none) and one at least is given."""
+    return (
+        (fill is None or type(fill) is int)
+        and (outline is None or type(outline) is int)
+        and (fill is not None or outline is not None)
+    )
+
+
+def _shape(draw, xy, fill: int | None, outline: int | None, width: int) -> None:
+    """`ImageDraw`'s order: the fill, then the outline when it differs."""
+    if fill is not None:
+        draw(xy, fill, 1)
+    if outline is not None and outline != fill and width != 0:
+        draw(xy, outline, 0, width)
+
+
 class Canvas:
     """An "L" image of palette indices and its palette, with the text helpers."""
 
     def __init__(self, image: Image.Image, pal: Palette) -> None:
         self.image = image
         self.pal = pal
-        self.draw = ImageDraw.Draw(image)
+        self.draw: ImageDraw.ImageDraw = IndexDraw(image)
         self._pixels_of: Image.Image | None = None
         self._pixels: _Pixels
+
+    def use(self, image: Image.Image) -> None:
+        """Go on drawing on `image` (the picture made larger)."""
+        self.image = image
+        self.draw = IndexDraw(image)
 
     def ink(self, colour: Sequence[int]) -> int:
         return self.pal.add(colour)

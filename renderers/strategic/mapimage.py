@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from engine.strategic.rules import load as load_rules
 from engine.strategic.view import View
@@ -239,8 +239,7 @@ def _picture(
         layout = legend_layout(view, rules, width, colours, drawn)
         picture = Image.new("L", (width, height + layout.height), pal.add(style.BACKGROUND))
         paste(picture, image, 0, 0)
-        canvas.image = picture
-        canvas.draw = ImageDraw.Draw(picture)
+        canvas.use(picture)
         draw_legend(canvas, layout, height)
     picture = canvas.finish()
     picture.info["origin"] = (margin_left, top)  # pixel of the region's first square
