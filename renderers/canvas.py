@@ -4,7 +4,7 @@ each pixel under it). `finish()` makes it the palette picture."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Protocol, cast
 
 from PIL import Image, ImageDraw
@@ -69,6 +69,9 @@ class Canvas:
         self.image = image
         self.pal = pal
         self.draw: ImageDraw.ImageDraw = IndexDraw(image)
+        # what this picture draws again and again (a city of the same owner and letter): drawn
+        # once, then pasted (their palette indices are this picture's: kept with the canvas)
+        self.patches: dict[Hashable, Image.Image] = {}
         self._pixels_of: Image.Image | None = None
         self._pixels: _Pixels
 

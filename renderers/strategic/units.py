@@ -6,7 +6,7 @@ square."""
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -213,16 +213,25 @@ def unit_shape(
 def _thick_outline(
     image: Image.Image, points: list[tuple[float, float]], ink: int, width: int
 ) -> None:
-    """`draw.polygon(points, outline=ink, width=width)`, pixel for pixel, on a patch the size of
-    the polygon: Pillow makes a mask the size of the whole picture for a thick outline."""
+    """`draw.polygon(points, outline=ink, width=width)`, pixel for pixel, through a mask the size
+    of the polygon (Pillow makes a mask the size of the whole picture for a thick outline),
+    drawn once for each shape (`_outline_mask`: Pillow draws at the whole pixels under the
+    points, so a shape is the same wherever it is)."""
     left = int(min(p[0] for p in points)) - width - 2
     top = int(min(p[1] for p in points)) - width - 2
     right = int(max(p[0] for p in points)) + width + 3
     bottom = int(max(p[1] for p in points)) + width + 3
-    patch = Image.new("L", (right - left, bottom - top), 0)
-    shifted = [(x - left, y - top) for x, y in points]
-    ImageDraw.Draw(patch).polygon(shifted, outline=255, width=width)
-    image.paste(ink, (left, top), patch)
+    corners = tuple((int(x) - left, int(y) - top) for x, y in points)
+    image.paste(ink, (left, top), _outline_mask(corners, width, (right - left, bottom - top)))
+
+
+@lru_cache(maxsize=1024)
+def _outline_mask(
+    corners: tuple[tuple[int, int], ...], width: int, size: tuple[int, int]
+) -> Image.Image:
+    mask = Image.new("L", size, 0)
+    ImageDraw.Draw(mask).polygon(corners, outline=255, width=width)
+    return mask
 
 
 def stack_lines(units: list[UnitView], room: int) -> list[tuple[UnitView, str]]:
