@@ -13,6 +13,9 @@ from renderers.palette import LEVELS, RGB, Palette
 from renderers.text import Glyphs, clipped_stamp, glyphs_of, paste, stamp_of, whole_and_fraction
 
 
+STEPS = LEVELS + 1
+
+
 class _Pixels(Protocol):
     """An "L" picture's pixel access (`Image.load()`): palette indices by (x, y)."""
 
@@ -72,6 +75,7 @@ class Canvas:
         # what this picture draws again and again (a city of the same owner and letter): drawn
         # once, then pasted (their palette indices are this picture's: kept with the canvas)
         self.patches: dict[Hashable, Image.Image] = {}
+        self._over: dict[int, list[int]] = {}  # ink -> its blends (`glyphs_over`)
         self._pixels_of: Image.Image | None = None
         self._pixels: _Pixels
 
@@ -149,7 +153,11 @@ class Canvas:
         whole = left == x and top == y and right == x + w and bottom == y + h
         px = self._pixel_access()
         ink = self.pal.add(fill)
-        known = self.pal.blends
+        # the blends over each colour in this ink, by under * STEPS + step (-1: not yet asked of
+        # the palette, which adds a blend's colour when first needed: in the same order as ever)
+        table = self._over.get(ink)
+        if table is None:
+            table = self._over[ink] = [-1] * (256 * STEPS)
         blend = self.pal.blend
         for dx, dy, step in g.points:
             at = (x + dx, y + dy)
@@ -159,8 +167,10 @@ class Canvas:
                 px[at] = ink
                 continue
             under = px[at]
-            i = known.get((under, ink, step))
-            px[at] = blend(under, ink, step) if i is None else i
+            i = table[under * STEPS + step]
+            if i < 0:
+                i = table[under * STEPS + step] = blend(under, ink, step)
+            px[at] = i
 
     def _pixel_access(self) -> _Pixels:
         """The picture's pixel access (got again when the picture is replaced)."""
