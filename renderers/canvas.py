@@ -30,39 +30,33 @@ class IndexDraw(ImageDraw.ImageDraw):
     of an "L" picture is the index itself). Anything else goes the usual way."""
 
     def rectangle(self, xy, fill=None, outline=None, width=1) -> None:  # type: ignore[override]
-        if _indices(fill, outline):
-            _shape(self.draw.draw_rectangle, xy, fill, outline, width)
-        else:
+        if not _shape(self.draw.draw_rectangle, xy, fill, outline, width):
             super().rectangle(xy, fill, outline, width)
 
     def ellipse(self, xy, fill=None, outline=None, width=1) -> None:  # type: ignore[override]
-        if _indices(fill, outline):
-            _shape(self.draw.draw_ellipse, xy, fill, outline, width)
-        else:
+        if not _shape(self.draw.draw_ellipse, xy, fill, outline, width):
             super().ellipse(xy, fill, outline, width)
 
     def polygon(self, xy, fill=None, outline=None, width=1) -> None:  # type: ignore[override]
-        if _indices(fill, outline) and (width == 1 or outline is None or outline == fill):
-            _shape(self.draw.draw_polygon, xy, fill, outline, width)
-        else:
+        if width != 1 and outline is not None and outline != fill:  # Pillow's thick outline
+            super().polygon(xy, fill, outline, width)
+        elif not _shape(self.draw.draw_polygon, xy, fill, outline, width):
             super().polygon(xy, fill, outline, width)
 
 
-def _indices(fill: object, outline: object) -> bool:
-    """Whether both inks are palette indices (or none) and one at least is given."""
-    return (
-        (fill is None or type(fill) is int)
-        and (outline is None or type(outline) is int)
-        and (fill is not None or outline is not None)
-    )
-
-
-def _shape(draw, xy, fill: int | None, outline: int | None, width: int) -> None:
-    """`ImageDraw`'s order: the fill, then the outline when it differs."""
-    if fill is not None:
+def _shape(draw, xy, fill: object, outline: object, width: int) -> bool:
+    """`ImageDraw`'s order, the fill, then the outline when it differs, when both inks are
+    palette indices (or none) and one at least is given; False (nothing drawn) otherwise."""
+    if fill is None:
+        if type(outline) is not int:
+            return False
+    elif type(fill) is not int or (outline is not None and type(outline) is not int):
+        return False
+    else:
         draw(xy, fill, 1)
     if outline is not None and outline != fill and width != 0:
         draw(xy, outline, 0, width)
+    return True
 
 
 class Canvas:

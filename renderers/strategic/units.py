@@ -57,12 +57,13 @@ def draw_units(
             continue
         x, y = left + pos[0], top + pos[1]
         on_city = sq in view.cities
-        if any(u.supplied is False for u in units) and c >= 10:
+        unsupplied = any(u.supplied is False for u in units)
+        if unsupplied and c >= 10:
             drawn.add("supply")
         if detail:
             ringed = on_city and canvas.ring(view, view.cities[sq].owner) is not None
             _unit_list(canvas, view, classes, most_hp, units, x, y, c, (on_city, ringed), drawn)
-            if any(u.supplied is False for u in units):
+            if unsupplied:
                 b = max(7, c // 5)
                 no_supply(canvas, x + c - b - 2, y + 2, b)
             continue
@@ -104,16 +105,18 @@ def draw_units(
                 canvas.glyphs_over(x + c - stamp.levels.width, y, stamp, ink)
             drawn.add("count")
         if c >= 10:
-            known = [u for u in units if u.hp is not None and most_hp.get(u.type)]
-            have = sum(u.hp or 0 for u in known)
-            most = sum(most_hp[u.type] for u in known)
+            have = most = 0  # hit points of the units whose hit points the nation knows
+            for u in units:
+                if u.hp is not None and (full := most_hp.get(u.type)):
+                    have += u.hp
+                    most += full
             if have < most:
                 bar_h = max(2, c // 10)
                 hp_bar(
                     canvas, int(box[0]), int(box[3]) - bar_h + 1, int(box[2]), bar_h, have / most
                 )
                 drawn.add("hp")
-            if any(u.supplied is False for u in units):
+            if unsupplied:
                 no_supply(canvas, int(box[0]) - 1, int(box[1]) - 1, max(7, c // 4))
 
 
