@@ -12,7 +12,6 @@ from PIL import Image, ImageDraw
 from renderers.palette import LEVELS, RGB, Palette
 from renderers.text import Glyphs, clipped_stamp, glyphs_of, paste, stamp_of, whole_and_fraction
 
-
 STEPS = LEVELS + 1
 
 
@@ -29,18 +28,17 @@ class IndexDraw(ImageDraw.ImageDraw):
     core, as `ImageDraw` does after converting each ink (a few microseconds a call: the ink
     of an "L" picture is the index itself). Anything else goes the usual way."""
 
-    def rectangle(self, xy, fill=None, outline=None, width=1) -> None:  # type: ignore[override]
+    def rectangle(self, xy, fill=None, outline=None, width=1) -> None:
         if not _shape(self.draw.draw_rectangle, xy, fill, outline, width):
             super().rectangle(xy, fill, outline, width)
 
-    def ellipse(self, xy, fill=None, outline=None, width=1) -> None:  # type: ignore[override]
+    def ellipse(self, xy, fill=None, outline=None, width=1) -> None:
         if not _shape(self.draw.draw_ellipse, xy, fill, outline, width):
             super().ellipse(xy, fill, outline, width)
 
-    def polygon(self, xy, fill=None, outline=None, width=1) -> None:  # type: ignore[override]
-        if width != 1 and outline is not None and outline != fill:  # Pillow's thick outline
-            super().polygon(xy, fill, outline, width)
-        elif not _shape(self.draw.draw_polygon, xy, fill, outline, width):
+    def polygon(self, xy, fill=None, outline=None, width=1) -> None:
+        thick = width != 1 and outline is not None and outline != fill  # Pillow's own way
+        if thick or not _shape(self.draw.draw_polygon, xy, fill, outline, width):
             super().polygon(xy, fill, outline, width)
 
 
