@@ -38,6 +38,7 @@ from engine.caldera.commands import (
 )
 from engine.caldera.state import EARTH, Captain, Ship, State
 from engine.caldera.view import View
+from engine.caldera.window import forbidden
 
 STYLES = ("normal",)
 
@@ -58,6 +59,7 @@ def state_of(view: View) -> State:
         captains={k: c.model_copy(deep=True) for k, c in view.own.items()},
         ships={s.id: s.model_copy() for ships in view.fleets.values() for s in ships},
         map=view.map.model_copy(deep=True),
+        event=view.event.model_copy() if view.event else None,
     )
 
 
@@ -272,8 +274,11 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
         if isinstance(command, Choose) and command.hand == "research" and command.card:
             state.captains[me].research = rules.CARDS[command.card].tech
             state.captains[me].research_paid = 0
-    out += _spend(state, me, state.captains[me], credits)
-    out += _moves(state, view, me, state.captains[me])
+    spent = _spend(state, me, state.captains[me], credits)
+    forbids = {Build: "no-build", Fund: "no-research"}
+    out += [x for x in spent if forbidden(state, forbids.get(type(x), "")) is None]
+    if forbidden(state, "no-move") is None:
+        out += _moves(state, view, me, state.captains[me])
     out.append(Submit())
     return out
 

@@ -13,6 +13,7 @@ is deleted with the last of them. The numbers here are the seed's where it gives
 from __future__ import annotations
 
 import random
+from functools import cache
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
@@ -70,6 +71,7 @@ def _ring(n: int) -> list[str]:
     return out
 
 
+@cache
 def key_order(place: str) -> tuple[int, int]:
     """Closest to Earth first, then from straight north clockwise."""
     n = layer(place)
