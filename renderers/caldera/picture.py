@@ -105,7 +105,7 @@ def render_star_map(view: StarMapView, *, width: int = cs.WIDTH) -> Image.Image:
         _hexagon(cv, layout.centres[place], r, FOG)
     for place, tile in sorted(known.items(), key=lambda kv: _order(kv[0])):
         _hexagon(cv, layout.centres[place], r, tile)
-    zone_px = max(14, round(0.3 * r))
+    zone_px = max(15, round(0.3 * r))
     for place, tile in known.items():
         cx, cy = layout.centres[place]
         cv.text_over((cx, cy - 0.62 * r), str(tile.zone), zone_px, cs.ZONE_INK, "mm", 2, (0, 0, 0))
