@@ -271,3 +271,13 @@ def test_the_standard_ruleset_holds_the_seeds_distance_and_minerals_tables() -> 
         (d.layer, d.step, d.from_earth, d.half_nebula, d.full_nebula) for d in RULES.distances
     ] == DISTANCES
     assert [(m.zone, m.small, m.average, m.huge, m.planet) for m in RULES.minerals] == MINERALS
+
+
+def test_a_map_stored_as_json_comes_back_the_same() -> None:
+    m = new_map()
+    scout(m, RULES, "0,-1", "A", scripted(A=["a-small-hn"]), TILES, zone=1, turn=2, by="ann")
+    scout(m, RULES, "1,0", "B", scripted(B=["b-vulcan"]), TILES, zone=2, turn=2, by="js")
+    back = StarMap.model_validate_json(m.model_dump_json())
+    assert back == m
+    assert back.tiles["0,-1"].nebula == Kind.HALF_NEBULA
+    assert StarMap().tiles == new_map().tiles  # a new map: Earth alone
