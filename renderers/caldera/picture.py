@@ -104,17 +104,17 @@ def render_star_map(view: StarMapView, *, width: int = cs.WIDTH) -> Image.Image:
 
     for place in view.unexplored():
         _hexagon(cv, layout.centres[place], r, FOG)
-    for place, tile in sorted(known.items(), key=lambda kv: _order(kv[0])):
+    for place, tile in sorted(known.items(), key=lambda kv: key_order(kv[0])):
         _hexagon(cv, layout.centres[place], r, tile)
     zone_px = max(15, round(0.3 * r))
     for place, tile in known.items():  # on the tile's plain fill
         cx, cy = layout.centres[place]
-        at = (round(cx), round(cy - 0.62 * r))
-        cv.text(at, str(tile.zone), zone_px, cs.ZONE_INK, _fill_of(tile.kind, tile), "mm")
-    for base in sorted(view.bases, key=lambda b: (_order(b.place), b.label)):
+        spot = (round(cx), round(cy - 0.62 * r))
+        cv.text(spot, str(tile.zone), zone_px, cs.ZONE_INK, _fill_of(tile.kind, tile), "mm")
+    for base in sorted(view.bases, key=lambda b: (key_order(b.place), b.label)):
         if base.place in layout.centres:
             _base(cv, layout.centres[base.place], r, base.label, style.parse_colour(base.colour))
-    for place in sorted(set(view.battles), key=_order):
+    for place in sorted(set(view.battles), key=key_order):
         if place in layout.centres:
             cx, cy = layout.centres[place]
             _burst(cv, (cx + 0.52 * r, cy - 0.48 * r), max(11.0, 0.26 * r))
@@ -122,7 +122,7 @@ def render_star_map(view: StarMapView, *, width: int = cs.WIDTH) -> Image.Image:
     for f in view.fleets:
         if f.place in layout.centres and f.count > 0:
             at.setdefault(f.place, []).append(f)
-    for place in sorted(at, key=_order):
+    for place in sorted(at, key=key_order):
         _fleets(cv, layout, place, sorted(at[place], key=lambda f: f.owner))
 
     _header(cv, view, layout)
@@ -133,10 +133,6 @@ def render_star_map(view: StarMapView, *, width: int = cs.WIDTH) -> Image.Image:
 def draw_star_map(view: StarMapView, *, width: int = cs.WIDTH) -> bytes:
     """The star map as PNG bytes, `width` pixels wide (its height follows the map)."""
     return png_bytes(render_star_map(view, width=width))
-
-
-def _order(place: str) -> tuple[int, int]:
-    return key_order(place)
 
 
 # --- a hex and what it shows ---------------------------------------------------------------
