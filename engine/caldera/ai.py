@@ -92,6 +92,9 @@ def _cards(state: State, view: View, me: str, c: Captain) -> list[Any]:
             out.append(Choose(hand="mission", card=easiest))
         elif hand.kind == "design":
             best = None
+            if forbidden(state, "no-design") is not None:
+                out.append(Choose(hand="design", card=None))
+                continue
             for card in hand.cards:
                 tech = cards.card(card).tech
                 if stats_.can_design(tech, c.techs, rules):
@@ -215,11 +218,13 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
                 goal = min(options, key=lambda p: (reach[p], hexes.key_order(p)))
         else:
             options = [p for p in reach if p in unexplored and p not in targets_used]
+            if forbidden(state, "no-exploring") is not None:
+                options = []
             if options:
                 goal = min(options, key=lambda p: (reach[p], hexes.key_order(p)))
             elif unexplored:
                 goal = min(
-                    (p for p in reach if p not in enemies_at),
+                    (p for p in reach if p not in enemies_at and p in view.map.tiles),
                     key=lambda p: (
                         min(_distance(p, u) for u in unexplored),
                         reach[p],

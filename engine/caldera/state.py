@@ -174,7 +174,7 @@ class State(_Model):
     @property
     def cards(self) -> Deck:
         """Its deck of cards: the techs, the main deck's cards, the event cards."""
-        return rules_.load_deck(self.deck, self.ruleset)
+        return _deck(self.deck, self.ruleset)
 
     @property
     def tile_set(self) -> tiles.TileSet:
@@ -245,6 +245,13 @@ class State(_Model):
         self.ships[ship.id] = ship
         self.next_ship += 1
         return ship
+
+
+@cache
+def _deck(deck: str, ruleset: str) -> Deck:
+    """A game's deck, read once (a server's deck file edited during a game does not change
+    the games already using it)."""
+    return rules_.load_deck(deck, ruleset)
 
 
 @cache

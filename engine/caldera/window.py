@@ -137,7 +137,16 @@ def deal_hand(
     """Cards drawn into the captain's hand for a choice (a hand of that kind replaces the
     one waiting: its cards go to the discard)."""
     drop_hand(state, c, kind)
-    cards = deck.deal(state.decks.main, count, state)
+    if kind in ("research", "tech"):
+        # only the techs the captain may research (the rules' level step), the others
+        # drawn on the way discarded (the project's reading)
+        def usable(card: str) -> bool:
+            tech = state.cards.card(card).tech
+            return stats_.can_research(tech, c.techs, state.cards, state.rules)
+
+        cards = deck.deal_matching(state.decks.main, count, state, usable)
+    else:
+        cards = deck.deal(state.decks.main, count, state)
     if not cards:
         return []
     c.hand.append(Hand(kind=kind, cards=cards, optional=optional))  # type: ignore[arg-type]
@@ -202,8 +211,8 @@ def choose(state: State, cid: str, kind: str, card: str | None) -> list[ev.Event
     rules = state.rules
     out: list[ev.Event] = []
     if kind == "research":
-        if tech in c.techs:
-            raise CommandError(f"you have {tech} already: choose another card")
+        if not stats_.can_research(tech, c.techs, state.cards, rules):
+            raise CommandError(f"you cannot research {tech} now: choose another card")
         c.research, c.research_paid = tech, 0
     elif kind == "design":
         _not_forbidden(state, "no-design", "designing")
