@@ -16,8 +16,9 @@ from engine.caldera import rules as rules_
 from engine.caldera import starmap, tiles
 from engine.caldera.captain import Stats
 from engine.caldera.deck import Decks
-from engine.caldera.rules import STATS, Deck, Rules
+from engine.caldera.rules import Deck, Rules
 from engine.caldera.starmap import StarMap, new_map
+from engine.caldera.tiles import TileSet
 
 TICKS_PER_HOUR = 4  # the host's clock: a tick is a quarter of a game hour
 TICKS_PER_DAY = 24 * TICKS_PER_HOUR
@@ -177,7 +178,7 @@ class State(_Model):
         return _deck(self.deck, self.ruleset)
 
     @property
-    def tile_set(self) -> tiles.TileSet:
+    def tile_set(self) -> TileSet:
         return tiles.load(self.tiles)
 
     @property

@@ -112,9 +112,7 @@ def set_stats(state: State, cid: str, stats: dict[str, int]) -> list[ev.Event]:
 def deal_first_hands(state: State, c: Captain) -> list[ev.Event]:
     stats = stats_of(c)
     out = deal_hand(state, c, "research", stats_.research_choices(stats, state.rules))
-    out += deal_hand(
-        state, c, "design", stats_.design_choices(stats, state.rules), optional=True
-    )
+    out += deal_hand(state, c, "design", stats_.design_choices(stats, state.rules), optional=True)
     if all(state.captains[o].stats is not None for o in state.active()):
         out += start_zone(state)
     return out
@@ -483,9 +481,7 @@ def move(state: State, cid: str, ship_ids: list[int], to: str | None) -> list[ev
     limit = state.rules.fleet.move_group
     for at in {s.at for s in ships}:
         going = {
-            s.id
-            for s in state.ships_of(c.id)
-            if s.at == at and (s.id in ship_ids or s.move == to)
+            s.id for s in state.ships_of(c.id) if s.at == at and (s.id in ship_ids or s.move == to)
         }
         if len(going) > limit:
             raise CommandError(f"at most {limit} ships move from one place to another in a turn")

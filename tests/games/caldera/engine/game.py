@@ -19,7 +19,9 @@ def new_game(seed: int = 3, **options: Any) -> State:
     """A started game of three captains, in its setup window."""
     state = KIND.setup({"max_nations": 3, "seed": seed, "turn_hours": 24, **options})
     for nation, user in CAPTAINS:
-        KIND.apply(state, en.Join(nation=nation, name=nation.title(), colour="#336699", player=user))
+        KIND.apply(
+            state, en.Join(nation=nation, name=nation.title(), colour="#336699", player=user)
+        )
     KIND.apply(state, en.Start())
     return state
 

@@ -7,11 +7,13 @@ from __future__ import annotations
 import pytest
 
 from engine.caldera import npcs
+from engine.caldera.events import TurnResolved
 from engine.caldera.kind import KIND
 from engine.caldera.simulate import play
 from engine.caldera.state import EARTH, State
 from engine.errors import CommandError, GameError
 from engine.interface import entries as en
+from engine.interface.events import Event
 from tests.games.caldera.engine.game import (
     STATS,
     command,
@@ -20,6 +22,13 @@ from tests.games.caldera.engine.game import (
     past_setup,
     resolve,
 )
+
+
+def _turn(events: list[Event]) -> TurnResolved:
+    """The turn's resolution as everyone sees it (the first event of a resolution)."""
+    report = events[0]
+    assert isinstance(report, TurnResolved)
+    return report
 
 
 def _frigate(state: State, nation: str) -> int:
@@ -75,7 +84,12 @@ def test_the_setup_s_deadline_gives_the_defaults() -> None:
     for c in state.captains.values():
         # every stat its least (Cha, Int, Eng 2), the 9 points left one at a time in order
         assert c.stats is not None and c.stats.model_dump() == {
-            "cha": 4, "int": 4, "eng": 4, "arm": 1, "com": 1, "eco": 1
+            "cha": 4,
+            "int": 4,
+            "eng": 4,
+            "arm": 1,
+            "com": 1,
+            "eco": 1,
         }
         assert c.research is not None  # the first research card
     assert state.zone_mission is not None and state.phase == "orders" and state.turn == 1
@@ -103,7 +117,7 @@ def test_a_ship_entering_unexplored_space_scouts_it_by_the_event_table() -> None
     command(state, "ann", kind="move", ships=[ship], to="0,-1")
     _on_top(state, 6)  # "Empty system, nothing to see here": a C tile
     events = resolve(state)
-    scouted = events[0].scouted
+    scouted = _turn(events).scouted
     assert [(s["at"], s["result"], s["by"]) for s in scouted] == [("0,-1", "empty", "ann")]
     assert state.map.tiles["0,-1"].kind.value in ("empty", "half-nebula", "full-nebula")
     assert state.map.tiles["0,-1"].scouted_by == "ann"
@@ -117,12 +131,12 @@ def test_scouting_an_enemy_base_makes_an_enemy_there() -> None:
     command(state, "ann", kind="move", ships=[ship], to="0,-1")
     _on_top(state, 1)  # "Enemy base/homeworld": a B tile, a new enemy
     events = resolve(state)
-    found = events[0].scouted[0]
+    found = _turn(events).scouted[0]
     assert found["result"] == "enemy-base"
     enemy = state.npcs[str(found["npc"])]
     assert not enemy.friend and enemy.home == "0,-1"
     assert state.map.tiles["0,-1"].kind.value == "planet"
-    assert events[0].npcs == [enemy.id]
+    assert _turn(events).npcs == [enemy.id]
 
 
 def test_a_battle_through_the_turn_and_mission_1_done() -> None:
@@ -142,8 +156,8 @@ def test_a_battle_through_the_turn_and_mission_1_done() -> None:
     done = of_kind(events, "MissionDone")[0]
     assert done.captain == "ann" and done.mission == 1
     assert state.trust == 1 and state.captains["ann"].missions_done == 1
-    assert state.captains["ann"].mission is None
-    assert events[0].battles == [{"at": "0,-1"}]
+    assert not state.captains["ann"].mission
+    assert _turn(events).battles == [{"at": "0,-1"}]
 
 
 def test_the_zone_counter_reaching_zero_opens_a_new_zone() -> None:
@@ -188,7 +202,9 @@ def test_more_than_a_fleet_at_one_place_sends_the_newest_back() -> None:
     command(state, "ann", kind="move", ships=[newcomer], to="0,-1")
     events = resolve(state)
     assert state.ships[newcomer].at == EARTH
-    assert events[0].returned == [{"ship": newcomer, "owner": "ann", "src": "0,-1", "dst": EARTH}]
+    assert _turn(events).returned == [
+        {"ship": newcomer, "owner": "ann", "src": "0,-1", "dst": EARTH}
+    ]
     assert all(state.ships[i].at == "0,-1" for i in there)
 
 
@@ -274,11 +290,15 @@ def test_two_captains_and_an_ai_seat_replay_from_the_log() -> None:
     """The same entries on the same first state give the same state (how a game is
     recovered)."""
     log: list[en.Entry] = [
-        *(en.Join(nation=n, name=n, colour="#123456", player=u)
-          for n, u in (("ann", "1"), ("bob", "2"), ("cal", en.AI_PLAYER))),
+        *(
+            en.Join(nation=n, name=n, colour="#123456", player=u)
+            for n, u in (("ann", "1"), ("bob", "2"), ("cal", en.AI_PLAYER))
+        ),
         en.Start(),
-        *(en.CommandEntry(nation=n, command={"kind": "stats", "stats": STATS})
-          for n in ("ann", "bob", "cal")),
+        *(
+            en.CommandEntry(nation=n, command={"kind": "stats", "stats": STATS})
+            for n in ("ann", "bob", "cal")
+        ),
         en.CommandEntry(nation="ann", command={"kind": "submit"}),
         en.Advance(ticks=96),
         en.Advance(ticks=96),

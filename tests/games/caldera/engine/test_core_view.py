@@ -68,7 +68,7 @@ def test_caldera_registers_as_a_game_kind_without_a_bot_side() -> None:
     assert "caldera" not in kinds.KINDS
     try:
         found = kinds.register("caldera", "engine.caldera.kind:KIND")()
-        assert found is KIND and found.name == "caldera"
+        assert found.name == "caldera" and found.title == KIND.title
         state = found.setup({"max_nations": 2, "seed": 1})
         assert found.settings_of(state)["max_nations"] == 2
     finally:
