@@ -23,7 +23,7 @@ mission, build and give moves. Everything here is a pure function of the state a
 from __future__ import annotations
 
 from engine.caldera import captain as stats_
-from engine.caldera import clashes, deck, hexes, missions, npcs, starmap, window
+from engine.caldera import clashes, deck, hands, hexes, missions, npcs, starmap, window
 from engine.caldera import events as ev
 from engine.caldera.captain import Stats
 from engine.caldera.rules import STATS
@@ -442,8 +442,8 @@ def _scouted_mission(state: State, scouted: dict[str, object]) -> list[ev.Event]
     c = state.captains[by]
     if c.mission is not None or any(h.kind == "mission" for h in c.hand):
         return []
-    count = stats_.mission_choices(window.stats_of(c), state.rules)
-    return window.deal_hand(state, c, "mission", count)
+    count = stats_.mission_choices(hands.stats_of(c), state.rules)
+    return hands.deal_hand(state, c, "mission", count)
 
 
 def _new_zone(state: State, scouted: list[dict[str, object]]) -> list[ev.Event]:
@@ -536,7 +536,7 @@ def _income(state: State) -> list[ev.Event]:
     out: list[ev.Event] = []
     for cid, where in mined.items():
         c = state.captains[cid]
-        earned = stats_.income(sum(where.values()), window.stats_of(c), state.rules)
+        earned = stats_.income(sum(where.values()), hands.stats_of(c), state.rules)
         if veins:
             earned += earned * veins // 100
         c.credits += earned
@@ -562,11 +562,11 @@ def _open_window(state: State) -> list[ev.Event]:
     for cid in state.active():
         c = state.captains[cid]
         c.submitted, c.built = False, False
-        out += window.deal_hand(
+        out += hands.deal_hand(
             state,
             c,
             "design",
-            stats_.design_choices(window.stats_of(c), state.rules),
+            stats_.design_choices(hands.stats_of(c), state.rules),
             optional=True,
         )
     return out
