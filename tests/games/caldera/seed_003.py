@@ -131,7 +131,7 @@ def figures_from_seed(page: str) -> dict[str, Any]:
     assert found
     figures["zone_counter"] = [int(found[1]), int(found[2]), int(found[3])]
     zone = _section(page, "<h4>Zone missions</h4>", "<h4>Event cards</h4>")
-    figures["zone_missions"] = [item.split()[0] for item in _items(zone)]
+    figures["zone_missions"] = [item.split(maxsplit=1) for item in _items(zone)]
     found = re.search(r"Draw (\d) cards for them for tech and (\d) cards for layout", text)
     assert found
     figures["new_zone_cards"] = [int(found[1]), int(found[2])]
@@ -155,7 +155,7 @@ def figures_from_seed(page: str) -> dict[str, Any]:
         [int(n) for n in re.findall(r"\d+", line)] for line in _block(page, "Zone")
     ]
     figures["planets"] = [
-        item.split()[0].lower()
+        [item.split()[0].lower(), item.split(maxsplit=1)[1].lstrip("-")]
         for item in _items(_section(page, "<h4>Planets</h4>", "<h4>Distances"))
     ]
 
@@ -163,11 +163,16 @@ def figures_from_seed(page: str) -> dict[str, Any]:
     npc = _section(page, 'id="NPC_Guide"', "<h4>NPC Trust</h4>")
     ai = _section(npc, "<h4>Enemy A.I.</h4>", "<h4>Designing ships for A.I.</h4>")
     figures["enemy_ai"] = [
-        [name.strip(), int(group), weapon.strip()]
-        for name, group, weapon in re.findall(
-            r"<li>([\w-]+)</li><ul>.*?group of (\d+).*?Starts with (.+?) if", ai, re.S
+        [name.strip(), " ".join(gains.split()), int(group), weapon.strip()]
+        for name, gains, group, weapon in re.findall(
+            r"<li>([\w-]+)</li><ul>\s*<li>(Gains.*?)</li>.*?group of (\d+).*?Starts with (.+?) if",
+            ai,
+            re.S,
         )
     ]
+    found = re.search(r"Each enemy always leave (half) of it's starting fleet in base", text)
+    assert found
+    figures["enemy_base_share"] = found[1]
     designs = _section(npc, "<h4>Designing a ship for NPC</h4>", "<pre>")
     figures["npc_designs"] = [
         [int(m[1]), int(m[2] or 0), int(m[3]), int(m[4])]

@@ -156,7 +156,17 @@ def test_mission_rewards_by_number() -> None:
 def test_zone_counter_and_zone_missions() -> None:
     z = RULES.zone_counter
     assert [z.base, z.per_turn, z.per_zone_mission] == seed()["zone_counter"]
-    assert [m.name for m in RULES.zone_missions] == seed()["zone_missions"]
+    said = seed()["zone_missions"]
+    assert [m.name for m in RULES.zone_missions] == [name for name, _ in said]
+    # the "zone*N" of each mission's text is its per_zone
+    factors = {"explorers": "Zone*4", "surveyors": "5*current zone", "scaredy-cats": "zone*3"}
+    for mission, (_, text) in zip(RULES.zone_missions, said, strict=True):
+        if mission.id in factors:
+            assert factors[mission.id] in text
+            assert str(mission.per_zone) in factors[mission.id]
+        else:
+            assert mission.per_zone == 0
+    assert "until zone counter is 1" in said[3][1] and RULES.zone_counter.until == 1
     assert [RULES.new_zone.enemy_tech_cards, RULES.new_zone.enemy_layout_cards] == seed()[
         "new_zone_cards"
     ]
@@ -204,11 +214,17 @@ def test_minerals_table_by_zone_and_size_times_players() -> None:
 
 
 def test_planets_and_their_bonuses() -> None:
-    assert list(RULES.planets) == seed()["planets"]
-    assert (RULES.planets["earthlike"].land_tech, RULES.planets["earthlike"].army_times) == (1, 2)
-    assert RULES.planets["arid"].ships_percent == 50
-    assert RULES.planets["cold"].defence_percent == 50
-    assert RULES.planets["vulcan"].weapon_layouts == 1
+    said = dict(seed()["planets"])
+    assert list(RULES.planets) == list(said)
+    earthlike, arid, cold, vulcan = (RULES.planets[p] for p in said)
+    assert "tech by one" in said["earthlike"] and earthlike.land_tech == 1
+    assert "double starting army" in said["earthlike"] and earthlike.army_times == 2
+    assert said["arid"] == f"{arid.ships_percent}% extra starting ships"
+    assert said["cold"].endswith(f"increased by {cold.defence_percent}%")
+    assert said["vulcan"].startswith("Add one layout") and vulcan.weapon_layouts == 1
+    others = [earthlike.ships_percent, earthlike.defence_percent, earthlike.weapon_layouts]
+    others += [arid.land_tech, arid.defence_percent, cold.ships_percent, vulcan.army_times - 1]
+    assert others == [0] * 7
 
 
 # ---- NPCs -------------------------------------------------------------------------------------
@@ -239,17 +255,21 @@ def test_npc_design_formulas() -> None:
 
 def test_enemy_ai_types_group_size_and_starting_weapon() -> None:
     ours = [[a.name, a.group, a.weapon] for a in RULES.enemy_ai]
-    assert ours == [[n, g, WEAPON_NAMES[w]] for n, g, w in seed()["enemy_ai"]]
-    assert [a.points for a in RULES.enemy_ai] == [
-        "controlled-systems",
-        "scouted-systems",
-        "mined-systems",
-        "controlled-tiles",
-        "turns",
-        "destroyed-ships",
-    ]
-    assert RULES.ai_type(1).per == 2 and RULES.ai_type(1).homeworld_counts == 2
+    assert ours == [[n, g, WEAPON_NAMES[w]] for n, _, g, w in seed()["enemy_ai"]]
+    gains = {
+        "controlled-systems": "for every two controlled star systems",
+        "scouted-systems": "for every scouted new star system",
+        "mined-systems": "for every mined star system",
+        "controlled-tiles": "for every controlled space tile",
+        "turns": "in each turn",
+        "destroyed-ships": "Gains one ship for every destroyed enemy ship",
+    }
+    for ai, (_, said, _, _) in zip(RULES.enemy_ai, seed()["enemy_ai"], strict=True):
+        assert gains[ai.points] in said
+        assert ("every two" in said) == (ai.per == 2)
+        assert ("count for 2" in said) == (ai.homeworld_counts == 2)
     assert [a.opening_attack for a in RULES.enemy_ai] == [False] * 5 + [True]
+    assert seed()["enemy_base_share"] == "half" and RULES.npc.base_share_percent == 50
 
 
 # ---- land army, repairs, designs --------------------------------------------------------------
