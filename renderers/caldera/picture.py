@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
+from functools import lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -103,24 +104,25 @@ def render_star_map(view: StarMapView, *, width: int = cs.WIDTH) -> Image.Image:
 
     for place in view.unexplored():
         _hexagon(cv, layout.centres[place], r, FOG)
-    for place, tile in sorted(known.items(), key=lambda kv: _order(kv[0])):
+    for place, tile in sorted(known.items(), key=lambda kv: key_order(kv[0])):
         _hexagon(cv, layout.centres[place], r, tile)
-    zone_px = max(14, round(0.3 * r))
-    for place, tile in known.items():
+    zone_px = max(15, round(0.3 * r))
+    for place, tile in known.items():  # on the tile's plain fill
         cx, cy = layout.centres[place]
-        cv.text_over((cx, cy - 0.62 * r), str(tile.zone), zone_px, cs.ZONE_INK, "mm", 2, (0, 0, 0))
-    for base in sorted(view.bases, key=lambda b: (_order(b.place), b.label)):
+        spot = (round(cx), round(cy - 0.62 * r))
+        cv.text(spot, str(tile.zone), zone_px, cs.ZONE_INK, _fill_of(tile.kind, tile), "mm")
+    for base in sorted(view.bases, key=lambda b: (key_order(b.place), b.label)):
         if base.place in layout.centres:
             _base(cv, layout.centres[base.place], r, base.label, style.parse_colour(base.colour))
-    for place in sorted(set(view.battles), key=_order):
+    for place in sorted(set(view.battles), key=key_order):
         if place in layout.centres:
             cx, cy = layout.centres[place]
-            _burst(cv, (cx + 0.52 * r, cy - 0.48 * r), max(9.0, 0.24 * r))
+            _burst(cv, (cx + 0.52 * r, cy - 0.48 * r), max(11.0, 0.26 * r))
     at: dict[str, list[MapFleet]] = {}
     for f in view.fleets:
         if f.place in layout.centres and f.count > 0:
             at.setdefault(f.place, []).append(f)
-    for place in sorted(at, key=_order):
+    for place in sorted(at, key=key_order):
         _fleets(cv, layout, place, sorted(at[place], key=lambda f: f.owner))
 
     _header(cv, view, layout)
@@ -131,10 +133,6 @@ def render_star_map(view: StarMapView, *, width: int = cs.WIDTH) -> Image.Image:
 def draw_star_map(view: StarMapView, *, width: int = cs.WIDTH) -> bytes:
     """The star map as PNG bytes, `width` pixels wide (its height follows the map)."""
     return png_bytes(render_star_map(view, width=width))
-
-
-def _order(place: str) -> tuple[int, int]:
-    return key_order(place)
 
 
 # --- a hex and what it shows ---------------------------------------------------------------
@@ -175,7 +173,8 @@ def _hexagon(
     q = r * zoom  # what the tile shows is drawn for hexes of this radius
     if what == FOG:
         _hatch(cv, c, r)
-        cv.text_over(c, "?", max(13, round(0.42 * r)), cs.FOG_MARK, "mm")
+        mark = max(13, round(0.42 * r))
+        cv.text_over((round(c[0]), round(c[1])), "?", mark, cs.FOG_MARK, "mm")
     elif what == "empty":
         for dx, dy in ((-0.45, -0.2), (0.38, -0.05), (-0.1, 0.32), (0.2, 0.55)):
             x, y = c[0] + dx * r, c[1] + dy * r
@@ -209,17 +208,23 @@ def _hexagon(
 
 
 def _hatch(cv: Canvas, c: Point, r: float) -> None:
-    """Unexplored space's diagonal lines, kept inside the hex."""
-    x0, y0 = math.floor(c[0] - r), math.floor(c[1] - r)
-    size = math.ceil(2 * r) + 2
-    part = Image.new("L", (size, size), cv.ink(cs.FOG))
+    """Unexplored space's diagonal lines, kept inside the hex (the same stamp for every
+    unexplored hex of a picture)."""
+    part, mask = _hatch_stamp(r, cv.ink(cs.FOG), cv.ink(cs.FOG_HATCH))
+    cv.image.paste(part, (round(c[0] - r) - 1, round(c[1] - r) - 1), mask)
+
+
+@lru_cache(maxsize=64)
+def _hatch_stamp(r: float, fog: int, hatch: int) -> tuple[Image.Image, Image.Image]:
+    size = math.ceil(2 * r) + 3
+    part = Image.new("L", (size, size), fog)
     mask = Image.new("L", (size, size), 0)
-    dp, dm = ImageDraw.Draw(part), ImageDraw.Draw(mask)
     step = max(5, round(r / 5))
+    draw = ImageDraw.Draw(part)
     for k in range(-size, size, step):
-        dp.line(((k, size), (k + size, 0)), fill=cv.ink(cs.FOG_HATCH), width=max(1, round(r / 25)))
-    dm.polygon([(x - x0, y - y0) for x, y in _corners(c, r - 1)], fill=255)
-    cv.image.paste(part, (x0, y0), mask)
+        draw.line(((k, size), (k + size, 0)), fill=hatch, width=max(1, round(r / 25)))
+    ImageDraw.Draw(mask).polygon(_corners((r + 1, r + 1), r - 1), fill=255)
+    return part, mask
 
 
 def _rocks(cv: Canvas, c: Point, r: float, sizes: Sequence[str]) -> None:
