@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from engine.caldera import land
 from engine.caldera.battle import ArmEffects, Ship, Side, Weapon, battle_rules, fight
-from tests.games.caldera.engine.test_land_battle import UNITS
+from tests.games.caldera.engine.land_units import UNITS
 from tests.scaled import examples
 
 RULES = battle_rules()
