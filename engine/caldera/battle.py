@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -73,6 +73,26 @@ class ArmEffects(_Frozen):
     damage_points: int = Field(ge=0)  # per point, on every hit ...
     damage_percent: int = Field(ge=0)  # ... or this percent of it, whichever is larger
     defence_percent: int = Field(ge=0)  # per point, on every defence value
+
+    @classmethod
+    def of(cls, effects: StatEffects) -> ArmEffects:
+        """From the rules' `[stats.effects]` (`rules.load(name).stats.effects`)."""
+        return cls(
+            damage_points=effects.damage_points_per_arm,
+            damage_percent=effects.damage_percent_per_arm,
+            defence_percent=effects.defence_percent_per_arm,
+        )
+
+
+class StatEffects(Protocol):
+    """What the battle reads of the rules' stats effects."""
+
+    @property
+    def damage_points_per_arm(self) -> int: ...
+    @property
+    def damage_percent_per_arm(self) -> int: ...
+    @property
+    def defence_percent_per_arm(self) -> int: ...
 
 
 @cache

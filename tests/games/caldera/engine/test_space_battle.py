@@ -5,6 +5,7 @@ damage distribution, Arm, retreat and the end."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -75,6 +76,16 @@ def fired(report: BattleReport, number: int) -> dict[tuple[str, str], int]:
 def test_the_rules_file_has_the_seeds_battle_numbers():
     assert RULES.weapon_order == ("beam", "fighters", "laser", "missile", "mine")
     assert RULES.max_rounds == 60
+
+
+def test_arms_effects_are_read_from_the_captains_stats_effects():
+    @dataclass(frozen=True)
+    class Effects:  # the fields of the rules' [stats.effects] the battle reads
+        damage_points_per_arm: int = 1
+        damage_percent_per_arm: int = 10
+        defence_percent_per_arm: int = 25
+
+    assert ArmEffects.of(Effects()) == ARM
 
 
 def test_a_malformed_battle_section_is_refused_naming_the_field(tmp_path: Path):
