@@ -69,6 +69,7 @@ def test_space_battles_end_and_account_for_every_point(seed: int):
     start = {sh.id: sh.structure for s in sides for sh in s.ships}
     ai = {sh.id for s in sides if s.ai for sh in s.ships}
     team = {sh.id: s.team for s in sides for sh in s.ships}
+    side_team = {s.id: s.team for s in sides}
     lost = dict.fromkeys(start, 0)
     gone: set[int] = set()
     for played in report.rounds:
@@ -86,6 +87,8 @@ def test_space_battles_end_and_account_for_every_point(seed: int):
         assert o.structure == start[o.id] - lost[o.id]
         assert o.destroyed == (o.structure <= 0)
         assert not (o.destroyed and o.retreated)
+        assert (o.destroyed_by is not None) == o.destroyed
+        assert o.destroyed_by is None or team[o.id] != side_team[o.destroyed_by]
     here = {team[o.id] for o in report.ships if not o.destroyed and not o.retreated}
     if report.end == "won":
         assert here == {report.winner}
