@@ -59,7 +59,7 @@ def generated(seed: int) -> list[Side]:
     return sides
 
 
-@settings(max_examples=examples(100), deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(st.integers(min_value=0, max_value=2**32))
 def test_space_battles_end_and_account_for_every_point(seed: int):
     sides = generated(seed)
@@ -98,7 +98,7 @@ def test_space_battles_end_and_account_for_every_point(seed: int):
         assert len(here) >= 2
 
 
-@settings(max_examples=examples(150), deadline=None)
+@settings(max_examples=examples(50), deadline=None)
 @given(st.integers(min_value=0, max_value=2**32))
 def test_land_battles_end_and_only_ever_remove_units(seed: int):
     rng = random.Random(seed)
