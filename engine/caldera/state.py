@@ -13,10 +13,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.caldera import rules as rules_
-from engine.caldera import starmap, tiles
+from engine.caldera import tiles
 from engine.caldera.captain import Stats
 from engine.caldera.deck import Decks
-from engine.caldera.rules import Deck, Rules
+from engine.caldera.rules import Deck, MapRules, Rules
 from engine.caldera.starmap import StarMap, new_map
 from engine.caldera.tiles import TileSet
 
@@ -182,9 +182,9 @@ class State(_Model):
         return tiles.load(self.tiles)
 
     @property
-    def map_rules(self) -> starmap.MapRules:
-        """The rules' distance and minerals tables as the star map reads them."""
-        return _map_rules(self.ruleset)
+    def map_rules(self) -> MapRules:
+        """The rules' distance and minerals tables (`[map]`)."""
+        return self.rules.map
 
     def next_deadline(self) -> int | None:
         """The deadline of a window opening now (None: the game has none)."""
@@ -253,26 +253,3 @@ def _deck(deck: str, ruleset: str) -> Deck:
     """A game's deck, read once (a server's deck file edited during a game does not change
     the games already using it)."""
     return rules_.load_deck(deck, ruleset)
-
-
-@cache
-def _map_rules(ruleset: str) -> starmap.MapRules:
-    table = rules_.load(ruleset).map
-    return starmap.MapRules(
-        distances=[
-            starmap.DistanceRow(
-                layer=d.layer,
-                next_to=d.step,
-                from_earth=d.from_earth,
-                half_nebula=d.half_nebula,
-                full_nebula=d.full_nebula,
-            )
-            for d in table.distances
-        ],
-        minerals=[
-            starmap.MineralRow(
-                zone=m.zone, small=m.small, average=m.average, huge=m.huge, planet=m.planet
-            )
-            for m in table.minerals
-        ],
-    )

@@ -397,6 +397,7 @@ def scout_with(state: State, place: str, number: int, by: str | None) -> dict[st
     try:
         scouted = starmap.scout(
             state.map,
+            state.map_rules,
             place,
             row.tiles,
             draw,
