@@ -137,12 +137,6 @@ def _shipyard_for_battle(state: State, cid: str) -> battle.Ship:
 
 def _apply(state: State, at: str, report: battle.BattleReport) -> list[ev.Event]:
     out: list[ev.Event] = []
-    dealt: dict[str, int] = {}
-    for rnd in report.rounds:
-        for salvo in rnd.salvos:
-            if state.is_captain(salvo.side):
-                dealt[salvo.side] = dealt.get(salvo.side, 0) + salvo.damage * salvo.hits
-    killer = max(sorted(dealt), key=lambda s: dealt[s]) if dealt else None
     destroyed, damaged, retreated = [], {}, []
     captains = sorted({o.side for o in report.ships if state.is_captain(o.side)})
     for o in report.ships:
@@ -157,7 +151,8 @@ def _apply(state: State, at: str, report: battle.BattleReport) -> list[ev.Event]
         if o.destroyed:
             destroyed.append(o.id)
             del state.ships[o.id]
-            if state.is_enemy(ship.owner) and killer is not None:
+            killer = o.destroyed_by
+            if state.is_enemy(ship.owner) and killer is not None and state.is_captain(killer):
                 out += missions.on_kill(state, state.captains[killer], ship.owner, at)
             continue
         ship.damage = ship.structure - o.structure
