@@ -27,6 +27,7 @@ from typing import Any
 
 from engine.caldera import captain as stats_
 from engine.caldera import hexes, starmap
+from engine.caldera.captain import Stats
 from engine.caldera.commands import (
     Build,
     BuyBonus,
@@ -37,7 +38,6 @@ from engine.caldera.commands import (
     SetStats,
     Submit,
 )
-from engine.caldera.captain import Stats
 from engine.caldera.state import EARTH, Captain, State
 from engine.caldera.turns import default_stats
 from engine.caldera.view import View
@@ -71,7 +71,12 @@ def _research_pick(state: State, c: Captain, cards: list[str]) -> str:
     def key(card: str) -> tuple[bool, int, bool, str]:
         tech_id = state.cards.card(card).tech
         tech = state.cards.techs[tech_id]
-        return (tech_id in c.techs, tech.research_cost, tech.category not in ("class", "engine"), card)
+        return (
+            tech_id in c.techs,
+            tech.research_cost,
+            tech.category not in ("class", "engine"),
+            card,
+        )
 
     return min(cards, key=key)
 
@@ -92,6 +97,9 @@ def _cards(state: State, view: View, me: str, c: Captain) -> list[Any]:
             out.append(Choose(hand="mission", card=easiest))
         elif hand.kind == "design":
             best = None
+            if forbidden(state, "no-design") is not None:
+                out.append(Choose(hand="design", card=None))
+                continue
             for card in hand.cards:
                 tech = cards.card(card).tech
                 if stats_.can_design(tech, c.techs, rules):
@@ -104,7 +112,7 @@ def _cards(state: State, view: View, me: str, c: Captain) -> list[Any]:
             else:
                 out.append(Choose(hand="design", card=None))
         elif hand.kind == "tech":
-            pick = next(
+            buy = next(
                 (
                     k
                     for k in hand.cards
@@ -113,7 +121,7 @@ def _cards(state: State, view: View, me: str, c: Captain) -> list[Any]:
                 ),
                 None,
             )
-            out.append(Choose(hand="tech", card=pick))
+            out.append(Choose(hand="tech", card=buy))
     return out
 
 
@@ -162,7 +170,11 @@ def _spend(state: State, me: str, c: Captain, credits: int) -> list[Any]:
             credits -= points * price
     yard = techs[c.shipyard.klass].level
     classes = sorted(
-        (t for t in c.techs if t in techs and techs[t].category == "class" and techs[t].level <= yard),
+        (
+            t
+            for t in c.techs
+            if t in techs and techs[t].category == "class" and techs[t].level <= yard
+        ),
         key=lambda t: (-techs[t].level, t),
     )
     if classes and c.built < rules.start.builds_per_turn and not c.shipyard.destroyed:
@@ -196,7 +208,9 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
         for p, t in view.map.tiles.items()
         if t.kind in ("asteroids", "planet") and p != EARTH and t.base is None
     ]
-    enemies_at = {s.at for s in view.ships if s.owner in view.npcs and not view.npcs[s.owner].friend}
+    enemies_at = {
+        s.at for s in view.ships if s.owner in view.npcs and not view.npcs[s.owner].friend
+    }
     limit = state.rules.fleet.move_group
     for ship in state.ships_of(me):
         if taken.get(ship.at, 0) >= limit:
@@ -215,11 +229,13 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
                 goal = min(options, key=lambda p: (reach[p], hexes.key_order(p)))
         else:
             options = [p for p in reach if p in unexplored and p not in targets_used]
+            if forbidden(state, "no-exploring") is not None:
+                options = []
             if options:
                 goal = min(options, key=lambda p: (reach[p], hexes.key_order(p)))
             elif unexplored:
                 goal = min(
-                    (p for p in reach if p not in enemies_at),
+                    (p for p in reach if p not in enemies_at and p in view.map.tiles),
                     key=lambda p: (
                         min(_distance(p, u) for u in unexplored),
                         reach[p],
@@ -273,10 +289,9 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
             state.captains[me].research = state.cards.card(command.card).tech
             state.captains[me].research_paid = 0
     spent = _spend(state, me, state.captains[me], credits)
-    forbids = {Build: "no-building", Fund: "no-research", Repair: "no-repair"}
+    forbids: dict[type, str] = {Build: "no-building", Fund: "no-research", Repair: "no-repair"}
     out += [x for x in spent if forbidden(state, forbids.get(type(x), "")) is None]
-    if forbidden(state, "no-move") is None:
-        out += _moves(state, view, me, state.captains[me])
+    out += _moves(state, view, me, state.captains[me])
     out.append(Submit())
     return out
 

@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -73,6 +73,26 @@ class ArmEffects(_Frozen):
     damage_points: int = Field(ge=0)  # per point, on every hit ...
     damage_percent: int = Field(ge=0)  # ... or this percent of it, whichever is larger
     defence_percent: int = Field(ge=0)  # per point, on every defence value
+
+    @classmethod
+    def of(cls, effects: StatEffects) -> ArmEffects:
+        """From the rules' `[stats.effects]` (`rules.load(name).stats.effects`)."""
+        return cls(
+            damage_points=effects.damage_points_per_arm,
+            damage_percent=effects.damage_percent_per_arm,
+            defence_percent=effects.defence_percent_per_arm,
+        )
+
+
+class StatEffects(Protocol):
+    """What the battle reads of the rules' stats effects."""
+
+    @property
+    def damage_points_per_arm(self) -> int: ...
+    @property
+    def damage_percent_per_arm(self) -> int: ...
+    @property
+    def defence_percent_per_arm(self) -> int: ...
 
 
 @cache
@@ -149,6 +169,7 @@ class Damage(_Frozen):
     points: int  # structure lost
     absorbed: int  # stopped by its defences
     structure: int  # left after the round (0 or less: destroyed)
+    by: dict[str, int]  # the points each enemy side dealt it
 
 
 class Round(_Frozen):
@@ -170,6 +191,9 @@ class ShipOutcome(_Frozen):
     retreated: bool  # back to the tile it came from
     goes_home: bool  # a damaged A.I. ship: withdraws to its base for repairs
     fought: bool  # it joined at least one round
+    # the enemy side that dealt it the most in the round it was destroyed (ties: the side
+    # first in the battle's order: the starter first), for kills counted to a captain
+    destroyed_by: str | None = None
 
 
 End = Literal["won", "none-left", "stalemate", "round-cap"]
@@ -236,6 +260,7 @@ class _Live:
     marked: bool = False
     fought: bool = False
     left: bool = False
+    destroyed_by: str | None = None
 
     @property
     def here(self) -> bool:
@@ -464,6 +489,7 @@ def _round(
         if lost:
             wasted[team] = lost
     # the damage of every team lands at once, at the end of the round
+    order = {side: i for i, side in enumerate(dict.fromkeys(lv.side.id for lv in lives))}
     damage: list[Damage] = []
     for lv in fighters:
         got = taken[lv.ship.id]
@@ -472,6 +498,12 @@ def _round(
         points = sum(_effective(h, lv, arm) for h in got)
         absorbed = sum(h.damage for h in got) - points
         lv.structure -= points
+        by: dict[str, int] = {}
+        for hit in sorted(got, key=lambda h: h.index):
+            if (dealt := _effective(hit, lv, arm)) > 0:
+                by[hit.live.side.id] = by.get(hit.live.side.id, 0) + dealt
+        if lv.structure <= 0:
+            lv.destroyed_by = max(by, key=lambda side: (by[side], -order[side]))
         damage.append(
             Damage(
                 ship=lv.ship.id,
@@ -479,6 +511,7 @@ def _round(
                 points=points,
                 absorbed=absorbed,
                 structure=lv.structure,
+                by=by,
             )
         )
     destroyed = tuple(lv.ship.id for lv in fighters if lv.structure <= 0)
@@ -516,4 +549,5 @@ def _outcome(lv: _Live) -> ShipOutcome:
             lv.side.ai and not destroyed and not lv.ship.shipyard and lv.structure < lv.ship.whole
         ),
         fought=lv.fought,
+        destroyed_by=lv.destroyed_by,
     )

@@ -7,14 +7,9 @@ shipyards hit; kills counted for the missions; homeworlds left without defenders
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+from engine.caldera import battle, hexes, missions, window
 from engine.caldera import events as ev
-from engine.caldera import hexes, missions
 from engine.caldera.state import EARTH, Ship, State
-
-if TYPE_CHECKING:
-    from engine.caldera import battle
 
 PLAYERS = "players"  # the captains' (and their NPC friends') team in a battle
 
@@ -26,8 +21,6 @@ def _techs_of(state: State, owner: str) -> dict[str, int]:
 
 
 def _ship_for_battle(state: State, ship: Ship) -> battle.Ship:
-    from engine.caldera import battle
-
     techs = _techs_of(state, ship.owner)
     weapons, covering, engine = [], [], 0
     for part in ship.parts:
@@ -77,8 +70,6 @@ def places(state: State) -> list[str]:
 
 def fight_at(state: State, at: str) -> list[ev.Event]:
     """The battle at `at`, its outcome applied; a report to the captains who fought."""
-    from engine.caldera import battle
-
     ships = state.ships_at(at)
     owners: list[str] = []
     for ship in ships:
@@ -130,8 +121,6 @@ def fight_at(state: State, at: str) -> list[ev.Event]:
 
 
 def _shipyard_for_battle(state: State, cid: str) -> battle.Ship:
-    from engine.caldera import battle, window
-
     c = state.captains[cid]
     fake = Ship(
         id=shipyard_id(state, cid),
@@ -146,21 +135,13 @@ def _shipyard_for_battle(state: State, cid: str) -> battle.Ship:
     return found.model_copy(update={"shipyard": True, "retreat_at": None})
 
 
-def _apply(state: State, at: str, report: Any) -> list[ev.Event]:
+def _apply(state: State, at: str, report: battle.BattleReport) -> list[ev.Event]:
     out: list[ev.Event] = []
-    dealt: dict[str, int] = {}
-    for rnd in report.rounds:
-        for salvo in rnd.salvos:
-            if state.is_captain(salvo.side):
-                dealt[salvo.side] = dealt.get(salvo.side, 0) + salvo.damage * salvo.hits
-    killer = max(sorted(dealt), key=lambda s: dealt[s]) if dealt else None
     destroyed, damaged, retreated = [], {}, []
     captains = sorted({o.side for o in report.ships if state.is_captain(o.side)})
     for o in report.ships:
         if o.id < 0:  # a shipyard
             c = next(c for c in state.captains.values() if shipyard_id(state, c.id) == o.id)
-            from engine.caldera import window
-
             c.shipyard.damage = window.shipyard_structure(state, c) - max(0, o.structure)
             c.shipyard.destroyed = o.destroyed
             continue
@@ -170,7 +151,8 @@ def _apply(state: State, at: str, report: Any) -> list[ev.Event]:
         if o.destroyed:
             destroyed.append(o.id)
             del state.ships[o.id]
-            if state.is_enemy(ship.owner) and killer is not None:
+            killer = o.destroyed_by
+            if state.is_enemy(ship.owner) and killer is not None and state.is_captain(killer):
                 out += missions.on_kill(state, state.captains[killer], ship.owner, at)
             continue
         ship.damage = ship.structure - o.structure

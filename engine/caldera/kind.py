@@ -190,9 +190,7 @@ class Caldera:
             seats=world.seats,
             nations=MappingProxyType(
                 {
-                    c.id: NationSummary(
-                        c.id, c.name, c.colour, c.user, c.out, c.missions_done
-                    )
+                    c.id: NationSummary(c.id, c.name, c.colour, c.user, c.out, c.missions_done)
                     for c in sorted(world.captains.values(), key=lambda c: c.seat)
                 }
             ),

@@ -25,7 +25,7 @@ moves alone until the counter is 1). Done: +5 on the zone counter.
 from __future__ import annotations
 
 from engine.caldera import captain as stats_
-from engine.caldera import chance, deck, hexes
+from engine.caldera import chance, deck, hands, hexes
 from engine.caldera import events as ev
 from engine.caldera.state import EARTH, Captain, State
 
@@ -58,10 +58,8 @@ def zone_mark(state: State) -> dict[str, int]:
 
 def complete(state: State, c: Captain) -> list[ev.Event]:
     """The captain's mission is done: trust, the reward cards (each applied)."""
-    from engine.caldera import window
-
     rules = state.rules
-    stats = window.stats_of(c)
+    stats = hands.stats_of(c)
     number = c.mission or 0
     c.mission, c.mission_mark = None, {}
     c.missions_done += 1
@@ -92,7 +90,7 @@ def complete(state: State, c: Captain) -> list[ev.Event]:
                     c.techs[chance.pick(state, "reward layout", open_)] += 1
         elif reward.kind == "half-price-tech":
             count = stats_.reward_cards(stats, rules)
-            out += window.deal_hand(state, c, "tech", count, optional=True)
+            out += hands.deal_hand(state, c, "tech", count, optional=True)
     return out
 
 

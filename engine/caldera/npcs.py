@@ -24,8 +24,13 @@ def create_friend(state: State) -> Npc:
     """The friend of the current zone (zone 1: Jack's Spacebay), at Earth.
 
     TODO(wt-cal-npc): its row of the NPC table, its ships (SShips x players), its designs."""
-    npc = Npc(id=_slug(state, "friend"), name=f"Friend of zone {state.zone}", friend=True,
-              row=state.zone, zone=state.zone)
+    npc = Npc(
+        id=_slug(state, "friend"),
+        name=f"Friend of zone {state.zone}",
+        friend=True,
+        row=state.zone,
+        zone=state.zone,
+    )
     state.npcs[npc.id] = npc
     return npc
 
@@ -36,8 +41,14 @@ def create_enemy(state: State, home: str) -> Npc:
     TODO(wt-cal-npc): its AI type from a card, its row of the enemy table by zone, its
     designs, ships (DShips, SShips x players) and land army (Lsize x players), the planet's
     bonus."""
-    npc = Npc(id=_slug(state, "enemy"), name=f"Enemy of zone {state.zone}", friend=False,
-              row=state.zone, zone=state.zone, home=home)
+    npc = Npc(
+        id=_slug(state, "enemy"),
+        name=f"Enemy of zone {state.zone}",
+        friend=False,
+        row=state.zone,
+        zone=state.zone,
+        home=home,
+    )
     state.npcs[npc.id] = npc
     return npc
 

@@ -13,11 +13,12 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field
 
 from engine.caldera import rules as rules_
-from engine.caldera import starmap, tiles
+from engine.caldera import tiles
 from engine.caldera.captain import Stats
 from engine.caldera.deck import Decks
-from engine.caldera.rules import STATS, Deck, Rules
+from engine.caldera.rules import Deck, MapRules, Rules
 from engine.caldera.starmap import StarMap, new_map
+from engine.caldera.tiles import TileSet
 
 TICKS_PER_HOUR = 4  # the host's clock: a tick is a quarter of a game hour
 TICKS_PER_DAY = 24 * TICKS_PER_HOUR
@@ -174,16 +175,16 @@ class State(_Model):
     @property
     def cards(self) -> Deck:
         """Its deck of cards: the techs, the main deck's cards, the event cards."""
-        return rules_.load_deck(self.deck, self.ruleset)
+        return _deck(self.deck, self.ruleset)
 
     @property
-    def tile_set(self) -> tiles.TileSet:
+    def tile_set(self) -> TileSet:
         return tiles.load(self.tiles)
 
     @property
-    def map_rules(self) -> starmap.MapRules:
-        """The rules' distance and minerals tables as the star map reads them."""
-        return _map_rules(self.ruleset)
+    def map_rules(self) -> MapRules:
+        """The rules' distance and minerals tables (`[map]`)."""
+        return self.rules.map
 
     def next_deadline(self) -> int | None:
         """The deadline of a window opening now (None: the game has none)."""
@@ -248,23 +249,7 @@ class State(_Model):
 
 
 @cache
-def _map_rules(ruleset: str) -> starmap.MapRules:
-    table = rules_.load(ruleset).map
-    return starmap.MapRules(
-        distances=[
-            starmap.DistanceRow(
-                layer=d.layer,
-                next_to=d.step,
-                from_earth=d.from_earth,
-                half_nebula=d.half_nebula,
-                full_nebula=d.full_nebula,
-            )
-            for d in table.distances
-        ],
-        minerals=[
-            starmap.MineralRow(
-                zone=m.zone, small=m.small, average=m.average, huge=m.huge, planet=m.planet
-            )
-            for m in table.minerals
-        ],
-    )
+def _deck(deck: str, ruleset: str) -> Deck:
+    """A game's deck, read once (a server's deck file edited during a game does not change
+    the games already using it)."""
+    return rules_.load_deck(deck, ruleset)

@@ -23,7 +23,7 @@ mission, build and give moves. Everything here is a pure function of the state a
 from __future__ import annotations
 
 from engine.caldera import captain as stats_
-from engine.caldera import clashes, deck, hexes, missions, npcs, starmap, window
+from engine.caldera import clashes, deck, hands, hexes, missions, npcs, starmap, window
 from engine.caldera import events as ev
 from engine.caldera.captain import Stats
 from engine.caldera.rules import STATS
@@ -55,9 +55,7 @@ def join(state: State, nation: str, name: str, colour: str, user: str | None) ->
         user=user,
         shipyard=Shipyard(klass=_first_class(state)),
     )
-    return [
-        ev.Joined(tick=state.tick, to=everyone(state), captain=nation, name=name, seat=free[0])
-    ]
+    return [ev.Joined(tick=state.tick, to=everyone(state), captain=nation, name=name, seat=free[0])]
 
 
 def leave(state: State, nation: str) -> list[ev.Event]:
@@ -77,9 +75,7 @@ def start(state: State) -> list[ev.Event]:
         raise GameError("a game needs a captain to start")
     rules = state.rules
     tile_set = state.tile_set
-    state.decks = deck.new_decks(
-        state.cards, state, {k: tile_set.deck(k) for k in ("A", "B", "C")}
-    )
+    state.decks = deck.new_decks(state.cards, state, {k: tile_set.deck(k) for k in ("A", "B", "C")})
     for c in state.captains.values():
         c.credits = rules.start.credits
         c.techs = dict.fromkeys(rules.start.techs, 0)
@@ -178,9 +174,13 @@ def advance(state: State, ticks: int) -> list[ev.Event]:
         out += _remind(state)
         if state.started and state.deadline is not None and state.tick >= state.deadline:
             out += resolve(state)
-        if state.started and not state.ended and state.tick >= state.end_tick:
+        if state.started and not _over(state) and state.tick >= state.end_tick:
             out += end_game(state, "time")
     return out
+
+
+def _over(state: State) -> bool:
+    return state.ended
 
 
 def reminder_ticks(state: State) -> int:
@@ -200,7 +200,10 @@ def _remind(state: State) -> list[ev.Event]:
         return []
     return [
         ev.DeadlineNear(
-            tick=state.tick, to=waiting, turn=state.turn + 1, deadline=state.deadline,
+            tick=state.tick,
+            to=waiting,
+            turn=state.turn + 1,
+            deadline=state.deadline,
             waiting=waiting,
         )
     ]
@@ -221,7 +224,10 @@ def set_deadline(state: State, *, now: bool, extend: int) -> list[ev.Event]:
     state.deadline += extend
     return [
         ev.DeadlineMoved(
-            tick=state.tick, to=everyone(state), turn=state.turn + 1, phase=state.phase,
+            tick=state.tick,
+            to=everyone(state),
+            turn=state.turn + 1,
+            phase=state.phase,
             deadline=state.deadline,
         )
     ]
@@ -390,8 +396,15 @@ def scout_with(state: State, place: str, number: int, by: str | None) -> dict[st
 
     try:
         scouted = starmap.scout(
-            state.map, place, row.tiles, draw, state.tile_set, zone=state.zone,
-            turn=state.turn + 1, by=by,
+            state.map,
+            state.map_rules,
+            place,
+            row.tiles,
+            draw,
+            state.tile_set,
+            zone=state.zone,
+            turn=state.turn + 1,
+            by=by,
         )
     except starmap.MapError:
         return {"at": place, "result": "none", "by": by, "placed": []}
@@ -430,8 +443,8 @@ def _scouted_mission(state: State, scouted: dict[str, object]) -> list[ev.Event]
     c = state.captains[by]
     if c.mission is not None or any(h.kind == "mission" for h in c.hand):
         return []
-    count = stats_.mission_choices(window.stats_of(c), state.rules)
-    return window.deal_hand(state, c, "mission", count)
+    count = stats_.mission_choices(hands.stats_of(c), state.rules)
+    return hands.deal_hand(state, c, "mission", count)
 
 
 def _new_zone(state: State, scouted: list[dict[str, object]]) -> list[ev.Event]:
@@ -515,22 +528,26 @@ def _income(state: State) -> list[ev.Event]:
         if not c.shipyard.destroyed and state.rules.shipyard.mines_earth:
             take(cid, EARTH, _mining(state, c.techs))
     for ship in sorted(state.ships.values(), key=lambda s: s.id):
-        c = state.captains.get(ship.owner)
-        if c is None or c.out:
+        owner = state.captains.get(ship.owner)
+        if owner is None or owner.out:
             continue
         bots = ship.parts.count("mining-bots")
         if bots:
-            take(c.id, ship.at, bots * _mining(state, c.techs))
+            take(owner.id, ship.at, bots * _mining(state, owner.techs))
     out: list[ev.Event] = []
     for cid, where in mined.items():
         c = state.captains[cid]
-        earned = stats_.income(sum(where.values()), window.stats_of(c), state.rules)
+        earned = stats_.income(sum(where.values()), hands.stats_of(c), state.rules)
         if veins:
             earned += earned * veins // 100
         c.credits += earned
         out.append(
             ev.Income(
-                tick=state.tick, to=[cid], captain=cid, mined=where, credits=earned,
+                tick=state.tick,
+                to=[cid],
+                captain=cid,
+                mined=where,
+                credits=earned,
                 total=c.credits,
             )
         )
@@ -546,8 +563,11 @@ def _open_window(state: State) -> list[ev.Event]:
     for cid in state.active():
         c = state.captains[cid]
         c.submitted, c.built = False, False
-        out += window.deal_hand(
-            state, c, "design", stats_.design_choices(window.stats_of(c), state.rules),
+        out += hands.deal_hand(
+            state,
+            c,
+            "design",
+            stats_.design_choices(hands.stats_of(c), state.rules),
             optional=True,
         )
     return out
@@ -565,9 +585,7 @@ def _end_check(state: State) -> None:
         enemies and all(n.conquered for n in enemies)
     ):
         state.ended, state.result = True, "won"
-    elif not state.active() or all(
-        state.captains[o].shipyard.destroyed for o in state.active()
-    ):
+    elif not state.active() or all(state.captains[o].shipyard.destroyed for o in state.active()):
         state.ended, state.result = True, "lost"
 
 
@@ -590,7 +608,9 @@ def standings(state: State) -> list[dict[str, object]]:
 
 def _game_over(state: State) -> ev.GameOver:
     return ev.GameOver(
-        tick=state.tick, to=everyone(state), result=state.result or "time",
+        tick=state.tick,
+        to=everyone(state),
+        result=state.result or "time",
         standings=standings(state),
     )
 

@@ -12,11 +12,11 @@ from collections import Counter
 from pydantic import ValidationError
 
 from engine.caldera import captain as stats_
-from engine.caldera import deck, hexes, missions, starmap
+from engine.caldera import deck, hands, hexes, missions, starmap
 from engine.caldera import events as ev
 from engine.caldera.captain import CaptainError, Character, Stats
 from engine.caldera.rules import STATS, Tech
-from engine.caldera.state import EARTH, HAND_KINDS, Captain, Hand, Ship, State
+from engine.caldera.state import EARTH, HAND_KINDS, Captain, Ship, State
 from engine.errors import CommandError
 
 
@@ -63,13 +63,6 @@ def _not_forbidden(state: State, effect: str, what: str) -> None:
         raise CommandError(f"the event {name} forbids {what} ({left} more turn(s))")
 
 
-def stats_of(c: Captain) -> Stats:
-    """The captain's stats (a captain who has not set them yet has none to spend with)."""
-    if c.stats is None:
-        raise CommandError("set your stats first")
-    return c.stats
-
-
 def tech_of(state: State, tech: str) -> Tech:
     found = state.cards.techs.get(tech)
     if found is None:
@@ -110,9 +103,9 @@ def set_stats(state: State, cid: str, stats: dict[str, int]) -> list[ev.Event]:
 
 
 def deal_first_hands(state: State, c: Captain) -> list[ev.Event]:
-    stats = stats_of(c)
-    out = deal_hand(state, c, "research", stats_.research_choices(stats, state.rules))
-    out += deal_hand(
+    stats = hands.stats_of(c)
+    out = hands.deal_hand(state, c, "research", stats_.research_choices(stats, state.rules))
+    out += hands.deal_hand(
         state, c, "design", stats_.design_choices(stats, state.rules), optional=True
     )
     if all(state.captains[o].stats is not None for o in state.active()):
@@ -123,31 +116,12 @@ def deal_first_hands(state: State, c: Captain) -> list[ev.Event]:
 def start_zone(state: State) -> list[ev.Event]:
     """The zone counter (10 + the captains' average Cha) and the first zone mission's cards
     (one for every 2 points of the average Cha)."""
-    cha = [stats_of(state.captains[o]).cha for o in state.active()]
+    cha = [hands.stats_of(state.captains[o]).cha for o in state.active()]
     state.zone_counter = stats_.zone_counter_start(cha, state.rules)
     state.zone_mark["start"] = state.zone_counter
     count = max(1, stats_.zone_mission_choices(cha, state.rules))
     state.zone_hand = deck.deal(state.decks.main, count, state)
     return [ev.ZoneHand(tick=state.tick, to=sorted(state.captains), cards=list(state.zone_hand))]
-
-
-def deal_hand(
-    state: State, c: Captain, kind: str, count: int, *, optional: bool = False
-) -> list[ev.Event]:
-    """Cards drawn into the captain's hand for a choice (a hand of that kind replaces the
-    one waiting: its cards go to the discard)."""
-    drop_hand(state, c, kind)
-    cards = deck.deal(state.decks.main, count, state)
-    if not cards:
-        return []
-    c.hand.append(Hand(kind=kind, cards=cards, optional=optional))  # type: ignore[arg-type]
-    return [ev.HandDrawn(tick=state.tick, to=[c.id], captain=c.id, hand=kind, cards=cards)]
-
-
-def drop_hand(state: State, c: Captain, kind: str) -> None:
-    for hand in [h for h in c.hand if h.kind == kind]:
-        deck.discard(state.decks.main, hand.cards)
-        c.hand.remove(hand)
 
 
 def buy_bonus(
@@ -157,7 +131,7 @@ def buy_bonus(
     c = captain_of(state, cid)
     if state.phase != "setup":
         raise CommandError("starting bonuses are bought in the first turn only")
-    me = Character(stats=stats_of(c), credits=c.credits, techs=dict(c.techs))
+    me = Character(stats=hands.stats_of(c), credits=c.credits, techs=dict(c.techs))
     try:
         new = stats_.buy(
             me, bonus_id, state.rules, state.cards, state, tech=tech or "", stat=stat or ""
@@ -193,7 +167,7 @@ def choose(state: State, cid: str, kind: str, card: str | None) -> list[ev.Event
     if card is None:
         if not hand.optional:
             raise CommandError(f"choose one of your {kind} cards: {', '.join(hand.cards)}")
-        drop_hand(state, c, kind)
+        hands.drop_hand(state, c, kind)
         return _spent(state, c, "choose", hand=kind, card=None)
     if card not in hand.cards:
         raise CommandError(f"{card!r} is not among your {kind} cards: {', '.join(hand.cards)}")
@@ -202,8 +176,8 @@ def choose(state: State, cid: str, kind: str, card: str | None) -> list[ev.Event
     rules = state.rules
     out: list[ev.Event] = []
     if kind == "research":
-        if tech in c.techs:
-            raise CommandError(f"you have {tech} already: choose another card")
+        if not stats_.can_research(tech, c.techs, state.cards, rules):
+            raise CommandError(f"you cannot research {tech} now: choose another card")
         c.research, c.research_paid = tech, 0
     elif kind == "design":
         _not_forbidden(state, "no-design", "designing")
@@ -227,7 +201,7 @@ def choose(state: State, cid: str, kind: str, card: str | None) -> list[ev.Event
         c.credits -= cost
         out += missions.on_tech(state, c, tech)
         c.techs[tech] = 0
-    drop_hand(state, c, kind)
+    hands.drop_hand(state, c, kind)
     return _spent(state, c, "choose", hand=kind, card=card, tech=tech) + out
 
 
@@ -251,14 +225,14 @@ def set_zone_mission(state: State, number: int) -> None:
 
 
 def research_cost(state: State, c: Captain, tech: str) -> int:
-    return stats_.research_cost(tech_of(state, tech).research_cost, stats_of(c), state.rules)
+    return stats_.research_cost(tech_of(state, tech).research_cost, hands.stats_of(c), state.rules)
 
 
 def fund(state: State, cid: str, amount: int) -> list[ev.Event]:
     """Credits into the current research (no more than it still needs); completing it draws
     the next research cards."""
     c = captain_of(state, cid)
-    stats = stats_of(c)
+    stats = hands.stats_of(c)
     _not_forbidden(state, "no-research", "research")
     if c.research is None:
         raise CommandError("you research nothing now: choose a research card first")
@@ -274,7 +248,7 @@ def fund(state: State, cid: str, amount: int) -> list[ev.Event]:
         c.techs[tech] = 0
         c.research, c.research_paid = None, 0
         out.append(ev.ResearchDone(tick=state.tick, to=[c.id], captain=c.id, tech=tech))
-        out += deal_hand(state, c, "research", stats_.research_choices(stats, state.rules))
+        out += hands.deal_hand(state, c, "research", stats_.research_choices(stats, state.rules))
     return out
 
 
@@ -285,7 +259,7 @@ def class_level(state: State, klass: str) -> int:
 def space_of(state: State, c: Captain, klass: str) -> int:
     """The space a ship of this class has for its parts (its layout's, with Com)."""
     value = tech_of(state, klass).value(c.techs.get(klass, 0))
-    return stats_.space(value, stats_of(c), state.rules)
+    return stats_.space(value, hands.stats_of(c), state.rules)
 
 
 def _parts_fit(state: State, c: Captain, klass: str, parts: list[str], room: int) -> int:
@@ -319,7 +293,7 @@ def _a_class(state: State, c: Captain, klass: str) -> Tech:
 def build(state: State, cid: str, klass: str, parts: list[str]) -> list[ev.Event]:
     """One ship a turn, at the shipyard, of a class the shipyard is large enough for."""
     c = captain_of(state, cid)
-    stats = stats_of(c)
+    stats = hands.stats_of(c)
     _not_forbidden(state, "no-building", "building")
     if c.shipyard.destroyed:
         raise CommandError("your shipyard is destroyed")
@@ -342,7 +316,7 @@ def upgrade(state: State, cid: str, klass: str | None, parts: list[str]) -> list
     shipyard's size), or parts fitted in it (their build cost) while they fit its space (the
     rules' times the class's)."""
     c = captain_of(state, cid)
-    stats = stats_of(c)
+    stats = hands.stats_of(c)
     _not_forbidden(state, "no-building", "building")
     if c.shipyard.destroyed:
         raise CommandError("your shipyard is destroyed")
@@ -474,9 +448,7 @@ def move(state: State, cid: str, ship_ids: list[int], to: str | None) -> list[ev
     limit = state.rules.fleet.move_group
     for at in {s.at for s in ships}:
         going = {
-            s.id
-            for s in state.ships_of(c.id)
-            if s.at == at and (s.id in ship_ids or s.move == to)
+            s.id for s in state.ships_of(c.id) if s.at == at and (s.id in ship_ids or s.move == to)
         }
         if len(going) > limit:
             raise CommandError(f"at most {limit} ships move from one place to another in a turn")

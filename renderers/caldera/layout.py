@@ -33,14 +33,6 @@ class Layout:
     legend_top: int
     centres: dict[str, Point]  # every place drawn: known tiles and unexplored space
 
-    def corners(self, place: str, shrink: float = 0.0) -> list[Point]:
-        cx, cy = self.centres[place]
-        r = self.radius - shrink
-        return [
-            (cx + r * math.cos(math.pi / 3 * k), cy + r * math.sin(math.pi / 3 * k))
-            for k in range(6)
-        ]
-
 
 def lay_out(view: StarMapView, legend_entries: int, width: int = WIDTH) -> Layout:
     places = [t.place for t in view.tiles] + view.unexplored()

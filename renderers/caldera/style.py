@@ -8,7 +8,6 @@ from renderers import style
 
 WIDTH = 900
 MAX_RADIUS = 72  # a hex's radius on a small map
-MIN_RADIUS = 30  # never smaller: a larger map makes a taller picture
 
 GRID = (78, 86, 112)  # hex edges
 SPACE = (14, 18, 44)  # empty space: deep blue

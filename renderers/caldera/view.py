@@ -4,7 +4,7 @@ pickles to a drawing worker as it is.
 
 - `MapTile`: a placed tile (what it shows, the zone it was placed in);
 - `MapFleet`: ships at a place (owner's name and colour, how many);
-- `MapBase`: an NPC's base or homeworld, or a captain's shipyard, at a place;
+- `MapBase`: an NPC's base or homeworld at a place;
 - `StarMapView`: the tiles known, the fleets visible, the places of this turn's battles, the
   bases; unexplored space is every unplaced place next to a known tile (fog).
 
@@ -42,7 +42,6 @@ class MapBase:
     place: str
     label: str  # short: "JS", "P1", a captain's initials
     colour: str  # "#rrggbb"
-    enemy: bool = True
 
 
 @dataclass(frozen=True)

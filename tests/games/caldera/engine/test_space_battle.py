@@ -5,6 +5,7 @@ damage distribution, Arm, retreat and the end."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -75,6 +76,16 @@ def fired(report: BattleReport, number: int) -> dict[tuple[str, str], int]:
 def test_the_rules_file_has_the_seeds_battle_numbers():
     assert RULES.weapon_order == ("beam", "fighters", "laser", "missile", "mine")
     assert RULES.max_rounds == 60
+
+
+def test_arms_effects_are_read_from_the_captains_stats_effects():
+    @dataclass(frozen=True)
+    class Effects:  # the fields of the rules' [stats.effects] the battle reads
+        damage_points_per_arm: int = 1
+        damage_percent_per_arm: int = 10
+        defence_percent_per_arm: int = 25
+
+    assert ArmEffects.of(Effects()) == ARM
 
 
 def test_a_malformed_battle_section_is_refused_naming_the_field(tmp_path: Path):
@@ -370,3 +381,26 @@ def test_who_starts_faster_engine_then_nearest_origin_then_earlier_race():
 def test_a_battle_needs_two_teams():
     with pytest.raises(ValueError, match="two teams"):
         battle([players(Ship(id=1, cls=1, structure=1))])
+
+
+def test_a_kill_counts_for_the_captain_who_dealt_it_the_most():
+    def kill(ann_hit: int, bob_hit: int) -> BattleReport:
+        return battle(
+            [
+                players(Ship(id=1, cls=1, structure=50, weapons=(laser(ann_hit),))),
+                Side(
+                    id="bob",
+                    team="players",
+                    order=1,
+                    ships=(Ship(id=2, cls=1, structure=50, weapons=(laser(bob_hit),)),),
+                ),
+                pirates(Ship(id=9, cls=1, structure=10)),
+            ]
+        )
+
+    report = kill(6, 5)
+    assert report.rounds[0].damage[0].by == {"ann": 6, "bob": 5}
+    assert outcome(report, 9).destroyed_by == "ann"
+    assert outcome(kill(4, 6), 9).destroyed_by == "bob"
+    assert outcome(kill(5, 5), 9).destroyed_by == "ann"  # even: the earlier side
+    assert outcome(kill(5, 5), 1).destroyed_by is None
