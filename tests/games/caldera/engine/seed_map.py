@@ -1,0 +1,49 @@
+"""The seed's star-map tables as the ruleset's `[map]` section holds them: the distance table
+(layer: from a tile next to it, from Earth, HN/2xEmpty, FN) and the minerals table (zone:
+small, average, huge, planet), copied from the seed's text."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.caldera.starmap import MapRules
+
+DISTANCES = [  # layer, next to, from Earth, HN/2xEmpty, FN
+    (1, 1, 1, 2, 4),
+    (2, 2, 3, 4, 8),
+    (3, 3, 6, 6, 12),
+    (4, 4, 10, 8, 16),
+    (5, 5, 15, 10, 20),
+    (6, 6, 21, 12, 24),
+    (7, 7, 28, 14, 28),
+]
+MINERALS = [  # zone, small, average, huge, planet
+    (1, 10, 20, 40, 80),
+    (2, 20, 40, 80, 150),
+    (3, 40, 80, 150, 300),
+    (4, 80, 150, 300, 500),
+    (5, 150, 300, 500, 1000),
+    (6, 300, 500, 1000, 2000),
+    (7, 500, 1000, 2000, 4000),
+    (8, 1000, 2000, 4000, 8000),
+    (9, 2000, 4000, 8000, 15000),
+    (10, 4000, 8000, 15000, 30000),
+    (11, 8000, 15000, 30000, 50000),
+]
+
+SEED_MAP: dict[str, Any] = {
+    "distances": [
+        dict(
+            zip(("layer", "next_to", "from_earth", "half_nebula", "full_nebula"), row, strict=True)
+        )
+        for row in DISTANCES
+    ],
+    "minerals": [
+        dict(zip(("zone", "small", "average", "huge", "planet"), row, strict=True))
+        for row in MINERALS
+    ],
+}
+
+
+def seed_rules() -> MapRules:
+    return MapRules.model_validate(SEED_MAP)
