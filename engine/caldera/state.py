@@ -118,15 +118,25 @@ class Pile(_Model):
 
 
 class Tile(_Model):
-    """A placed tile of the star map. (The map engineer's model replaces this one.)"""
+    """A placed tile of the star map. TEMPORARY: the map engineer's `starmap.Tile` replaces
+    it when wt-cal-map is merged (the same field names)."""
 
-    id: str  # the tile's id in the tile decks
-    kind: str  # "earth", "space", "half-nebula", "full-nebula", "asteroids", "planet"
-    zone: int  # the zone current when it was placed
-    minerals: list[str] = Field(default_factory=list)  # asteroid sizes / "planet"
+    kind: str  # "earth", "empty", "half-nebula", "full-nebula", "asteroids", "planet"
+    asteroids: list[str] = Field(default_factory=list)  # sizes: "small", "average", "huge"
     planet: str | None = None  # "earthlike", "arid", "cold", "vulcan"
-    owner: str | None = None  # an NPC whose base or homeworld it is
-    scouted_by: str | None = None  # who found it (a captain, an NPC, "zone" when revealed)
+    nebula: str | None = None
+    zone: int = 1  # the zone current when it was placed
+    card: str | None = None
+    turn: int = 0
+    scouted_by: str | None = None  # a captain's or an NPC's id (None: Earth, or a new zone)
+    controller: str | None = None
+    base: str | None = None  # the NPC whose base or homeworld it holds
+
+
+class StarMap(_Model):
+    """The tiles placed, by key "q,r". TEMPORARY: `starmap.StarMap` replaces it."""
+
+    tiles: dict[str, Tile] = Field(default_factory=lambda: {EARTH: Tile(kind="earth")})
 
 
 class EventInPlay(_Model):
@@ -167,7 +177,7 @@ class State(_Model):
     event: EventInPlay | None = None
     # --- the cards and the map -------------------------------------------------------------------
     decks: dict[str, Pile] = Field(default_factory=dict)  # "main", "events", "A", "B", "C"
-    tiles: dict[str, Tile] = Field(default_factory=dict)  # "q,r" -> the tile placed there
+    map: StarMap = Field(default_factory=StarMap)
     # unexplored places captains' ships entered this turn, to scout at resolution
     scouting: list[str] = Field(default_factory=list)
     # the farthest layer any tile lies in (the "farther than any known tile" mission)

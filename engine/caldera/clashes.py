@@ -1,0 +1,216 @@
+"""The battles of a turn (the seed's part 1a): where the captains' ships (or a shipyard) and
+enemy ships meet, nearest Earth first, then north, clockwise; each fought by the space battle
+(`battle.fight`, a pure function of the sides) and its outcome applied to the state: ships
+destroyed, damaged, retreated to where they came from, damaged NPC ships home for repairs,
+shipyards hit; kills counted for the missions; homeworlds left without defenders conquered.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from engine.caldera import events as ev
+from engine.caldera import interim as rules
+from engine.caldera import missions
+from engine.caldera.state import EARTH, Ship, State
+
+if TYPE_CHECKING:
+    from engine.caldera import battle
+
+PLAYERS = "players"  # the captains' (and their NPC friends') team in a battle
+
+
+def _techs_of(state: State, owner: str) -> dict[str, int]:
+    if owner in state.captains:
+        return state.captains[owner].techs
+    return state.npcs[owner].techs
+
+
+def _ship_for_battle(state: State, ship: Ship) -> battle.Ship:
+    from engine.caldera import battle
+
+    techs = _techs_of(state, ship.owner)
+    weapons, defences, engine = [], {}, 0
+    for part in ship.parts:
+        tech = rules.TECHS.get(part)
+        if tech is None:
+            continue
+        value = tech.values[min(techs.get(part, 0), len(tech.values) - 1)]
+        if tech.type == "weapon":
+            weapons.append(battle.Weapon(tech=part, type=rules.WEAPON_TYPES[part], damage=value))
+        elif tech.type == "defence":
+            defences[part] = defences.get(part, 0) + value
+        elif tech.type == "engine":
+            engine = max(engine, value)
+    return battle.Ship(
+        id=ship.id,
+        cls=rules.TECHS[ship.klass].level,
+        structure=ship.structure - ship.damage,
+        max_structure=ship.structure,
+        weapons=tuple(weapons),
+        defences=defences,
+        engine=engine,
+        protected=ship.protected,
+        retreat_at=ship.structure if ship.retreat else None,
+    )
+
+
+def shipyard_id(state: State, cid: str) -> int:
+    """A shipyard's id in a battle: negative, by its captain's seat."""
+    return -state.captains[cid].seat
+
+
+def places(state: State) -> list[str]:
+    """Where battles are fought this turn, in the seed's order: captains' ships (or a standing
+    shipyard, at Earth) and enemy ships at one place."""
+    found = []
+    by_place: dict[str, set[str]] = {}
+    for ship in state.ships.values():
+        by_place.setdefault(ship.at, set()).add(ship.owner)
+    for at, owners in by_place.items():
+        players = any(state.is_captain(o) for o in owners) or (
+            at == EARTH and any(not c.shipyard.destroyed for c in state.captains.values())
+        )
+        if players and any(state.is_enemy(o) for o in owners):
+            found.append(at)
+    return rules.sorted_places(found)
+
+
+def fight_at(state: State, at: str) -> list[ev.Event]:
+    """The battle at `at`, its outcome applied; a report to the captains who fought."""
+    from engine.caldera import battle
+
+    ships = state.ships_at(at)
+    owners: list[str] = []
+    for ship in ships:
+        if ship.owner not in owners:
+            owners.append(ship.owner)
+    yards = []
+    if at == EARTH:
+        yards = [c for c in state.captains.values() if not c.shipyard.destroyed]
+        owners += [c.id for c in yards if c.id not in owners]
+    seat = {cid: c.seat for cid, c in state.captains.items()}
+    npc_order = {nid: i for i, nid in enumerate(state.npcs)}
+    owners.sort(key=lambda o: (0, seat[o]) if o in seat else (1, npc_order.get(o, 0)))
+    sides = []
+    for order, owner in enumerate(owners):
+        mine = [_ship_for_battle(state, s) for s in ships if s.owner == owner]
+        c = state.captains.get(owner)
+        if c is not None and at == EARTH and not c.shipyard.destroyed:
+            mine.append(_shipyard_for_battle(state, owner))
+        if not mine:
+            continue
+        came = [s for s in ships if s.owner == owner and s.arrived == state.turn + 1]
+        npc = state.npcs.get(owner)
+        sides.append(
+            battle.Side(
+                id=owner,
+                team=PLAYERS if c is not None or (npc is not None and npc.friend) else owner,
+                ai=c is None,
+                arm=c.stats.get("arm", 0) if c is not None else 0,
+                moved_from_cost=min(
+                    (rules.layer(s.came_from) for s in came if s.came_from), default=None
+                ),
+                order=order,
+                ships=tuple(mine),
+            )
+        )
+    if any(s.arrived == state.turn + 1 and state.is_captain(s.owner) for s in ships):
+        missions.on_attack(state)
+    report = battle.fight(sides, battle.battle_rules(state.ruleset))
+    return _apply(state, at, report)
+
+
+def _shipyard_for_battle(state: State, cid: str) -> battle.Ship:
+    from engine.caldera import battle, window
+
+    c = state.captains[cid]
+    fake = Ship(
+        id=shipyard_id(state, cid),
+        owner=cid,
+        klass=c.shipyard.klass,
+        parts=list(c.shipyard.parts),
+        structure=window.shipyard_structure(c),
+        damage=c.shipyard.damage,
+        at=EARTH,
+    )
+    found = _ship_for_battle(state, fake)
+    return found.model_copy(update={"shipyard": True, "retreat_at": None})
+
+
+def _apply(state: State, at: str, report: Any) -> list[ev.Event]:
+    out: list[ev.Event] = []
+    dealt: dict[str, int] = {}
+    for rnd in report.rounds:
+        for salvo in rnd.salvos:
+            if state.is_captain(salvo.side):
+                dealt[salvo.side] = dealt.get(salvo.side, 0) + salvo.damage * salvo.hits
+    killer = max(sorted(dealt), key=lambda s: dealt[s]) if dealt else None
+    destroyed, damaged, retreated = [], {}, []
+    captains = sorted({o.side for o in report.ships if state.is_captain(o.side)})
+    for o in report.ships:
+        if o.id < 0:  # a shipyard
+            c = next(c for c in state.captains.values() if shipyard_id(state, c.id) == o.id)
+            from engine.caldera import window
+
+            c.shipyard.damage = window.shipyard_structure(c) - max(0, o.structure)
+            c.shipyard.destroyed = o.destroyed
+            continue
+        ship = state.ships.get(o.id)
+        if ship is None:
+            continue
+        if o.destroyed:
+            destroyed.append(o.id)
+            del state.ships[o.id]
+            if state.is_enemy(ship.owner) and killer is not None:
+                out += missions.on_kill(state, state.captains[killer], ship.owner, at)
+            continue
+        ship.damage = ship.structure - o.structure
+        if ship.damage:
+            damaged[o.id] = ship.damage
+        if o.retreated and ship.came_from:
+            ship.at, ship.came_from = ship.came_from, ship.at
+            retreated.append(o.id)
+        elif o.goes_home:
+            npc = state.npcs.get(ship.owner)
+            if npc is not None and npc.home:
+                ship.at = npc.home
+        ship.retreat = False
+    winner = None
+    if report.winner == PLAYERS:
+        winner = "captains"
+    elif report.winner is not None:
+        winner = "enemy"
+    if captains:
+        out.append(
+            ev.BattleReport(
+                tick=state.tick,
+                to=captains,
+                at=at,
+                rounds=[r.model_dump(mode="json") for r in report.rounds],
+                destroyed=destroyed,
+                damaged=damaged,
+                retreated=retreated,
+                winner=winner,
+            )
+        )
+    return out
+
+
+def conquests(state: State) -> list[ev.Event]:
+    """Enemy homeworlds where captains' ships stand and no ship of the enemy is left: taken.
+    (TEMPORARY until the land battle of wt-cal-battle is wired: the captains' ships alone
+    there conquer it.)"""
+    out: list[ev.Event] = []
+    for npc in state.enemies():
+        if npc.conquered or npc.home is None:
+            continue
+        there = state.ships_at(npc.home)
+        if any(s.owner == npc.id for s in there):
+            continue
+        captains = [s.owner for s in there if state.is_captain(s.owner)]
+        if not captains:
+            continue
+        npc.conquered = True
+        out += missions.on_conquer(state, captains[0], npc.id)
+    return out
