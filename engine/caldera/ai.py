@@ -25,7 +25,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass, field
 from typing import Any
 
-from engine.caldera import interim as rules
+from engine.caldera import captain as stats_
+from engine.caldera import hexes, starmap
+from engine.caldera.captain import Stats
 from engine.caldera.commands import (
     Build,
     BuyBonus,
@@ -36,8 +38,10 @@ from engine.caldera.commands import (
     SetStats,
     Submit,
 )
-from engine.caldera.state import EARTH, Captain, Ship, State
+from engine.caldera.state import EARTH, Captain, State
+from engine.caldera.turns import default_stats
 from engine.caldera.view import View
+from engine.caldera.window import engine_range, forbidden, research_cost, space_of
 
 STYLES = ("normal",)
 
@@ -53,41 +57,53 @@ def state_of(view: View) -> State:
     engine's readings of it (ranges, space, costs)."""
     return State(
         ruleset=view.ruleset,
+        deck=view.deck,
         turn=max(view.turn - 1, 0),
         zone=view.zone,
         captains={k: c.model_copy(deep=True) for k, c in view.own.items()},
         ships={s.id: s.model_copy() for ships in view.fleets.values() for s in ships},
         map=view.map.model_copy(deep=True),
+        event=view.event.model_copy() if view.event else None,
     )
 
 
-def _research_pick(c: Captain, cards: list[str]) -> str:
-    def key(card: str) -> tuple[int, int, int, str]:
-        tech = rules.TECHS[rules.CARDS[card].tech]
-        owned = tech.id in c.techs
-        return (owned, tech.research, tech.type not in ("class", "engine"), card)
+def _research_pick(state: State, c: Captain, cards: list[str]) -> str:
+    def key(card: str) -> tuple[bool, int, bool, str]:
+        tech_id = state.cards.card(card).tech
+        tech = state.cards.techs[tech_id]
+        return (
+            tech_id in c.techs,
+            tech.research_cost,
+            tech.category not in ("class", "engine"),
+            card,
+        )
 
     return min(cards, key=key)
 
 
-def _cards(view: View, me: str, c: Captain) -> list[Any]:
+def _cards(state: State, view: View, me: str, c: Captain) -> list[Any]:
     out: list[Any] = []
     credits = c.credits
+    cards, techs, rules = state.cards, state.cards.techs, state.rules
     if view.zone_hand:
         out.append(Choose(hand="zone", card=view.zone_hand[0]))
     for hand in c.hand:
         if hand.kind == "research" and c.research is None:
-            pick = _research_pick(c, hand.cards)
-            if rules.CARDS[pick].tech not in c.techs:
+            pick = _research_pick(state, c, hand.cards)
+            if cards.card(pick).tech not in c.techs:
                 out.append(Choose(hand="research", card=pick))
         elif hand.kind == "mission":
-            out.append(Choose(hand="mission", card=min(hand.cards, key=lambda k: (rules.CARDS[k].number, k))))
+            easiest = min(hand.cards, key=lambda k: (cards.card(k).number, k))
+            out.append(Choose(hand="mission", card=easiest))
         elif hand.kind == "design":
             best = None
+            if forbidden(state, "no-design") is not None:
+                out.append(Choose(hand="design", card=None))
+                continue
             for card in hand.cards:
-                tech = rules.CARDS[card].tech
-                if tech in c.techs and c.techs[tech] < 5:
-                    cost = rules.research_cost(c.stats, tech) // 5
+                tech = cards.card(card).tech
+                if stats_.can_design(tech, c.techs, rules):
+                    cost = stats_.design_cost(techs[tech].research_cost, rules)
                     if cost * 5 <= credits and (best is None or cost < best[0]):
                         best = (cost, card)
             if best is not None:
@@ -96,84 +112,86 @@ def _cards(view: View, me: str, c: Captain) -> list[Any]:
             else:
                 out.append(Choose(hand="design", card=None))
         elif hand.kind == "tech":
-            pick = next(
+            buy = next(
                 (
                     k
                     for k in hand.cards
-                    if rules.CARDS[k].tech not in c.techs
-                    and rules.TECHS[rules.CARDS[k].tech].research // 2 <= credits // 2
+                    if cards.card(k).tech not in c.techs
+                    and techs[cards.card(k).tech].research_cost // 2 <= credits // 2
                 ),
                 None,
             )
-            out.append(Choose(hand="tech", card=pick))
+            out.append(Choose(hand="tech", card=buy))
     return out
 
 
-def _design(c: Captain, klass: str) -> list[str]:
-    """Parts for a new ship of `klass`: the best engine, mining bots when it is a miner,
-    then the best weapon and defence alternately while they fit."""
-    room = rules.space(c.stats, klass, c.techs.get(klass, 0))
-    owned = [rules.TECHS[t] for t in sorted(c.techs) if t in rules.TECHS]
-    engines = sorted((t for t in owned if t.type == "engine"), key=lambda t: -t.level)
-    weapons = sorted((t for t in owned if t.type == "weapon"), key=lambda t: -t.level)
-    defences = sorted((t for t in owned if t.type == "defence"), key=lambda t: -t.level)
+def _best(state: State, c: Captain, category: str) -> list[str]:
+    techs = state.cards.techs
+    owned = [t for t in sorted(c.techs) if t in techs and techs[t].category == category]
+    return sorted(owned, key=lambda t: (-techs[t].value(c.techs[t]), t))
+
+
+def _design(state: State, c: Captain, klass: str, *, miner: bool) -> list[str]:
+    """Parts for a new ship of `klass`: the best engine, then mining bots (a miner) or the
+    best weapon and defence by turns, while they fit."""
+    techs = state.cards.techs
+    room = space_of(state, c, klass)
+    engines = _best(state, c, "engine")
     parts: list[str] = []
     used = 0
-    if engines and engines[0].size <= room:
-        parts.append(engines[0].id)
-        used += engines[0].size
-    for choice in (weapons[:1] + defences[:1]) * 8:
-        if used + choice.size <= room:
-            parts.append(choice.id)
-            used += choice.size
-    return parts
-
-
-def _miner(c: Captain, klass: str) -> list[str]:
-    room = rules.space(c.stats, klass, c.techs.get(klass, 0))
-    parts = []
-    engines = sorted(
-        (rules.TECHS[t] for t in c.techs if rules.TECHS.get(t) and rules.TECHS[t].type == "engine"),
-        key=lambda t: -t.level,
-    )
-    used = 0
-    if engines:
-        parts.append(engines[0].id)
-        used = engines[0].size
-    while used + rules.TECHS["mining-bots"].size <= room and "mining-bots" in c.techs:
-        parts.append("mining-bots")
-        used += rules.TECHS["mining-bots"].size
+    if engines and techs[engines[0]].size <= room:
+        parts.append(engines[0])
+        used += techs[engines[0]].size
+    if miner:
+        fill = ["mining-bots"] if "mining-bots" in c.techs else []
+    else:
+        fill = _best(state, c, "weapon")[:1] + _best(state, c, "defence")[:1]
+    while fill:
+        placed = False
+        for part in fill:
+            if used + techs[part].size <= room:
+                parts.append(part)
+                used += techs[part].size
+                placed = True
+        if not placed:
+            break
     return parts
 
 
 def _spend(state: State, me: str, c: Captain, credits: int) -> list[Any]:
     out: list[Any] = []
+    rules, techs = state.rules, state.cards.techs
     ships = state.ships_of(me)
+    price = rules.repair.ship_per_sp
     for ship in ships:
-        if ship.at == EARTH and ship.damage and credits >= rules.NUMBERS.repair:
-            points = min(ship.damage, credits // rules.NUMBERS.repair)
+        if ship.at == EARTH and ship.damage and credits >= price:
+            points = min(ship.damage, credits // max(1, price))
             out.append(Repair(ship=ship.id, points=points))
-            credits -= points * rules.NUMBERS.repair
-    classes = [
-        t
-        for t in sorted(c.techs, key=lambda t: -rules.TECHS[t].level if t in rules.TECHS else 0)
-        if t in rules.TECHS
-        and rules.TECHS[t].type == "class"
-        and rules.TECHS[t].level <= rules.TECHS[c.shipyard.klass].level
-    ]
-    if classes and not c.built and not c.shipyard.destroyed:
+            credits -= points * price
+    yard = techs[c.shipyard.klass].level
+    classes = sorted(
+        (
+            t
+            for t in c.techs
+            if t in techs and techs[t].category == "class" and techs[t].level <= yard
+        ),
+        key=lambda t: (-techs[t].level, t),
+    )
+    if classes and c.built < rules.start.builds_per_turn and not c.shipyard.destroyed:
         miners = sum(1 for s in ships if "mining-bots" in s.parts)
         for klass in classes:
-            parts = _miner(c, klass) if miners * 2 < len(ships) + 1 else _design(c, klass)
-            cost = rules.build_cost(
-                c.stats, rules.TECHS[klass].cost + sum(rules.TECHS[p].cost for p in parts)
+            parts = _design(state, c, klass, miner=miners * 2 < len(ships) + 1)
+            cost = stats_.build_cost(
+                techs[klass].build_cost + sum(techs[p].build_cost for p in parts),
+                c.stats or Stats(),
+                rules,
             )
-            if parts and cost <= credits:
+            if len(parts) > 1 and cost <= credits:
                 out.append(Build(klass=klass, parts=parts))
                 credits -= cost
                 break
     if c.research is not None and credits > 0:
-        need = rules.research_cost(c.stats, c.research) - c.research_paid
+        need = research_cost(state, c, c.research) - c.research_paid
         amount = min(need, credits // 2 if ships else credits // 4)
         if amount > 0:
             out.append(Fund(amount=amount))
@@ -184,18 +202,22 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
     out: list[Any] = []
     taken: dict[str, int] = {}
     targets_used: set[str] = set()
-    unexplored = set(rules.unexplored(state))
+    unexplored = set(starmap.unexplored(state.map))
     systems = [
         p
         for p, t in view.map.tiles.items()
         if t.kind in ("asteroids", "planet") and p != EARTH and t.base is None
     ]
-    enemies_at = {s.at for s in view.ships if s.owner in view.npcs and not view.npcs[s.owner].friend}
-    limit = rules.NUMBERS.move_fleet
+    enemies_at = {
+        s.at for s in view.ships if s.owner in view.npcs and not view.npcs[s.owner].friend
+    }
+    limit = state.rules.fleet.move_group
     for ship in state.ships_of(me):
         if taken.get(ship.at, 0) >= limit:
             continue
-        reach = rules.reachable(state, ship.at, _range(c, ship))
+        reach = starmap.reachable(
+            state.map, state.map_rules, ship.at, engine_range(state, c.techs, ship)
+        )
         if not reach:
             continue
         goal = None
@@ -204,18 +226,20 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
                 continue  # mining where it is
             options = [p for p in reach if p in systems and p not in enemies_at]
             if options:
-                goal = min(options, key=lambda p: (reach[p], rules.key_order(p)))
+                goal = min(options, key=lambda p: (reach[p], hexes.key_order(p)))
         else:
             options = [p for p in reach if p in unexplored and p not in targets_used]
+            if forbidden(state, "no-exploring") is not None:
+                options = []
             if options:
-                goal = min(options, key=lambda p: (reach[p], rules.key_order(p)))
+                goal = min(options, key=lambda p: (reach[p], hexes.key_order(p)))
             elif unexplored:
                 goal = min(
-                    (p for p in reach if p not in enemies_at),
+                    (p for p in reach if p not in enemies_at and p in view.map.tiles),
                     key=lambda p: (
                         min(_distance(p, u) for u in unexplored),
                         reach[p],
-                        rules.key_order(p),
+                        hexes.key_order(p),
                     ),
                     default=None,
                 )
@@ -228,16 +252,7 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
 
 
 def _distance(a: str, b: str) -> int:
-    qa, ra = rules.parse(a)
-    qb, rb = rules.parse(b)
-    dq, dr = qa - qb, ra - rb
-    return (abs(dq) + abs(dr) + abs(dq + dr)) // 2
-
-
-def _range(c: Captain, ship: Ship) -> int:
-    from engine.caldera.window import engine_range
-
-    return engine_range(c, ship)
+    return hexes.distance(hexes.parse(a), hexes.parse(b))
 
 
 def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
@@ -251,28 +266,31 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
         return []
     if view.phase == "setup" and not c.stats:
         # its hands are drawn once the stats are set: it chooses from them at its next look
-        return [SetStats(stats=dict(rules.NUMBERS.default_stats))]
+        return [SetStats(stats=default_stats(state_of(view)).model_dump())]
     memory.turn = view.turn
     if c.submitted:
         return []
     out: list[Any] = []
     credits = c.credits
+    state = state_of(view)
     if view.phase == "setup":
-        bonus = rules.NUMBERS.bonuses["earth-interceptor"]
-        if credits >= bonus.cost * 2:
+        bonus = next((b for b in state.rules.bonuses if b.kind == "ship"), None)
+        if bonus is not None and credits >= bonus.cost * 2:
             out.append(BuyBonus(bonus=bonus.id))
             credits -= bonus.cost
-    cards = _cards(view, me, c)
+    cards = _cards(state, view, me, c)
     out += cards
     for command in cards:
         if isinstance(command, Choose) and command.hand == "design" and command.card:
-            credits -= rules.research_cost(c.stats, rules.CARDS[command.card].tech) // 5
-    state = state_of(view)
+            tech = state.cards.techs[state.cards.card(command.card).tech]
+            credits -= stats_.design_cost(tech.research_cost, state.rules)
     for command in cards:
         if isinstance(command, Choose) and command.hand == "research" and command.card:
-            state.captains[me].research = rules.CARDS[command.card].tech
+            state.captains[me].research = state.cards.card(command.card).tech
             state.captains[me].research_paid = 0
-    out += _spend(state, me, state.captains[me], credits)
+    spent = _spend(state, me, state.captains[me], credits)
+    forbids: dict[type, str] = {Build: "no-building", Fund: "no-research", Repair: "no-repair"}
+    out += [x for x in spent if forbidden(state, forbids.get(type(x), "")) is None]
     out += _moves(state, view, me, state.captains[me])
     out.append(Submit())
     return out

@@ -1,6 +1,6 @@
 """Caldera's space battle (seed 003, "Space Battle"): the fleets of two or more sides meet at one
 place and fight rounds until one team is left. A pure function of its input: `fight(sides,
-rules)` gives a round-by-round report and every ship's final structure; the caller (the turn)
+rules, arm)` gives a round-by-round report and every ship's final structure; the caller (the turn)
 builds the sides from its state and applies the outcome. No dice: the seed's battle has none.
 
 The rules' numbers are the `[battle]` section of data/rulesets/caldera/standard.toml
@@ -10,11 +10,11 @@ with every decision the seed leaves open."""
 from __future__ import annotations
 
 import tomllib
-from collections.abc import Sequence
-from dataclasses import dataclass, field
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Literal, TypeVar
+from typing import Literal, Protocol, TypeVar
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
 
@@ -53,27 +53,46 @@ class _Frozen(BaseModel):
 
 
 class BattleRules(_Frozen):
-    """The `[battle]` section: the numbers of the space battle."""
+    """The `[battle]` section: the numbers of the space battle. (Arm's effects are the captains'
+    stats effects, `ArmEffects`; which defence covers which weapon type is the deck's; fleet
+    limits and repair costs are other sections of the rules.)"""
 
     weapon_order: tuple[str, ...] = Field(min_length=1)  # the A.I.'s tie-break, first = best
-    arm_damage_points: int = Field(ge=0)  # per Arm point, per hit ...
-    arm_damage_percent: int = Field(ge=0)  # ... or this percent of it, whichever is larger
-    arm_defence_percent: int = Field(ge=0)  # per Arm point, on every defence value
     max_rounds: int = Field(ge=1)
-    repair_cost: int = Field(ge=0)  # credits per structure point
-    fleet_limit: int = Field(ge=1)
-    fleet_limit_conquerors: int = Field(ge=1)
-    defences: dict[str, tuple[str, ...]]  # weapon type -> the defences counting against it
 
     @model_validator(mode="after")
-    def _types_agree(self) -> BattleRules:
+    def _types_once(self) -> BattleRules:
         if len(set(self.weapon_order)) != len(self.weapon_order):
             raise ValueError("weapon_order names a type twice")
-        if set(self.defences) != set(self.weapon_order):
-            raise ValueError(
-                f"defences must list exactly the weapon types {list(self.weapon_order)}"
-            )
         return self
+
+
+class ArmEffects(_Frozen):
+    """What each point of a captain's Arm (Rearmament) does, from the rules' stats effects."""
+
+    damage_points: int = Field(ge=0)  # per point, on every hit ...
+    damage_percent: int = Field(ge=0)  # ... or this percent of it, whichever is larger
+    defence_percent: int = Field(ge=0)  # per point, on every defence value
+
+    @classmethod
+    def of(cls, effects: StatEffects) -> ArmEffects:
+        """From the rules' `[stats.effects]` (`rules.load(name).stats.effects`)."""
+        return cls(
+            damage_points=effects.damage_points_per_arm,
+            damage_percent=effects.damage_percent_per_arm,
+            defence_percent=effects.defence_percent_per_arm,
+        )
+
+
+class StatEffects(Protocol):
+    """What the battle reads of the rules' stats effects."""
+
+    @property
+    def damage_points_per_arm(self) -> int: ...
+    @property
+    def damage_percent_per_arm(self) -> int: ...
+    @property
+    def defence_percent_per_arm(self) -> int: ...
 
 
 @cache
@@ -98,7 +117,9 @@ class Ship(_Frozen):
     structure: int = Field(ge=1)  # structure points now
     max_structure: int | None = None  # when whole (None: `structure`): damaged A.I. ships go home
     weapons: tuple[Weapon, ...] = ()
-    defences: dict[str, int] = Field(default_factory=dict)  # defence tech id -> its value
+    # weapon type -> the points its defences take off each hit of that type, before Arm (the
+    # sum of the values of the defences covering the type: `defences_by_type`)
+    defences: dict[str, int] = Field(default_factory=dict)
     engine: int = Field(default=0, ge=0)  # its engine's range: the faster side starts
     shipyard: bool = False  # joins after every ship, fires every weapon, targeted last
     protected: bool = False  # an escorted A.I. ship (wingman, rare cargo): its enemies hit it last
@@ -148,6 +169,7 @@ class Damage(_Frozen):
     points: int  # structure lost
     absorbed: int  # stopped by its defences
     structure: int  # left after the round (0 or less: destroyed)
+    by: dict[str, int]  # the points each enemy side dealt it
 
 
 class Round(_Frozen):
@@ -169,6 +191,9 @@ class ShipOutcome(_Frozen):
     retreated: bool  # back to the tile it came from
     goes_home: bool  # a damaged A.I. ship: withdraws to its base for repairs
     fought: bool  # it joined at least one round
+    # the enemy side that dealt it the most in the round it was destroyed (ties: the side
+    # first in the battle's order: the starter first), for kills counted to a captain
+    destroyed_by: str | None = None
 
 
 End = Literal["won", "none-left", "stalemate", "round-cap"]
@@ -185,20 +210,27 @@ class BattleReport(_Frozen):
 # ---- the rules as functions ----------------------------------------------------------------
 
 
-def hit_damage(weapon: Weapon, arm: int, rules: BattleRules) -> int:
-    """One hit's damage with the firing captain's Arm: each point adds one point or 10%,
-    whichever is larger (10% of the hit, rounded down)."""
-    by_points = arm * rules.arm_damage_points
-    by_percent = weapon.damage * arm * rules.arm_damage_percent // 100
-    return weapon.damage + max(by_points, by_percent)
+def defences_by_type(parts: Iterable[tuple[Iterable[str], int]]) -> dict[str, int]:
+    """A ship's `defences` from its defence parts: (the weapon types a part covers, its value)."""
+    table: dict[str, int] = {}
+    for covers, value in parts:
+        for weapon_type in covers:
+            table[weapon_type] = table.get(weapon_type, 0) + value
+    return table
 
 
-def defence(ship: Ship, side: Side, weapon_type: str, rules: BattleRules) -> int:
-    """The points a hit of `weapon_type` loses on `ship`: its defences counting against that
-    type, summed, raised 25% per Arm point (and a planet's bonus), rounded down."""
-    base = sum(ship.defences.get(d, 0) for d in rules.defences[weapon_type])
-    percent = 100 + side.arm * rules.arm_defence_percent + side.defence_percent
-    return base * percent // 100
+def hit_damage(weapon: Weapon, arm: int, effects: ArmEffects) -> int:
+    """One hit's damage with the firing captain's Arm: each point adds one point or 10% of the
+    hit (rounded down), whichever is larger."""
+    per_point = max(effects.damage_points, weapon.damage * effects.damage_percent // 100)
+    return weapon.damage + arm * per_point
+
+
+def defence(ship: Ship, side: Side, weapon_type: str, effects: ArmEffects) -> int:
+    """The points a hit of `weapon_type` loses on `ship`: its defences covering that type,
+    raised 25% per Arm point (and by a planet's bonus), rounded down."""
+    percent = 100 + side.arm * effects.defence_percent + side.defence_percent
+    return ship.defences.get(weapon_type, 0) * percent // 100
 
 
 def starter(sides: Sequence[Side]) -> Side:
@@ -216,10 +248,6 @@ def starter(sides: Sequence[Side]) -> Side:
     )
 
 
-def repair_cost(points: int, rules: BattleRules) -> int:
-    return points * rules.repair_cost
-
-
 # ---- the battle ------------------------------------------------------------------------------
 
 
@@ -232,6 +260,7 @@ class _Live:
     marked: bool = False
     fought: bool = False
     left: bool = False
+    destroyed_by: str | None = None
 
     @property
     def here(self) -> bool:
@@ -246,13 +275,6 @@ class _Hit:
     damage: int
 
 
-@dataclass
-class _Taken:
-    points: int = 0
-    absorbed: int = 0
-    hits: list[_Hit] = field(default_factory=list)
-
-
 def _target_order(enemies: list[_Live]) -> list[_Live]:
     """The order the damage goes to: the largest class first (the weakest of a class first, to
     kill as many as possible), the shipyard as the smallest, protected A.I. ships after all."""
@@ -262,11 +284,13 @@ def _target_order(enemies: list[_Live]) -> list[_Live]:
     )
 
 
-def _effective(hit: _Hit, target: _Live, rules: BattleRules) -> int:
-    return max(0, hit.damage - defence(target.ship, target.side, hit.weapon.type, rules))
+def _effective(hit: _Hit, target: _Live, arm: ArmEffects) -> int:
+    return max(0, hit.damage - defence(target.ship, target.side, hit.weapon.type, arm))
 
 
-def _chosen_weapons(live: _Live, target: _Live, rules: BattleRules) -> list[Weapon]:
+def _chosen_weapons(
+    live: _Live, target: _Live, rules: BattleRules, arm: ArmEffects
+) -> list[Weapon]:
     """The weapons a ship fires this round: its class number of them (a shipyard: all), those
     dealing the most against the first ship its damage goes to; ties in the rules' type order."""
     rank = {t: i for i, t in enumerate(rules.weapon_order)}
@@ -276,8 +300,8 @@ def _chosen_weapons(live: _Live, target: _Live, rules: BattleRules) -> list[Weap
         index, weapon = item
         dealt = max(
             0,
-            hit_damage(weapon, live.side.arm, rules)
-            - defence(target.ship, target.side, weapon.type, rules),
+            hit_damage(weapon, live.side.arm, arm)
+            - defence(target.ship, target.side, weapon.type, arm),
         )
         return (-dealt, rank[weapon.type], index)
 
@@ -285,30 +309,30 @@ def _chosen_weapons(live: _Live, target: _Live, rules: BattleRules) -> list[Weap
     return [w for _, w in sorted(mounts, key=key)[:limit]]
 
 
-def _kill_with(hits: list[_Hit], target: _Live, rules: BattleRules) -> list[_Hit] | None:
+def _kill_with(hits: list[_Hit], target: _Live, arm: ArmEffects) -> list[_Hit] | None:
     """The hits that destroy `target` with the least waste (the largest until one hit can finish
     it, then the smallest that does), or None when all of them cannot."""
     useful = sorted(
-        (h for h in hits if _effective(h, target, rules) > 0),
-        key=lambda h: (-_effective(h, target, rules), h.index),
+        (h for h in hits if _effective(h, target, arm) > 0),
+        key=lambda h: (-_effective(h, target, arm), h.index),
     )
-    if sum(_effective(h, target, rules) for h in useful) < target.structure:
+    if sum(_effective(h, target, arm) for h in useful) < target.structure:
         return None
     picked: list[_Hit] = []
     dealt = 0
     while True:
         need = target.structure - dealt
-        finishers = [h for h in useful if _effective(h, target, rules) >= need]
+        finishers = [h for h in useful if _effective(h, target, arm) >= need]
         if finishers:
-            last = min(finishers, key=lambda h: (_effective(h, target, rules), h.index))
+            last = min(finishers, key=lambda h: (_effective(h, target, arm), h.index))
             return [*picked, last]
         first = useful.pop(0)
         picked.append(first)
-        dealt += _effective(first, target, rules)
+        dealt += _effective(first, target, arm)
 
 
 def _distribute(
-    hits: list[_Hit], enemies: list[_Live], rules: BattleRules, taken: dict[int, _Taken]
+    hits: list[_Hit], enemies: list[_Live], arm: ArmEffects, taken: dict[int, list[_Hit]]
 ) -> int:
     """Spreads one team's hits over its enemies as the A.I. does (kill as many of the largest
     ships as possible, then the next largest; what is left to the largest ship left); returns
@@ -317,20 +341,20 @@ def _distribute(
     remaining = list(hits)
     survivors: list[_Live] = []
     for target in order:
-        kill = _kill_with(remaining, target, rules)
+        kill = _kill_with(remaining, target, arm)
         if kill is None:
             survivors.append(target)
             continue
         used = {h.index for h in kill}
         remaining = [h for h in remaining if h.index not in used]
-        taken[target.ship.id].hits.extend(kill)
+        taken[target.ship.id].extend(kill)
     wasted = 0
     for hit in remaining:
-        to = next((t for t in survivors if _effective(hit, t, rules) > 0), None)
+        to = next((t for t in survivors if _effective(hit, t, arm) > 0), None)
         if to is None:
             wasted += hit.damage
         else:
-            taken[to.ship.id].hits.append(hit)
+            taken[to.ship.id].append(hit)
     return wasted
 
 
@@ -363,11 +387,11 @@ def _check(sides: Sequence[Side], rules: BattleRules) -> None:
     for s in sides:
         for sh in s.ships:
             for w in sh.weapons:
-                if w.type not in rules.defences:
+                if w.type not in rules.weapon_order:
                     raise ValueError(f"ship {sh.id}: unknown weapon type {w.type!r}")
 
 
-def fight(sides: Sequence[Side], rules: BattleRules) -> BattleReport:
+def fight(sides: Sequence[Side], rules: BattleRules, arm: ArmEffects) -> BattleReport:
     """The whole battle at one place, round by round."""
     _check(sides, rules)
     first = starter(sides)
@@ -398,7 +422,7 @@ def fight(sides: Sequence[Side], rules: BattleRules) -> BattleReport:
                 break
             stage += 1
         all_in = stage == len(stages) - 1
-        played = _round(len(rounds) + 1, lives, joined_now, rules)
+        played = _round(len(rounds) + 1, lives, joined_now, rules, arm)
         rounds.append(played)
         if all_in and not played.damage and not played.left and not played.marked:
             end = "stalemate"  # every ship is in and nothing changed: the same round forever
@@ -439,10 +463,12 @@ def _mark_if_leaving(live: _Live) -> bool:
     return False
 
 
-def _round(number: int, lives: list[_Live], joined_now: list[int], rules: BattleRules) -> Round:
+def _round(
+    number: int, lives: list[_Live], joined_now: list[int], rules: BattleRules, arm: ArmEffects
+) -> Round:
     fighters = [lv for lv in lives if lv.here and lv.joined]
     teams = sorted({lv.side.team for lv in fighters}, key=lambda t: _first_index(fighters, t))
-    taken: dict[int, _Taken] = {lv.ship.id: _Taken() for lv in fighters}
+    taken: dict[int, list[_Hit]] = {lv.ship.id: [] for lv in fighters}
     all_hits: list[_Hit] = []
     wasted: dict[str, int] = {}
     for team in teams:
@@ -455,22 +481,29 @@ def _round(number: int, lives: list[_Live], joined_now: list[int], rules: Battle
             if lv.side.team != team:
                 continue
             lv.fought = True
-            for weapon in _chosen_weapons(lv, target, rules):
-                points = hit_damage(weapon, lv.side.arm, rules)
+            for weapon in _chosen_weapons(lv, target, rules, arm):
+                points = hit_damage(weapon, lv.side.arm, arm)
                 hits.append(_Hit(len(all_hits) + len(hits), lv, weapon, points))
         all_hits.extend(hits)
-        lost = _distribute(hits, enemies, rules, taken)
+        lost = _distribute(hits, enemies, arm, taken)
         if lost:
             wasted[team] = lost
     # the damage of every team lands at once, at the end of the round
+    order = {side: i for i, side in enumerate(dict.fromkeys(lv.side.id for lv in lives))}
     damage: list[Damage] = []
     for lv in fighters:
         got = taken[lv.ship.id]
-        if not got.hits:
+        if not got:
             continue
-        points = sum(_effective(h, lv, rules) for h in got.hits)
-        absorbed = sum(h.damage for h in got.hits) - points
+        points = sum(_effective(h, lv, arm) for h in got)
+        absorbed = sum(h.damage for h in got) - points
         lv.structure -= points
+        by: dict[str, int] = {}
+        for hit in sorted(got, key=lambda h: h.index):
+            if (dealt := _effective(hit, lv, arm)) > 0:
+                by[hit.live.side.id] = by.get(hit.live.side.id, 0) + dealt
+        if lv.structure <= 0:
+            lv.destroyed_by = max(by, key=lambda side: (by[side], -order[side]))
         damage.append(
             Damage(
                 ship=lv.ship.id,
@@ -478,6 +511,7 @@ def _round(number: int, lives: list[_Live], joined_now: list[int], rules: Battle
                 points=points,
                 absorbed=absorbed,
                 structure=lv.structure,
+                by=by,
             )
         )
     destroyed = tuple(lv.ship.id for lv in fighters if lv.structure <= 0)
@@ -515,4 +549,5 @@ def _outcome(lv: _Live) -> ShipOutcome:
             lv.side.ai and not destroyed and not lv.ship.shipyard and lv.structure < lv.ship.whole
         ),
         fought=lv.fought,
+        destroyed_by=lv.destroyed_by,
     )

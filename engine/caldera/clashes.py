@@ -7,15 +7,9 @@ shipyards hit; kills counted for the missions; homeworlds left without defenders
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
-
+from engine.caldera import battle, hexes, missions, window
 from engine.caldera import events as ev
-from engine.caldera import interim as rules
-from engine.caldera import missions
 from engine.caldera.state import EARTH, Ship, State
-
-if TYPE_CHECKING:
-    from engine.caldera import battle
 
 PLAYERS = "players"  # the captains' (and their NPC friends') team in a battle
 
@@ -27,28 +21,26 @@ def _techs_of(state: State, owner: str) -> dict[str, int]:
 
 
 def _ship_for_battle(state: State, ship: Ship) -> battle.Ship:
-    from engine.caldera import battle
-
     techs = _techs_of(state, ship.owner)
-    weapons, defences, engine = [], {}, 0
+    weapons, covering, engine = [], [], 0
     for part in ship.parts:
-        tech = rules.TECHS.get(part)
+        tech = state.cards.techs.get(part)
         if tech is None:
             continue
-        value = tech.values[min(techs.get(part, 0), len(tech.values) - 1)]
-        if tech.type == "weapon":
-            weapons.append(battle.Weapon(tech=part, type=rules.WEAPON_TYPES[part], damage=value))
-        elif tech.type == "defence":
-            defences[part] = defences.get(part, 0) + value
-        elif tech.type == "engine":
+        value = tech.value(techs.get(part, 0))
+        if tech.category == "weapon" and tech.weapon is not None and value > 0:
+            weapons.append(battle.Weapon(tech=part, type=tech.weapon, damage=value))
+        elif tech.category == "defence":
+            covering.append((tech.covers, value))
+        elif tech.category == "engine":
             engine = max(engine, value)
     return battle.Ship(
         id=ship.id,
-        cls=rules.TECHS[ship.klass].level,
+        cls=state.cards.techs[ship.klass].level,
         structure=ship.structure - ship.damage,
         max_structure=ship.structure,
         weapons=tuple(weapons),
-        defences=defences,
+        defences=battle.defences_by_type(covering),
         engine=engine,
         protected=ship.protected,
         retreat_at=ship.structure if ship.retreat else None,
@@ -73,13 +65,11 @@ def places(state: State) -> list[str]:
         )
         if players and any(state.is_enemy(o) for o in owners):
             found.append(at)
-    return rules.sorted_places(found)
+    return hexes.sorted_places(found)
 
 
 def fight_at(state: State, at: str) -> list[ev.Event]:
     """The battle at `at`, its outcome applied; a report to the captains who fought."""
-    from engine.caldera import battle
-
     ships = state.ships_at(at)
     owners: list[str] = []
     for ship in ships:
@@ -107,9 +97,10 @@ def fight_at(state: State, at: str) -> list[ev.Event]:
                 id=owner,
                 team=PLAYERS if c is not None or (npc is not None and npc.friend) else owner,
                 ai=c is None,
-                arm=c.stats.get("arm", 0) if c is not None else 0,
+                arm=c.stats.arm if c is not None and c.stats is not None else 0,
                 moved_from_cost=min(
-                    (rules.layer(s.came_from) for s in came if s.came_from), default=None
+                    (hexes.layer(hexes.parse(s.came_from)) for s in came if s.came_from),
+                    default=None,
                 ),
                 order=order,
                 ships=tuple(mine),
@@ -117,20 +108,26 @@ def fight_at(state: State, at: str) -> list[ev.Event]:
         )
     if any(s.arrived == state.turn + 1 and state.is_captain(s.owner) for s in ships):
         missions.on_attack(state)
-    report = battle.fight(sides, battle.battle_rules(state.ruleset))
+    if len({s.team for s in sides}) < 2:
+        return []
+    effects = state.rules.stats.effects
+    arm = battle.ArmEffects(
+        damage_points=effects.damage_points_per_arm,
+        damage_percent=effects.damage_percent_per_arm,
+        defence_percent=effects.defence_percent_per_arm,
+    )
+    report = battle.fight(sides, battle.battle_rules(state.ruleset), arm)
     return _apply(state, at, report)
 
 
 def _shipyard_for_battle(state: State, cid: str) -> battle.Ship:
-    from engine.caldera import battle, window
-
     c = state.captains[cid]
     fake = Ship(
         id=shipyard_id(state, cid),
         owner=cid,
         klass=c.shipyard.klass,
         parts=list(c.shipyard.parts),
-        structure=window.shipyard_structure(c),
+        structure=window.shipyard_structure(state, c),
         damage=c.shipyard.damage,
         at=EARTH,
     )
@@ -138,7 +135,7 @@ def _shipyard_for_battle(state: State, cid: str) -> battle.Ship:
     return found.model_copy(update={"shipyard": True, "retreat_at": None})
 
 
-def _apply(state: State, at: str, report: Any) -> list[ev.Event]:
+def _apply(state: State, at: str, report: battle.BattleReport) -> list[ev.Event]:
     out: list[ev.Event] = []
     dealt: dict[str, int] = {}
     for rnd in report.rounds:
@@ -151,9 +148,7 @@ def _apply(state: State, at: str, report: Any) -> list[ev.Event]:
     for o in report.ships:
         if o.id < 0:  # a shipyard
             c = next(c for c in state.captains.values() if shipyard_id(state, c.id) == o.id)
-            from engine.caldera import window
-
-            c.shipyard.damage = window.shipyard_structure(c) - max(0, o.structure)
+            c.shipyard.damage = window.shipyard_structure(state, c) - max(0, o.structure)
             c.shipyard.destroyed = o.destroyed
             continue
         ship = state.ships.get(o.id)

@@ -139,8 +139,11 @@ class Caldera:
         raise GameError(f"Caldera has no {entry.kind} entries")
 
     def command(self, world: State, nation: str, command: Any) -> list[Event]:
-        """A captain's (or the moderator's) command: checked whole, then applied; a refusal
-        leaves the state as it was (the checks run on a copy, which becomes the state)."""
+        """A captain's (or the moderator's) command: checked whole, then applied (a refusal
+        changes nothing). One that may resolve the turn runs on a copy first, which then
+        becomes the state."""
+        if not isinstance(command, Submit | SetDeadline):
+            return _command(world, nation, command)
         trial = world.model_copy(deep=True)
         out = _command(trial, nation, command)
         for name in type(world).model_fields:
@@ -187,9 +190,7 @@ class Caldera:
             seats=world.seats,
             nations=MappingProxyType(
                 {
-                    c.id: NationSummary(
-                        c.id, c.name, c.colour, c.user, c.out, c.missions_done
-                    )
+                    c.id: NationSummary(c.id, c.name, c.colour, c.user, c.out, c.missions_done)
                     for c in sorted(world.captains.values(), key=lambda c: c.seat)
                 }
             ),

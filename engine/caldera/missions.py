@@ -24,45 +24,26 @@ moves alone until the counter is 1). Done: +5 on the zone counter.
 
 from __future__ import annotations
 
+from engine.caldera import captain as stats_
+from engine.caldera import chance, deck, hands, hexes
 from engine.caldera import events as ev
-from engine.caldera import interim as rules
 from engine.caldera.state import EARTH, Captain, State
 
-MISSIONS = {
-    1: "Destroy an enemy ship outside of the solar system",
-    2: "Reach a new layout level for your most advanced tech",
-    3: "Destroy all enemy ships of one race outside of their homeworld",
-    4: "Research a new tech level",
-    5: "Scout a new star system farther than any known tile",
-    6: "Conquer an enemy homeworld",
-}
-ZONE_MISSIONS = {
-    1: "Explorers",
-    2: "Surveyors",
-    3: "Sharecroppers",
-    4: "Scaredy-cats",
-    5: "Pacifists",
-    6: "Wingman",
-}
-REWARDS = {
-    1: "Nothing",
-    2: "Credits: the zone's small asteroid minerals x5",
-    3: "Credits: the zone's average asteroid minerals x5",
-    4: "A random layout",
-    5: "Two random layouts",
-    6: "Buy a random tech at half price",
-}
 RESTRICTIONS = (3, 4, 5, 6)  # zone missions kept until the counter is 1
 
 
-def highest_level(c: Captain) -> int:
-    return max((rules.TECHS[t].level for t in c.techs if t in rules.TECHS), default=0)
+def highest_level(state: State, c: Captain) -> int:
+    return stats_.highest_level(c.techs, state.cards)
+
+
+def _layer(place: str) -> int:
+    return hexes.layer(hexes.parse(place))
 
 
 def mark(state: State, c: Captain, number: int) -> dict[str, int]:
     """What a loyalty mission taken now is measured against."""
     if number == 4:
-        return {"level": highest_level(c)}
+        return {"level": highest_level(state, c)}
     if number == 5:
         return {"farthest": state.farthest}
     return {}
@@ -77,16 +58,16 @@ def zone_mark(state: State) -> dict[str, int]:
 
 def complete(state: State, c: Captain) -> list[ev.Event]:
     """The captain's mission is done: trust, the reward cards (each applied)."""
-    from engine.caldera import window
-
+    rules = state.rules
+    stats = hands.stats_of(c)
     number = c.mission or 0
     c.mission, c.mission_mark = None, {}
     c.missions_done += 1
-    c.trust_earned += 1
-    state.trust += 1
-    cards = rules.deal(state, "main", rules.choices(c.stats.get("cha", 0)))
-    rewards = [rules.CARDS[card].number for card in cards]
-    rules.discard(state, "main", cards)
+    c.trust_earned += rules.trust.per_mission
+    state.trust += rules.trust.per_mission
+    cards = deck.deal(state.decks.main, stats_.reward_cards(stats, rules), state)
+    rewards = [state.cards.card(card).number for card in cards]
+    deck.discard(state.decks.main, cards)
     out: list[ev.Event] = [
         ev.MissionDone(
             tick=state.tick,
@@ -97,27 +78,20 @@ def complete(state: State, c: Captain) -> list[ev.Event]:
             trust=state.trust,
         )
     ]
-    small = _minerals(state, "small")
-    average = _minerals(state, "average")
-    for reward in rewards:
-        if reward == 2:
-            c.credits += rules.reward_credits(c.stats, small * 5)
-        elif reward == 3:
-            c.credits += rules.reward_credits(c.stats, average * 5)
-        elif reward in (4, 5):
-            for _ in range(reward - 3):
-                open_ = sorted(t for t, n in c.techs.items() if n < 5)
+    for number in rewards:
+        reward = rules.reward(number)
+        if reward.kind == "credits":
+            credits = rules.map.minerals_of(state.zone, reward.minerals) * reward.times
+            c.credits += stats_.reward_credits(credits, stats, rules)
+        elif reward.kind == "layouts":
+            for _ in range(reward.count):
+                open_ = sorted(t for t in c.techs if stats_.can_design(t, c.techs, rules))
                 if open_:
-                    c.techs[rules.draw(state, "reward layout").choice(open_)] += 1
-        elif reward == 6:
-            count = rules.choices(c.stats.get("cha", 0))
-            out += window.deal_hand(state, c, "tech", count, optional=True)
+                    c.techs[chance.pick(state, "reward layout", open_)] += 1
+        elif reward.kind == "half-price-tech":
+            count = stats_.reward_cards(stats, rules)
+            out += hands.deal_hand(state, c, "tech", count, optional=True)
     return out
-
-
-def _minerals(state: State, size: str) -> int:
-    table = rules.NUMBERS.minerals[size]
-    return table[min(state.zone, len(table)) - 1]
 
 
 def _is(c: Captain, number: int) -> bool:
@@ -129,14 +103,15 @@ def _is(c: Captain, number: int) -> bool:
 
 def on_design(state: State, c: Captain, tech: str) -> list[ev.Event]:
     """A design bought (after the layout went up)."""
-    if _is(c, 2) and rules.TECHS[tech].level >= highest_level(c):
+    if _is(c, 2) and state.cards.techs[tech].level >= highest_level(state, c):
         return complete(state, c)
     return []
 
 
 def on_tech(state: State, c: Captain, tech: str) -> list[ev.Event]:
     """A tech gained (before it is added to the captain's techs)."""
-    if _is(c, 4) and rules.TECHS[tech].level > c.mission_mark.get("level", highest_level(c)):
+    level = c.mission_mark.get("level", highest_level(state, c))
+    if _is(c, 4) and state.cards.techs[tech].level > level:
         return complete(state, c)
     return []
 
@@ -144,6 +119,9 @@ def on_tech(state: State, c: Captain, tech: str) -> list[ev.Event]:
 def on_kill(state: State, c: Captain, npc: str, at: str) -> list[ev.Event]:
     """The captain's ships destroyed a ship of an enemy NPC at `at`."""
     c.destroyed += 1
+    bounty = state.event is not None and state.cards.event_card(state.event.card)
+    if bounty and bounty.effect == "bounty":
+        c.credits += bounty.amount
     if _is(c, 3):
         c.mission_mark[f"kills:{npc}"] = c.mission_mark.get(f"kills:{npc}", 0) + 1
     if _is(c, 1) and at != EARTH:
@@ -170,8 +148,8 @@ def after_battles(state: State) -> list[ev.Event]:
 
 def on_scout(state: State, cid: str | None, place: str, farthest: int) -> list[ev.Event]:
     """A captain's ship scouted `place` (the farthest layer known before it: `farthest`)."""
-    layer = rules.layer(place)
-    if state.zone_mission == 4 and not state.zone_mission_done and layer > 3 * state.zone:
+    layer = _layer(place)
+    if state.zone_mission == 4 and not state.zone_mission_done and layer > _per_zone(state):
         state.zone_mark["broken"] = 1
     c = state.captains.get(cid or "")
     if c is not None and _is(c, 5) and layer > max(farthest, c.mission_mark.get("farthest", 0)):
@@ -225,12 +203,17 @@ def zone_achieved(state: State) -> bool:
     """Explorers and Surveyors: achieved by where the captains' ships are now."""
     ships = [s for s in state.ships.values() if state.is_captain(s.owner)]
     if state.zone_mission == 1:
-        return any(rules.layer(s.at) >= 4 * state.zone for s in ships)
+        return any(_layer(s.at) >= _per_zone(state) for s in ships)
     if state.zone_mission == 2:
         systems = {s.at for s in ships if s.at in state.map.tiles and s.at != EARTH}
         total = sum(state.map.tiles[at].zone for at in systems)
-        return total >= 5 * state.zone * state.players()
+        return total >= _per_zone(state) * state.players()
     return False
+
+
+def _per_zone(state: State) -> int:
+    """The zone mission's "zone x N" (N: the rules' `per_zone`)."""
+    return state.rules.zone_mission(state.zone_mission or 1).per_zone * state.zone
 
 
 def check_zone(state: State) -> list[ev.Event]:
@@ -238,14 +221,14 @@ def check_zone(state: State) -> list[ev.Event]:
     if state.zone_mission is None or state.zone_mission_done:
         return []
     done = zone_achieved(state)
-    if state.zone_mission in RESTRICTIONS and state.zone_counter == 1:
+    if state.zone_mission in RESTRICTIONS and state.zone_counter == state.rules.zone_counter.until:
         done = not state.zone_mark.get("broken", 0)
         if state.zone_mission == 3:
             done = done and state.zone_mark.get("mined", 0) > 0
     if not done:
         return []
     state.zone_mission_done = True
-    state.zone_counter += rules.NUMBERS.zone_mission_bonus
+    state.zone_counter += state.rules.zone_counter.per_zone_mission
     return [
         ev.MissionDone(
             tick=state.tick,

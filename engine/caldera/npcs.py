@@ -24,53 +24,33 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.caldera import interim as core
-from engine.caldera import npc_ai
+from engine.caldera import deck as deck_
+from engine.caldera import land, npc_ai, window
 from engine.caldera.rules import (
     WEAPON_TYPES,
-    Card,
     Deck,
     EnemyAi,
     NpcEnemy,
     NpcFriend,
     Planet,
     Rules,
-    load,
-    load_deck,
 )
 from engine.caldera.state import EARTH, Npc, Ship, State
 
-# --- the core's decks and map (the one place that reaches them) ---------------------------------
-# TODO(lead): the core's interim module stands in for the decks and the movement costs; when it
-# goes, point these four at their replacements (the same meaning).
+# --- the game's cards -------------------------------------------------------------------------
 
 
 def _books(state: State) -> tuple[Rules, Deck]:
-    rules = load(state.ruleset)
-    return rules, load_deck(state.deck, state.ruleset)
+    return state.rules, state.cards
 
 
 def _deal(state: State, count: int) -> list[str]:
     """`count` cards off the main deck (the discard shuffled back when it runs out)."""
-    return core.deal(state, "main", count) if "main" in state.decks else []
+    return deck_.deal(state.decks.main, count, state)
 
 
 def _discard(state: State, cards: list[str]) -> None:
-    if cards and "main" in state.decks:
-        core.discard(state, "main", cards)
-
-
-def _card(deck: Deck, card_id: str) -> Card:
-    try:
-        return deck.card(card_id)
-    except KeyError:  # the core's interim cards, until the real deck is wired
-        c = core.CARDS[card_id]
-        return Card(id=c.id, number=c.number, tech=c.tech, bonus=c.bonus)  # type: ignore[arg-type]
-
-
-def _reach(state: State, frm: str, points: int) -> dict[str, int]:
-    """The places a ship at `frm` with `points` of engine range reaches, with their costs."""
-    return core.reachable(state, frm, points)
+    deck_.discard(state.decks.main, cards)
 
 
 # --- the NPC tables -------------------------------------------------------------------------------
@@ -237,7 +217,7 @@ def draw_design(
             break
         drawn += got
         left -= 1
-        card = _card(deck, got[0])
+        card = deck.card(got[0])
         _gain(npc, deck, rules, card.tech, planet)
         if card.bonus == "+tech":
             left += rules.npc_design.plus_tech_for_tech - 1
@@ -246,7 +226,7 @@ def draw_design(
     layout_cards = _deal(state, layouts)
     drawn += layout_cards
     for card_id in layout_cards:
-        card = _card(deck, card_id)
+        card = deck.card(card_id)
         if card.bonus == "+tech":
             _gain(npc, deck, rules, card.tech, planet)
             continue
@@ -283,11 +263,6 @@ def launch(state: State, npc: Npc, deck: Deck, klass: str, at: str) -> Ship:
     return state.add_ship(npc.id, klass, parts, deck.techs[klass].structure, at)
 
 
-def engine_range(npc: Npc, deck: Deck, ship: Ship) -> int:
-    engines = [p for p in ship.parts if p in deck.techs and deck.techs[p].category == "engine"]
-    return max((deck.techs[e].value(npc.techs.get(e, 0)) for e in engines), default=0)
-
-
 def _build_sets(
     state: State, npc: Npc, deck: Deck, rules: Rules, count: int, at: str
 ) -> list[Ship]:
@@ -304,26 +279,18 @@ def land_army(
     rules: Rules, row: NpcEnemy, players: int, planet: Planet | None
 ) -> tuple[int, dict[str, int]]:
     """An enemy's land tech and land army: Lsize x players (twice on an earthlike planet) of
-    room, filled with the best units its land tech allows (its zone level, one more on an
+    size, filled with the best units its land tech allows (its zone level, one more on an
     earthlike planet), each up to the unit limit; space cadets (unlimited for the A.I.) fill
-    the rest."""
+    the rest (`land.npc_army`)."""
     tech = row.zone + (planet.land_tech if planet else 0)
-    room = row.lsize * players * (planet.army_times if planet else 1)
-    army: dict[str, int] = {}
-    unlimited = rules.land_army.ai_unlimited
-    units = sorted(
-        (u for u, unit in rules.land_units.items() if unit.level <= tech and u != unlimited),
-        key=lambda u: -rules.land_units[u].level,
+    size = row.lsize * players * (planet.army_times if planet else 1)
+    army = land.npc_army(
+        size,
+        tech,
+        rules.land_units,
+        rules.land_army.unit_limit,
+        unlimited=(rules.land_army.ai_unlimited,),
     )
-    for unit_id in units:
-        unit = rules.land_units[unit_id]
-        count = min(rules.land_army.unit_limit, room // unit.size)
-        if count > 0:
-            army[unit_id] = count
-            room -= count * unit.size
-    cadets = room // rules.land_units[unlimited].size
-    if cadets > 0:
-        army[unlimited] = cadets
     return tech, army
 
 
@@ -377,7 +344,7 @@ def create_enemy(state: State, home: str) -> Npc:
     row = rules.enemy_of_zone(state.zone)
     n = 1 + sum(1 for e in state.enemies() if e.table == row.id)
     got = _deal(state, 1)
-    number = _card(deck, got[0]).number if got else 1
+    number = deck.card(got[0]).number if got else 1
     _discard(state, got)
     ai = rules.ai_type(number)
     planet = planet_of(state, rules, home)
@@ -562,9 +529,9 @@ def _fly(
     if to is None:
         return
     if ship.at != to:
-        key = (ship.at, engine_range(npc, deck, ship))
+        key = (ship.at, window.engine_range(state, npc.techs, ship))
         if key not in reaches:
-            reaches[key] = _reach(state, *key)
+            reaches[key] = window.reach(state, ship)
         reach = reaches[key]
         nxt = npc_ai.step(ship.at, to, reach, state.map.tiles)
         if nxt != ship.at:

@@ -348,6 +348,7 @@ class Planet(_Model):
 class NpcRules(_Model):
     base_share_percent: int = Field(ge=0, le=100)
     one_friend_per_zone: bool
+    fallback_target: Literal["closest-homeworld"]
     enemy_sships: int = Field(ge=0)  # an enemy's starting fleet, times the players
     friend_weapon: str  # a friend's weapon when its cards give none
     friend_points_per_turn: int = Field(ge=0)
@@ -776,9 +777,13 @@ def load_file(path: Path) -> Rules:
         raise RulesError(_lines(path, exc, raw)) from None
 
 
-@cache
 def load(name: str = DEFAULT_RULES) -> Rules:
     """The ruleset `name` of data/rulesets/caldera (cached: the same object each time)."""
+    return _load_named(name)
+
+
+@cache
+def _load_named(name: str) -> Rules:
     if name not in available():
         raise RulesError(f"unknown rules {name!r}; available: {', '.join(available())}")
     return load_file(RULES_DIR / f"{name}.toml")

@@ -44,8 +44,12 @@ def new_game(captains: int, seed: int, **options: Any) -> State:
     for seat in range(1, captains + 1):
         KIND.apply(
             state,
-            en.Join(nation=f"c{seat}", name=f"Captain {seat}", colour=COLOURS[seat - 1],
-                    player=AI_PLAYER),
+            en.Join(
+                nation=f"c{seat}",
+                name=f"Captain {seat}",
+                colour=COLOURS[seat - 1],
+                player=AI_PLAYER,
+            ),
         )
     KIND.apply(state, en.Start())
     return state
@@ -73,7 +77,10 @@ def play(captains: int = 3, seed: int = 0, max_turns: int = 40) -> Result:
                         refused[cid] += 1
                         ai.failed(memories[cid], command, view)
         if state.turn == turn and not state.ended:
-            KIND.apply(state, en.CommandEntry(nation="@moderator", command={"kind": "deadline", "now": True}))
+            KIND.apply(
+                state,
+                en.CommandEntry(nation="@moderator", command={"kind": "deadline", "now": True}),
+            )
     return Result(
         seed=seed,
         captains=captains,

@@ -4,33 +4,33 @@ scouting (the event table's tile set drawn and placed), what moving costs (the s
 table), the cheapest cost between places and every place within an engine's range, and the
 minerals a tile yields in a turn (the seed's minerals table, times the number of players).
 
-The tables are the ruleset's (`MapRules`: the `[map]` section of
+The tables are the ruleset's (`rules.MapRules`: the `[map]` section of
 data/rulesets/caldera/standard.toml); the code holds only the mechanisms.
 
-    m = new_map()                                         # Earth alone, zone 1
-    unexplored(m)                                         # ["0,-1", "1,-1", ...]
-    scout(m, "0,-1", "A", draw, tiles, zone=1, turn=1)    # draw: tile set -> card id
-    reachable(m, rules, "0,0", 6)                         # {"0,-1": 1, ...}
-    minerals(m.tiles["0,-1"], rules, players=2)
+    rules = engine.caldera.rules.load().map
+    m = new_map()                                             # Earth alone, zone 1
+    unexplored(m)                                             # ["0,-1", "1,-1", ...]
+    scout(m, rules, "0,-1", "A", draw, tiles, zone=1, turn=1) # draw: tile set -> card id
+    reachable(m, rules, "0,0", 6)                             # {"0,-1": 1, ...}
+    tile_minerals(m.tiles["0,-1"], rules, players=2)
 
 Decisions where the seed is silent (the project's own, written in docs/RULES-CALDERA.md,
 "The star map"):
 - "Put a C tile between": the C tile goes where the ship scouted, and the drawn planet or
   asteroid system one step further out, on an unplaced place next to it that breaks no rule:
-  straight on from the planet it would have touched first, else the first such place north,
-  then clockwise. With no such place the drawn tile is not placed (`Scouted.unplaced`: the
+  straight on away from the first tile it may not lie next to, else the first such place
+  north, then clockwise. With no such place the drawn tile is not placed (`Scouted.unplaced`: the
   caller discards it) and the C tile stays.
 - The rule holds both ways: a planet is not placed next to an asteroid system either.
 - Moving into a tile costs its layer's cost from the table: the nebula columns when the tile
   is a nebula or its asteroids lie in one, the half-nebula column when an empty tile is entered
   from an empty tile; multipliers never add up. Entering Earth costs as a first-layer tile.
-  Beyond the table's last layer the costs grow in proportion to the layer (the seed's "each
-  tile away from the Earth costs one more point").
+  Beyond the table's last layer the pattern goes on (the ruleset's `MapRules.distance`).
 - Unexplored space (an unplaced place next to the map) costs its layer's plain cost to enter
   and is an end point: a ship ends its move there, it does not pass through.
 - Earth yields the planet minerals of its zone (1); empty space and nebulas yield nothing; an
   asteroid system yields the sum of its asteroids; beyond the table's last zone a tile yields
-  the last zone's minerals.
+  the last zone's minerals (`MapRules.minerals_of`).
 """
 
 from __future__ import annotations
@@ -39,84 +39,13 @@ import heapq
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from pydantic import BaseModel, ConfigDict, Field, model_validator
+from pydantic import BaseModel, ConfigDict, Field
 
 from engine.caldera import hexes
+from engine.caldera.rules import MapRules
 from engine.caldera.tiles import Face, Kind, Size, TileSet
 
 EARTH = hexes.key(hexes.EARTH)
-
-
-class _Rules(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
-
-
-class DistanceRow(_Rules):
-    """A row of the seed's distance table: what entering a tile of this layer costs from a
-    tile next to it (plain space, half nebula or two empty tiles, full nebula), and what going
-    straight out from Earth to it costs in all."""
-
-    layer: int = Field(ge=1)
-    next_to: int = Field(ge=1)
-    from_earth: int = Field(ge=1)
-    half_nebula: int = Field(ge=1)
-    full_nebula: int = Field(ge=1)
-
-
-class MineralRow(_Rules):
-    """A row of the seed's minerals table: what a turn of mining yields in this zone, for one
-    player (times the number of players)."""
-
-    zone: int = Field(ge=1)
-    small: int = Field(ge=0)
-    average: int = Field(ge=0)
-    huge: int = Field(ge=0)
-    planet: int = Field(ge=0)
-
-
-class MapRules(_Rules):
-    """The star map's tables (the ruleset's `[map]`)."""
-
-    distances: list[DistanceRow]
-    minerals: list[MineralRow]
-
-    @model_validator(mode="after")
-    def _tables(self) -> MapRules:
-        layers = [row.layer for row in self.distances]
-        if layers != list(range(1, len(layers) + 1)):
-            raise ValueError(f"distances: layers must be 1, 2, 3... in order, not {layers}")
-        total = 0
-        for row in self.distances:
-            total += row.next_to
-            if row.from_earth != total:
-                raise ValueError(
-                    f"distances: layer {row.layer}: from_earth is {row.from_earth}, but the "
-                    f"next_to costs up to it add up to {total}"
-                )
-        zones = [row.zone for row in self.minerals]
-        if zones != list(range(1, len(zones) + 1)):
-            raise ValueError(f"minerals: zones must be 1, 2, 3... in order, not {zones}")
-        return self
-
-    def entering(self, layer: int, medium: str) -> int:
-        """What entering a tile of this layer costs from a tile next to it; `medium`: "empty"
-        (plain space), "half-nebula" (also an empty tile from an empty tile), "full-nebula"."""
-        n = max(1, layer)
-        column = {
-            Kind.EMPTY: "next_to",
-            Kind.HALF_NEBULA: "half_nebula",
-            Kind.FULL_NEBULA: "full_nebula",
-        }[Kind(medium)]
-        if n <= len(self.distances):
-            return int(getattr(self.distances[n - 1], column))
-        last = self.distances[-1]
-        return int(getattr(last, column)) * n // last.layer
-
-    def yields(self, zone: int, what: str) -> int:
-        """One player's minerals of a turn from one asteroid ("small", "average", "huge") or a
-        planet ("planet") of this zone."""
-        row = self.minerals[min(max(1, zone), len(self.minerals)) - 1]
-        return int(getattr(row, what))
 
 
 class Tile(Face):
@@ -134,11 +63,11 @@ class Tile(Face):
 
 
 class StarMap(BaseModel):
-    """The tiles placed, by key "q,r"."""
+    """The tiles placed, by key "q,r" (at first Earth alone, zone 1)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    tiles: dict[str, Tile] = Field(default_factory=dict)
+    tiles: dict[str, Tile] = Field(default_factory=lambda: {EARTH: Tile(kind=Kind.EARTH, zone=1)})
 
     def tile(self, place: str) -> Tile | None:
         return self.tiles.get(place)
@@ -219,7 +148,8 @@ def place_tile(
         raise MapError(f"{place} already holds a tile")
     bad = clashes(starmap, place, face)
     if bad:
-        raise MapError(f"a {face.kind.value} tile may not lie next to the planet at {bad[0]}")
+        other = starmap.tiles[bad[0]].kind.value
+        raise MapError(f"a {face.kind.value} tile may not lie next to the {other} at {bad[0]}")
     tile = Tile(
         kind=face.kind,
         asteroids=list(face.asteroids),
@@ -270,6 +200,7 @@ class Scouted:
 
 def scout(
     starmap: StarMap,
+    rules: MapRules,
     place: str,
     tile_set: str,
     draw: Callable[[str], str],
@@ -282,8 +213,8 @@ def scout(
     """Scout an unexplored place with the event table's tile set ("A", "B" or "C"): a card is
     drawn from that set's deck (`draw(set) -> card id`, the game's deck and chance) and placed
     there; a planet or asteroid system that may not lie there (next to a planet, or a planet
-    next to an asteroid system) gets a C tile between: the C tile here, the drawn tile one
-    step further out (`beyond`)."""
+    next to an asteroid system) gets a tile of the set `rules.between_planets` (C) between:
+    that tile here, the drawn tile one step further out (`beyond`)."""
     if not is_unexplored(starmap, place):
         if place in starmap.tiles:
             raise MapError(f"{place} is already scouted")
@@ -297,7 +228,7 @@ def scout(
         done.placed.append(place)
         return done
     further = beyond(starmap, place, face)
-    between_id = draw("C")
+    between_id = draw(rules.between_planets)
     between = tiles.card(between_id)
     place_tile(starmap, place, between.face(), zone=zone, card=between_id, turn=turn, by=by)
     done.between = between_id
@@ -321,15 +252,19 @@ def entering_cost(starmap: StarMap, rules: MapRules, frm: str, to: str) -> int |
     a, b = hexes.parse(frm), hexes.parse(to)
     if hexes.distance(a, b) != 1:
         return None
-    layer = hexes.layer(b)
+    row = rules.distance(max(1, hexes.layer(b)))  # Earth: as a first-layer tile
     target = starmap.tiles.get(to)
     if target is None:
-        return rules.entering(layer, Kind.EMPTY) if is_unexplored(starmap, to) else None
+        return row.step if is_unexplored(starmap, to) else None
     medium = target.medium
     source = starmap.tiles.get(frm)
     if target.kind == Kind.EMPTY and source is not None and source.kind == Kind.EMPTY:
-        medium = Kind.HALF_NEBULA  # the seed: counted as half nebula
-    return rules.entering(layer, medium)
+        medium = Kind(rules.empty_to_empty)  # the seed: counted as half nebula
+    if medium == Kind.FULL_NEBULA:
+        return row.full_nebula
+    if medium == Kind.HALF_NEBULA:
+        return row.half_nebula
+    return row.step
 
 
 def costs_from(
@@ -378,12 +313,10 @@ def minerals(tile: Face, zone: int, rules: MapRules, players: int) -> int:
     """The most a turn of mining takes from this tile: its asteroids' (or its planet's, or
     Earth's, a planet) minerals in its zone, times the number of players."""
     if tile.kind in (Kind.PLANET, Kind.EARTH):
-        one = rules.yields(zone, "planet")
-    elif tile.kind == Kind.ASTEROIDS:
-        one = sum(rules.yields(zone, Size(s).value) for s in tile.asteroids)
-    else:
-        one = 0
-    return one * players
+        return rules.minerals_of(zone, "planet", players)
+    if tile.kind == Kind.ASTEROIDS:
+        return sum(rules.minerals_of(zone, Size(s).value, players) for s in tile.asteroids)
+    return 0
 
 
 def tile_minerals(tile: Tile, rules: MapRules, players: int) -> int:

@@ -7,15 +7,23 @@ changes it one command or one resolution at a time, deterministically (every dra
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
+
+from engine.caldera import rules as rules_
+from engine.caldera import tiles
+from engine.caldera.captain import Stats
+from engine.caldera.deck import Decks
+from engine.caldera.rules import Deck, MapRules, Rules
+from engine.caldera.starmap import StarMap, new_map
+from engine.caldera.tiles import TileSet
 
 TICKS_PER_HOUR = 4  # the host's clock: a tick is a quarter of a game hour
 TICKS_PER_DAY = 24 * TICKS_PER_HOUR
 EARTH = "0,0"  # the key of the Earth tile (axial q,r)
 
-STATS = ("cha", "int", "eng", "arm", "com", "eco")  # a captain's stats, in the seed's order
 
 # what a card drawn into a hand waits to be chosen for
 HandKind = Literal["research", "design", "mission", "reward", "tech"]
@@ -54,7 +62,7 @@ class Captain(_Model):
     colour: str = "#888888"
     user: str | None = None  # who plays it (a Discord user id, "ai", or nobody)
     out: bool = False  # resigned, or the shipyard destroyed
-    stats: dict[str, int] = Field(default_factory=dict)  # STATS -> points ({} until set)
+    stats: Stats | None = None  # None until set in the setup window
     credits: int = 0
     research: str | None = None  # the tech being researched
     research_paid: int = 0  # credits put into it so far
@@ -69,7 +77,7 @@ class Captain(_Model):
     destroyed: int = 0  # enemy ships this captain's ships destroyed (standings)
     shipyard: Shipyard
     land: dict[str, int] = Field(default_factory=dict)  # land unit -> count (at the shipyard)
-    built: bool = False  # a ship was built in this window (one a turn)
+    built: int = 0  # ships built in this window (the rules' one a turn)
     bonuses: dict[str, int] = Field(default_factory=dict)  # starting bonuses bought (setup)
     submitted: bool = False
 
@@ -125,35 +133,6 @@ class Npc(_Model):
     land_tech: int = 0  # the best land unit level it fields
 
 
-class Pile(_Model):
-    """A deck of cards in play: the draw pile (the next card last) and the discard pile."""
-
-    draw: list[str] = Field(default_factory=list)
-    discard: list[str] = Field(default_factory=list)
-
-
-class Tile(_Model):
-    """A placed tile of the star map. TEMPORARY: the map engineer's `starmap.Tile` replaces
-    it when wt-cal-map is merged (the same field names)."""
-
-    kind: str  # "earth", "empty", "half-nebula", "full-nebula", "asteroids", "planet"
-    asteroids: list[str] = Field(default_factory=list)  # sizes: "small", "average", "huge"
-    planet: str | None = None  # "earthlike", "arid", "cold", "vulcan"
-    nebula: str | None = None
-    zone: int = 1  # the zone current when it was placed
-    card: str | None = None
-    turn: int = 0
-    scouted_by: str | None = None  # a captain's or an NPC's id (None: Earth, or a new zone)
-    controller: str | None = None
-    base: str | None = None  # the NPC whose base or homeworld it holds
-
-
-class StarMap(_Model):
-    """The tiles placed, by key "q,r". TEMPORARY: `starmap.StarMap` replaces it."""
-
-    tiles: dict[str, Tile] = Field(default_factory=lambda: {EARTH: Tile(kind="earth")})
-
-
 class EventInPlay(_Model):
     card: str  # the event card's id
     turns_left: int
@@ -191,8 +170,9 @@ class State(_Model):
     zone_hand: list[str] = Field(default_factory=list)  # zone mission cards to choose from
     event: EventInPlay | None = None
     # --- the cards and the map -------------------------------------------------------------------
-    decks: dict[str, Pile] = Field(default_factory=dict)  # "main", "events", "A", "B", "C"
-    map: StarMap = Field(default_factory=StarMap)
+    decks: Decks = Field(default_factory=Decks)
+    tiles: str = tiles.DEFAULT_TILES  # the tile sets (data/caldera/tiles/<tiles>.toml)
+    map: StarMap = Field(default_factory=new_map)
     # unexplored places captains' ships entered this turn, to scout at resolution
     scouting: list[str] = Field(default_factory=list)
     # the farthest layer any tile lies in (the "farther than any known tile" mission)
@@ -201,6 +181,25 @@ class State(_Model):
     @property
     def end_tick(self) -> int:
         return self.length_days * TICKS_PER_DAY
+
+    @property
+    def rules(self) -> Rules:
+        """Its rules (`ruleset` names them)."""
+        return rules_.load(self.ruleset)
+
+    @property
+    def cards(self) -> Deck:
+        """Its deck of cards: the techs, the main deck's cards, the event cards."""
+        return _deck(self.deck, self.ruleset)
+
+    @property
+    def tile_set(self) -> TileSet:
+        return tiles.load(self.tiles)
+
+    @property
+    def map_rules(self) -> MapRules:
+        """The rules' distance and minerals tables (`[map]`)."""
+        return self.rules.map
 
     def next_deadline(self) -> int | None:
         """The deadline of a window opening now (None: the game has none)."""
@@ -262,3 +261,10 @@ class State(_Model):
         self.ships[ship.id] = ship
         self.next_ship += 1
         return ship
+
+
+@cache
+def _deck(deck: str, ruleset: str) -> Deck:
+    """A game's deck, read once (a server's deck file edited during a game does not change
+    the games already using it)."""
+    return rules_.load_deck(deck, ruleset)

@@ -22,18 +22,12 @@ mission, build and give moves. Everything here is a pure function of the state a
 
 from __future__ import annotations
 
-from engine.caldera import clashes, missions, npcs, window
+from engine.caldera import captain as stats_
+from engine.caldera import clashes, deck, hands, hexes, missions, npcs, starmap, window
 from engine.caldera import events as ev
-from engine.caldera import interim as rules
-from engine.caldera.state import (
-    EARTH,
-    TICKS_PER_HOUR,
-    Captain,
-    EventInPlay,
-    Shipyard,
-    State,
-    Tile,
-)
+from engine.caldera.captain import Stats
+from engine.caldera.rules import STATS
+from engine.caldera.state import EARTH, TICKS_PER_HOUR, Captain, EventInPlay, Shipyard, State
 from engine.errors import CommandError, GameError
 
 
@@ -59,11 +53,9 @@ def join(state: State, nation: str, name: str, colour: str, user: str | None) ->
         seat=free[0],
         colour=colour,
         user=user,
-        shipyard=Shipyard(klass=rules.STARTING_TECHS[0]),
+        shipyard=Shipyard(klass=_first_class(state)),
     )
-    return [
-        ev.Joined(tick=state.tick, to=everyone(state), captain=nation, name=name, seat=free[0])
-    ]
+    return [ev.Joined(tick=state.tick, to=everyone(state), captain=nation, name=name, seat=free[0])]
 
 
 def leave(state: State, nation: str) -> list[ev.Event]:
@@ -81,10 +73,12 @@ def start(state: State) -> list[ev.Event]:
         raise GameError("the game has already started")
     if not state.captains:
         raise GameError("a game needs a captain to start")
-    rules.new_decks(state)
+    rules = state.rules
+    tile_set = state.tile_set
+    state.decks = deck.new_decks(state.cards, state, {k: tile_set.deck(k) for k in ("A", "B", "C")})
     for c in state.captains.values():
-        c.credits = rules.NUMBERS.credits
-        c.techs = dict.fromkeys(rules.STARTING_TECHS, 0)
+        c.credits = rules.start.credits
+        c.techs = dict.fromkeys(rules.start.techs, 0)
     npcs.create_friend(state)
     _next_event(state)
     state.started = True
@@ -128,13 +122,38 @@ def substitute(state: State, nation: str, user: str | None) -> list[ev.Event]:
     return []
 
 
+def _first_class(state: State) -> str:
+    """The ship class the captains start with (their shipyard's size)."""
+    techs = state.cards.techs
+    return next(t for t in state.rules.start.techs if techs[t].category == "class")
+
+
+def default_stats(state: State) -> Stats:
+    """A captain's stats when they set none by the setup's deadline: every stat its least,
+    the points left handed out one at a time in the seed's order."""
+    stats = state.rules.stats
+    points = dict(stats.minimum)
+    left = stats.points - sum(points.values())
+    while left > 0:
+        for name in STATS:
+            if left > 0:
+                points[name] += 1
+                left -= 1
+    return Stats(**points)
+
+
+def _mining(state: State, techs: dict[str, int]) -> int:
+    """What one set of mining bots mines in a turn, at the owner's layout."""
+    return state.cards.techs["mining-bots"].value(techs.get("mining-bots", 0))
+
+
 # --- the window ----------------------------------------------------------------------------------
 
 
 def submit(state: State, nation: str) -> list[ev.Event]:
     """The captain is done with the window; with `early`, the last one resolves the turn."""
     c = window.captain_of(state, nation)
-    if state.phase == "setup" and not c.stats:
+    if state.phase == "setup" and c.stats is None:
         raise CommandError("set your stats before you submit the first turn")
     c.submitted = True
     if state.early and all(state.captains[o].submitted for o in state.active()):
@@ -155,9 +174,13 @@ def advance(state: State, ticks: int) -> list[ev.Event]:
         out += _remind(state)
         if state.started and state.deadline is not None and state.tick >= state.deadline:
             out += resolve(state)
-        if state.started and not state.ended and state.tick >= state.end_tick:
+        if state.started and not _over(state) and state.tick >= state.end_tick:
             out += end_game(state, "time")
     return out
+
+
+def _over(state: State) -> bool:
+    return state.ended
 
 
 def reminder_ticks(state: State) -> int:
@@ -177,7 +200,10 @@ def _remind(state: State) -> list[ev.Event]:
         return []
     return [
         ev.DeadlineNear(
-            tick=state.tick, to=waiting, turn=state.turn + 1, deadline=state.deadline,
+            tick=state.tick,
+            to=waiting,
+            turn=state.turn + 1,
+            deadline=state.deadline,
             waiting=waiting,
         )
     ]
@@ -198,7 +224,10 @@ def set_deadline(state: State, *, now: bool, extend: int) -> list[ev.Event]:
     state.deadline += extend
     return [
         ev.DeadlineMoved(
-            tick=state.tick, to=everyone(state), turn=state.turn + 1, phase=state.phase,
+            tick=state.tick,
+            to=everyone(state),
+            turn=state.turn + 1,
+            phase=state.phase,
             deadline=state.deadline,
         )
     ]
@@ -213,19 +242,19 @@ def _finish_setup(state: State) -> list[ev.Event]:
     out: list[ev.Event] = []
     for cid in state.active():
         c = state.captains[cid]
-        if not c.stats:
-            c.stats = dict(rules.NUMBERS.default_stats)
+        if c.stats is None:
+            c.stats = default_stats(state)
             out += window.deal_first_hands(state, c)
     for cid in state.active():
         c = state.captains[cid]
         hand = next((h for h in c.hand if h.kind == "research"), None)
         if hand is not None and c.research is None:
-            pick = next((k for k in hand.cards if rules.CARDS[k].tech not in c.techs), None)
+            pick = next((k for k in hand.cards if state.cards.card(k).tech not in c.techs), None)
             if pick is not None:
                 out += window.choose(state, cid, "research", pick)
     if state.zone_hand:
-        window.set_zone_mission(state, rules.CARDS[state.zone_hand[0]].number)
-        rules.discard(state, "main", state.zone_hand)
+        window.set_zone_mission(state, state.cards.card(state.zone_hand[0]).number)
+        deck.discard(state.decks.main, state.zone_hand)
         state.zone_hand = []
     return out
 
@@ -247,7 +276,7 @@ def resolve(state: State) -> list[ev.Event]:
     out += clashes.conquests(state)
     out += missions.after_battles(state)
     scouted_all: list[dict[str, object]] = []
-    for place in rules.sorted_places(set(state.scouting)):
+    for place in hexes.sorted_places(set(state.scouting)):
         scouted = _scout(state, place)
         if scouted is not None:
             scouted_all.append(scouted)
@@ -255,8 +284,8 @@ def resolve(state: State) -> list[ev.Event]:
             out += _scouted_mission(state, scouted)
     state.scouting = []
     out += missions.check_zone(state)
-    state.zone_counter -= 1
-    if state.zone_counter == 1:
+    state.zone_counter -= state.rules.zone_counter.per_turn
+    if state.zone_counter == state.rules.zone_counter.until:
         out += missions.check_zone(state)
     zone_changed = state.zone_counter <= 0
     if zone_changed:
@@ -312,8 +341,8 @@ def _moves(state: State, turn: int) -> tuple[list[dict[str, object]], list[dict[
                 state.scouting.append(dst)
     returned: list[dict[str, object]] = []
     homes = {n.home for n in state.npcs.values() if n.home}
-    limit = rules.NUMBERS.fleet
-    for at in rules.sorted_places({s.at for s in state.ships.values()}):
+    limit = state.rules.fleet.per_place
+    for at in hexes.sorted_places({s.at for s in state.ships.values()}):
         if at in homes:
             continue
         by_owner: dict[str, list[int]] = {}
@@ -340,33 +369,66 @@ def _scout(state: State, place: str) -> dict[str, object] | None:
         return None
     here = [s for s in state.ships_at(place) if state.is_captain(s.owner)]
     by = min((s.owner for s in here), key=lambda o: state.captains[o].seat, default=None)
-    card = rules.deal(state, "main", 1)
-    number = rules.CARDS[card[0]].number if card else len(rules.EVENT_TABLE)
-    rules.discard(state, "main", card)
-    return scout_with(state, place, number, by)
+    return scout_with(state, place, _event_number(state), by)
+
+
+def _event_number(state: State) -> int:
+    """A card drawn for the event table: its number (the last row when the deck is out)."""
+    card = deck.deal(state.decks.main, 1, state)
+    deck.discard(state.decks.main, card)
+    return state.cards.card(card[0]).number if card else len(state.rules.events)
 
 
 def scout_with(state: State, place: str, number: int, by: str | None) -> dict[str, object]:
     """The event table's row `number` at `place` (scouted by a captain, or revealed by a new
     zone when `by` is None)."""
-    result, tile_set = rules.EVENT_TABLE[number]
+    row = state.rules.event(number)
     in_zone = [n for n in state.enemies() if n.zone == state.zone and not n.conquered]
-    if result in ("heavy-presence", "presence") and not in_zone:
-        result, tile_set = rules.EVENT_TABLE[1]
-    placed = rules.scout(state, place, tile_set, by)
-    state.farthest = max(state.farthest, *(rules.layer(p) for p in placed))
-    at = placed[-1]
+    if row.enemy_ships and not in_zone:
+        row = next(r for r in state.rules.events if r.outcome == "enemy-base")
+    result = row.outcome
+
+    def draw(tile_set: str) -> str:
+        card = deck.draw_one(state.decks.tiles[tile_set], state)
+        if card is None:
+            raise starmap.MapError(f"the {tile_set} tiles are all on the map")
+        return card
+
+    try:
+        scouted = starmap.scout(
+            state.map,
+            state.map_rules,
+            place,
+            row.tiles,
+            draw,
+            state.tile_set,
+            zone=state.zone,
+            turn=state.turn + 1,
+            by=by,
+        )
+    except starmap.MapError:
+        return {"at": place, "result": "none", "by": by, "placed": []}
+    if scouted.unplaced is not None:
+        deck.discard(state.decks.tiles[row.tiles], [scouted.unplaced])
+    placed = scouted.placed
+    state.farthest = max(state.farthest, *(hexes.layer(hexes.parse(p)) for p in placed))
+    at = scouted.at or place
     done: dict[str, object] = {"at": place, "result": result, "by": by, "placed": placed}
+    if scouted.at is None and result != "mission":
+        result = done["result"] = "empty"
     if result == "enemy-base":
         npc = npcs.create_enemy(state, at)
         state.map.tiles[at].base = npc.id
         done["npc"] = npc.id
-    elif result in ("heavy-presence", "presence"):
+    elif row.enemy_ships:
         near = min(
             in_zone,
-            key=lambda n: (rules.layer(n.home or EARTH), -list(state.npcs).index(n.id)),
+            key=lambda n: (
+                hexes.distance(hexes.parse(n.home or EARTH), hexes.parse(at)),
+                -list(state.npcs).index(n.id),
+            ),
         )
-        count = rules.NUMBERS.presence[result] * state.players()
+        count = row.enemy_ships * state.players()
         npcs.enemy_presence(state, near, at, count)
         done["npc"] = near.id
     return done
@@ -381,7 +443,8 @@ def _scouted_mission(state: State, scouted: dict[str, object]) -> list[ev.Event]
     c = state.captains[by]
     if c.mission is not None or any(h.kind == "mission" for h in c.hand):
         return []
-    return window.deal_hand(state, c, "mission", rules.choices(c.stats.get("cha", 0)))
+    count = stats_.mission_choices(hands.stats_of(c), state.rules)
+    return hands.deal_hand(state, c, "mission", count)
 
 
 def _new_zone(state: State, scouted: list[dict[str, object]]) -> list[ev.Event]:
@@ -389,23 +452,18 @@ def _new_zone(state: State, scouted: list[dict[str, object]]) -> list[ev.Event]:
     tiles revealed nearest Earth (the event table), a new zone mission card; the counter
     starts again from its first value."""
     state.zone += 1
-    state.zone_counter = state.zone_mark.get("start", rules.NUMBERS.zone_counter)
+    state.zone_counter = state.zone_mark.get("start", state.rules.zone_counter.base)
     npcs.create_friend(state)
     npcs.upgrade_enemies(state)
     revealed: list[str] = []
-    for _ in range(state.players() * state.zone):
-        free = rules.unexplored(state)
+    for _ in range(state.rules.zone_counter.reveal_per_player * state.players() * state.zone):
+        free = starmap.unexplored(state.map)
         if not free:
             break
-        card = rules.deal(state, "main", 1)
-        number = rules.CARDS[card[0]].number if card else len(rules.EVENT_TABLE)
-        rules.discard(state, "main", card)
-        done = scout_with(state, free[0], number, None)
+        done = scout_with(state, free[0], _event_number(state), None)
         revealed.append(free[0])
         scouted.append(done)
-    card = rules.deal(state, "main", 1)
-    rules.discard(state, "main", card)
-    window.set_zone_mission(state, rules.CARDS[card[0]].number if card else 1)
+    window.set_zone_mission(state, _event_number(state))
     return [
         ev.ZoneChanged(
             tick=state.tick,
@@ -419,13 +477,12 @@ def _new_zone(state: State, scouted: list[dict[str, object]]) -> list[ev.Event]:
 
 
 def _next_event(state: State) -> None:
-    card = rules.deal(state, "events", 1)
-    if not card:
+    card = deck.draw_one(state.decks.events, state)
+    if card is None:
         state.event = None
         return
-    found = rules.EVENT_CARDS[card[0]]
-    turns = found.turns * (state.zone if found.z else 1)
-    state.event = EventInPlay(card=card[0], turns_left=turns)
+    found = state.cards.event_card(card)
+    state.event = EventInPlay(card=card, turns_left=found.duration(state.zone))
 
 
 def _event_turn(state: State) -> None:
@@ -435,7 +492,7 @@ def _event_turn(state: State) -> None:
         state.event.turns_left -= 1
         if state.event.turns_left > 0:
             return
-        rules.discard(state, "events", [state.event.card])
+        deck.discard(state.decks.events, [state.event.card])
     _next_event(state)
 
 
@@ -446,13 +503,18 @@ def _income(state: State) -> list[ev.Event]:
     left: dict[str, int] = {}
     mined: dict[str, dict[str, int]] = {cid: {} for cid in state.active()}
     enemy_at = {s.at for s in state.ships.values() if state.is_enemy(s.owner)}
+    if window.forbidden(state, "no-mining"):
+        return []
+    veins = 0
+    if window.forbidden(state, "rich-veins") and state.event is not None:
+        veins = state.cards.event_card(state.event.card).amount
 
     def take(cid: str, at: str, capacity: int) -> None:
         tile = state.map.tiles.get(at)
         if tile is None or at in enemy_at or capacity <= 0:
             return
         if at not in left:
-            left[at] = rules.tile_minerals(state, at)
+            left[at] = starmap.tile_minerals(tile, state.map_rules, state.players())
         got = min(capacity, left[at])
         if got <= 0:
             return
@@ -463,23 +525,29 @@ def _income(state: State) -> list[ev.Event]:
 
     for cid in state.active():
         c = state.captains[cid]
-        if not c.shipyard.destroyed and "mining-bots" in c.techs:
-            take(cid, EARTH, rules.mining(c.techs) * rules.NUMBERS.shipyard_factor)
+        if not c.shipyard.destroyed and state.rules.shipyard.mines_earth:
+            take(cid, EARTH, _mining(state, c.techs))
     for ship in sorted(state.ships.values(), key=lambda s: s.id):
-        c = state.captains.get(ship.owner)
-        if c is None or c.out:
+        owner = state.captains.get(ship.owner)
+        if owner is None or owner.out:
             continue
         bots = ship.parts.count("mining-bots")
         if bots:
-            take(c.id, ship.at, bots * rules.mining(c.techs))
+            take(owner.id, ship.at, bots * _mining(state, owner.techs))
     out: list[ev.Event] = []
     for cid, where in mined.items():
         c = state.captains[cid]
-        earned = rules.income(c.stats, sum(where.values()))
+        earned = stats_.income(sum(where.values()), hands.stats_of(c), state.rules)
+        if veins:
+            earned += earned * veins // 100
         c.credits += earned
         out.append(
             ev.Income(
-                tick=state.tick, to=[cid], captain=cid, mined=where, credits=earned,
+                tick=state.tick,
+                to=[cid],
+                captain=cid,
+                mined=where,
+                credits=earned,
                 total=c.credits,
             )
         )
@@ -495,8 +563,12 @@ def _open_window(state: State) -> list[ev.Event]:
     for cid in state.active():
         c = state.captains[cid]
         c.submitted, c.built = False, False
-        out += window.deal_hand(
-            state, c, "design", rules.choices(c.stats.get("eng", 0)), optional=True
+        out += hands.deal_hand(
+            state,
+            c,
+            "design",
+            stats_.design_choices(hands.stats_of(c), state.rules),
+            optional=True,
         )
     return out
 
@@ -507,15 +579,13 @@ def _open_window(state: State) -> list[ev.Event]:
 def _end_check(state: State) -> None:
     """Won: the zone mission of the final zone done, or every enemy found so far conquered;
     lost: every captain's shipyard destroyed (or every captain out)."""
-    final = rules.NUMBERS.final_zone
+    final = state.rules.final_zone
     enemies = state.enemies()
     if (state.zone >= final and state.zone_mission_done) or (
         enemies and all(n.conquered for n in enemies)
     ):
         state.ended, state.result = True, "won"
-    elif not state.active() or all(
-        state.captains[o].shipyard.destroyed for o in state.active()
-    ):
+    elif not state.active() or all(state.captains[o].shipyard.destroyed for o in state.active()):
         state.ended, state.result = True, "lost"
 
 
@@ -538,7 +608,9 @@ def standings(state: State) -> list[dict[str, object]]:
 
 def _game_over(state: State) -> ev.GameOver:
     return ev.GameOver(
-        tick=state.tick, to=everyone(state), result=state.result or "time",
+        tick=state.tick,
+        to=everyone(state),
+        result=state.result or "time",
         standings=standings(state),
     )
 

@@ -9,10 +9,14 @@ from __future__ import annotations
 
 from collections import Counter
 
+from pydantic import ValidationError
+
+from engine.caldera import captain as stats_
+from engine.caldera import deck, hands, hexes, missions, starmap
 from engine.caldera import events as ev
-from engine.caldera import interim as rules
-from engine.caldera import missions
-from engine.caldera.state import EARTH, HAND_KINDS, STATS, Captain, Hand, Ship, State
+from engine.caldera.captain import CaptainError, Character, Stats
+from engine.caldera.rules import STATS, Tech
+from engine.caldera.state import EARTH, HAND_KINDS, Captain, Ship, State
 from engine.errors import CommandError
 
 
@@ -48,7 +52,7 @@ def forbidden(state: State, effect: str) -> str | None:
     """The event card in play, if it forbids this ("no-build", "no-move", ...)."""
     if state.event is None:
         return None
-    card = rules.EVENT_CARDS[state.event.card]
+    card = state.cards.event_card(state.event.card)
     return card.name if card.effect == effect else None
 
 
@@ -59,30 +63,30 @@ def _not_forbidden(state: State, effect: str, what: str) -> None:
         raise CommandError(f"the event {name} forbids {what} ({left} more turn(s))")
 
 
-def _stats_set(c: Captain) -> None:
-    if not c.stats:
-        raise CommandError("set your stats first (/caldera stats)")
+def tech_of(state: State, tech: str) -> Tech:
+    found = state.cards.techs.get(tech)
+    if found is None:
+        raise CommandError(f"there is no tech {tech!r}")
+    return found
 
 
 # --- the setup ---------------------------------------------------------------------------------
 
 
-def check_stats(stats: dict[str, int]) -> dict[str, int]:
+def check_stats(state: State, stats: dict[str, int]) -> Stats:
     """Stats as the seed wants them: every stat named once, the rules' points in all, Cha,
     Int and Eng at least their least."""
     unknown = sorted(set(stats) - set(STATS))
     if unknown:
         raise CommandError(f"there is no stat {unknown[0]!r}: the stats are {', '.join(STATS)}")
-    full = {s: int(stats.get(s, 0)) for s in STATS}
-    if any(v < 0 for v in full.values()):
-        raise CommandError("a stat has 0 points at least")
-    total = rules.NUMBERS.stat_points
-    if sum(full.values()) != total:
-        raise CommandError(f"distribute {total} points (these add up to {sum(full.values())})")
-    for stat, least in rules.NUMBERS.stat_least.items():
-        if full[stat] < least:
-            raise CommandError(f"{stat.capitalize()} has {least} points at least")
-    return full
+    try:
+        found = Stats(**{s: int(stats.get(s, 0)) for s in STATS})
+        stats_.check_stats(found, state.rules)
+    except ValidationError:
+        raise CommandError("a stat has 0 points at least") from None
+    except CaptainError as exc:
+        raise CommandError(str(exc)) from None
+    return found
 
 
 def set_stats(state: State, cid: str, stats: dict[str, int]) -> list[ev.Event]:
@@ -92,17 +96,19 @@ def set_stats(state: State, cid: str, stats: dict[str, int]) -> list[ev.Event]:
     c = captain_of(state, cid)
     if state.phase != "setup":
         raise CommandError("stats are set in the first turn only")
-    if c.stats:
+    if c.stats is not None:
         raise CommandError("your stats are set")
-    full = check_stats(stats)
-    c.stats = full
-    return _spent(state, c, "stats", **full) + deal_first_hands(state, c)
+    c.stats = check_stats(state, stats)
+    return _spent(state, c, "stats", **c.stats.model_dump()) + deal_first_hands(state, c)
 
 
 def deal_first_hands(state: State, c: Captain) -> list[ev.Event]:
-    out = deal_hand(state, c, "research", rules.choices(c.stats["int"]))
-    out += deal_hand(state, c, "design", rules.choices(c.stats["eng"]), optional=True)
-    if all(state.captains[o].stats for o in state.active()):
+    stats = hands.stats_of(c)
+    out = hands.deal_hand(state, c, "research", stats_.research_choices(stats, state.rules))
+    out += hands.deal_hand(
+        state, c, "design", stats_.design_choices(stats, state.rules), optional=True
+    )
+    if all(state.captains[o].stats is not None for o in state.active()):
         out += start_zone(state)
     return out
 
@@ -110,31 +116,12 @@ def deal_first_hands(state: State, c: Captain) -> list[ev.Event]:
 def start_zone(state: State) -> list[ev.Event]:
     """The zone counter (10 + the captains' average Cha) and the first zone mission's cards
     (one for every 2 points of the average Cha)."""
-    cha = [state.captains[o].stats["cha"] for o in state.active()]
-    average = sum(cha) // max(1, len(cha))
-    state.zone_counter = rules.NUMBERS.zone_counter + average
+    cha = [hands.stats_of(state.captains[o]).cha for o in state.active()]
+    state.zone_counter = stats_.zone_counter_start(cha, state.rules)
     state.zone_mark["start"] = state.zone_counter
-    state.zone_hand = rules.deal(state, "main", rules.choices(average))
+    count = max(1, stats_.zone_mission_choices(cha, state.rules))
+    state.zone_hand = deck.deal(state.decks.main, count, state)
     return [ev.ZoneHand(tick=state.tick, to=sorted(state.captains), cards=list(state.zone_hand))]
-
-
-def deal_hand(
-    state: State, c: Captain, kind: str, count: int, *, optional: bool = False
-) -> list[ev.Event]:
-    """Cards drawn into the captain's hand for a choice (a hand of that kind replaces the
-    one waiting: its cards go to the discard)."""
-    drop_hand(state, c, kind)
-    cards = rules.deal(state, "main", count)
-    if not cards:
-        return []
-    c.hand.append(Hand(kind=kind, cards=cards, optional=optional))  # type: ignore[arg-type]
-    return [ev.HandDrawn(tick=state.tick, to=[c.id], captain=c.id, hand=kind, cards=cards)]
-
-
-def drop_hand(state: State, c: Captain, kind: str) -> None:
-    for hand in [h for h in c.hand if h.kind == kind]:
-        rules.discard(state, "main", hand.cards)
-        c.hand.remove(hand)
 
 
 def buy_bonus(
@@ -144,47 +131,24 @@ def buy_bonus(
     c = captain_of(state, cid)
     if state.phase != "setup":
         raise CommandError("starting bonuses are bought in the first turn only")
-    _stats_set(c)
-    bonus = rules.NUMBERS.bonuses.get(bonus_id)
-    if bonus is None:
-        raise CommandError(
-            f"there is no bonus {bonus_id!r}: {', '.join(sorted(rules.NUMBERS.bonuses))}"
+    me = Character(stats=hands.stats_of(c), credits=c.credits, techs=dict(c.techs))
+    try:
+        new = stats_.buy(
+            me, bonus_id, state.rules, state.cards, state, tech=tech or "", stat=stat or ""
         )
-    _afford(c, bonus.cost, f"the bonus {bonus_id}")
+    except CaptainError as exc:
+        raise CommandError(str(exc)) from None
+    c.credits, c.techs, c.stats = new.credits, new.techs, new.stats
     detail: dict[str, object] = {"bonus": bonus_id}
-    if bonus.effect == "layout":
-        if c.techs.get(bonus.tech, -1) < 0:
-            raise CommandError(f"you do not have {bonus.tech}")
-        if c.techs[bonus.tech] >= 5:
-            raise CommandError(f"{bonus.tech} has every layout already")
-        c.techs[bonus.tech] += 1
-        detail["layout"] = c.techs[bonus.tech]
-    elif bonus.effect == "ship":
-        ship = _new_ship(state, c, bonus.tech, list(bonus.parts), refittable=False)
+    for ship_id in new.ships:
+        kind = state.rules.starting_ships[ship_id]
+        ship = _new_ship(
+            state, c, kind.class_, [kind.engine, *kind.parts], refittable=kind.refittable
+        )
         detail["ship"] = ship.id
-    elif bonus.effect == "stat":
-        if stat not in STATS:
-            raise CommandError(f"name the stat to raise: {', '.join(STATS)}")
-        c.stats[stat] += 1
-        detail["stat"] = stat
-    elif bonus.effect == "tech":
-        if tech is None or tech not in rules.TECHS or rules.TECHS[tech].level != bonus.level:
-            level = [t for t in sorted(rules.TECHS) if rules.TECHS[t].level == bonus.level]
-            raise CommandError(f"name a level {bonus.level} tech: {', '.join(level)}")
-        if tech in c.techs:
-            raise CommandError(f"you have {tech} already")
-        c.techs[tech] = 0
-        detail["tech"] = tech
-    else:  # a random tech of the level, one the captain does not have
-        pool = [
-            t for t in sorted(rules.TECHS) if rules.TECHS[t].level == bonus.level and t not in c.techs
-        ]
-        if not pool:
-            raise CommandError(f"you have every level {bonus.level} tech already")
-        got = rules.draw(state, "bonus tech").choice(pool)
-        c.techs[got] = 0
-        detail["tech"] = got
-    c.credits -= bonus.cost
+    gained = sorted(set(new.techs) - set(me.techs))
+    if gained:
+        detail["tech"] = gained[0]
     c.bonuses[bonus_id] = c.bonuses.get(bonus_id, 0) + 1
     return _spent(state, c, "bonus", **detail)
 
@@ -203,24 +167,25 @@ def choose(state: State, cid: str, kind: str, card: str | None) -> list[ev.Event
     if card is None:
         if not hand.optional:
             raise CommandError(f"choose one of your {kind} cards: {', '.join(hand.cards)}")
-        drop_hand(state, c, kind)
+        hands.drop_hand(state, c, kind)
         return _spent(state, c, "choose", hand=kind, card=None)
     if card not in hand.cards:
         raise CommandError(f"{card!r} is not among your {kind} cards: {', '.join(hand.cards)}")
-    found = rules.CARDS[card]
+    found = state.cards.card(card)
     tech = found.tech
+    rules = state.rules
     out: list[ev.Event] = []
     if kind == "research":
-        if tech in c.techs:
-            raise CommandError(f"you have {tech} already: choose another card")
+        if not stats_.can_research(tech, c.techs, state.cards, rules):
+            raise CommandError(f"you cannot research {tech} now: choose another card")
         c.research, c.research_paid = tech, 0
     elif kind == "design":
         _not_forbidden(state, "no-design", "designing")
         if tech not in c.techs:
             raise CommandError(f"you do not have {tech}: a design improves a tech you have")
-        if c.techs[tech] >= 5:
+        if not stats_.can_design(tech, c.techs, rules):
             raise CommandError(f"{tech} has every layout already")
-        cost = rules.research_cost(c.stats, tech) // 5
+        cost = stats_.design_cost(tech_of(state, tech).research_cost, rules)
         _afford(c, cost, f"a design of {tech}")
         c.credits -= cost
         c.techs[tech] += 1
@@ -231,12 +196,12 @@ def choose(state: State, cid: str, kind: str, card: str | None) -> list[ev.Event
     elif kind == "tech":
         if tech in c.techs:
             raise CommandError(f"you have {tech} already")
-        cost = rules.TECHS[tech].research // 2
+        cost = tech_of(state, tech).research_cost // 2
         _afford(c, cost, f"{tech} at half price")
         c.credits -= cost
-        c.techs[tech] = 0
         out += missions.on_tech(state, c, tech)
-    drop_hand(state, c, kind)
+        c.techs[tech] = 0
+    hands.drop_hand(state, c, kind)
     return _spent(state, c, "choose", hand=kind, card=card, tech=tech) + out
 
 
@@ -245,8 +210,8 @@ def _choose_zone(state: State, c: Captain, card: str | None) -> list[ev.Event]:
         raise CommandError("there is no zone mission to choose now")
     if card not in state.zone_hand:
         raise CommandError(f"choose one of the zone mission cards: {', '.join(state.zone_hand)}")
-    set_zone_mission(state, rules.CARDS[card].number)
-    rules.discard(state, "main", state.zone_hand)
+    set_zone_mission(state, state.cards.card(card).number)
+    deck.discard(state.decks.main, state.zone_hand)
     state.zone_hand = []
     return _spent(state, c, "choose", hand="zone", card=card, mission=state.zone_mission)
 
@@ -259,115 +224,123 @@ def set_zone_mission(state: State, number: int) -> None:
 # --- research, designs, ships, the shipyard -----------------------------------------------------
 
 
+def research_cost(state: State, c: Captain, tech: str) -> int:
+    return stats_.research_cost(tech_of(state, tech).research_cost, hands.stats_of(c), state.rules)
+
+
 def fund(state: State, cid: str, amount: int) -> list[ev.Event]:
     """Credits into the current research (no more than it still needs); completing it draws
     the next research cards."""
     c = captain_of(state, cid)
-    _stats_set(c)
+    stats = hands.stats_of(c)
     _not_forbidden(state, "no-research", "research")
     if c.research is None:
         raise CommandError("you research nothing now: choose a research card first")
-    need = rules.research_cost(c.stats, c.research) - c.research_paid
+    need = research_cost(state, c, c.research) - c.research_paid
     amount = min(amount, need)
     _afford(c, amount, "that")
     c.credits -= amount
     c.research_paid += amount
     out = _spent(state, c, "fund", tech=c.research, paid=c.research_paid, amount=amount)
-    if c.research_paid >= rules.research_cost(c.stats, c.research):
+    if c.research_paid >= research_cost(state, c, c.research):
         tech = c.research
         out += missions.on_tech(state, c, tech)
         c.techs[tech] = 0
         c.research, c.research_paid = None, 0
         out.append(ev.ResearchDone(tick=state.tick, to=[c.id], captain=c.id, tech=tech))
-        out += deal_hand(state, c, "research", rules.choices(c.stats["int"]))
+        out += hands.deal_hand(state, c, "research", stats_.research_choices(stats, state.rules))
     return out
 
 
-def class_level(klass: str) -> int:
-    return rules.TECHS[klass].level
+def class_level(state: State, klass: str) -> int:
+    return tech_of(state, klass).level
 
 
-def _parts_fit(c: Captain, klass: str, parts: list[str]) -> int:
-    """The build cost of the parts (and whether they fit the class's space): every part a
-    tech the captain has, no ship class among them."""
+def space_of(state: State, c: Captain, klass: str) -> int:
+    """The space a ship of this class has for its parts (its layout's, with Com)."""
+    value = tech_of(state, klass).value(c.techs.get(klass, 0))
+    return stats_.space(value, hands.stats_of(c), state.rules)
+
+
+def _parts_fit(state: State, c: Captain, klass: str, parts: list[str], room: int) -> int:
+    """The build cost of the parts, checked: every part a tech the captain has, no ship class
+    among them, all of them in `room`."""
     for part in parts:
-        tech = rules.TECHS.get(part)
-        if tech is None or part not in c.techs:
+        if part not in state.cards.techs or part not in c.techs:
             raise CommandError(f"you do not have the tech {part!r}")
-        if tech.type == "class":
+        if state.cards.techs[part].category == "class":
             raise CommandError(f"{part} is a ship class, not a part")
-    size = sum(rules.TECHS[p].size for p in parts)
-    room = rules.space(c.stats, klass, c.techs[klass])
+    size = sum(state.cards.techs[p].size for p in parts)
     if size > room:
-        raise CommandError(f"those parts take {size} space; a {klass} has {room}")
-    return sum(rules.TECHS[p].cost for p in parts)
-
-
-def structure_of(c: Captain, klass: str) -> int:
-    return rules.TECHS[klass].values[c.techs.get(klass, 0)]
+        raise CommandError(f"those parts take {size} space; there is {room}")
+    return sum(state.cards.techs[p].build_cost for p in parts)
 
 
 def _new_ship(
     state: State, c: Captain, klass: str, parts: list[str], *, refittable: bool = True
 ) -> Ship:
-    structure = rules.TECHS[klass].values[c.techs.get(klass, 0)]
+    structure = tech_of(state, klass).structure
     return state.add_ship(c.id, klass, parts, structure, EARTH, refittable=refittable)
+
+
+def _a_class(state: State, c: Captain, klass: str) -> Tech:
+    tech = state.cards.techs.get(klass)
+    if tech is None or tech.category != "class" or klass not in c.techs:
+        raise CommandError(f"you have no ship class {klass!r}")
+    return tech
 
 
 def build(state: State, cid: str, klass: str, parts: list[str]) -> list[ev.Event]:
     """One ship a turn, at the shipyard, of a class the shipyard is large enough for."""
     c = captain_of(state, cid)
-    _stats_set(c)
-    _not_forbidden(state, "no-build", "building")
+    stats = hands.stats_of(c)
+    _not_forbidden(state, "no-building", "building")
     if c.shipyard.destroyed:
         raise CommandError("your shipyard is destroyed")
-    if c.built:
-        raise CommandError("you have built a ship this turn already (one a turn)")
-    tech = rules.TECHS.get(klass)
-    if tech is None or tech.type != "class" or klass not in c.techs:
-        raise CommandError(f"you have no ship class {klass!r}")
-    if class_level(klass) > class_level(c.shipyard.klass):
+    if c.built >= state.rules.start.builds_per_turn:
+        raise CommandError("you have built your ship this turn already (one a turn)")
+    tech = _a_class(state, c, klass)
+    if tech.level > class_level(state, c.shipyard.klass):
         raise CommandError(f"your shipyard builds up to {c.shipyard.klass}: upgrade it first")
-    cost = rules.build_cost(c.stats, tech.cost + _parts_fit(c, klass, parts))
+    parts_cost = _parts_fit(state, c, klass, parts, space_of(state, c, klass))
+    cost = stats_.build_cost(tech.build_cost + parts_cost, stats, state.rules)
     _afford(c, cost, f"that {klass}")
     c.credits -= cost
-    c.built = True
+    c.built += 1
     ship = _new_ship(state, c, klass, parts)
     return _spent(state, c, "build", ship=ship.id, klass=klass, parts=parts, cost=cost)
 
 
 def upgrade(state: State, cid: str, klass: str | None, parts: list[str]) -> list[ev.Event]:
-    """The shipyard rebuilt to a larger class the captain has (its build cost, 3 times), or
-    parts fitted in it (their build cost) while they fit its space (3 times the class's)."""
+    """The shipyard rebuilt to a larger class the captain has (the class's hull cost times the
+    shipyard's size), or parts fitted in it (their build cost) while they fit its space (the
+    rules' times the class's)."""
     c = captain_of(state, cid)
-    _stats_set(c)
+    stats = hands.stats_of(c)
+    _not_forbidden(state, "no-building", "building")
     if c.shipyard.destroyed:
         raise CommandError("your shipyard is destroyed")
-    factor = rules.NUMBERS.shipyard_factor
+    yard = state.rules.shipyard
     target = klass or c.shipyard.klass
-    tech = rules.TECHS.get(target)
-    if tech is None or tech.type != "class" or target not in c.techs:
-        raise CommandError(f"you have no ship class {target!r}")
-    if klass is not None and class_level(klass) <= class_level(c.shipyard.klass):
+    tech = _a_class(state, c, target)
+    if klass is not None and tech.level <= class_level(state, c.shipyard.klass):
         raise CommandError(f"your shipyard is a {c.shipyard.klass} yard already, or larger")
     if klass is None and not parts:
         raise CommandError("name a larger ship class or the parts to fit")
-    all_parts = c.shipyard.parts + parts
-    size = sum(rules.TECHS[p].size for p in all_parts if p in rules.TECHS)
-    part_cost = _parts_fit(c, target, parts) if parts else 0
-    room = rules.space(c.stats, target, c.techs[target]) * factor
-    if size > room:
-        raise CommandError(f"those parts take {size} space in all; your shipyard has {room}")
-    cost = rules.build_cost(c.stats, (tech.cost * factor if klass else 0) + part_cost)
+    room = space_of(state, c, target) * yard.space_times
+    fitted = sum(state.cards.techs[p].size for p in c.shipyard.parts)
+    part_cost = _parts_fit(state, c, target, parts, room - fitted)
+    hull = tech.build_cost * yard.space_times if klass else 0
+    cost = stats_.build_cost(hull + part_cost, stats, state.rules)
     _afford(c, cost, "that upgrade")
     c.credits -= cost
     c.shipyard.klass = target
-    c.shipyard.parts = all_parts
-    return _spent(state, c, "upgrade", klass=target, parts=all_parts, cost=cost)
+    c.shipyard.parts = c.shipyard.parts + parts
+    return _spent(state, c, "upgrade", klass=target, parts=c.shipyard.parts, cost=cost)
 
 
-def shipyard_structure(c: Captain) -> int:
-    return structure_of(c, c.shipyard.klass) * rules.NUMBERS.shipyard_factor
+def shipyard_structure(state: State, c: Captain) -> int:
+    return tech_of(state, c.shipyard.klass).structure * state.rules.shipyard.structure_times
 
 
 def _own_ship(state: State, c: Captain, ship_id: int) -> Ship:
@@ -381,19 +354,19 @@ def repair(state: State, cid: str, ship_id: int | None, points: int | None) -> l
     """Structure points repaired (the rules' price each) on a ship at the shipyard, or on the
     shipyard; without `points`, as many as the damage and the credits allow."""
     c = captain_of(state, cid)
-    price = rules.NUMBERS.repair
+    _not_forbidden(state, "no-repair", "repairs")
     if ship_id is None:
         if c.shipyard.destroyed:
             raise CommandError("your shipyard is destroyed: it cannot be repaired")
-        damage = c.shipyard.damage
+        damage, price = c.shipyard.damage, state.rules.repair.shipyard_per_sp
     else:
         ship = _own_ship(state, c, ship_id)
         if ship.at != EARTH:
             raise CommandError(f"ship {ship_id} is not at the shipyard (at Earth)")
-        damage = ship.damage
+        damage, price = ship.damage, state.rules.repair.ship_per_sp
     if damage == 0:
         raise CommandError("there is no damage to repair")
-    want = min(damage, points if points is not None else c.credits // price)
+    want = min(damage, points if points is not None else c.credits // max(1, price))
     if want < 1:
         raise CommandError(f"a structure point costs {price} credits; you have {c.credits}")
     _afford(c, want * price, f"repairing {want} points")
@@ -408,15 +381,14 @@ def repair(state: State, cid: str, ship_id: int | None, points: int | None) -> l
 def refit(state: State, cid: str, ship_id: int, parts: list[str]) -> list[ev.Event]:
     """A ship in the shipyard gets other parts: each part it did not have paid in full."""
     c = captain_of(state, cid)
-    _stats_set(c)
     ship = _own_ship(state, c, ship_id)
     if ship.at != EARTH:
         raise CommandError(f"ship {ship_id} is not in the shipyard (at Earth)")
     if not ship.refittable:
         raise CommandError(f"ship {ship_id} came with the starting bonuses: it cannot be refitted")
-    _parts_fit(c, ship.klass, parts)
+    _parts_fit(state, c, ship.klass, parts, space_of(state, c, ship.klass))
     new = Counter(parts) - Counter(ship.parts)
-    cost = sum(rules.TECHS[p].cost * n for p, n in new.items())
+    cost = sum(state.cards.techs[p].build_cost * n for p, n in new.items())
     _afford(c, cost, "that refit")
     c.credits -= cost
     ship.parts = list(parts)
@@ -433,19 +405,27 @@ def scrap(state: State, cid: str, ship_id: int) -> list[ev.Event]:
 # --- moves -----------------------------------------------------------------------------------------
 
 
-def engine_range(c: Captain, ship: Ship) -> int:
-    """The range of the ship's best engine (0: it has none)."""
+def engine_range(state: State, techs: dict[str, int], ship: Ship) -> int:
+    """The range of the ship's best engine (0: it has none), at its owner's layout."""
     best = 0
     for part in ship.parts:
-        tech = rules.TECHS.get(part)
-        if tech is not None and tech.type == "engine":
-            best = max(best, tech.values[c.techs.get(part, 0)])
+        tech = state.cards.techs.get(part)
+        if tech is not None and tech.category == "engine":
+            best = max(best, tech.value(techs.get(part, 0)))
     return best
+
+
+def reach(state: State, ship: Ship) -> dict[str, int]:
+    """Where a ship can move this turn, with what it costs."""
+    techs = state.captains[ship.owner].techs if ship.owner in state.captains else {}
+    if ship.owner in state.npcs:
+        techs = state.npcs[ship.owner].techs
+    return starmap.reachable(state.map, state.map_rules, ship.at, engine_range(state, techs, ship))
 
 
 def move(state: State, cid: str, ship_ids: list[int], to: str | None) -> list[ev.Event]:
     """Ships ordered to a place their engines reach (carried out at the resolution); at most
-    a fleet from one place; `to` None takes the orders back."""
+    a fleet from one place to one place; `to` None takes the orders back."""
     c = captain_of(state, cid)
     if len(set(ship_ids)) != len(ship_ids):
         raise CommandError("a ship is named twice")
@@ -454,27 +434,24 @@ def move(state: State, cid: str, ship_ids: list[int], to: str | None) -> list[ev
         for ship in ships:
             ship.move = None
         return _spent(state, c, "move", ships=ship_ids, to=None)
-    _not_forbidden(state, "no-move", "moving")
     try:
-        rules.parse(to)
+        to = hexes.key(hexes.parse(to))
     except ValueError as exc:
         raise CommandError(str(exc)) from None
-    limit = rules.NUMBERS.move_fleet
+    if to not in state.map.tiles:
+        _not_forbidden(state, "no-exploring", "flying into unexplored space")
     for ship in ships:
         if ship.at == to:
             raise CommandError(f"ship {ship.id} is at {to} already")
-        reach = rules.reachable(state, ship.at, engine_range(c, ship))
-        if to not in reach:
+        if to not in reach(state, ship):
             raise CommandError(f"{to} is beyond ship {ship.id}'s engine range from {ship.at}")
-    sources = {s.at for s in ships}
-    for at in sources:
+    limit = state.rules.fleet.move_group
+    for at in {s.at for s in ships}:
         going = {
-            s.id
-            for s in state.ships_of(c.id)
-            if s.at == at and (s.move is not None or s.id in ship_ids)
+            s.id for s in state.ships_of(c.id) if s.at == at and (s.id in ship_ids or s.move == to)
         }
         if len(going) > limit:
-            raise CommandError(f"at most {limit} ships move from one place in a turn ({at})")
+            raise CommandError(f"at most {limit} ships move from one place to another in a turn")
     for ship in ships:
         ship.move = to
     return _spent(state, c, "move", ships=ship_ids, to=to)

@@ -1,12 +1,11 @@
-"""The seed's star-map tables as the ruleset's `[map]` section holds them: the distance table
-(layer: from a tile next to it, from Earth, HN/2xEmpty, FN) and the minerals table (zone:
-small, average, huge, planet), copied from the seed's text."""
+"""The seed's star-map tables, copied from its text: the distance table (layer: from a tile next
+to it, from Earth, HN/2xEmpty, FN) and the minerals table (zone: small, average, huge,
+planet); and the standard ruleset's `[map]`, which must hold them."""
 
 from __future__ import annotations
 
-from typing import Any
-
-from engine.caldera.starmap import MapRules
+from engine.caldera import rules
+from engine.caldera.rules import MapRules
 
 DISTANCES = [  # layer, next to, from Earth, HN/2xEmpty, FN
     (1, 1, 1, 2, 4),
@@ -31,19 +30,7 @@ MINERALS = [  # zone, small, average, huge, planet
     (11, 8000, 15000, 30000, 50000),
 ]
 
-SEED_MAP: dict[str, Any] = {
-    "distances": [
-        dict(
-            zip(("layer", "next_to", "from_earth", "half_nebula", "full_nebula"), row, strict=True)
-        )
-        for row in DISTANCES
-    ],
-    "minerals": [
-        dict(zip(("zone", "small", "average", "huge", "planet"), row, strict=True))
-        for row in MINERALS
-    ],
-}
-
 
 def seed_rules() -> MapRules:
-    return MapRules.model_validate(SEED_MAP)
+    """The standard ruleset's star-map tables."""
+    return rules.load().map

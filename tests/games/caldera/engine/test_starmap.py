@@ -13,7 +13,6 @@ from engine.caldera import hexes
 from engine.caldera import tiles as tiles_mod
 from engine.caldera.starmap import (
     MapError,
-    MapRules,
     StarMap,
     cheapest,
     costs_from,
@@ -27,7 +26,7 @@ from engine.caldera.starmap import (
     unexplored,
 )
 from engine.caldera.tiles import Face, Kind, PlanetType, Size
-from tests.games.caldera.engine.seed_map import DISTANCES, SEED_MAP, seed_rules
+from tests.games.caldera.engine.seed_map import DISTANCES, MINERALS, seed_rules
 
 RULES = seed_rules()
 TILES = tiles_mod.load()
@@ -99,10 +98,16 @@ def test_asteroids_inside_a_nebula_cost_as_the_nebula() -> None:
 
 
 def test_beyond_the_tables_last_layer_costs_grow_by_the_layer() -> None:
-    assert RULES.entering(8, "empty") == 8
-    assert RULES.entering(8, "half-nebula") == 16
-    assert RULES.entering(9, "full-nebula") == 36
-    assert RULES.entering(0, "empty") == 1  # Earth: as a first-layer tile
+    m = north_line(ASTEROID, 9)
+    assert entering_cost(m, RULES, "0,-7", "0,-8") == 8
+    assert costs_from(m, RULES, "0,0")["0,-9"] == 45  # 1 + 2 + ... + 9
+    m = north_line(FULL, 9)
+    assert entering_cost(m, RULES, "0,-8", "0,-9") == 36
+
+
+def test_going_home_to_earth_costs_as_a_first_layer_tile() -> None:
+    m = north_line(HALF, 1)
+    assert entering_cost(m, RULES, "0,-1", "0,0") == 1
 
 
 def test_the_cheapest_way_goes_round_a_full_nebula() -> None:
@@ -148,7 +153,7 @@ def test_a_place_off_the_map_cannot_be_entered() -> None:
 
 def test_a_scouted_tile_lies_where_the_ship_scouted() -> None:
     m = new_map()
-    done = scout(m, "0,-1", "B", scripted(B=["b-arid"]), TILES, zone=1, turn=3, by="ann")
+    done = scout(m, RULES, "0,-1", "B", scripted(B=["b-arid"]), TILES, zone=1, turn=3, by="ann")
     tile = m.tiles["0,-1"]
     assert (done.at, done.between, done.placed) == ("0,-1", None, ["0,-1"])
     assert (tile.kind, tile.planet, tile.zone, tile.turn, tile.scouted_by) == (
@@ -165,7 +170,7 @@ def test_asteroids_drawn_next_to_a_planet_go_one_step_further_with_a_c_tile_betw
     m = new_map()
     place_tile(m, "0,-1", PLANET, zone=1)
     draw = scripted(A=["a-small"], C=["c-half-nebula"])
-    done = scout(m, "0,-2", "A", draw, TILES, zone=2)
+    done = scout(m, RULES, "0,-2", "A", draw, TILES, zone=2)
     assert m.tiles["0,-2"].kind == Kind.HALF_NEBULA  # the C tile, where the ship scouted
     assert m.tiles["0,-3"].kind == Kind.ASTEROIDS  # straight on from the planet
     assert (done.at, done.between, done.placed) == ("0,-3", "c-half-nebula", ["0,-2", "0,-3"])
@@ -175,7 +180,7 @@ def test_asteroids_drawn_next_to_a_planet_go_one_step_further_with_a_c_tile_betw
 def test_a_planet_drawn_next_to_asteroids_is_kept_apart_too() -> None:
     m = new_map()
     place_tile(m, "1,-1", ASTEROID, zone=1)
-    done = scout(m, "1,0", "B", scripted(B=["b-cold"], C=["c-empty"]), TILES, zone=1)
+    done = scout(m, RULES, "1,0", "B", scripted(B=["b-cold"], C=["c-empty"]), TILES, zone=1)
     assert m.tiles["1,0"].kind == Kind.EMPTY
     assert done.at == "1,1"  # straight on from the asteroids at 1,-1
     assert m.tiles["1,1"].planet == "cold"
@@ -185,7 +190,7 @@ def test_when_straight_on_is_taken_the_tile_goes_to_the_first_free_place_clockwi
     m = new_map()
     place_tile(m, "0,-1", PLANET, zone=1)
     place_tile(m, "0,-3", EMPTY, zone=1)  # straight on from the planet, through 0,-2
-    done = scout(m, "0,-2", "A", scripted(A=["a-huge"], C=["c-empty"]), TILES, zone=1)
+    done = scout(m, RULES, "0,-2", "A", scripted(A=["a-huge"], C=["c-empty"]), TILES, zone=1)
     # 0,-2's neighbours north, then clockwise: 0,-3 (taken), 1,-3 (free, two from the planet)
     assert done.at == "1,-3"
     assert m.tiles["1,-3"].asteroids == ["huge"]
@@ -196,7 +201,9 @@ def test_with_no_room_beyond_the_drawn_tile_is_left_for_the_discard() -> None:
     place_tile(m, "0,-1", PLANET, zone=1)
     for k in ("0,-3", "1,-3", "1,-2", "-1,-1", "-1,-2"):  # every other place round 0,-2
         place_tile(m, k, EMPTY, zone=1)
-    done = scout(m, "0,-2", "B", scripted(B=["b-vulcan"], C=["c-full-nebula"]), TILES, zone=1)
+    done = scout(
+        m, RULES, "0,-2", "B", scripted(B=["b-vulcan"], C=["c-full-nebula"]), TILES, zone=1
+    )
     assert done.at is None and done.unplaced == "b-vulcan"
     assert m.tiles["0,-2"].kind == Kind.FULL_NEBULA
     assert not any(t.planet == "vulcan" for t in m.tiles.values())
@@ -205,12 +212,14 @@ def test_with_no_room_beyond_the_drawn_tile_is_left_for_the_discard() -> None:
 def test_a_place_is_scouted_once_and_only_next_to_the_map() -> None:
     m = new_map()
     with pytest.raises(MapError, match="already scouted"):
-        scout(m, "0,0", "C", scripted(C=["c-empty"]), TILES, zone=1)
+        scout(m, RULES, "0,0", "C", scripted(C=["c-empty"]), TILES, zone=1)
     with pytest.raises(MapError, match="not next to the known map"):
-        scout(m, "0,-3", "C", scripted(C=["c-empty"]), TILES, zone=1)
-    with pytest.raises(MapError, match="next to the planet"):
-        place_tile(m, "0,-1", PLANET, zone=1)
+        scout(m, RULES, "0,-3", "C", scripted(C=["c-empty"]), TILES, zone=1)
+    place_tile(m, "0,-1", PLANET, zone=1)
+    with pytest.raises(MapError, match="may not lie next to the planet at 0,-1"):
         place_tile(m, "1,-1", PLANET, zone=1)
+    with pytest.raises(MapError, match="already holds a tile"):
+        place_tile(m, "0,-1", EMPTY, zone=1)
 
 
 def test_no_planet_or_asteroid_system_ever_lies_next_to_a_planet() -> None:
@@ -219,7 +228,7 @@ def test_no_planet_or_asteroid_system_ever_lies_next_to_a_planet() -> None:
     decks = {s: TILES.deck(s) for s in "ABC"}
     for _ in range(120):
         place = unexplored(m)[rng.randrange(len(unexplored(m)))]
-        scout(m, place, rng.choice("AABBC"), lambda s: rng.choice(decks[s]), TILES, zone=1)
+        scout(m, RULES, place, rng.choice("AABBC"), lambda s: rng.choice(decks[s]), TILES, zone=1)
     planets = [k for k, t in m.tiles.items() if t.kind == Kind.PLANET]
     assert len(planets) > 5
     for k in planets:
@@ -257,14 +266,18 @@ def test_a_tile_yields_the_minerals_of_the_zone_it_was_placed_in() -> None:
 # --- the tables -----------------------------------------------------------------------------
 
 
-def test_a_distance_table_that_does_not_add_up_is_refused_by_its_row() -> None:
-    bad = {**SEED_MAP, "distances": [dict(r) for r in SEED_MAP["distances"]]}
-    bad["distances"][2]["from_earth"] = 7
-    with pytest.raises(ValueError, match="layer 3: from_earth is 7"):
-        MapRules.model_validate(bad)
+def test_the_standard_ruleset_holds_the_seeds_distance_and_minerals_tables() -> None:
+    assert [
+        (d.layer, d.step, d.from_earth, d.half_nebula, d.full_nebula) for d in RULES.distances
+    ] == DISTANCES
+    assert [(m.zone, m.small, m.average, m.huge, m.planet) for m in RULES.minerals] == MINERALS
 
 
-def test_zones_out_of_order_are_refused() -> None:
-    bad = {**SEED_MAP, "minerals": SEED_MAP["minerals"][1:]}
-    with pytest.raises(ValueError, match="zones must be 1, 2, 3"):
-        MapRules.model_validate(bad)
+def test_a_map_stored_as_json_comes_back_the_same() -> None:
+    m = new_map()
+    scout(m, RULES, "0,-1", "A", scripted(A=["a-small-hn"]), TILES, zone=1, turn=2, by="ann")
+    scout(m, RULES, "1,0", "B", scripted(B=["b-vulcan"]), TILES, zone=2, turn=2, by="js")
+    back = StarMap.model_validate_json(m.model_dump_json())
+    assert back == m
+    assert back.tiles["0,-1"].nebula == Kind.HALF_NEBULA
+    assert StarMap().tiles == new_map().tiles  # a new map: Earth alone
