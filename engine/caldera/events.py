@@ -76,6 +76,8 @@ class TurnResolved(Event):
     battles: list[dict[str, Any]] = Field(default_factory=list)  # {at, sides, destroyed}
     scouted: list[dict[str, Any]] = Field(default_factory=list)  # {at, tile, result, by}
     npcs: list[str] = Field(default_factory=list)  # NPCs made this turn
+    # what each NPC did in its turn (`npcs.npc_turn`), with its name and A.I. type
+    npc_turn: list[dict[str, Any]] = Field(default_factory=list)
     zone: int = 1
     zone_counter: int = 0
     zone_changed: bool = False

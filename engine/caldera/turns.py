@@ -268,7 +268,11 @@ def resolve(state: State) -> list[ev.Event]:
     farthest_before = state.farthest
     moved, returned = _moves(state, turn)
     npcs_before = set(state.npcs)
-    npcs.npc_turn(state)
+    npc_turn = [
+        {**did, "name": state.npcs[did["npc"]].name, "ai": state.npcs[did["npc"]].ai}
+        for did in npcs.npc_turn(state)
+        if did.get("npc") in state.npcs
+    ]
     battles: list[dict[str, object]] = []
     for at in clashes.places(state):
         out += clashes.fight_at(state, at)
@@ -305,6 +309,7 @@ def resolve(state: State) -> list[ev.Event]:
         battles=battles,
         scouted=scouted_all,
         npcs=sorted(set(state.npcs) - npcs_before),
+        npc_turn=npc_turn,
         zone=state.zone,
         zone_counter=state.zone_counter,
         zone_changed=zone_changed,

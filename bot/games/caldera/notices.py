@@ -200,6 +200,7 @@ def _resolved(e: ev.TurnResolved, n: _Names) -> list[str]:
         lines.append(f"Scouted {s['at']}{who}: {result}.")
     if e.npcs:
         lines.append("New NPCs on the map: " + ", ".join(e.npcs) + ".")
+    lines += npc_lines(e.npc_turn, n)
     for m in e.missions:
         if m["captain"] is None:
             lines.append("The zone mission is done!")
@@ -217,6 +218,42 @@ def _resolved(e: ev.TurnResolved, n: _Names) -> list[str]:
     return lines
 
 
+def npc_lines(actions: list[dict[str, Any]], n: _Names) -> list[str]:
+    """Each NPC's turn in a line, in the order they played (the map is shared: every
+    captain sees their ships)."""
+    by_npc: dict[str, list[dict[str, Any]]] = {}
+    for a in actions:
+        by_npc.setdefault(str(a.get("npc")), []).append(a)
+    lines = []
+    for acts in by_npc.values():
+        first = acts[0]
+        who = str(first.get("name") or first.get("npc"))
+        if first.get("ai"):
+            who += f" ({first['ai']})"
+        did: list[str] = []
+        moves = [a for a in acts if a.get("did") == "move"]
+        if moves:
+            legs = ", ".join(f"{a['src']} > {a['dst']}" for a in moves[:6])
+            more = f" and {len(moves) - 6} more" if len(moves) > 6 else ""
+            did.append(f"moved {len(moves)} ship{'s' if len(moves) > 1 else ''} ({legs}{more})")
+        for a in acts:
+            match a.get("did"):
+                case "send":
+                    did.append(f"sent {len(a.get('ships', []))} ships towards {a.get('to')}")
+                case "built":
+                    where = f" at {a['at']}" if a.get("at") else ""
+                    did.append(f"built a {a.get('class')}{where}")
+                case "protect":
+                    did.append(f"ship {a.get('ship')} guards Earth")
+                case "control":
+                    did.append(f"ship {a.get('ship')} follows {n.who(a.get('captain'))}")
+                case "repairs" | "repaired":
+                    did.append(f"ship {a.get('ship')} {a['did']}")
+        if did:
+            lines.append(f"{who}: {'; '.join(did)}."[:290])
+    return lines
+
+
 def _ship(ship: int) -> str:
     return "a shipyard" if ship < 0 else f"ship {ship}"
 
@@ -229,30 +266,45 @@ def _battle(e: ev.BattleReport, n: _Names) -> list[str]:
     }.get(e.winner, str(e.winner))
     lines = [f"**Battle at {e.at}**: {outcome}."]
     for r in e.rounds:
-        fired = "; ".join(
+        fired = [
             f"{n.who(s['side'])} {s['hits']}x {s['weapon']} ({s['damage']} each)"
             for s in r.get("salvos", [])
-        )
-        hit = "; ".join(
+        ]
+        hits = [
             f"{n.who(d['side'])}'s {_ship(d['ship'])} -{d['points']}"
             + (f" ({d['absorbed']} absorbed)" if d.get("absorbed") else "")
             + f", {max(0, d['structure'])} left"
             for d in r.get("damage", [])
-        )
-        gone = ", ".join(_ship(i) for i in r.get("destroyed", []))
-        left = ", ".join(_ship(i) for i in r.get("left", []))
-        line = f"Round {r['number']}: " + (fired or "no fire")
-        if hit:
-            line += f". Hits: {hit}"
+        ]
+        lines += _wrapped(f"Round {r['number']} fire: ", fired or ["none"])
+        if hits:
+            lines += _wrapped(f"Round {r['number']} hits: ", hits)
+        gone = [_ship(i) for i in r.get("destroyed", [])]
         if gone:
-            line += f". Destroyed: {gone}"
+            lines += _wrapped(f"Round {r['number']} destroyed: ", gone)
+        left = [_ship(i) for i in r.get("left", [])]
         if left:
-            line += f". Retreated: {left}"
-        lines.append(line + ".")
+            lines += _wrapped(f"Round {r['number']} retreated: ", left)
     if e.destroyed:
         lines.append("Destroyed in all: " + ", ".join(_ship(i) for i in e.destroyed) + ".")
     if e.retreated:
         lines.append("Retreated: " + ", ".join(_ship(i) for i in e.retreated) + ".")
+    return lines
+
+
+def _wrapped(head: str, items: list[str], room: int = 280) -> list[str]:
+    """`head` and the items joined by "; ", in lines of at most `room` characters (a DM's
+    line is clipped beyond 300)."""
+    lines: list[str] = []
+    current = head
+    for item in items:
+        piece = item[: room - len(head)]
+        if current != head and len(current) + 2 + len(piece) > room:
+            lines.append(current + ";")
+            current = head + piece
+        else:
+            current += ("" if current == head else "; ") + piece
+    lines.append(current + ".")
     return lines
 
 
