@@ -49,7 +49,7 @@ def star_map_of(
         elif npc is not None:
             fleets.append(MapFleet(place, npc.name, colours[owner], n))
     bases = tuple(
-        MapBase(npc.home, _short(npc.name), colours[npc_id], enemy=not npc.friend)
+        MapBase(npc.home, _short(npc.name), colours[npc_id])
         for npc_id, npc in view.npcs.items()
         if npc.home and npc.home in view.map.tiles
     )

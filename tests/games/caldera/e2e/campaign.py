@@ -56,6 +56,15 @@ def _submit(played: Played, nation: str, command: Any) -> bool:
     return True
 
 
+def comparable(state: State) -> str:
+    """The state's hash but for what the bot chose outside the game: the captains' colours
+    and who plays them (Discord's user ids)."""
+    copy = state.model_copy(deep=True)
+    for c in copy.captains.values():
+        c.colour, c.user = "#888888", None
+    return KIND.hash(copy)
+
+
 def play(seed: int, turns: int) -> Played:
     state = KIND.setup({**OPTIONS, "seed": seed})
     for nation, name, user in (
