@@ -196,6 +196,6 @@ async def test_two_captains_and_an_ai_play_to_a_new_zone_through_discord(  # noq
         ]
 
     async def posted() -> bool:
-        return len(maps()) >= TURNS - 1
+        return len(maps()) >= 3
 
     await until(posted, timeout=20)
