@@ -10,6 +10,7 @@ alone, built from their own view (their hand, credits and fleet are nobody else'
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from bot.actions import Actions
 from bot.context import GAME_OVER, Caller, Context, Reply, Seat, UserError, sentence, wrong_kind
@@ -63,7 +64,7 @@ class Captains:
         return view
 
     async def _command(
-        self, caller: Caller, command: object, game_id: int | None = None
+        self, caller: Caller, command: Any, game_id: int | None = None
     ) -> tuple[Seat, str, list]:
         seat, nation = await self._seat(caller, game_id)
         if seat.game.status == "ended":
@@ -147,11 +148,8 @@ class Captains:
     ) -> Reply:
         seat, nation = await self._seat(caller, game_id)
         before = await self._view(seat, nation)
-        _, _, events = await self._command(
-            caller,
-            Choose(hand=hand, card=card),
-            game_id,  # type: ignore[arg-type]
-        )
+        choice = Choose.model_validate({"hand": hand, "card": card})
+        _, _, events = await self._command(caller, choice, game_id)
         view = await self._view(seat, nation)
         label = words.HANDS[hand]
         if card is None:

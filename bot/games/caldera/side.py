@@ -227,11 +227,11 @@ class CalderaSide:
     async def places(self, service: GameService, game_id: int) -> list[list[str]]:
         """The captains by missions completed, then trust earned, then enemy ships
         destroyed (the campaign's standings); all even: one place."""
-        state = await service.live_world(game_id)
+        view = await service.full_view(game_id)
         places: list[list[str]] = []
         last: tuple[int, int, int] | None = None
         for c in sorted(
-            state.captains.values(),
+            view.captains.values(),
             key=lambda c: (-c.missions_done, -c.trust_earned, -c.destroyed, c.seat),
         ):
             key = (c.missions_done, c.trust_earned, c.destroyed)

@@ -6,6 +6,7 @@ no captain's hand, credits, income or ship details."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from typing import Any
 
 from engine.caldera import events as ev
 
@@ -35,7 +36,7 @@ def turn_summary(e: ev.TurnResolved, names: Mapping[str, str]) -> list[str]:
     if e.battles:
         lines.append("Battles at " + ", ".join(b["at"] for b in e.battles) + ".")
     for s in e.scouted:
-        by = s.get("by")
+        by: Any = s.get("by")
         who = f" by {names.get(by, by)}" if isinstance(by, str) else ""
         lines.append(
             f"Scouted {s['at']}{who}: {RESULTS.get(str(s.get('result')), s.get('result'))}."
@@ -43,11 +44,11 @@ def turn_summary(e: ev.TurnResolved, names: Mapping[str, str]) -> list[str]:
     if e.npcs:
         lines.append("New on the map: " + ", ".join(names.get(n, n) for n in e.npcs) + ".")
     for m in e.missions:
-        who = m.get("captain")
+        captain: Any = m.get("captain")
         lines.append(
             "The zone mission is done."
-            if who is None
-            else f"{names.get(who, who)} completed a loyalty mission."
+            if captain is None
+            else f"{names.get(captain, captain)} completed a loyalty mission."
         )
     lines.append(
         f"Zone {e.zone}"

@@ -26,7 +26,10 @@ def menu_of(message, custom_id: str) -> list[str]:
 async def test_a_captains_turn_refusals_menus_and_secrets(env) -> None:  # noqa: F811
     fake, channel, service = env.fake, env.channel, env.bot.service
     made = await fake.invoke(
-        env.alice, channel, "game create caldera", {"name": "Far Reach", "captains": 2, "turn_hours": 0}
+        env.alice,
+        channel,
+        "game create caldera",
+        {"name": "Far Reach", "captains": 2, "turn_hours": 0},
     )
     assert "a turn as soon as every captain has submitted" in made.text, made.text
     game = int(made.text.split("(game ")[1].split(")")[0])
@@ -46,7 +49,12 @@ async def test_a_captains_turn_refusals_menus_and_secrets(env) -> None:  # noqa:
         ),
         (env.alice, "captain move", {"ships": "99", "to": "1,0"}, "You have no ship 99."),
         (env.alice, "captain move", {"ships": "1", "to": "north"}, "is not a place"),
-        (env.alice, "captain choose", {"hand": "zone", "card": "laser-cannon-1"}, "Nothing changed."),
+        (
+            env.alice,
+            "captain choose",
+            {"hand": "zone", "card": "laser-cannon-1"},
+            "Nothing changed.",
+        ),
         (
             env.alice,
             "orders submit",
@@ -99,11 +107,70 @@ async def test_a_captains_turn_refusals_menus_and_secrets(env) -> None:  # noqa:
 
     # the moderator sees every captain's hand, privately, with the star map
     seen = await fake.invoke(env.mod, channel, "mod view")
-    assert seen.ephemeral and seen.files and "Captain Ann" in seen.text and "Captain Bob" in seen.text
+    assert (
+        seen.ephemeral and seen.files and "Captain Ann" in seen.text and "Captain Bob" in seen.text
+    )
 
     # no deadline: a moderator resolves the turn; each captain hears of it, with the map
     await fake.invoke(env.mod, channel, "mod turn", {"now": True})
     for user in (env.alice, env.bob):
-        told = await fake.wait_for_dm(user, lambda m: "Turn 1 has resolved." in m.content, timeout=10)
+        told = await fake.wait_for_dm(
+            user, lambda m: "Turn 1 has resolved." in m.content, timeout=10
+        )
         assert told.attachments and told.attachments[0].filename.endswith(".png")
     assert (await service.view(game, "ann")).turn == 2
+
+
+def stack(state, number: int) -> None:
+    """The main deck's top card made one of this number (a card from the draw pile, else
+    from the discard): the scenario's way to choose what the next card drawn says."""
+    main = state.decks.main
+    card = next((c for c in reversed(main.cards) if state.cards.card(c).number == number), None)
+    if card is None:
+        card = next(c for c in main.discard if state.cards.card(c).number == number)
+        main.discard.remove(card)
+    else:
+        main.cards.remove(card)
+    main.cards.append(card)
+
+
+@pytest.mark.slow
+async def test_every_enemy_type_plays_its_turn_and_the_captains_hear_it(env) -> None:  # noqa: F811
+    """Eight turns into the test campaign, an enemy of each of the six A.I. types founds its
+    base on a known system (the card read for its type stacked on the deck); a moderator
+    resolves the turn and each captain's DM tells each enemy's turn, by its type."""
+    from engine.caldera import hexes, npcs
+    from engine.caldera.rules import load
+    from tests.games.caldera.e2e.campaign import play
+
+    state = play(31, 8).state
+    state.captains["ann"].user, state.captains["bob"].user = str(env.alice.id), str(env.bob.id)
+    homes = [
+        p
+        for p in hexes.sorted_places(state.map.tiles)
+        if p != "0,0" and state.map.tiles[p].base is None and not state.ships_at(p)
+    ]
+    for number, home in zip(range(1, 7), homes[-6:], strict=True):
+        stack(state, number)
+        npc = npcs.create_enemy(state, home)
+        state.map.tiles[home].base = npc.id
+    types = [a.id for a in load().enemy_ai]
+    assert sorted({n.ai for n in state.enemies()}) == sorted(types)
+    service = env.bot.service
+    game = await service.create_game(
+        name="Six Fronts",
+        kind="caldera",
+        world=state,
+        guild_id=str(env.guild.id),
+        channel_id=str(env.channel.id),
+        created_by=str(env.alice.id),
+    )
+    await env.fake.invoke(env.mod, env.channel, "mod turn", {"now": True})
+    for user in (env.alice, env.bob):
+        told = await env.fake.wait_for_dm(
+            user, lambda m: "Turn 9 has resolved." in m.content, timeout=10
+        )
+        text = "\n".join(m.content for m in env.fake.dms(user) if m.id >= told.id)
+        for ai in types:
+            assert f"({ai}): " in text, ai
+    assert (await service.view(game, "ann")).turn == 10

@@ -33,7 +33,6 @@ from engine.caldera.commands import (
     SetStats,
     Submit,
 )
-from engine.caldera.kind import KIND
 from tests.e2e.test_bot_e2e import env  # noqa: F401 - the fixture
 from tests.games.caldera.e2e.campaign import HUMANS, ROBOT, comparable, human_commands, play
 
@@ -57,7 +56,7 @@ def as_slash(command: Any) -> tuple[str, dict[str, Any]]:
         case SetStats():
             return "captain character", dict(command.stats)
         case BuyBonus():
-            options = {"bonus": command.bonus}
+            options: dict[str, Any] = {"bonus": command.bonus}
             if command.tech:
                 options["tech"] = command.tech
             return "captain bonus", options
@@ -73,7 +72,7 @@ def as_slash(command: Any) -> tuple[str, dict[str, Any]]:
                 "to": command.to or "stay",
             }
         case Repair():
-            options = {"ship": command.ship} if command.ship is not None else {}
+            options = {} if command.ship is None else {"ship": command.ship}
             if command.points is not None:
                 options["points"] = command.points
             return "captain repair", options
@@ -88,7 +87,9 @@ async def test_two_captains_and_an_ai_play_to_a_new_zone_through_discord(  # noq
     monkeypatch,
 ) -> None:
     # the game's dice: its seed, as `/game create` draws it
-    monkeypatch.setattr(kind_module, "os", SimpleNamespace(urandom=lambda n: SEED.to_bytes(n, "big")))
+    monkeypatch.setattr(
+        kind_module, "os", SimpleNamespace(urandom=lambda n: SEED.to_bytes(n, "big"))
+    )
     fake, channel, service = env.fake, env.channel, env.bot.service
     made = await fake.invoke(
         env.alice,
