@@ -321,8 +321,9 @@ class Captains:
         at = RealClock.of_row(row, TICKS_PER_HOUR).real_time_of(view.deadline)
         if at is not None:
             return f"<t:{int(at)}:R> (or once every captain has submitted)"
-        minutes = max(0, view.deadline - view.tick) * 60 // TICKS_PER_HOUR
-        return f"in {minutes} minutes of game time (or once every captain has submitted)"
+        from bot.games.caldera.notices import span
+
+        return f"in {span(view.deadline - view.tick)} of game time (or once every captain has submitted)"
 
     # --- reading -------------------------------------------------------------------------------
 

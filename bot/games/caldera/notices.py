@@ -56,7 +56,7 @@ MENU_OPTIONS = 25  # Discord: the options of one select menu
 NONE = "none"  # a menu's value taking no card
 
 
-def _span(ticks: int) -> str:
+def span(ticks: int) -> str:
     from engine.caldera.state import TICKS_PER_HOUR
 
     minutes = max(ticks, 0) * 60 // TICKS_PER_HOUR
@@ -99,7 +99,7 @@ def describe(event: Event, nation: str, names: dict[str, str]) -> list[str]:
             due = (
                 "it resolves once every captain has submitted"
                 if event.deadline is None
-                else f"it resolves in {_span(event.deadline - event.tick)}"
+                else f"it resolves in {span(event.deadline - event.tick)}"
                 + (", or once every captain has submitted" if event.early else "")
             )
             return [
@@ -110,7 +110,8 @@ def describe(event: Event, nation: str, names: dict[str, str]) -> list[str]:
             return [_hand(event)]
         case ev.ZoneHand():
             return [
-                f"The zone mission is to choose ({len(event.cards)} cards, any captain "
+                f"The zone mission is to choose ({len(event.cards)} card"
+                f"{'s' if len(event.cards) != 1 else ''}, any captain "
                 "chooses for everyone): the menu below, or `/captain choose hand:zone`."
             ]
         case ev.Income():
@@ -137,14 +138,14 @@ def describe(event: Event, nation: str, names: dict[str, str]) -> list[str]:
             ]
         case ev.DeadlineNear():
             return [
-                f"Reminder: turn {event.turn} resolves in {_span(event.deadline - event.tick)} "
+                f"Reminder: turn {event.turn} resolves in {span(event.deadline - event.tick)} "
                 "and you have not submitted: `/captain submit` when done. "
                 "`/notify mute:reminders` pings you in the game's channel instead."
             ]
         case ev.DeadlineMoved():
             return [
                 f"A moderator gave more time: turn {event.turn} resolves in "
-                f"{_span(event.deadline - event.tick)}."
+                f"{span(event.deadline - event.tick)}."
             ]
         case ev.GameOver():
             return [_over(event, n)]
@@ -159,7 +160,8 @@ def _hand(e: ev.HandDrawn) -> str:
         "reward": "Choose your mission reward",
         "tech": "Choose a tech to buy at half price (or none)",
     }.get(e.hand, f"Choose a {e.hand} card")
-    return f"{what}: {len(e.cards)} cards, in the menu below (or `/captain choose hand:{e.hand}`)."
+    cards = f"{len(e.cards)} card{'s' if len(e.cards) != 1 else ''}"
+    return f"{what}: {cards}, in the menu below (or `/captain choose hand:{e.hand}`)."
 
 
 def _resolved(e: ev.TurnResolved, n: _Names) -> list[str]:
@@ -212,7 +214,7 @@ def _resolved(e: ev.TurnResolved, n: _Names) -> list[str]:
     if e.ended:
         return lines
     if e.deadline is not None:
-        lines.append(f"Turn {e.turn + 1} resolves in {_span(e.deadline - e.tick)}.")
+        lines.append(f"Turn {e.turn + 1} resolves in {span(e.deadline - e.tick)}.")
     else:
         lines.append(f"Turn {e.turn + 1} resolves once every captain has submitted.")
     return lines
