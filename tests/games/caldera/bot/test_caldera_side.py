@@ -3,6 +3,7 @@ menus, its help pages (numbers from the rules) and its command line."""
 
 from __future__ import annotations
 
+import argparse
 import json
 
 import pytest
@@ -101,21 +102,12 @@ def test_help_pages_read_the_rules() -> None:
 
 
 def test_si_simulate_plays_the_same_campaign_from_the_same_seed(capsys) -> None:
-    from bot.cli import main
+    """`si simulate --kind caldera --captains 1 --turn-cap 2 --seed 4 --json`, twice."""
+    from bot.games.caldera.cli import CLI
 
     runs = []
     for _ in range(2):
-        args = [
-            "simulate",
-            "--kind",
-            "caldera",
-            "--captains",
-            "1",
-            "--turn-cap",
-            "2",
-            "--seed",
-            "4",
-        ]
-        assert main([*args, "--json"]) == 0
+        args = argparse.Namespace(captains=1, turn_cap=2, seed=4, json=True)
+        assert CLI.simulate(args) == 0
         runs.append(json.loads(capsys.readouterr().out))
     assert runs[0] == runs[1] and runs[0]["turns"] == 2 and runs[0]["captains"] == 1
