@@ -22,6 +22,7 @@ from engine.caldera.commands import (
     Choose,
     Fund,
     Move,
+    Recruit,
     Refit,
     Repair,
     Scrap,
@@ -250,6 +251,8 @@ def _command(world: State, nation: str, command: Any) -> list[Event]:
             return list(window.refit(world, nation, command.ship, list(command.parts)))
         case Scrap():
             return list(window.scrap(world, nation, command.ship))
+        case Recruit():
+            return list(window.recruit(world, nation, dict(command.units)))
         case Move():
             return list(window.move(world, nation, list(command.ships), command.to))
         case SetRetreat():

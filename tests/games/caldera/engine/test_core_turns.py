@@ -10,6 +10,8 @@ from engine.caldera import npcs
 from engine.caldera.events import TurnResolved
 from engine.caldera.kind import KIND
 from engine.caldera.simulate import play
+from engine.caldera.starmap import Tile
+from engine.caldera.tiles import Kind, PlanetType
 from engine.caldera.state import EARTH, State
 from engine.errors import CommandError, GameError
 from engine.interface import entries as en
@@ -144,7 +146,7 @@ def test_a_battle_through_the_turn_and_mission_1_done() -> None:
     command(state, "ann", kind="stats", stats=STATS)
     frigate = _frigate(state, "ann")
     resolve(state)
-    state.map.tiles["0,-1"] = state.map.tiles[EARTH].model_copy(update={"kind": "empty"})
+    state.map.tiles["0,-1"] = Tile(kind=Kind.EMPTY, zone=1)
     enemy = _enemy_ship(state, "0,-1", ["nuclear-engine", "laser-cannon"])
     state.captains["ann"].mission = 1  # destroy an enemy ship outside the solar system
     command(state, "ann", kind="move", ships=[frigate], to="0,-1")
@@ -158,6 +160,43 @@ def test_a_battle_through_the_turn_and_mission_1_done() -> None:
     assert state.trust == 1 and state.captains["ann"].missions_done == 1
     assert not state.captains["ann"].mission
     assert _turn(events).battles == [{"at": "0,-1"}]
+
+
+def test_an_enemy_homeworld_taken_by_a_land_battle_wins_mission_6_and_the_campaign() -> None:
+    state = new_game()
+    command(state, "ann", kind="stats", stats=STATS)
+    frigate = _frigate(state, "ann")
+    resolve(state)
+    home = "0,-1"
+    state.map.tiles[home] = Tile(kind=Kind.PLANET, planet=PlanetType.ARID, zone=1)
+    enemy = npcs.create_enemy(state, home)
+    enemy.land = {"space-cadet": 2}
+    # three space marines (100 credits each) against two space cadets
+    command(state, "ann", kind="recruit", units={"space-marine": 3})
+    assert state.captains["ann"].land == {"space-marine": 3}
+    state.captains["ann"].mission = 6  # conquer an enemy homeworld
+    command(state, "ann", kind="move", ships=[frigate], to=home)
+    events = resolve(state)
+    fought = of_kind(events, "LandReport")[0]
+    assert fought.won and fought.to == ["ann"] and fought.npc == enemy.id
+    enemy = state.npcs[enemy.id]  # (a resolution gives the game a new state)
+    assert enemy.conquered and enemy.land == {}
+    # the two cadets strike back at once: two hits of 1 kill one marine (2 hp)
+    assert state.captains["ann"].land == {"space-marine": 2}
+    assert of_kind(events, "MissionDone")[0].mission == 6
+    # the only enemy found so far has its homeworld taken: the captains win
+    assert state.ended and state.result == "won"
+    assert of_kind(events, "GameOver")[0].result == "won"
+
+
+def test_an_army_larger_than_the_largest_ship_carries_is_refused() -> None:
+    state = past_setup()
+    state.add_ship("ann", "interceptor", ["nuclear-engine"], 10, EARTH)
+    before = KIND.hash(state)
+    # an interceptor: (30 space + 25% a point of Com: 2) / 5 = an army of 9 (humvees: 2 each)
+    with pytest.raises(CommandError, match="more than the 9"):
+        command(state, "ann", kind="recruit", units={"humvee": 5})
+    assert KIND.hash(state) == before
 
 
 def test_the_zone_counter_reaching_zero_opens_a_new_zone() -> None:
@@ -193,7 +232,7 @@ def test_a_zone_mission_done_adds_to_the_counter() -> None:
 def test_more_than_a_fleet_at_one_place_sends_the_newest_back() -> None:
     state = past_setup()
     tech = state.cards.techs["interceptor"]
-    state.map.tiles["0,-1"] = state.map.tiles[EARTH].model_copy(update={"kind": "empty"})
+    state.map.tiles["0,-1"] = Tile(kind=Kind.EMPTY, zone=1)
     there = [
         state.add_ship("ann", "interceptor", ["nuclear-engine"], tech.structure, "0,-1").id
         for _ in range(5)
