@@ -483,6 +483,7 @@ def _next_event(state: State) -> None:
         return
     found = state.cards.event_card(card)
     state.event = EventInPlay(card=card, turns_left=found.duration(state.zone))
+    npcs.event_started(state, card)
 
 
 def _event_turn(state: State) -> None:
@@ -492,6 +493,7 @@ def _event_turn(state: State) -> None:
         state.event.turns_left -= 1
         if state.event.turns_left > 0:
             return
+        npcs.event_ended(state, state.event.card)
         deck.discard(state.decks.events, [state.event.card])
     _next_event(state)
 

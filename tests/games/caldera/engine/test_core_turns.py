@@ -11,8 +11,8 @@ from engine.caldera.events import TurnResolved
 from engine.caldera.kind import KIND
 from engine.caldera.simulate import play
 from engine.caldera.starmap import Tile
-from engine.caldera.tiles import Kind, PlanetType
 from engine.caldera.state import EARTH, State
+from engine.caldera.tiles import Kind, PlanetType
 from engine.errors import CommandError, GameError
 from engine.interface import entries as en
 from engine.interface.events import Event
@@ -317,12 +317,12 @@ def test_dump_and_load_give_the_same_game() -> None:
 
 
 def test_the_same_seed_plays_the_same_game() -> None:
-    first = play(captains=3, seed=11, max_turns=6)
-    again = play(captains=3, seed=11, max_turns=6)
-    other = play(captains=3, seed=12, max_turns=6)
-    assert first.hash == again.hash and first.turns == 6
+    first = play(captains=2, seed=11, max_turns=4)
+    again = play(captains=2, seed=11, max_turns=4)
+    other = play(captains=2, seed=12, max_turns=4)
+    assert first.hash == again.hash and first.turns == 4
     assert other.hash != first.hash
-    assert first.refused == {"c1": 0, "c2": 0, "c3": 0}  # the AI gives valid commands
+    assert first.refused == {"c1": 0, "c2": 0}  # the AI gives valid commands
 
 
 def test_two_captains_and_an_ai_seat_replay_from_the_log() -> None:
