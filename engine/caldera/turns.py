@@ -252,6 +252,8 @@ def _finish_setup(state: State) -> list[ev.Event]:
             pick = next((k for k in hand.cards if state.cards.card(k).tech not in c.techs), None)
             if pick is not None:
                 out += window.choose(state, cid, "research", pick)
+    if state.zone_mission is None and not state.zone_hand and state.active():
+        out += window.start_zone(state)  # (the last captain without stats resigned)
     if state.zone_hand:
         window.set_zone_mission(state, state.cards.card(state.zone_hand[0]).number)
         deck.discard(state.decks.main, state.zone_hand)

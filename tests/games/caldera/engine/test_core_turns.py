@@ -97,6 +97,18 @@ def test_the_setup_s_deadline_gives_the_defaults() -> None:
     assert state.zone_mission is not None and state.phase == "orders" and state.turn == 1
 
 
+def test_a_captain_resigning_in_the_setup_leaves_the_others_a_zone_mission() -> None:
+    state = new_game()
+    command(state, "ann", kind="stats", stats=STATS)
+    command(state, "bob", kind="stats", stats=STATS)
+    KIND.apply(state, en.Resign(nation="cal"))
+    assert [s.id for s in state.ships.values() if s.owner == "cal"] == []
+    resolve(state)
+    # 10 + the average Cha, less the turn just resolved
+    assert state.zone_mission is not None and state.zone_counter == 10 + 3 - 1
+    assert state.active() == ["ann", "bob"]
+
+
 # --- the turn ------------------------------------------------------------------------------------
 
 
