@@ -282,7 +282,10 @@ def resolve(state: State) -> list[ev.Event]:
         scouted = _scout(state, place)
         if scouted is not None:
             scouted_all.append(scouted)
-            out += missions.on_scout(state, scouted["by"], place, farthest_before)  # type: ignore[arg-type]
+            by, placed = scouted["by"], scouted["placed"]
+            assert by is None or isinstance(by, str)
+            assert isinstance(placed, list)
+            out += missions.on_scout(state, by, placed, farthest_before)
             out += _scouted_mission(state, scouted)
     state.scouting = []
     out += missions.check_zone(state)

@@ -211,6 +211,61 @@ def test_an_army_larger_than_the_largest_ship_carries_is_refused() -> None:
     assert KIND.hash(state) == before
 
 
+def test_mission_5_scouting_farther_than_any_known_tile() -> None:
+    state = new_game()
+    command(state, "ann", kind="stats", stats=STATS)
+    ship = _frigate(state, "ann")
+    resolve(state)
+    state.captains["ann"].mission = 5
+    state.captains["ann"].mission_mark = {"farthest": state.farthest}
+    command(state, "ann", kind="move", ships=[ship], to="1,-1")
+    _on_top(state, 6)
+    events = resolve(state)
+    done = of_kind(events, "MissionDone")[0]
+    assert (done.captain, done.mission, done.trust) == ("ann", 5, 1)
+    assert len(done.rewards) == STATS["cha"] // 2  # a reward card for every 2 points of Cha
+    assert _turn(events).missions == [{"captain": "ann", "mission": 5}]
+
+
+def test_mission_4_researching_a_new_tech_level() -> None:
+    state = past_setup()
+    ann = state.captains["ann"]
+    ann.mission, ann.mission_mark = 4, {"level": 1}
+    ann.research, ann.research_paid = "frigate", 0  # a level 2 class
+    ann.credits = 10_000
+    events = command(state, "ann", kind="fund", amount=10_000)
+    assert of_kind(events, "ResearchDone")[0].tech == "frigate"
+    assert of_kind(events, "MissionDone")[0].mission == 4 and state.trust == 1
+    assert of_kind(events, "MissionDone")[0].to == ["ann", "bob", "cal"]  # trust is shared
+
+
+def test_the_pacifists_broken_by_an_attack_are_not_done() -> None:
+    state = new_game()
+    command(state, "ann", kind="stats", stats=STATS)
+    frigate = _frigate(state, "ann")
+    resolve(state)
+    state.zone_mission, state.zone_mission_done = 5, False  # Pacifists
+    state.zone_mark["broken"] = 0
+    state.map.tiles["0,-1"] = Tile(kind=Kind.EMPTY, zone=1)
+    _enemy_ship(state, "0,-1", ["nuclear-engine", "laser-cannon"])
+    command(state, "ann", kind="move", ships=[frigate], to="0,-1")
+    resolve(state)
+    assert state.zone_mark["broken"] == 1
+    state.zone_counter = 2
+    resolve(state)  # the counter reaches 1: the mission was broken
+    assert not state.zone_mission_done and state.zone_counter == 1
+
+
+def test_the_pacifists_kept_until_the_counter_is_1_are_done() -> None:
+    state = past_setup()
+    state.zone_mission, state.zone_mission_done = 5, False
+    state.zone_mark["broken"] = 0
+    state.zone_counter = 2
+    events = resolve(state)
+    assert state.zone_mission_done and state.zone_counter == 1 + 5
+    assert of_kind(events, "MissionDone")[0].captain is None
+
+
 def test_the_zone_counter_reaching_zero_opens_a_new_zone() -> None:
     state = past_setup()
     start = state.zone_mark["start"]
