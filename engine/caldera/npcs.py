@@ -458,7 +458,7 @@ def _friend_turn(state: State, npc: Npc, rules: Rules, deck: Deck) -> list[dict[
     captains = state.active()
     npc.control = {s: c for s, c in npc.control.items() if int(s) in state.ships and c in captains}
     out_now = state.ships_of(npc.id)
-    fleet = len(out_now) + sum(npc.docked.values())
+    fleet = len(out_now) + sum(npc.docked.values()) + sum(npc.repairing.values())
     protect_n, control_n = fleet_shares(state, rules, fleet)
     if not captains:
         protect_n, control_n = min(fleet, protect_n + control_n), 0
