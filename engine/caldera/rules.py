@@ -349,6 +349,9 @@ class NpcRules(_Model):
     base_share_percent: int = Field(ge=0, le=100)
     one_friend_per_zone: bool
     fallback_target: Literal["closest-homeworld"]
+    enemy_sships: int = Field(ge=0)  # an enemy's starting fleet, times the players
+    friend_weapon: str  # a friend's weapon when its cards give none
+    friend_points_per_turn: int = Field(ge=0)
 
 
 class NpcDesign(_Model):
@@ -720,6 +723,7 @@ def _check_against_rules(deck: Deck, rules: Rules) -> list[str]:
         need(tech_id, "shipyard.starts_with (the rules)")
     for ai in rules.enemy_ai:
         need(ai.weapon, f"enemy_ai {ai.id} (the rules)", "weapon")
+    need(rules.npc.friend_weapon, "npc.friend_weapon (the rules)", "weapon")
     classes = {t.level for t in techs.values() if t.category == "class"}
     npcs = [(f.id, f.design) for f in rules.npc_friends] + [
         (e.id, e.design) for e in rules.npc_enemies

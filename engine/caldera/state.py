@@ -116,6 +116,21 @@ class Npc(_Model):
     land: dict[str, int] = Field(default_factory=dict)  # land unit -> count at its home
     conquered: bool = False  # its homeworld taken by the captains
     data: dict[str, Any] = Field(default_factory=dict)
+    # --- what npcs.py / npc_ai.py keep (the NPC engineer's block) -----------------------------
+    table: str = ""  # its row's id in the rules' NPC tables ("js", "rogers-pirates")
+    designs: dict[str, list[str]] = Field(default_factory=dict)  # ship class -> its parts
+    fleet_start: int = 0  # the ships it started with (an enemy keeps half at home)
+    built: int = 0  # ships it has built since (the next class of its DShips in turn)
+    docked: dict[str, int] = Field(default_factory=dict)  # a friend's ships off the map, by class
+    repairing: dict[str, int] = Field(default_factory=dict)  # a friend's, back next turn
+    targets: dict[str, str] = Field(default_factory=dict)  # ship id -> where it is sent
+    control: dict[str, str] = Field(default_factory=dict)  # a friend's ship id -> its captain
+    scouting: list[str] = Field(default_factory=list)  # unexplored places its ships entered
+    destroyed: int = 0  # ships of others its ships destroyed (counted by the battles)
+    destroyed_seen: int = 0  # of those, already turned into ships (conquerors)
+    turns: int = 0  # NPC turns it has played
+    defence_percent: int = 0  # more defence for its side in battles (a cold planet: 50)
+    land_tech: int = 0  # the best land unit level it fields
 
 
 class EventInPlay(_Model):

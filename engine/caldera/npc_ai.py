@@ -1,0 +1,165 @@
+"""What Caldera's NPCs decide, as pure functions of the state (seed 003, "NPC Guide"): the order
+the NPCs play their turn in, the ship points each enemy A.I. type gains, where each type sends
+its ships, and the next step of a ship towards where it is sent. `npcs.py` carries the
+decisions out (it moves and builds); nothing here changes the state.
+
+"Closest" is the fewest hex steps from the NPC's base; ties go north first, then clockwise
+round the base (the seed's "clockwise starting from north"). A place an NPC controls is one
+where its ships are and nobody else's ships are (its base is counted apart, by the rules'
+`homeworld_counts`). A star system is any placed tile but Earth and the NPCs' bases; one with
+resources has asteroids or a planet.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Collection
+
+from engine.caldera import hexes
+from engine.caldera.rules import EnemyAi
+from engine.caldera.state import EARTH, Npc, State
+
+# --- the order of the NPCs' turn --------------------------------------------------------------
+
+
+def turn_order(state: State) -> list[str]:
+    """The NPCs in the order of their turn (the seed's part 4): the friends first (in the order
+    they were made), then each enemy whose base still stands, the closest to Earth first, then
+    north, then clockwise."""
+    friends = [n.id for n in state.npcs.values() if n.friend]
+    enemies = sorted(
+        (n for n in state.enemies() if not n.conquered and n.home is not None),
+        key=lambda n: (hexes.key_order(n.home or EARTH), n.id),
+    )
+    return friends + [n.id for n in enemies]
+
+
+# --- places ---------------------------------------------------------------------------------
+
+
+def around(home: str, place: str) -> tuple[int, int, tuple[int, int]]:
+    """The sort key of "closest to `home`, then north, then clockwise round it"."""
+    h, p = hexes.parse(home), hexes.parse(place)
+    d = (p[0] - h[0], p[1] - h[1])
+    return (hexes.distance(h, p), hexes.ring_index(d), hexes.order(p))
+
+
+def bases(state: State) -> set[str]:
+    """Earth and every NPC's base or homeworld."""
+    return {EARTH} | {n.home for n in state.npcs.values() if n.home is not None}
+
+
+def unexplored(state: State) -> list[str]:
+    """The unplaced places next to the map."""
+    tiles = state.map.tiles
+    out = {
+        hexes.key(n)
+        for place in tiles
+        for n in hexes.neighbours(hexes.parse(place))
+        if hexes.key(n) not in tiles
+    }
+    return hexes.sorted_places(out)
+
+
+def has_resources(state: State, place: str) -> bool:
+    tile = state.map.tiles.get(place)
+    return tile is not None and tile.kind in ("planet", "asteroids")
+
+
+def held(state: State, npc: Npc) -> list[str]:
+    """The places `npc` controls: its ships there and nobody else's (its base not counted)."""
+    owners: dict[str, set[str]] = {}
+    for ship in state.ships.values():
+        owners.setdefault(ship.at, set()).add(ship.owner)
+    return hexes.sorted_places(
+        at for at, who in owners.items() if who == {npc.id} and at != npc.home
+    )
+
+
+def homeworlds(state: State, npc: Npc) -> list[str]:
+    """The homeworlds `npc` may attack, closest first: Earth (the captains' shipyards) and every
+    other enemy's base still standing."""
+    home = npc.home or EARTH
+    found = {EARTH} | {
+        n.home for n in state.enemies() if n.id != npc.id and n.home is not None and not n.conquered
+    }
+    found.discard(npc.home)
+    return sorted(found, key=lambda p: around(home, p))
+
+
+# --- ship points ------------------------------------------------------------------------------
+
+
+def points_gained(state: State, npc: Npc, ai: EnemyAi) -> int:
+    """The ship points (the Conquerors: ships) `npc` gains in this turn's "get new ships":
+    Scaredy-cats 1 per 2 controlled star systems (the base counts 2), Explorers 1 per new
+    tile its ships scouted, Hoarders 1 per controlled system with resources (the base counts
+    1), Surveyors 1 per controlled tile (the base counts 1), Manufacturers 1 a turn,
+    Conquerors 1 per ship of others its ships destroyed."""
+    tiles = state.map.tiles
+    if ai.points == "turns":
+        count = 1
+    elif ai.points == "scouted-systems":
+        count = sum(1 for p in npc.scouting if p in tiles)
+    elif ai.points == "destroyed-ships":
+        count = npc.destroyed - npc.destroyed_seen
+    else:
+        mine = [p for p in held(state, npc) if p in tiles]
+        if ai.points == "mined-systems":
+            mine = [p for p in mine if has_resources(state, p)]
+        count = len(mine) + ai.homeworld_counts
+    return max(0, count) // ai.per
+
+
+# --- where ships are sent -----------------------------------------------------------------------
+
+
+def targets(state: State, npc: Npc, ai: EnemyAi, taken: set[str]) -> list[str]:
+    """Where `npc` sends its next group, best first, by its A.I. type; `taken` are the places
+    it controls or has sent ships to already (skipped). Empty: nowhere uncontrolled (the
+    caller attacks the closest homeworld). The Conquerors' are the homeworlds."""
+    home = npc.home or EARTH
+    if ai.target == "closest-homeworld":
+        return homeworlds(state, npc)
+    if ai.target == "closest-unexplored":
+        found = [p for p in unexplored(state) if p not in taken]
+        return sorted(found, key=lambda p: around(home, p))
+    not_base = bases(state)
+    systems = [p for p in state.map.tiles if p not in not_base and p not in taken]
+    if ai.target == "closest-resources":
+        systems = [p for p in systems if has_resources(state, p)]
+    elif ai.target == "closest-asteroids":
+        systems = [p for p in systems if state.map.tiles[p].kind == "asteroids"]
+    if ai.target == "closest-system-fewest-ships":
+        ships: dict[str, int] = {}
+        for ship in state.ships.values():
+            ships[ship.at] = ships.get(ship.at, 0) + 1
+
+        def key(p: str) -> tuple[object, ...]:
+            d, ring, order = around(home, p)
+            return (d, ships.get(p, 0), ring, order)
+
+        return sorted(systems, key=key)
+    return sorted(systems, key=lambda p: around(home, p))
+
+
+# --- moving ------------------------------------------------------------------------------------
+
+
+def step(frm: str, to: str, reach: dict[str, int], placed: Collection[str]) -> str:
+    """Where a ship at `frm` sent to `to` goes this turn, given the places its engine reaches
+    (`reach`: place -> cost): `to` if it reaches it, else the reachable placed tile closest to
+    `to` (then the cheaper, then the seed's order), if that is closer than `frm`; else it
+    stays. It never stops in unexplored space it was not sent to."""
+    if to in reach:
+        return to
+    goal = hexes.parse(to)
+    options = [p for p in reach if p in placed]
+    if not options:
+        return frm
+    best = min(
+        options,
+        key=lambda p: (hexes.distance(hexes.parse(p), goal), reach[p], hexes.key_order(p)),
+    )
+    if hexes.distance(hexes.parse(best), goal) >= hexes.distance(hexes.parse(frm), goal):
+        return frm
+    return best
