@@ -98,6 +98,7 @@ def fight_at(state: State, at: str) -> list[ev.Event]:
                 team=PLAYERS if c is not None or (npc is not None and npc.friend) else owner,
                 ai=c is None,
                 arm=c.stats.arm if c is not None and c.stats is not None else 0,
+                defence_percent=npc.defence_percent if npc is not None else 0,  # a cold base
                 moved_from_cost=min(
                     (hexes.layer(hexes.parse(s.came_from)) for s in came if s.came_from),
                     default=None,
@@ -159,6 +160,8 @@ def _apply(state: State, at: str, report: battle.BattleReport) -> list[ev.Event]
             del state.ships[o.id]
             if state.is_enemy(ship.owner) and killer is not None:
                 out += missions.on_kill(state, state.captains[killer], ship.owner, at)
+            if o.destroyed_by is not None and state.is_enemy(o.destroyed_by):
+                state.npcs[o.destroyed_by].destroyed += 1  # the Conquerors' new ships
             continue
         ship.damage = ship.structure - o.structure
         if ship.damage:

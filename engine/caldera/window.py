@@ -350,6 +350,16 @@ def _own_ship(state: State, c: Captain, ship_id: int) -> Ship:
     return ship
 
 
+def _ordered_ship(state: State, c: Captain, ship_id: int) -> Ship:
+    """A ship the captain may give move orders: their own, or an NPC friend's ship the trust
+    put under their control (`npcs.controller`)."""
+    ship = state.ships.get(ship_id)
+    npc = state.npcs.get(ship.owner) if ship is not None else None
+    if ship is not None and npc is not None and npc.control.get(str(ship_id)) == c.id:
+        return ship
+    return _own_ship(state, c, ship_id)
+
+
 def repair(state: State, cid: str, ship_id: int | None, points: int | None) -> list[ev.Event]:
     """Structure points repaired (the rules' price each) on a ship at the shipyard, or on the
     shipyard; without `points`, as many as the damage and the credits allow."""
@@ -429,7 +439,7 @@ def move(state: State, cid: str, ship_ids: list[int], to: str | None) -> list[ev
     c = captain_of(state, cid)
     if len(set(ship_ids)) != len(ship_ids):
         raise CommandError("a ship is named twice")
-    ships = [_own_ship(state, c, i) for i in ship_ids]
+    ships = [_ordered_ship(state, c, i) for i in ship_ids]
     if to is None:
         for ship in ships:
             ship.move = None
