@@ -280,7 +280,8 @@ def resolve(state: State) -> list[ev.Event]:
         scouted = _scout(state, place)
         if scouted is not None:
             scouted_all.append(scouted)
-            out += missions.on_scout(state, scouted["by"], place, farthest_before)  # type: ignore[arg-type]
+            if scouted["by"] is not None:  # None: only an NPC's ships went there
+                out += missions.on_scout(state, scouted["by"], place, farthest_before)  # type: ignore[arg-type]
             out += _scouted_mission(state, scouted)
     state.scouting = []
     out += missions.check_zone(state)

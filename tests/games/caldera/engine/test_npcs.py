@@ -405,3 +405,16 @@ def test_the_battles_count_the_conquerors_kills_and_they_gain_ships() -> None:
     before = len(state.ships_of(conquerors.id))
     npcs.npc_turn(state)
     assert len(state.ships_of(conquerors.id)) == before + 1
+
+
+def test_explorers_scout_deep_space_without_breaking_the_captains_zone_mission() -> None:
+    state = past_setup()
+    state.zone_mission, state.zone_mission_done = 4, False  # Scaredy-cats: stay near Earth
+    _tile(state, "0,-4", Kind.PLANET, planet="cold")
+    explorers = _enemy(state, 2, at="0,-4")
+    resolve(state)
+    # three sent alone into unexplored space round their base (layer 5 and 4), scouted there
+    assert {"0,-5", "1,-5"} <= set(state.map.tiles)
+    assert not state.zone_mark.get("broken")
+    explorers = state.npcs[explorers.id]  # the resolution works on a copy of the state
+    assert npc_ai.points_gained(state, explorers, state.rules.ai_type(2)) == 3
