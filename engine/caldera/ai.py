@@ -34,6 +34,7 @@ from engine.caldera.commands import (
     Choose,
     Fund,
     Move,
+    Recruit,
     Repair,
     SetStats,
     Submit,
@@ -41,7 +42,13 @@ from engine.caldera.commands import (
 from engine.caldera.state import EARTH, Captain, State
 from engine.caldera.turns import default_stats
 from engine.caldera.view import View
-from engine.caldera.window import engine_range, forbidden, research_cost, space_of
+from engine.caldera.window import (
+    engine_range,
+    forbidden,
+    largest_space,
+    research_cost,
+    space_of,
+)
 
 STYLES = ("normal",)
 
@@ -190,6 +197,15 @@ def _spend(state: State, me: str, c: Captain, credits: int) -> list[Any]:
                 out.append(Build(klass=klass, parts=parts))
                 credits -= cost
                 break
+    if ships and not any(c.land.values()) and c.stats is not None:
+        # an army to take enemy homeworlds: the cheapest unit, as many as fit and a quarter
+        # of the credits pays for
+        unit, row = min(rules.land_units.items(), key=lambda u: (u[1].cost, u[0]))
+        room = stats_.land_army_size(largest_space(state, c), c.stats, rules) // row.size
+        count = min(room, stats_.land_unit_limit(c.stats, rules), credits // 4 // max(1, row.cost))
+        if count > 0:
+            out.append(Recruit(units={unit: count}))
+            credits -= count * row.cost
     if c.research is not None and credits > 0:
         need = research_cost(state, c, c.research) - c.research_paid
         amount = min(need, credits // 2 if ships else credits // 4)

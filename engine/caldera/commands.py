@@ -93,6 +93,14 @@ class Scrap(_Command):
     ship: int
 
 
+class Recruit(_Command):
+    """Land units bought at the shipyard (unit id -> how many more); the army goes with the
+    captain's ships and fights for an enemy homeworld."""
+
+    kind: Literal["recruit"] = "recruit"
+    units: dict[str, int] = Field(min_length=1, max_length=20)
+
+
 class Move(_Command):
     """Ships ordered to a place within their engines' range (carried out when the turn
     resolves); `to` None takes the order back. At most a fleet's worth from one place."""
@@ -137,6 +145,7 @@ Command = Annotated[
     | Repair
     | Refit
     | Scrap
+    | Recruit
     | Move
     | SetRetreat
     | Submit

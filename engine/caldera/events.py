@@ -98,6 +98,18 @@ class BattleReport(Event):
     winner: str | None = None  # "captains", "enemy" or None (both sides left)
 
 
+class LandReport(Event):
+    """A land battle for an enemy homeworld, told to the captains whose ships are there."""
+
+    kind: Literal["LandReport"] = "LandReport"
+    at: str
+    npc: str
+    captain: str
+    won: bool
+    steps: list[dict[str, Any]] = Field(default_factory=list)
+    armies: dict[str, dict[str, int]] = Field(default_factory=dict)  # what is left
+
+
 class Income(Event):
     """A captain's income of the turn (told to them only)."""
 
@@ -154,6 +166,7 @@ AnyEvent = Annotated[
     | ResearchDone
     | TurnResolved
     | BattleReport
+    | LandReport
     | Income
     | MissionDone
     | ZoneChanged

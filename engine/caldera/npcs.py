@@ -647,3 +647,17 @@ __all__ = [
     "npc_turn",
     "upgrade_enemies",
 ]
+
+
+def event_started(state: State, card: str) -> None:
+    """An event card came into play: the wingman and rare cargo events put an NPC friend's
+    ship (`Ship.protected`) with the captains to escort.
+
+    TODO(wt-cal-npc): the escorted ship; its reward (the card's amount and trust) when it
+    lives to the card's end."""
+
+
+def event_ended(state: State, card: str) -> None:
+    """An event card's turns are over (the escort's reward, the escorted ship leaving).
+
+    TODO(wt-cal-npc)."""

@@ -252,6 +252,8 @@ def _finish_setup(state: State) -> list[ev.Event]:
             pick = next((k for k in hand.cards if state.cards.card(k).tech not in c.techs), None)
             if pick is not None:
                 out += window.choose(state, cid, "research", pick)
+    if state.zone_mission is None and not state.zone_hand and state.active():
+        out += window.start_zone(state)  # (the last captain without stats resigned)
     if state.zone_hand:
         window.set_zone_mission(state, state.cards.card(state.zone_hand[0]).number)
         deck.discard(state.decks.main, state.zone_hand)
@@ -280,8 +282,10 @@ def resolve(state: State) -> list[ev.Event]:
         scouted = _scout(state, place)
         if scouted is not None:
             scouted_all.append(scouted)
-            if scouted["by"] is not None:  # None: only an NPC's ships went there
-                out += missions.on_scout(state, scouted["by"], place, farthest_before)  # type: ignore[arg-type]
+            by, placed = scouted["by"], scouted["placed"]
+            assert by is None or isinstance(by, str)
+            assert isinstance(placed, list)
+            out += missions.on_scout(state, by, placed, farthest_before)
             out += _scouted_mission(state, scouted)
     state.scouting = []
     out += missions.check_zone(state)
@@ -484,6 +488,7 @@ def _next_event(state: State) -> None:
         return
     found = state.cards.event_card(card)
     state.event = EventInPlay(card=card, turns_left=found.duration(state.zone))
+    npcs.event_started(state, card)
 
 
 def _event_turn(state: State) -> None:
@@ -493,6 +498,7 @@ def _event_turn(state: State) -> None:
         state.event.turns_left -= 1
         if state.event.turns_left > 0:
             return
+        npcs.event_ended(state, state.event.card)
         deck.discard(state.decks.events, [state.event.card])
     _next_event(state)
 

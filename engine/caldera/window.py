@@ -12,7 +12,7 @@ from collections import Counter
 from pydantic import ValidationError
 
 from engine.caldera import captain as stats_
-from engine.caldera import deck, hands, hexes, missions, starmap
+from engine.caldera import deck, hands, hexes, land, missions, starmap
 from engine.caldera import events as ev
 from engine.caldera.captain import CaptainError, Character, Stats
 from engine.caldera.rules import STATS, Tech
@@ -410,6 +410,43 @@ def scrap(state: State, cid: str, ship_id: int) -> list[ev.Event]:
     _own_ship(state, c, ship_id)
     del state.ships[ship_id]
     return _spent(state, c, "scrap", ship=ship_id)
+
+
+def largest_space(state: State, c: Captain) -> int:
+    """The space of the captain's largest ship before Com's bonus (0: they have none)."""
+    return max(
+        (tech_of(state, s.klass).value(c.techs.get(s.klass, 0)) for s in state.ships_of(c.id)),
+        default=0,
+    )
+
+
+def recruit(state: State, cid: str, units: dict[str, int]) -> list[ev.Event]:
+    """Land units bought at the shipyard, within the army's limits: its size at most (the
+    largest ship's space + Com's bonus) / 5, each unit type at most 5 (+25% a point of Com)."""
+    c = captain_of(state, cid)
+    stats = hands.stats_of(c)
+    rules = state.rules
+    if c.shipyard.destroyed:
+        raise CommandError("your shipyard is destroyed")
+    table = rules.land_units
+    unknown = sorted(u for u in units if u not in table)
+    if unknown:
+        raise CommandError(f"there is no land unit {unknown[0]!r}: {', '.join(table)}")
+    if any(n < 1 for n in units.values()):
+        raise CommandError("recruit one unit at least of each type named")
+    army = dict(c.land)
+    for unit, count in units.items():
+        army[unit] = army.get(unit, 0) + count
+    size = land.army_size(army, table)
+    limit = stats_.land_army_size(largest_space(state, c), stats, rules)
+    problems = land.army_problems(army, table, limit, stats_.land_unit_limit(stats, rules))
+    if problems:
+        raise CommandError(f"{problems[0]} (your largest ship carries an army of {limit})")
+    cost = sum(table[u].cost * n for u, n in units.items())
+    _afford(c, cost, "those units")
+    c.credits -= cost
+    c.land = army
+    return _spent(state, c, "recruit", units=units, army=army, size=size, cost=cost)
 
 
 # --- moves -----------------------------------------------------------------------------------------
