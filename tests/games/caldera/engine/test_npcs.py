@@ -15,11 +15,12 @@ from __future__ import annotations
 
 import pytest
 
-from engine.caldera import npc_ai, npcs
+from engine.caldera import clashes, npc_ai, npcs
 from engine.caldera.starmap import Tile
 from engine.caldera.state import EARTH, Npc, State
 from engine.caldera.tiles import Kind
-from tests.games.caldera.engine.game import new_game
+from engine.errors import CommandError
+from tests.games.caldera.engine.game import command, new_game, past_setup, resolve
 
 BASE = "0,-3"
 # layouts that help nobody at the start (classes and engines the NPC lacks): its engine's
@@ -374,3 +375,46 @@ def test_enemy_presence_puts_the_enemy_s_ships_in_the_system() -> None:
     npcs.enemy_presence(state, pirates, "-2,-2", 4 * state.players())
     there = [s for s in state.ships_at("-2,-2") if s.owner == pirates.id]
     assert len(there) == 12 and all(s.parts == pirates.designs["interceptor"] for s in there)
+
+
+# --- through the turn ---------------------------------------------------------------------------------
+
+
+def test_a_captain_gives_move_orders_to_the_friend_s_ships_under_their_control() -> None:
+    state = past_setup()
+    _tile(state, "0,-1", Kind.EMPTY)
+    state.trust = 45  # 15X: a quarter of Jack's Spacebay's fleet in the captains' control
+    npcs.npc_turn(state)
+    ann_s = next(s.id for s in state.ships_of("js") if npcs.controller(state, s) == "ann")
+    with pytest.raises(CommandError, match=f"no ship {ann_s}"):
+        command(state, "bob", kind="move", ships=[ann_s], to="0,-1")
+    command(state, "ann", kind="move", ships=[ann_s], to="0,-1")
+    resolve(state)
+    assert state.ships[ann_s].at == "0,-1" and npcs.controller(state, ann_s) == "ann"
+
+
+def test_the_battles_count_the_conquerors_kills_and_they_gain_ships() -> None:
+    state = _game()
+    conquerors = _enemy(state, 6, tech=["laser-beam-1", "plating-2"])
+    raiders = state.ships_of(conquerors.id)[:2]
+    for ship in raiders:
+        ship.at = "1,-3"
+    victim = state.add_ship("ann", "interceptor", ["nuclear-engine"], 10, "1,-3")
+    clashes.fight_at(state, "1,-3")
+    assert victim.id not in state.ships and conquerors.destroyed == 1
+    before = len(state.ships_of(conquerors.id))
+    npcs.npc_turn(state)
+    assert len(state.ships_of(conquerors.id)) == before + 1
+
+
+def test_explorers_scout_deep_space_without_breaking_the_captains_zone_mission() -> None:
+    state = past_setup()
+    state.zone_mission, state.zone_mission_done = 4, False  # Scaredy-cats: stay near Earth
+    _tile(state, "0,-4", Kind.PLANET, planet="cold")
+    explorers = _enemy(state, 2, at="0,-4")
+    resolve(state)
+    # three sent alone into unexplored space round their base (layer 5 and 4), scouted there
+    assert {"0,-5", "1,-5"} <= set(state.map.tiles)
+    assert not state.zone_mark.get("broken")
+    explorers = state.npcs[explorers.id]  # the resolution works on a copy of the state
+    assert npc_ai.points_gained(state, explorers, state.rules.ai_type(2)) == 3
