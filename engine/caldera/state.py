@@ -176,6 +176,7 @@ class State(_Model):
     map: StarMap = Field(default_factory=new_map)
     # unexplored places captains' ships entered this turn, to scout at resolution
     scouting: list[str] = Field(default_factory=list)
+    battles: list[str] = Field(default_factory=list)  # where the last turn's battles were
     # the farthest layer any tile lies in (the "farther than any known tile" mission)
     farthest: int = 0
 

@@ -174,6 +174,7 @@ def test_a_battle_through_the_turn_and_mission_1_done() -> None:
     assert state.trust == 1 and state.captains["ann"].missions_done == 1
     assert not state.captains["ann"].mission
     assert _turn(events).battles == [{"at": "0,-1"}]
+    assert KIND.view_for(state, "bob").battles == ["0,-1"]  # the map shows it to everyone
 
 
 def test_an_enemy_homeworld_taken_by_a_land_battle_wins_mission_6_and_the_campaign() -> None:
