@@ -10,13 +10,16 @@ The policy, once a window:
 2. Cards: the research whose tech costs least (a class or engine first on a tie), the easiest
    mission (the lowest number), a design of the tech it builds with when a fifth of the
    credits pays for it, a half-price tech when affordable.
-3. Spending: a share of the credits into research; a ship when it has none at the shipyard
-   or the credits are plenty: the largest class its shipyard builds, an engine, mining bots
-   when it has fewer miners than warships, and weapons and defences in the space left;
-   repairs of ships at the shipyard.
+3. Spending: repairs of its ships at the shipyard; a ship a turn when the credits pay for it:
+   the largest class its shipyard builds, its best engine, then mining bots (while fewer
+   than half its ships are miners) or its best weapon and defence by turns, while they fit;
+   half the credits left into research (a quarter before it has a ship).
 4. Moves: miners to the nearest system with minerals; the others to the nearest unexplored
    place their engines reach (scouting), else to the reachable place nearest to one; at most
-   a fleet from one place.
+   a fleet from one place. With enemy ships or an enemy base within `THREAT` layers of Earth,
+   the warships guard the shipyard (those at Earth stay, the others come home).
+5. Land units: an army of the cheapest unit (as many as its largest ship carries and a
+   quarter of its credits pays for) once it has ships, to take enemy homeworlds.
 Then it submits.
 """
 
@@ -51,6 +54,7 @@ from engine.caldera.window import (
 )
 
 STYLES = ("normal",)
+THREAT = 3  # enemies this many layers from Earth or nearer: warships guard the shipyard
 
 
 @dataclass
@@ -165,7 +169,7 @@ def _design(state: State, c: Captain, klass: str, *, miner: bool) -> list[str]:
     return parts
 
 
-def _spend(state: State, me: str, c: Captain, credits: int) -> list[Any]:
+def _spend(state: State, me: str, c: Captain, credits: int, defend: bool) -> list[Any]:
     out: list[Any] = []
     rules, techs = state.rules, state.cards.techs
     ships = state.ships_of(me)
@@ -187,7 +191,8 @@ def _spend(state: State, me: str, c: Captain, credits: int) -> list[Any]:
     if classes and c.built < rules.start.builds_per_turn and not c.shipyard.destroyed:
         miners = sum(1 for s in ships if "mining-bots" in s.parts)
         for klass in classes:
-            parts = _design(state, c, klass, miner=miners * 2 < len(ships) + 1)
+            miner = miners * 2 < len(ships) + 1
+            parts = _design(state, c, klass, miner=miner)
             cost = stats_.build_cost(
                 techs[klass].build_cost + sum(techs[p].build_cost for p in parts),
                 c.stats or Stats(),
@@ -214,6 +219,14 @@ def _spend(state: State, me: str, c: Captain, credits: int) -> list[Any]:
     return out
 
 
+def threatened(view: View) -> bool:
+    """Whether enemies are near Earth: an enemy ship or base within `THREAT` layers."""
+    enemies = {n for n, npc in view.npcs.items() if not npc.friend and not npc.conquered}
+    near = [s.at for s in view.ships if s.owner in enemies]
+    near += [view.npcs[n].home or "" for n in enemies if view.npcs[n].home]
+    return any(hexes.layer(hexes.parse(p)) <= THREAT for p in near if p)
+
+
 def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
     out: list[Any] = []
     taken: dict[str, int] = {}
@@ -228,16 +241,22 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
         s.at for s in view.ships if s.owner in view.npcs and not view.npcs[s.owner].friend
     }
     limit = state.rules.fleet.move_group
+    defend = threatened(view)
     for ship in state.ships_of(me):
         if taken.get(ship.at, 0) >= limit:
             continue
+        warship = "mining-bots" not in ship.parts
+        if defend and warship and ship.at == EARTH:
+            continue  # it guards the shipyard
         reach = starmap.reachable(
             state.map, state.map_rules, ship.at, engine_range(state, c.techs, ship)
         )
         if not reach:
             continue
         goal = None
-        if "mining-bots" in ship.parts:
+        if defend and warship and EARTH in reach:
+            goal = EARTH  # home to guard the shipyard
+        elif "mining-bots" in ship.parts:
             if ship.at in systems and ship.at not in enemies_at:
                 continue  # mining where it is
             options = [p for p in reach if p in systems and p not in enemies_at]
@@ -304,7 +323,7 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
         if isinstance(command, Choose) and command.hand == "research" and command.card:
             state.captains[me].research = state.cards.card(command.card).tech
             state.captains[me].research_paid = 0
-    spent = _spend(state, me, state.captains[me], credits)
+    spent = _spend(state, me, state.captains[me], credits, threatened(view))
     forbids: dict[type, str] = {Build: "no-building", Fund: "no-research", Repair: "no-repair"}
     out += [x for x in spent if forbidden(state, forbids.get(type(x), "")) is None]
     out += _moves(state, view, me, state.captains[me])

@@ -98,7 +98,7 @@ def fight_at(state: State, at: str) -> list[ev.Event]:
                 team=PLAYERS if c is not None or (npc is not None and npc.friend) else owner,
                 ai=c is None,
                 arm=c.stats.arm if c is not None and c.stats is not None else 0,
-                defence_percent=npc.defence_percent if npc is not None else 0,  # a cold base
+                defence_percent=npc.defence_percent if npc is not None else 0,
                 moved_from_cost=min(
                     (hexes.layer(hexes.parse(s.came_from)) for s in came if s.came_from),
                     default=None,
@@ -123,11 +123,16 @@ def fight_at(state: State, at: str) -> list[ev.Event]:
 
 def _shipyard_for_battle(state: State, cid: str) -> battle.Ship:
     c = state.captains[cid]
+    # "Shipyard can use all it's different weapons in battle" (the project's reading): one of
+    # each weapon tech its captain has, besides the weapons and defences fitted in it
+    weapons = sorted(
+        t for t in c.techs if t in state.cards.techs and state.cards.techs[t].category == "weapon"
+    )
     fake = Ship(
         id=shipyard_id(state, cid),
         owner=cid,
         klass=c.shipyard.klass,
-        parts=list(c.shipyard.parts),
+        parts=weapons + list(c.shipyard.parts),
         structure=window.shipyard_structure(state, c),
         damage=c.shipyard.damage,
         at=EARTH,
@@ -155,8 +160,8 @@ def _apply(state: State, at: str, report: battle.BattleReport) -> list[ev.Event]
             killer = o.destroyed_by
             if state.is_enemy(ship.owner) and killer is not None and state.is_captain(killer):
                 out += missions.on_kill(state, state.captains[killer], ship.owner, at)
-            if o.destroyed_by is not None and state.is_enemy(o.destroyed_by):
-                state.npcs[o.destroyed_by].destroyed += 1  # the Conquerors' new ships
+            elif killer is not None and killer in state.npcs:
+                state.npcs[killer].destroyed += 1  # (the Conquerors build on kills)
             continue
         ship.damage = ship.structure - o.structure
         if ship.damage:

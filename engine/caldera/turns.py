@@ -372,8 +372,13 @@ def _scout(state: State, place: str) -> dict[str, object] | None:
     """A card drawn for the event table, and the tile it calls for placed at `place`."""
     if place in state.map.tiles:
         return None
-    here = [s for s in state.ships_at(place) if state.is_captain(s.owner)]
+    ships = state.ships_at(place)
+    here = [s for s in ships if state.is_captain(s.owner)]
     by = min((s.owner for s in here), key=lambda o: state.captains[o].seat, default=None)
+    if by is None:  # an NPC's ship scouts it (the Explorers' points)
+        order = list(state.npcs)
+        npc_ships = [s.owner for s in ships if s.owner in state.npcs]
+        by = min(npc_ships, key=order.index, default=None)
     return scout_with(state, place, _event_number(state), by)
 
 
@@ -443,7 +448,7 @@ def _scouted_mission(state: State, scouted: dict[str, object]) -> list[ev.Event]
     """The event table's loyalty mission: the captain who scouted it draws mission cards
     (one for every 2 points of Cha), unless a mission or a mission hand is theirs already."""
     by = scouted.get("by")
-    if scouted["result"] != "mission" or not isinstance(by, str):
+    if scouted["result"] != "mission" or not isinstance(by, str) or by not in state.captains:
         return []
     c = state.captains[by]
     if c.mission is not None or any(h.kind == "mission" for h in c.hand):

@@ -350,12 +350,13 @@ def _own_ship(state: State, c: Captain, ship_id: int) -> Ship:
     return ship
 
 
-def _ordered_ship(state: State, c: Captain, ship_id: int) -> Ship:
-    """A ship the captain may give move orders: their own, or an NPC friend's ship the trust
-    put under their control (`npcs.controller`)."""
+def _commanded_ship(state: State, c: Captain, ship_id: int) -> Ship:
+    """A ship the captain gives move and retreat orders to: their own, or an NPC friend's
+    ship under their control (the trust's share: `npcs.controller`)."""
     ship = state.ships.get(ship_id)
     npc = state.npcs.get(ship.owner) if ship is not None else None
-    if ship is not None and npc is not None and npc.control.get(str(ship_id)) == c.id:
+    controlled = npc is not None and npc.friend and npc.control.get(str(ship_id)) == c.id
+    if ship is not None and controlled:
         return ship
     return _own_ship(state, c, ship_id)
 
@@ -476,7 +477,7 @@ def move(state: State, cid: str, ship_ids: list[int], to: str | None) -> list[ev
     c = captain_of(state, cid)
     if len(set(ship_ids)) != len(ship_ids):
         raise CommandError("a ship is named twice")
-    ships = [_ordered_ship(state, c, i) for i in ship_ids]
+    ships = [_commanded_ship(state, c, i) for i in ship_ids]
     if to is None:
         for ship in ships:
             ship.move = None
@@ -506,7 +507,7 @@ def move(state: State, cid: str, ship_ids: list[int], to: str | None) -> list[ev
 
 def set_retreat(state: State, cid: str, ship_id: int, on: bool) -> list[ev.Event]:
     c = captain_of(state, cid)
-    ship = _own_ship(state, c, ship_id)
+    ship = _commanded_ship(state, c, ship_id)
     ship.retreat = on
     return _spent(state, c, "retreat", ship=ship_id, on=on)
 

@@ -47,6 +47,8 @@ def _on_top(state: State, number: int) -> None:
 
 def _enemy_ship(state: State, at: str, parts: list[str]) -> int:
     npc = npcs.create_enemy(state, "9,-9")
+    for gone in state.ships_of(npc.id):  # (its starting fleet stays out of the scenario)
+        del state.ships[gone.id]
     tech = state.cards.techs["interceptor"]
     return state.add_ship(npc.id, "interceptor", parts, tech.structure, at).id
 
@@ -182,6 +184,8 @@ def test_an_enemy_homeworld_taken_by_a_land_battle_wins_mission_6_and_the_campai
     home = "0,-1"
     state.map.tiles[home] = Tile(kind=Kind.PLANET, planet=PlanetType.ARID, zone=1)
     enemy = npcs.create_enemy(state, home)
+    for gone in state.ships_of(enemy.id):  # its fleet is gone: only its army defends
+        del state.ships[gone.id]
     enemy.land = {"space-cadet": 2}
     # three space marines (100 credits each) against two space cadets
     command(state, "ann", kind="recruit", units={"space-marine": 3})
@@ -312,6 +316,31 @@ def test_more_than_a_fleet_at_one_place_sends_the_newest_back() -> None:
         {"ship": newcomer, "owner": "ann", "src": "0,-1", "dst": EARTH}
     ]
     assert all(state.ships[i].at == "0,-1" for i in there)
+
+
+def test_a_friend_s_ship_under_a_captain_s_control_follows_their_orders() -> None:
+    state = past_setup()
+    js = state.npcs["js"]
+    ship = npcs.launch(state, js, state.cards, "interceptor", EARTH)
+    js.control[str(ship.id)] = "ann"  # the trust's share under ann's control
+    with pytest.raises(CommandError, match=f"no ship {ship.id}"):
+        command(state, "bob", kind="move", ships=[ship.id], to="0,-1")
+    command(state, "ann", kind="move", ships=[ship.id], to="0,-1")
+    assert state.ships[ship.id].move == "0,-1"
+
+
+def test_an_npc_s_kills_are_counted_for_it() -> None:
+    state = new_game()
+    command(state, "ann", kind="stats", stats=STATS)
+    resolve(state)
+    state.map.tiles["0,-1"] = Tile(kind=Kind.EMPTY, zone=1)
+    tech = state.cards.techs["interceptor"]
+    weak = state.add_ship("ann", "interceptor", ["nuclear-engine"], tech.structure, "0,-1").id
+    enemy_ship = _enemy_ship(state, "0,-1", ["nuclear-engine"] + ["laser-cannon"] * 2)
+    killer = state.ships[enemy_ship].owner
+    events = resolve(state)
+    assert weak in of_kind(events, "BattleReport")[0].destroyed
+    assert state.npcs[killer].destroyed == 1
 
 
 # --- refusals ------------------------------------------------------------------------------------
