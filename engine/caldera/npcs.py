@@ -13,6 +13,8 @@
   (`upgrade_enemies`).
 - The NPCs' turn (`npc_turn`, the seed's part 4): each NPC in `npc_ai.turn_order` sends ships,
   then gets new ships; damaged enemy ships withdraw to their base and are repaired there.
+- The escort events (`event_started`, `event_ended`): a friend's protected ship at Earth while
+  a wingman or rare cargo card is in play; alive at its end, trust and credits.
 
 Every number is the rules' (data/rulesets/caldera/standard.toml: `[npc]`, `npc_friends`,
 `npc_enemies`, `npc_design`, `enemy_ai`, `planets`, `land_army`, `land_units`, `trust`,
