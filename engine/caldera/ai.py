@@ -17,7 +17,9 @@ The policy, once a window:
 4. Moves: miners to the nearest system with minerals; the others to the nearest unexplored
    place their engines reach (scouting), else to the reachable place nearest to one; at most
    a fleet from one place. With enemy ships or an enemy base within `THREAT` layers of Earth,
-   the warships guard the shipyard (those at Earth stay, the others come home).
+   the warships guard the shipyard (those at Earth stay, the others come home). Warships go
+   for the captain's mission: an enemy homeworld left without ships when it has an army,
+   enemy ships away from Earth (missions 1 and 3), the farthest unexplored place (mission 5).
 5. Land units: an army of the cheapest unit (as many as its largest ship carries and a
    quarter of its credits pays for) once it has ships, to take enemy homeworlds.
 Then it submits.
@@ -42,7 +44,7 @@ from engine.caldera.commands import (
     SetStats,
     Submit,
 )
-from engine.caldera.state import EARTH, Captain, State
+from engine.caldera.state import EARTH, Captain, Ship, State
 from engine.caldera.turns import default_stats
 from engine.caldera.view import View
 from engine.caldera.window import (
@@ -55,6 +57,8 @@ from engine.caldera.window import (
 
 STYLES = ("normal",)
 THREAT = 3  # enemies this many layers from Earth or nearer: warships guard the shipyard
+HUNTS = (1, 3)  # the loyalty missions of destroying enemy ships
+SCOUT_FARTHEST = 5  # the loyalty mission of scouting farther than any known tile
 
 
 @dataclass
@@ -242,6 +246,11 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
     }
     limit = state.rules.fleet.move_group
     defend = threatened(view)
+    homes = {
+        n.home
+        for n in view.npcs.values()
+        if not n.friend and not n.conquered and n.home and n.home not in enemies_at
+    }
     for ship in state.ships_of(me):
         if taken.get(ship.at, 0) >= limit:
             continue
@@ -254,8 +263,11 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
         if not reach:
             continue
         goal = None
+        hunt = _mission_goal(view, c, ship, reach, homes, enemies_at)
         if defend and warship and EARTH in reach:
             goal = EARTH  # home to guard the shipyard
+        elif warship and hunt is not None:
+            goal = hunt
         elif "mining-bots" in ship.parts:
             if ship.at in systems and ship.at not in enemies_at:
                 continue  # mining where it is
@@ -266,7 +278,10 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
             options = [p for p in reach if p in unexplored and p not in targets_used]
             if forbidden(state, "no-exploring") is not None:
                 options = []
-            if options:
+            if options and c.mission == SCOUT_FARTHEST:
+                # farther than any known tile: the farthest it reaches
+                goal = max(options, key=lambda p: (hexes.layer(hexes.parse(p)), -reach[p]))
+            elif options:
                 goal = min(options, key=lambda p: (reach[p], hexes.key_order(p)))
             elif unexplored:
                 goal = min(
@@ -284,6 +299,28 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
         taken[ship.at] = taken.get(ship.at, 0) + 1
         out.append(Move(ships=[ship.id], to=goal))
     return out
+
+
+def _mission_goal(
+    view: View,
+    c: Captain,
+    ship: Ship,
+    reach: dict[str, int],
+    homes: set[str],
+    enemies_at: set[str],
+) -> str | None:
+    """Where a warship goes for its captain's mission, if anywhere it reaches: an enemy
+    homeworld left without ships when the captain has an army (mission 6, and the campaign),
+    enemy ships outside Earth (missions 1 and 3)."""
+    if any(c.land.values()):
+        options = [p for p in reach if p in homes]
+        if options:
+            return min(options, key=lambda p: (reach[p], hexes.key_order(p)))
+    if c.mission in HUNTS and any(s.id == ship.id for s in view.fleets.get(c.id, [])):
+        options = [p for p in reach if p in enemies_at and p != EARTH]
+        if options:
+            return min(options, key=lambda p: (reach[p], hexes.key_order(p)))
+    return None
 
 
 def _distance(a: str, b: str) -> int:

@@ -37,12 +37,12 @@ class BuyBonus(_Command):
 
 class Choose(_Command):
     """A card of the captain's hand chosen: the next research, a design bought (its layout),
-    the next loyalty mission, a mission reward, a tech bought at half price; `card` None
+    the next loyalty mission, a tech bought at half price (the reward "Nice!"); `card` None
     takes none (where the seed lets one). `hand` "zone" chooses the zone mission (any
     captain, for all)."""
 
     kind: Literal["choose"] = "choose"
-    hand: Literal["research", "design", "mission", "reward", "tech", "zone"]
+    hand: Literal["research", "design", "mission", "tech", "zone"]
     card: str | None = Field(default=None, max_length=40)
 
 

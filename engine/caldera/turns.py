@@ -275,6 +275,7 @@ def resolve(state: State) -> list[ev.Event]:
     for at in clashes.places(state):
         out += clashes.fight_at(state, at)
         battles.append({"at": at})
+    state.battles = [str(b["at"]) for b in battles]
     out += clashes.conquests(state)
     out += missions.after_battles(state)
     scouted_all: list[dict[str, object]] = []

@@ -49,7 +49,7 @@ def _afford(c: Captain, cost: int, what: str) -> None:
 
 
 def forbidden(state: State, effect: str) -> str | None:
-    """The event card in play, if it forbids this ("no-build", "no-move", ...)."""
+    """The event card in play's name if its effect is this one ("no-building"...)."""
     if state.event is None:
         return None
     card = state.cards.event_card(state.event.card)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from engine.caldera import npcs
+from engine.caldera import ai, npcs, window
 from engine.caldera.events import TurnResolved
 from engine.caldera.kind import KIND
 from engine.caldera.simulate import play
@@ -174,6 +174,7 @@ def test_a_battle_through_the_turn_and_mission_1_done() -> None:
     assert state.trust == 1 and state.captains["ann"].missions_done == 1
     assert not state.captains["ann"].mission
     assert _turn(events).battles == [{"at": "0,-1"}]
+    assert KIND.view_for(state, "bob").battles == ["0,-1"]  # the map shows it to everyone
 
 
 def test_an_enemy_homeworld_taken_by_a_land_battle_wins_mission_6_and_the_campaign() -> None:
@@ -419,6 +420,44 @@ def test_the_same_seed_plays_the_same_game() -> None:
     assert first.hash == again.hash and first.turns == 4
     assert other.hash != first.hash
     assert first.refused == {"c1": 0, "c2": 0}  # the AI gives valid commands
+
+
+def _two_captains_and_an_ai(seed: int) -> str:
+    """Four turns: ann and bob play by hand (a frigate, a miner, scouting), cal is the AI
+    deciding from its own view; the game's hash at the end."""
+    state = new_game(seed)
+    memory = ai.Memory()
+
+    def ai_turn() -> None:
+        for _look in range(2):
+            for order in ai.decide(KIND.view_for(state, "cal"), memory):
+                KIND.apply(
+                    state, en.CommandEntry(nation="cal", command=order.model_dump(mode="json"))
+                )
+
+    for nation in ("ann", "bob"):
+        command(state, nation, kind="stats", stats=STATS)
+    frigate = _frigate(state, "ann")
+    command(
+        state, "bob", kind="build", klass="interceptor", parts=["nuclear-engine", "mining-bots"]
+    )
+    ai_turn()
+    resolve(state)
+    for place in ("0,-1", "1,-1", "1,-2"):
+        if state.ended:
+            break
+        reach = window.reach(state, state.ships[frigate]) if frigate in state.ships else {}
+        if place in reach:
+            command(state, "ann", kind="move", ships=[frigate], to=place)
+        ai_turn()
+        resolve(state)
+    assert state.turn == 4 or state.ended
+    return KIND.hash(state)
+
+
+def test_two_captains_and_an_ai_seat_play_the_same_game_from_the_same_seed() -> None:
+    assert _two_captains_and_an_ai(21) == _two_captains_and_an_ai(21)
+    assert _two_captains_and_an_ai(22) != _two_captains_and_an_ai(21)
 
 
 def test_two_captains_and_an_ai_seat_replay_from_the_log() -> None:
