@@ -13,6 +13,8 @@
   (`upgrade_enemies`).
 - The NPCs' turn (`npc_turn`, the seed's part 4): each NPC in `npc_ai.turn_order` sends ships,
   then gets new ships; damaged enemy ships withdraw to their base and are repaired there.
+- The escort events (`event_started`, `event_ended`): a friend's protected ship at Earth while
+  a wingman or rare cargo card is in play; alive at its end, trust and credits.
 
 Every number is the rules' (data/rulesets/caldera/standard.toml: `[npc]`, `npc_friends`,
 `npc_enemies`, `npc_design`, `enemy_ai`, `planets`, `land_army`, `land_units`, `trust`,
@@ -36,6 +38,8 @@ from engine.caldera.rules import (
     Rules,
 )
 from engine.caldera.state import EARTH, Npc, Ship, State
+
+ESCORT_EVENTS = ("wingman", "rare-cargo")  # the event cards' effects with a ship to escort
 
 # --- the game's cards -------------------------------------------------------------------------
 
@@ -423,6 +427,11 @@ def controller(state: State, ship: Ship | int) -> str | None:
     return cid if cid is not None and cid in state.active() else None
 
 
+def _fleet(state: State, npc: Npc) -> list[Ship]:
+    """A friend's ships on the map that are its fleet's (not a ship escorted for an event)."""
+    return [s for s in state.ships_of(npc.id) if s.id != npc.escort]
+
+
 def _dock(state: State, npc: Npc, ship: Ship, into: dict[str, int]) -> None:
     del state.ships[ship.id]
     npc.control.pop(str(ship.id), None)
@@ -451,13 +460,13 @@ def _friend_turn(state: State, npc: Npc, rules: Rules, deck: Deck) -> list[dict[
     for klass, n in npc.repairing.items():
         npc.docked[klass] = npc.docked.get(klass, 0) + n
     npc.repairing = {}
-    for ship in state.ships_of(npc.id):
+    for ship in _fleet(state, npc):
         if ship.damage > 0:
             out.append({"npc": npc.id, "ship": ship.id, "did": "repairs", "at": ship.at})
             _dock(state, npc, ship, npc.repairing)
     captains = state.active()
     npc.control = {s: c for s, c in npc.control.items() if int(s) in state.ships and c in captains}
-    out_now = state.ships_of(npc.id)
+    out_now = _fleet(state, npc)
     fleet = len(out_now) + sum(npc.docked.values()) + sum(npc.repairing.values())
     protect_n, control_n = fleet_shares(state, rules, fleet)
     if not captains:
@@ -466,7 +475,7 @@ def _friend_turn(state: State, npc: Npc, rules: Rules, deck: Deck) -> list[dict[
     while len(controlled) > control_n:
         _dock(state, npc, controlled.pop(), npc.docked)
     while len(controlled) < control_n:
-        spare = [s for s in state.ships_of(npc.id) if str(s.id) not in npc.control]
+        spare = [s for s in _fleet(state, npc) if str(s.id) not in npc.control]
         taken = spare[0] if spare else _undock(state, npc, deck)
         if taken is None:
             break
@@ -477,7 +486,7 @@ def _friend_turn(state: State, npc: Npc, rules: Rules, deck: Deck) -> list[dict[
         npc.control[str(taken.id)] = cid
         controlled.append(taken)
         out.append({"npc": npc.id, "ship": taken.id, "did": "control", "captain": cid})
-    guards = [s for s in state.ships_of(npc.id) if str(s.id) not in npc.control]
+    guards = [s for s in _fleet(state, npc) if str(s.id) not in npc.control]
     while len(guards) > protect_n:
         _dock(state, npc, guards.pop(), npc.docked)
     while len(guards) < protect_n:
@@ -492,7 +501,7 @@ def _friend_turn(state: State, npc: Npc, rules: Rules, deck: Deck) -> list[dict[
     npc.ship_points += rules.npc.friend_points_per_turn
     classes = pattern(npc, deck, rules)
     while classes and npc.ship_points >= len(slots(npc, deck, rules)):
-        total = len(state.ships_of(npc.id)) + sum(npc.docked.values()) + sum(npc.repairing.values())
+        total = len(_fleet(state, npc)) + sum(npc.docked.values()) + sum(npc.repairing.values())
         if total >= npc.fleet_start:
             break
         npc.ship_points -= len(slots(npc, deck, rules))
@@ -650,14 +659,34 @@ __all__ = [
 
 
 def event_started(state: State, card: str) -> None:
-    """An event card came into play: the wingman and rare cargo events put an NPC friend's
-    ship (`Ship.protected`) with the captains to escort.
-
-    TODO(wt-cal-npc): the escorted ship; its reward (the card's amount and trust) when it
-    lives to the card's end."""
+    """An event card came into play: the wingman and rare cargo events put a ship of the newest
+    friend (a new one of its largest class, not from its fleet) at Earth, `protected` (the
+    enemies hit every captain's ship before it): it stays there, under the shipyards' and
+    the captains' protection, until the card ends."""
+    if state.cards.event_card(card).effect not in ESCORT_EVENTS or not state.friends():
+        return
+    rules, deck = _books(state)
+    npc = state.friends()[-1]
+    classes = pattern(npc, deck, rules)
+    if not classes:
+        return
+    klass = max(classes, key=lambda k: (deck.techs[k].level, k))
+    ship = launch(state, npc, deck, klass, EARTH)
+    ship.protected = True
+    npc.escort = ship.id
 
 
 def event_ended(state: State, card: str) -> None:
-    """An event card's turns are over (the escort's reward, the escorted ship leaving).
-
-    TODO(wt-cal-npc)."""
+    """An event card's turns are over: an escorted ship still alive earns the captains the
+    card's trust and each captain its `amount` x the zone in credits; then it leaves."""
+    found = state.cards.event_card(card)
+    for npc in state.friends():
+        if npc.escort is None:
+            continue
+        ship = state.ships.pop(npc.escort, None)
+        npc.control.pop(str(npc.escort), None)
+        npc.escort = None
+        if ship is not None and found.effect in ESCORT_EVENTS:
+            state.trust += found.trust
+            for cid in state.active():
+                state.captains[cid].credits += found.amount * state.zone

@@ -132,6 +132,7 @@ class Npc(_Model):
     turns: int = 0  # NPC turns it has played
     defence_percent: int = 0  # more defence for its side in battles (a cold planet: 50)
     land_tech: int = 0  # the best land unit level it fields
+    escort: int | None = None  # a friend's ship the captains escort (wingman, rare cargo)
 
 
 class EventInPlay(_Model):

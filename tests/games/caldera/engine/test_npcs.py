@@ -35,6 +35,18 @@ AI_CARD = {  # a card of each top number (the enemy A.I. type's number)
 }
 
 
+def _fresh() -> State:
+    """Three captains (X = 3) and Jack's Spacebay, no escorted ship (the starting event card
+    may have brought one)."""
+    state = new_game()
+    if state.event is not None:
+        npcs.event_ended(state, state.event.card)
+        state.trust = 0
+        for c in state.captains.values():
+            c.credits = 500
+    return state
+
+
 def _pin(state: State, cards: list[str]) -> None:
     """These cards drawn next from the main deck, in this order."""
     pile = state.decks.main
@@ -51,7 +63,7 @@ def _tile(state: State, place: str, kind: Kind, **face: object) -> None:
 
 def _game(planet: str = "cold") -> State:
     """Three captains (X = 3), Jack's Spacebay made, the hand-made map round the base."""
-    state = new_game()
+    state = _fresh()
     _tile(state, BASE, Kind.PLANET, planet=planet)
     _tile(state, "1,-3", Kind.EMPTY)
     _tile(state, "0,-2", Kind.HALF_NEBULA)
@@ -76,7 +88,7 @@ def _sends(events: list[dict[str, object]], npc: str) -> list[dict[str, object]]
 
 
 def test_jacks_spacebay_designs_its_interceptor_from_the_cards_drawn() -> None:
-    state = new_game()
+    state = _fresh()
     del state.npcs["js"]
     _pin(
         state,
@@ -187,12 +199,13 @@ def test_each_type_sends_its_group_where_the_seed_says(
 def test_explorers_send_ships_one_by_one_to_unexplored_space_clockwise_from_north() -> None:
     state = _game()
     explorers = _enemy(state, 2)
+    ids = [s.id for s in state.ships_of(explorers.id)]
     events = npcs.npc_turn(state)
     # 6 ships, half kept: three sent alone, north, north-east, then north-west of the base
     assert [(e["ships"], e["to"]) for e in _sends(events, explorers.id)] == [
-        ([4], "0,-4"),
-        ([5], "1,-4"),
-        ([6], "-1,-3"),
+        ([ids[3]], "0,-4"),
+        ([ids[4]], "1,-4"),
+        ([ids[5]], "-1,-3"),
     ]
     # they entered unexplored space: it is scouted at this resolution
     assert {"0,-4", "1,-4", "-1,-3"} <= set(state.scouting)
@@ -208,7 +221,7 @@ def test_conquerors_open_with_half_their_fleet_at_the_closest_homeworld() -> Non
 
 
 def test_with_nowhere_uncontrolled_to_go_an_enemy_attacks_the_closest_homeplanet() -> None:
-    state = new_game()
+    state = _fresh()
     _tile(state, "0,-1", Kind.PLANET, planet="cold")
     manufacturers = _enemy(state, 5, at="0,-1")  # no asteroids on the map
     events = _sends(npcs.npc_turn(state), manufacturers.id)
@@ -288,7 +301,7 @@ def test_damaged_enemy_ships_go_home_and_are_repaired_there() -> None:
 
 
 def test_the_friend_plays_first_then_the_enemies_nearest_earth_north_first_clockwise() -> None:
-    state = new_game()
+    state = _fresh()
     for place in ("0,-2", "1,0", "0,-1"):
         _tile(state, place, Kind.PLANET, planet="cold")
     far = _enemy(state, 5, at="0,-2")  # layer 2
@@ -318,13 +331,13 @@ def test_the_friend_plays_first_then_the_enemies_nearest_earth_north_first_clock
     ],
 )
 def test_trust_thresholds_share_the_friend_s_fleet(trust: int, shares: tuple[int, int]) -> None:
-    state = new_game()  # X = 3
+    state = _fresh()  # X = 3
     state.trust = trust
     assert npcs.fleet_shares(state, state.rules, 36) == shares
 
 
 def test_the_friend_s_ships_come_out_by_trust_and_follow_their_captains() -> None:
-    state = new_game()
+    state = _fresh()
     js = state.npcs["js"]
     npcs.npc_turn(state)
     assert not state.ships_of("js")  # no trust: all docked
@@ -418,3 +431,34 @@ def test_explorers_scout_deep_space_without_breaking_the_captains_zone_mission()
     assert not state.zone_mark.get("broken")
     explorers = state.npcs[explorers.id]  # the resolution works on a copy of the state
     assert npc_ai.points_gained(state, explorers, state.rules.ai_type(2)) == 3
+
+
+# --- the escort events --------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("alive", [True, False])
+def test_a_wingman_kept_alive_to_the_card_s_end_earns_trust_and_credits(alive: bool) -> None:
+    state = _fresh()
+    credits = {c: state.captains[c].credits for c in state.active()}
+    npcs.event_started(state, "wingman")
+    (wingman,) = state.ships_of("js")
+    assert wingman.protected and wingman.at == EARTH
+    assert npcs.controller(state, wingman) is None  # it waits at Earth, under protection
+    npcs.npc_turn(state)  # the friend's turn leaves it be (no trust: nothing else comes out)
+    assert state.ships_of("js") == [wingman]
+    if not alive:
+        del state.ships[wingman.id]  # shot down
+    npcs.event_ended(state, "wingman")
+    assert not state.ships_of("js")
+    card = state.cards.event_card("wingman")
+    assert state.trust == (card.trust if alive else 0)
+    gain = card.amount * state.zone if alive else 0
+    assert {c: state.captains[c].credits - credits[c] for c in credits} == dict.fromkeys(
+        credits, gain
+    )
+
+
+def test_other_events_bring_no_ship() -> None:
+    state = _fresh()
+    npcs.event_started(state, "solar-storm")
+    assert not state.ships_of("js")
