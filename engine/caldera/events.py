@@ -76,6 +76,7 @@ class TurnResolved(Event):
     battles: list[dict[str, Any]] = Field(default_factory=list)  # {at, sides, destroyed}
     scouted: list[dict[str, Any]] = Field(default_factory=list)  # {at, tile, result, by}
     npcs: list[str] = Field(default_factory=list)  # NPCs made this turn
+    npc_turn: list[dict[str, Any]] = Field(default_factory=list)  # what each NPC did, in order
     zone: int = 1
     zone_counter: int = 0
     zone_changed: bool = False

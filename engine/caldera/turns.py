@@ -270,7 +270,7 @@ def resolve(state: State) -> list[ev.Event]:
     farthest_before = state.farthest
     moved, returned = _moves(state, turn)
     npcs_before = set(state.npcs)
-    npcs.npc_turn(state)
+    npc_turn = npcs.npc_turn(state)
     battles: list[dict[str, object]] = []
     for at in clashes.places(state):
         out += clashes.fight_at(state, at)
@@ -311,6 +311,7 @@ def resolve(state: State) -> list[ev.Event]:
         battles=battles,
         scouted=scouted_all,
         npcs=sorted(set(state.npcs) - npcs_before),
+        npc_turn=npc_turn,
         zone=state.zone,
         zone_counter=state.zone_counter,
         zone_changed=zone_changed,
