@@ -7,10 +7,12 @@ command it gives is checked by the game as a player's; one refused is remembered
 The policy, once a window:
 1. The setup: balanced stats (the rules' default character), the first zone mission card, an
    Earth interceptor when the credits allow it.
-2. Cards: the research whose tech costs least (a class or engine first on a tie), the easiest
-   mission (the lowest number), a design of the tech it builds with when a fifth of the
-   credits pays for it, a half-price tech when affordable.
-3. Spending: repairs of its ships at the shipyard; a ship a turn when the credits pay for it:
+2. Cards: the research whose tech costs least (a class or engine first on a tie; a higher
+   level first for mission 4), the easiest mission (the lowest number), the cheapest design
+   when a fifth of the credits pays for it (one of its most advanced tech whenever it can pay
+   for mission 2), a half-price tech when half the credits pay for it.
+3. Spending: repairs of its ships at the shipyard; the shipyard rebuilt for its largest class
+   when half the credits pay for it; a ship a turn when the credits pay for it:
    the largest class its shipyard builds, its best engine, then mining bots (while fewer
    than half its ships are miners) or its best weapon and defence by turns, while they fit;
    half the credits left into research (a quarter before it has a ship).
@@ -43,6 +45,7 @@ from engine.caldera.commands import (
     Repair,
     SetStats,
     Submit,
+    Upgrade,
 )
 from engine.caldera.state import EARTH, Captain, Ship, State
 from engine.caldera.turns import default_stats
@@ -58,6 +61,8 @@ from engine.caldera.window import (
 STYLES = ("normal",)
 THREAT = 3  # enemies this many layers from Earth or nearer: warships guard the shipyard
 HUNTS = (1, 3)  # the loyalty missions of destroying enemy ships
+NEW_LAYOUT = 2  # the loyalty mission of a new layout of the most advanced tech
+NEW_LEVEL = 4  # the loyalty mission of researching a new tech level
 SCOUT_FARTHEST = 5  # the loyalty mission of scouting farther than any known tile
 
 
@@ -83,11 +88,16 @@ def state_of(view: View) -> State:
 
 
 def _research_pick(state: State, c: Captain, cards: list[str]) -> str:
-    def key(card: str) -> tuple[bool, int, bool, str]:
+    """The cheapest research (a class or an engine first on a tie); with mission 4 (a new
+    tech level), a tech above its best level first."""
+    best = stats_.highest_level(c.techs, state.cards)
+
+    def key(card: str) -> tuple[bool, bool, int, bool, str]:
         tech_id = state.cards.card(card).tech
         tech = state.cards.techs[tech_id]
         return (
             tech_id in c.techs,
+            c.mission == NEW_LEVEL and tech.level <= best,
             tech.research_cost,
             tech.category not in ("class", "engine"),
             card,
@@ -115,12 +125,18 @@ def _cards(state: State, view: View, me: str, c: Captain) -> list[Any]:
             if forbidden(state, "no-design") is not None:
                 out.append(Choose(hand="design", card=None))
                 continue
+            top = stats_.highest_level(c.techs, cards)
             for card in hand.cards:
                 tech = cards.card(card).tech
                 if stats_.can_design(tech, c.techs, rules):
                     cost = stats_.design_cost(techs[tech].research_cost, rules)
-                    if cost * 5 <= credits and (best is None or cost < best[0]):
+                    # mission 2 (a new layout of its most advanced tech): worth its price
+                    wanted = c.mission == NEW_LAYOUT and techs[tech].level >= top
+                    share = 1 if wanted else 5
+                    if cost * share <= credits and (best is None or cost < best[0] or wanted):
                         best = (cost, card)
+                        if wanted:
+                            break
             if best is not None:
                 out.append(Choose(hand="design", card=best[1]))
                 credits -= best[0]
@@ -183,6 +199,19 @@ def _spend(state: State, me: str, c: Captain, credits: int, defend: bool) -> lis
             points = min(ship.damage, credits // max(1, price))
             out.append(Repair(ship=ship.id, points=points))
             credits -= points * price
+    larger = sorted(
+        (t for t in c.techs if t in techs and techs[t].category == "class"),
+        key=lambda t: (-techs[t].level, t),
+    )
+    if larger and techs[larger[0]].level > techs[c.shipyard.klass].level:
+        hull = techs[larger[0]].build_cost * rules.shipyard.space_times
+        cost = stats_.build_cost(hull, c.stats or Stats(), rules)
+        if cost * 2 <= credits and not c.shipyard.destroyed:
+            out.append(Upgrade(klass=larger[0]))
+            credits -= cost
+            c = c.model_copy(
+                update={"shipyard": c.shipyard.model_copy(update={"klass": larger[0]})}
+            )
     yard = techs[c.shipyard.klass].level
     classes = sorted(
         (
@@ -361,7 +390,12 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
             state.captains[me].research = state.cards.card(command.card).tech
             state.captains[me].research_paid = 0
     spent = _spend(state, me, state.captains[me], credits, threatened(view))
-    forbids: dict[type, str] = {Build: "no-building", Fund: "no-research", Repair: "no-repair"}
+    forbids: dict[type, str] = {
+        Build: "no-building",
+        Upgrade: "no-building",
+        Fund: "no-research",
+        Repair: "no-repair",
+    }
     out += [x for x in spent if forbidden(state, forbids.get(type(x), "")) is None]
     out += _moves(state, view, me, state.captains[me])
     out.append(Submit())
