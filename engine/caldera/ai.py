@@ -19,7 +19,8 @@ The policy, once a window:
 4. Moves: miners to the nearest system with minerals; the others to the nearest unexplored
    place their engines reach (scouting), else to the reachable place nearest to one; at most
    a fleet from one place. With enemy ships or an enemy base within `THREAT` layers of Earth,
-   the warships guard the shipyard (those at Earth stay, the others come home). Warships go
+   the warships but the first (a scout) guard the shipyard (those at Earth stay, the others
+   come home). Warships go
    for the captain's mission: an enemy homeworld left without ships when it has an army,
    enemy ships away from Earth (missions 1 and 3), the farthest unexplored place (mission 5).
 5. Land units: an army of the cheapest unit (as many as its largest ship carries and a
@@ -275,6 +276,8 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
     }
     limit = state.rules.fleet.move_group
     defend = threatened(view)
+    # its first warship scouts on, even when the others guard the shipyard
+    scout = next((s.id for s in state.ships_of(me) if "mining-bots" not in s.parts), None)
     homes = {
         n.home
         for n in view.npcs.values()
@@ -284,7 +287,8 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
         if taken.get(ship.at, 0) >= limit:
             continue
         warship = "mining-bots" not in ship.parts
-        if defend and warship and ship.at == EARTH:
+        guard = defend and warship and ship.id != scout
+        if guard and ship.at == EARTH:
             continue  # it guards the shipyard
         reach = starmap.reachable(
             state.map, state.map_rules, ship.at, engine_range(state, c.techs, ship)
@@ -293,7 +297,7 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
             continue
         goal = None
         hunt = _mission_goal(view, c, ship, reach, homes, enemies_at)
-        if defend and warship and EARTH in reach:
+        if guard and EARTH in reach:
             goal = EARTH  # home to guard the shipyard
         elif warship and hunt is not None:
             goal = hunt
