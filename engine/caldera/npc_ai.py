@@ -145,21 +145,20 @@ def targets(state: State, npc: Npc, ai: EnemyAi, taken: set[str]) -> list[str]:
 # --- moving ------------------------------------------------------------------------------------
 
 
-def step(frm: str, to: str, reach: dict[str, int], placed: Collection[str]) -> str:
+def step(
+    frm: str, to: str, reach: dict[str, int], to_go: dict[str, int], placed: Collection[str]
+) -> str:
     """Where a ship at `frm` sent to `to` goes this turn, given the places its engine reaches
-    (`reach`: place -> cost): `to` if it reaches it, else the reachable placed tile closest to
-    `to` (then the cheaper, then the seed's order), if that is closer than `frm`; else it
-    stays. It never stops in unexplored space it was not sent to."""
+    (`reach`: place -> cost) and what moving between each place and `to` costs at the
+    cheapest (`to_go`): `to` if it reaches it, else the reachable placed tile nearest `to` by
+    that cost (then the cheaper to reach, then the seed's order), if it is nearer than `frm`;
+    else it stays. It never stops in unexplored space it was not sent to."""
     if to in reach:
         return to
-    goal = hexes.parse(to)
-    options = [p for p in reach if p in placed]
+    options = [p for p in reach if p in placed and p in to_go]
     if not options:
         return frm
-    best = min(
-        options,
-        key=lambda p: (hexes.distance(hexes.parse(p), goal), reach[p], hexes.key_order(p)),
-    )
-    if hexes.distance(hexes.parse(best), goal) >= hexes.distance(hexes.parse(frm), goal):
+    best = min(options, key=lambda p: (to_go[p], reach[p], hexes.key_order(p)))
+    if frm in to_go and to_go[best] >= to_go[frm]:
         return frm
     return best
