@@ -551,7 +551,8 @@ def _fly(state: State, npc: Npc, ship: Ship, out: list[dict[str, Any]], routes: 
     if to is None:
         return
     if ship.at != to:
-        nxt = npc_ai.step(ship.at, to, routes.reach(npc, ship), routes.to(to), state.map.tiles)
+        reach = routes.reach(npc, ship)
+        nxt = to if to in reach else npc_ai.step(ship.at, to, reach, routes.to(to), state.map.tiles)
         if nxt != ship.at:
             out.append({"npc": npc.id, "ship": ship.id, "did": "move", "src": ship.at, "dst": nxt})
             _move(state, npc, ship, nxt)
