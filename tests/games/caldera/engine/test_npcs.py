@@ -462,3 +462,18 @@ def test_other_events_bring_no_ship() -> None:
     state = _fresh()
     npcs.event_started(state, "solar-storm")
     assert not state.ships_of("js")
+
+
+def test_each_zone_has_one_friend_from_the_npc_table() -> None:
+    state = _fresh()
+    assert npcs.create_friend(state) is None  # zone 1 has Jack's Spacebay already
+    state.zone = 2
+    plain = ["destroyer-5", "destroyer-6", "cruiser-1", "cruiser-2", "cruiser-4"]
+    _pin(state, ["plating-2", "plating-3", "tnt-mine-1", "laser-cannon-2", *PLAIN_LAYOUTS, *plain])
+    nf = npcs.create_friend(state)
+    assert nf is not None and nf.name == "New Frontier"
+    # "1 Class 2 engine": interceptors with a cold fusion drive, the best engine it has
+    assert nf.designs["interceptor"][0] == "cold-fusion-drive"
+    assert npcs.create_friend(state) is None
+    state.zone = 11  # past the table's last friend (Galactic Union, zone 10)
+    assert npcs.create_friend(state) is None
