@@ -111,18 +111,28 @@ def best_engine(npc: Npc, deck: Deck) -> str | None:
     )
 
 
+def _engine_for(npc: Npc, deck: Deck, space: int, weapon: int) -> str | None:
+    """The engine of a design with `space`: its best engine that leaves room for a weapon of
+    size `weapon` (the smallest it has), else the best that fits at all."""
+    engines = sorted(
+        (t for t in npc.techs if t in deck.techs and deck.techs[t].category == "engine"),
+        key=lambda t: (deck.techs[t].level, deck.techs[t].value(npc.techs[t]), t),
+        reverse=True,
+    )
+    fits = [e for e in engines if deck.techs[e].size <= space]
+    roomy = [e for e in fits if deck.techs[e].size + weapon <= space]
+    found = roomy or fits
+    return found[0] if found else None
+
+
 def design(npc: Npc, deck: Deck, klass: str) -> list[str]:
-    """The parts of the NPC's ships of `klass`: its best engine, then as many weapons as the
-    class fires a round (its class level) of its best weapon (the most damage at its layout,
+    """The parts of the NPC's ships of `klass`: its best engine that leaves room for a weapon,
+    then as many weapons as the class fires a round (its class level) of its best weapon (the most damage at its layout,
     ties in the seed's order: beam, fighters, laser, missile, mine), then its defences, the
     best first, in turns, while they fit in the class's space. No mining bots."""
     tech = deck.techs[klass]
     space = tech.value(npc.techs.get(klass, 0))
     parts: list[str] = []
-    engine = best_engine(npc, deck)
-    if engine is not None and deck.techs[engine].size <= space:
-        parts.append(engine)
-        space -= deck.techs[engine].size
     rank = {w: i for i, w in enumerate(WEAPON_TYPES)}
     weapons = sorted(
         (t for t in npc.techs if t in deck.techs and deck.techs[t].category == "weapon"),
@@ -132,6 +142,10 @@ def design(npc: Npc, deck: Deck, klass: str) -> list[str]:
             t,
         ),
     )
+    engine = _engine_for(npc, deck, space, min((deck.techs[w].size for w in weapons), default=0))
+    if engine is not None:
+        parts.append(engine)
+        space -= deck.techs[engine].size
     for _ in range(tech.level):
         fits = next((w for w in weapons if deck.techs[w].size <= space), None)
         if fits is None:
@@ -172,14 +186,23 @@ def _helps(npc: Npc, deck: Deck, rules: Rules, tech: str) -> bool:
 
 
 def _layout(npc: Npc, deck: Deck, rules: Rules, tech: str) -> None:
-    """One layout of `tech`; one that does not help the NPC goes to its engine instead (none
-    when its engine has every layout already)."""
+    """One layout of `tech`; one that does not help the NPC goes to its engine instead (the
+    engine its ships are fitted with; none when it has every layout already)."""
     if tech in deck.techs and _helps(npc, deck, rules, tech):
         npc.techs[tech] += 1
         return
-    engine = best_engine(npc, deck)
+    engine = _fitted_engine(npc, deck, rules)
     if engine is not None and npc.techs[engine] < rules.design.layouts:
         npc.techs[engine] += 1
+
+
+def _fitted_engine(npc: Npc, deck: Deck, rules: Rules) -> str | None:
+    """ "His engine": the engine its largest class's ships are fitted with (else its best)."""
+    for klass, _ in reversed(slots(npc, deck, rules)):
+        for part in design(npc, deck, klass):
+            if deck.techs[part].category == "engine":
+                return part
+    return best_engine(npc, deck)
 
 
 def _gain(npc: Npc, deck: Deck, rules: Rules, tech: str, planet: Planet | None) -> None:

@@ -477,3 +477,15 @@ def test_each_zone_has_one_friend_from_the_npc_table() -> None:
     assert npcs.create_friend(state) is None
     state.zone = 11  # past the table's last friend (Galactic Union, zone 10)
     assert npcs.create_friend(state) is None
+
+
+def test_a_design_keeps_room_for_a_weapon_before_a_bigger_engine() -> None:
+    state = _fresh()
+    del state.npcs["js"]
+    # a warp drive (size 30) would fill an interceptor (space 30): the nuclear engine it is
+    _pin(state, ["warp-drive-1", "laser-cannon-2", *PLAIN_LAYOUTS])
+    js = npcs.create_friend(state)
+    assert js is not None and "warp-drive" in js.techs
+    assert js.designs["interceptor"][:2] == ["nuclear-engine", "laser-cannon"]
+    # the layouts that help nothing went to the engine it flies with
+    assert js.techs["nuclear-engine"] == 5 and js.techs["warp-drive"] == 0
