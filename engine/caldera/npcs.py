@@ -629,6 +629,9 @@ def _enemy_turn(state: State, npc: Npc, rules: Rules, deck: Deck) -> list[dict[s
             _fly(state, npc, ship, out, routes)
     # get new ships
     gained = npc_ai.points_gained(state, npc, ai)
+    if ai.points in npc_ai.CLAIMED:
+        npc.claimed += npc_ai.claims(state, npc, ai)
+        npc.claim_points += gained
     npc.scouting = [p for p in npc.scouting if p not in state.map.tiles]
     if ai.points == "destroyed-ships":
         npc.destroyed_seen = npc.destroyed

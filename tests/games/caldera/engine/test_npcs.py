@@ -489,3 +489,19 @@ def test_a_design_keeps_room_for_a_weapon_before_a_bigger_engine() -> None:
     assert js.designs["interceptor"][:2] == ["nuclear-engine", "laser-cannon"]
     # the layouts that help nothing went to the engine it flies with
     assert js.techs["nuclear-engine"] == 5 and js.techs["warp-drive"] == 0
+
+
+def test_a_place_held_counts_for_ship_points_once() -> None:
+    state = _game()
+    surveyors = _enemy(state, 4)
+    surveyors.fleet_start = 100  # it keeps every ship at home: nothing is sent
+    first, second = state.ships_of(surveyors.id)[:2]
+    first.at, second.at = "1,-3", "-1,-2"
+
+    def built() -> int:
+        return sum(1 for e in npcs.npc_turn(state) if e["did"] == "built")
+
+    assert built() == 3  # two tiles and its base
+    assert built() == 0  # the same places: nothing more
+    first.at = "0,-2"  # a new tile held ("1,-3" was counted already)
+    assert built() == 1
