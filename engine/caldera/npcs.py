@@ -27,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.caldera import deck as deck_
-from engine.caldera import land, npc_ai, window
+from engine.caldera import land, npc_ai, starmap, window
 from engine.caldera.rules import (
     WEAPON_TYPES,
     Deck,
@@ -111,18 +111,28 @@ def best_engine(npc: Npc, deck: Deck) -> str | None:
     )
 
 
+def _engine_for(npc: Npc, deck: Deck, space: int, weapon: int) -> str | None:
+    """The engine of a design with `space`: its best engine that leaves room for a weapon of
+    size `weapon` (the smallest it has), else the best that fits at all."""
+    engines = sorted(
+        (t for t in npc.techs if t in deck.techs and deck.techs[t].category == "engine"),
+        key=lambda t: (deck.techs[t].level, deck.techs[t].value(npc.techs[t]), t),
+        reverse=True,
+    )
+    fits = [e for e in engines if deck.techs[e].size <= space]
+    roomy = [e for e in fits if deck.techs[e].size + weapon <= space]
+    found = roomy or fits
+    return found[0] if found else None
+
+
 def design(npc: Npc, deck: Deck, klass: str) -> list[str]:
-    """The parts of the NPC's ships of `klass`: its best engine, then as many weapons as the
-    class fires a round (its class level) of its best weapon (the most damage at its layout,
+    """The parts of the NPC's ships of `klass`: its best engine that leaves room for a weapon,
+    then as many weapons as the class fires a round (its class level) of its best weapon (the most damage at its layout,
     ties in the seed's order: beam, fighters, laser, missile, mine), then its defences, the
     best first, in turns, while they fit in the class's space. No mining bots."""
     tech = deck.techs[klass]
     space = tech.value(npc.techs.get(klass, 0))
     parts: list[str] = []
-    engine = best_engine(npc, deck)
-    if engine is not None and deck.techs[engine].size <= space:
-        parts.append(engine)
-        space -= deck.techs[engine].size
     rank = {w: i for i, w in enumerate(WEAPON_TYPES)}
     weapons = sorted(
         (t for t in npc.techs if t in deck.techs and deck.techs[t].category == "weapon"),
@@ -132,6 +142,10 @@ def design(npc: Npc, deck: Deck, klass: str) -> list[str]:
             t,
         ),
     )
+    engine = _engine_for(npc, deck, space, min((deck.techs[w].size for w in weapons), default=0))
+    if engine is not None:
+        parts.append(engine)
+        space -= deck.techs[engine].size
     for _ in range(tech.level):
         fits = next((w for w in weapons if deck.techs[w].size <= space), None)
         if fits is None:
@@ -172,14 +186,23 @@ def _helps(npc: Npc, deck: Deck, rules: Rules, tech: str) -> bool:
 
 
 def _layout(npc: Npc, deck: Deck, rules: Rules, tech: str) -> None:
-    """One layout of `tech`; one that does not help the NPC goes to its engine instead (none
-    when its engine has every layout already)."""
+    """One layout of `tech`; one that does not help the NPC goes to its engine instead (the
+    engine its ships are fitted with; none when it has every layout already)."""
     if tech in deck.techs and _helps(npc, deck, rules, tech):
         npc.techs[tech] += 1
         return
-    engine = best_engine(npc, deck)
+    engine = _fitted_engine(npc, deck, rules)
     if engine is not None and npc.techs[engine] < rules.design.layouts:
         npc.techs[engine] += 1
+
+
+def _fitted_engine(npc: Npc, deck: Deck, rules: Rules) -> str | None:
+    """ "His engine": the engine its largest class's ships are fitted with (else its best)."""
+    for klass, _ in reversed(slots(npc, deck, rules)):
+        for part in design(npc, deck, klass):
+            if deck.techs[part].category == "engine":
+                return part
+    return best_engine(npc, deck)
 
 
 def _gain(npc: Npc, deck: Deck, rules: Rules, tech: str, planet: Planet | None) -> None:
@@ -524,25 +547,35 @@ def _move(state: State, npc: Npc, ship: Ship, to: str) -> None:
             npc.scouting.append(to)
 
 
-def _fly(
-    state: State,
-    npc: Npc,
-    deck: Deck,
-    ship: Ship,
-    out: list[dict[str, Any]],
-    reaches: dict[tuple[str, int], dict[str, int]],
-) -> None:
-    """The ship one turn's move towards where it is sent (the target dropped on arrival);
-    `reaches` keeps the places reached from a place with a range, for this NPC's turn."""
+class _Routes:
+    """What moving costs, worked out once in an NPC's turn: the places a ship reaches from a
+    place with its range, and the cheapest cost between each place and a destination."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self._reach: dict[tuple[str, int], dict[str, int]] = {}
+        self._to: dict[str, dict[str, int]] = {}
+
+    def reach(self, npc: Npc, ship: Ship) -> dict[str, int]:
+        key = (ship.at, window.engine_range(self.state, npc.techs, ship))
+        if key not in self._reach:
+            self._reach[key] = window.reach(self.state, ship)
+        return self._reach[key]
+
+    def to(self, place: str) -> dict[str, int]:
+        if place not in self._to:
+            self._to[place] = starmap.costs_from(self.state.map, self.state.map_rules, place)
+        return self._to[place]
+
+
+def _fly(state: State, npc: Npc, ship: Ship, out: list[dict[str, Any]], routes: _Routes) -> None:
+    """The ship one turn's move towards where it is sent (the target dropped on arrival)."""
     to = npc.targets.get(str(ship.id))
     if to is None:
         return
     if ship.at != to:
-        key = (ship.at, window.engine_range(state, npc.techs, ship))
-        if key not in reaches:
-            reaches[key] = window.reach(state, ship)
-        reach = reaches[key]
-        nxt = npc_ai.step(ship.at, to, reach, state.map.tiles)
+        reach = routes.reach(npc, ship)
+        nxt = to if to in reach else npc_ai.step(ship.at, to, reach, routes.to(to), state.map.tiles)
         if nxt != ship.at:
             out.append({"npc": npc.id, "ship": ship.id, "did": "move", "src": ship.at, "dst": nxt})
             _move(state, npc, ship, nxt)
@@ -569,9 +602,9 @@ def _enemy_turn(state: State, npc: Npc, rules: Rules, deck: Deck) -> list[dict[s
             out.append({"npc": npc.id, "ship": ship.id, "did": "repaired", "at": home})
         else:
             npc.targets[str(ship.id)] = home
-    reaches: dict[tuple[str, int], dict[str, int]] = {}
+    routes = _Routes(state)
     for ship in state.ships_of(npc.id):
-        _fly(state, npc, deck, ship, out, reaches)
+        _fly(state, npc, ship, out, routes)
     # send ships out: all but half its starting fleet (the Conquerors' first turn: half of it)
     reserve = -(-npc.fleet_start * rules.npc.base_share_percent // 100)
     idle = [
@@ -586,16 +619,19 @@ def _enemy_turn(state: State, npc: Npc, rules: Rules, deck: Deck) -> list[dict[s
     limit = rules.fleet_limit(ai.id)
     while spare and (opening or len(spare) >= ai.group):
         group, spare = spare[: ai.group], spare[ai.group :]
-        to = _destination(state, npc, ai, len(group), limit)
+        to = _destination(state, npc, ai, len(group), limit, routes.to(home))
         if to is None:
             break
         for ship in group:
             npc.targets[str(ship.id)] = to
         out.append({"npc": npc.id, "did": "send", "ships": [s.id for s in group], "to": to})
         for ship in group:
-            _fly(state, npc, deck, ship, out, reaches)
+            _fly(state, npc, ship, out, routes)
     # get new ships
     gained = npc_ai.points_gained(state, npc, ai)
+    if ai.points in npc_ai.CLAIMED:
+        npc.claimed += npc_ai.claims(state, npc, ai)
+        npc.claim_points += gained
     npc.scouting = [p for p in npc.scouting if p not in state.map.tiles]
     if ai.points == "destroyed-ships":
         npc.destroyed_seen = npc.destroyed
@@ -615,10 +651,13 @@ def _enemy_turn(state: State, npc: Npc, rules: Rules, deck: Deck) -> list[dict[s
     return out
 
 
-def _destination(state: State, npc: Npc, ai: EnemyAi, size: int, limit: int) -> str | None:
-    """Where the next group of `size` goes: the first of its type's places with room for it
-    (its ships there and on the way, plus the group, within the fleet limit); with no such
-    place, the closest homeworld with room; None: nowhere (the group waits)."""
+def _destination(
+    state: State, npc: Npc, ai: EnemyAi, size: int, limit: int, from_home: dict[str, int]
+) -> str | None:
+    """Where the next group of `size` goes: the first of its type's places its ships can get
+    to from its base (`from_home`) with room for the group (its ships there and on the way,
+    plus the group, within the fleet limit); with no such place, the closest homeworld with
+    room; None: nowhere (the group waits)."""
     going: dict[str, int] = {}
     for ship in state.ships_of(npc.id):
         going[ship.at] = going.get(ship.at, 0) + (0 if str(ship.id) in npc.targets else 1)
@@ -626,7 +665,7 @@ def _destination(state: State, npc: Npc, ai: EnemyAi, size: int, limit: int) -> 
         going[to] = going.get(to, 0) + 1
     taken = set(npc_ai.held(state, npc)) | set(npc.targets.values())
     for place in npc_ai.targets(state, npc, ai, taken) + npc_ai.homeworlds(state, npc):
-        if going.get(place, 0) + size <= limit:
+        if place in from_home and going.get(place, 0) + size <= limit:
             return place
     return None
 

@@ -133,6 +133,8 @@ class Npc(_Model):
     defence_percent: int = 0  # more defence for its side in battles (a cold planet: 50)
     land_tech: int = 0  # the best land unit level it fields
     escort: int | None = None  # a friend's ship the captains escort (wingman, rare cargo)
+    claimed: list[str] = Field(default_factory=list)  # places counted for its ship points
+    claim_points: int = 0  # the ship points those places (and its base) have given
 
 
 class EventInPlay(_Model):

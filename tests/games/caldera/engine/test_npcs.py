@@ -462,3 +462,46 @@ def test_other_events_bring_no_ship() -> None:
     state = _fresh()
     npcs.event_started(state, "solar-storm")
     assert not state.ships_of("js")
+
+
+def test_each_zone_has_one_friend_from_the_npc_table() -> None:
+    state = _fresh()
+    assert npcs.create_friend(state) is None  # zone 1 has Jack's Spacebay already
+    state.zone = 2
+    plain = ["destroyer-5", "destroyer-6", "cruiser-1", "cruiser-2", "cruiser-4"]
+    _pin(state, ["plating-2", "plating-3", "tnt-mine-1", "laser-cannon-2", *PLAIN_LAYOUTS, *plain])
+    nf = npcs.create_friend(state)
+    assert nf is not None and nf.name == "New Frontier"
+    # "1 Class 2 engine": interceptors with a cold fusion drive, the best engine it has
+    assert nf.designs["interceptor"][0] == "cold-fusion-drive"
+    assert npcs.create_friend(state) is None
+    state.zone = 11  # past the table's last friend (Galactic Union, zone 10)
+    assert npcs.create_friend(state) is None
+
+
+def test_a_design_keeps_room_for_a_weapon_before_a_bigger_engine() -> None:
+    state = _fresh()
+    del state.npcs["js"]
+    # a warp drive (size 30) would fill an interceptor (space 30): the nuclear engine it is
+    _pin(state, ["warp-drive-1", "laser-cannon-2", *PLAIN_LAYOUTS])
+    js = npcs.create_friend(state)
+    assert js is not None and "warp-drive" in js.techs
+    assert js.designs["interceptor"][:2] == ["nuclear-engine", "laser-cannon"]
+    # the layouts that help nothing went to the engine it flies with
+    assert js.techs["nuclear-engine"] == 5 and js.techs["warp-drive"] == 0
+
+
+def test_a_place_held_counts_for_ship_points_once() -> None:
+    state = _game()
+    surveyors = _enemy(state, 4)
+    surveyors.fleet_start = 100  # it keeps every ship at home: nothing is sent
+    first, second = state.ships_of(surveyors.id)[:2]
+    first.at, second.at = "1,-3", "-1,-2"
+
+    def built() -> int:
+        return sum(1 for e in npcs.npc_turn(state) if e["did"] == "built")
+
+    assert built() == 3  # two tiles and its base
+    assert built() == 0  # the same places: nothing more
+    first.at = "0,-2"  # a new tile held ("1,-3" was counted already)
+    assert built() == 1
