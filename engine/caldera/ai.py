@@ -7,16 +7,24 @@ command it gives is checked by the game as a player's; one refused is remembered
 The policy, once a window:
 1. The setup: balanced stats (the rules' default character), the first zone mission card, an
    Earth interceptor when the credits allow it.
-2. Cards: the research whose tech costs least (a class or engine first on a tie), the easiest
-   mission (the lowest number), a design of the tech it builds with when a fifth of the
-   credits pays for it, a half-price tech when affordable.
-3. Spending: a share of the credits into research; a ship when it has none at the shipyard
-   or the credits are plenty: the largest class its shipyard builds, an engine, mining bots
-   when it has fewer miners than warships, and weapons and defences in the space left;
-   repairs of ships at the shipyard.
+2. Cards: the research whose tech costs least (a class or engine first on a tie; a higher
+   level first for mission 4), the easiest mission (the lowest number), the cheapest design
+   when a fifth of the credits pays for it (one of its most advanced tech whenever it can pay
+   for mission 2), a half-price tech when half the credits pay for it.
+3. Spending: repairs of its ships at the shipyard; the shipyard rebuilt for its largest class
+   when half the credits pay for it; a ship a turn when the credits pay for it:
+   the largest class its shipyard builds, its best engine, then mining bots (while fewer
+   than half its ships are miners) or its best weapon and defence by turns, while they fit;
+   half the credits left into research (a quarter before it has a ship).
 4. Moves: miners to the nearest system with minerals; the others to the nearest unexplored
    place their engines reach (scouting), else to the reachable place nearest to one; at most
-   a fleet from one place.
+   a fleet from one place. With enemy ships or an enemy base within `THREAT` layers of Earth,
+   the warships but the first (a scout) guard the shipyard (those at Earth stay, the others
+   come home). Warships go
+   for the captain's mission: an enemy homeworld left without ships when it has an army,
+   enemy ships away from Earth (missions 1 and 3), the farthest unexplored place (mission 5).
+5. Land units: an army of the cheapest unit (as many as its largest ship carries and a
+   quarter of its credits pays for) once it has ships, to take enemy homeworlds.
 Then it submits.
 """
 
@@ -34,16 +42,29 @@ from engine.caldera.commands import (
     Choose,
     Fund,
     Move,
+    Recruit,
     Repair,
     SetStats,
     Submit,
+    Upgrade,
 )
-from engine.caldera.state import EARTH, Captain, State
+from engine.caldera.state import EARTH, Captain, Ship, State
 from engine.caldera.turns import default_stats
 from engine.caldera.view import View
-from engine.caldera.window import engine_range, forbidden, research_cost, space_of
+from engine.caldera.window import (
+    engine_range,
+    forbidden,
+    largest_space,
+    research_cost,
+    space_of,
+)
 
 STYLES = ("normal",)
+THREAT = 3  # enemies this many layers from Earth or nearer: warships guard the shipyard
+HUNTS = (1, 3)  # the loyalty missions of destroying enemy ships
+NEW_LAYOUT = 2  # the loyalty mission of a new layout of the most advanced tech
+NEW_LEVEL = 4  # the loyalty mission of researching a new tech level
+SCOUT_FARTHEST = 5  # the loyalty mission of scouting farther than any known tile
 
 
 @dataclass
@@ -68,11 +89,16 @@ def state_of(view: View) -> State:
 
 
 def _research_pick(state: State, c: Captain, cards: list[str]) -> str:
-    def key(card: str) -> tuple[bool, int, bool, str]:
+    """The cheapest research (a class or an engine first on a tie); with mission 4 (a new
+    tech level), a tech above its best level first."""
+    best = stats_.highest_level(c.techs, state.cards)
+
+    def key(card: str) -> tuple[bool, bool, int, bool, str]:
         tech_id = state.cards.card(card).tech
         tech = state.cards.techs[tech_id]
         return (
             tech_id in c.techs,
+            c.mission == NEW_LEVEL and tech.level <= best,
             tech.research_cost,
             tech.category not in ("class", "engine"),
             card,
@@ -100,12 +126,18 @@ def _cards(state: State, view: View, me: str, c: Captain) -> list[Any]:
             if forbidden(state, "no-design") is not None:
                 out.append(Choose(hand="design", card=None))
                 continue
+            top = stats_.highest_level(c.techs, cards)
             for card in hand.cards:
                 tech = cards.card(card).tech
                 if stats_.can_design(tech, c.techs, rules):
                     cost = stats_.design_cost(techs[tech].research_cost, rules)
-                    if cost * 5 <= credits and (best is None or cost < best[0]):
+                    # mission 2 (a new layout of its most advanced tech): worth its price
+                    wanted = c.mission == NEW_LAYOUT and techs[tech].level >= top
+                    share = 1 if wanted else 5
+                    if cost * share <= credits and (best is None or cost < best[0] or wanted):
                         best = (cost, card)
+                        if wanted:
+                            break
             if best is not None:
                 out.append(Choose(hand="design", card=best[1]))
                 credits -= best[0]
@@ -158,7 +190,7 @@ def _design(state: State, c: Captain, klass: str, *, miner: bool) -> list[str]:
     return parts
 
 
-def _spend(state: State, me: str, c: Captain, credits: int) -> list[Any]:
+def _spend(state: State, me: str, c: Captain, credits: int, defend: bool) -> list[Any]:
     out: list[Any] = []
     rules, techs = state.rules, state.cards.techs
     ships = state.ships_of(me)
@@ -168,6 +200,19 @@ def _spend(state: State, me: str, c: Captain, credits: int) -> list[Any]:
             points = min(ship.damage, credits // max(1, price))
             out.append(Repair(ship=ship.id, points=points))
             credits -= points * price
+    larger = sorted(
+        (t for t in c.techs if t in techs and techs[t].category == "class"),
+        key=lambda t: (-techs[t].level, t),
+    )
+    if larger and techs[larger[0]].level > techs[c.shipyard.klass].level:
+        hull = techs[larger[0]].build_cost * rules.shipyard.space_times
+        cost = stats_.build_cost(hull, c.stats or Stats(), rules)
+        if cost * 2 <= credits and not c.shipyard.destroyed:
+            out.append(Upgrade(klass=larger[0]))
+            credits -= cost
+            c = c.model_copy(
+                update={"shipyard": c.shipyard.model_copy(update={"klass": larger[0]})}
+            )
     yard = techs[c.shipyard.klass].level
     classes = sorted(
         (
@@ -180,7 +225,8 @@ def _spend(state: State, me: str, c: Captain, credits: int) -> list[Any]:
     if classes and c.built < rules.start.builds_per_turn and not c.shipyard.destroyed:
         miners = sum(1 for s in ships if "mining-bots" in s.parts)
         for klass in classes:
-            parts = _design(state, c, klass, miner=miners * 2 < len(ships) + 1)
+            miner = miners * 2 < len(ships) + 1
+            parts = _design(state, c, klass, miner=miner)
             cost = stats_.build_cost(
                 techs[klass].build_cost + sum(techs[p].build_cost for p in parts),
                 c.stats or Stats(),
@@ -190,12 +236,29 @@ def _spend(state: State, me: str, c: Captain, credits: int) -> list[Any]:
                 out.append(Build(klass=klass, parts=parts))
                 credits -= cost
                 break
+    if ships and not any(c.land.values()) and c.stats is not None:
+        # an army to take enemy homeworlds: the cheapest unit, as many as fit and a quarter
+        # of the credits pays for
+        unit, row = min(rules.land_units.items(), key=lambda u: (u[1].cost, u[0]))
+        room = stats_.land_army_size(largest_space(state, c), c.stats, rules) // row.size
+        count = min(room, stats_.land_unit_limit(c.stats, rules), credits // 4 // max(1, row.cost))
+        if count > 0:
+            out.append(Recruit(units={unit: count}))
+            credits -= count * row.cost
     if c.research is not None and credits > 0:
         need = research_cost(state, c, c.research) - c.research_paid
         amount = min(need, credits // 2 if ships else credits // 4)
         if amount > 0:
             out.append(Fund(amount=amount))
     return out
+
+
+def threatened(view: View) -> bool:
+    """Whether enemies are near Earth: an enemy ship or base within `THREAT` layers."""
+    enemies = {n for n, npc in view.npcs.items() if not npc.friend and not npc.conquered}
+    near = [s.at for s in view.ships if s.owner in enemies]
+    near += [view.npcs[n].home or "" for n in enemies if view.npcs[n].home]
+    return any(hexes.layer(hexes.parse(p)) <= THREAT for p in near if p)
 
 
 def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
@@ -212,16 +275,33 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
         s.at for s in view.ships if s.owner in view.npcs and not view.npcs[s.owner].friend
     }
     limit = state.rules.fleet.move_group
+    defend = threatened(view)
+    # its first warship scouts on, even when the others guard the shipyard
+    scout = next((s.id for s in state.ships_of(me) if "mining-bots" not in s.parts), None)
+    homes = {
+        n.home
+        for n in view.npcs.values()
+        if not n.friend and not n.conquered and n.home and n.home not in enemies_at
+    }
     for ship in state.ships_of(me):
         if taken.get(ship.at, 0) >= limit:
             continue
+        warship = "mining-bots" not in ship.parts
+        guard = defend and warship and ship.id != scout
+        if guard and ship.at == EARTH:
+            continue  # it guards the shipyard
         reach = starmap.reachable(
             state.map, state.map_rules, ship.at, engine_range(state, c.techs, ship)
         )
         if not reach:
             continue
         goal = None
-        if "mining-bots" in ship.parts:
+        hunt = _mission_goal(view, c, ship, reach, homes, enemies_at)
+        if guard and EARTH in reach:
+            goal = EARTH  # home to guard the shipyard
+        elif warship and hunt is not None:
+            goal = hunt
+        elif "mining-bots" in ship.parts:
             if ship.at in systems and ship.at not in enemies_at:
                 continue  # mining where it is
             options = [p for p in reach if p in systems and p not in enemies_at]
@@ -231,7 +311,10 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
             options = [p for p in reach if p in unexplored and p not in targets_used]
             if forbidden(state, "no-exploring") is not None:
                 options = []
-            if options:
+            if options and c.mission == SCOUT_FARTHEST:
+                # farther than any known tile: the farthest it reaches
+                goal = max(options, key=lambda p: (hexes.layer(hexes.parse(p)), -reach[p]))
+            elif options:
                 goal = min(options, key=lambda p: (reach[p], hexes.key_order(p)))
             elif unexplored:
                 goal = min(
@@ -249,6 +332,28 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
         taken[ship.at] = taken.get(ship.at, 0) + 1
         out.append(Move(ships=[ship.id], to=goal))
     return out
+
+
+def _mission_goal(
+    view: View,
+    c: Captain,
+    ship: Ship,
+    reach: dict[str, int],
+    homes: set[str],
+    enemies_at: set[str],
+) -> str | None:
+    """Where a warship goes for its captain's mission, if anywhere it reaches: an enemy
+    homeworld left without ships when the captain has an army (mission 6, and the campaign),
+    enemy ships outside Earth (missions 1 and 3)."""
+    if any(c.land.values()):
+        options = [p for p in reach if p in homes]
+        if options:
+            return min(options, key=lambda p: (reach[p], hexes.key_order(p)))
+    if c.mission in HUNTS and any(s.id == ship.id for s in view.fleets.get(c.id, [])):
+        options = [p for p in reach if p in enemies_at and p != EARTH]
+        if options:
+            return min(options, key=lambda p: (reach[p], hexes.key_order(p)))
+    return None
 
 
 def _distance(a: str, b: str) -> int:
@@ -288,8 +393,13 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
         if isinstance(command, Choose) and command.hand == "research" and command.card:
             state.captains[me].research = state.cards.card(command.card).tech
             state.captains[me].research_paid = 0
-    spent = _spend(state, me, state.captains[me], credits)
-    forbids: dict[type, str] = {Build: "no-building", Fund: "no-research", Repair: "no-repair"}
+    spent = _spend(state, me, state.captains[me], credits, threatened(view))
+    forbids: dict[type, str] = {
+        Build: "no-building",
+        Upgrade: "no-building",
+        Fund: "no-research",
+        Repair: "no-repair",
+    }
     out += [x for x in spent if forbidden(state, forbids.get(type(x), "")) is None]
     out += _moves(state, view, me, state.captains[me])
     out.append(Submit())

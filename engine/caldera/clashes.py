@@ -7,7 +7,7 @@ shipyards hit; kills counted for the missions; homeworlds left without defenders
 
 from __future__ import annotations
 
-from engine.caldera import battle, hexes, missions, window
+from engine.caldera import battle, hexes, land, missions, window
 from engine.caldera import events as ev
 from engine.caldera.state import EARTH, Ship, State
 
@@ -98,6 +98,7 @@ def fight_at(state: State, at: str) -> list[ev.Event]:
                 team=PLAYERS if c is not None or (npc is not None and npc.friend) else owner,
                 ai=c is None,
                 arm=c.stats.arm if c is not None and c.stats is not None else 0,
+                defence_percent=npc.defence_percent if npc is not None else 0,
                 moved_from_cost=min(
                     (hexes.layer(hexes.parse(s.came_from)) for s in came if s.came_from),
                     default=None,
@@ -122,11 +123,16 @@ def fight_at(state: State, at: str) -> list[ev.Event]:
 
 def _shipyard_for_battle(state: State, cid: str) -> battle.Ship:
     c = state.captains[cid]
+    # "Shipyard can use all it's different weapons in battle" (the project's reading): one of
+    # each weapon tech its captain has, besides the weapons and defences fitted in it
+    weapons = sorted(
+        t for t in c.techs if t in state.cards.techs and state.cards.techs[t].category == "weapon"
+    )
     fake = Ship(
         id=shipyard_id(state, cid),
         owner=cid,
         klass=c.shipyard.klass,
-        parts=list(c.shipyard.parts),
+        parts=weapons + list(c.shipyard.parts),
         structure=window.shipyard_structure(state, c),
         damage=c.shipyard.damage,
         at=EARTH,
@@ -154,6 +160,8 @@ def _apply(state: State, at: str, report: battle.BattleReport) -> list[ev.Event]
             killer = o.destroyed_by
             if state.is_enemy(ship.owner) and killer is not None and state.is_captain(killer):
                 out += missions.on_kill(state, state.captains[killer], ship.owner, at)
+            elif killer is not None and killer in state.npcs:
+                state.npcs[killer].destroyed += 1  # (the Conquerors build on kills)
             continue
         ship.damage = ship.structure - o.structure
         if ship.damage:
@@ -188,19 +196,54 @@ def _apply(state: State, at: str, report: battle.BattleReport) -> list[ev.Event]
 
 
 def conquests(state: State) -> list[ev.Event]:
-    """Enemy homeworlds where captains' ships stand and no ship of the enemy is left: taken.
-    (TEMPORARY until the land battle of wt-cal-battle is wired: the captains' ships alone
-    there conquer it.)"""
+    """Enemy homeworlds where captains' ships stand and no ship of the enemy is left after the
+    battles: the land battle, the captain of the lowest seat there attacking with their army
+    (it goes with their ships) against the enemy's army (a cold planet's bonus to it). Won:
+    the homeworld is conquered. The army left is the captain's again."""
     out: list[ev.Event] = []
+    table = state.rules.land_units
     for npc in state.enemies():
         if npc.conquered or npc.home is None:
             continue
         there = state.ships_at(npc.home)
         if any(s.owner == npc.id for s in there):
             continue
-        captains = [s.owner for s in there if state.is_captain(s.owner)]
-        if not captains:
+        present = sorted(
+            {s.owner for s in there if state.is_captain(s.owner)},
+            key=lambda o: state.captains[o].seat,
+        )
+        armed = [o for o in present if any(state.captains[o].land.values())]
+        if not armed:
             continue
-        npc.conquered = True
-        out += missions.on_conquer(state, captains[0], npc.id)
+        c = state.captains[armed[0]]
+        tile = state.map.tiles.get(npc.home)
+        planet = state.rules.planets.get(str(tile.planet)) if tile and tile.planet else None
+        report = land.fight(
+            land.LandSide(id=c.id, army=dict(c.land)),
+            land.LandSide(
+                id=npc.id,
+                army=dict(npc.land),
+                defence_percent=planet.defence_percent if planet else 0,
+            ),
+            table,
+            land.land_rules(state.ruleset),
+        )
+        c.land = dict(report.armies.get(c.id, {}))
+        npc.land = dict(report.armies.get(npc.id, {}))
+        won = report.winner == c.id
+        out.append(
+            ev.LandReport(
+                tick=state.tick,
+                to=present,
+                at=npc.home,
+                npc=npc.id,
+                captain=c.id,
+                won=won,
+                steps=[s.model_dump(mode="json") for s in report.steps],
+                armies=report.armies,
+            )
+        )
+        if won:
+            npc.conquered = True
+            out += missions.on_conquer(state, c.id, npc.id)
     return out

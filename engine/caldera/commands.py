@@ -37,12 +37,12 @@ class BuyBonus(_Command):
 
 class Choose(_Command):
     """A card of the captain's hand chosen: the next research, a design bought (its layout),
-    the next loyalty mission, a mission reward, a tech bought at half price; `card` None
+    the next loyalty mission, a tech bought at half price (the reward "Nice!"); `card` None
     takes none (where the seed lets one). `hand` "zone" chooses the zone mission (any
     captain, for all)."""
 
     kind: Literal["choose"] = "choose"
-    hand: Literal["research", "design", "mission", "reward", "tech", "zone"]
+    hand: Literal["research", "design", "mission", "tech", "zone"]
     card: str | None = Field(default=None, max_length=40)
 
 
@@ -93,6 +93,14 @@ class Scrap(_Command):
     ship: int
 
 
+class Recruit(_Command):
+    """Land units bought at the shipyard (unit id -> how many more); the army goes with the
+    captain's ships and fights for an enemy homeworld."""
+
+    kind: Literal["recruit"] = "recruit"
+    units: dict[str, int] = Field(min_length=1, max_length=20)
+
+
 class Move(_Command):
     """Ships ordered to a place within their engines' range (carried out when the turn
     resolves); `to` None takes the order back. At most a fleet's worth from one place."""
@@ -137,6 +145,7 @@ Command = Annotated[
     | Repair
     | Refit
     | Scrap
+    | Recruit
     | Move
     | SetRetreat
     | Submit

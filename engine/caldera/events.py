@@ -76,8 +76,7 @@ class TurnResolved(Event):
     battles: list[dict[str, Any]] = Field(default_factory=list)  # {at, sides, destroyed}
     scouted: list[dict[str, Any]] = Field(default_factory=list)  # {at, tile, result, by}
     npcs: list[str] = Field(default_factory=list)  # NPCs made this turn
-    # what each NPC did in its turn (`npcs.npc_turn`), with its name and A.I. type
-    npc_turn: list[dict[str, Any]] = Field(default_factory=list)
+    npc_turn: list[dict[str, Any]] = Field(default_factory=list)  # what each NPC did, in order
     zone: int = 1
     zone_counter: int = 0
     zone_changed: bool = False
@@ -98,6 +97,18 @@ class BattleReport(Event):
     damaged: dict[int, int] = Field(default_factory=dict)  # ship -> damage now
     retreated: list[int] = Field(default_factory=list)
     winner: str | None = None  # "captains", "enemy" or None (both sides left)
+
+
+class LandReport(Event):
+    """A land battle for an enemy homeworld, told to the captains whose ships are there."""
+
+    kind: Literal["LandReport"] = "LandReport"
+    at: str
+    npc: str
+    captain: str
+    won: bool
+    steps: list[dict[str, Any]] = Field(default_factory=list)
+    armies: dict[str, dict[str, int]] = Field(default_factory=dict)  # what is left
 
 
 class Income(Event):
@@ -156,6 +167,7 @@ AnyEvent = Annotated[
     | ResearchDone
     | TurnResolved
     | BattleReport
+    | LandReport
     | Income
     | MissionDone
     | ZoneChanged

@@ -12,7 +12,7 @@ from types import MappingProxyType
 from typing import Any
 
 from engine.caldera import events as ev
-from engine.caldera import turns, window
+from engine.caldera import rules, turns, window
 from engine.caldera.ai import AI
 from engine.caldera.commands import (
     COMMANDS,
@@ -22,6 +22,7 @@ from engine.caldera.commands import (
     Choose,
     Fund,
     Move,
+    Recruit,
     Refit,
     Repair,
     Scrap,
@@ -69,10 +70,16 @@ class Caldera:
             )
         if not 1 <= length <= 365:
             raise GameError("a game lasts 1 to 365 days")
+        ruleset = str(options.get("ruleset") or rules.DEFAULT_RULES)
+        deck = str(options.get("deck") or rules.DEFAULT_DECK)
+        try:
+            rules.load_deck(deck, rules.load(ruleset))  # a deck that fails is refused here
+        except (rules.RulesError, rules.DeckError) as exc:
+            raise GameError(str(exc)) from None
         return State(
             seed=seed,
-            ruleset=str(options.get("ruleset") or "standard"),
-            deck=str(options.get("deck") or "starter"),
+            ruleset=ruleset,
+            deck=deck,
             seats=seats,
             length_days=length,
             turn_ticks=max(1, round(turn_hours * TICKS_PER_HOUR)) if turn_hours else 0,
@@ -250,6 +257,8 @@ def _command(world: State, nation: str, command: Any) -> list[Event]:
             return list(window.refit(world, nation, command.ship, list(command.parts)))
         case Scrap():
             return list(window.scrap(world, nation, command.ship))
+        case Recruit():
+            return list(window.recruit(world, nation, dict(command.units)))
         case Move():
             return list(window.move(world, nation, list(command.ships), command.to))
         case SetRetreat():

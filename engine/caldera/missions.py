@@ -146,13 +146,16 @@ def after_battles(state: State) -> list[ev.Event]:
     return out
 
 
-def on_scout(state: State, cid: str | None, place: str, farthest: int) -> list[ev.Event]:
-    """A captain's ship scouted `place` (the farthest layer known before it: `farthest`)."""
-    layer = _layer(place)
+def on_scout(state: State, cid: str | None, placed: list[str], farthest: int) -> list[ev.Event]:
+    """A captain's ship scouted a place, tiles `placed` (the farthest layer known before the
+    turn's scouting: `farthest`). Revealed by a new zone (`cid` None): no mission's."""
+    c = state.captains.get(cid or "")
+    if c is None or not placed:
+        return []
+    layer = max(_layer(p) for p in placed)
     if state.zone_mission == 4 and not state.zone_mission_done and layer > _per_zone(state):
         state.zone_mark["broken"] = 1
-    c = state.captains.get(cid or "")
-    if c is not None and _is(c, 5) and layer > max(farthest, c.mission_mark.get("farthest", 0)):
+    if _is(c, 5) and layer > max(farthest, c.mission_mark.get("farthest", 0)):
         return complete(state, c)
     return []
 

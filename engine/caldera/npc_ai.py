@@ -89,25 +89,42 @@ def homeworlds(state: State, npc: Npc) -> list[str]:
 # --- ship points ------------------------------------------------------------------------------
 
 
+CLAIMED = ("controlled-systems", "mined-systems", "controlled-tiles")  # points by places held
+
+
+def claims(state: State, npc: Npc, ai: EnemyAi) -> list[str]:
+    """The places that count for `npc`'s ship points for the first time now: those it controls
+    (not a base, not counted before) that its type counts: a star system (Scaredy-cats), one
+    with resources, which its ships mine (Hoarders), any tile (Surveyors)."""
+    if ai.points not in CLAIMED:
+        return []
+    not_base = bases(state)
+    found = [
+        p
+        for p in held(state, npc)
+        if p in state.map.tiles and p not in not_base and p not in npc.claimed
+    ]
+    if ai.points == "mined-systems":
+        found = [p for p in found if has_resources(state, p)]
+    return found
+
+
 def points_gained(state: State, npc: Npc, ai: EnemyAi) -> int:
     """The ship points (the Conquerors: ships) `npc` gains in this turn's "get new ships":
-    Scaredy-cats 1 per 2 controlled star systems (the base counts 2), Explorers 1 per new
-    tile its ships scouted, Hoarders 1 per controlled system with resources (the base counts
-    1), Surveyors 1 per controlled tile (the base counts 1), Manufacturers 1 a turn,
-    Conquerors 1 per ship of others its ships destroyed."""
+    Manufacturers 1 a turn; Explorers 1 per new place its ships scouted; Conquerors 1 per ship
+    of others its ships destroyed; Scaredy-cats 1 per 2 star systems it has controlled, its
+    base counting 2, Hoarders 1 per system with resources it has mined and Surveyors 1 per
+    tile it has controlled, the base counting 1: each place counted once, the first time
+    (`claims`), so only the points not given yet."""
     tiles = state.map.tiles
     if ai.points == "turns":
-        count = 1
-    elif ai.points == "scouted-systems":
-        count = sum(1 for p in npc.scouting if p in tiles)
-    elif ai.points == "destroyed-ships":
-        count = npc.destroyed - npc.destroyed_seen
-    else:
-        mine = [p for p in held(state, npc) if p in tiles]
-        if ai.points == "mined-systems":
-            mine = [p for p in mine if has_resources(state, p)]
-        count = len(mine) + ai.homeworld_counts
-    return max(0, count) // ai.per
+        return 1 // ai.per
+    if ai.points == "scouted-systems":
+        return sum(1 for p in npc.scouting if p in tiles) // ai.per
+    if ai.points == "destroyed-ships":
+        return max(0, npc.destroyed - npc.destroyed_seen) // ai.per
+    units = len(npc.claimed) + len(claims(state, npc, ai)) + ai.homeworld_counts
+    return max(0, units // ai.per - npc.claim_points)
 
 
 # --- where ships are sent -----------------------------------------------------------------------
@@ -145,21 +162,20 @@ def targets(state: State, npc: Npc, ai: EnemyAi, taken: set[str]) -> list[str]:
 # --- moving ------------------------------------------------------------------------------------
 
 
-def step(frm: str, to: str, reach: dict[str, int], placed: Collection[str]) -> str:
+def step(
+    frm: str, to: str, reach: dict[str, int], to_go: dict[str, int], placed: Collection[str]
+) -> str:
     """Where a ship at `frm` sent to `to` goes this turn, given the places its engine reaches
-    (`reach`: place -> cost): `to` if it reaches it, else the reachable placed tile closest to
-    `to` (then the cheaper, then the seed's order), if that is closer than `frm`; else it
-    stays. It never stops in unexplored space it was not sent to."""
+    (`reach`: place -> cost) and what moving between each place and `to` costs at the
+    cheapest (`to_go`): `to` if it reaches it, else the reachable placed tile nearest `to` by
+    that cost (then the cheaper to reach, then the seed's order), if it is nearer than `frm`;
+    else it stays. It never stops in unexplored space it was not sent to."""
     if to in reach:
         return to
-    goal = hexes.parse(to)
-    options = [p for p in reach if p in placed]
+    options = [p for p in reach if p in placed and p in to_go]
     if not options:
         return frm
-    best = min(
-        options,
-        key=lambda p: (hexes.distance(hexes.parse(p), goal), reach[p], hexes.key_order(p)),
-    )
-    if hexes.distance(hexes.parse(best), goal) >= hexes.distance(hexes.parse(frm), goal):
+    best = min(options, key=lambda p: (to_go[p], reach[p], hexes.key_order(p)))
+    if frm in to_go and to_go[best] >= to_go[frm]:
         return frm
     return best

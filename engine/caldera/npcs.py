@@ -13,6 +13,8 @@
   (`upgrade_enemies`).
 - The NPCs' turn (`npc_turn`, the seed's part 4): each NPC in `npc_ai.turn_order` sends ships,
   then gets new ships; damaged enemy ships withdraw to their base and are repaired there.
+- The escort events (`event_started`, `event_ended`): a friend's protected ship at Earth while
+  a wingman or rare cargo card is in play; alive at its end, trust and credits.
 
 Every number is the rules' (data/rulesets/caldera/standard.toml: `[npc]`, `npc_friends`,
 `npc_enemies`, `npc_design`, `enemy_ai`, `planets`, `land_army`, `land_units`, `trust`,
@@ -25,7 +27,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.caldera import deck as deck_
-from engine.caldera import land, npc_ai, window
+from engine.caldera import land, npc_ai, starmap, window
 from engine.caldera.rules import (
     WEAPON_TYPES,
     Deck,
@@ -36,6 +38,8 @@ from engine.caldera.rules import (
     Rules,
 )
 from engine.caldera.state import EARTH, Npc, Ship, State
+
+ESCORT_EVENTS = ("wingman", "rare-cargo")  # the event cards' effects with a ship to escort
 
 # --- the game's cards -------------------------------------------------------------------------
 
@@ -107,18 +111,28 @@ def best_engine(npc: Npc, deck: Deck) -> str | None:
     )
 
 
+def _engine_for(npc: Npc, deck: Deck, space: int, weapon: int) -> str | None:
+    """The engine of a design with `space`: its best engine that leaves room for a weapon of
+    size `weapon` (the smallest it has), else the best that fits at all."""
+    engines = sorted(
+        (t for t in npc.techs if t in deck.techs and deck.techs[t].category == "engine"),
+        key=lambda t: (deck.techs[t].level, deck.techs[t].value(npc.techs[t]), t),
+        reverse=True,
+    )
+    fits = [e for e in engines if deck.techs[e].size <= space]
+    roomy = [e for e in fits if deck.techs[e].size + weapon <= space]
+    found = roomy or fits
+    return found[0] if found else None
+
+
 def design(npc: Npc, deck: Deck, klass: str) -> list[str]:
-    """The parts of the NPC's ships of `klass`: its best engine, then as many weapons as the
-    class fires a round (its class level) of its best weapon (the most damage at its layout,
+    """The parts of the NPC's ships of `klass`: its best engine that leaves room for a weapon,
+    then as many weapons as the class fires a round (its class level) of its best weapon (the most damage at its layout,
     ties in the seed's order: beam, fighters, laser, missile, mine), then its defences, the
     best first, in turns, while they fit in the class's space. No mining bots."""
     tech = deck.techs[klass]
     space = tech.value(npc.techs.get(klass, 0))
     parts: list[str] = []
-    engine = best_engine(npc, deck)
-    if engine is not None and deck.techs[engine].size <= space:
-        parts.append(engine)
-        space -= deck.techs[engine].size
     rank = {w: i for i, w in enumerate(WEAPON_TYPES)}
     weapons = sorted(
         (t for t in npc.techs if t in deck.techs and deck.techs[t].category == "weapon"),
@@ -128,6 +142,10 @@ def design(npc: Npc, deck: Deck, klass: str) -> list[str]:
             t,
         ),
     )
+    engine = _engine_for(npc, deck, space, min((deck.techs[w].size for w in weapons), default=0))
+    if engine is not None:
+        parts.append(engine)
+        space -= deck.techs[engine].size
     for _ in range(tech.level):
         fits = next((w for w in weapons if deck.techs[w].size <= space), None)
         if fits is None:
@@ -168,14 +186,23 @@ def _helps(npc: Npc, deck: Deck, rules: Rules, tech: str) -> bool:
 
 
 def _layout(npc: Npc, deck: Deck, rules: Rules, tech: str) -> None:
-    """One layout of `tech`; one that does not help the NPC goes to its engine instead (none
-    when its engine has every layout already)."""
+    """One layout of `tech`; one that does not help the NPC goes to its engine instead (the
+    engine its ships are fitted with; none when it has every layout already)."""
     if tech in deck.techs and _helps(npc, deck, rules, tech):
         npc.techs[tech] += 1
         return
-    engine = best_engine(npc, deck)
+    engine = _fitted_engine(npc, deck, rules)
     if engine is not None and npc.techs[engine] < rules.design.layouts:
         npc.techs[engine] += 1
+
+
+def _fitted_engine(npc: Npc, deck: Deck, rules: Rules) -> str | None:
+    """ "His engine": the engine its largest class's ships are fitted with (else its best)."""
+    for klass, _ in reversed(slots(npc, deck, rules)):
+        for part in design(npc, deck, klass):
+            if deck.techs[part].category == "engine":
+                return part
+    return best_engine(npc, deck)
 
 
 def _gain(npc: Npc, deck: Deck, rules: Rules, tech: str, planet: Planet | None) -> None:
@@ -423,6 +450,11 @@ def controller(state: State, ship: Ship | int) -> str | None:
     return cid if cid is not None and cid in state.active() else None
 
 
+def _fleet(state: State, npc: Npc) -> list[Ship]:
+    """A friend's ships on the map that are its fleet's (not a ship escorted for an event)."""
+    return [s for s in state.ships_of(npc.id) if s.id != npc.escort]
+
+
 def _dock(state: State, npc: Npc, ship: Ship, into: dict[str, int]) -> None:
     del state.ships[ship.id]
     npc.control.pop(str(ship.id), None)
@@ -451,14 +483,14 @@ def _friend_turn(state: State, npc: Npc, rules: Rules, deck: Deck) -> list[dict[
     for klass, n in npc.repairing.items():
         npc.docked[klass] = npc.docked.get(klass, 0) + n
     npc.repairing = {}
-    for ship in state.ships_of(npc.id):
+    for ship in _fleet(state, npc):
         if ship.damage > 0:
             out.append({"npc": npc.id, "ship": ship.id, "did": "repairs", "at": ship.at})
             _dock(state, npc, ship, npc.repairing)
     captains = state.active()
     npc.control = {s: c for s, c in npc.control.items() if int(s) in state.ships and c in captains}
-    out_now = state.ships_of(npc.id)
-    fleet = len(out_now) + sum(npc.docked.values())
+    out_now = _fleet(state, npc)
+    fleet = len(out_now) + sum(npc.docked.values()) + sum(npc.repairing.values())
     protect_n, control_n = fleet_shares(state, rules, fleet)
     if not captains:
         protect_n, control_n = min(fleet, protect_n + control_n), 0
@@ -466,7 +498,7 @@ def _friend_turn(state: State, npc: Npc, rules: Rules, deck: Deck) -> list[dict[
     while len(controlled) > control_n:
         _dock(state, npc, controlled.pop(), npc.docked)
     while len(controlled) < control_n:
-        spare = [s for s in state.ships_of(npc.id) if str(s.id) not in npc.control]
+        spare = [s for s in _fleet(state, npc) if str(s.id) not in npc.control]
         taken = spare[0] if spare else _undock(state, npc, deck)
         if taken is None:
             break
@@ -477,7 +509,7 @@ def _friend_turn(state: State, npc: Npc, rules: Rules, deck: Deck) -> list[dict[
         npc.control[str(taken.id)] = cid
         controlled.append(taken)
         out.append({"npc": npc.id, "ship": taken.id, "did": "control", "captain": cid})
-    guards = [s for s in state.ships_of(npc.id) if str(s.id) not in npc.control]
+    guards = [s for s in _fleet(state, npc) if str(s.id) not in npc.control]
     while len(guards) > protect_n:
         _dock(state, npc, guards.pop(), npc.docked)
     while len(guards) < protect_n:
@@ -492,7 +524,7 @@ def _friend_turn(state: State, npc: Npc, rules: Rules, deck: Deck) -> list[dict[
     npc.ship_points += rules.npc.friend_points_per_turn
     classes = pattern(npc, deck, rules)
     while classes and npc.ship_points >= len(slots(npc, deck, rules)):
-        total = len(state.ships_of(npc.id)) + sum(npc.docked.values()) + sum(npc.repairing.values())
+        total = len(_fleet(state, npc)) + sum(npc.docked.values()) + sum(npc.repairing.values())
         if total >= npc.fleet_start:
             break
         npc.ship_points -= len(slots(npc, deck, rules))
@@ -515,25 +547,35 @@ def _move(state: State, npc: Npc, ship: Ship, to: str) -> None:
             npc.scouting.append(to)
 
 
-def _fly(
-    state: State,
-    npc: Npc,
-    deck: Deck,
-    ship: Ship,
-    out: list[dict[str, Any]],
-    reaches: dict[tuple[str, int], dict[str, int]],
-) -> None:
-    """The ship one turn's move towards where it is sent (the target dropped on arrival);
-    `reaches` keeps the places reached from a place with a range, for this NPC's turn."""
+class _Routes:
+    """What moving costs, worked out once in an NPC's turn: the places a ship reaches from a
+    place with its range, and the cheapest cost between each place and a destination."""
+
+    def __init__(self, state: State) -> None:
+        self.state = state
+        self._reach: dict[tuple[str, int], dict[str, int]] = {}
+        self._to: dict[str, dict[str, int]] = {}
+
+    def reach(self, npc: Npc, ship: Ship) -> dict[str, int]:
+        key = (ship.at, window.engine_range(self.state, npc.techs, ship))
+        if key not in self._reach:
+            self._reach[key] = window.reach(self.state, ship)
+        return self._reach[key]
+
+    def to(self, place: str) -> dict[str, int]:
+        if place not in self._to:
+            self._to[place] = starmap.costs_from(self.state.map, self.state.map_rules, place)
+        return self._to[place]
+
+
+def _fly(state: State, npc: Npc, ship: Ship, out: list[dict[str, Any]], routes: _Routes) -> None:
+    """The ship one turn's move towards where it is sent (the target dropped on arrival)."""
     to = npc.targets.get(str(ship.id))
     if to is None:
         return
     if ship.at != to:
-        key = (ship.at, window.engine_range(state, npc.techs, ship))
-        if key not in reaches:
-            reaches[key] = window.reach(state, ship)
-        reach = reaches[key]
-        nxt = npc_ai.step(ship.at, to, reach, state.map.tiles)
+        reach = routes.reach(npc, ship)
+        nxt = to if to in reach else npc_ai.step(ship.at, to, reach, routes.to(to), state.map.tiles)
         if nxt != ship.at:
             out.append({"npc": npc.id, "ship": ship.id, "did": "move", "src": ship.at, "dst": nxt})
             _move(state, npc, ship, nxt)
@@ -560,9 +602,9 @@ def _enemy_turn(state: State, npc: Npc, rules: Rules, deck: Deck) -> list[dict[s
             out.append({"npc": npc.id, "ship": ship.id, "did": "repaired", "at": home})
         else:
             npc.targets[str(ship.id)] = home
-    reaches: dict[tuple[str, int], dict[str, int]] = {}
+    routes = _Routes(state)
     for ship in state.ships_of(npc.id):
-        _fly(state, npc, deck, ship, out, reaches)
+        _fly(state, npc, ship, out, routes)
     # send ships out: all but half its starting fleet (the Conquerors' first turn: half of it)
     reserve = -(-npc.fleet_start * rules.npc.base_share_percent // 100)
     idle = [
@@ -577,16 +619,19 @@ def _enemy_turn(state: State, npc: Npc, rules: Rules, deck: Deck) -> list[dict[s
     limit = rules.fleet_limit(ai.id)
     while spare and (opening or len(spare) >= ai.group):
         group, spare = spare[: ai.group], spare[ai.group :]
-        to = _destination(state, npc, ai, len(group), limit)
+        to = _destination(state, npc, ai, len(group), limit, routes.to(home))
         if to is None:
             break
         for ship in group:
             npc.targets[str(ship.id)] = to
         out.append({"npc": npc.id, "did": "send", "ships": [s.id for s in group], "to": to})
         for ship in group:
-            _fly(state, npc, deck, ship, out, reaches)
+            _fly(state, npc, ship, out, routes)
     # get new ships
     gained = npc_ai.points_gained(state, npc, ai)
+    if ai.points in npc_ai.CLAIMED:
+        npc.claimed += npc_ai.claims(state, npc, ai)
+        npc.claim_points += gained
     npc.scouting = [p for p in npc.scouting if p not in state.map.tiles]
     if ai.points == "destroyed-ships":
         npc.destroyed_seen = npc.destroyed
@@ -606,10 +651,13 @@ def _enemy_turn(state: State, npc: Npc, rules: Rules, deck: Deck) -> list[dict[s
     return out
 
 
-def _destination(state: State, npc: Npc, ai: EnemyAi, size: int, limit: int) -> str | None:
-    """Where the next group of `size` goes: the first of its type's places with room for it
-    (its ships there and on the way, plus the group, within the fleet limit); with no such
-    place, the closest homeworld with room; None: nowhere (the group waits)."""
+def _destination(
+    state: State, npc: Npc, ai: EnemyAi, size: int, limit: int, from_home: dict[str, int]
+) -> str | None:
+    """Where the next group of `size` goes: the first of its type's places its ships can get
+    to from its base (`from_home`) with room for the group (its ships there and on the way,
+    plus the group, within the fleet limit); with no such place, the closest homeworld with
+    room; None: nowhere (the group waits)."""
     going: dict[str, int] = {}
     for ship in state.ships_of(npc.id):
         going[ship.at] = going.get(ship.at, 0) + (0 if str(ship.id) in npc.targets else 1)
@@ -617,7 +665,7 @@ def _destination(state: State, npc: Npc, ai: EnemyAi, size: int, limit: int) -> 
         going[to] = going.get(to, 0) + 1
     taken = set(npc_ai.held(state, npc)) | set(npc.targets.values())
     for place in npc_ai.targets(state, npc, ai, taken) + npc_ai.homeworlds(state, npc):
-        if going.get(place, 0) + size <= limit:
+        if place in from_home and going.get(place, 0) + size <= limit:
             return place
     return None
 
@@ -647,3 +695,37 @@ __all__ = [
     "npc_turn",
     "upgrade_enemies",
 ]
+
+
+def event_started(state: State, card: str) -> None:
+    """An event card came into play: the wingman and rare cargo events put a ship of the newest
+    friend (a new one of its largest class, not from its fleet) at Earth, `protected` (the
+    enemies hit every captain's ship before it): it stays there, under the shipyards' and
+    the captains' protection, until the card ends."""
+    if state.cards.event_card(card).effect not in ESCORT_EVENTS or not state.friends():
+        return
+    rules, deck = _books(state)
+    npc = state.friends()[-1]
+    classes = pattern(npc, deck, rules)
+    if not classes:
+        return
+    klass = max(classes, key=lambda k: (deck.techs[k].level, k))
+    ship = launch(state, npc, deck, klass, EARTH)
+    ship.protected = True
+    npc.escort = ship.id
+
+
+def event_ended(state: State, card: str) -> None:
+    """An event card's turns are over: an escorted ship still alive earns the captains the
+    card's trust and each captain its `amount` x the zone in credits; then it leaves."""
+    found = state.cards.event_card(card)
+    for npc in state.friends():
+        if npc.escort is None:
+            continue
+        ship = state.ships.pop(npc.escort, None)
+        npc.control.pop(str(npc.escort), None)
+        npc.escort = None
+        if ship is not None and found.effect in ESCORT_EVENTS:
+            state.trust += found.trust
+            for cid in state.active():
+                state.captains[cid].credits += found.amount * state.zone

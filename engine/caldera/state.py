@@ -26,8 +26,9 @@ EARTH = "0,0"  # the key of the Earth tile (axial q,r)
 
 
 # what a card drawn into a hand waits to be chosen for
-HandKind = Literal["research", "design", "mission", "reward", "tech"]
-HAND_KINDS: tuple[str, ...] = ("research", "design", "mission", "reward", "tech")
+# (a mission's reward cards are not chosen: each is given; the "Nice!" reward deals a tech hand)
+HandKind = Literal["research", "design", "mission", "tech"]
+HAND_KINDS: tuple[str, ...] = ("research", "design", "mission", "tech")
 
 
 class _Model(BaseModel):
@@ -36,8 +37,8 @@ class _Model(BaseModel):
 
 class Hand(_Model):
     """Cards drawn for one choice, waiting for the captain: the next research, a design to
-    buy, the next loyalty mission, a mission reward, or a tech to buy at half price (the
-    reward "Nice!"). `cards` are card ids of the main deck."""
+    buy, the next loyalty mission, or a tech to buy at half price (the reward "Nice!").
+    `cards` are card ids of the main deck."""
 
     kind: HandKind
     cards: list[str]
@@ -131,6 +132,9 @@ class Npc(_Model):
     turns: int = 0  # NPC turns it has played
     defence_percent: int = 0  # more defence for its side in battles (a cold planet: 50)
     land_tech: int = 0  # the best land unit level it fields
+    escort: int | None = None  # a friend's ship the captains escort (wingman, rare cargo)
+    claimed: list[str] = Field(default_factory=list)  # places counted for its ship points
+    claim_points: int = 0  # the ship points those places (and its base) have given
 
 
 class EventInPlay(_Model):
@@ -175,6 +179,7 @@ class State(_Model):
     map: StarMap = Field(default_factory=new_map)
     # unexplored places captains' ships entered this turn, to scout at resolution
     scouting: list[str] = Field(default_factory=list)
+    battles: list[str] = Field(default_factory=list)  # where the last turn's battles were
     # the farthest layer any tile lies in (the "farther than any known tile" mission)
     farthest: int = 0
 

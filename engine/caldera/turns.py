@@ -252,6 +252,8 @@ def _finish_setup(state: State) -> list[ev.Event]:
             pick = next((k for k in hand.cards if state.cards.card(k).tech not in c.techs), None)
             if pick is not None:
                 out += window.choose(state, cid, "research", pick)
+    if state.zone_mission is None and not state.zone_hand and state.active():
+        out += window.start_zone(state)  # (the last captain without stats resigned)
     if state.zone_hand:
         window.set_zone_mission(state, state.cards.card(state.zone_hand[0]).number)
         deck.discard(state.decks.main, state.zone_hand)
@@ -268,15 +270,18 @@ def resolve(state: State) -> list[ev.Event]:
     farthest_before = state.farthest
     moved, returned = _moves(state, turn)
     npcs_before = set(state.npcs)
+    # what each NPC did, with its name and A.I. type (the captains' DMs tell it by them)
     npc_turn = [
         {**did, "name": state.npcs[did["npc"]].name, "ai": state.npcs[did["npc"]].ai}
-        for did in npcs.npc_turn(state)
         if did.get("npc") in state.npcs
+        else did
+        for did in npcs.npc_turn(state)
     ]
     battles: list[dict[str, object]] = []
     for at in clashes.places(state):
         out += clashes.fight_at(state, at)
         battles.append({"at": at})
+    state.battles = [str(b["at"]) for b in battles]
     out += clashes.conquests(state)
     out += missions.after_battles(state)
     scouted_all: list[dict[str, object]] = []
@@ -284,7 +289,10 @@ def resolve(state: State) -> list[ev.Event]:
         scouted = _scout(state, place)
         if scouted is not None:
             scouted_all.append(scouted)
-            out += missions.on_scout(state, scouted["by"], place, farthest_before)  # type: ignore[arg-type]
+            by, placed = scouted["by"], scouted["placed"]
+            assert by is None or isinstance(by, str)
+            assert isinstance(placed, list)
+            out += missions.on_scout(state, by, placed, farthest_before)
             out += _scouted_mission(state, scouted)
     state.scouting = []
     out += missions.check_zone(state)
@@ -372,8 +380,13 @@ def _scout(state: State, place: str) -> dict[str, object] | None:
     """A card drawn for the event table, and the tile it calls for placed at `place`."""
     if place in state.map.tiles:
         return None
-    here = [s for s in state.ships_at(place) if state.is_captain(s.owner)]
+    ships = state.ships_at(place)
+    here = [s for s in ships if state.is_captain(s.owner)]
     by = min((s.owner for s in here), key=lambda o: state.captains[o].seat, default=None)
+    if by is None:  # an NPC's ship scouts it (the Explorers' points)
+        order = list(state.npcs)
+        npc_ships = [s.owner for s in ships if s.owner in state.npcs]
+        by = min(npc_ships, key=order.index, default=None)
     return scout_with(state, place, _event_number(state), by)
 
 
@@ -443,7 +456,7 @@ def _scouted_mission(state: State, scouted: dict[str, object]) -> list[ev.Event]
     """The event table's loyalty mission: the captain who scouted it draws mission cards
     (one for every 2 points of Cha), unless a mission or a mission hand is theirs already."""
     by = scouted.get("by")
-    if scouted["result"] != "mission" or not isinstance(by, str):
+    if scouted["result"] != "mission" or not isinstance(by, str) or by not in state.captains:
         return []
     c = state.captains[by]
     if c.mission is not None or any(h.kind == "mission" for h in c.hand):
@@ -488,6 +501,7 @@ def _next_event(state: State) -> None:
         return
     found = state.cards.event_card(card)
     state.event = EventInPlay(card=card, turns_left=found.duration(state.zone))
+    npcs.event_started(state, card)
 
 
 def _event_turn(state: State) -> None:
@@ -497,6 +511,7 @@ def _event_turn(state: State) -> None:
         state.event.turns_left -= 1
         if state.event.turns_left > 0:
             return
+        npcs.event_ended(state, state.event.card)
         deck.discard(state.decks.events, [state.event.card])
     _next_event(state)
 

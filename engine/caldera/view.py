@@ -70,6 +70,7 @@ class View:
     zone_mission_done: bool
     zone_hand: list[str]
     event: EventInPlay | None
+    battles: list[str]  # where the last turn's battles were (the map picture marks them)
     # the viewer's own (a moderator: every captain's), in full
     own: dict[str, Captain] = field(default_factory=dict)
     fleets: dict[str, list[Ship]] = field(default_factory=dict)
@@ -118,6 +119,7 @@ def _view(state: State, nation: str | None, whose: list[str]) -> View:
         zone_mission_done=state.zone_mission_done,
         zone_hand=list(state.zone_hand),
         event=state.event.model_copy() if state.event else None,
+        battles=list(state.battles),
         own={cid: state.captains[cid].model_copy(deep=True) for cid in whose},
         fleets={cid: [s.model_copy() for s in state.ships_of(cid)] for cid in whose},
     )

@@ -12,7 +12,7 @@ from collections import Counter
 from pydantic import ValidationError
 
 from engine.caldera import captain as stats_
-from engine.caldera import deck, hands, hexes, missions, starmap
+from engine.caldera import deck, hands, hexes, land, missions, starmap
 from engine.caldera import events as ev
 from engine.caldera.captain import CaptainError, Character, Stats
 from engine.caldera.rules import STATS, Tech
@@ -49,7 +49,7 @@ def _afford(c: Captain, cost: int, what: str) -> None:
 
 
 def forbidden(state: State, effect: str) -> str | None:
-    """The event card in play, if it forbids this ("no-build", "no-move", ...)."""
+    """The event card in play's name if its effect is this one ("no-building"...)."""
     if state.event is None:
         return None
     card = state.cards.event_card(state.event.card)
@@ -350,6 +350,17 @@ def _own_ship(state: State, c: Captain, ship_id: int) -> Ship:
     return ship
 
 
+def _commanded_ship(state: State, c: Captain, ship_id: int) -> Ship:
+    """A ship the captain gives move and retreat orders to: their own, or an NPC friend's
+    ship under their control (the trust's share: `npcs.controller`)."""
+    ship = state.ships.get(ship_id)
+    npc = state.npcs.get(ship.owner) if ship is not None else None
+    controlled = npc is not None and npc.friend and npc.control.get(str(ship_id)) == c.id
+    if ship is not None and controlled:
+        return ship
+    return _own_ship(state, c, ship_id)
+
+
 def repair(state: State, cid: str, ship_id: int | None, points: int | None) -> list[ev.Event]:
     """Structure points repaired (the rules' price each) on a ship at the shipyard, or on the
     shipyard; without `points`, as many as the damage and the credits allow."""
@@ -402,6 +413,43 @@ def scrap(state: State, cid: str, ship_id: int) -> list[ev.Event]:
     return _spent(state, c, "scrap", ship=ship_id)
 
 
+def largest_space(state: State, c: Captain) -> int:
+    """The space of the captain's largest ship before Com's bonus (0: they have none)."""
+    return max(
+        (tech_of(state, s.klass).value(c.techs.get(s.klass, 0)) for s in state.ships_of(c.id)),
+        default=0,
+    )
+
+
+def recruit(state: State, cid: str, units: dict[str, int]) -> list[ev.Event]:
+    """Land units bought at the shipyard, within the army's limits: its size at most (the
+    largest ship's space + Com's bonus) / 5, each unit type at most 5 (+25% a point of Com)."""
+    c = captain_of(state, cid)
+    stats = hands.stats_of(c)
+    rules = state.rules
+    if c.shipyard.destroyed:
+        raise CommandError("your shipyard is destroyed")
+    table = rules.land_units
+    unknown = sorted(u for u in units if u not in table)
+    if unknown:
+        raise CommandError(f"there is no land unit {unknown[0]!r}: {', '.join(table)}")
+    if any(n < 1 for n in units.values()):
+        raise CommandError("recruit one unit at least of each type named")
+    army = dict(c.land)
+    for unit, count in units.items():
+        army[unit] = army.get(unit, 0) + count
+    size = land.army_size(army, table)
+    limit = stats_.land_army_size(largest_space(state, c), stats, rules)
+    problems = land.army_problems(army, table, limit, stats_.land_unit_limit(stats, rules))
+    if problems:
+        raise CommandError(f"{problems[0]} (your largest ship carries an army of {limit})")
+    cost = sum(table[u].cost * n for u, n in units.items())
+    _afford(c, cost, "those units")
+    c.credits -= cost
+    c.land = army
+    return _spent(state, c, "recruit", units=units, army=army, size=size, cost=cost)
+
+
 # --- moves -----------------------------------------------------------------------------------------
 
 
@@ -429,7 +477,7 @@ def move(state: State, cid: str, ship_ids: list[int], to: str | None) -> list[ev
     c = captain_of(state, cid)
     if len(set(ship_ids)) != len(ship_ids):
         raise CommandError("a ship is named twice")
-    ships = [_own_ship(state, c, i) for i in ship_ids]
+    ships = [_commanded_ship(state, c, i) for i in ship_ids]
     if to is None:
         for ship in ships:
             ship.move = None
@@ -459,7 +507,7 @@ def move(state: State, cid: str, ship_ids: list[int], to: str | None) -> list[ev
 
 def set_retreat(state: State, cid: str, ship_id: int, on: bool) -> list[ev.Event]:
     c = captain_of(state, cid)
-    ship = _own_ship(state, c, ship_id)
+    ship = _commanded_ship(state, c, ship_id)
     ship.retreat = on
     return _spent(state, c, "retreat", ship=ship_id, on=on)
 

@@ -15,9 +15,7 @@ from engine.caldera.hexes import key_order
 from renderers import style
 from renderers.caldera import style as cs
 from renderers.caldera.layout import (
-    HEADER,
     LEGEND_COLUMNS,
-    LEGEND_ROW,
     Box,
     Layout,
     Point,
@@ -334,47 +332,61 @@ def _fleets(cv: Canvas, layout: Layout, place: str, fleets: Sequence[MapFleet]) 
 
 def _header(cv: Canvas, view: StarMapView, layout: Layout) -> None:
     bg = style.BACKGROUND
-    cv.text((12, 22), view.title, 26, style.TEXT, bg, "lm")
+    px = layout.px
+    cv.text((px(12), px(22)), view.title, max(12, px(26)), style.TEXT, bg, "lm")
     if view.subtitle:
-        cv.text((12, 52), view.subtitle, 17, style.TEXT_DIM, bg, "lm")
-    cv.draw.line(((0, HEADER), (layout.width, HEADER)), fill=cv.ink(cs.HEADER_LINE))
+        cv.text((px(12), px(52)), view.subtitle, max(10, px(17)), style.TEXT_DIM, bg, "lm")
+    line = layout.header
+    cv.draw.line(((0, line), (layout.width, line)), fill=cv.ink(cs.HEADER_LINE))
 
 
 def _legend(cv: Canvas, view: StarMapView, layout: Layout) -> None:
     bg = style.BACKGROUND
+    px = layout.px
     top = layout.legend_top
     cv.draw.line(((0, top), (layout.width, top)), fill=cv.ink(cs.HEADER_LINE))
-    col = (layout.width - 20) / LEGEND_COLUMNS
-    font = 15
-    ir = 15.0  # a sample's radius
+    col = (layout.width - px(20)) / LEGEND_COLUMNS
+    font = max(10, px(15))
+    ir = 15.0 * layout.scale  # a sample's radius
     for i, (what, words) in enumerate(LEGEND):
-        x = 10 + (i % LEGEND_COLUMNS) * col
-        y = top + 6 + (i // LEGEND_COLUMNS) * LEGEND_ROW
+        x = px(10) + (i % LEGEND_COLUMNS) * col
+        y = top + px(6) + (i // LEGEND_COLUMNS) * layout.row
         c = (x + ir, y + ir)
         if what == "battle":
             _burst(cv, c, ir * 0.9)
         elif what == "base":
             _hexagon(cv, c, ir, "empty", edge=False)
-            cv.draw.ellipse(
-                (c[0] - 8, c[1] - 8, c[0] + 8, c[1] + 8), outline=cv.ink(style.TEXT), width=2
-            )
+            g = 0.55 * ir
+            ring = (c[0] - g, c[1] - g, c[0] + g, c[1] + g)
+            cv.draw.ellipse(ring, outline=cv.ink(style.TEXT), width=max(2, px(3)))
         elif what == "zone":
-            cv.text_over(c, "2", 15, cs.ZONE_INK, "mm", 2, (0, 0, 0))
+            cv.text_over(c, "2", font, cs.ZONE_INK, "mm", 2, (0, 0, 0))
         else:
             _hexagon(cv, c, ir, what, zoom=2.4 if what in ("earth", *cs.PLANETS) else 1.4)
-        cv.text((x + 2 * ir + 8, c[1]), words, font, style.TEXT, bg, "lm")
-    y0 = top + 8 + -(-len(LEGEND) // LEGEND_COLUMNS) * LEGEND_ROW
+        cv.text(
+            (x + 2 * ir + px(8), c[1]),
+            _fit(words, font, col - 2 * ir - px(14)),
+            font,
+            style.TEXT,
+            bg,
+            "lm",
+        )
+    y0 = top + px(8) + -(-len(LEGEND) // LEGEND_COLUMNS) * layout.row
     for i, (owner, colour, ships) in enumerate(owners(view)):
-        x = 10 + (i % LEGEND_COLUMNS) * col
-        y = y0 + (i // LEGEND_COLUMNS) * LEGEND_ROW
+        x = px(10) + (i % LEGEND_COLUMNS) * col
+        y = y0 + (i // LEGEND_COLUMNS) * layout.row
         box = (round(x), round(y + 2), round(x + 2 * ir), round(y + 2 * ir))
         cv.draw.rounded_rectangle(
             box, radius=4, fill=cv.ink(colour), outline=cv.ink(cs.BADGE_EDGE), width=2
         )
         tail = f": {ships} ship{'s' if ships != 1 else ''}"
-        room = col - 2 * ir - 14
-        name = owner
-        while len(name) > 1 and style.font(font).getlength(name + tail) > room:
-            name = name[:-1]
-        words = (name if name == owner else name[:-1] + ".") + tail
-        cv.text((x + 2 * ir + 8, y + ir + 1), words, font, style.TEXT, bg, "lm")
+        words = _fit(owner, font, col - 2 * ir - px(14), tail) + tail
+        cv.text((x + 2 * ir + px(8), y + ir + 1), words, font, style.TEXT, bg, "lm")
+
+
+def _fit(text: str, font: int, room: float, tail: str = "") -> str:
+    """`text`, cut short with a "." when it and `tail` are wider than `room`."""
+    cut = text
+    while len(cut) > 1 and style.font(font).getlength(cut + tail) > room:
+        cut = cut[:-1]
+    return text if cut == text else cut[:-1] + "."

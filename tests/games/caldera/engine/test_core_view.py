@@ -6,10 +6,14 @@ from __future__ import annotations
 
 import json
 from dataclasses import asdict
+from pathlib import Path
+
+import pytest
 
 from engine.caldera.kind import KIND
+from engine.errors import GameError
 from engine.interface import kind as kinds
-from tests.games.caldera.engine.game import STATS, command, new_game, past_setup
+from tests.games.caldera.engine.game import STATS, command, new_game, past_setup, resolve
 
 
 def _text(view: object) -> str:
@@ -74,3 +78,27 @@ def test_caldera_registers_as_a_game_kind_without_a_bot_side() -> None:
     finally:
         kinds.KINDS.pop("caldera", None)
         kinds._loaded.pop("caldera", None)
+
+
+def test_a_deck_that_fails_validation_is_refused_at_creation(tmp_path: Path) -> None:
+    bad = tmp_path / "mine.toml"
+    bad.write_text('name = "mine"\ntitle = "Mine"\ndescription = ""\ncards = []\n')
+    with pytest.raises(GameError, match="mine.toml"):
+        KIND.setup({"deck": str(bad), "seed": 1})
+    with pytest.raises(GameError, match="unknown deck"):
+        KIND.setup({"deck": "no-such-deck", "seed": 1})
+
+
+def test_every_event_of_a_few_turns_round_trips_through_its_stored_form() -> None:
+    """The outbox stores events as JSON and the notifier reads them back (`parse_event`)."""
+    state = past_setup()
+    events = []
+    for _ in range(3):
+        events += resolve(state)
+    events += command(state, "ann", kind="submit")
+    kinds = set()
+    for event in events:
+        data = json.loads(json.dumps(event.model_dump(mode="json")))
+        assert KIND.parse_event(data) == event
+        kinds.add(event.kind)
+    assert {"TurnResolved", "Income", "HandDrawn"} <= kinds

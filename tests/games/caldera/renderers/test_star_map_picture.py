@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import io
 
+import pytest
 from PIL import Image
 
 from engine.caldera.starmap import new_map, place_tile
@@ -135,3 +136,18 @@ def test_a_larger_map_keeps_every_place_inside_the_picture() -> None:
     for x, y in layout.centres.values():
         assert layout.radius * 0.99 <= x <= img.width - layout.radius * 0.99
         assert y - layout.radius * 0.86 > 70 and y + layout.radius * 0.86 < layout.legend_top
+
+
+def test_drawn_550_wide_the_map_header_and_legend_keep_their_proportions() -> None:
+    view = small_view()
+    big, small = layout_of(view), layout_of(view, 550)
+    img = render_star_map(view, width=550)
+    assert img.width == 550
+    assert small.height == pytest.approx(big.height * 550 / 900, abs=8)
+    for x, y in small.centres.values():
+        assert small.radius <= x <= 550 - small.radius
+        assert small.header < y - 0.86 * small.radius
+    # the fleet's badge is still its owner's colour
+    fleets = [f for f in view.fleets if f.place == "0,0"]
+    box = fleet_boxes(small, "0,0", fleets)[0]
+    assert img.convert("RGB").getpixel((box[0] + 3, (box[1] + box[3]) // 2)) == rgb(ANN)
