@@ -24,6 +24,7 @@ from engine.caldera.commands import (
     Choose,
     Fund,
     Move,
+    Recruit,
     Refit,
     Repair,
     Scrap,
@@ -268,6 +269,22 @@ class Captains:
         await self._command(caller, Scrap(ship=ship))
         return Reply(text=f"Ship {ship} is scrapped.")
 
+    async def recruit(self, caller: Caller, units: str) -> Reply:
+        """Land units bought at the shipyard: "7 space-cadet, 1 humvee" (ids or names)."""
+        seat, nation = await self._seat(caller)
+        view = await self._view(seat, nation)
+        wanted = _land_units(view, units)
+        _, _, events = await self._command(caller, Recruit(units=wanted))
+        spent = next(e for e in events if e.kind == "Spent")
+        table = words.rules_of(view).land_units
+        army = ", ".join(
+            f"{n} {table[u].name if u in table else u}" for u, n in spent.detail["army"].items()
+        )
+        return Reply(
+            text=f"Recruited for {spent.detail['cost']} credits: your land army is {army} "
+            f"(size {spent.detail['size']}). You have {spent.credits} credits left."
+        )
+
     # --- orders --------------------------------------------------------------------------------
 
     async def move(self, caller: Caller, ships: str, to: str) -> Reply:
@@ -463,6 +480,12 @@ def status_lines(view: View, nation: str) -> list[str]:
         else f"Shipyard: {words.tech_name(deck, yard.klass)} class ({fitted}), "
         f"{yard.damage} damage; built this turn: {'yes' if me.built else 'no'}."
     )
+    if me.land:
+        table = rules.land_units
+        army = ", ".join(
+            f"{n} {table[u].name if u in table else u}" for u, n in me.land.items() if n
+        )
+        lines.append(f"Land army at the shipyard: {army}.")
     ships = view.fleets.get(nation, [])
     lines += [words.ship_line(view, s) for s in ships] or ["No ships yet (`/captain build`)."]
     lines.append(words.zone_line(view))
@@ -555,6 +578,32 @@ def _parts(view: View, text: str) -> list[str]:
         out += [_tech_id(view, piece)] * count
         if len(out) > MOST_PARTS:
             raise UserError(f"Name at most {MOST_PARTS} parts.")
+    return out
+
+
+def _land_units(view: View, text: str) -> dict[str, int]:
+    """Land units as typed: "7 space-cadet, 1 Humvee" (a count, then an id or a name)."""
+    table = words.rules_of(view).land_units
+    out: dict[str, int] = {}
+    for piece in re.split(r"[,;+]", text or ""):
+        piece = piece.strip().lower()
+        if not piece:
+            continue
+        found = re.match(r"^(\d{1,3})\s*[x×]?\s+(.+)$", piece)
+        count, name = (int(found.group(1)), found.group(2)) if found else (1, piece)
+        unit = next(
+            (
+                u
+                for u, s in table.items()
+                if name in (u, s.name.lower(), s.name.lower().replace(" ", "-"))
+            ),
+            None,
+        )
+        if unit is None:
+            raise UserError(f"There is no land unit {name[:40]!r}: they are {', '.join(table)}.")
+        out[unit] = out.get(unit, 0) + count
+    if not out:
+        raise UserError("Name the land units to recruit: `7 space-cadet, 1 humvee`.")
     return out
 
 

@@ -109,6 +109,13 @@ def _combat(rules: Rules) -> list[str]:
         "where it came from. Each captain who fought gets the battle by DM, round by round.",
         f"Repairs at Earth cost {rules.repair.ship_per_sp} credits a structure point "
         f"({rules.repair.shipyard_per_sp} for the shipyard): `/captain repair`.",
+        "**Land battle**: ships at an enemy homeworld with none of its ships left land your "
+        "army (`/captain recruit` at the shipyard). Land units:",
+        *(
+            f"- **{u.name}** ({key}) L{u.level}: {u.hp} HP, {u.damage} damage, "
+            f"{u.targets} targets, size {u.size}, {u.cost} credits"
+            for key, u in rules.land_units.items()
+        ),
     ]
 
 
@@ -147,6 +154,7 @@ COMMANDS = [
     "`/captain choose hand: card:` a card of your hand (or the menus in your DMs); "
     "`/captain fund` research; `/captain build class: parts:` one ship a turn; "
     "`/captain shipyard` a larger yard or weapons in it; `/captain repair`, `refit`, `scrap`.",
+    "`/captain recruit` land units for a homeworld's conquest. "
     "`/captain move ships: to:` orders carried out when the turn resolves; `/captain "
     "retreat`; `/captain submit` when done (any command after it takes it back).",
     "`/captain status` your credits, research, hand and ships (only you see them); "

@@ -45,6 +45,7 @@ CATEGORY: dict[type[Event], str] = {
     ev.ResearchDone: "tech",
     ev.TurnResolved: "combat",
     ev.BattleReport: "combat",
+    ev.LandReport: "combat",
     ev.Income: "builds",
     ev.MissionDone: "game",
     ev.ZoneChanged: "game",
@@ -125,6 +126,8 @@ def describe(event: Event, nation: str, names: dict[str, str]) -> list[str]:
             return _resolved(event, n)
         case ev.BattleReport():
             return _battle(event, n)
+        case ev.LandReport():
+            return _land(event, n)
         case ev.MissionDone():
             return [_mission(event, n)]
         case ev.ZoneChanged():
@@ -291,6 +294,27 @@ def _battle(e: ev.BattleReport, n: _Names) -> list[str]:
         lines.append("Destroyed in all: " + ", ".join(_ship(i) for i in e.destroyed) + ".")
     if e.retreated:
         lines.append("Retreated: " + ", ".join(_ship(i) for i in e.retreated) + ".")
+    return lines
+
+
+def _land(e: ev.LandReport, n: _Names) -> list[str]:
+    """A land battle for a homeworld, step by step (each side's stacks striking at once)."""
+    outcome = "taken" if e.won else "held"
+    lines = [
+        f"**Land battle at {e.at}**: {n.who(e.captain)} against {e.npc}: the homeworld is {outcome}."
+    ]
+    for step in e.steps:
+        strikes = [
+            f"{n.who(s['side'])} {s['count']} {s['unit']} hit {s['target']} (killed {s['killed']})"
+            for s in step.get("strikes", [])
+        ]
+        lines += _wrapped(f"Cycle {step['cycle']} step {step['number']}: ", strikes or ["none"])
+    left = [
+        f"{n.who(side)} " + ", ".join(f"{k} {unit}" for unit, k in army.items() if k)
+        for side, army in e.armies.items()
+    ]
+    if left:
+        lines += _wrapped("Left standing: ", left)
     return lines
 
 

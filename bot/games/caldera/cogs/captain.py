@@ -164,6 +164,11 @@ class CaptainCog(
     async def _ship(self, interaction: discord.Interaction, current: str):
         return await complete_ids(interaction, current, self._desk().ships)
 
+    @app_commands.command(name="recruit", description="Recruit land units at your shipyard")
+    @app_commands.describe(units="how many of which: `7 space-cadet, 1 humvee`")
+    async def recruit(self, interaction: discord.Interaction, units: str) -> None:
+        await respond(interaction, lambda: self._desk().recruit(caller_of(interaction), units))
+
     @app_commands.command(
         name="move", description="Order ships to a place (when the turn resolves)"
     )

@@ -39,6 +39,7 @@ def human_commands(view: Any, memory: ai.Memory) -> list[Any]:
 class Played:
     state: State
     events: list[Any] = field(default_factory=list)
+    log: list[tuple[str, dict[str, Any]]] = field(default_factory=list)  # commands accepted
 
     def of(self, kind: str) -> list[Any]:
         return [e for e in self.events if e.kind == kind]
@@ -53,6 +54,7 @@ def _submit(played: Played, nation: str, command: Any) -> bool:
         played.events += KIND.apply(played.state, entry)
     except (CommandError, GameError):
         return False
+    played.log.append((nation, entry.command))
     return True
 
 
@@ -97,23 +99,23 @@ def play(seed: int, turns: int) -> Played:
     return played
 
 
-if __name__ == "__main__":  # which seeds make a good test campaign
+def good(played: Played) -> bool:
+    """A campaign the test can use: a new zone, a battle and a mission done, still going."""
+    state = played.state
+    return (
+        not state.ended
+        and state.zone > 1
+        and bool(played.of("BattleReport"))
+        and bool(played.of("MissionDone"))
+    )
+
+
+if __name__ == "__main__":  # seeds for the test when the engine's rules change: FROM TO TURNS
     import sys
 
-    for seed in range(int(sys.argv[1]), int(sys.argv[2])):
-        p = play(seed, int(sys.argv[3]))
-        scouted = sum(len(e.scouted) for e in p.of("TurnResolved"))
-        print(
-            seed,
-            p.state.result,
-            p.state.turn,
-            "zone",
-            p.state.zone,
-            "battles",
-            len(p.of("BattleReport")),
-            "scouted",
-            scouted,
-            "missions",
-            len(p.of("MissionDone")),
-            p.ais(),
-        )
+    low, high, turns = map(int, sys.argv[1:4])
+    for seed in range(low, high):
+        found = play(seed, turns)
+        if good(found):
+            types = sorted({n.ai or "" for n in found.state.enemies() if n.turns})
+            print(seed, len(found.of("BattleReport")), "battles", types)

@@ -136,14 +136,14 @@ def stack(state, number: int) -> None:
 
 @pytest.mark.slow
 async def test_every_enemy_type_plays_its_turn_and_the_captains_hear_it(env) -> None:  # noqa: F811
-    """Eight turns into the test campaign, an enemy of each of the six A.I. types founds its
+    """Ten turns into the test campaign, an enemy of each of the six A.I. types founds its
     base on a known system (the card read for its type stacked on the deck); a moderator
     resolves the turn and each captain's DM tells each enemy's turn, by its type."""
     from engine.caldera import hexes, npcs
     from engine.caldera.rules import load
     from tests.games.caldera.e2e.campaign import play
 
-    state = play(31, 8).state
+    state = play(7, 10).state
     state.captains["ann"].user, state.captains["bob"].user = str(env.alice.id), str(env.bob.id)
     homes = [
         p
@@ -168,9 +168,9 @@ async def test_every_enemy_type_plays_its_turn_and_the_captains_hear_it(env) -> 
     await env.fake.invoke(env.mod, env.channel, "mod turn", {"now": True})
     for user in (env.alice, env.bob):
         told = await env.fake.wait_for_dm(
-            user, lambda m: "Turn 9 has resolved." in m.content, timeout=10
+            user, lambda m: "Turn 11 has resolved." in m.content, timeout=10
         )
         text = "\n".join(m.content for m in env.fake.dms(user) if m.id >= told.id)
         for ai in types:
             assert f"({ai}): " in text, ai
-    assert (await service.view(game, "ann")).turn == 10
+    assert (await service.view(game, "ann")).turn == 12
