@@ -247,7 +247,9 @@ def npc_lines(actions: list[dict[str, Any]], n: _Names) -> list[str]:
                     did.append(f"sent {len(a.get('ships', []))} ships towards {a.get('to')}")
                 case "built":
                     where = f" at {a['at']}" if a.get("at") else ""
-                    did.append(f"built a {a.get('class')}{where}")
+                    klass = str(a.get("class"))
+                    article = "an" if klass[:1] in "aeiou" else "a"
+                    did.append(f"built {article} {klass}{where}")
                 case "protect":
                     did.append(f"ship {a.get('ship')} guards Earth")
                 case "control":
