@@ -66,18 +66,15 @@ def test_the_summary_counts_who_has_submitted() -> None:
     assert summary.turn.waiting == ("bob", "cal")
 
 
-def test_caldera_registers_as_a_game_kind_without_a_bot_side() -> None:
-    """Registered for the test only: the bot refuses to start with a game it has no side for
-    (`bot.game_side.check_sides`), and Caldera's bot side is not written yet."""
-    assert "caldera" not in kinds.KINDS
-    try:
-        found = kinds.register("caldera", "engine.caldera.kind:KIND")()
-        assert found.name == "caldera" and found.title == KIND.title
-        state = found.setup({"max_nations": 2, "seed": 1})
-        assert found.settings_of(state)["max_nations"] == 2
-    finally:
-        kinds.KINDS.pop("caldera", None)
-        kinds._loaded.pop("caldera", None)
+def test_caldera_is_registered_as_a_game_kind_with_its_bot_side() -> None:
+    """One line in the registry: the core, and the bot side (bot/games/caldera)."""
+    assert kinds.KINDS["caldera"] == kinds.Plugin(
+        "engine.caldera.kind:KIND", "bot.games.caldera.side:SIDE"
+    )
+    found = kinds.kind("caldera")
+    assert found.name == "caldera" and found.title == KIND.title
+    state = found.setup({"max_nations": 2, "seed": 1})
+    assert found.settings_of(state)["max_nations"] == 2
 
 
 def test_a_deck_that_fails_validation_is_refused_at_creation(tmp_path: Path) -> None:
