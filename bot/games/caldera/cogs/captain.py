@@ -89,7 +89,8 @@ class CaptainCog(
 
     @choose.autocomplete("card")
     async def _cards(self, interaction: discord.Interaction, current: str):
-        hand = str(getattr(interaction.namespace, "hand", "") or "")
+        # the hand chosen so far in the command (none yet: every hand's cards)
+        hand = str(getattr(getattr(interaction, "namespace", None), "hand", "") or "")
         return await complete(
             interaction, current, lambda caller, typed: self._desk().cards(caller, hand, typed)
         )
