@@ -76,14 +76,10 @@ def held(state: State, npc: Npc) -> list[str]:
 
 
 def homeworlds(state: State, npc: Npc) -> list[str]:
-    """The homeworlds `npc` may attack, closest first: Earth (the captains' shipyards) and every
-    other enemy's base still standing."""
-    home = npc.home or EARTH
-    found = {EARTH} | {
-        n.home for n in state.enemies() if n.id != npc.id and n.home is not None and not n.conquered
-    }
-    found.discard(npc.home)
-    return sorted(found, key=lambda p: around(home, p))
+    """The homeworlds `npc` attacks: Earth, the captains' (the enemies never fight each other:
+    a battle is where the captains' ships or shipyards are, so another enemy's base is no
+    homeworld to attack)."""
+    return [] if npc.home == EARTH else [EARTH]
 
 
 # --- ship points ------------------------------------------------------------------------------
