@@ -12,7 +12,18 @@ from renderers.caldera import MapBase, MapFleet, StarMapView, tiles_of
 
 # the NPCs' colours, in the order they appear (friends greens, enemies oranges and reds)
 FRIENDS = ("#3cb44b", "#7fd17f", "#2e8b57", "#9acd32")
-ENEMIES = ("#ff9a30", "#d2403a", "#c77c02", "#b8336a", "#ff6f3c", "#8b4513")
+ENEMIES = (
+    "#ff9a30",
+    "#d2403a",
+    "#c77c02",
+    "#b8336a",
+    "#ff6f3c",
+    "#8b4513",
+    "#fabed4",
+    "#ffe119",
+    "#9a6324",
+    "#e6194b",
+)
 
 
 def npc_colours(view: View) -> dict[str, str]:
