@@ -120,6 +120,17 @@ async def test_a_captains_turn_refusals_menus_and_secrets(env) -> None:  # noqa:
         assert told.attachments and told.attachments[0].filename.endswith(".png")
     assert (await service.view(game, "ann")).turn == 2
 
+    # a moderator ends the campaign: the standings by DM, the result in the channel
+    ask = await fake.invoke(env.mod, channel, "mod end")
+    await fake.click(env.mod, ask, ask.message.buttons[0]["custom_id"])
+    for user in (env.alice, env.bob):
+        over = await fake.wait_for_dm(
+            user, lambda m: "The campaign is over" in m.content, timeout=10
+        )
+        assert "a moderator ended it. Standings: 1. " in over.content, over.content
+    result = await fake.wait_for_message(channel, lambda m: "the result" in m.content, timeout=10)
+    assert "1st: Ann" in result.content and "Bob" in result.content, result.content
+
 
 def stack(state, number: int) -> None:
     """The main deck's top card made one of this number (a card from the draw pile, else
@@ -164,6 +175,20 @@ async def test_every_enemy_type_plays_its_turn_and_the_captains_hear_it(env) -> 
         guild_id=str(env.guild.id),
         channel_id=str(env.channel.id),
         created_by=str(env.alice.id),
+    )
+    # time runs to half an hour before the deadline: the captains are reminded, by DM and in
+    # the channel; then a moderator resolves the turn
+    await env.fake.invoke(env.mod, env.channel, "mod tick", {"ticks": 6})
+    for user in (env.alice, env.bob):
+        await env.fake.wait_for_dm(
+            user, lambda m: "Reminder: turn 11 resolves in 30 minutes" in m.content, timeout=10
+        )
+    await env.fake.wait_for_message(
+        env.channel,
+        lambda m: (
+            "Turn 11 resolves" in m.content and "Not submitted yet: Ann, Bob, Robo" in m.content
+        ),
+        timeout=10,
     )
     await env.fake.invoke(env.mod, env.channel, "mod turn", {"now": True})
     for user in (env.alice, env.bob):
