@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import Any
 
 import pytest
 
@@ -29,7 +30,7 @@ def test_a_new_campaign_takes_its_own_options_and_refuses_others() -> None:
         "turn_hours": 0.0,
         "length_days": 60,
     }
-    refused = [
+    refused: list[tuple[dict[str, Any], str]] = [
         ({"deck": "../../etc/passwd"}, "There is no Caldera deck '../../etc/passwd'"),
         ({"nations": 7}, "1 to 6 captains"),
         ({"turn_hours": 0.1}, "a quarter of an hour to 168"),

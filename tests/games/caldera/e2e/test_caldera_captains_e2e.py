@@ -166,7 +166,7 @@ async def test_every_enemy_type_plays_its_turn_and_the_captains_hear_it(env) -> 
         npc = npcs.create_enemy(state, home)
         state.map.tiles[home].base = npc.id
     types = [a.id for a in load().enemy_ai]
-    assert sorted({n.ai for n in state.enemies()}) == sorted(types)
+    assert sorted({n.ai or "" for n in state.enemies()}) == sorted(types)
     service = env.bot.service
     game = await service.create_game(
         name="Six Fronts",
