@@ -5,6 +5,9 @@ help pages are the game's; a moderator resolves the turn and sees everyone's han
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import pytest
 
 from engine.caldera.kind import KIND
@@ -119,6 +122,18 @@ async def test_a_captains_turn_refusals_menus_and_secrets(env) -> None:  # noqa:
         )
         assert told.attachments and told.attachments[0].filename.endswith(".png")
     assert (await service.view(game, "ann")).turn == 2
+
+    # Bob away: the AI caretaker commands his captain (the AI captains' policy) and submits
+    cared = await fake.invoke(env.bob, channel, "game caretaker", {"on": True})
+    assert "The AI commands your captain while you are away" in cared.text, cared.text
+
+    async def bob_submitted() -> bool:
+        return (await service.view(game, "bob")).captains["bob"].submitted
+
+    deadline = time.monotonic() + 10
+    while not await bob_submitted():
+        assert time.monotonic() < deadline, "the caretaker did not submit"
+        await asyncio.sleep(0.02)
 
     # a moderator ends the campaign: the standings by DM, the result in the channel
     ask = await fake.invoke(env.mod, channel, "mod end")
