@@ -176,6 +176,7 @@ async def test_every_enemy_type_plays_its_turn_and_the_captains_hear_it(env) -> 
         for p in hexes.sorted_places(state.map.tiles)
         if p != "0,0" and state.map.tiles[p].base is None and not state.ships_at(p)
     ]
+    assert len(homes) >= 6, "six known systems free for the bases: take a later turn"
     for number, home in zip(range(1, 7), homes[-6:], strict=True):
         stack(state, number)
         npc = npcs.create_enemy(state, home)
