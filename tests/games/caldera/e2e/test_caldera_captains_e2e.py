@@ -201,9 +201,7 @@ async def test_every_enemy_type_plays_its_turn_and_the_captains_hear_it(env) -> 
         )
     await env.fake.wait_for_message(
         env.channel,
-        lambda m: (
-            "Turn 11 resolves" in m.content and "Not submitted yet: Ann, Bob, Robo" in m.content
-        ),
+        lambda m: "Turn 11 resolves" in m.content and "Not submitted yet: Ann, Bob." in m.content,
         timeout=10,
     )
     await env.fake.invoke(env.mod, env.channel, "mod turn", {"now": True})
