@@ -59,7 +59,9 @@ from engine.caldera.window import (
     space_of,
 )
 
-STYLES = ("normal",)
+# "normal": an AI captain; "caretaker": a player's captain while they are away (`/game
+# caretaker`): the same policy (the campaign is co-operative: there is nobody to spare)
+STYLES = ("normal", "caretaker")
 THREAT = 3  # enemies this many layers from Earth or nearer: warships guard the shipyard
 HUNTS = (1, 3)  # the loyalty missions of destroying enemy ships
 NEW_LAYOUT = 2  # the loyalty mission of a new layout of the most advanced tech
@@ -416,7 +418,7 @@ class CalderaAi:
     """The AI captains as the host's runner drives them (`engine.interface.kind.Ai`)."""
 
     styles: tuple[str, ...] = STYLES
-    levels: tuple[str, ...] = STYLES
+    levels: tuple[str, ...] = ("normal",)  # (a caretaker is no seat of its own)
 
     def memory(self) -> Memory:
         return Memory()

@@ -441,7 +441,7 @@ class CalderaTeller:
     def menus(self, events: list[Event], nation: str, game_id: int) -> list[Menu]:
         """A menu for each hand drawn for the captain (the latest of each), and one for the
         zone mission cards: choosing answers it."""
-        from bot.games.caldera.card_select import menu_labels
+        from bot.games.caldera.words import menu_labels
 
         hands: dict[str, tuple[list[str], bool]] = {}
         for e in events:

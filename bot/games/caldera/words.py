@@ -118,3 +118,31 @@ def event_line(view: View) -> str:
     except StopIteration:
         return ""
     return f"Event **{card.name}** ({view.event.turns_left} more turn(s)): {card.text}"
+
+
+def menu_labels(hand: str, cards: list[str]) -> dict[str, str]:
+    """Each card's label in a menu, read from the standard rules and the starter deck (a
+    card of a server's own deck not in it keeps its id)."""
+    from engine.caldera.rules import DeckError, RulesError, load, load_deck
+
+    out = {c: c for c in cards}
+    try:
+        rules, deck = load(), load_deck()
+    except (RulesError, DeckError):  # pragma: no cover - the project's own files
+        return out
+    for c in cards:
+        try:
+            card = deck.card(c)
+        except KeyError:
+            continue
+        if hand == "mission":
+            out[c] = f"Mission {card.number}: {rules.missions[card.number - 1].text}"
+        elif hand == "zone":
+            zone = rules.zone_missions[card.number - 1]
+            out[c] = f"Zone mission {card.number}, {zone.name}: {zone.text}"
+        elif hand == "reward":
+            out[c] = f"Reward {card.number}: {rules.rewards[card.number - 1].text}"
+        elif card.tech in deck.techs:
+            tech = deck.techs[card.tech]
+            out[c] = f"{tech.name} (level {tech.level} {tech.category}; card {card.number})"
+    return out

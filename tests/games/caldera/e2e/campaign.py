@@ -96,6 +96,10 @@ def play(seed: int, turns: int) -> Played:
                     ai.failed(memories[ROBOT], command)
         if state.turn == turn:
             raise AssertionError(f"turn {turn + 1} did not resolve")
+    if not state.ended:  # the AI seat looks at once at the turn that begins (the bot's does)
+        for command in ai.decide(view_for(state, ROBOT), memories[ROBOT]):
+            if not _submit(played, ROBOT, command):
+                ai.failed(memories[ROBOT], command)
     return played
 
 

@@ -5,6 +5,9 @@ help pages are the game's; a moderator resolves the turn and sees everyone's han
 
 from __future__ import annotations
 
+import asyncio
+import time
+
 import pytest
 
 from engine.caldera.kind import KIND
@@ -120,6 +123,18 @@ async def test_a_captains_turn_refusals_menus_and_secrets(env) -> None:  # noqa:
         assert told.attachments and told.attachments[0].filename.endswith(".png")
     assert (await service.view(game, "ann")).turn == 2
 
+    # Bob away: the AI caretaker commands his captain (the AI captains' policy) and submits
+    cared = await fake.invoke(env.bob, channel, "game caretaker", {"on": True})
+    assert "The AI commands your captain while you are away" in cared.text, cared.text
+
+    async def bob_submitted() -> bool:
+        return (await service.view(game, "bob")).captains["bob"].submitted
+
+    deadline = time.monotonic() + 10
+    while not await bob_submitted():
+        assert time.monotonic() < deadline, "the caretaker did not submit"
+        await asyncio.sleep(0.02)
+
     # a moderator ends the campaign: the standings by DM, the result in the channel
     ask = await fake.invoke(env.mod, channel, "mod end")
     await fake.click(env.mod, ask, ask.message.buttons[0]["custom_id"])
@@ -161,6 +176,7 @@ async def test_every_enemy_type_plays_its_turn_and_the_captains_hear_it(env) -> 
         for p in hexes.sorted_places(state.map.tiles)
         if p != "0,0" and state.map.tiles[p].base is None and not state.ships_at(p)
     ]
+    assert len(homes) >= 6, "six known systems free for the bases: take a later turn"
     for number, home in zip(range(1, 7), homes[-6:], strict=True):
         stack(state, number)
         npc = npcs.create_enemy(state, home)
@@ -185,9 +201,7 @@ async def test_every_enemy_type_plays_its_turn_and_the_captains_hear_it(env) -> 
         )
     await env.fake.wait_for_message(
         env.channel,
-        lambda m: (
-            "Turn 11 resolves" in m.content and "Not submitted yet: Ann, Bob, Robo" in m.content
-        ),
+        lambda m: "Turn 11 resolves" in m.content and "Not submitted yet: Ann, Bob." in m.content,
         timeout=10,
     )
     await env.fake.invoke(env.mod, env.channel, "mod turn", {"now": True})
