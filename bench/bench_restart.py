@@ -318,6 +318,12 @@ class Hosting:
             # as the bot, before it connects to Discord (no player can ask anything yet):
             # the games it will run counted before they load
             self.keeper.begin(len(await service.games(status=["running"])))
+        try:  # the bot's start-up before it connects: its games' modules (not before issue 30)
+            from bot.client import prepare
+        except ImportError:
+            prepare = None  # type: ignore[assignment]
+        if prepare is not None:
+            assert not prepare()
         self.modules = set(sys.modules)  # (what the run imports later is printed)
         self.watch = GcWatch().start()
         self.holds = Holds().start()

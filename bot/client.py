@@ -22,7 +22,7 @@ from bot.discord_io import ActionButton, ConfirmButton
 from bot.dm.delivery import DmChannels, discord_sender
 from bot.dm.notifier import Notifier, idempotency_key
 from bot.game_channels import NEWS_OFF, GameChannels
-from bot.game_side import check_sides, side, sides
+from bot.game_side import check_sides, load_games, side, sides
 from bot.pacer import Pacer
 from bot.standings import result_text
 from bot.store import BotStore
@@ -517,10 +517,17 @@ async def open_service(settings: Settings) -> tuple[GameService, Writer]:
     return service, writer
 
 
+def prepare() -> list[str]:
+    """What the bot does first, before its store and Discord: every registered game's bot side
+    checked (`check_sides`), then every game's modules imported (`load_games`: none is first
+    imported while players wait on the event loop). What stops it, one line each."""
+    return check_sides() or load_games()
+
+
 async def serve(settings: Settings, token: str) -> int:
-    """The bot as `si bot` runs it: the store first (`open_service`), then Discord; the exit
-    status."""
-    problems = check_sides()
+    """The bot as `si bot` runs it: its games' modules (`prepare`), the store (`open_service`),
+    then Discord; the exit status."""
+    problems = prepare()
     if problems:  # a game the bot cannot serve: its commands and DMs would be lost
         for problem in problems:
             log.error("%s", problem)

@@ -11,8 +11,12 @@ start-up (`check_sides`), so no command or DM of it is ever lost to a missing si
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+import importlib
+import importlib.util
+import pkgutil
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
+from types import ModuleType
 from typing import TYPE_CHECKING, Any, Protocol
 
 from bot.errors import UserError
@@ -239,3 +243,67 @@ def check_sides() -> list[str]:
 def forget(name: str) -> None:
     """Drop a loaded side (tests that register and remove a game)."""
     _loaded.pop(name, None)
+
+
+# modules that libraries import at their first use, which a game's first command or picture
+# makes: numpy's masked arrays (at its first `np.unique`: the sight of every command), Pillow's
+# palettes (at its first palette picture; its formats: `renderers.encoding`)
+FIRST_USE = ("numpy.ma", "PIL.ImagePalette")
+
+
+def game_packages() -> list[str]:
+    """The packages of every registered game: its core's and its bot side's (where the registry
+    says they are) and its pictures' (the project's layout: `renderers.<its core's package>`)."""
+    found = []
+    for plugin in KINDS.values():
+        core = _package(plugin.core)
+        found.append(core)
+        if plugin.bot is not None:
+            found.append(_package(plugin.bot))
+        pictures = "renderers." + core.rpartition(".")[2]
+        if importlib.util.find_spec(pictures) is not None:
+            found.append(pictures)
+    return list(dict.fromkeys(found))
+
+
+def _package(where: str) -> str:
+    return where.partition(":")[0].rpartition(".")[0]
+
+
+def load_games() -> list[str]:
+    """Import now, at start-up, every module of every registered game (`game_packages`), the
+    renderers' kit and what libraries import at their first use (`FIRST_USE`). Otherwise a
+    game's first command, DM or picture imports (and after an upgrade compiles) them on the
+    event loop, while every player waits. Returns the modules that would not import, one line
+    each (the bot refuses to start)."""
+    problems = import_all(FIRST_USE, packages=False)
+    problems += import_all(["renderers"], packages=False)  # the kit (its subpackages are games')
+    return problems + import_all(game_packages())
+
+
+def import_all(names: Sequence[str], *, packages: bool = True) -> list[str]:
+    """Import these modules and every module of those that are packages (only their modules,
+    not their subpackages, when not `packages`); what would not import, one line each."""
+    problems: list[str] = []
+
+    def imported(name: str) -> ModuleType | None:
+        try:
+            return importlib.import_module(name)
+        except Exception as exc:  # noqa: BLE001 - reported, and the bot refuses to start
+            problems.append(f"module {name}: {exc!r}")
+            return None
+
+    for name in names:
+        found = imported(name)
+        path = getattr(found, "__path__", None)
+        if path is None:
+            continue
+        if not packages:
+            for info in pkgutil.iter_modules(path, name + "."):
+                if not info.ispkg:
+                    imported(info.name)
+            continue
+        for info in pkgutil.walk_packages(path, name + ".", onerror=imported):
+            if not info.name.endswith(".__main__"):
+                imported(info.name)
+    return problems

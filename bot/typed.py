@@ -61,13 +61,15 @@ class Commands:
         if command is None:
             raise KeyError(f"there is no command /{path}")
         kwargs = {}
+        # options by the names Discord shows (a parameter may be renamed: `class:`)
+        params = {p.display_name: p for p in command._params.values()}  # noqa: SLF001
         for name, value in options.items():
-            parameter = command._params.get(name)  # noqa: SLF001 - discord.py's own table
+            parameter = params.get(name)
             if parameter is None:
                 raise TypeError(f"/{path} has no option {name!r}")
             if parameter.type is AppCommandOptionType.user and isinstance(value, str | int):
                 value = SimpleNamespace(id=value, display_name=str(value))
-            kwargs[name] = value
+            kwargs[parameter.name] = value
         typed = Typed(self.host, caller)
         bound = () if command.binding is None else (command.binding,)
         await command.callback(*bound, typed, **kwargs)

@@ -4,12 +4,57 @@ each pixel under it). `finish()` makes it the palette picture."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
+from typing import Protocol, cast
 
 from PIL import Image, ImageDraw
 
 from renderers.palette import LEVELS, RGB, Palette
 from renderers.text import Glyphs, clipped_stamp, glyphs_of, paste, stamp_of, whole_and_fraction
+
+STEPS = LEVELS + 1
+
+
+class _Pixels(Protocol):
+    """An "L" picture's pixel access (`Image.load()`): palette indices by (x, y)."""
+
+    def __getitem__(self, xy: tuple[int, int]) -> int: ...
+    def __setitem__(self, xy: tuple[int, int], value: int) -> None: ...
+
+
+class IndexDraw(ImageDraw.ImageDraw):
+    """`ImageDraw` on a picture of palette indices, giving the indices of the shapes pictures
+    draw by the hundred (rectangles, ellipses, polygons one pixel wide) straight to Pillow's
+    core, as `ImageDraw` does after converting each ink (a few microseconds a call: the ink
+    of an "L" picture is the index itself). Anything else goes the usual way."""
+
+    def rectangle(self, xy, fill=None, outline=None, width=1) -> None:
+        if not _shape(self.draw.draw_rectangle, xy, fill, outline, width):
+            super().rectangle(xy, fill, outline, width)
+
+    def ellipse(self, xy, fill=None, outline=None, width=1) -> None:
+        if not _shape(self.draw.draw_ellipse, xy, fill, outline, width):
+            super().ellipse(xy, fill, outline, width)
+
+    def polygon(self, xy, fill=None, outline=None, width=1) -> None:
+        thick = width != 1 and outline is not None and outline != fill  # Pillow's own way
+        if thick or not _shape(self.draw.draw_polygon, xy, fill, outline, width):
+            super().polygon(xy, fill, outline, width)
+
+
+def _shape(draw, xy, fill: object, outline: object, width: int) -> bool:
+    """`ImageDraw`'s order, the fill, then the outline when it differs, when both inks are
+    palette indices (or none) and one at least is given; False (nothing drawn) otherwise."""
+    if fill is None:
+        if type(outline) is not int:
+            return False
+    elif type(fill) is not int or (outline is not None and type(outline) is not int):
+        return False
+    else:
+        draw(xy, fill, 1)
+    if outline is not None and outline != fill and width != 0:
+        draw(xy, outline, 0, width)
+    return True
 
 
 class Canvas:
@@ -18,8 +63,18 @@ class Canvas:
     def __init__(self, image: Image.Image, pal: Palette) -> None:
         self.image = image
         self.pal = pal
-        self.draw = ImageDraw.Draw(image)
-        self._done: dict[tuple, tuple[Glyphs, Image.Image]] = {}
+        self.draw: ImageDraw.ImageDraw = IndexDraw(image)
+        # what this picture draws again and again (a city of the same owner and letter): drawn
+        # once, then pasted (their palette indices are this picture's: kept with the canvas)
+        self.patches: dict[Hashable, Image.Image] = {}
+        self._over: dict[int, list[int]] = {}  # ink -> its blends (`glyphs_over`)
+        self._pixels_of: Image.Image | None = None
+        self._pixels: _Pixels
+
+    def use(self, image: Image.Image) -> None:
+        """Go on drawing on `image` (the picture made larger)."""
+        self.image = image
+        self.draw = IndexDraw(image)
 
     def ink(self, colour: Sequence[int]) -> int:
         return self.pal.add(colour)
@@ -74,46 +129,47 @@ class Canvas:
         self, x: int, y: int, g: Glyphs, fill: RGB, clip: tuple[int, int, int, int] | None = None
     ) -> None:
         """`g` in ink `fill` with its top left at x, y, each of its pixels blended with the
-        colour under it (a stamp has a few dozen pixels: a loop costs less than numpy's calls,
-        and a crop less than a copy of the picture); only inside `clip` when given."""
+        colour under it; only inside `clip` when given. Pixel by pixel through the picture's
+        pixel access: a stamp has a few dozen pixels, so reading and writing just those costs
+        less than cutting the patch out, blending it and pasting it back (Pillow's crop,
+        `tobytes` and `frombytes` are a few tens of microseconds each)."""
         w, h = g.levels.size
-        box = (max(0, x), max(0, y), min(self.image.width, x + w), min(self.image.height, y + h))
+        image = self.image
+        left, top = max(0, x), max(0, y)
+        right, bottom = min(image.width, x + w), min(image.height, y + h)
         if clip is not None:
-            box = (
-                max(box[0], clip[0]),
-                max(box[1], clip[1]),
-                min(box[2], clip[2]),
-                min(box[3], clip[3]),
-            )
-        if box[0] >= box[2] or box[1] >= box[3]:
+            left, top = max(left, clip[0]), max(top, clip[1])
+            right, bottom = min(right, clip[2]), min(bottom, clip[3])
+        if left >= right or top >= bottom:
             return
-        under = self.image.crop(box).tobytes()
-        # the same text over the same pixels is the same result: a stack's count over the
-        # same terrain and unit shape repeats all over a map
-        key = (id(g), box[0] - x, box[1] - y, fill, under)
-        done = self._done.get(key)
-        if done is None:
-            ink = self.pal.add(fill)
-            known = self.pal.blends
-            blend = self.pal.blend
-            out = bytearray(under)
-            bw = box[2] - box[0]
-            whole = bw == w and box[3] - box[1] == h
-            for k, step in g.pixels:
-                if not whole:  # cut by the picture's edge: where is this pixel in the crop?
-                    ky, kx = divmod(k, w)
-                    kx, ky = kx + x - box[0], ky + y - box[1]
-                    if not (0 <= kx < bw and 0 <= ky < box[3] - box[1]):
-                        continue
-                    k = ky * bw + kx
-                if step == LEVELS:
-                    out[k] = ink
-                    continue
-                i = known.get((out[k], ink, step))
-                out[k] = blend(out[k], ink, step) if i is None else i
-            done = (g, Image.frombytes("L", (bw, box[3] - box[1]), bytes(out)))
-            self._done[key] = done
-        paste(self.image, done[1], box[0], box[1])
+        whole = left == x and top == y and right == x + w and bottom == y + h
+        px = self._pixel_access()
+        ink = self.pal.add(fill)
+        # the blends over each colour in this ink, by under * STEPS + step (-1: not yet asked of
+        # the palette, which adds a blend's colour when first needed: in the same order as ever)
+        table = self._over.get(ink)
+        if table is None:
+            table = self._over[ink] = [-1] * (256 * STEPS)
+        blend = self.pal.blend
+        for dx, dy, step in g.points:
+            at = (x + dx, y + dy)
+            if not whole and not (left <= at[0] < right and top <= at[1] < bottom):
+                continue
+            if step == LEVELS:
+                px[at] = ink
+                continue
+            under = px[at]
+            i = table[under * STEPS + step]
+            if i < 0:
+                i = table[under * STEPS + step] = blend(under, ink, step)
+            px[at] = i
+
+    def _pixel_access(self) -> _Pixels:
+        """The picture's pixel access (got again when the picture is replaced)."""
+        if self._pixels_of is not self.image:
+            self._pixels = cast(_Pixels, self.image.load())
+            self._pixels_of = self.image
+        return self._pixels
 
     def finish(self) -> Image.Image:
         self.image.putpalette(self.pal.data())

@@ -9,6 +9,10 @@ from PIL import Image
 
 MAX_BYTES = 8 * 1024 * 1024  # under Discord's 10 MiB attachment limit
 
+# Pillow's usual formats (PNG, GIF among them) registered with this module, as its first save
+# would do: a process that imports this at start-up imports none of them at its first picture
+Image.preinit()
+
 
 def png_bytes(image: Image.Image, *, compress_level: int = 6) -> bytes:
     """The picture as a PNG (a palette PNG for a palette picture)."""

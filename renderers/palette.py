@@ -31,6 +31,15 @@ class Palette:
         for colour in colours:
             self.add(colour)
 
+    def copy(self) -> Palette:
+        """Another palette with the same colours, at the same indices, to go on adding to."""
+        other = Palette()
+        other.colours = list(self.colours)
+        other._index = dict(self._index)
+        other.blends = dict(self.blends)
+        other._ramps = dict(self._ramps)
+        return other
+
     def __len__(self) -> int:
         return len(self.colours)
 

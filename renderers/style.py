@@ -4,7 +4,7 @@ on a colour, players' colours as they are stored, and the font."""
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import ImageFont
 
@@ -31,8 +31,10 @@ def font(size: int) -> ImageFont.FreeTypeFont:
     return f
 
 
+@lru_cache(maxsize=1024)
 def parse_colour(text: str | None) -> tuple[int, int, int]:
-    """'#rrggbb' (or 'rrggbb') to an RGB tuple; anything else is neutral grey."""
+    """'#rrggbb' (or 'rrggbb') to an RGB tuple; anything else is neutral grey. Remembered (a
+    picture asks it of every city and unit's owner)."""
     if not text:
         return NEUTRAL
     t = text.strip().lstrip("#")

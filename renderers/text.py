@@ -29,14 +29,15 @@ class Glyphs:
     cover: Image.Image
     dx: int
     dy: int
-    pixels: tuple[tuple[int, int], ...]  # (index in the stamp's bytes, step) where it is drawn
+    points: tuple[tuple[int, int, int], ...]  # (x, y, step) of each pixel drawn, row by row
 
     @classmethod
     def of(cls, levels: Image.Image, dx: int = 0, dy: int = 0) -> Glyphs:
         array = np.asarray(levels).reshape(-1)
         where = np.flatnonzero(array)
-        pixels = tuple(zip(where.tolist(), array[where].tolist(), strict=True))
-        return cls(levels, levels.point(COVER), dx, dy, pixels)
+        x, y = where % levels.width, where // levels.width
+        points = tuple(zip(x.tolist(), y.tolist(), array[where].tolist(), strict=True))
+        return cls(levels, levels.point(COVER), dx, dy, points)
 
 
 @lru_cache(maxsize=8192)
@@ -49,6 +50,15 @@ def glyphs_of(
         text, "L", None, None, None, stroke, anchor, 0, (fx, fy), stroke_filled=True
     )
     return Glyphs.of(Image.Image()._new(mask).point(QUANTISE), dx, dy)
+
+
+@lru_cache(maxsize=4096)
+def text_length(text: str, size: int) -> float:
+    """How far `text` advances at `size` (`getlength`, in whole 64ths of a pixel, so sums are
+    exact). Remembered: Pillow takes a few microseconds a character. The font has no kerning
+    next to a space, so the length of "a   b" is the lengths of "a", "   " and "b" added
+    (`tests/renderers/test_text.py` checks it)."""
+    return style.font(size).getlength(text)
 
 
 @lru_cache(maxsize=16384)

@@ -39,6 +39,7 @@ class Plugin(NamedTuple):
 KINDS: dict[str, Plugin] = {
     "strategic-initiative": Plugin("engine.strategic.kind:KIND", "bot.games.strategic.side:SIDE"),
     "supply-lines": Plugin("engine.supplylines.kind:KIND", "bot.games.supplylines.side:SIDE"),
+    "caldera": Plugin("engine.caldera.kind:KIND", "bot.games.caldera.side:SIDE"),
 }
 # the kind of every game stored before games had kinds (the first of `KINDS`): the stores'
 # migrations give it to their rows, and a row made without a kind is of it

@@ -9,6 +9,8 @@ kit's canvas that knows the owners' colours."""
 
 from __future__ import annotations
 
+from functools import cache
+
 from PIL import Image
 
 from engine.strategic.view import View
@@ -61,7 +63,12 @@ def fixed_palette() -> Palette:
     """How every picture's palette starts: the style's colours and the steps of the text on
     the background (and of the legend's black letters on grey). These indices are the same in
     every picture, so what is drawn only in them is drawn once and reused (the coordinates
-    round the map, the first part of the legend)."""
+    round the map, the first part of the legend). A copy of the one made once."""
+    return _fixed().copy()
+
+
+@cache
+def _fixed() -> Palette:
     pal = Palette(_base_colours())
     background = pal.add(style.BACKGROUND)
     pal.ramp(background, pal.add(style.TEXT))

@@ -5,9 +5,11 @@ of its relation to the viewer (`canvas.relation_ring`)."""
 from __future__ import annotations
 
 from engine.strategic.view import CityView, View
+from renderers.palette import RGB
 from renderers.strategic import style
 from renderers.strategic.canvas import MapCanvas, owner_colour
 from renderers.strategic.region import Region, corner_of, corners
+from renderers.text import paste
 
 
 def draw_cities(canvas: MapCanvas, view: View, region: Region, left: int, top: int, detail) -> None:
@@ -39,13 +41,29 @@ def letter_bottom(c: int, ringed: bool, detail: bool) -> int:
 
 
 def _city(canvas: MapCanvas, view: View, city: CityView, x: int, y: int, c: int, detail) -> None:
+    """A city's square but its first row and column (the grid's lines): all of it drawn over,
+    so a city of the same look is drawn once a picture and pasted after."""
     fill = owner_colour(view, city.owner, canvas.colours)
     if city.seen == "memory":
         fill = style.dim(fill, 0.7)
     inset = 0 if c < 8 else 1
+    ring = canvas.ring(view, city.owner)
+    letter = style.DESIGNATION_LETTERS.get(city.designation, city.designation[:1].upper())
+    key = ("city", c, bool(detail), fill, ring, letter)
+    done = canvas.patches.get(key)
+    if done is not None:
+        paste(canvas.image, done, x + inset, y + inset)
+        return
+    _draw_city(canvas, fill, ring, letter, x, y, c, detail)
+    canvas.patches[key] = canvas.image.crop((x + inset, y + inset, x + c - inset, y + c - inset))
+
+
+def _draw_city(
+    canvas: MapCanvas, fill: RGB, ring: int | None, letter: str, x: int, y: int, c: int, detail
+) -> None:
+    inset = 0 if c < 8 else 1
     width = 2 if c >= 16 else 1
     outline = canvas.ink(style.OUTLINE)
-    ring = canvas.ring(view, city.owner)
     rw = ring_width(c) if ring is not None else 0
     box = (x + inset, y + inset, x + c - 1 - inset, y + c - 1 - inset)
     if rw:  # black, the relation's ring, black, then the owner's colour
@@ -57,7 +75,6 @@ def _city(canvas: MapCanvas, view: View, city: CityView, x: int, y: int, c: int,
     canvas.draw.rectangle(
         box, fill=canvas.ink(fill), outline=outline if width else None, width=width
     )
-    letter = style.DESIGNATION_LETTERS.get(city.designation, city.designation[:1].upper())
     inside = (box[0] + width, box[1] + width, box[2] + 1 - width, box[3] + 1 - width)
     if detail:
         size = max(10, c // 4)

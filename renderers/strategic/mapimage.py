@@ -34,7 +34,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from PIL import Image, ImageDraw
+from PIL import Image
 
 from engine.strategic.rules import load as load_rules
 from engine.strategic.view import View
@@ -49,11 +49,12 @@ from renderers.strategic.overlays import draw_ends, draw_markers, draw_orders, d
 from renderers.strategic.region import Region, around, corner_of, focus_region
 from renderers.strategic.terrain import terrain_pixels
 from renderers.strategic.units import draw_units
-from renderers.text import paste
+from renderers.text import paste, text_length
 
 FOCUS_WIDTH = 550  # pixels: what Discord shows of a picture in a message without shrinking it
 DETAIL_CELL = 40  # squares at least this big list their units ("inf 12") instead of one shape
 OVERVIEW_CELL = 10  # squares smaller than this are drawn as an overview (`overview`)
+GAP = "   "  # between the items of the header's lines
 
 
 def render_map(
@@ -238,8 +239,7 @@ def _picture(
         layout = legend_layout(view, rules, width, colours, drawn)
         picture = Image.new("L", (width, height + layout.height), pal.add(style.BACKGROUND))
         paste(picture, image, 0, 0)
-        canvas.image = picture
-        canvas.draw = ImageDraw.Draw(picture)
+        canvas.use(picture)
         draw_legend(canvas, layout, height)
     picture = canvas.finish()
     picture.info["origin"] = (margin_left, top)  # pixel of the region's first square
@@ -298,14 +298,17 @@ def _header_lines(view: View, title: str, width: int, font_px: int) -> list[str]
         ]
     lines = [first]
     room = width - 12
-    font = style.font(font_px)
-    line = ""
+    gap = text_length(GAP, font_px)
+    line, length = "", 0.0  # the line so far and its length (its items' and gaps' added)
     for item in items:
-        joined = f"{line}   {item}" if line else item
-        if line and font.getlength(joined) > room:
+        more = text_length(item, font_px)
+        if not line:
+            line, length = item, more
+        elif length + gap + more > room:
             lines.append(line)
-            joined = item
-        line = joined
+            line, length = item, more
+        else:
+            line, length = f"{line}{GAP}{item}", length + gap + more
     lines.append(line)
     return lines[:6]
 

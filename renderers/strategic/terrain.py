@@ -20,11 +20,9 @@ def terrain_pixels(view: View, region: Region, pal: Palette) -> Image.Image:
     # 0 never seen, 1 water, 2 land, 3 waste, 4 coast (known land next to known water)
     codes = terrain.astype(np.uint8).copy()
     water = terrain == 1
-    near_water = np.zeros_like(water)
-    for dy in (-1, 0, 1):
-        for dx in (-1, 0, 1):
-            if dx or dy:
-                near_water |= np.roll(np.roll(water, dy, axis=0), dx, axis=1)
+    # water in the square or any of its 8 neighbours (the map wraps): rows, then columns
+    rows = water | np.roll(water, 1, axis=0) | np.roll(water, -1, axis=0)
+    near_water = rows | np.roll(rows, 1, axis=1) | np.roll(rows, -1, axis=1)
     codes[(terrain == 2) & near_water] = 4
     if view.wastelands:  # 5: a wasteland (ruleset total-war), whatever its land
         codes.reshape(-1)[list(view.wastelands)] = 5

@@ -6,7 +6,7 @@ square."""
 
 from __future__ import annotations
 
-from functools import cache
+from functools import cache, lru_cache
 
 from PIL import Image, ImageDraw
 
@@ -57,12 +57,13 @@ def draw_units(
             continue
         x, y = left + pos[0], top + pos[1]
         on_city = sq in view.cities
-        if any(u.supplied is False for u in units) and c >= 10:
+        unsupplied = any(u.supplied is False for u in units)
+        if unsupplied and c >= 10:
             drawn.add("supply")
         if detail:
             ringed = on_city and canvas.ring(view, view.cities[sq].owner) is not None
             _unit_list(canvas, view, classes, most_hp, units, x, y, c, (on_city, ringed), drawn)
-            if any(u.supplied is False for u in units):
+            if unsupplied:
                 b = max(7, c // 5)
                 no_supply(canvas, x + c - b - 2, y + 2, b)
             continue
@@ -104,16 +105,18 @@ def draw_units(
                 canvas.glyphs_over(x + c - stamp.levels.width, y, stamp, ink)
             drawn.add("count")
         if c >= 10:
-            known = [u for u in units if u.hp is not None and most_hp.get(u.type)]
-            have = sum(u.hp or 0 for u in known)
-            most = sum(most_hp[u.type] for u in known)
+            have = most = 0  # hit points of the units whose hit points the nation knows
+            for u in units:
+                if u.hp is not None and (full := most_hp.get(u.type)):
+                    have += u.hp
+                    most += full
             if have < most:
                 bar_h = max(2, c // 10)
                 hp_bar(
                     canvas, int(box[0]), int(box[3]) - bar_h + 1, int(box[2]), bar_h, have / most
                 )
                 drawn.add("hp")
-            if any(u.supplied is False for u in units):
+            if unsupplied:
                 no_supply(canvas, int(box[0]) - 1, int(box[1]) - 1, max(7, c // 4))
 
 
@@ -213,16 +216,25 @@ def unit_shape(
 def _thick_outline(
     image: Image.Image, points: list[tuple[float, float]], ink: int, width: int
 ) -> None:
-    """`draw.polygon(points, outline=ink, width=width)`, pixel for pixel, on a patch the size of
-    the polygon: Pillow makes a mask the size of the whole picture for a thick outline."""
+    """`draw.polygon(points, outline=ink, width=width)`, pixel for pixel, through a mask the size
+    of the polygon (Pillow makes a mask the size of the whole picture for a thick outline),
+    drawn once for each shape (`_outline_mask`: Pillow draws at the whole pixels under the
+    points, so a shape is the same wherever it is)."""
     left = int(min(p[0] for p in points)) - width - 2
     top = int(min(p[1] for p in points)) - width - 2
     right = int(max(p[0] for p in points)) + width + 3
     bottom = int(max(p[1] for p in points)) + width + 3
-    patch = Image.new("L", (right - left, bottom - top), 0)
-    shifted = [(x - left, y - top) for x, y in points]
-    ImageDraw.Draw(patch).polygon(shifted, outline=255, width=width)
-    image.paste(ink, (left, top), patch)
+    corners = tuple((int(x) - left, int(y) - top) for x, y in points)
+    image.paste(ink, (left, top), _outline_mask(corners, width, (right - left, bottom - top)))
+
+
+@lru_cache(maxsize=1024)
+def _outline_mask(
+    corners: tuple[tuple[int, int], ...], width: int, size: tuple[int, int]
+) -> Image.Image:
+    mask = Image.new("L", size, 0)
+    ImageDraw.Draw(mask).polygon(corners, outline=255, width=width)
+    return mask
 
 
 def stack_lines(units: list[UnitView], room: int) -> list[tuple[UnitView, str]]:

@@ -360,6 +360,44 @@ class Case:
     # a caller with the right may be refused by the game's rules, in the engine (their own
     # order reached it, and changed nothing)
     engine_refuses: bool = False
+    # the roles that try it (None: every one): a refusal the same for everyone (another
+    # game's command) is tried by one who plays and one who does not
+    roles: tuple[str, ...] | None = None
+
+
+# Caldera's captain commands (their options), tried on the other games' channels
+CALDERA: dict[str, dict[str, Any]] = {
+    "captain character": {"cha": 3, "int": 3, "eng": 3, "arm": 2, "com": 2, "eco": 2},
+    "captain bonus": {"bonus": "earth-interceptor"},
+    "captain choose": {"hand": "research", "card": "none"},
+    "captain fund": {"amount": 10},
+    "captain build": {"class": "interceptor", "parts": "nuclear-engine"},
+    "captain shipyard": {"class": "frigate"},
+    "captain repair": {},
+    "captain refit": {"ship": 1, "parts": "nuclear-engine"},
+    "captain scrap": {"ship": 1},
+    "captain recruit": {"units": "1 space-cadet"},
+    "captain move": {"ships": "1", "to": "0,-1"},
+    "captain retreat": {"ship": 1},
+    "captain submit": {},
+    "captain status": {},
+    "captain map": {},
+}
+BY_ONE_WHO_PLAYS_AND_ONE_WHO_DOES_NOT = ("player", "non_member")
+
+
+def caldera_on(title: str, target: str) -> dict[str, Case]:
+    """Caldera's commands on a game of another kind: refused to everyone, unchanged."""
+    refused = row(**dict.fromkeys(ROLES, rf"is a {title} game, and this command is for Caldera"))
+    return {
+        path: Case(
+            target,
+            lambda n, options=options: dict(options),
+            refused,
+            roles=BY_ONE_WHO_PLAYS_AND_ONE_WHO_DOES_NOT,
+        )
+        for path, options in CALDERA.items()
+    }
 
 
 # every slash command the bot registers -> how it is tried and who may use it
@@ -486,6 +524,17 @@ MATRIX: dict[str, Case] = {
     "orders submit": Case("running", lambda n: {}, WRONG_KIND),
     "orders supply": Case("running", lambda n: {"units": "1"}, WRONG_KIND),
     "orders board": Case("running", lambda n: {}, WRONG_KIND),
+    "game create caldera": Case(
+        "running",
+        lambda n: {"name": "Another"},
+        row(**{**dict.fromkeys(ROLES, HOSTS), "mod_elsewhere": OK}),
+    ),
+    "mod turn": Case(
+        "running",
+        lambda n: {"now": True},
+        {**MODERATORS, "mod_here": r"is a Strategic Initiative game, and this command is for"},
+    ),
+    **caldera_on("Strategic Initiative", "running"),
 }
 
 
@@ -609,6 +658,17 @@ SUPPLY_MATRIX: dict[str, Case] = {
         engine_refuses=True,
     ),
     "orders board": Case("supply", lambda n: {}, SL_PLAYERS),
+    "game create caldera": Case(
+        "supply",
+        lambda n: {"name": "Another"},
+        row(**{**dict.fromkeys(ROLES, HOSTS), "mod_elsewhere": OK}),
+    ),
+    "mod turn": Case(
+        "supply",
+        lambda n: {"now": True},
+        {**MODERATORS, "mod_here": r"is a Supply Lines game, and this command is for Caldera"},
+    ),
+    **caldera_on("Supply Lines", "supply"),
 }
 
 
@@ -635,7 +695,12 @@ def test_the_matrix_covers_every_registered_command() -> None:
 
 
 MATRICES = {"strategic": MATRIX, "supply": SUPPLY_MATRIX}
-CELLS = [(game, path, role) for game, m in MATRICES.items() for path in m for role in ROLES]
+CELLS = [
+    (game, path, role)
+    for game, m in MATRICES.items()
+    for path, case in m.items()
+    for role in case.roles or ROLES
+]
 
 
 @pytest.mark.parametrize(("game", "path", "role"), CELLS, ids=[f"{g}|{p}|{r}" for g, p, r in CELLS])
@@ -723,6 +788,8 @@ def _ended(target: str, matrix: dict[str, Case]) -> dict[str, tuple[str, Case]]:
     changed = {
         "game create strategic-initiative": OK,  # the ended game is no longer active
         "game create supply-lines": OK,
+        "game create caldera": OK,
+        "mod turn": OVER,  # that it is over comes first
         "game join": r"You already play",  # and anyone else: see below
         "game add-ai": OVER,
         "game islands": OVER,

@@ -350,18 +350,25 @@ class ApiSpec:
         if validator is None:
             return ()
         try:
-            text = json.dumps(body, sort_keys=True, separators=(",", ":"))
+            key = (
+                template,
+                method,
+                multipart,
+                json.dumps(body, sort_keys=True, separators=(",", ":")),
+            )
         except (TypeError, ValueError):  # not JSON text: nothing to key it by
-            text = None
-        key = (template, method, multipart, text)
-        found = self._verdicts.get(key) if text is not None else None
+            return self._errors(validator, body)
+        found = self._verdicts.get(key)
         if found is None:
-            found = tuple(sorted(validator.iter_errors(body), key=lambda e: list(e.absolute_path)))
-            if text is not None:
-                if len(self._verdicts) >= VERDICTS_KEPT:
-                    self._verdicts.pop(next(iter(self._verdicts)))
-                self._verdicts[key] = found
+            found = self._errors(validator, body)
+            if len(self._verdicts) >= VERDICTS_KEPT:
+                self._verdicts.pop(next(iter(self._verdicts)))
+            self._verdicts[key] = found
         return found
+
+    @staticmethod
+    def _errors(validator: Draft202012Validator, body: Any) -> tuple[ValidationError, ...]:
+        return tuple(sorted(validator.iter_errors(body), key=lambda e: list(e.absolute_path)))
 
     def operations(self) -> Iterable[tuple[str, str]]:
         for template, item in self.raw["paths"].items():

@@ -135,10 +135,10 @@ class SupplyLinesSide:
         if days is not None and not 1 <= days <= MOST_DAYS:
             raise UserError(f"A game lasts 1 to {MOST_DAYS} days.")
         players = options.get("nations")
+        low, high = RANDOM_SEATS
+        if players is not None and not low <= players <= high:
+            raise UserError(f"Supply Lines is for {low} to {high} players.")
         chosen = (options.get("map_name") or "").strip().lower() or None
-        if chosen is None and players is not None and players not in DEFAULT_MAPS:
-            known_players = ", ".join(str(n) for n in sorted(DEFAULT_MAPS))
-            raise UserError(f"Supply Lines is for {known_players} players.")
         if chosen is None:
             chosen = DEFAULT_MAPS[players if players is not None else DEFAULT_SEATS]
         seats = _seats(chosen, players)

@@ -466,3 +466,27 @@ def test_text_over_other_colours_and_cut_by_the_edge_matches_pillow() -> None:
     want = np.asarray(rgb).astype(int)
     assert np.abs(got - want).max() <= 255 / LEVELS / 2 + 2
     assert (np.abs(got - want).max(axis=2) > 0).any()  # it did blend in steps
+
+
+def test_cities_of_the_same_look_are_alike_and_leave_the_grid_round_them() -> None:
+    """A city drawn again (the same owner and letter: drawn once a picture, then pasted) is the
+    first one pixel for pixel, and its square's grid lines stay the terrain's."""
+    spec = copy.deepcopy(STRIP)
+    spec["cities"]["C"] = {"owner": "red", "designation": "fort", "build": "infantry"}
+    spec["units"] = [u for u in spec["units"] if u["at"] != "1,1"]  # nothing on A
+    view = view_for(build_world(spec)[0], "red")
+    picture = render_map(view, title="t")
+    got = decode(picture)
+    without = copy.deepcopy(spec)
+    without["map"] = spec["map"].replace("C", ".")
+    del without["cities"]["C"]
+    bare = decode(render_map(view_for(build_world(without)[0], "red"), title="t"))
+    squares = []
+    for x, y in ((1, 1), (3, 3)):  # A, drawn first; C, the same look
+        left, top, right, bottom = box_of(picture, view, y * view.width + x)
+        squares.append(got[top + 1 : bottom - 1, left + 1 : right - 1])  # the city's part
+    first, again = squares
+    assert len({tuple(p) for p in first.reshape(-1, 3).tolist()}) >= 3  # fill, outline, "F"
+    assert np.array_equal(first, again)
+    assert np.array_equal(got[top, left:right], bare[top, left:right])  # C's grid lines
+    assert np.array_equal(got[top:bottom, left], bare[top:bottom, left])

@@ -109,10 +109,11 @@ async def test_a_supply_lines_game_is_made_on_the_map_asked_for(desk) -> None:
     """The map is a hand-made one (by default the one for the players asked for, else
     four players), or a fair generated one; what does not fit is refused, with no game made."""
     refusals: list[tuple[dict[str, Any], str]] = [
-        ({"nations": 9}, "Supply Lines is for 2, 3, 4, 5, 6 players"),
+        ({"nations": 9}, "Supply Lines is for 2 to 6 players"),
+        ({"nations": 10**4999, "map_name": "six"}, "Supply Lines is for 2 to 6 players"),
         ({"map_name": "duel", "nations": 3}, "The map duel is for 2 players, not 3"),
         ({"map_name": "atlantis"}, "There is no Supply Lines map 'atlantis'"),
-        ({"map_name": "random", "nations": 7}, "Random maps are for 2 to 6 players"),
+        ({"map_name": "random", "nations": 7}, "Supply Lines is for 2 to 6 players"),
         ({"ruleset": "classic"}, "Supply Lines has the rules standard"),
         ({"size": "large"}, "random-large"),
         ({"days": 400}, "1 to 365 days"),

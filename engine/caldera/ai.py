@@ -1,0 +1,442 @@
+"""AI captains of Caldera: a window's commands from the captain's View alone (the shared map,
+NPCs and zone; its own hand, credits, techs and ships; never another captain's).
+
+`decide(view, memory, style)` is a pure function of the view and the memory (no dice). Every
+command it gives is checked by the game as a player's; one refused is remembered and left.
+
+The policy, once a window:
+1. The setup: balanced stats (the rules' default character), the first zone mission card, an
+   Earth interceptor when the credits allow it.
+2. Cards: the research whose tech costs least (a class or engine first on a tie; a higher
+   level first for mission 4), the easiest mission (the lowest number), the cheapest design
+   when a fifth of the credits pays for it (one of its most advanced tech whenever it can pay
+   for mission 2), a half-price tech when half the credits pay for it.
+3. Spending: repairs of its ships at the shipyard; the shipyard rebuilt for its largest class
+   when half the credits pay for it; a ship a turn when the credits pay for it:
+   the largest class its shipyard builds, its best engine, then mining bots (while fewer
+   than half its ships are miners) or its best weapon and defence by turns, while they fit;
+   half the credits left into research (a quarter before it has a ship).
+4. Moves: miners to the nearest system with minerals; the others to the nearest unexplored
+   place their engines reach (scouting), else to the reachable place nearest to one; at most
+   a fleet from one place. With enemy ships or an enemy base within `THREAT` layers of Earth,
+   the warships but the first (a scout) guard the shipyard (those at Earth stay, the others
+   come home). Warships go
+   for the captain's mission: an enemy homeworld left without ships when it has an army,
+   enemy ships away from Earth (missions 1 and 3), the farthest unexplored place (mission 5).
+5. Land units: an army of the cheapest unit (as many as its largest ship carries and a
+   quarter of its credits pays for) once it has ships, to take enemy homeworlds.
+Then it submits.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from typing import Any
+
+from engine.caldera import captain as stats_
+from engine.caldera import hexes, starmap
+from engine.caldera.captain import Stats
+from engine.caldera.commands import (
+    Build,
+    BuyBonus,
+    Choose,
+    Fund,
+    Move,
+    Recruit,
+    Repair,
+    SetStats,
+    Submit,
+    Upgrade,
+)
+from engine.caldera.state import EARTH, Captain, Ship, State
+from engine.caldera.turns import default_stats
+from engine.caldera.view import View
+from engine.caldera.window import (
+    engine_range,
+    forbidden,
+    largest_space,
+    research_cost,
+    space_of,
+)
+
+# "normal": an AI captain; "caretaker": a player's captain while they are away (`/game
+# caretaker`): the same policy (the campaign is co-operative: there is nobody to spare)
+STYLES = ("normal", "caretaker")
+THREAT = 3  # enemies this many layers from Earth or nearer: warships guard the shipyard
+HUNTS = (1, 3)  # the loyalty missions of destroying enemy ships
+NEW_LAYOUT = 2  # the loyalty mission of a new layout of the most advanced tech
+NEW_LEVEL = 4  # the loyalty mission of researching a new tech level
+SCOUT_FARTHEST = 5  # the loyalty mission of scouting farther than any known tile
+
+
+@dataclass
+class Memory:
+    turn: int | None = None  # the window it last decided for (the view's `turn`)
+    refused: list[str] = field(default_factory=list)
+
+
+def state_of(view: View) -> State:
+    """A state made of what the view shows (the viewer's own captain and ships), for the
+    engine's readings of it (ranges, space, costs)."""
+    return State(
+        ruleset=view.ruleset,
+        deck=view.deck,
+        turn=max(view.turn - 1, 0),
+        zone=view.zone,
+        captains={k: c.model_copy(deep=True) for k, c in view.own.items()},
+        ships={s.id: s.model_copy() for ships in view.fleets.values() for s in ships},
+        map=view.map.model_copy(deep=True),
+        event=view.event.model_copy() if view.event else None,
+    )
+
+
+def _research_pick(state: State, c: Captain, cards: list[str]) -> str:
+    """The cheapest research (a class or an engine first on a tie); with mission 4 (a new
+    tech level), a tech above its best level first."""
+    best = stats_.highest_level(c.techs, state.cards)
+
+    def key(card: str) -> tuple[bool, bool, int, bool, str]:
+        tech_id = state.cards.card(card).tech
+        tech = state.cards.techs[tech_id]
+        return (
+            tech_id in c.techs,
+            c.mission == NEW_LEVEL and tech.level <= best,
+            tech.research_cost,
+            tech.category not in ("class", "engine"),
+            card,
+        )
+
+    return min(cards, key=key)
+
+
+def _cards(state: State, view: View, me: str, c: Captain) -> list[Any]:
+    out: list[Any] = []
+    credits = c.credits
+    cards, techs, rules = state.cards, state.cards.techs, state.rules
+    if view.zone_hand:
+        out.append(Choose(hand="zone", card=view.zone_hand[0]))
+    for hand in c.hand:
+        if hand.kind == "research" and c.research is None:
+            pick = _research_pick(state, c, hand.cards)
+            if cards.card(pick).tech not in c.techs:
+                out.append(Choose(hand="research", card=pick))
+        elif hand.kind == "mission":
+            easiest = min(hand.cards, key=lambda k: (cards.card(k).number, k))
+            out.append(Choose(hand="mission", card=easiest))
+        elif hand.kind == "design":
+            best = None
+            if forbidden(state, "no-design") is not None:
+                out.append(Choose(hand="design", card=None))
+                continue
+            top = stats_.highest_level(c.techs, cards)
+            for card in hand.cards:
+                tech = cards.card(card).tech
+                if stats_.can_design(tech, c.techs, rules):
+                    cost = stats_.design_cost(techs[tech].research_cost, rules)
+                    # mission 2 (a new layout of its most advanced tech): worth its price
+                    wanted = c.mission == NEW_LAYOUT and techs[tech].level >= top
+                    share = 1 if wanted else 5
+                    if cost * share <= credits and (best is None or cost < best[0] or wanted):
+                        best = (cost, card)
+                        if wanted:
+                            break
+            if best is not None:
+                out.append(Choose(hand="design", card=best[1]))
+                credits -= best[0]
+            else:
+                out.append(Choose(hand="design", card=None))
+        elif hand.kind == "tech":
+            buy = next(
+                (
+                    k
+                    for k in hand.cards
+                    if cards.card(k).tech not in c.techs
+                    and techs[cards.card(k).tech].research_cost // 2 <= credits // 2
+                ),
+                None,
+            )
+            out.append(Choose(hand="tech", card=buy))
+    return out
+
+
+def _best(state: State, c: Captain, category: str) -> list[str]:
+    techs = state.cards.techs
+    owned = [t for t in sorted(c.techs) if t in techs and techs[t].category == category]
+    return sorted(owned, key=lambda t: (-techs[t].value(c.techs[t]), t))
+
+
+def _design(state: State, c: Captain, klass: str, *, miner: bool) -> list[str]:
+    """Parts for a new ship of `klass`: the best engine, then mining bots (a miner) or the
+    best weapon and defence by turns, while they fit."""
+    techs = state.cards.techs
+    room = space_of(state, c, klass)
+    engines = _best(state, c, "engine")
+    parts: list[str] = []
+    used = 0
+    if engines and techs[engines[0]].size <= room:
+        parts.append(engines[0])
+        used += techs[engines[0]].size
+    if miner:
+        fill = ["mining-bots"] if "mining-bots" in c.techs else []
+    else:
+        fill = _best(state, c, "weapon")[:1] + _best(state, c, "defence")[:1]
+    while fill:
+        placed = False
+        for part in fill:
+            if used + techs[part].size <= room:
+                parts.append(part)
+                used += techs[part].size
+                placed = True
+        if not placed:
+            break
+    return parts
+
+
+def _spend(state: State, me: str, c: Captain, credits: int, defend: bool) -> list[Any]:
+    out: list[Any] = []
+    rules, techs = state.rules, state.cards.techs
+    ships = state.ships_of(me)
+    price = rules.repair.ship_per_sp
+    for ship in ships:
+        if ship.at == EARTH and ship.damage and credits >= price:
+            points = min(ship.damage, credits // max(1, price))
+            out.append(Repair(ship=ship.id, points=points))
+            credits -= points * price
+    larger = sorted(
+        (t for t in c.techs if t in techs and techs[t].category == "class"),
+        key=lambda t: (-techs[t].level, t),
+    )
+    if larger and techs[larger[0]].level > techs[c.shipyard.klass].level:
+        hull = techs[larger[0]].build_cost * rules.shipyard.space_times
+        cost = stats_.build_cost(hull, c.stats or Stats(), rules)
+        if cost * 2 <= credits and not c.shipyard.destroyed:
+            out.append(Upgrade(klass=larger[0]))
+            credits -= cost
+            c = c.model_copy(
+                update={"shipyard": c.shipyard.model_copy(update={"klass": larger[0]})}
+            )
+    yard = techs[c.shipyard.klass].level
+    classes = sorted(
+        (
+            t
+            for t in c.techs
+            if t in techs and techs[t].category == "class" and techs[t].level <= yard
+        ),
+        key=lambda t: (-techs[t].level, t),
+    )
+    if classes and c.built < rules.start.builds_per_turn and not c.shipyard.destroyed:
+        miners = sum(1 for s in ships if "mining-bots" in s.parts)
+        for klass in classes:
+            miner = miners * 2 < len(ships) + 1
+            parts = _design(state, c, klass, miner=miner)
+            cost = stats_.build_cost(
+                techs[klass].build_cost + sum(techs[p].build_cost for p in parts),
+                c.stats or Stats(),
+                rules,
+            )
+            if len(parts) > 1 and cost <= credits:
+                out.append(Build(klass=klass, parts=parts))
+                credits -= cost
+                break
+    if ships and not any(c.land.values()) and c.stats is not None:
+        # an army to take enemy homeworlds: the cheapest unit, as many as fit and a quarter
+        # of the credits pays for
+        unit, row = min(rules.land_units.items(), key=lambda u: (u[1].cost, u[0]))
+        room = stats_.land_army_size(largest_space(state, c), c.stats, rules) // row.size
+        count = min(room, stats_.land_unit_limit(c.stats, rules), credits // 4 // max(1, row.cost))
+        if count > 0:
+            out.append(Recruit(units={unit: count}))
+            credits -= count * row.cost
+    if c.research is not None and credits > 0:
+        need = research_cost(state, c, c.research) - c.research_paid
+        amount = min(need, credits // 2 if ships else credits // 4)
+        if amount > 0:
+            out.append(Fund(amount=amount))
+    return out
+
+
+def threatened(view: View) -> bool:
+    """Whether enemies are near Earth: an enemy ship or base within `THREAT` layers."""
+    enemies = {n for n, npc in view.npcs.items() if not npc.friend and not npc.conquered}
+    near = [s.at for s in view.ships if s.owner in enemies]
+    near += [view.npcs[n].home or "" for n in enemies if view.npcs[n].home]
+    return any(hexes.layer(hexes.parse(p)) <= THREAT for p in near if p)
+
+
+def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
+    out: list[Any] = []
+    taken: dict[str, int] = {}
+    targets_used: set[str] = set()
+    unexplored = set(starmap.unexplored(state.map))
+    systems = [
+        p
+        for p, t in view.map.tiles.items()
+        if t.kind in ("asteroids", "planet") and p != EARTH and t.base is None
+    ]
+    enemies_at = {
+        s.at for s in view.ships if s.owner in view.npcs and not view.npcs[s.owner].friend
+    }
+    limit = state.rules.fleet.move_group
+    defend = threatened(view)
+    # its first warship scouts on, even when the others guard the shipyard
+    scout = next((s.id for s in state.ships_of(me) if "mining-bots" not in s.parts), None)
+    homes = {
+        n.home
+        for n in view.npcs.values()
+        if not n.friend and not n.conquered and n.home and n.home not in enemies_at
+    }
+    for ship in state.ships_of(me):
+        if taken.get(ship.at, 0) >= limit:
+            continue
+        warship = "mining-bots" not in ship.parts
+        guard = defend and warship and ship.id != scout
+        if guard and ship.at == EARTH:
+            continue  # it guards the shipyard
+        reach = starmap.reachable(
+            state.map, state.map_rules, ship.at, engine_range(state, c.techs, ship)
+        )
+        if not reach:
+            continue
+        goal = None
+        hunt = _mission_goal(view, c, ship, reach, homes, enemies_at)
+        if guard and EARTH in reach:
+            goal = EARTH  # home to guard the shipyard
+        elif warship and hunt is not None:
+            goal = hunt
+        elif "mining-bots" in ship.parts:
+            if ship.at in systems and ship.at not in enemies_at:
+                continue  # mining where it is
+            options = [p for p in reach if p in systems and p not in enemies_at]
+            if options:
+                goal = min(options, key=lambda p: (reach[p], hexes.key_order(p)))
+        else:
+            options = [p for p in reach if p in unexplored and p not in targets_used]
+            if forbidden(state, "no-exploring") is not None:
+                options = []
+            if options and c.mission == SCOUT_FARTHEST:
+                # farther than any known tile: the farthest it reaches
+                goal = max(options, key=lambda p: (hexes.layer(hexes.parse(p)), -reach[p]))
+            elif options:
+                goal = min(options, key=lambda p: (reach[p], hexes.key_order(p)))
+            elif unexplored:
+                goal = min(
+                    (p for p in reach if p not in enemies_at and p in view.map.tiles),
+                    key=lambda p: (
+                        min(_distance(p, u) for u in unexplored),
+                        reach[p],
+                        hexes.key_order(p),
+                    ),
+                    default=None,
+                )
+        if goal is None or goal == ship.at:
+            continue
+        targets_used.add(goal)
+        taken[ship.at] = taken.get(ship.at, 0) + 1
+        out.append(Move(ships=[ship.id], to=goal))
+    return out
+
+
+def _mission_goal(
+    view: View,
+    c: Captain,
+    ship: Ship,
+    reach: dict[str, int],
+    homes: set[str],
+    enemies_at: set[str],
+) -> str | None:
+    """Where a warship goes for its captain's mission, if anywhere it reaches: an enemy
+    homeworld left without ships when the captain has an army (mission 6, and the campaign),
+    enemy ships outside Earth (missions 1 and 3)."""
+    if any(c.land.values()):
+        options = [p for p in reach if p in homes]
+        if options:
+            return min(options, key=lambda p: (reach[p], hexes.key_order(p)))
+    if c.mission in HUNTS and any(s.id == ship.id for s in view.fleets.get(c.id, [])):
+        options = [p for p in reach if p in enemies_at and p != EARTH]
+        if options:
+            return min(options, key=lambda p: (reach[p], hexes.key_order(p)))
+    return None
+
+
+def _distance(a: str, b: str) -> int:
+    return hexes.distance(hexes.parse(a), hexes.parse(b))
+
+
+def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
+    """The window's commands then `Submit`; nothing once it has decided for this window (or
+    is out, or the game is over)."""
+    me = view.nation
+    if me is None or not view.started or view.ended:
+        return []
+    c = view.own.get(me)
+    if c is None or c.out or memory.turn == view.turn:
+        return []
+    if view.phase == "setup" and not c.stats:
+        # its hands are drawn once the stats are set: it chooses from them at its next look
+        return [SetStats(stats=default_stats(state_of(view)).model_dump())]
+    memory.turn = view.turn
+    if c.submitted:
+        return []
+    out: list[Any] = []
+    credits = c.credits
+    state = state_of(view)
+    if view.phase == "setup":
+        bonus = next((b for b in state.rules.bonuses if b.kind == "ship"), None)
+        if bonus is not None and credits >= bonus.cost * 2:
+            out.append(BuyBonus(bonus=bonus.id))
+            credits -= bonus.cost
+    cards = _cards(state, view, me, c)
+    out += cards
+    for command in cards:
+        if isinstance(command, Choose) and command.hand == "design" and command.card:
+            tech = state.cards.techs[state.cards.card(command.card).tech]
+            credits -= stats_.design_cost(tech.research_cost, state.rules)
+    for command in cards:
+        if isinstance(command, Choose) and command.hand == "research" and command.card:
+            state.captains[me].research = state.cards.card(command.card).tech
+            state.captains[me].research_paid = 0
+    spent = _spend(state, me, state.captains[me], credits, threatened(view))
+    forbids: dict[type, str] = {
+        Build: "no-building",
+        Upgrade: "no-building",
+        Fund: "no-research",
+        Repair: "no-repair",
+    }
+    out += [x for x in spent if forbidden(state, forbids.get(type(x), "")) is None]
+    out += _moves(state, view, me, state.captains[me])
+    out.append(Submit())
+    return out
+
+
+def failed(memory: Memory, command: Any, view: View | None = None) -> None:
+    memory.refused = (memory.refused + [repr(command)])[-20:]
+    if isinstance(command, Submit):
+        memory.turn = None
+
+
+class CalderaAi:
+    """The AI captains as the host's runner drives them (`engine.interface.kind.Ai`)."""
+
+    styles: tuple[str, ...] = STYLES
+    levels: tuple[str, ...] = ("normal",)  # (a caretaker is no seat of its own)
+
+    def memory(self) -> Memory:
+        return Memory()
+
+    def resting(self, memory: Any, style: str, tick: int, ticks_per_hour: int) -> bool:
+        return style not in STYLES
+
+    def decide(self, view: Any, memory: Any, style: str) -> list[Any]:
+        return decide(view, memory, style)
+
+    def failed(self, memory: Any, command: Any, view: Any) -> None:
+        failed(memory, command, view)
+
+    def save(self, memory: Any) -> dict[str, Any]:
+        return asdict(memory)
+
+    def restore(self, data: dict[str, Any]) -> Memory:
+        return Memory(**data)
+
+
+AI = CalderaAi()
