@@ -293,7 +293,7 @@ class ApiSpec:
         # most literal segments first, so '@original' beats '{message_id}'
         self._routes.sort(key=lambda r: -sum(not s.startswith("{") for s in r[0]))
         self._validators: dict[tuple[str, str, bool], Draft202012Validator | None] = {}
-        self._verdicts: dict[tuple[str, str, bool, str | None], tuple[ValidationError, ...]] = {}
+        self._verdicts: dict[tuple[str, str, bool, str], tuple[ValidationError, ...]] = {}
 
     def resolve(self, schema: dict[str, Any]) -> dict[str, Any]:
         found: Any = schema  # what a $ref points at is any JSON (a schema: an object or a bool)
