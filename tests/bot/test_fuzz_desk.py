@@ -37,6 +37,7 @@ import os
 import random
 import re
 import shutil
+import sys
 import time
 import traceback
 import typing
@@ -55,7 +56,9 @@ from bot.client import StrategicBot, add_cogs
 from bot.config import Settings
 from bot.context import Caller, ChannelAccess, Reply, UserError
 from bot.desk import Desk
+from bot.game_side import load_games
 from bot.games.strategic.playing import Playing
+from bot.games.caldera import card_select
 from bot.games.supplylines import supply_select
 from bot.games.supplylines.orders import Orders
 from engine.host.service import GameService
@@ -915,13 +918,13 @@ def component_targets(campaign: Campaign) -> list[Target]:
     desk methods buttons reach, called directly as the sandbox does."""
     items = [
         v
-        for module in (discord_io, supply_select)
+        for module in (discord_io, supply_select, card_select)
         for v in vars(module).values()
         if isinstance(v, type)
         and issubclass(v, discord.ui.DynamicItem)
         and v is not discord.ui.DynamicItem
     ]
-    assert len(items) >= 3, items
+    assert len(items) >= 4, items
     out = [
         Target(f"component {item.__name__}", _dynamic(campaign, item), "answered") for item in items
     ]
@@ -1119,6 +1122,17 @@ async def respond(interaction: Any, action: Callable[[], Awaitable[Reply]], **_:
     interaction.result = await action()
 
 
+def fake_caller_of(monkeypatch: pytest.MonkeyPatch) -> None:
+    """`caller_of` replaced wherever the bot's modules hold it (the menus' modules import it by
+    name). Every game's modules are imported first, as the bot does at start-up: a module
+    first imported while the fake is in place would keep it after the test."""
+    assert not load_games()
+    real = discord_io.caller_of
+    for name, module in list(sys.modules.items()):
+        if name.startswith("bot.") and getattr(module, "caller_of", None) is real:
+            monkeypatch.setattr(module, "caller_of", caller_of)
+
+
 async def _campaign(
     games: Games, tmp: Path, calls: int, monkeypatch: pytest.MonkeyPatch
 ) -> Campaign:
@@ -1173,8 +1187,7 @@ def test_every_input_is_answered_or_refused_clearly(prepared, tmp_path, monkeypa
         return b""
 
     monkeypatch.setattr(DrawPool, "run", no_picture)
-    monkeypatch.setattr(discord_io, "caller_of", caller_of)
-    monkeypatch.setattr(supply_select, "caller_of", caller_of)
+    fake_caller_of(monkeypatch)
     started = time.perf_counter()
     campaign = asyncio.run(_campaign(prepared, tmp_path, CALLS, monkeypatch))
     took = time.perf_counter() - started
@@ -1289,8 +1302,7 @@ async def test_odd_values_in_the_supply_menu_are_answered(
     service = await GameService.open(str(path), synchronous="NORMAL")
     errors = Errors()
     logging.getLogger().addHandler(errors)
-    monkeypatch.setattr(discord_io, "caller_of", caller_of)
-    monkeypatch.setattr(supply_select, "caller_of", caller_of)
+    fake_caller_of(monkeypatch)
     try:
 
         async def after_reply(reply: Reply) -> None:
