@@ -16,7 +16,14 @@ from engine.strategic.view import view_for
 from tests.games.strategic.worlds import strip_world
 
 # what another game adds to the bot (its own /help tells it)
-OTHER_GAMES = ("orders", "game create supply-lines", "mod deadline")
+OTHER_GAMES = (
+    "orders",
+    "game create supply-lines",
+    "mod deadline",
+    "captain",
+    "game create caldera",
+    "mod turn",
+)
 
 
 @pytest.mark.parametrize("ruleset", available())
