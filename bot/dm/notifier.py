@@ -598,7 +598,7 @@ class Notifier:
                 files = [("map.png", png)]
         key = idempotency_key("dm", game_id, nation, items[0][0].group or items[0][0].id)
         until = min((r.claimed_until for r, _ in items if r.claimed_until), default=None)
-        menus = teller.menus(events, nation, game_id)
+        menus = teller.menus(events, nation, game_id, game=game)
         outcome = await self._send(
             user, messages, files, status, now, report, nonce=key, claimed_until=until, menus=menus
         )

@@ -72,8 +72,11 @@ class Teller(Protocol):
         a game whose pictures can do both."""
         ...
 
-    def menus(self, events: list[Event], nation: str, game_id: int) -> list[Menu]:
-        """Select menus to send under the report (a question the player answers by choosing)."""
+    def menus(
+        self, events: list[Event], nation: str, game_id: int, *, game: GameRow | None = None
+    ) -> list[Menu]:
+        """Select menus to send under the report (a question the player answers by choosing);
+        `game` (the game's row, when known) for menus that read its settings."""
         ...
 
     async def welcome(

@@ -438,11 +438,16 @@ class CalderaTeller:
             log.exception("drawing the star map for %s failed", view.nation)
             return None
 
-    def menus(self, events: list[Event], nation: str, game_id: int) -> list[Menu]:
+    def menus(
+        self, events: list[Event], nation: str, game_id: int, *, game: GameRow | None = None
+    ) -> list[Menu]:
         """A menu for each hand drawn for the captain (the latest of each), and one for the
-        zone mission cards: choosing answers it."""
+        zone mission cards: choosing answers it. The cards' labels read the game's own deck
+        and rules (`game`'s settings; the starter deck and the standard rules without it)."""
         from bot.games.caldera.words import menu_labels
 
+        deck = str((game.settings if game else {}).get("deck") or "starter")
+        ruleset = game.ruleset if game else "standard"
         hands: dict[str, tuple[list[str], bool]] = {}
         for e in events:
             if nation not in e.to:
@@ -453,7 +458,7 @@ class CalderaTeller:
                 hands["zone"] = (e.cards, False)
         menus = []
         for hand, (cards, optional) in list(hands.items())[:5]:
-            labels = menu_labels(hand, cards)
+            labels = menu_labels(hand, cards, deck=deck, ruleset=ruleset)
             options = [(labels[c][:100], c, False) for c in cards[: MENU_OPTIONS - 1]]
             if optional:
                 options.append(("None: take no card", NONE, False))

@@ -120,19 +120,22 @@ def event_line(view: View) -> str:
     return f"Event **{card.name}** ({view.event.turns_left} more turn(s)): {card.text}"
 
 
-def menu_labels(hand: str, cards: list[str]) -> dict[str, str]:
-    """Each card's label in a menu, read from the standard rules and the starter deck (a
-    card of a server's own deck not in it keeps its id)."""
+def menu_labels(
+    hand: str, cards: list[str], *, deck: str = "starter", ruleset: str = "standard"
+) -> dict[str, str]:
+    """Each card's label in a menu, read from the game's rules and deck (a card the deck does
+    not know, or a deck that can no longer be read, keeps its id)."""
     from engine.caldera.rules import DeckError, RulesError, load, load_deck
 
     out = {c: c for c in cards}
     try:
-        rules, deck = load(), load_deck()
-    except (RulesError, DeckError):  # pragma: no cover - the project's own files
+        rules = load(ruleset)
+        cards_of = load_deck(deck, rules)
+    except (RulesError, DeckError):  # the deck file gone or broken since the game began
         return out
     for c in cards:
         try:
-            card = deck.card(c)
+            card = cards_of.card(c)
         except KeyError:
             continue
         if hand == "mission":
@@ -142,7 +145,7 @@ def menu_labels(hand: str, cards: list[str]) -> dict[str, str]:
             out[c] = f"Zone mission {card.number}, {zone.name}: {zone.text}"
         elif hand == "reward":
             out[c] = f"Reward {card.number}: {rules.rewards[card.number - 1].text}"
-        elif card.tech in deck.techs:
-            tech = deck.techs[card.tech]
+        elif card.tech in cards_of.techs:
+            tech = cards_of.techs[card.tech]
             out[c] = f"{tech.name} (level {tech.level} {tech.category}; card {card.number})"
     return out

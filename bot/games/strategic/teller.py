@@ -92,7 +92,9 @@ class StrategicTeller:
             log.exception("rendering the map for %s failed", view.nation)
             return None
 
-    def menus(self, events: list[Event], nation: str, game_id: int) -> list[Menu]:
+    def menus(
+        self, events: list[Event], nation: str, game_id: int, *, game: GameRow | None = None
+    ) -> list[Menu]:
         return []
 
     async def welcome(

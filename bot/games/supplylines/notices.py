@@ -354,7 +354,9 @@ class SupplyLinesTeller:
     def sitrep(self, game_name: str, view: Any) -> str:
         raise AssertionError("Supply Lines has no daily situation report")
 
-    def menus(self, events: list[Event], nation: str, game_id: int) -> list[Menu]:
+    def menus(
+        self, events: list[Event], nation: str, game_id: int, *, game: GameRow | None = None
+    ) -> list[Menu]:
         """A supply question's select menus: every unit asked about (of all the player's
         networks short of lines this turn), by number, 25 a menu (Discord's most options) in
         up to 5 menus (its most rows), the defaults chosen; choosing answers it. With several

@@ -81,7 +81,9 @@ class CounterTeller:
     ) -> bytes | None:
         return None
 
-    def menus(self, events: list[Event], nation: str, game_id: int) -> list[Menu]:
+    def menus(
+        self, events: list[Event], nation: str, game_id: int, *, game: GameRow | None = None
+    ) -> list[Menu]:
         return []
 
     async def welcome(

@@ -57,6 +57,30 @@ def test_a_captains_hand_and_income_are_told_to_them_alone() -> None:
     assert menu.options[0][0] == "Plating (level 1 defence; card 2)"
 
 
+def test_a_hands_menu_reads_the_games_own_deck(tmp_path) -> None:
+    """A server's own deck names its cards as it likes: the menu's labels are its techs, not
+    the starter deck's (whose ids the card would otherwise show)."""
+    from types import SimpleNamespace
+
+    from engine.caldera.rules import DECKS_DIR
+
+    starter = (DECKS_DIR / "starter.toml").read_text(encoding="utf-8")
+    old = '{ number = 2, tech = "plating" }'
+    assert old in starter
+    path = tmp_path / "aegis.toml"
+    path.write_text(
+        starter.replace(old, '{ id = "aegis-hull", number = 2, tech = "plating" }'),
+        encoding="utf-8",
+    )
+    hand = ev.HandDrawn(tick=1, to=["ann"], captain="ann", hand="design", cards=["aegis-hull"])
+    game = SimpleNamespace(id=7, ruleset="standard", settings={"deck": str(path)})
+    (menu,) = TELLER.menus([hand], "ann", 7, game=game)  # type: ignore[arg-type]
+    assert menu.options[0][:2] == ("Plating (level 1 defence; card 2)", "aegis-hull")
+    # the starter deck knows no such card: without the game, its id
+    (bare,) = TELLER.menus([hand], "ann", 7)
+    assert bare.options[0][:2] == ("aegis-hull", "aegis-hull")
+
+
 def test_a_battle_is_told_round_by_round_in_lines_a_dm_keeps_whole() -> None:
     salvos = [
         {

@@ -147,45 +147,18 @@ async def test_a_captains_turn_refusals_menus_and_secrets(env) -> None:  # noqa:
     assert "1st: Ann" in result.content and "Bob" in result.content, result.content
 
 
-def stack(state, number: int) -> None:
-    """The main deck's top card made one of this number (a card from the draw pile, else
-    from the discard): the scenario's way to choose what the next card drawn says."""
-    main = state.decks.main
-    card = next((c for c in reversed(main.cards) if state.cards.card(c).number == number), None)
-    if card is None:
-        card = next(c for c in main.discard if state.cards.card(c).number == number)
-        main.discard.remove(card)
-    else:
-        main.cards.remove(card)
-    main.cards.append(card)
-
-
-@pytest.mark.slow
-async def test_every_enemy_type_plays_its_turn_and_the_captains_hear_it(env) -> None:  # noqa: F811
-    """Ten turns into the test campaign, an enemy of each of the six A.I. types founds its
-    base on a known system (the card read for its type stacked on the deck); a moderator
-    resolves the turn and each captain's DM tells each enemy's turn, by its type."""
-    from engine.caldera import hexes, npcs
-    from engine.caldera.rules import load
+async def test_the_reminder_before_a_deadline_and_a_moderator_resolving_the_turn(env) -> None:  # noqa: F811
+    """Ten turns into the test campaign (the engine's, brought onto Discord as it is), time runs
+    to half an hour before the deadline: the captains are reminded by DM and in the channel,
+    which names who has not submitted; a moderator resolves the turn and every captain hears
+    of it. (The enemies of each A.I. type play their turns in test_caldera_game_e2e.)"""
     from tests.games.caldera.e2e.campaign import play
 
     state = play(7, 10).state
     state.captains["ann"].user, state.captains["bob"].user = str(env.alice.id), str(env.bob.id)
-    homes = [
-        p
-        for p in hexes.sorted_places(state.map.tiles)
-        if p != "0,0" and state.map.tiles[p].base is None and not state.ships_at(p)
-    ]
-    assert len(homes) >= 6, "six known systems free for the bases: take a later turn"
-    for number, home in zip(range(1, 7), homes[-6:], strict=True):
-        stack(state, number)
-        npc = npcs.create_enemy(state, home)
-        state.map.tiles[home].base = npc.id
-    types = [a.id for a in load().enemy_ai]
-    assert sorted({n.ai or "" for n in state.enemies()}) == sorted(types)
     service = env.bot.service
     game = await service.create_game(
-        name="Six Fronts",
+        name="Far Fronts",
         kind="caldera",
         world=state,
         guild_id=str(env.guild.id),
@@ -209,7 +182,5 @@ async def test_every_enemy_type_plays_its_turn_and_the_captains_hear_it(env) -> 
         told = await env.fake.wait_for_dm(
             user, lambda m: "Turn 11 has resolved." in m.content, timeout=10
         )
-        text = "\n".join(m.content for m in env.fake.dms(user) if m.id >= told.id)
-        for ai in types:
-            assert f"({ai}): " in text, ai
+        assert told.attachments, "the star map comes with the turn's report"
     assert (await service.view(game, "ann")).turn == 12
