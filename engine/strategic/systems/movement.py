@@ -33,6 +33,8 @@ class MoveContext:
     _sight: Sight | None = None
     _visible: np.ndarray | None = None
     _known: np.ndarray | None = None
+    _visible_bytes: bytes | None = None
+    _known_bytes: bytes | None = None
     team: frozenset[str] = field(default_factory=frozenset)  # set from the world after init
 
     def __post_init__(self) -> None:
@@ -69,12 +71,28 @@ class MoveContext:
             self._known = np.where(self.visible, world.terrain_array() + 1, before).astype(np.uint8)
         return self._known
 
+    @property
+    def visible_bytes(self) -> bytes:
+        """`visible` as bytes (1 where seen), for reading a square at a time."""
+        if self._visible_bytes is None:
+            self._visible_bytes = self.visible.tobytes()
+        return self._visible_bytes
+
+    @property
+    def known_bytes(self) -> bytes:
+        """`known` as bytes, for reading a square at a time."""
+        if self._known_bytes is None:
+            self._known_bytes = self.known.tobytes()
+        return self._known_bytes
+
     def invalidate_sight(self) -> None:
         """After a unit moved, what the nation sees may differ (supply grids invalidate
         themselves in the world's cache)."""
         self._sight = None
         self._visible = None
         self._known = None
+        self._visible_bytes = None
+        self._known_bytes = None
 
 
 def is_ship(ut: UnitType) -> bool:
@@ -143,12 +161,12 @@ def may_enter(world: World, ctx: MoveContext, unit: Unit, ut: UnitType, sq: int)
     """`can_enter` as the nation knows the square: as it is where the nation sees it; as last
     seen elsewhere (a remembered city is foreign or neutral: taken by capture, not entered);
     and a square it never saw might be anything, so a path may try it."""
-    if ctx.visible[sq]:
+    if ctx.visible_bytes[sq]:
         return can_enter(world, ctx, unit, ut, sq)
     mode = ut.moves_on
     if mode == MovesOn.NONE or sq in world.city_memory.get(ctx.nation, ()):
         return False
-    value = int(ctx.known[sq])
+    value = ctx.known_bytes[sq]
     if value == 0:
         return True
     terrain = value - 1
@@ -222,7 +240,9 @@ def find_path(
     w, h = grid.width, grid.height
     gx, gy = goal % w, goal // w
     table = grid.neighbour_table
-    state = _entry_states(world, ctx, ut)
+    entry = _EntryStates(world, ctx, ut)
+    state = entry.state
+    visible = ctx.visible_bytes
     costs = _step_costs(world, ctx, ut)
     # Out of supply a step costs more. Every square closer to the goal than the goal's distance
     # to the nearest supplied square is out of supply, so the last steps of any path cost at
@@ -232,8 +252,8 @@ def find_path(
         surcharge = world.rules.supply.out_of_supply_step_cost - 1
         deep = max(0, ctx.supply.depth(ut.unit_class, goal) - 1 - reach)
     infinity = 1 << 30
-    best = [infinity] * grid.size
-    best[start] = 0
+    best = {start: 0}  # only the squares reached: most searches touch a few hundred
+    best_of = best.get
     came: dict[int, int] = {}
     # heap entries are single ints: f, then deeper first (G_MAX - g), then the square
     heap: list[int] = [(grid.distance(start, goal) << _F_SHIFT) | (_G_MAX << _SQ_BITS) | start]
@@ -260,20 +280,23 @@ def find_path(
             continue
         deeper = (_G_MAX - ng) << _SQ_BITS
         for nb in table[sq]:
-            if ng >= best[nb]:
+            if ng >= best_of(nb, infinity):
                 continue
             st = state[nb]
             if st != _OPEN:
+                if st == _UNSET:
+                    st = state[nb] = entry.first(nb)
                 if st == _BLOCKED:
                     continue
-                ok = (
-                    may_enter(world, ctx, unit, ut, nb)
-                    and (nb in goals or not _known_foreign(world, ctx, nb))
-                    and (nb in goals or not (ctx.visible[nb] and boards(world, ut, nb)))
-                )
-                state[nb] = _OPEN if ok else _BLOCKED
-                if not ok:
-                    continue
+                if st == _ASK:
+                    ok = (
+                        may_enter(world, ctx, unit, ut, nb)
+                        and (nb in goals or not _known_foreign(world, ctx, nb))
+                        and (nb in goals or not (visible[nb] and boards(world, ut, nb)))
+                    )
+                    state[nb] = _OPEN if ok else _BLOCKED
+                    if not ok:
+                        continue
             best[nb] = ng
             came[nb] = sq
             dx = nb % w - gx
@@ -299,7 +322,7 @@ _SQ_BITS = 20  # squares: maps up to 1,048,576 squares
 _G_BITS = 16
 _G_MAX = (1 << _G_BITS) - 1  # path costs beyond this are not searched
 _F_SHIFT = _SQ_BITS + _G_BITS
-_OPEN, _BLOCKED, _ASK = 1, 2, 0
+_OPEN, _BLOCKED, _ASK, _UNSET = 1, 2, 0, 3
 
 
 _KNOWN_OPEN = {  # per way of moving: the known terrain (terrain + 1; 0 never seen) it may enter
@@ -310,30 +333,41 @@ _KNOWN_OPEN = {  # per way of moving: the known terrain (terrain + 1; 0 never se
 }
 
 
-def _entry_states(world: World, ctx: MoveContext, ut: UnitType) -> bytearray:
+class _EntryStates:
     """Per square, as the nation knows it: open by terrain alone, blocked by terrain, or to
-    be asked (`may_enter`: cities seen or remembered, occupied squares in sight, ghosts)."""
-    lut = np.full(4, _BLOCKED, dtype=np.uint8)
-    lut[list(_KNOWN_OPEN.get(ut.moves_on, ()))] = _OPEN
-    state = lut[ctx.known]
-    visible = ctx.visible
-    if world.cities:
-        cities = np.fromiter(world.cities.keys(), dtype=np.int64, count=len(world.cities))
-        cities = cities[visible[cities]]
-        state[cities] = _ASK
-    remembered = world.city_memory.get(ctx.nation)
-    if remembered:
-        state[np.fromiter(remembered.keys(), dtype=np.int64, count=len(remembered))] = _ASK
-    occupied = np.frombuffer(world.occupied, dtype=np.uint8) != 0
-    state[occupied & visible] = _ASK
-    for sq in ctx.sight.remembered_squares():
-        state[sq] = _ASK  # a unit remembered there: a ghost, if it is not seen gone
-    if world.reveals:  # units shown to the nation, wherever they are
-        told = ctx.sight.informants
-        for (nation, uid), until in world.reveals.items():
-            if until >= world.tick and nation in told and uid in world.units:
-                state[world.units[uid].sq] = _ASK
-    return bytearray(state.tobytes())
+    be asked (`may_enter`: cities seen or remembered, occupied squares in sight, ghosts).
+
+    Worked out square by square as the search first reaches each (`first`), from the world
+    as it is during the search (which changes nothing): a search touches a few hundred
+    squares, and the whole map at once cost more than most searches."""
+
+    def __init__(self, world: World, ctx: MoveContext, ut: UnitType) -> None:
+        self.state = bytearray([_UNSET]) * world.grid.size
+        opens = _KNOWN_OPEN.get(ut.moves_on, ())
+        self.lut = bytes(_OPEN if v in opens else _BLOCKED for v in range(256))
+        self.known = ctx.known_bytes
+        self.visible = ctx.visible_bytes
+        self.occupied = world.occupied
+        self.cities = world.cities
+        self.remembered_cities = world.city_memory.get(ctx.nation) or {}
+        self.ghosts = ctx.sight.remembered_squares()  # a unit remembered there: a ghost?
+        shown: set[int] = set()
+        if world.reveals:  # units shown to the nation, wherever they are
+            told = ctx.sight.informants
+            for (nation, uid), until in world.reveals.items():
+                if until >= world.tick and nation in told and uid in world.units:
+                    shown.add(world.units[uid].sq)
+        self.shown = shown
+
+    def first(self, sq: int) -> int:
+        if (
+            (self.visible[sq] and (self.occupied[sq] or sq in self.cities))
+            or sq in self.remembered_cities
+            or sq in self.ghosts
+            or sq in self.shown
+        ):
+            return _ASK
+        return self.lut[self.known[sq]]
 
 
 def _step_costs(world: World, ctx: MoveContext, ut: UnitType) -> bytes | None:

@@ -164,7 +164,7 @@ def observers(world: World, sq: int, unit: Unit | None = None) -> set[str]:
     if unit is None:
         seers = {n for n in world.nations if index.covers(n, sq)}
     else:
-        seers = {n for n in world.nations if index.sees_unit(n, unit)}
+        seers = index.seers(unit)
     return with_sharers(world, seers)
 
 

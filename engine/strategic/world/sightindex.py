@@ -229,6 +229,29 @@ class SightIndex:
         stealth = world.rules.unit[unit.type].stealth
         return self.covers(nation, unit.sq, sub=stealth)
 
+    def seers(self, unit: Unit) -> set[str]:
+        """The nations for which `sees_unit` holds, all at once: the square is read once from
+        each count grid instead of once per nation and team member."""
+        world = self.world
+        self._sync_static()
+        direct: set[str] = set()
+        if unit.carried_by is None:
+            table = self.sub_counts if world.rules.unit[unit.type].stealth else self.counts
+            y, x = divmod(unit.sq, self.shape[1])
+            direct = {m for m, grid in table.items() if grid[y, x] > 0}
+        owner, uid = unit.owner, unit.id
+        reveals, tick, team = world.reveals, world.tick, world.team
+        out: set[str] = set()
+        for nation in world.nations:
+            members = team(nation)
+            if (
+                owner in members
+                or (reveals and reveals.get((nation, uid), -1) >= tick)
+                or not members.isdisjoint(direct)
+            ):
+                out.add(nation)
+        return out
+
     def nations_seeing(self, unit: Unit) -> list[str]:
         """Nations (other than the owner's team) that see this unit now, directly or through a
         nation that passes its sightings on to them (`sees_unit` for every nation at once)."""
