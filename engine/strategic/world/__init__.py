@@ -505,9 +505,12 @@ class World:
         seen = self.sightings.setdefault(nation, {})
         where = self.memory_at.setdefault(nation, {})
         old = seen.get(unit.id)
+        entry = [self.tick, unit.sq, unit.type, unit.owner]
+        if old == entry:
+            return  # remembered just so already (a watcher that moves sees it again)
         if old is not None and old[1] != unit.sq and old[1] in where:
             where[old[1]].discard(unit.id)
-        seen[unit.id] = [self.tick, unit.sq, unit.type, unit.owner]
+        seen[unit.id] = entry
         where.setdefault(unit.sq, set()).add(unit.id)
         self.memory_version[nation] = self.memory_version.get(nation, 0) + 1
 

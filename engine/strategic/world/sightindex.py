@@ -35,6 +35,7 @@ class SightIndex:
         self.synced_version = -1
         self.static_keys: dict[tuple, None] = {}  # the cities' and satellites' keys in `stamped`
         self._windows: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        self._within: dict[tuple[int, int], list[int]] = {}  # Grid.within, as asked
         # sight windows left since the last settle: (team, square, radius)
         self.left: list[tuple[frozenset[str], int, int]] = []
         # all units at once: count sources per (nation, radius), then spread each count grid
@@ -178,10 +179,25 @@ class SightIndex:
         if not vanishing:
             for nation in self.nations_seeing(unit):
                 world.remember(nation, unit)
-        nation, sq, r, sub_r = self.stamped.get(("u", unit.id), (unit.owner, unit.sq, 0, 0))
-        for other in self._foreign_in_window(nation, sq, max(r, sub_r)):
-            if self.sees_unit(nation, other):
-                for sharer in world.sight_sharers(nation):
+        stamp = self.stamped.get(("u", unit.id))
+        nation, sq, r, sub_r = stamp or (unit.owner, unit.sq, 0, 0)
+        reach = max(r, sub_r)
+        foreign = self._foreign_in_window(nation, sq, reach)
+        if not foreign:
+            return
+        # its own stamp covers the whole window when its radius is the window's: no need to
+        # ask the grids (`sees_unit` would find that stamp)
+        plain = stamp is not None and r >= 0 and r == reach
+        subs = stamp is not None and sub_r > 0 and sub_r == reach
+        stealthy = world.rules.stealthy
+        sharers = world.sight_sharers(nation)
+        for other in foreign:
+            if other.carried_by is None and (subs if other.type in stealthy else plain):
+                seen = True
+            else:
+                seen = self.sees_unit(nation, other)
+            if seen:
+                for sharer in sharers:
                     world.remember(sharer, other)
 
     def unit_moved(self, unit: Unit) -> None:
@@ -196,7 +212,13 @@ class SightIndex:
         team = world.team(nation)
         occupied, at, units = world.occupied, world.at, world.units
         out: list[Unit] = []
-        for near in world.grid.within(sq, r):
+        key = (sq, r)
+        squares = self._within.get(key)
+        if squares is None:
+            if len(self._within) > 65536:
+                self._within.clear()
+            squares = self._within[key] = world.grid.within(sq, r)
+        for near in squares:
             if occupied[near]:
                 ids = at[near]
                 if len(ids) > 1:
