@@ -113,31 +113,20 @@ class Interdiction:
             return True
         grid = world.grid
         team = world.team(unit.owner)
-        for city in world.cities.values():
+        cities = world.cities
+        # the squares round the ship when there are fewer of them than cities
+        near = grid.within(unit.sq, radius) if (2 * radius + 1) ** 2 < len(cities) else None
+        for city in cities.values() if near is None else filter(None, map(cities.get, near)):
             if (
                 city.owner in team
                 and rules.city[city.designation].supplies_sea
                 and grid.distance(city.sq, unit.sq) <= radius
             ):
                 return True
-        return any(
-            other.id != unit.id
-            and rules.unit[other.type].capital
-            and grid.distance(other.sq, unit.sq) <= radius
-            for other in world.units_of(unit.owner)
-        )
+        return _capital_within(world, unit, radius, sea_only=False)
 
     def _escorting(self, world: World, unit: Unit) -> bool:
-        rules = world.rules
-        radius = rules.combat.escort_radius
-        grid = world.grid
-        return any(
-            other.id != unit.id
-            and rules.unit[other.type].capital
-            and rules.unit[other.type].unit_class == UnitClass.SEA
-            and grid.distance(other.sq, unit.sq) <= radius
-            for other in world.units_of(unit.owner)
-        )
+        return _capital_within(world, unit, world.rules.combat.escort_radius, sea_only=True)
 
     def _fire(self, world: World, unit: Unit, mover: Unit) -> list[ev.Event]:
         rules = world.rules
@@ -192,3 +181,24 @@ class Interdiction:
             world.move_unit(unit, home)
             refuel(world, unit)  # back home, where it rearms if it may
         return out
+
+
+def _capital_within(world: World, unit: Unit, radius: int, *, sea_only: bool) -> bool:
+    """Whether another capital ship of the unit's nation (`sea_only`: a ship) is within
+    `radius` of it."""
+    if world.capital_ships(unit.owner) == 0:
+        return False
+    rules = world.rules
+    grid = world.grid
+    units = world.units
+    for uid in world.owned.get(unit.owner, ()):
+        other = units[uid]
+        ot = rules.unit[other.type]
+        if (
+            ot.capital
+            and uid != unit.id
+            and (not sea_only or ot.unit_class == UnitClass.SEA)
+            and grid.distance(other.sq, unit.sq) <= radius
+        ):
+            return True
+    return False

@@ -241,8 +241,8 @@ def find_path(
     gx, gy = goal % w, goal // w
     table = grid.neighbour_table
     entry = _EntryStates(world, ctx, ut)
-    state = entry.state
-    visible = ctx.visible_bytes
+    state, lut, known, asks = entry.state, entry.lut, entry.known, entry.asks
+    visible, occupied, cities = ctx.visible_bytes, world.occupied, world.cities
     costs = _step_costs(world, ctx, ut)
     # Out of supply a step costs more. Every square closer to the goal than the goal's distance
     # to the nearest supplied square is out of supply, so the last steps of any path cost at
@@ -284,8 +284,13 @@ def find_path(
                 continue
             st = state[nb]
             if st != _OPEN:
-                if st == _UNSET:
-                    st = state[nb] = entry.first(nb)
+                if st == _UNSET:  # first reached: as `_EntryStates` says
+                    st = (
+                        _ASK
+                        if (visible[nb] and (occupied[nb] or nb in cities)) or nb in asks
+                        else lut[known[nb]]
+                    )
+                    state[nb] = st
                 if st == _BLOCKED:
                     continue
                 if st == _ASK:
@@ -334,40 +339,32 @@ _KNOWN_OPEN = {  # per way of moving: the known terrain (terrain + 1; 0 never se
 
 
 class _EntryStates:
-    """Per square, as the nation knows it: open by terrain alone, blocked by terrain, or to
-    be asked (`may_enter`: cities seen or remembered, occupied squares in sight, ghosts).
+    """Per square, as the nation knows it: open by terrain alone (`lut` of the known terrain),
+    blocked by terrain, or to be asked (`may_enter`): cities and occupied squares in sight,
+    remembered cities, ghosts and units shown (`asks`).
 
-    Worked out square by square as the search first reaches each (`first`), from the world
-    as it is during the search (which changes nothing): a search touches a few hundred
-    squares, and the whole map at once cost more than most searches."""
+    `find_path` works a square out as the search first reaches it, from the world as it is
+    during the search (which changes nothing): a search touches a few hundred squares, and
+    the whole map at once cost more than most searches."""
 
     def __init__(self, world: World, ctx: MoveContext, ut: UnitType) -> None:
         self.state = bytearray([_UNSET]) * world.grid.size
-        opens = _KNOWN_OPEN.get(ut.moves_on, ())
-        self.lut = bytes(_OPEN if v in opens else _BLOCKED for v in range(256))
+        self.lut = _LUTS[ut.moves_on]
         self.known = ctx.known_bytes
-        self.visible = ctx.visible_bytes
-        self.occupied = world.occupied
-        self.cities = world.cities
-        self.remembered_cities = world.city_memory.get(ctx.nation) or {}
-        self.ghosts = ctx.sight.remembered_squares()  # a unit remembered there: a ghost?
-        shown: set[int] = set()
+        asks = set(world.city_memory.get(ctx.nation) or ())
+        asks.update(ctx.sight.remembered_squares())  # a unit remembered there: a ghost?
         if world.reveals:  # units shown to the nation, wherever they are
             told = ctx.sight.informants
             for (nation, uid), until in world.reveals.items():
                 if until >= world.tick and nation in told and uid in world.units:
-                    shown.add(world.units[uid].sq)
-        self.shown = shown
+                    asks.add(world.units[uid].sq)
+        self.asks = asks
 
-    def first(self, sq: int) -> int:
-        if (
-            (self.visible[sq] and (self.occupied[sq] or sq in self.cities))
-            or sq in self.remembered_cities
-            or sq in self.ghosts
-            or sq in self.shown
-        ):
-            return _ASK
-        return self.lut[self.known[sq]]
+
+_LUTS = {
+    mode: bytes(_OPEN if v in _KNOWN_OPEN.get(mode, ()) else _BLOCKED for v in range(256))
+    for mode in MovesOn
+}
 
 
 def _step_costs(world: World, ctx: MoveContext, ut: UnitType) -> bytes | None:

@@ -605,6 +605,9 @@ class World:
         self.supply_cache.clear()
 
     def cargo_of(self, unit: Unit) -> list[Unit]:
+        ids = self.at.get(unit.sq)
+        if ids is not None and len(ids) == 1:
+            return []  # alone on its square (most moves)
         return [u for u in self.units_at(unit.sq) if u.carried_by == unit.id]
 
     def _count(self, unit: Unit, sign: int) -> None:
