@@ -36,6 +36,7 @@ class SightIndex:
         self.static_keys: dict[tuple, None] = {}  # the cities' and satellites' keys in `stamped`
         self._windows: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
         self._within: dict[tuple[int, int], list[int]] = {}  # Grid.within, as asked
+        self._kernels: dict[tuple[int, int, int], np.ndarray] = {}  # `_shift`'s, per step
         # sight windows left since the last settle: (team, square, radius)
         self.left: list[tuple[frozenset[str], int, int]] = []
         # all units at once: count sources per (nation, radius), then spread each count grid
@@ -201,8 +202,51 @@ class SightIndex:
                     world.remember(sharer, other)
 
     def unit_moved(self, unit: Unit) -> None:
-        self._unstamp(("u", unit.id))
-        self._stamp(("u", unit.id), *self._unit_source(unit))
+        key = ("u", unit.id)
+        old = self.stamped.get(key)
+        new = self._unit_source(unit)
+        if old is None or old[0] != new[0] or old[2:] != new[2:]:
+            self._unstamp(key)
+            self._stamp(key, *new)
+            return
+        # the same sight somewhere else: `_unstamp` then `_stamp`, each grid shifted at once
+        world = self.world
+        nation, sq, r, sub_r = old
+        if r >= 0:
+            if world.started and nation in world.nations:
+                self.left.append((world.team(nation), sq, r))
+            self._shift(self._grid(self.counts, nation), sq, new[1], r)
+        if sub_r > 0:
+            self._shift(self._grid(self.sub_counts, nation), sq, new[1], sub_r)
+        self.stamped[key] = new
+
+    def _shift(self, grid: np.ndarray, old: int, new: int, r: int) -> None:
+        """One window taken from `old` and put on `new`: a step away from the map's edges is
+        one slice of the two windows' span, added a kernel of -1s and +1s."""
+        h, w = self.shape
+        y0, x0 = divmod(old, w)
+        y1, x1 = divmod(new, w)
+        dy, dx = y1 - y0, x1 - x0
+        top, left = min(y0, y1), min(x0, x1)
+        if (
+            -1 <= dy <= 1
+            and -1 <= dx <= 1
+            and r <= top
+            and top + abs(dy) < h - r
+            and r <= left
+            and left + abs(dx) < w - r
+        ):
+            kernel = self._kernels.get((dy, dx, r))
+            if kernel is None:
+                side = 2 * r + 1
+                kernel = np.zeros((side + abs(dy), side + abs(dx)), dtype=np.int32)
+                kernel[y0 - top : y0 - top + side, x0 - left : x0 - left + side] -= 1
+                kernel[y1 - top : y1 - top + side, x1 - left : x1 - left + side] += 1
+                self._kernels[(dy, dx, r)] = kernel
+            grid[top - r : top + r + 1 + abs(dy), left - r : left + r + 1 + abs(dx)] += kernel
+        else:
+            self._add_window(grid, old, r, -1)
+            self._add_window(grid, new, r, +1)
 
     def unit_removed(self, unit: Unit) -> None:
         self._unstamp(("u", unit.id))
