@@ -261,8 +261,14 @@ def find_path(
     cap = min(_G_MAX, infinity if limit is None else limit)
     sq_mask = (1 << _SQ_BITS) - 1
     g_mask = (1 << _G_BITS) - 1
+    # a search still going after this many squares may be flooding everything reachable,
+    # looking for a goal it cannot reach: that is asked of the whole map at once
+    flood_check = _FLOOD_AFTER if limit is None else -1
     while heap:
         key = pop(heap)
+        flood_check -= 1
+        if flood_check == 0 and not _reachable(world, ctx, unit, ut, start, goals, entry):
+            return None
         sq = key & sq_mask
         g = _G_MAX - ((key >> _SQ_BITS) & g_mask)
         if sq in goals:
@@ -359,6 +365,67 @@ class _EntryStates:
                 if until >= world.tick and nation in told and uid in world.units:
                     asks.add(world.units[uid].sq)
         self.asks = asks
+
+
+_FLOOD_AFTER = 2048  # squares a search takes before it asks whether a goal is reachable
+
+
+def _reachable(
+    world: World,
+    ctx: MoveContext,
+    unit: Unit,
+    ut: UnitType,
+    start: int,
+    goals: set[int],
+    entry: _EntryStates,
+) -> bool:
+    """Whether any goal is reachable from `start` through squares `find_path` would enter
+    (whatever the cost): an unreachable goal makes A* take every square it can reach before
+    it gives up, one at a time, while a flood over the whole map's arrays settles it at once.
+    The squares to be asked are asked here as `find_path` would ask them (its answers kept)."""
+    grid = world.grid
+    size = grid.size
+    state = entry.state
+    current = np.frombuffer(bytes(state), dtype=np.uint8).copy()
+    unset = current == _UNSET
+    if unset.any():
+        lut = np.frombuffer(entry.lut, dtype=np.uint8)
+        first = lut[np.frombuffer(entry.known, dtype=np.uint8)]
+        seen = np.frombuffer(ctx.visible_bytes, dtype=np.uint8) != 0
+        ask = seen & (np.frombuffer(world.occupied, dtype=np.uint8) != 0)
+        if world.cities:
+            cities = np.fromiter(world.cities.keys(), dtype=np.int64, count=len(world.cities))
+            ask[cities[seen[cities]]] = True
+        if entry.asks:
+            ask[np.fromiter(entry.asks, dtype=np.int64, count=len(entry.asks))] = True
+        first[ask] = _ASK
+        current[unset] = first[unset]
+    visible = ctx.visible_bytes
+    for sq in np.flatnonzero(current == _ASK).tolist():
+        ok = (
+            may_enter(world, ctx, unit, ut, sq)
+            and (sq in goals or not _known_foreign(world, ctx, sq))
+            and (sq in goals or not (visible[sq] and boards(world, ut, sq)))
+        )
+        current[sq] = state[sq] = _OPEN if ok else _BLOCKED
+    passable = current == _OPEN
+    passable[start] = True  # where it stands (a path through it starts there)
+    passable = passable.reshape(grid.height, grid.width)
+    target = np.zeros(size, dtype=bool)
+    target[list(goals)] = True
+    target = target.reshape(grid.height, grid.width)
+    reach = np.zeros((grid.height, grid.width), dtype=bool)
+    reach.flat[start] = True
+    count = 1
+    while True:  # grow by a square in every direction (the map wraps), within the passable
+        rows = reach | np.roll(reach, 1, 0) | np.roll(reach, -1, 0)
+        grown = (rows | np.roll(rows, 1, 1) | np.roll(rows, -1, 1)) & passable
+        if (grown & target).any():
+            return True
+        now = int(np.count_nonzero(grown))
+        if now == count:
+            return False
+        reach, count = grown, now
 
 
 _LUTS = {
