@@ -66,13 +66,20 @@ class Interdiction:
         mt = rules.unit[mover.type]
         blocks = rules.diplomacy.blocks_interception
         found: list[tuple[int, int, Unit]] = []
+        hostile: dict[str, bool] = {}  # per nation: may its units go for the mover?
+        owner = mover.owner
         # only units within the widest radius can react: the tile index finds them
         for uid in sorted(world.interdictors.near(sq, rules.interdiction_reach)):
             unit = world.units[uid]
-            ut = rules.unit[unit.type]
             nation = unit.owner
-            if nation == mover.owner or world.relation(nation, mover.owner) in blocks:
+            free = hostile.get(nation)
+            if free is None:
+                free = hostile[nation] = not (
+                    nation == owner or world.relation(nation, owner) in blocks
+                )
+            if not free:
                 continue
+            ut = rules.unit[unit.type]
             if unit.id in self.fired or unit.carried_by is not None or unit.ammo < 1:
                 continue
             if mt.stealth:

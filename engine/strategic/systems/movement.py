@@ -68,7 +68,9 @@ class MoveContext:
             before = world.known.get(self.nation)
             if before is None:
                 before = np.zeros(world.grid.size, dtype=np.uint8)
-            self._known = np.where(self.visible, world.terrain_array() + 1, before).astype(np.uint8)
+            self._known = np.where(self.visible, world.terrain_array() + 1, before).astype(
+                np.uint8, copy=False
+            )
         return self._known
 
     @property

@@ -35,7 +35,6 @@ class SightIndex:
         self.synced_version = -1
         self.static_keys: dict[tuple, None] = {}  # the cities' and satellites' keys in `stamped`
         self._windows: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-        self._within: dict[tuple[int, int], list[int]] = {}  # Grid.within, as asked
         self._kernels: dict[tuple[int, int, int], np.ndarray] = {}  # `_shift`'s, per step
         # sight windows left since the last settle: (team, square, radius)
         self.left: list[tuple[frozenset[str], int, int]] = []
@@ -252,22 +251,29 @@ class SightIndex:
         self._unstamp(("u", unit.id))
 
     def _foreign_in_window(self, nation: str, sq: int, r: int) -> list[Unit]:
+        """Units outside the nation's team within `r` of the square, in `Grid.within`'s
+        order (row by row, then by id on a square)."""
         world = self.world
         team = world.team(nation)
         occupied, at, units = world.occupied, world.at, world.units
         out: list[Unit] = []
-        key = (sq, r)
-        squares = self._within.get(key)
-        if squares is None:
-            if len(self._within) > 65536:
-                self._within.clear()
-            squares = self._within[key] = world.grid.within(sq, r)
-        for near in squares:
-            if occupied[near]:
-                ids = at[near]
-                if len(ids) > 1:
-                    ids = sorted(ids)
-                out.extend(units[i] for i in ids if units[i].owner not in team)
+        h, w = self.shape
+        y, x = divmod(sq, w)
+        if r <= y < h - r and r <= x < w - r:  # away from the edges: each row a slice
+            occupied_in: list[int] = []
+            for base in range((y - r) * w + x - r, (y + r) * w + x - r + 1, w):
+                row = occupied[base : base + 2 * r + 1]
+                at_col = row.find(1)
+                while at_col >= 0:
+                    occupied_in.append(base + at_col)
+                    at_col = row.find(1, at_col + 1)
+        else:
+            occupied_in = [near for near in world.grid.within(sq, r) if occupied[near]]
+        for near in occupied_in:
+            ids = at[near]
+            if len(ids) > 1:
+                ids = sorted(ids)
+            out.extend(units[i] for i in ids if units[i].owner not in team)
         return out
 
     # --- queries --------------------------------------------------------------------------------
@@ -347,8 +353,14 @@ class SightIndex:
         """Flat bool array of the squares the nation's team covers now."""
         self._sync_static()
         table = self.sub_counts if sub else self.counts
+        team = self.world.team(nation)
+        if len(team) == 1:  # most nations: one grid read at once
+            grid = table.get(nation)
+            if grid is None:
+                return np.zeros(self.shape[0] * self.shape[1], dtype=bool)
+            return (grid > 0).reshape(-1)
         out = np.zeros(self.shape, dtype=bool)
-        for member in self.world.team(nation):
+        for member in team:
             grid = table.get(member)
             if grid is not None:
                 out |= grid > 0
