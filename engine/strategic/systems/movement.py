@@ -410,12 +410,12 @@ def _reachable(
             and (sq in goals or not (visible[sq] and boards(world, ut, sq)))
         )
         current[sq] = state[sq] = _OPEN if ok else _BLOCKED
-    passable = current == _OPEN
-    passable[start] = True  # where it stands (a path through it starts there)
-    passable = passable.reshape(grid.height, grid.width)
-    target = np.zeros(size, dtype=bool)
-    target[list(goals)] = True
-    target = target.reshape(grid.height, grid.width)
+    open_flat = current == _OPEN
+    open_flat[start] = True  # where it stands (a path through it starts there)
+    passable = open_flat.reshape(grid.height, grid.width)
+    goal_flat = np.zeros(size, dtype=bool)
+    goal_flat[list(goals)] = True
+    target = goal_flat.reshape(grid.height, grid.width)
     reach = np.zeros((grid.height, grid.width), dtype=bool)
     reach.flat[start] = True
     count = 1
