@@ -64,17 +64,17 @@ class Interception:
             if fid in used:
                 continue
             f = units[fid]
+            dx = abs(f.sq % w - x)
+            dy = abs(f.sq // w - y)
+            d = max(min(dx, w - dx), min(dy, h - dy))  # grid.distance
+            if d > radius or f.carried_by is not None:
+                continue
             free = hostile.get(f.owner)
             if free is None:
                 free = hostile[f.owner] = not (
                     f.owner == owner or world.relation(f.owner, owner) in blocks
                 )
             if not free:
-                continue
-            dx = abs(f.sq % w - x)
-            dy = abs(f.sq // w - y)
-            d = max(min(dx, w - dx), min(dy, h - dy))  # grid.distance
-            if d > radius or f.carried_by is not None:
                 continue
             ft = rules.unit[f.type]
             if f.mobility < d or (ft.needs_fuel and f.fuel < d) or f.ammo < 1:

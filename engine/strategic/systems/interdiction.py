@@ -68,9 +68,19 @@ class Interdiction:
         found: list[tuple[int, int, Unit]] = []
         hostile: dict[str, bool] = {}  # per nation: may its units go for the mover?
         owner = mover.owner
-        # only units within the widest radius can react: the tile index finds them
-        for uid in sorted(world.interdictors.near(sq, rules.interdiction_reach)):
-            unit = world.units[uid]
+        units = world.units
+        reach = rules.interdiction_reach
+        w, h = grid.width, grid.height
+        x, y = sq % w, sq // w
+        # only units within the widest radius can react: the tile index finds them (in any
+        # order: what is found is sorted at the end, and the checks only read the world)
+        for uid in world.interdictors.near(sq, reach):
+            unit = units[uid]
+            dx = abs(unit.sq % w - x)
+            dy = abs(unit.sq // w - y)
+            d = max(min(dx, w - dx), min(dy, h - dy))  # grid.distance
+            if d > reach:
+                continue  # beyond every unit's radius
             nation = unit.owner
             free = hostile.get(nation)
             if free is None:
@@ -88,7 +98,6 @@ class Interdiction:
                 # the index holds only unit types with an interdict_radius (World._reactive)
                 assert ut.interdict_radius is not None
                 radius = ut.interdict_radius
-            d = grid.distance(unit.sq, sq)
             if radius <= 0 or d > radius:
                 continue
             if unit.hp < ut.hp and unit.hp < combat_rules.interdiction_min_hp:
