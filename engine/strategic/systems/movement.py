@@ -87,6 +87,23 @@ class MoveContext:
             self._known_bytes = self.known.tobytes()
         return self._known_bytes
 
+    def sees_now(self, sq: int) -> bool:
+        """`visible[sq]`, without working out the whole map when it is not yet: the square
+        read from the sight index as `visible` would read it now."""
+        if self._visible is not None:
+            return bool(self._visible[sq])
+        return self.world.sight_index.covers(self.nation, sq)
+
+    def known_now(self, sq: int) -> int:
+        """`known[sq]`, read a square at a time while nothing of the map is worked out yet
+        (as `known` would be now); once `visible` is, `known` is worked out with it."""
+        if self._known is not None or self._visible is not None:
+            return int(self.known[sq])
+        if self.world.sight_index.covers(self.nation, sq):
+            return self.world.terrain[sq] + 1
+        before = self.world.known.get(self.nation)
+        return 0 if before is None else int(before[sq])
+
     def invalidate_sight(self) -> None:
         """After a unit moved, what the nation sees may differ (supply grids invalidate
         themselves in the world's cache)."""
@@ -159,16 +176,22 @@ def block_cause(
     return "terrain"
 
 
-def may_enter(world: World, ctx: MoveContext, unit: Unit, ut: UnitType, sq: int) -> bool:
+def may_enter(
+    world: World, ctx: MoveContext, unit: Unit, ut: UnitType, sq: int, *, now: bool = False
+) -> bool:
     """`can_enter` as the nation knows the square: as it is where the nation sees it; as last
     seen elsewhere (a remembered city is foreign or neutral: taken by capture, not entered);
-    and a square it never saw might be anything, so a path may try it."""
-    if ctx.visible_bytes[sq]:
+    and a square it never saw might be anything, so a path may try it.
+
+    `now`: the square's sight and known terrain read one at a time (`MoveContext.sees_now`)
+    when the context has not worked out its maps yet; only for a caller that changes nothing
+    before the context is worked out or thrown away (`route_open`)."""
+    if ctx.sees_now(sq) if now else ctx.visible_bytes[sq]:
         return can_enter(world, ctx, unit, ut, sq)
     mode = ut.moves_on
     if mode == MovesOn.NONE or sq in world.city_memory.get(ctx.nation, ()):
         return False
-    value = ctx.known_bytes[sq]
+    value = ctx.known_now(sq) if now else ctx.known_bytes[sq]
     if value == 0:
         return True
     terrain = value - 1
@@ -587,8 +610,11 @@ def route_open(world: World, ctx: MoveContext, unit: Unit) -> bool:
         return False
     ut = world.rules.unit[unit.type]
     goal = route[-1]
+    # read square by square: the standing orders (`upkeep.run_orders`) walk an open route at
+    # once and throw the context's maps away after the walk, or plan anew with the world as
+    # it is now
     for sq in route:
-        if not may_enter(world, ctx, unit, ut, sq) or (
+        if not may_enter(world, ctx, unit, ut, sq, now=True) or (
             sq != goal and _known_foreign(world, ctx, sq)
         ):
             return False
