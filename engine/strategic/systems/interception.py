@@ -64,6 +64,8 @@ class Interception:
             if fid in used:
                 continue
             f = units[fid]
+            if f.owner == owner:
+                continue  # its own (most fighters round a mover)
             dx = abs(f.sq % w - x)
             dy = abs(f.sq // w - y)
             d = max(min(dx, w - dx), min(dy, h - dy))  # grid.distance
@@ -95,7 +97,9 @@ def _flak_at(world: World, sq: int, mover_owner: str) -> int:
     city = world.cities.get(sq)
     if city is not None and city.owner is not None:
         flak += rules.city[city.designation].flak or 0
-    for unit in world.units_at(sq):
+    units = world.units
+    for uid in world.at.get(sq, ()):  # a sum: in any order
+        unit = units[uid]
         if unit.carried_by is None:
             flak += rules.unit[unit.type].flak or 0
     return flak
