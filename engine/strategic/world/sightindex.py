@@ -36,6 +36,7 @@ class SightIndex:
         self.static_keys: dict[tuple, None] = {}  # the cities' and satellites' keys in `stamped`
         self._windows: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
         self._kernels: dict[tuple[int, int, int], np.ndarray] = {}  # `_shift`'s, per step
+        self._flat_windows: dict[tuple[int, int], np.ndarray] = {}  # `settle`'s squares
         # sight windows left since the last settle: (team, square, radius)
         self.left: list[tuple[frozenset[str], int, int]] = []
         # all units at once: count sources per (nation, radius), then spread each count grid
@@ -159,9 +160,16 @@ class SightIndex:
         left, self.left = self.left, []
         w = self.shape[1]
         by_team: dict[frozenset[str], list[np.ndarray]] = {}
-        for team, sq, r in left:
-            rows, cols = self._window(sq, r)
-            by_team.setdefault(team, []).append((rows[:, None] * w + cols[None, :]).reshape(-1))
+        flat = self._flat_windows
+        for entry in dict.fromkeys(left):  # a window left twice is remembered once
+            team, sq, r = entry
+            squares = flat.get((sq, r))
+            if squares is None:
+                if len(flat) > 16384:
+                    flat.clear()
+                rows, cols = self._window(sq, r)
+                squares = flat[(sq, r)] = (rows[:, None] * w + cols[None, :]).reshape(-1)
+            by_team.setdefault(team, []).append(squares)
         for team, parts in by_team.items():
             self.world.note_seen(team, np.unique(np.concatenate(parts)))
 
