@@ -601,7 +601,7 @@ class World:
 
     def cargo_of(self, unit: Unit) -> list[Unit]:
         ids = self.at.get(unit.sq)
-        if ids is not None and len(ids) == 1:
+        if ids is not None and len(ids) == 1 and ids[0] == unit.id:
             return []  # alone on its square (most moves)
         return [u for u in self.units_at(unit.sq) if u.carried_by == unit.id]
 
