@@ -56,16 +56,29 @@ class Interception:
         # mover (the costly one) only for the nearest ones, until one does: the same fighter
         # as asking it of all of them and keeping the nearest
         ready: list[tuple[int, int, Unit]] = []
+        units, used, owner = world.units, self.used, mover.owner
+        hostile: dict[str, bool] = {}  # per fighter's nation: may it go for the mover?
+        w, h = grid.width, grid.height
+        x, y = sq % w, sq // w
         for fid in world.interceptors.near(sq, radius):
-            if fid in self.used:
+            if fid in used:
                 continue
-            f = world.units[fid]
-            if f.owner == mover.owner or world.relation(f.owner, mover.owner) in blocks:
-                continue
-            ft = rules.unit[f.type]
-            d = grid.distance(f.sq, sq)
+            f = units[fid]
+            if f.owner == owner:
+                continue  # its own (most fighters round a mover)
+            dx = abs(f.sq % w - x)
+            dy = abs(f.sq // w - y)
+            d = max(min(dx, w - dx), min(dy, h - dy))  # grid.distance
             if d > radius or f.carried_by is not None:
                 continue
+            free = hostile.get(f.owner)
+            if free is None:
+                free = hostile[f.owner] = not (
+                    f.owner == owner or world.relation(f.owner, owner) in blocks
+                )
+            if not free:
+                continue
+            ft = rules.unit[f.type]
             if f.mobility < d or (ft.needs_fuel and f.fuel < d) or f.ammo < 1:
                 continue
             if f.hp < ft.hp and f.hp < combat_rules.interception_min_hp:
@@ -84,7 +97,9 @@ def _flak_at(world: World, sq: int, mover_owner: str) -> int:
     city = world.cities.get(sq)
     if city is not None and city.owner is not None:
         flak += rules.city[city.designation].flak or 0
-    for unit in world.units_at(sq):
+    units = world.units
+    for uid in world.at.get(sq, ()):  # a sum: in any order
+        unit = units[uid]
         if unit.carried_by is None:
             flak += rules.unit[unit.type].flak or 0
     return flak

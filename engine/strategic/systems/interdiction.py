@@ -66,13 +66,30 @@ class Interdiction:
         mt = rules.unit[mover.type]
         blocks = rules.diplomacy.blocks_interception
         found: list[tuple[int, int, Unit]] = []
-        # only units within the widest radius can react: the tile index finds them
-        for uid in sorted(world.interdictors.near(sq, rules.interdiction_reach)):
-            unit = world.units[uid]
-            ut = rules.unit[unit.type]
+        hostile: dict[str, bool] = {}  # per nation: may its units go for the mover?
+        owner = mover.owner
+        units = world.units
+        reach = rules.interdiction_reach
+        w, h = grid.width, grid.height
+        x, y = sq % w, sq // w
+        # only units within the widest radius can react: the tile index finds them (in any
+        # order: what is found is sorted at the end, and the checks only read the world)
+        for uid in world.interdictors.near(sq, reach):
+            unit = units[uid]
+            dx = abs(unit.sq % w - x)
+            dy = abs(unit.sq // w - y)
+            d = max(min(dx, w - dx), min(dy, h - dy))  # grid.distance
+            if d > reach:
+                continue  # beyond every unit's radius
             nation = unit.owner
-            if nation == mover.owner or world.relation(nation, mover.owner) in blocks:
+            free = hostile.get(nation)
+            if free is None:
+                free = hostile[nation] = not (
+                    nation == owner or world.relation(nation, owner) in blocks
+                )
+            if not free:
                 continue
+            ut = rules.unit[unit.type]
             if unit.id in self.fired or unit.carried_by is not None or unit.ammo < 1:
                 continue
             if mt.stealth:
@@ -81,7 +98,6 @@ class Interdiction:
                 # the index holds only unit types with an interdict_radius (World._reactive)
                 assert ut.interdict_radius is not None
                 radius = ut.interdict_radius
-            d = grid.distance(unit.sq, sq)
             if radius <= 0 or d > radius:
                 continue
             if unit.hp < ut.hp and unit.hp < combat_rules.interdiction_min_hp:
@@ -113,31 +129,20 @@ class Interdiction:
             return True
         grid = world.grid
         team = world.team(unit.owner)
-        for city in world.cities.values():
+        cities = world.cities
+        # the squares round the ship when there are fewer of them than cities
+        near = grid.within(unit.sq, radius) if (2 * radius + 1) ** 2 < len(cities) else None
+        for city in cities.values() if near is None else filter(None, map(cities.get, near)):
             if (
                 city.owner in team
                 and rules.city[city.designation].supplies_sea
                 and grid.distance(city.sq, unit.sq) <= radius
             ):
                 return True
-        return any(
-            other.id != unit.id
-            and rules.unit[other.type].capital
-            and grid.distance(other.sq, unit.sq) <= radius
-            for other in world.units_of(unit.owner)
-        )
+        return _capital_within(world, unit, radius, sea_only=False)
 
     def _escorting(self, world: World, unit: Unit) -> bool:
-        rules = world.rules
-        radius = rules.combat.escort_radius
-        grid = world.grid
-        return any(
-            other.id != unit.id
-            and rules.unit[other.type].capital
-            and rules.unit[other.type].unit_class == UnitClass.SEA
-            and grid.distance(other.sq, unit.sq) <= radius
-            for other in world.units_of(unit.owner)
-        )
+        return _capital_within(world, unit, world.rules.combat.escort_radius, sea_only=True)
 
     def _fire(self, world: World, unit: Unit, mover: Unit) -> list[ev.Event]:
         rules = world.rules
@@ -192,3 +197,24 @@ class Interdiction:
             world.move_unit(unit, home)
             refuel(world, unit)  # back home, where it rearms if it may
         return out
+
+
+def _capital_within(world: World, unit: Unit, radius: int, *, sea_only: bool) -> bool:
+    """Whether another capital ship of the unit's nation (`sea_only`: a ship) is within
+    `radius` of it."""
+    if world.capital_ships(unit.owner) == 0:
+        return False
+    rules = world.rules
+    grid = world.grid
+    units = world.units
+    for uid in world.owned.get(unit.owner, ()):
+        other = units[uid]
+        ot = rules.unit[other.type]
+        if (
+            ot.capital
+            and uid != unit.id
+            and (not sea_only or ot.unit_class == UnitClass.SEA)
+            and grid.distance(other.sq, unit.sq) <= radius
+        ):
+            return True
+    return False

@@ -33,6 +33,8 @@ class MoveContext:
     _sight: Sight | None = None
     _visible: np.ndarray | None = None
     _known: np.ndarray | None = None
+    _visible_bytes: bytes | None = None
+    _known_bytes: bytes | None = None
     team: frozenset[str] = field(default_factory=frozenset)  # set from the world after init
 
     def __post_init__(self) -> None:
@@ -66,8 +68,41 @@ class MoveContext:
             before = world.known.get(self.nation)
             if before is None:
                 before = np.zeros(world.grid.size, dtype=np.uint8)
-            self._known = np.where(self.visible, world.terrain_array() + 1, before).astype(np.uint8)
+            self._known = np.where(self.visible, world.terrain_array() + 1, before).astype(
+                np.uint8, copy=False
+            )
         return self._known
+
+    @property
+    def visible_bytes(self) -> bytes:
+        """`visible` as bytes (1 where seen), for reading a square at a time."""
+        if self._visible_bytes is None:
+            self._visible_bytes = self.visible.tobytes()
+        return self._visible_bytes
+
+    @property
+    def known_bytes(self) -> bytes:
+        """`known` as bytes, for reading a square at a time."""
+        if self._known_bytes is None:
+            self._known_bytes = self.known.tobytes()
+        return self._known_bytes
+
+    def sees_now(self, sq: int) -> bool:
+        """`visible[sq]`, without working out the whole map when it is not yet: the square
+        read from the sight index as `visible` would read it now."""
+        if self._visible is not None:
+            return bool(self._visible[sq])
+        return self.world.sight_index.covers(self.nation, sq)
+
+    def known_now(self, sq: int) -> int:
+        """`known[sq]`, read a square at a time while nothing of the map is worked out yet
+        (as `known` would be now); once `visible` is, `known` is worked out with it."""
+        if self._known is not None or self._visible is not None:
+            return int(self.known[sq])
+        if self.world.sight_index.covers(self.nation, sq):
+            return self.world.terrain[sq] + 1
+        before = self.world.known.get(self.nation)
+        return 0 if before is None else int(before[sq])
 
     def invalidate_sight(self) -> None:
         """After a unit moved, what the nation sees may differ (supply grids invalidate
@@ -75,6 +110,8 @@ class MoveContext:
         self._sight = None
         self._visible = None
         self._known = None
+        self._visible_bytes = None
+        self._known_bytes = None
 
 
 def is_ship(ut: UnitType) -> bool:
@@ -139,16 +176,22 @@ def block_cause(
     return "terrain"
 
 
-def may_enter(world: World, ctx: MoveContext, unit: Unit, ut: UnitType, sq: int) -> bool:
+def may_enter(
+    world: World, ctx: MoveContext, unit: Unit, ut: UnitType, sq: int, *, now: bool = False
+) -> bool:
     """`can_enter` as the nation knows the square: as it is where the nation sees it; as last
     seen elsewhere (a remembered city is foreign or neutral: taken by capture, not entered);
-    and a square it never saw might be anything, so a path may try it."""
-    if ctx.visible[sq]:
+    and a square it never saw might be anything, so a path may try it.
+
+    `now`: the square's sight and known terrain read one at a time (`MoveContext.sees_now`)
+    when the context has not worked out its maps yet; only for a caller that changes nothing
+    before the context is worked out or thrown away (`route_open`)."""
+    if ctx.sees_now(sq) if now else ctx.visible_bytes[sq]:
         return can_enter(world, ctx, unit, ut, sq)
     mode = ut.moves_on
     if mode == MovesOn.NONE or sq in world.city_memory.get(ctx.nation, ()):
         return False
-    value = int(ctx.known[sq])
+    value = ctx.known_now(sq) if now else ctx.known_bytes[sq]
     if value == 0:
         return True
     terrain = value - 1
@@ -222,7 +265,9 @@ def find_path(
     w, h = grid.width, grid.height
     gx, gy = goal % w, goal // w
     table = grid.neighbour_table
-    state = _entry_states(world, ctx, ut)
+    entry = _EntryStates(world, ctx, ut)
+    state, lut, known, asks = entry.state, entry.lut, entry.known, entry.asks
+    visible, occupied, cities = ctx.visible_bytes, world.occupied, world.cities
     costs = _step_costs(world, ctx, ut)
     # Out of supply a step costs more. Every square closer to the goal than the goal's distance
     # to the nearest supplied square is out of supply, so the last steps of any path cost at
@@ -232,8 +277,8 @@ def find_path(
         surcharge = world.rules.supply.out_of_supply_step_cost - 1
         deep = max(0, ctx.supply.depth(ut.unit_class, goal) - 1 - reach)
     infinity = 1 << 30
-    best = [infinity] * grid.size
-    best[start] = 0
+    best = {start: 0}  # only the squares reached: most searches touch a few hundred
+    best_of = best.get
     came: dict[int, int] = {}
     # heap entries are single ints: f, then deeper first (G_MAX - g), then the square
     heap: list[int] = [(grid.distance(start, goal) << _F_SHIFT) | (_G_MAX << _SQ_BITS) | start]
@@ -241,8 +286,14 @@ def find_path(
     cap = min(_G_MAX, infinity if limit is None else limit)
     sq_mask = (1 << _SQ_BITS) - 1
     g_mask = (1 << _G_BITS) - 1
+    # a search still going after this many squares may be flooding everything reachable,
+    # looking for a goal it cannot reach: that is asked of the whole map at once
+    flood_check = _FLOOD_AFTER if limit is None else -1
     while heap:
         key = pop(heap)
+        flood_check -= 1
+        if flood_check == 0 and not _reachable(world, ctx, unit, ut, start, goals, entry):
+            return None
         sq = key & sq_mask
         g = _G_MAX - ((key >> _SQ_BITS) & g_mask)
         if sq in goals:
@@ -260,20 +311,28 @@ def find_path(
             continue
         deeper = (_G_MAX - ng) << _SQ_BITS
         for nb in table[sq]:
-            if ng >= best[nb]:
+            if ng >= best_of(nb, infinity):
                 continue
             st = state[nb]
             if st != _OPEN:
+                if st == _UNSET:  # first reached: as `_EntryStates` says
+                    st = (
+                        _ASK
+                        if (visible[nb] and (occupied[nb] or nb in cities)) or nb in asks
+                        else lut[known[nb]]
+                    )
+                    state[nb] = st
                 if st == _BLOCKED:
                     continue
-                ok = (
-                    may_enter(world, ctx, unit, ut, nb)
-                    and (nb in goals or not _known_foreign(world, ctx, nb))
-                    and (nb in goals or not (ctx.visible[nb] and boards(world, ut, nb)))
-                )
-                state[nb] = _OPEN if ok else _BLOCKED
-                if not ok:
-                    continue
+                if st == _ASK:
+                    ok = (
+                        may_enter(world, ctx, unit, ut, nb)
+                        and (nb in goals or not _known_foreign(world, ctx, nb))
+                        and (nb in goals or not (visible[nb] and boards(world, ut, nb)))
+                    )
+                    state[nb] = _OPEN if ok else _BLOCKED
+                    if not ok:
+                        continue
             best[nb] = ng
             came[nb] = sq
             dx = nb % w - gx
@@ -299,7 +358,7 @@ _SQ_BITS = 20  # squares: maps up to 1,048,576 squares
 _G_BITS = 16
 _G_MAX = (1 << _G_BITS) - 1  # path costs beyond this are not searched
 _F_SHIFT = _SQ_BITS + _G_BITS
-_OPEN, _BLOCKED, _ASK = 1, 2, 0
+_OPEN, _BLOCKED, _ASK, _UNSET = 1, 2, 0, 3
 
 
 _KNOWN_OPEN = {  # per way of moving: the known terrain (terrain + 1; 0 never seen) it may enter
@@ -310,30 +369,94 @@ _KNOWN_OPEN = {  # per way of moving: the known terrain (terrain + 1; 0 never se
 }
 
 
-def _entry_states(world: World, ctx: MoveContext, ut: UnitType) -> bytearray:
-    """Per square, as the nation knows it: open by terrain alone, blocked by terrain, or to
-    be asked (`may_enter`: cities seen or remembered, occupied squares in sight, ghosts)."""
-    lut = np.full(4, _BLOCKED, dtype=np.uint8)
-    lut[list(_KNOWN_OPEN.get(ut.moves_on, ()))] = _OPEN
-    state = lut[ctx.known]
-    visible = ctx.visible
-    if world.cities:
-        cities = np.fromiter(world.cities.keys(), dtype=np.int64, count=len(world.cities))
-        cities = cities[visible[cities]]
-        state[cities] = _ASK
-    remembered = world.city_memory.get(ctx.nation)
-    if remembered:
-        state[np.fromiter(remembered.keys(), dtype=np.int64, count=len(remembered))] = _ASK
-    occupied = np.frombuffer(world.occupied, dtype=np.uint8) != 0
-    state[occupied & visible] = _ASK
-    for sq in ctx.sight.remembered_squares():
-        state[sq] = _ASK  # a unit remembered there: a ghost, if it is not seen gone
-    if world.reveals:  # units shown to the nation, wherever they are
-        told = ctx.sight.informants
-        for (nation, uid), until in world.reveals.items():
-            if until >= world.tick and nation in told and uid in world.units:
-                state[world.units[uid].sq] = _ASK
-    return bytearray(state.tobytes())
+class _EntryStates:
+    """Per square, as the nation knows it: open by terrain alone (`lut` of the known terrain),
+    blocked by terrain, or to be asked (`may_enter`): cities and occupied squares in sight,
+    remembered cities, ghosts and units shown (`asks`).
+
+    `find_path` works a square out as the search first reaches it, from the world as it is
+    during the search (which changes nothing): a search touches a few hundred squares, and
+    the whole map at once cost more than most searches."""
+
+    def __init__(self, world: World, ctx: MoveContext, ut: UnitType) -> None:
+        self.state = bytearray([_UNSET]) * world.grid.size
+        self.lut = _LUTS[ut.moves_on]
+        self.known = ctx.known_bytes
+        asks = set(world.city_memory.get(ctx.nation) or ())
+        asks.update(ctx.sight.remembered_squares())  # a unit remembered there: a ghost?
+        if world.reveals:  # units shown to the nation, wherever they are
+            told = ctx.sight.informants
+            for (nation, uid), until in world.reveals.items():
+                if until >= world.tick and nation in told and uid in world.units:
+                    asks.add(world.units[uid].sq)
+        self.asks = asks
+
+
+_FLOOD_AFTER = 2048  # squares a search takes before it asks whether a goal is reachable
+
+
+def _reachable(
+    world: World,
+    ctx: MoveContext,
+    unit: Unit,
+    ut: UnitType,
+    start: int,
+    goals: set[int],
+    entry: _EntryStates,
+) -> bool:
+    """Whether any goal is reachable from `start` through squares `find_path` would enter
+    (whatever the cost): an unreachable goal makes A* take every square it can reach before
+    it gives up, one at a time, while a flood over the whole map's arrays settles it at once.
+    The squares to be asked are asked here as `find_path` would ask them (its answers kept)."""
+    grid = world.grid
+    size = grid.size
+    state = entry.state
+    current = np.frombuffer(bytes(state), dtype=np.uint8).copy()
+    unset = current == _UNSET
+    if unset.any():
+        lut = np.frombuffer(entry.lut, dtype=np.uint8)
+        first = lut[np.frombuffer(entry.known, dtype=np.uint8)]
+        seen = np.frombuffer(ctx.visible_bytes, dtype=np.uint8) != 0
+        ask = seen & (np.frombuffer(world.occupied, dtype=np.uint8) != 0)
+        if world.cities:
+            cities = np.fromiter(world.cities.keys(), dtype=np.int64, count=len(world.cities))
+            ask[cities[seen[cities]]] = True
+        if entry.asks:
+            ask[np.fromiter(entry.asks, dtype=np.int64, count=len(entry.asks))] = True
+        first[ask] = _ASK
+        current[unset] = first[unset]
+    visible = ctx.visible_bytes
+    for sq in np.flatnonzero(current == _ASK).tolist():
+        ok = (
+            may_enter(world, ctx, unit, ut, sq)
+            and (sq in goals or not _known_foreign(world, ctx, sq))
+            and (sq in goals or not (visible[sq] and boards(world, ut, sq)))
+        )
+        current[sq] = state[sq] = _OPEN if ok else _BLOCKED
+    open_flat = current == _OPEN
+    open_flat[start] = True  # where it stands (a path through it starts there)
+    passable = open_flat.reshape(grid.height, grid.width)
+    goal_flat = np.zeros(size, dtype=bool)
+    goal_flat[list(goals)] = True
+    target = goal_flat.reshape(grid.height, grid.width)
+    reach = np.zeros((grid.height, grid.width), dtype=bool)
+    reach.flat[start] = True
+    count = 1
+    while True:  # grow by a square in every direction (the map wraps), within the passable
+        rows = reach | np.roll(reach, 1, 0) | np.roll(reach, -1, 0)
+        grown = (rows | np.roll(rows, 1, 1) | np.roll(rows, -1, 1)) & passable
+        if (grown & target).any():
+            return True
+        now = int(np.count_nonzero(grown))
+        if now == count:
+            return False
+        reach, count = grown, now
+
+
+_LUTS = {
+    mode: bytes(_OPEN if v in _KNOWN_OPEN.get(mode, ()) else _BLOCKED for v in range(256))
+    for mode in MovesOn
+}
 
 
 def _step_costs(world: World, ctx: MoveContext, ut: UnitType) -> bytes | None:
@@ -487,8 +610,11 @@ def route_open(world: World, ctx: MoveContext, unit: Unit) -> bool:
         return False
     ut = world.rules.unit[unit.type]
     goal = route[-1]
+    # read square by square: the standing orders (`upkeep.run_orders`) walk an open route at
+    # once and throw the context's maps away after the walk, or plan anew with the world as
+    # it is now
     for sq in route:
-        if not may_enter(world, ctx, unit, ut, sq) or (
+        if not may_enter(world, ctx, unit, ut, sq, now=True) or (
             sq != goal and _known_foreign(world, ctx, sq)
         ):
             return False

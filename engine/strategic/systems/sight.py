@@ -161,11 +161,9 @@ def observers(world: World, sq: int, unit: Unit | None = None) -> set[str]:
     index = world.sight_index
     if unit is not None and unit.carried_by is not None:
         return set(world.team(unit.owner))  # nobody passes on what is inside a carrier
-    if unit is None:
-        seers = {n for n in world.nations if index.covers(n, sq)}
-    else:
-        seers = {n for n in world.nations if index.sees_unit(n, unit)}
-    return with_sharers(world, seers)
+    if unit is not None:
+        return with_sharers(world, index.seers(unit))
+    return with_sharers(world, {n for n in world.nations if index.covers(n, sq)})
 
 
 def witnesses(world: World, *units: Unit) -> set[str]:

@@ -21,7 +21,7 @@ from engine.strategic.world.geometry import Grid
 from engine.strategic.world.rng import Rng
 from engine.strategic.world.sightindex import SightIndex
 from engine.strategic.world.spatial import TileIndex
-from engine.strategic.world.supplyindex import SupplyIndex
+from engine.strategic.world.supplyindex import SupplyCache, SupplyIndex
 
 WATER = 0
 LAND = 1
@@ -270,7 +270,7 @@ class World:
         # check `sightings`)
         self.memory_at: dict[str, dict[int, set[int]]] = {}
         self.remembered_cache: dict[str, tuple[tuple, dict]] = {}
-        self.supply_cache: dict[tuple[str, str], Any] = {}
+        self.supply_cache = SupplyCache()
         self.map_version = 0  # bumped whenever terrain or the set of city squares changes
         self.radar_units: set[int] = set()  # units that see by radar (their sight grows with tech)
         self.static_sight_version = 0  # bumped when cities, tech levels or satellites change
@@ -449,13 +449,8 @@ class World:
         ut = self.rules.unit[unit.type]
         if ut.supplies_land or ut.supplies_sea:
             self.supply_index.unit_changed(unit)
-            if self.supply_cache:  # the nation's whole grids (its cities' part stays)
-                for key in [
-                    k
-                    for k in self.supply_cache
-                    if k[0] == unit.owner and not k[1].endswith("-cities")
-                ]:
-                    del self.supply_cache[key]
+            # the nation's whole grids (its cities' part stays)
+            self.supply_cache.drop_nation(unit.owner, keep_suffix="-cities")
 
     def cities_changed(self, *owners: str | None) -> None:
         """Cities of these owners changed owner or designation (no owners given: any city):
@@ -505,9 +500,12 @@ class World:
         seen = self.sightings.setdefault(nation, {})
         where = self.memory_at.setdefault(nation, {})
         old = seen.get(unit.id)
+        entry = [self.tick, unit.sq, unit.type, unit.owner]
+        if old == entry:
+            return  # remembered just so already (a watcher that moves sees it again)
         if old is not None and old[1] != unit.sq and old[1] in where:
             where[old[1]].discard(unit.id)
-        seen[unit.id] = [self.tick, unit.sq, unit.type, unit.owner]
+        seen[unit.id] = entry
         where.setdefault(unit.sq, set()).add(unit.id)
         self.memory_version[nation] = self.memory_version.get(nation, 0) + 1
 
@@ -602,6 +600,9 @@ class World:
         self.supply_cache.clear()
 
     def cargo_of(self, unit: Unit) -> list[Unit]:
+        ids = self.at.get(unit.sq)
+        if ids is not None and len(ids) == 1 and ids[0] == unit.id:
+            return []  # alone on its square (most moves)
         return [u for u in self.units_at(unit.sq) if u.carried_by == unit.id]
 
     def _count(self, unit: Unit, sign: int) -> None:

@@ -35,6 +35,8 @@ class SightIndex:
         self.synced_version = -1
         self.static_keys: dict[tuple, None] = {}  # the cities' and satellites' keys in `stamped`
         self._windows: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+        self._kernels: dict[tuple[int, int, int], np.ndarray] = {}  # `_shift`'s, per step
+        self._flat_windows: dict[tuple[int, int], np.ndarray] = {}  # `settle`'s squares
         # sight windows left since the last settle: (team, square, radius)
         self.left: list[tuple[frozenset[str], int, int]] = []
         # all units at once: count sources per (nation, radius), then spread each count grid
@@ -158,9 +160,16 @@ class SightIndex:
         left, self.left = self.left, []
         w = self.shape[1]
         by_team: dict[frozenset[str], list[np.ndarray]] = {}
-        for team, sq, r in left:
-            rows, cols = self._window(sq, r)
-            by_team.setdefault(team, []).append((rows[:, None] * w + cols[None, :]).reshape(-1))
+        flat = self._flat_windows
+        for entry in dict.fromkeys(left):  # a window left twice is remembered once
+            team, sq, r = entry
+            squares = flat.get((sq, r))
+            if squares is None:
+                if len(flat) > 16384:
+                    flat.clear()
+                rows, cols = self._window(sq, r)
+                squares = flat[(sq, r)] = (rows[:, None] * w + cols[None, :]).reshape(-1)
+            by_team.setdefault(team, []).append(squares)
         for team, parts in by_team.items():
             self.world.note_seen(team, np.unique(np.concatenate(parts)))
 
@@ -178,30 +187,101 @@ class SightIndex:
         if not vanishing:
             for nation in self.nations_seeing(unit):
                 world.remember(nation, unit)
-        nation, sq, r, sub_r = self.stamped.get(("u", unit.id), (unit.owner, unit.sq, 0, 0))
-        for other in self._foreign_in_window(nation, sq, max(r, sub_r)):
-            if self.sees_unit(nation, other):
-                for sharer in world.sight_sharers(nation):
+        stamp = self.stamped.get(("u", unit.id))
+        nation, sq, r, sub_r = stamp or (unit.owner, unit.sq, 0, 0)
+        reach = max(r, sub_r)
+        foreign = self._foreign_in_window(nation, sq, reach)
+        if not foreign:
+            return
+        # its own stamp covers the whole window when its radius is the window's: no need to
+        # ask the grids (`sees_unit` would find that stamp)
+        plain = stamp is not None and r >= 0 and r == reach
+        subs = stamp is not None and sub_r > 0 and sub_r == reach
+        stealthy = world.rules.stealthy
+        sharers = world.sight_sharers(nation)
+        for other in foreign:
+            if other.carried_by is None and (subs if other.type in stealthy else plain):
+                seen = True
+            else:
+                seen = self.sees_unit(nation, other)
+            if seen:
+                for sharer in sharers:
                     world.remember(sharer, other)
 
     def unit_moved(self, unit: Unit) -> None:
-        self._unstamp(("u", unit.id))
-        self._stamp(("u", unit.id), *self._unit_source(unit))
+        key = ("u", unit.id)
+        old = self.stamped.get(key)
+        new = self._unit_source(unit)
+        if old is None or old[0] != new[0] or old[2:] != new[2:]:
+            self._unstamp(key)
+            self._stamp(key, *new)
+            return
+        # the same sight somewhere else: `_unstamp` then `_stamp`, each grid shifted at once
+        world = self.world
+        nation, sq, r, sub_r = old
+        if r >= 0:
+            if world.started and nation in world.nations:
+                self.left.append((world.team(nation), sq, r))
+            self._shift(self._grid(self.counts, nation), sq, new[1], r)
+        if sub_r > 0:
+            self._shift(self._grid(self.sub_counts, nation), sq, new[1], sub_r)
+        self.stamped[key] = new
+
+    def _shift(self, grid: np.ndarray, old: int, new: int, r: int) -> None:
+        """One window taken from `old` and put on `new`: a step away from the map's edges is
+        one slice of the two windows' span, added a kernel of -1s and +1s."""
+        h, w = self.shape
+        y0, x0 = divmod(old, w)
+        y1, x1 = divmod(new, w)
+        dy, dx = y1 - y0, x1 - x0
+        top, left = min(y0, y1), min(x0, x1)
+        if (
+            -1 <= dy <= 1
+            and -1 <= dx <= 1
+            and r <= top
+            and top + abs(dy) < h - r
+            and r <= left
+            and left + abs(dx) < w - r
+        ):
+            kernel = self._kernels.get((dy, dx, r))
+            if kernel is None:
+                side = 2 * r + 1
+                kernel = np.zeros((side + abs(dy), side + abs(dx)), dtype=np.int32)
+                kernel[y0 - top : y0 - top + side, x0 - left : x0 - left + side] -= 1
+                kernel[y1 - top : y1 - top + side, x1 - left : x1 - left + side] += 1
+                self._kernels[(dy, dx, r)] = kernel
+            grid[top - r : top + r + 1 + abs(dy), left - r : left + r + 1 + abs(dx)] += kernel
+        else:
+            self._add_window(grid, old, r, -1)
+            self._add_window(grid, new, r, +1)
 
     def unit_removed(self, unit: Unit) -> None:
         self._unstamp(("u", unit.id))
 
     def _foreign_in_window(self, nation: str, sq: int, r: int) -> list[Unit]:
+        """Units outside the nation's team within `r` of the square, in `Grid.within`'s
+        order (row by row, then by id on a square)."""
         world = self.world
         team = world.team(nation)
         occupied, at, units = world.occupied, world.at, world.units
         out: list[Unit] = []
-        for near in world.grid.within(sq, r):
-            if occupied[near]:
-                ids = at[near]
-                if len(ids) > 1:
-                    ids = sorted(ids)
-                out.extend(units[i] for i in ids if units[i].owner not in team)
+        h, w = self.shape
+        y, x = divmod(sq, w)
+        if r <= y < h - r and r <= x < w - r:  # away from the edges: each row a slice
+            occupied_in: list[int] = []
+            for base in range((y - r) * w + x - r, (y + r) * w + x - r + 1, w):
+                row = occupied[base : base + 2 * r + 1]
+                at_col = row.find(1)
+                while at_col >= 0:
+                    occupied_in.append(base + at_col)
+                    at_col = row.find(1, at_col + 1)
+        else:
+            occupied_in = [near for near in world.grid.within(sq, r) if occupied[near]]
+        for near in occupied_in:
+            ids = at[near]
+            if len(ids) > 1:
+                ids = sorted(ids)
+            out.extend(units[i] for i in ids if units[i].owner not in team)
         return out
 
     # --- queries --------------------------------------------------------------------------------
@@ -228,6 +308,29 @@ class SightIndex:
             return False  # inside a foreign carrier: only its owner's team knows
         stealth = world.rules.unit[unit.type].stealth
         return self.covers(nation, unit.sq, sub=stealth)
+
+    def seers(self, unit: Unit) -> set[str]:
+        """The nations for which `sees_unit` holds, all at once: the square is read once from
+        each count grid instead of once per nation and team member."""
+        world = self.world
+        self._sync_static()
+        direct: set[str] = set()
+        if unit.carried_by is None:
+            table = self.sub_counts if world.rules.unit[unit.type].stealth else self.counts
+            y, x = divmod(unit.sq, self.shape[1])
+            direct = {m for m, grid in table.items() if grid[y, x] > 0}
+        owner, uid = unit.owner, unit.id
+        reveals, tick, team = world.reveals, world.tick, world.team
+        out: set[str] = set()
+        for nation in world.nations:
+            members = team(nation)
+            if (
+                owner in members
+                or (reveals and reveals.get((nation, uid), -1) >= tick)
+                or not members.isdisjoint(direct)
+            ):
+                out.add(nation)
+        return out
 
     def nations_seeing(self, unit: Unit) -> list[str]:
         """Nations (other than the owner's team) that see this unit now, directly or through a
@@ -258,8 +361,14 @@ class SightIndex:
         """Flat bool array of the squares the nation's team covers now."""
         self._sync_static()
         table = self.sub_counts if sub else self.counts
+        team = self.world.team(nation)
+        if len(team) == 1:  # most nations: one grid read at once
+            grid = table.get(nation)
+            if grid is None:
+                return np.zeros(self.shape[0] * self.shape[1], dtype=bool)
+            return (grid > 0).reshape(-1)
         out = np.zeros(self.shape, dtype=bool)
-        for member in self.world.team(nation):
+        for member in team:
             grid = table.get(member)
             if grid is not None:
                 out |= grid > 0

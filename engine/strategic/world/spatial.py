@@ -17,6 +17,7 @@ class TileIndex:
         self.cols = -(-width // tile)
         self.rows = -(-height // tile)
         self.tiles: dict[int, set[int]] = {}
+        self._line_cache: dict[tuple[int, int, int], tuple[int, ...]] = {}
 
     def _tile(self, sq: int) -> int:
         y, x = divmod(sq, self.width)
@@ -52,8 +53,16 @@ class TileIndex:
                     out |= bucket
         return out
 
-    def _lines(self, at: int, radius: int, size: int, count: int) -> set[int]:
+    def _lines(self, at: int, radius: int, size: int, count: int) -> tuple[int, ...]:
         """Tile lines (columns or rows) the window [at - r, at + r] touches, wrapping."""
-        if 2 * radius + 1 >= size:
-            return set(range(count))
-        return {((at + d) % size) // self.tile for d in range(-radius, radius + 1)}
+        key = (at, radius, size)
+        lines = self._line_cache.get(key)
+        if lines is None:
+            if 2 * radius + 1 >= size:
+                lines = tuple(range(count))
+            else:
+                lines = tuple(
+                    sorted({((at + d) % size) // self.tile for d in range(-radius, radius + 1)})
+                )
+            self._line_cache[key] = lines
+        return lines

@@ -11,7 +11,7 @@ units on load, never serialised.
 from __future__ import annotations
 
 import weakref
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -72,3 +72,30 @@ class SupplyIndex:
                 rows = (np.arange(y - r, y + r + 1) % h) if 2 * r + 1 < h else np.arange(h)
                 cols = (np.arange(x - r, x + r + 1) % w) if 2 * r + 1 < w else np.arange(w)
                 grid[np.ix_(rows, cols)] += sign
+
+
+class SupplyCache(dict[tuple[str, str], Any]):
+    """`World.supply_cache`: (nation, name) -> a nation's supply grids and what is worked out
+    from them, which also knows the keys each nation was given, so that a transport's or an
+    engineer's step drops its nation's keys without looking through every nation's."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.keys_of: dict[str, set[tuple[str, str]]] = {}  # may hold keys dropped since
+
+    def __setitem__(self, key: tuple[str, str], value: Any) -> None:
+        super().__setitem__(key, value)
+        self.keys_of.setdefault(key[0], set()).add(key)
+
+    def clear(self) -> None:
+        super().clear()
+        self.keys_of.clear()
+
+    def drop_nation(self, nation: str, *, keep_suffix: str) -> None:
+        """Drop the nation's keys but those whose name ends with `keep_suffix`."""
+        keys = self.keys_of.get(nation)
+        if not keys:
+            return
+        for key in [k for k in keys if not k[1].endswith(keep_suffix)]:
+            keys.discard(key)
+            self.pop(key, None)

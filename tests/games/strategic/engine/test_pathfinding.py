@@ -3,10 +3,12 @@
 from __future__ import annotations
 
 import heapq
+from unittest import mock
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from engine.strategic.systems import movement
 from engine.strategic.systems.movement import (
     MoveContext,
     can_enter,
@@ -46,6 +48,26 @@ def dijkstra_cost(world: World, ctx: MoveContext, unit, goal: int) -> int | None
     st.sampled_from(["standard", "classic"]),
 )
 def test_astar_is_as_cheap_as_dijkstra(w, h, data, unit_type, ruleset):
+    _check_against_dijkstra(w, h, data, unit_type, ruleset)
+
+
+@settings(max_examples=examples(80), deadline=None)
+@given(
+    st.integers(6, 14),
+    st.integers(6, 14),
+    st.data(),
+    st.sampled_from(["infantry", "destroyer", "engineer"]),
+    st.integers(1, 30),
+)
+def test_a_search_that_floods_the_map_finds_the_same(w, h, data, unit_type, after):
+    """A long search asks whether its goal is reachable at all, by one flood of the map
+    (on big maps, after thousands of squares): the same paths, and None exactly when no path
+    exists. Here it asks after a few squares, so small maps try it."""
+    with mock.patch.object(movement, "_FLOOD_AFTER", after):
+        _check_against_dijkstra(w, h, data, unit_type, "standard")
+
+
+def _check_against_dijkstra(w, h, data, unit_type, ruleset):
     world = World(ruleset, w, h, seed=1)
     world.started = True
     world.add_nation("red", "Red", "#f00")
