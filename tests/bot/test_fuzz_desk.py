@@ -57,8 +57,8 @@ from bot.config import Settings
 from bot.context import Caller, ChannelAccess, Reply, UserError
 from bot.desk import Desk
 from bot.game_side import load_games
-from bot.games.strategic.playing import Playing
 from bot.games.caldera import card_select
+from bot.games.strategic.playing import Playing
 from bot.games.supplylines import supply_select
 from bot.games.supplylines.orders import Orders
 from engine.host.service import GameService
