@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import time
 from collections.abc import Awaitable, Callable
 from concurrent.futures import Executor
 from contextvars import ContextVar
@@ -31,6 +32,22 @@ T = TypeVar("T")
 # restart). A task's context is its own copy: setting it in one loop's task marks that loop
 # and the tasks it starts, nothing else.
 BACKGROUND: ContextVar[bool] = ContextVar("background", default=False)
+
+
+class Turns:
+    """A long pass over many games on the event loop gives the loop a turn every `every`
+    seconds of its own work (`await turns.give()` between games): an `await` that does not
+    suspend (a game's answer already in memory) lets nothing else run, so a pass over a
+    thousand games would hold every player's command until its end."""
+
+    def __init__(self, every: float = 0.005) -> None:
+        self.every = every
+        self._due = time.perf_counter() + every
+
+    async def give(self) -> None:
+        if time.perf_counter() >= self._due:
+            await asyncio.sleep(0)
+            self._due = time.perf_counter() + self.every
 
 
 async def in_thread(pool: Executor, fn: Callable[..., T], *args: Any) -> T:

@@ -19,7 +19,7 @@ from typing import Any
 from engine.errors import CommandError, GameError
 from engine.host.rows import GameRow, LeaseHeld, LeaseLost
 from engine.interface.kind import kind as kind_named
-from engine.loops import every, in_thread
+from engine.loops import Turns, every, in_thread
 
 from .service import GameService, MovedOn
 
@@ -56,7 +56,9 @@ class AiRunner:
         not in memory, or standing still, is looked at)."""
         accepted = 0
         done: dict[int, tuple[GameRow, float, int | None]] = {}
+        turns = Turns()
         for game in await self.service.games(status=["running"], mine=True):
+            await turns.give()
             seats = game.settings.get("ai") or {}
             if not seats or game.id in self.held:
                 continue
