@@ -250,11 +250,7 @@ class Context:
     async def _channel_game(self, caller: Caller) -> GameRow | None:
         if caller.channel_id is None or caller.guild_id is None:
             return None
-        rows = [
-            g
-            for g in await self.service.games(guild_id=caller.guild_id)
-            if g.channel_id == caller.channel_id
-        ]
+        rows = await self.service.games(guild_id=caller.guild_id, channel_id=caller.channel_id)
         active = [g for g in rows if g.status in ACTIVE]
         found = active or rows
         return found[-1] if found else None

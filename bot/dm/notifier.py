@@ -724,10 +724,13 @@ class Notifier:
                 self._looked = {g: m for g, m in self._looked.items() if g in running}
                 self._sitrep_days = {k: d for k, d in self._sitrep_days.items() if k[0] in running}
                 self._day_ends = {g: d for g, d in self._day_ends.items() if g in running}
+        by_kind: dict[str, tellers.Teller] = {}  # a teller looked up once a kind, not a game
         for game in games:
             if only is not None and game.id != only:
                 continue
-            teller = tellers.teller(game.kind)
+            teller = by_kind.get(game.kind)
+            if teller is None:
+                teller = by_kind[game.kind] = tellers.teller(game.kind)
             if not teller.sitreps:
                 continue  # its turns' results come with pictures instead
             try:

@@ -605,11 +605,16 @@ class GameService:
         return await self.store.memberships(user_id)
 
     async def games(
-        self, *, status: list[str] | None = None, guild_id: str | None = None, mine: bool = False
+        self,
+        *,
+        status: list[str] | None = None,
+        guild_id: str | None = None,
+        channel_id: str | None = None,
+        mine: bool = False,
     ) -> list[GameRow]:
-        """Games by status and server; `mine`: only those this process serves (`serves`, and
-        those it took over from a process that died)."""
-        rows = await self.store.games(status=status, guild_id=guild_id)
+        """Games by status, server and channel; `mine`: only those this process serves
+        (`serves`, and those it took over from a process that died)."""
+        rows = await self.store.games(status=status, guild_id=guild_id, channel_id=channel_id)
         if mine and self.serves is not None:
             serves = self.serves
             elsewhere = await self._leases_elsewhere()  # (being handed back: not yet)

@@ -212,6 +212,10 @@ class GameStore:
         self._creates_in_flight = 0
         self._rows: dict[int, tuple[tuple[Any, ...], GameRow]] = {}  # game -> (raw row, parsed)
         self._games: tuple[int, list[GameRow]] | None = None  # (games_version, every game)
+        # the lists `games` filtered out of that version, by (statuses, server, channel): the
+        # ticker, the notifier and every command ask the same few questions of a list that
+        # changes only when a game is created, changes status or is deleted
+        self._filtered: dict[tuple[Any, ...], list[GameRow]] = {}
 
     async def close(self) -> None:
         await self.backend.close()
@@ -323,12 +327,17 @@ class GameStore:
         return self._parsed(rows[0]) if rows else None
 
     async def games(
-        self, *, status: Iterable[str] | None = None, guild_id: str | None = None
+        self,
+        *,
+        status: Iterable[str] | None = None,
+        guild_id: str | None = None,
+        channel_id: str | None = None,
     ) -> list[GameRow]:
-        """Games by status and server, in id order. The whole list is read again only when
-        the games table changed since it was last read (`games_version`, raised by any
-        process's change, read first: a list newer than its version is only read again once
-        more): the ticker, the AI runner, the notifier and every command ask."""
+        """Games by status, server and channel, in id order (a new list each time). The
+        whole list is read again only when the games table changed since it was last read
+        (`games_version`, raised by any process's change, read first: a list newer than its
+        version is only read again once more): the ticker, the AI runner, the notifier and
+        every command ask. What a question filtered out of a version is kept with it."""
         cached = self._games
 
         async def read(c: Connection) -> tuple[int, list[tuple[Any, ...]] | None]:
@@ -344,7 +353,17 @@ class GameStore:
         else:
             rows = [self._parsed(r) for r in raw]
             self._games = (version, rows)
-        return filter_games(rows, status, guild_id)
+            self._filtered = {}
+        key = (None if status is None else frozenset(status), guild_id, channel_id)
+        found = self._filtered.get(key)
+        if found is None:
+            found = filter_games(rows, status, guild_id)
+            if channel_id is not None:
+                found = [row for row in found if row.channel_id == channel_id]
+            if len(self._filtered) > 256:  # many servers and channels asked: start again
+                self._filtered = {}
+            self._filtered[key] = found
+        return list(found)
 
     def _parsed(self, raw: tuple[Any, ...]) -> GameRow:
         """The `GameRow` of a raw row, parsed again only when its text changed."""

@@ -31,8 +31,13 @@ from engine.strategic.world import World
 
 NEVER_SEEN = 0  # in View.terrain; other values are 1 + the terrain (WATER, LAND, WASTE)
 
+# A view's parts are plain slotted dataclasses, not frozen ones: a frozen dataclass is built
+# ten times slower (each field set through `object.__setattr__`), and a view holds thousands
+# of them late in a game. Each view is a fresh copy that no other reader shares; they are read,
+# never changed.
 
-@dataclass(frozen=True, slots=True)
+
+@dataclass(slots=True, unsafe_hash=True)
 class UnitView:
     id: int
     type: str
@@ -58,7 +63,7 @@ class UnitView:
     arrives: int | None = None
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class CityView:
     sq: int
     owner: str | None
@@ -75,7 +80,7 @@ class CityView:
     output_cap: int = 100  # ...and the most investment may bring it back to
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class NationView:
     id: str
     name: str
@@ -93,7 +98,7 @@ class NationView:
         return styled(self.name, self.leader, self.title)
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class Status:
     tech: float
     cp: int
@@ -104,7 +109,7 @@ class Status:
     units: int
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True, unsafe_hash=True)
 class PendingView:
     due_tick: int
     nation: str
@@ -214,7 +219,7 @@ def view_for(world: World, nation: str) -> View:
 
     units: list[UnitView] = []
     listed: set[int] = set()
-    supply = SupplyMap(world, nation)
+    supply = SupplyMap(world, nation, many=True)
     rules = world.rules
     for uid in sorted(world.owned.get(nation, ())):
         u = world.units[uid]

@@ -112,3 +112,29 @@ async def test_game_rows_are_parsed_again_only_when_they_change(service):
     assert [r.id for r in await store.games(status=["running"])] == games[1:]
     await service.delete_game(games[1])
     assert [r.id for r in await store.games()] == [games[0], games[2]]
+
+
+async def test_the_games_of_a_channel_follow_creation_status_and_deletion(service):
+    """A command finds its game by the channel it is typed in: the answers the store keeps
+    per question change whenever the games table does, and a caller's copy is its own."""
+    store = service.store
+
+    async def here(**status) -> list[int]:
+        rows = await store.games(guild_id="1", channel_id="10", **status)
+        return [r.id for r in rows]
+
+    one = await service.create_game(name="a", world=strip_world(), guild_id="1", channel_id="10")
+    await service.create_game(name="b", world=strip_world(), guild_id="1", channel_id="11")
+    await service.create_game(name="c", world=strip_world(), guild_id="2", channel_id="10")
+    assert await here() == [one]
+    (await store.games(guild_id="1", channel_id="10")).clear()  # the caller's copy only
+    assert await here() == [one]
+    assert await here(status=["running"]) == [one]
+    two = await service.create_game(name="d", world=strip_world(), guild_id="1", channel_id="10")
+    assert await here() == [one, two]
+    await service.end(one)
+    assert await here(status=["running"]) == [two]
+    assert await here() == [one, two]
+    await service.delete_game(two)
+    assert await here() == [one]
+    assert await here(status=["running"]) == []

@@ -45,7 +45,12 @@ class KnownMap:
         self.labels = self.island_labels(memory)
         self.joined = self.merged()
         self._label_grid: np.ndarray | None = None
-        self._shores: dict[tuple[int, ...], np.ndarray] = {}
+        # shore masks depend on the islands only: kept from one decision to the next while
+        # the known land and the joins through its cities stay the same
+        islands = (memory.islands_land, tuple(sorted(self.joined.items())))
+        if memory.shores is None or memory.shores[0] != islands:
+            memory.shores = (islands, {})
+        self._shores: dict[tuple[int, ...], np.ndarray] = memory.shores[1]
         self._islands: dict[int, frozenset[int]] = {}
         self._sea_steps: dict[tuple[int, int], dict[int, int]] = {}
         self._sea_supply: np.ndarray | None = None
@@ -184,8 +189,13 @@ class KnownMap:
             return cached[1]
         land = (self.view.terrain == LAND).reshape(-1).copy()
         land[sorted(self.view.cities)] = False
-        labels = self.components(land)
+        packed = np.packbits(land).tobytes()
+        if cached is not None and packed == memory.islands_land:
+            labels = cached[1]  # the same known land: the same islands
+        else:
+            labels = self.components(land)
         memory.islands = (self.view.tick, labels)
+        memory.islands_land = packed
         return labels
 
     def components(self, land: np.ndarray) -> list[int]:

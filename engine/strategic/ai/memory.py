@@ -18,6 +18,13 @@ class Memory:
     staging_since: int = 0  # tick it chose that target
     sent: dict[int, int] = field(default_factory=dict)  # unit -> goal square it was sent to
     islands: tuple[int, list[int]] | None = None  # (tick, island label per square)
+    # the known land those labels were worked out of (packed bits)
+    islands_land: bytes = field(default=b"", compare=False, repr=False)
+    # each island's shore mask (`KnownMap.shore_of`), kept while the islands are the same:
+    # (the land and the joins they were worked out of, {islands: mask})
+    shores: tuple[Any, dict[tuple[int, ...], Any]] | None = field(
+        default=None, compare=False, repr=False
+    )
     voyages: dict[int, int] = field(default_factory=dict)  # transport -> overseas city square
     loading: dict[int, int] = field(default_factory=dict)  # transport -> tick it began loading
     decided: int | None = None  # the game hour of its last decision

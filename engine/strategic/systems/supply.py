@@ -59,9 +59,12 @@ class SupplyMap:
     """A nation's supply grids, built on demand and cached in the world until something they
     depend on changes (see World.unit_changed / cities_changed / set_relation)."""
 
-    def __init__(self, world: World, nation: str) -> None:
+    def __init__(self, world: World, nation: str, *, many: bool = False) -> None:
         self.world = world
         self.nation = nation
+        # `many`: the caller asks about many squares with nothing moving meanwhile (a view of
+        # all the nation's units): `square_supplied` reads whole grids, each worked out once
+        self.many = many
 
     def grid(self, unit_class: UnitClass) -> np.ndarray:
         key = (self.nation, unit_class.value)
@@ -139,6 +142,8 @@ class SupplyMap:
         cached = self.world.supply_cache.get((self.nation, unit_class.value))
         if cached is not None:
             return bool(cached[sq])
+        if self.many:
+            return bool(self.grid(unit_class)[sq])
         if self._cities(unit_class)[sq]:
             return True
         units = self._units(unit_class)
