@@ -60,12 +60,10 @@ class Interception:
         hostile: dict[str, bool] = {}  # per fighter's nation: may it go for the mover?
         w, h = grid.width, grid.height
         x, y = sq % w, sq // w
-        for fid in world.interceptors.near(sq, radius):
+        for fid in world.interceptors.near(sq, radius, besides=owner):  # (not its own)
             if fid in used:
                 continue
             f = units[fid]
-            if f.owner == owner:
-                continue  # its own (most fighters round a mover)
             dx = abs(f.sq % w - x)
             dy = abs(f.sq // w - y)
             d = max(min(dx, w - dx), min(dy, h - dy))  # grid.distance

@@ -74,7 +74,7 @@ class Interdiction:
         x, y = sq % w, sq // w
         # only units within the widest radius can react: the tile index finds them (in any
         # order: what is found is sorted at the end, and the checks only read the world)
-        for uid in world.interdictors.near(sq, reach):
+        for uid in world.interdictors.near(sq, reach, besides=owner):
             unit = units[uid]
             dx = abs(unit.sq % w - x)
             dy = abs(unit.sq // w - y)

@@ -358,7 +358,7 @@ class World:
         if ut.supplies_land or ut.supplies_sea:
             self.suppliers.setdefault(unit.owner, set()).add(unit.id)
         for index in self._reactive[unit.type]:
-            index.add(unit.id, unit.sq)
+            index.add(unit.id, unit.sq, unit.owner)
         self._count(unit, +1)
         self.unit_changed(unit)
 
@@ -379,7 +379,7 @@ class World:
         self.suppliers.get(unit.owner, set()).discard(unit.id)
         self.owned[unit.owner].discard(unit.id)
         for index in self._reactive[unit.type]:
-            index.remove(unit.id, unit.sq)
+            index.remove(unit.id, unit.sq, unit.owner)
         self._count(unit, -1)
         self.unit_changed(unit)
         for cargo in self.cargo_of(unit):
@@ -393,7 +393,7 @@ class World:
         self.sight_index.unit_leaving(unit)
         self._unplace(unit.id, unit.sq)
         for index in self._reactive[unit.type]:
-            index.move(unit.id, unit.sq, sq)
+            index.move(unit.id, unit.sq, sq, unit.owner)
         unit.sq = sq
         self._place(unit.id, sq)
         self.sight_index.unit_moved(unit)
@@ -416,6 +416,9 @@ class World:
         self.suppliers.get(unit.owner, set()).discard(unit.id)
         self._count(unit, -1)
         self.unit_changed(unit)  # the old owner's supply caches
+        for index in self._reactive[unit.type]:
+            index.remove(unit.id, unit.sq, unit.owner)
+            index.add(unit.id, unit.sq, owner)
         unit.owner = owner
         unit.set_order(None)
         if self.rules.icbm is not None and self.rules.unit[unit.type].icbm_part is not None:

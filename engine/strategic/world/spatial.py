@@ -12,34 +12,41 @@ TILE = 8
 
 
 class TileIndex:
+    """Unit ids by tile, and within a tile by owner: a mover's own fighters and ships (most
+    of those round it) are never looked at."""
+
     def __init__(self, width: int, height: int, tile: int = TILE) -> None:
         self.width, self.height, self.tile = width, height, tile
         self.cols = -(-width // tile)
         self.rows = -(-height // tile)
-        self.tiles: dict[int, set[int]] = {}
+        self.tiles: dict[int, dict[str, set[int]]] = {}  # tile -> owner -> ids
         self._line_cache: dict[tuple[int, int, int], tuple[int, ...]] = {}
 
     def _tile(self, sq: int) -> int:
         y, x = divmod(sq, self.width)
         return (y // self.tile) * self.cols + x // self.tile
 
-    def add(self, uid: int, sq: int) -> None:
-        self.tiles.setdefault(self._tile(sq), set()).add(uid)
+    def add(self, uid: int, sq: int, owner: str) -> None:
+        self.tiles.setdefault(self._tile(sq), {}).setdefault(owner, set()).add(uid)
 
-    def remove(self, uid: int, sq: int) -> None:
-        bucket = self.tiles.get(self._tile(sq))
-        if bucket is not None:
-            bucket.discard(uid)
+    def remove(self, uid: int, sq: int, owner: str) -> None:
+        owners = self.tiles.get(self._tile(sq))
+        if owners is not None:
+            ids = owners.get(owner)
+            if ids is not None:
+                ids.discard(uid)
+                if not ids:
+                    del owners[owner]
 
-    def move(self, uid: int, old: int, new: int) -> None:
-        a, b = self._tile(old), self._tile(new)
-        if a != b:
-            self.tiles[a].discard(uid)
-            self.tiles.setdefault(b, set()).add(uid)
+    def move(self, uid: int, old: int, new: int, owner: str) -> None:
+        if self._tile(old) != self._tile(new):
+            self.remove(uid, old, owner)
+            self.add(uid, new, owner)
 
-    def near(self, sq: int, radius: int) -> set[int]:
+    def near(self, sq: int, radius: int, *, besides: str | None = None) -> set[int]:
         """Ids of the units in every tile the (2r+1)^2 window around the square touches (a
-        superset of those within `radius`: callers check the distance)."""
+        superset of those within `radius`: callers check the distance), but those of the
+        owner `besides`."""
         y, x = divmod(sq, self.width)
         cols = self._lines(x, radius, self.width, self.cols)
         rows = self._lines(y, radius, self.height, self.rows)
@@ -48,9 +55,11 @@ class TileIndex:
         for row in rows:
             base = row * self.cols
             for col in cols:
-                bucket = tiles.get(base + col)
-                if bucket:
-                    out |= bucket
+                owners = tiles.get(base + col)
+                if owners:
+                    for owner, ids in owners.items():
+                        if owner != besides:
+                            out |= ids
         return out
 
     def _lines(self, at: int, radius: int, size: int, count: int) -> tuple[int, ...]:

@@ -71,6 +71,15 @@ def _indexes(world: World) -> dict:
         "sight": {n: g.tobytes() for n, g in world.sight_index.counts.items() if g.any()},
         "sub_sight": {n: g.tobytes() for n, g in world.sight_index.sub_counts.items() if g.any()},
         "supply": {k: g.tobytes() for k, g in supply.counts.items() if g.any()},
+        # who may intercept or interdict near a square, by owner (`world/spatial.py`)
+        "reactive": [
+            {
+                tile: {owner: sorted(ids) for owner, ids in owners.items() if ids}
+                for tile, owners in index.tiles.items()
+                if any(owners.values())
+            }
+            for index in (world.interceptors, world.interdictors)
+        ],
     }
 
 
