@@ -29,8 +29,15 @@ class SightIndex:
         self.world: World = weakref.proxy(world)
         h, w = world.height, world.width
         self.shape = (h, w)
+        # each nation's grid is a layer of one array per table (`_layers`: the nations in
+        # layer order, the array), so every nation's count at a square is one read
         self.counts: dict[str, np.ndarray] = {}
         self.sub_counts: dict[str, np.ndarray] = {}
+        self._layers: dict[bool, tuple[list[str], np.ndarray]] = {
+            sub: ([], np.zeros((0, h, w), dtype=np.int32)) for sub in (False, True)
+        }
+        for nation in world.nations:  # the layers of the nations known now, at once
+            self._grid(self.counts, nation)
         self.stamped: dict[tuple, tuple[str, int, int, int]] = {}  # key -> (nation, sq, r, sub_r)
         self.synced_version = -1
         self.static_keys: dict[tuple, None] = {}  # the cities' and satellites' keys in `stamped`
@@ -57,10 +64,26 @@ class SightIndex:
     # --- stamping ----------------------------------------------------------------------------
 
     def _grid(self, table: dict[str, np.ndarray], nation: str) -> np.ndarray:
+        """The nation's count grid in a table (a layer of the table's array; a new nation's
+        grows the array by a layer, and every grid of the table is a layer of the new one)."""
         grid = table.get(nation)
         if grid is None:
-            grid = table[nation] = np.zeros(self.shape, dtype=np.int32)
+            sub = table is self.sub_counts
+            names, stack = self._layers[sub]
+            grown = np.zeros((len(names) + 1, *self.shape), dtype=np.int32)
+            grown[: len(names)] = stack
+            names = [*names, nation]
+            self._layers[sub] = (names, grown)
+            for i, name in enumerate(names):
+                table[name] = grown[i]
+            grid = table[nation]
         return grid
+
+    def _seeing_at(self, sq: int, sub: bool) -> list[str]:
+        """The nations whose own sources (in the table) cover the square, in layer order."""
+        names, stack = self._layers[sub]
+        y, x = divmod(sq, self.shape[1])
+        return [names[i] for i in np.flatnonzero(stack[:, y, x]).tolist()]
 
     def _window(self, sq: int, r: int) -> tuple[np.ndarray, np.ndarray]:
         """The rows and columns of the (2r+1)^2 window around a square, wrapping; a window as
@@ -316,9 +339,7 @@ class SightIndex:
         self._sync_static()
         direct: set[str] = set()
         if unit.carried_by is None:
-            table = self.sub_counts if world.rules.unit[unit.type].stealth else self.counts
-            y, x = divmod(unit.sq, self.shape[1])
-            direct = {m for m, grid in table.items() if grid[y, x] > 0}
+            direct = set(self._seeing_at(unit.sq, world.rules.unit[unit.type].stealth))
         owner, uid = unit.owner, unit.id
         reveals, tick, team = world.reveals, world.tick, world.team
         out: set[str] = set()
@@ -339,10 +360,8 @@ class SightIndex:
         self._sync_static()
         direct: set[str] = set()
         if unit.carried_by is None:
-            table = self.sub_counts if world.rules.unit[unit.type].stealth else self.counts
-            y, x = divmod(unit.sq, self.shape[1])
-            for nation, grid in table.items():
-                if grid[y, x] > 0 and nation in world.nations:
+            for nation in self._seeing_at(unit.sq, world.rules.unit[unit.type].stealth):
+                if nation in world.nations:
                     direct |= world.team(nation)
         if world.reveals:
             tick = world.tick
