@@ -25,7 +25,13 @@ import numpy as np
 from engine.strategic.eta import arrival_tick
 from engine.strategic.founding import styled
 from engine.strategic.rules.models import UnitClass
-from engine.strategic.systems.economy import cp_regen, power, power_limit
+from engine.strategic.systems.economy import (
+    CityCounts,
+    city_counts,
+    cp_regen,
+    power,
+    power_limit,
+)
 from engine.strategic.systems.supply import SupplyMap
 from engine.strategic.world import World
 
@@ -298,8 +304,10 @@ def view_for(world: World, nation: str) -> View:
     for sq, (owner, designation) in memory.items():
         if not visible[sq]:
             cities[sq] = CityView(sq, owner, designation, "memory")
+    own_cities = []
     for sq, city in world.cities.items():
         if city.owner == nation:
+            own_cities.append(city)
             cities[sq] = CityView(
                 sq,
                 city.owner,
@@ -332,13 +340,14 @@ def view_for(world: World, nation: str) -> View:
         for n in world.nations.values()
     }
     own_units = len(world.owned.get(nation, ()))
+    counts = city_counts(world, own_cities).get(nation, CityCounts())
     status = Status(
         tech=me.tech,
         cp=me.cp,
-        cp_regen=cp_regen(world, nation) * world.ticks_per_hour if world.started else 0,
+        cp_regen=cp_regen(world, nation, counts) * world.ticks_per_hour if world.started else 0,
         power=power(world, nation),
-        power_limit=power_limit(world, nation),
-        cities=sum(1 for c in cities.values() if c.seen == "own"),
+        power_limit=power_limit(world, nation, counts),
+        cities=len(own_cities),
         units=own_units,
     )
     return View(

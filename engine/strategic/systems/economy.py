@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 from engine.strategic import events as ev
@@ -18,10 +19,11 @@ class CityCounts:
     tech_centres: int = 0
 
 
-def city_counts(world: World) -> dict[str, CityCounts]:
+def city_counts(world: World, cities: Iterable[City] | None = None) -> dict[str, CityCounts]:
+    """Each owner's counts, of the world's cities (or of these: a nation's own, say)."""
     rules = world.rules
     counts: dict[str, CityCounts] = {}
-    for city in world.cities.values():
+    for city in world.cities.values() if cities is None else cities:
         if city.owner is None:
             continue
         c = counts.get(city.owner)
@@ -111,10 +113,13 @@ def power(world: World, nation: str, extra_hours: int = 0) -> int:
     return (world.power_hours(nation) + extra_hours + per // 2) // per
 
 
-def power_limit(world: World, nation: str) -> int:
-    return world.rules.power.limit_per_city * sum(
-        1 for c in world.cities.values() if c.owner == nation
+def power_limit(world: World, nation: str, counts: CityCounts | None = None) -> int:
+    cities = (
+        counts.cities
+        if counts is not None
+        else sum(1 for c in world.cities.values() if c.owner == nation)
     )
+    return world.rules.power.limit_per_city * cities
 
 
 def limit_dropped(world: World, nation: str, was: int) -> list[ev.Event]:
