@@ -21,6 +21,9 @@ async def desk(tmp_path):
 
 async def test_a_city_sends_what_it_builds_to_its_waypoint(desk: Desk) -> None:
     game = await started(desk)
+    # its clock stands still: at the test speed (10 s a game hour) a loaded machine would let
+    # commands catch the game up and build the infantry before the waypoint is set
+    await desk.ctx.service.pause(game)
     view = await desk.ctx.view(game, "red")
     city = next(c for c in view.own_cities() if c.build == "infantry")
     # the next square along the row on land, as the nation sees it

@@ -35,7 +35,9 @@ SEEDS = {"ann": 1, "bob": 2}  # the players' dice (the simulator's seats 1 and 2
 GIVE_UP = 120.0  # seconds (the game takes about 10)
 
 
-async def until(check: Callable[[], Awaitable[bool]], timeout: float = 10.0) -> None:
+async def until(check: Callable[[], Awaitable[bool]], timeout: float = 60.0) -> None:
+    """Wait for the background passes to bring `check` about (generous: a loaded CI machine
+    runs them late; a condition that never comes still fails)."""
     deadline = time.monotonic() + timeout
     while not await check():
         assert time.monotonic() < deadline, "condition not met in time"
