@@ -569,8 +569,12 @@ class World:
             return
         seen_terrain = self.terrain_array()[squares] + 1
         cities = self.cities
-        listed = squares.tolist()
-        in_cities = [sq for sq in listed if sq in cities]
+        if len(cities) < len(squares):  # the squares that are cities, in the squares' order
+            keys = np.fromiter(cities, dtype=np.intp, count=len(cities))
+            in_cities = squares[np.isin(squares, keys)].tolist()
+        else:
+            in_cities = [sq for sq in squares.tolist() if sq in cities]
+        seen: set[int] | None = None
         for nation in nations:
             if nation not in self.nations:
                 continue
@@ -580,9 +584,14 @@ class World:
                 city = cities[sq]
                 memory[sq] = [city.owner, city.designation]
             if len(memory) > len(in_cities):
-                gone = set(listed).intersection(memory).difference(cities)
-                for sq in gone:
-                    del memory[sq]
+                # cities remembered that are no more (destroyed): forgotten where seen now
+                vanished = [sq for sq in memory if sq not in cities]
+                if vanished:
+                    if seen is None:
+                        seen = set(squares.tolist())
+                    for sq in vanished:
+                        if sq in seen:
+                            del memory[sq]
 
     def map_changed(self) -> None:
         """Terrain or the set of city squares changed."""
