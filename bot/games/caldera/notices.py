@@ -26,9 +26,11 @@ import logging
 from collections.abc import Callable, Collection
 from typing import Any
 
+from bot import turnbased
 from bot.dm.delivery import Menu
 from bot.dm.text import DISCORD_LIMIT, clip, pack
 from engine.caldera import events as ev
+from engine.caldera.state import TICKS_PER_HOUR
 from engine.host.rows import GameRow
 from engine.interface.events import Event
 from engine.interface.summary import GameSummary
@@ -58,13 +60,8 @@ NONE = "none"  # a menu's value taking no card
 
 
 def span(ticks: int) -> str:
-    from engine.caldera.state import TICKS_PER_HOUR
-
-    minutes = max(ticks, 0) * 60 // TICKS_PER_HOUR
-    if minutes % 60:
-        return f"{minutes} minutes"
-    hours = minutes // 60
-    return f"{hours} hour{'s' if hours != 1 else ''}"
+    """Ticks (a quarter of a game hour each) as a duration: "24 hours", "45 minutes"."""
+    return turnbased.span(ticks, TICKS_PER_HOUR)
 
 
 class _Names:
@@ -382,7 +379,7 @@ class CalderaTeller:
         return nation in event.to and isinstance(event, ev.TurnResolved | ev.Started | ev.GameOver)
 
     def expires(self, event: Event) -> int | None:
-        return event.deadline if isinstance(event, ev.DeadlineNear) else None
+        return turnbased.expires(event)
 
     def outdated(self, event: Event, view: Any) -> bool:
         """A reminder held back is not told once its turn has resolved or the captain has
@@ -408,10 +405,9 @@ class CalderaTeller:
         resolved = max((e.turn for e in events if isinstance(e, ev.TurnResolved)), default=0)
         kept = [
             e
-            for e in events
-            if not (isinstance(e, ev.DeadlineNear) and e.turn <= resolved)
+            for e in turnbased.current(events, resolved)
             # the captain's own command's reply told them (but a hand: its menu comes here)
-            and not (id(e) in answered and not isinstance(e, ev.HandDrawn | ev.ZoneHand))
+            if not (id(e) in answered and not isinstance(e, ev.HandDrawn | ev.ZoneHand))
         ]
         lines = [line for e in kept for line in describe(e, nation, names)]
         if not lines:

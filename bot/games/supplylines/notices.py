@@ -29,10 +29,12 @@ from typing import Any
 
 from bot.dm.delivery import Menu
 from bot.dm.text import DISCORD_LIMIT, clip, pack
+from bot.turnbased import current, expires, span
 from engine.host.rows import GameRow
 from engine.interface.events import Event
 from engine.interface.summary import GameSummary
 from engine.supplylines import events as ev
+from engine.supplylines.state import TICKS_PER_HOUR
 
 log = logging.getLogger(__name__)
 
@@ -232,10 +234,8 @@ def _ended(e: ev.TurnEnded, n: _Names) -> list[str]:
 
 
 def _current(events: list[Event]) -> list[Event]:
-    """The events but reminders of a turn that has resolved since (the bot was down while
-    both came due: the report says more)."""
-    resolved = max((e.turn for e in events if isinstance(e, ev.TurnMoved)), default=0)
-    return [e for e in events if not (isinstance(e, ev.DeadlineNear) and e.turn <= resolved)]
+    """The events but reminders of a turn that has resolved since (its stages 1-4 told)."""
+    return current(events, max((e.turn for e in events if isinstance(e, ev.TurnMoved)), default=0))
 
 
 def _menus_note(events: list[Event], nation: str) -> list[str]:
@@ -264,13 +264,7 @@ def _menus_note(events: list[Event], nation: str) -> list[str]:
 
 def _span(ticks: int) -> str:
     """Ticks (a quarter of a game hour each) as a duration: "24 hours", "45 minutes"."""
-    from engine.supplylines.state import TICKS_PER_HOUR
-
-    minutes = max(ticks, 0) * 60 // TICKS_PER_HOUR
-    if minutes % 60:
-        return f"{minutes} minutes"
-    hours = minutes // 60
-    return f"{hours} hour{'s' if hours != 1 else ''}"
+    return span(ticks, TICKS_PER_HOUR)
 
 
 def _ids(ids: list[int]) -> str:
@@ -293,8 +287,7 @@ class SupplyLinesTeller:
         return nation in event.to and isinstance(event, ev.TurnMoved | ev.Started | ev.GameOver)
 
     def expires(self, event: Event) -> int | None:
-        """A reminder is worth nothing once its deadline has passed."""
-        return event.deadline if isinstance(event, ev.DeadlineNear) else None
+        return expires(event)
 
     def outdated(self, event: Event, view: Any) -> bool:
         """A reminder held back (quiet hours) is not told once its turn has resolved or the
