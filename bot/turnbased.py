@@ -1,8 +1,8 @@
 """What the bot sides of the games played in turns share (each game's own words aside): how long
 until a deadline in words, a turn's summary fitted into a channel message, the channel's
 reminder of a deadline near (who has not submitted, and a ping for those who chose the channel
-over a DM), a teller's reminders (stale once their turn resolved, worth nothing past their
-deadline), and the moderator's command that resolves a turn now or gives more time. Names no
+over a DM), a teller's defaults and reminders (stale once their turn resolved, worth nothing
+past their deadline), and the moderator's command that resolves a turn now or gives more time. Names no
 game: each game's side passes what is its own."""
 
 from __future__ import annotations
@@ -15,6 +15,7 @@ from discord import app_commands
 
 from bot.context import GAME_OVER, Caller, Context, Reply, UserError, wrong_kind
 from bot.discord_io import caller_of, host_of, respond
+from bot.dm.text import clip, pack
 from bot.game_side import Post
 from engine.errors import CommandError, GameError
 from engine.interface.events import Event
@@ -29,6 +30,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from bot.desk import Desk
     from engine.host.rows import GameRow
     from engine.host.service import GameService
+    from engine.interface.summary import GameSummary
 
 MOST_HOURS = 7 * 24  # the most time a moderator gives at once (a week)
 
@@ -71,6 +73,31 @@ def current(events: list[Event], resolved: int) -> list[Event]:
 def expires(event: Event) -> int | None:
     """A reminder is worth nothing once its deadline has passed; the rest keeps."""
     return event.deadline if isinstance(event, DeadlineNear) else None
+
+
+class TurnTeller:
+    """What the tellers (`bot.dm.tellers.Teller`) of the games played in turns have alike: no
+    daily situation report (every turn's result comes with a picture instead), a joining told
+    as a line of the digest, a report headed by the game's name and when, a reminder worth
+    nothing past its deadline, and a digest headed by the clock (or the game's `title`)."""
+
+    title: str
+    sitreps = False
+
+    def expires(self, event: Event) -> int | None:
+        return expires(event)
+
+    def joined_self(self, event: Event, nation: str) -> bool:
+        return False
+
+    def header(
+        self, game: GameRow, summary: GameSummary, tick: int, when: Callable[[int], str]
+    ) -> str:
+        return f"{game.name}{when(tick)}"
+
+    def packed(self, lines: list[str], clock: str | None, limit: int) -> list[str]:
+        """A digest's lines in messages of `limit`, under its header."""
+        return pack([f"**{clock or self.title}**", *(clip(line) for line in lines)], limit)
 
 
 def waiting(e: DeadlineNear, names: Mapping[str, str], pinged: Mapping[str, str]) -> str:

@@ -143,3 +143,15 @@ async def test_the_engines_refusal_is_said_in_the_games_words() -> None:
     service = Service(CommandError("the game is not running"))
     with pytest.raises(UserError, match="refused: the game is not running"):
         await _set(Game(), service, True, 0.0)
+
+
+def test_a_digest_is_headed_by_the_clock_or_else_the_games_title() -> None:
+    class Teller(turnbased.TurnTeller):
+        title = "Tides"
+
+    teller = Teller()
+    assert teller.packed(["one", "two"], "Day 3, 12:00", 2000) == ["**Day 3, 12:00**\none\ntwo"]
+    assert teller.packed(["one"], None, 2000) == ["**Tides**\none"]
+    assert teller.packed(["x" * 30, "y" * 30], None, 45) == ["**Tides**\n" + "x" * 30, "y" * 30]
+    assert not teller.sitreps and not teller.joined_self(_near(1), "a")
+    assert teller.expires(_near(1, deadline=9)) == 9

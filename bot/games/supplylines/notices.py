@@ -24,15 +24,14 @@ combat
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from bot.dm.delivery import Menu
-from bot.dm.text import DISCORD_LIMIT, clip, pack
-from bot.turnbased import current, expires, span
+from bot.dm.text import DISCORD_LIMIT
+from bot.turnbased import TurnTeller, current, span
 from engine.host.rows import GameRow
 from engine.interface.events import Event
-from engine.interface.summary import GameSummary
 from engine.supplylines import events as ev
 from engine.supplylines.state import TICKS_PER_HOUR
 
@@ -271,9 +270,9 @@ def _ids(ids: list[int]) -> str:
     return ", ".join(str(i) for i in ids)
 
 
-class SupplyLinesTeller:
+class SupplyLinesTeller(TurnTeller):
     kind = "supply-lines"
-    sitreps = False  # every turn's result comes with a picture instead
+    title = "Supply Lines"
     # sent even in quiet hours: the game's start and end, and a question with a short deadline
     urgent = frozenset({"Started", "GameOver", "SupplyAsked"})
 
@@ -286,9 +285,6 @@ class SupplyLinesTeller:
     def is_big(self, event: Event, nation: str) -> bool:
         return nation in event.to and isinstance(event, ev.TurnMoved | ev.Started | ev.GameOver)
 
-    def expires(self, event: Event) -> int | None:
-        return expires(event)
-
     def outdated(self, event: Event, view: Any) -> bool:
         """A reminder held back (quiet hours) is not told once its turn has resolved or the
         player has submitted its orders meanwhile."""
@@ -296,9 +292,6 @@ class SupplyLinesTeller:
             return False
         me = view.players.get(view.nation)
         return view.turn != event.turn or view.phase != "orders" or me is None or me.submitted
-
-    def joined_self(self, event: Event, nation: str) -> bool:
-        return False  # told as a line ("You joined in seat 1")
 
     def digest(
         self,
@@ -315,13 +308,7 @@ class SupplyLinesTeller:
         if not lines:
             return []
         lines.extend(_menus_note(events, nation))
-        header = f"**{clock}**" if clock else "**Supply Lines**"
-        return pack([header, *(clip(line) for line in lines)], limit)
-
-    def header(
-        self, game: GameRow, summary: GameSummary, tick: int, when: Callable[[int], str]
-    ) -> str:
-        return f"{game.name}{when(tick)}"
+        return self.packed(lines, clock, limit)
 
     async def picture(
         self, view: Any, title: str, events: list[Event], *, colours: str = "nation"
