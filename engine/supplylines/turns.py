@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.errors import CommandError, GameError
-from engine.interface.turnbased import deadlines
+from engine.interface.turnbased import deadlines, door
 from engine.interface.turnbased.deadlines import reminder, resolves_early
 from engine.supplylines import adjudicator, supply
 from engine.supplylines import events as ev
@@ -34,15 +34,7 @@ def _unit(u: Unit) -> dict[str, Any]:
 
 
 def _playing(state: State, player: str) -> None:
-    if not state.started:
-        raise CommandError("the game has not started yet")
-    if state.ended:
-        raise CommandError("the game is over")
-    p = state.players.get(player)
-    if p is None:
-        raise CommandError("you do not play in this game")
-    if p.out:
-        raise CommandError("you are out of the game")
+    door.playing(state, state.players, player)
 
 
 def add_order(state: State, player: str, text: str) -> list[ev.Event]:

@@ -239,6 +239,33 @@ def test_a_join_with_founding_choices_is_refused() -> None:
     assert turns.calls == []
 
 
+@dataclass
+class Player:
+    out: bool = False
+
+
+@pytest.mark.parametrize(
+    ("state", "nation", "why"),
+    [
+        (Clock(started=False), "a", "has not started yet"),
+        (Clock(ended=True), "a", "the game is over"),
+        (Clock(), "z", "you do not play in this game"),
+        (Clock(), "b", "you are out of the game"),
+    ],
+)
+def test_only_a_seat_still_playing_a_running_game_gives_commands(
+    state: Clock, nation: str, why: str
+) -> None:
+    seats = {"a": Player(), "b": Player(out=True)}
+    with pytest.raises(CommandError, match=why):
+        door.playing(state, seats, nation)
+
+
+def test_the_seat_giving_a_command_is_found() -> None:
+    seats = {"a": Player(), "b": Player(out=True)}
+    assert door.playing(Clock(), seats, "a") is seats["a"]
+
+
 def test_a_new_seats_id_is_made_of_its_name_and_unique() -> None:
     assert door.nation_id("Red Fleet!", {}, "seat") == "red-fleet"
     assert door.nation_id("Red Fleet", {"red-fleet", "red-fleet-2"}, "seat") == "red-fleet-3"

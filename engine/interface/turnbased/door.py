@@ -1,6 +1,6 @@
 """The parts of a kind's door (`engine.interface.kind.GameKind`) that the kinds played in turns
 share: the length a game is created with, the log's lifecycle entries routed to the kind's own
-`turns` functions, a new seat's id, the people playing, the stored form and its hash, and
+`turns` functions, the seat giving a command, a new seat's id, the people playing, the stored form and its hash, and
 where a turn of orders stands. (The seed stays each kind's: tests fix it there.)"""
 
 from __future__ import annotations
@@ -8,12 +8,12 @@ from __future__ import annotations
 import hashlib
 import json
 import re
-from collections.abc import Callable, Collection, Iterable
-from typing import Any, Protocol
+from collections.abc import Callable, Collection, Iterable, Mapping
+from typing import Any, Protocol, TypeVar
 
 from pydantic import BaseModel
 
-from engine.errors import GameError
+from engine.errors import CommandError, GameError
 from engine.interface import entries as en
 from engine.interface.entries import AI_PLAYER
 from engine.interface.events import Event
@@ -48,6 +48,36 @@ class Seat(Protocol):
 
     @property
     def user(self) -> str | None: ...
+
+
+class Playing(Protocol):
+    @property
+    def out(self) -> bool: ...  # resigned, conceded or defeated
+
+
+class Running(Protocol):
+    @property
+    def started(self) -> bool: ...
+
+    @property
+    def ended(self) -> bool: ...
+
+
+P = TypeVar("P", bound=Playing)
+
+
+def playing(state: Running, seats: Mapping[str, P], nation: str) -> P:
+    """The seat giving a command now: the game running, the seat in it and not out."""
+    if not state.started:
+        raise CommandError("the game has not started yet")
+    if state.ended:
+        raise CommandError("the game is over")
+    seat = seats.get(nation)
+    if seat is None:
+        raise CommandError("you do not play in this game")
+    if seat.out:
+        raise CommandError("you are out of the game")
+    return seat
 
 
 def check_days(length_days: int) -> None:
