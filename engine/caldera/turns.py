@@ -31,7 +31,7 @@ from engine.caldera.captain import Stats
 from engine.caldera.rules import STATS
 from engine.caldera.state import EARTH, TICKS_PER_HOUR, Captain, EventInPlay, Shipyard, State
 from engine.errors import CommandError, GameError
-from engine.interface.turnbased import deadlines
+from engine.interface.turnbased import deadlines, lobby
 from engine.interface.turnbased.deadlines import reminder, resolves_early
 
 
@@ -43,30 +43,20 @@ def everyone(state: State) -> list[str]:
 
 
 def join(state: State, nation: str, name: str, colour: str, user: str | None) -> list[ev.Event]:
-    if state.started:
-        raise GameError("the game has started: nobody joins now")
-    if nation in state.captains:
-        raise GameError(f"there is already a captain {nation!r}")
-    taken = {c.seat for c in state.captains.values()}
-    free = [s for s in range(1, state.seats + 1) if s not in taken]
-    if not free:
-        raise GameError("the game is full")
+    seat = lobby.free_seat(state.started, state.captains, nation, state.seats, "captain")
     state.captains[nation] = Captain(
         id=nation,
         name=name,
-        seat=free[0],
+        seat=seat,
         colour=colour,
         user=user,
         shipyard=Shipyard(klass=_first_class(state)),
     )
-    return [ev.Joined(tick=state.tick, to=everyone(state), captain=nation, name=name, seat=free[0])]
+    return [ev.Joined(tick=state.tick, to=everyone(state), captain=nation, name=name, seat=seat)]
 
 
 def leave(state: State, nation: str) -> list[ev.Event]:
-    if state.started:
-        raise GameError("the game has started: resign instead")
-    if state.captains.pop(nation, None) is None:
-        raise GameError(f"there is no captain {nation!r}")
+    lobby.leave(state.started, state.captains, nation, "captain")
     return [ev.Left(tick=state.tick, to=everyone(state) + [nation], captain=nation)]
 
 
@@ -118,11 +108,7 @@ def resign(state: State, nation: str) -> list[ev.Event]:
 
 
 def substitute(state: State, nation: str, user: str | None) -> list[ev.Event]:
-    if state.ended:
-        raise GameError("the game is over")
-    if nation not in state.captains:
-        raise GameError(f"there is no captain {nation!r}")
-    state.captains[nation].user = user
+    lobby.substitute(state.ended, state.captains, nation, user, "captain")
     return []
 
 

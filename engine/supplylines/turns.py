@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 from engine.errors import CommandError, GameError
-from engine.interface.turnbased import deadlines, door
+from engine.interface.turnbased import deadlines, door, lobby
 from engine.interface.turnbased.deadlines import reminder, resolves_early
 from engine.supplylines import adjudicator, supply
 from engine.supplylines import events as ev
@@ -343,15 +343,7 @@ def _moved(state: State, report: TurnReport) -> ev.TurnMoved:
 def join(state: State, nation: str, name: str, colour: str, user: str | None) -> list[ev.Event]:
     from engine.supplylines.state import Player
 
-    if state.started:
-        raise GameError("the game has started: nobody joins now")
-    if nation in state.players:
-        raise GameError(f"there is already a player {nation!r}")
-    taken = {p.seat for p in state.players.values()}
-    free = [s for s in range(1, state.board.seats + 1) if s not in taken]
-    if not free:
-        raise GameError("the game is full")
-    seat = free[0]
+    seat = lobby.free_seat(state.started, state.players, nation, state.board.seats, "player")
     state.players[nation] = Player(id=nation, name=name, seat=seat, colour=colour, user=user)
     home = state.board.home_of(seat)
     return [
@@ -362,10 +354,7 @@ def join(state: State, nation: str, name: str, colour: str, user: str | None) ->
 
 
 def leave(state: State, nation: str) -> list[ev.Event]:
-    if state.started:
-        raise GameError("the game has started: resign instead")
-    if state.players.pop(nation, None) is None:
-        raise GameError(f"there is no player {nation!r}")
+    lobby.leave(state.started, state.players, nation, "player")
     return [ev.Left(tick=state.tick, to=everyone(state) + [nation], player=nation)]
 
 
@@ -429,9 +418,5 @@ def resign(state: State, nation: str) -> list[ev.Event]:
 
 
 def substitute(state: State, nation: str, user: str | None) -> list[ev.Event]:
-    if state.ended:  # an ended game's result, and who played it, are final
-        raise GameError("the game is over")
-    if nation not in state.players:
-        raise GameError(f"there is no player {nation!r}")
-    state.players[nation].user = user
+    lobby.substitute(state.ended, state.players, nation, user, "player")
     return []

@@ -13,7 +13,7 @@ import pytest
 from engine.errors import CommandError, GameError
 from engine.interface import entries as en
 from engine.interface.events import Event
-from engine.interface.turnbased import deadlines, door
+from engine.interface.turnbased import deadlines, door, lobby
 from engine.interface.turnbased.ai import TurnAi
 
 
@@ -264,6 +264,50 @@ def test_only_a_seat_still_playing_a_running_game_gives_commands(
 def test_the_seat_giving_a_command_is_found() -> None:
     seats = {"a": Player(), "b": Player(out=True)}
     assert door.playing(Clock(), seats, "a") is seats["a"]
+
+
+# --- the lobby ----------------------------------------------------------------------------------
+
+
+@dataclass
+class Sitting:
+    seat: int
+    user: str | None = None
+
+
+def test_a_nation_joining_takes_the_first_free_seat() -> None:
+    seats = {"a": Sitting(1), "c": Sitting(3)}
+    assert lobby.free_seat(False, seats, "b", 4, "player") == 2
+    seats["b"] = Sitting(2)
+    assert lobby.free_seat(False, seats, "d", 4, "player") == 4
+    seats["d"] = Sitting(4)
+    with pytest.raises(GameError, match="the game is full"):
+        lobby.free_seat(False, seats, "e", 4, "player")
+    with pytest.raises(GameError, match="there is already a captain 'a'"):
+        lobby.free_seat(False, seats, "a", 5, "captain")
+    with pytest.raises(GameError, match="nobody joins now"):
+        lobby.free_seat(True, {}, "a", 4, "player")
+
+
+def test_a_nation_leaves_only_before_the_start() -> None:
+    seats: dict[str, Sitting] = {"a": Sitting(1)}
+    with pytest.raises(GameError, match="resign instead"):
+        lobby.leave(True, seats, "a", "player")
+    lobby.leave(False, seats, "a", "player")
+    assert seats == {}
+    with pytest.raises(GameError, match="there is no player 'a'"):
+        lobby.leave(False, seats, "a", "player")
+
+
+def test_a_seats_player_changes_until_the_end() -> None:
+    seats = {"a": Sitting(1, "1")}
+    lobby.substitute(False, seats, "a", "2", "captain")
+    assert seats["a"].user == "2"
+    with pytest.raises(GameError, match="there is no captain 'b'"):
+        lobby.substitute(False, seats, "b", "2", "captain")
+    with pytest.raises(GameError, match="the game is over"):
+        lobby.substitute(True, seats, "a", None, "captain")
+    assert seats["a"].user == "2"
 
 
 def test_a_new_seats_id_is_made_of_its_name_and_unique() -> None:
