@@ -434,6 +434,16 @@ def remove_from_group(bot: commands.Bot | commands.AutoShardedBot, path: str, na
 Hook = Callable[[commands.Bot | commands.AutoShardedBot], Awaitable[None]]
 
 
+def game_creation(
+    interaction: discord.Interaction, name: str, kind: str, **options: Any
+) -> Callable[[], Awaitable[Reply]]:
+    """What a game's `/game create <game>` subcommand asks of the desk (given to `respond`):
+    the shell's creation of a game of `kind` in the caller's channel, with the options of every
+    game (`speed`, `days`) and the game's own (its side checks them)."""
+    desk = host_of(interaction).desk
+    return lambda: desk.lifecycle.game_create(caller_of(interaction), name, kind=kind, **options)
+
+
 def into_group(path: str, command: Any) -> tuple[Hook, Hook]:
     """An extension's `setup` and `teardown` that add a game's command to one of the shell's
     groups and take it out again: `setup, teardown = into_group("game create", create)`."""

@@ -30,7 +30,7 @@ Then it submits.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.caldera import captain as stats_
@@ -58,6 +58,7 @@ from engine.caldera.window import (
     research_cost,
     space_of,
 )
+from engine.interface.turnbased.ai import TurnAi
 
 # "normal": an AI captain; "caretaker": a player's captain while they are away (`/game
 # caretaker`): the same policy (the campaign is co-operative: there is nobody to spare)
@@ -414,29 +415,5 @@ def failed(memory: Memory, command: Any, view: View | None = None) -> None:
         memory.turn = None
 
 
-class CalderaAi:
-    """The AI captains as the host's runner drives them (`engine.interface.kind.Ai`)."""
-
-    styles: tuple[str, ...] = STYLES
-    levels: tuple[str, ...] = ("normal",)  # (a caretaker is no seat of its own)
-
-    def memory(self) -> Memory:
-        return Memory()
-
-    def resting(self, memory: Any, style: str, tick: int, ticks_per_hour: int) -> bool:
-        return style not in STYLES
-
-    def decide(self, view: Any, memory: Any, style: str) -> list[Any]:
-        return decide(view, memory, style)
-
-    def failed(self, memory: Any, command: Any, view: Any) -> None:
-        failed(memory, command, view)
-
-    def save(self, memory: Any) -> dict[str, Any]:
-        return asdict(memory)
-
-    def restore(self, data: dict[str, Any]) -> Memory:
-        return Memory(**data)
-
-
-AI = CalderaAi()
+# the AI captains as the host's runner drives them (a caretaker is no seat of its own)
+AI = TurnAi(styles=STYLES, levels=("normal",), memory=Memory, decide=decide, failed=failed)

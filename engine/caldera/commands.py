@@ -10,6 +10,29 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from engine.interface.turnbased.deadlines import MODERATOR, SetDeadline
+
+__all__ = [
+    "Build",
+    "BuyBonus",
+    "COMMANDS",
+    "Choose",
+    "Command",
+    "Fund",
+    "MODERATOR",
+    "MOST_SHIPS",
+    "Move",
+    "Recruit",
+    "Refit",
+    "Repair",
+    "Scrap",
+    "SetDeadline",
+    "SetRetreat",
+    "SetStats",
+    "Submit",
+    "Upgrade",
+]
+
 MOST_SHIPS = 200  # the longest list of ships a command names (far more than a fleet)
 
 
@@ -123,17 +146,6 @@ class Submit(_Command):
 
     kind: Literal["submit"] = "submit"
 
-
-class SetDeadline(_Command):
-    """A moderator's (given as the nation `MODERATOR`): resolve the window now, or move its
-    deadline later."""
-
-    kind: Literal["deadline"] = "deadline"
-    now: bool = False
-    extend_ticks: int = Field(default=0, ge=0, le=7 * 96)
-
-
-MODERATOR = "@moderator"  # the "nation" a moderator's command is logged for
 
 Command = Annotated[
     SetStats

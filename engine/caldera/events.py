@@ -11,6 +11,9 @@ from pydantic import Field, TypeAdapter
 
 from engine.interface.events import Event
 
+# (the deadline's events are every turn-based kind's, stored under the same names)
+from engine.interface.turnbased.deadlines import DeadlineMoved, DeadlineNear
+
 
 class Joined(Event):
     kind: Literal["Joined"] = "Joined"
@@ -135,20 +138,6 @@ class ZoneChanged(Event):
     zone_counter: int
     mission: int | None
     revealed: list[str] = Field(default_factory=list)
-
-
-class DeadlineNear(Event):
-    kind: Literal["DeadlineNear"] = "DeadlineNear"
-    turn: int
-    deadline: int
-    waiting: list[str]
-
-
-class DeadlineMoved(Event):
-    kind: Literal["DeadlineMoved"] = "DeadlineMoved"
-    turn: int
-    phase: str
-    deadline: int
 
 
 class GameOver(Event):

@@ -4,10 +4,7 @@ move orders, submitting, and the moderator's deadline (`commands.py`)."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
-import re
 from types import MappingProxyType
 from typing import Any
 
@@ -16,7 +13,6 @@ from engine.caldera import rules, turns, window
 from engine.caldera.ai import AI
 from engine.caldera.commands import (
     COMMANDS,
-    MODERATOR,
     Build,
     BuyBonus,
     Choose,
@@ -36,9 +32,15 @@ from engine.caldera.state import TICKS_PER_DAY, TICKS_PER_HOUR, State
 from engine.caldera.view import View, full_view, view_for
 from engine.errors import CommandError, GameError
 from engine.interface import entries as en
-from engine.interface.entries import AI_PLAYER
 from engine.interface.events import Event
 from engine.interface.summary import GameSummary, NationSummary, TurnSummary
+from engine.interface.turnbased import door
+from engine.interface.turnbased.deadlines import (
+    check_moderator,
+    check_turn_hours,
+    early_of,
+    turn_ticks,
+)
 
 SEATS = (1, 6)  # the fewest and the most captains
 
@@ -64,12 +66,8 @@ class Caldera:
             raise GameError("seats, turn hours and days are numbers") from None
         if not SEATS[0] <= seats <= SEATS[1]:
             raise GameError(f"a Caldera game has {SEATS[0]} to {SEATS[1]} captains")
-        if turn_hours != 0 and not 0.25 <= turn_hours <= 24 * 7:
-            raise GameError(
-                "a turn lasts from a quarter of an hour to a week (0: until everyone has submitted)"
-            )
-        if not 1 <= length <= 365:
-            raise GameError("a game lasts 1 to 365 days")
+        check_turn_hours(turn_hours)
+        door.check_days(length)
         ruleset = str(options.get("ruleset") or rules.DEFAULT_RULES)
         deck = str(options.get("deck") or rules.DEFAULT_DECK)
         try:
@@ -82,8 +80,8 @@ class Caldera:
             deck=deck,
             seats=seats,
             length_days=length,
-            turn_ticks=max(1, round(turn_hours * TICKS_PER_HOUR)) if turn_hours else 0,
-            early=bool(options.get("early", True)) or not turn_hours,
+            turn_ticks=turn_ticks(turn_hours, TICKS_PER_HOUR),
+            early=early_of(options.get("early", True), turn_hours),
         )
 
     def settings_of(self, world: State) -> dict[str, Any]:
@@ -100,13 +98,13 @@ class Caldera:
         return world.ruleset
 
     def dump(self, world: State) -> str:
-        return json.dumps(world.model_dump(mode="json"), sort_keys=True, separators=(",", ":"))
+        return door.dump(world)
 
     def load(self, text: str) -> State:
         return State.model_validate_json(text)
 
     def hash(self, world: State) -> str:
-        return hashlib.sha256(self.dump(world).encode()).hexdigest()
+        return door.digest(self.dump(world))
 
     # --- the one way in ------------------------------------------------------------------------
 
@@ -119,31 +117,14 @@ class Caldera:
     def apply(self, world: State, entry: en.Entry) -> list[Event]:
         """One log entry; a refusal raises and changes nothing (each command is checked whole
         before it changes anything; a command that resolves the turn runs on a copy first)."""
-        match entry:
-            case en.CommandEntry():
-                command = self.parse_command(entry.command)
-                return self.command(world, entry.nation, command)
-            case en.Advance():
-                return list(turns.advance(world, entry.ticks))
-            case en.Join():
-                if entry.founding:
-                    raise GameError("captains of Caldera found nothing at joining: a name")
-                return list(turns.join(world, entry.nation, entry.name, entry.colour, entry.player))
-            case en.Leave():
-                return list(turns.leave(world, entry.nation))
-            case en.Start():
-                return list(turns.start(world))
-            case en.Resign() | en.Substitute() if world.ended:
-                return []
-            case en.Resign():
-                return list(turns.resign(world, entry.nation))
-            case en.Substitute():
-                return list(turns.substitute(world, entry.nation, entry.player))
-            case en.End():
-                if world.ended:
-                    raise GameError("the game is already over")
-                return list(turns.end_game(world, "moderator"))
-        raise GameError(f"Caldera has no {entry.kind} entries")
+        return door.apply_entry(
+            world,
+            entry,
+            title=self.title,
+            turns=turns,
+            command=lambda nation, data: self.command(world, nation, self.parse_command(data)),
+            founding="captains of Caldera found nothing at joining: a name",
+        )
 
     def command(self, world: State, nation: str, command: Any) -> list[Event]:
         """A captain's (or the moderator's) command: checked whole, then applied (a refusal
@@ -158,21 +139,13 @@ class Caldera:
         return out
 
     def nation_id_for(self, world: State, name: str) -> str:
-        base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:16] or "captain"
-        nid, n = base, 2
-        while nid in world.captains:
-            nid, n = f"{base}-{n}", n + 1
-        return nid
+        return door.nation_id(name, world.captains, "captain")
 
     def full(self, world: State) -> bool:
         return len(world.captains) >= world.seats
 
     def players(self, world: State) -> list[tuple[str, str]]:
-        return [
-            (c.id, c.user)
-            for c in world.captains.values()
-            if c.user is not None and c.user != AI_PLAYER
-        ]
+        return door.people(world.captains.values())
 
     # --- the one way out -----------------------------------------------------------------------
 
@@ -211,17 +184,8 @@ class Caldera:
     def _turn(world: State) -> TurnSummary | None:
         if not world.started or world.ended:
             return None
-        playing = world.active()
-        done = sum(1 for c in playing if world.captains[c].submitted)
-        late = tuple(c for c in playing if not world.captains[c].submitted)
-        return TurnSummary(
-            world.turn + 1,
-            "orders",
-            world.deadline,
-            done,
-            len(playing),
-            late,
-            world.turn_ticks or None,
+        return door.orders_turn(
+            world, "orders", world.active(), lambda c: world.captains[c].submitted
         )
 
     # --- time ----------------------------------------------------------------------------------
@@ -235,8 +199,7 @@ class Caldera:
 
 def _command(world: State, nation: str, command: Any) -> list[Event]:
     if isinstance(command, SetDeadline):
-        if nation != MODERATOR:
-            raise CommandError("only a moderator moves a turn's deadline")
+        check_moderator(nation)
         return list(turns.set_deadline(world, now=command.now, extend=command.extend_ticks))
     match command:
         case SetStats():

@@ -22,6 +22,8 @@ mission, build and give moves. Everything here is a pure function of the state a
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from engine.caldera import captain as stats_
 from engine.caldera import clashes, deck, hands, hexes, missions, npcs, starmap, window
 from engine.caldera import events as ev
@@ -29,6 +31,8 @@ from engine.caldera.captain import Stats
 from engine.caldera.rules import STATS
 from engine.caldera.state import EARTH, TICKS_PER_HOUR, Captain, EventInPlay, Shipyard, State
 from engine.errors import CommandError, GameError
+from engine.interface.turnbased import deadlines, lobby
+from engine.interface.turnbased.deadlines import reminder, resolves_early
 
 
 def everyone(state: State) -> list[str]:
@@ -39,30 +43,20 @@ def everyone(state: State) -> list[str]:
 
 
 def join(state: State, nation: str, name: str, colour: str, user: str | None) -> list[ev.Event]:
-    if state.started:
-        raise GameError("the game has started: nobody joins now")
-    if nation in state.captains:
-        raise GameError(f"there is already a captain {nation!r}")
-    taken = {c.seat for c in state.captains.values()}
-    free = [s for s in range(1, state.seats + 1) if s not in taken]
-    if not free:
-        raise GameError("the game is full")
+    seat = lobby.free_seat(state.started, state.captains, nation, state.seats, "captain")
     state.captains[nation] = Captain(
         id=nation,
         name=name,
-        seat=free[0],
+        seat=seat,
         colour=colour,
         user=user,
         shipyard=Shipyard(klass=_first_class(state)),
     )
-    return [ev.Joined(tick=state.tick, to=everyone(state), captain=nation, name=name, seat=free[0])]
+    return [ev.Joined(tick=state.tick, to=everyone(state), captain=nation, name=name, seat=seat)]
 
 
 def leave(state: State, nation: str) -> list[ev.Event]:
-    if state.started:
-        raise GameError("the game has started: resign instead")
-    if state.captains.pop(nation, None) is None:
-        raise GameError(f"there is no captain {nation!r}")
+    lobby.leave(state.started, state.captains, nation, "captain")
     return [ev.Left(tick=state.tick, to=everyone(state) + [nation], captain=nation)]
 
 
@@ -108,17 +102,13 @@ def resign(state: State, nation: str) -> list[ev.Event]:
     out: list[ev.Event] = []
     if state.started and not state.active():
         return out + end_game(state, "lost")
-    if state.started and state.early and all(state.captains[o].submitted for o in state.active()):
+    if state.started and resolves_early(state.early, state.active(), _submitted(state)):
         out += resolve(state)
     return out
 
 
 def substitute(state: State, nation: str, user: str | None) -> list[ev.Event]:
-    if state.ended:
-        raise GameError("the game is over")
-    if nation not in state.captains:
-        raise GameError(f"there is no captain {nation!r}")
-    state.captains[nation].user = user
+    lobby.substitute(state.ended, state.captains, nation, user, "captain")
     return []
 
 
@@ -156,9 +146,14 @@ def submit(state: State, nation: str) -> list[ev.Event]:
     if state.phase == "setup" and c.stats is None:
         raise CommandError("set your stats before you submit the first turn")
     c.submitted = True
-    if state.early and all(state.captains[o].submitted for o in state.active()):
+    if resolves_early(state.early, state.active(), _submitted(state)):
         return resolve(state)
     return []
+
+
+def _submitted(state: State) -> Callable[[str], bool]:
+    """Whether a captain is done with the window."""
+    return lambda cid: state.captains[cid].submitted
 
 
 # --- time ----------------------------------------------------------------------------------------
@@ -190,47 +185,20 @@ def reminder_ticks(state: State) -> int:
 
 
 def _remind(state: State) -> list[ev.Event]:
-    lead = reminder_ticks(state)
-    if not state.started or state.deadline is None or lead < 1:
+    if not state.started:
         return []
-    if state.tick != state.deadline - lead:
-        return []
-    waiting = [o for o in state.active() if not state.captains[o].submitted]
-    if not waiting:
-        return []
-    return [
-        ev.DeadlineNear(
-            tick=state.tick,
-            to=waiting,
-            turn=state.turn + 1,
-            deadline=state.deadline,
-            waiting=waiting,
-        )
-    ]
+    return reminder(
+        state,
+        reminder_ticks(state),
+        lambda: [o for o in state.active() if not state.captains[o].submitted],
+    )
 
 
 def set_deadline(state: State, *, now: bool, extend: int) -> list[ev.Event]:
-    if not state.started or state.ended:
-        raise CommandError("the game is not running")
-    if now:
-        return resolve(state)
-    if extend <= 0:
-        raise CommandError("move the deadline later by a quarter of an hour at least")
-    if state.deadline is None:
-        raise CommandError(
-            "this game's turns have no deadline (they resolve once everyone has submitted): "
-            "resolve this one now instead"
-        )
-    state.deadline += extend
-    return [
-        ev.DeadlineMoved(
-            tick=state.tick,
-            to=everyone(state),
-            turn=state.turn + 1,
-            phase=state.phase,
-            deadline=state.deadline,
-        )
-    ]
+    """A moderator resolves the window now, or moves its deadline `extend` ticks later."""
+    return deadlines.set_deadline(
+        state, now=now, extend=extend, resolve=lambda: resolve(state), everyone=everyone(state)
+    )
 
 
 # --- the resolution ------------------------------------------------------------------------------

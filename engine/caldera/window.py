@@ -18,20 +18,12 @@ from engine.caldera.captain import CaptainError, Character, Stats
 from engine.caldera.rules import STATS, Tech
 from engine.caldera.state import EARTH, HAND_KINDS, Captain, Ship, State
 from engine.errors import CommandError
+from engine.interface.turnbased import door
 
 
 def captain_of(state: State, cid: str) -> Captain:
     """The captain giving a command now (the game running, the captain in it)."""
-    if not state.started:
-        raise CommandError("the game has not started yet")
-    if state.ended:
-        raise CommandError("the game is over")
-    captain = state.captains.get(cid)
-    if captain is None:
-        raise CommandError("you do not play in this game")
-    if captain.out:
-        raise CommandError("you are out of the game")
-    return captain
+    return door.playing(state, state.captains, cid)
 
 
 def _spent(state: State, c: Captain, what: str, **detail: object) -> list[ev.Event]:

@@ -40,12 +40,13 @@ turn's orders or answered this turn's supply question (the memory records the tu
 from __future__ import annotations
 
 from collections.abc import Iterable
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 from typing import Any
 
 import networkx as nx
 
 from engine.errors import CommandError
+from engine.interface.turnbased.ai import TurnAi
 from engine.supplylines import adjudicator, supply
 from engine.supplylines.board import label_order, sorted_labels
 from engine.supplylines.commands import ChooseSupply, ClearOrders, GiveOrder, SubmitOrders
@@ -57,7 +58,6 @@ __all__ = [
     "AI",
     "STYLES",
     "Memory",
-    "SupplyLinesAi",
     "choose_supply",
     "decide",
     "failed",
@@ -445,12 +445,10 @@ def choose_supply(view: View) -> list[int]:
 
 
 def resting(memory: Memory, style: str, tick: int, ticks_per_hour: int) -> bool:
-    """Whether the AI lets this tick pass without a look at its view: never (for a style it
-    has). The runner asks once a tick at most, and `decide` gives nothing once this turn's
-    orders are in or its question answered; the phase it must act in is known only from a
-    view (a turn may resolve before its deadline, a supply question last a quarter hour), so
-    resting by the hour would miss phases."""
-    return style not in STYLES
+    """Whether the AI lets this tick pass without a look at its view: never, for a style it
+    has (the runner's `AI.resting`: a turn may resolve before its deadline, a supply question
+    last a quarter hour, so resting by the hour would miss phases)."""
+    return AI.resting(memory, style, tick, ticks_per_hour)
 
 
 def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
@@ -498,29 +496,6 @@ def failed(memory: Memory, command: Any, view: View | None = None) -> None:
         memory.turn = memory.phase = memory.hour = None
 
 
-class SupplyLinesAi:
-    """The AI players as the host's runner drives them (`engine.interface.kind.Ai`)."""
-
-    styles: tuple[str, ...] = STYLES
-    levels: tuple[str, ...] = ("normal",)  # one AI player (the caretaker is a player's choice)
-
-    def memory(self) -> Memory:
-        return Memory()
-
-    def resting(self, memory: Any, style: str, tick: int, ticks_per_hour: int) -> bool:
-        return resting(memory, style, tick, ticks_per_hour)
-
-    def decide(self, view: Any, memory: Any, style: str) -> list[Any]:
-        return decide(view, memory, style)
-
-    def failed(self, memory: Any, command: Any, view: Any) -> None:
-        failed(memory, command, view)
-
-    def save(self, memory: Any) -> dict[str, Any]:
-        return asdict(memory)
-
-    def restore(self, data: dict[str, Any]) -> Memory:
-        return Memory(**data)
-
-
-AI = SupplyLinesAi()
+# the AI players as the host's runner drives them (one AI player: the caretaker is a player's
+# choice)
+AI = TurnAi(styles=STYLES, levels=("normal",), memory=Memory, decide=decide, failed=failed)

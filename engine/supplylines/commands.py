@@ -7,8 +7,21 @@ from typing import Annotated, Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
+from engine.interface.turnbased.deadlines import MODERATOR, SetDeadline
 from engine.supplylines.rules import available as available_rules
 from engine.supplylines.rules import load as load_rules
+
+__all__ = [
+    "COMMANDS",
+    "MOST_ORDERS",
+    "MODERATOR",
+    "ChooseSupply",
+    "Command",
+    "ClearOrders",
+    "GiveOrder",
+    "SetDeadline",
+    "SubmitOrders",
+]
 
 # the most orders a player may have in a turn under any of the rules (`orders.limit`): every
 # one of them can be taken back by its number
@@ -44,17 +57,6 @@ class ChooseSupply(_Command):
     kind: Literal["supply"] = "supply"
     units: list[int] = Field(max_length=200)
 
-
-class SetDeadline(_Command):
-    """A moderator's (given as the nation `MODERATOR`): resolve the current phase now, or
-    move its deadline later."""
-
-    kind: Literal["deadline"] = "deadline"
-    now: bool = False
-    extend_ticks: int = Field(default=0, ge=0, le=7 * 96)
-
-
-MODERATOR = "@moderator"  # the "nation" a moderator's command is logged for
 
 Command = Annotated[
     GiveOrder | ClearOrders | SubmitOrders | ChooseSupply | SetDeadline,

@@ -10,6 +10,9 @@ from pydantic import Field, TypeAdapter
 
 from engine.interface.events import Event
 
+# (the deadline's events are every turn-based kind's, stored under the same names)
+from engine.interface.turnbased.deadlines import DeadlineMoved, DeadlineNear
+
 
 class Joined(Event):
     kind: Literal["Joined"] = "Joined"
@@ -93,25 +96,6 @@ class OrdersCleared(Event):
     number: int | None = None
     orders: list[str] = Field(default_factory=list)
     left: int = 0
-
-
-class DeadlineNear(Event):
-    """A turn's deadline comes soon (`turns.reminder_ticks` before it) and these players have
-    not submitted (told to them; who has submitted is public, the game's status counts it)."""
-
-    kind: Literal["DeadlineNear"] = "DeadlineNear"
-    turn: int
-    deadline: int
-    waiting: list[str]
-
-
-class DeadlineMoved(Event):
-    """A moderator moved the current phase's deadline later."""
-
-    kind: Literal["DeadlineMoved"] = "DeadlineMoved"
-    turn: int
-    phase: str
-    deadline: int
 
 
 class GameOver(Event):

@@ -4,8 +4,6 @@ clearing them, submitting them, and answering a supply question."""
 
 from __future__ import annotations
 
-import hashlib
-import json
 import os
 import re
 from types import MappingProxyType
@@ -16,6 +14,13 @@ from engine.interface import entries as en
 from engine.interface.entries import AI_PLAYER
 from engine.interface.events import Event
 from engine.interface.summary import GameSummary, NationSummary, TurnSummary
+from engine.interface.turnbased import door
+from engine.interface.turnbased.deadlines import (
+    check_moderator,
+    check_turn_hours,
+    early_of,
+    turn_ticks,
+)
 from engine.supplylines import events as ev
 from engine.supplylines import turns
 from engine.supplylines.ai import AI
@@ -39,6 +44,7 @@ DEFAULT_MAPS = {2: "duel", 3: "triangle", 4: "four", 5: "five", 6: "six"}  # by 
 
 
 __all__ = [
+    "AI_PLAYER",
     "KIND",
     "MODERATOR",
     "ChooseSupply",
@@ -107,23 +113,19 @@ class SupplyLines:
         board = board_for(options.get("map"), options.get("max_nations"), seed, rules)
         turn_hours = float(options.get("turn_hours", 24))
         choice_hours = float(options.get("choice_hours", min(1.0, turn_hours) if turn_hours else 1))
-        if turn_hours != 0 and not 0.25 <= turn_hours <= 24 * 7:
-            raise GameError(
-                "a turn lasts from a quarter of an hour to a week (0: until everyone has submitted)"
-            )
+        check_turn_hours(turn_hours)
         if not 0.25 <= choice_hours <= (turn_hours or 24 * 7):
             raise GameError("a supply question waits from a quarter of an hour to a turn")
         length = int(options.get("length_days", 30))
-        if not 1 <= length <= 365:
-            raise GameError("a game lasts 1 to 365 days")
+        door.check_days(length)
         return State(
             ruleset=rules.name,
             board=board,
             owners={label: None for label in board.structures},
             length_days=length,
-            turn_ticks=max(1, round(turn_hours * TICKS_PER_HOUR)) if turn_hours else 0,
+            turn_ticks=turn_ticks(turn_hours, TICKS_PER_HOUR),
             choice_ticks=max(1, round(choice_hours * TICKS_PER_HOUR)),
-            early=bool(options.get("early", True)) or not turn_hours,
+            early=early_of(options.get("early", True), turn_hours),
             seed=seed,
         )
 
@@ -142,15 +144,13 @@ class SupplyLines:
         return world.ruleset
 
     def dump(self, world: State) -> str:
-        return json.dumps(
-            world.model_dump(mode="json", by_alias=True), sort_keys=True, separators=(",", ":")
-        )
+        return door.dump(world, by_alias=True)
 
     def load(self, text: str) -> State:
         return State.model_validate_json(text)
 
     def hash(self, world: State) -> str:
-        return hashlib.sha256(self.dump(world).encode()).hexdigest()
+        return door.digest(self.dump(world))
 
     # --- the one way in ------------------------------------------------------------------------
 
@@ -164,33 +164,14 @@ class SupplyLines:
         """One log entry; a refusal raises and changes nothing (the state is changed only
         after every check, or on a copy: the adjudicator's stages change it in place, so a
         command that resolves a turn runs on a copy first)."""
-        match entry:
-            case en.CommandEntry():
-                command = self.parse_command(entry.command)
-                return self._command(world, entry.nation, command)
-            case en.Advance():
-                return list(turns.advance(world, entry.ticks))
-            case en.Join():
-                if entry.founding:
-                    raise GameError("players of Supply Lines found no nation: a name and a colour")
-                return list(turns.join(world, entry.nation, entry.name, entry.colour, entry.player))
-            case en.Leave():
-                return list(turns.leave(world, entry.nation))
-            case en.Start():
-                return list(turns.start(world))
-            case en.Resign() | en.Substitute() if world.ended:
-                # only an older log holds one (refused since issue 27: the service and `turns`
-                # say "the game is over"); replayed, it changes nothing: the result is final
-                return []
-            case en.Resign():
-                return list(turns.resign(world, entry.nation))
-            case en.Substitute():
-                return list(turns.substitute(world, entry.nation, entry.player))
-            case en.End():
-                if world.ended:
-                    raise GameError("the game is already over")
-                return list(turns.end_game(world, "moderator"))
-        raise GameError(f"Supply Lines has no {entry.kind} entries")
+        return door.apply_entry(
+            world,
+            entry,
+            title=self.title,
+            turns=turns,
+            command=lambda nation, data: self._command(world, nation, self.parse_command(data)),
+            founding="players of Supply Lines found no nation: a name and a colour",
+        )
 
     def _command(self, world: State, nation: str, command: Any) -> list[Event]:
         # checks first (they raise and change nothing), then the change
@@ -203,27 +184,18 @@ class SupplyLines:
         if isinstance(command, ChooseSupply):
             return list(turns.answer_supply(world, nation, command.units))
         if isinstance(command, SetDeadline):
-            if nation != MODERATOR:
-                raise CommandError("only a moderator moves a turn's deadline")
+            check_moderator(nation)
             return list(turns.set_deadline(world, now=command.now, extend=command.extend_ticks))
         raise CommandError("unknown command")
 
     def nation_id_for(self, world: State, name: str) -> str:
-        base = re.sub(r"[^a-z0-9]+", "-", name.lower()).strip("-")[:16] or "player"
-        nid, n = base, 2
-        while nid in world.players:
-            nid, n = f"{base}-{n}", n + 1
-        return nid
+        return door.nation_id(name, world.players, "player")
 
     def full(self, world: State) -> bool:
         return len(world.players) >= world.board.seats
 
     def players(self, world: State) -> list[tuple[str, str]]:
-        return [
-            (p.id, p.user)
-            for p in world.players.values()
-            if p.user is not None and p.user != AI_PLAYER
-        ]
+        return door.people(world.players.values())
 
     # --- the one way out -----------------------------------------------------------------------
 
@@ -268,22 +240,21 @@ class SupplyLines:
     def _turn(world: State) -> TurnSummary | None:
         if not world.started or world.ended:
             return None
-        turn_ticks = world.turn_ticks or None
-        if world.phase == "supply":
-            # a player conceding this turn is asked nothing, but counts here as the board
-            # makes them one to ask: the concession is secret until the turn's stage 8
-            done = sum(1 for p in world.asked if p in world.answers)
-            waiting = len(set(world.asked) | turns.would_ask(world))
-        else:
-            playing = world.active()
-            done = sum(1 for p in playing if p in world.submitted)
-            waiting = len(playing)
-            late = tuple(p for p in playing if p not in world.submitted)
-            return TurnSummary(
-                world.turn + 1, world.phase, world.deadline, done, waiting, late, turn_ticks
+        if world.phase != "supply":
+            return door.orders_turn(
+                world, world.phase, world.active(), lambda p: p in world.submitted
             )
+        # a player conceding this turn is asked nothing, but counts here as the board makes
+        # them one to ask: the concession is secret until the turn's stage 8
+        done = sum(1 for p in world.asked if p in world.answers)
+        waiting = len(set(world.asked) | turns.would_ask(world))
         return TurnSummary(
-            world.turn + 1, world.phase, world.deadline, done, waiting, turn_ticks=turn_ticks
+            world.turn + 1,
+            world.phase,
+            world.deadline,
+            done,
+            waiting,
+            turn_ticks=world.turn_ticks or None,
         )
 
     # --- time ----------------------------------------------------------------------------------

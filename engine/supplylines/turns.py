@@ -13,6 +13,8 @@ from __future__ import annotations
 from typing import Any
 
 from engine.errors import CommandError, GameError
+from engine.interface.turnbased import deadlines, door, lobby
+from engine.interface.turnbased.deadlines import reminder, resolves_early
 from engine.supplylines import adjudicator, supply
 from engine.supplylines import events as ev
 from engine.supplylines.adjudicator import TurnReport
@@ -32,15 +34,7 @@ def _unit(u: Unit) -> dict[str, Any]:
 
 
 def _playing(state: State, player: str) -> None:
-    if not state.started:
-        raise CommandError("the game has not started yet")
-    if state.ended:
-        raise CommandError("the game is over")
-    p = state.players.get(player)
-    if p is None:
-        raise CommandError("you do not play in this game")
-    if p.out:
-        raise CommandError("you are out of the game")
+    door.playing(state, state.players, player)
 
 
 def add_order(state: State, player: str, text: str) -> list[ev.Event]:
@@ -101,7 +95,7 @@ def submit(state: State, player: str) -> list[ev.Event]:
         raise CommandError("the turn is resolving: answer the supply question if you have one")
     if player not in state.submitted:
         state.submitted.append(player)
-    if state.early and all(p in state.submitted for p in state.active()):
+    if resolves_early(state.early, state.active(), lambda p: p in state.submitted):
         return resolve_orders_phase(state)
     return []
 
@@ -140,7 +134,7 @@ def advance(state: State, ticks: int) -> list[ev.Event]:
         state.tick += 1
         out += _remind(state)
         if state.deadline is not None and state.tick >= state.deadline:
-            out += resolve_orders_phase(state) if state.phase == "orders" else finish_turn(state)
+            out += _resolve_phase(state)
         if not _over(state) and state.tick >= state.end_tick:
             out += end_game(state, "time")
     return out
@@ -156,50 +150,31 @@ def reminder_ticks(state: State) -> int:
 
 
 def _remind(state: State) -> list[ev.Event]:
-    """The reminder of this turn's deadline, at its tick (once: each tick passes once; a
-    deadline moved later comes with its own reminder)."""
-    lead = reminder_ticks(state)
-    if state.phase != "orders" or state.deadline is None or lead < 1:
+    """The reminder of this turn's orders' deadline (none for a supply question's), to the
+    players who have not submitted."""
+    if state.phase != "orders":
         return []
-    if state.tick != state.deadline - lead:
-        return []
-    waiting = [p for p in state.active() if p not in state.submitted]
-    if not waiting:
-        return []
-    return [
-        ev.DeadlineNear(
-            tick=state.tick,
-            to=waiting,
-            turn=state.turn + 1,
-            deadline=state.deadline,
-            waiting=waiting,
-        )
-    ]
+    return reminder(
+        state,
+        reminder_ticks(state),
+        lambda: [p for p in state.active() if p not in state.submitted],
+    )
 
 
 def set_deadline(state: State, *, now: bool, extend: int) -> list[ev.Event]:
     """A moderator resolves the current phase now, or moves its deadline `extend` ticks later."""
-    if not state.started or state.ended:
-        raise CommandError("the game is not running")
-    if now:
-        return resolve_orders_phase(state) if state.phase == "orders" else finish_turn(state)
-    if extend <= 0:
-        raise CommandError("move the deadline later by a quarter of an hour at least")
-    if state.deadline is None:
-        raise CommandError(
-            "this game's turns have no deadline (they resolve once everyone has submitted): "
-            "resolve this one now instead"
-        )
-    state.deadline += extend
-    return [
-        ev.DeadlineMoved(
-            tick=state.tick,
-            to=everyone(state),
-            turn=state.turn + 1,
-            phase=state.phase,
-            deadline=state.deadline,
-        )
-    ]
+    return deadlines.set_deadline(
+        state,
+        now=now,
+        extend=extend,
+        resolve=lambda: _resolve_phase(state),
+        everyone=everyone(state),
+    )
+
+
+def _resolve_phase(state: State) -> list[ev.Event]:
+    """The current phase resolves: the orders (stages 1-4), or the supply answers (5-8)."""
+    return resolve_orders_phase(state) if state.phase == "orders" else finish_turn(state)
 
 
 def _over(state: State) -> bool:
@@ -368,15 +343,7 @@ def _moved(state: State, report: TurnReport) -> ev.TurnMoved:
 def join(state: State, nation: str, name: str, colour: str, user: str | None) -> list[ev.Event]:
     from engine.supplylines.state import Player
 
-    if state.started:
-        raise GameError("the game has started: nobody joins now")
-    if nation in state.players:
-        raise GameError(f"there is already a player {nation!r}")
-    taken = {p.seat for p in state.players.values()}
-    free = [s for s in range(1, state.board.seats + 1) if s not in taken]
-    if not free:
-        raise GameError("the game is full")
-    seat = free[0]
+    seat = lobby.free_seat(state.started, state.players, nation, state.board.seats, "player")
     state.players[nation] = Player(id=nation, name=name, seat=seat, colour=colour, user=user)
     home = state.board.home_of(seat)
     return [
@@ -387,10 +354,7 @@ def join(state: State, nation: str, name: str, colour: str, user: str | None) ->
 
 
 def leave(state: State, nation: str) -> list[ev.Event]:
-    if state.started:
-        raise GameError("the game has started: resign instead")
-    if state.players.pop(nation, None) is None:
-        raise GameError(f"there is no player {nation!r}")
+    lobby.leave(state.started, state.players, nation, "player")
     return [ev.Left(tick=state.tick, to=everyone(state) + [nation], player=nation)]
 
 
@@ -445,9 +409,7 @@ def resign(state: State, nation: str) -> list[ev.Event]:
     elif (
         state.started
         and state.phase == "orders"
-        and state.early
-        and left
-        and all(p in state.submitted for p in left)
+        and resolves_early(state.early, left, lambda p: p in state.submitted)
     ):
         out += resolve_orders_phase(state)
     elif state.phase == "supply" and all(p in state.answers for p in state.asked):
@@ -456,9 +418,5 @@ def resign(state: State, nation: str) -> list[ev.Event]:
 
 
 def substitute(state: State, nation: str, user: str | None) -> list[ev.Event]:
-    if state.ended:  # an ended game's result, and who played it, are final
-        raise GameError("the game is over")
-    if nation not in state.players:
-        raise GameError(f"there is no player {nation!r}")
-    state.players[nation].user = user
+    lobby.substitute(state.ended, state.players, nation, user, "player")
     return []

@@ -17,7 +17,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
-SHELL = ("bot", "bot/cogs", "bot/dm", "engine/host", "engine/interface")
+SHELL = (
+    "bot",
+    "bot/cogs",
+    "bot/dm",
+    "engine/host",
+    "engine/interface",
+    "engine/interface/turnbased",
+)
 # the registry names every game: that is its job
 NAMING_GAMES = {"engine/interface/kind.py"}
 GAME = re.compile(r"strategic|supply.?lines|supplylines", re.I)

@@ -13,12 +13,12 @@ import re
 from typing import Any
 
 from bot.actions import Actions
-from bot.context import GAME_OVER, Caller, Context, Reply, Seat, UserError, sentence, wrong_kind
+from bot.context import GAME_OVER, Caller, Context, Reply, Seat, UserError, sentence
 from bot.games.caldera import NAME as KIND
 from bot.games.caldera import words
 from bot.moderation import announce
+from bot.turnbased import set_deadline
 from engine.caldera.commands import (
-    MODERATOR,
     Build,
     BuyBonus,
     Choose,
@@ -28,7 +28,6 @@ from engine.caldera.commands import (
     Refit,
     Repair,
     Scrap,
-    SetDeadline,
     SetRetreat,
     SetStats,
     Submit,
@@ -403,26 +402,15 @@ class Captains:
 
     async def mod_turn(self, caller: Caller, now: bool = False, hours: float = 0.0) -> Reply:
         """`/mod turn`: resolve Caldera's turn now, or give the captains more time."""
-        game = await self.ctx.moderated(caller)
-        if game.status == "ended":
-            raise UserError(GAME_OVER.format(game=game.id))
-        if game.kind != KIND:
-            raise UserError(wrong_kind(game, KIND))
-        if not 0 <= hours <= 7 * 24:
-            raise UserError("Give from a quarter of an hour to a week (168 hours) more.")
-        if now == (hours > 0):
-            raise UserError(
-                "Either resolve now (`now:True`) or give more time (`hours:`), not both."
-            )
-        extend = round(hours * TICKS_PER_HOUR)
-        if not now and not 1 <= extend <= 7 * 96:
-            raise UserError("Give from a quarter of an hour to a week more.")
-        try:
-            await self.ctx.service.submit(
-                game.id, MODERATOR, SetDeadline(now=now, extend_ticks=0 if now else extend)
-            )
-        except (CommandError, GameError) as exc:
-            raise UserError(sentence(str(exc)) + " Nothing changed.") from None
+        game = await set_deadline(
+            self.ctx,
+            caller,
+            KIND,
+            now,
+            hours,
+            TICKS_PER_HOUR,
+            refused=lambda why: sentence(why) + " Nothing changed.",
+        )
         if now:
             return announce(game, f"A moderator resolved the turn of {game.name} now.")
         return announce(game, f"A moderator gave the captains of {game.name} {hours:g} more hours.")

@@ -23,15 +23,16 @@ combat
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection
+from collections.abc import Collection
 from typing import Any
 
+from bot import turnbased
 from bot.dm.delivery import Menu
-from bot.dm.text import DISCORD_LIMIT, clip, pack
+from bot.dm.text import DISCORD_LIMIT
 from engine.caldera import events as ev
+from engine.caldera.state import TICKS_PER_HOUR
 from engine.host.rows import GameRow
 from engine.interface.events import Event
-from engine.interface.summary import GameSummary
 
 log = logging.getLogger(__name__)
 
@@ -58,13 +59,8 @@ NONE = "none"  # a menu's value taking no card
 
 
 def span(ticks: int) -> str:
-    from engine.caldera.state import TICKS_PER_HOUR
-
-    minutes = max(ticks, 0) * 60 // TICKS_PER_HOUR
-    if minutes % 60:
-        return f"{minutes} minutes"
-    hours = minutes // 60
-    return f"{hours} hour{'s' if hours != 1 else ''}"
+    """Ticks (a quarter of a game hour each) as a duration: "24 hours", "45 minutes"."""
+    return turnbased.span(ticks, TICKS_PER_HOUR)
 
 
 class _Names:
@@ -367,9 +363,9 @@ def card_menu_id(game_id: int, hand: str) -> str:
     return f"cal:card:{game_id}:{hand}"
 
 
-class CalderaTeller:
+class CalderaTeller(turnbased.TurnTeller):
     kind = "caldera"
-    sitreps = False  # every turn's result comes with a picture instead
+    title = "Caldera"
     urgent = frozenset({"Started", "GameOver"})
 
     def parse(self, data: dict[str, Any]) -> Event:
@@ -381,9 +377,6 @@ class CalderaTeller:
     def is_big(self, event: Event, nation: str) -> bool:
         return nation in event.to and isinstance(event, ev.TurnResolved | ev.Started | ev.GameOver)
 
-    def expires(self, event: Event) -> int | None:
-        return event.deadline if isinstance(event, ev.DeadlineNear) else None
-
     def outdated(self, event: Event, view: Any) -> bool:
         """A reminder held back is not told once its turn has resolved or the captain has
         submitted meanwhile."""
@@ -391,9 +384,6 @@ class CalderaTeller:
             return False
         me = view.captains.get(view.nation)
         return view.turn != event.turn or me is None or me.submitted
-
-    def joined_self(self, event: Event, nation: str) -> bool:
-        return False  # told as a line
 
     def digest(
         self,
@@ -408,21 +398,14 @@ class CalderaTeller:
         resolved = max((e.turn for e in events if isinstance(e, ev.TurnResolved)), default=0)
         kept = [
             e
-            for e in events
-            if not (isinstance(e, ev.DeadlineNear) and e.turn <= resolved)
+            for e in turnbased.current(events, resolved)
             # the captain's own command's reply told them (but a hand: its menu comes here)
-            and not (id(e) in answered and not isinstance(e, ev.HandDrawn | ev.ZoneHand))
+            if not (id(e) in answered and not isinstance(e, ev.HandDrawn | ev.ZoneHand))
         ]
         lines = [line for e in kept for line in describe(e, nation, names)]
         if not lines:
             return []
-        header = f"**{clock}**" if clock else "**Caldera**"
-        return pack([header, *(clip(line) for line in lines)], limit)
-
-    def header(
-        self, game: GameRow, summary: GameSummary, tick: int, when: Callable[[int], str]
-    ) -> str:
-        return f"{game.name}{when(tick)}"
+        return self.packed(lines, clock, limit)
 
     async def picture(
         self, view: Any, title: str, events: list[Event], *, colours: str = "nation"

@@ -9,6 +9,7 @@ from bot.context import Reply, UserError
 from bot.dm.text import DISCORD_LIMIT
 from bot.game_side import Creation, Post, SandboxHelp, Words, no_founding, only_options
 from bot.games.caldera import NAME
+from bot.turnbased import fitted
 
 if TYPE_CHECKING:  # pragma: no cover
     from bot.actions import Actions
@@ -249,15 +250,7 @@ class CalderaSide:
 
 
 def _fitted(lines: list[str], room: int = ROOM) -> str:
-    out: list[str] = []
-    used = 0
-    for n, line in enumerate(lines):
-        if used + len(line) + 1 > room - 40:
-            out.append(f"... and {len(lines) - n} more (the star map shows them).")
-            break
-        out.append(line)
-        used += len(line) + 1
-    return "\n".join(out)
+    return fitted(lines, room, "the star map")
 
 
 async def _reminder(
@@ -265,26 +258,11 @@ async def _reminder(
 ) -> Post:
     """The channel's reminder of a deadline near: the captains who have not submitted, and a
     ping for those who chose the channel over a DM (`/notify mute:reminders`)."""
-    from bot.dm.notifier import PlayerSettings
     from bot.games.caldera.summary import reminder
-    from bot.store import BotStore
+    from bot.turnbased import reminder_post
     from engine.caldera.state import TICKS_PER_HOUR
-    from engine.host.realtime import RealClock
 
-    members = await service.members(game_id)
-    store = BotStore.of(service.store)
-    pinged: dict[str, str] = {}
-    for nation in e.waiting:
-        user = members.get(nation)
-        if user is None or not user.isdigit():
-            continue
-        settings = PlayerSettings.model_validate(await store.get_player_settings(user))
-        if "reminders" in settings.muted:
-            pinged[nation] = user
-    at = RealClock.of_row(row, TICKS_PER_HOUR).real_time_of(e.deadline)
-    minutes = (e.deadline - e.tick) * 60 // TICKS_PER_HOUR
-    due = f"<t:{int(at)}:R>" if at is not None else f"in {minutes} minutes of game time"
-    return Post(reminder(e, names, pinged, due), pings=tuple(pinged.values()))
+    return await reminder_post(service, game_id, row, e, names, reminder, TICKS_PER_HOUR)
 
 
 SIDE = CalderaSide()

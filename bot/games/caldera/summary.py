@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot.turnbased import waiting
 from engine.caldera import events as ev
 
 RESULTS = {
@@ -61,5 +62,4 @@ def turn_summary(e: ev.TurnResolved, names: Mapping[str, str]) -> list[str]:
 def reminder(
     e: ev.DeadlineNear, names: Mapping[str, str], pinged: Mapping[str, str], due: str
 ) -> str:
-    who = ", ".join(f"<@{pinged[p]}>" if p in pinged else names.get(p, p) for p in e.waiting)
-    return f"Turn {e.turn} resolves {due}. Not submitted yet: {who}."
+    return f"Turn {e.turn} resolves {due}. Not submitted yet: {waiting(e, names, pinged)}."

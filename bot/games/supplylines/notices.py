@@ -24,15 +24,16 @@ combat
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Collection, Iterable
+from collections.abc import Collection, Iterable
 from typing import Any
 
 from bot.dm.delivery import Menu
-from bot.dm.text import DISCORD_LIMIT, clip, pack
+from bot.dm.text import DISCORD_LIMIT
+from bot.turnbased import TurnTeller, current, span
 from engine.host.rows import GameRow
 from engine.interface.events import Event
-from engine.interface.summary import GameSummary
 from engine.supplylines import events as ev
+from engine.supplylines.state import TICKS_PER_HOUR
 
 log = logging.getLogger(__name__)
 
@@ -232,10 +233,8 @@ def _ended(e: ev.TurnEnded, n: _Names) -> list[str]:
 
 
 def _current(events: list[Event]) -> list[Event]:
-    """The events but reminders of a turn that has resolved since (the bot was down while
-    both came due: the report says more)."""
-    resolved = max((e.turn for e in events if isinstance(e, ev.TurnMoved)), default=0)
-    return [e for e in events if not (isinstance(e, ev.DeadlineNear) and e.turn <= resolved)]
+    """The events but reminders of a turn that has resolved since (its stages 1-4 told)."""
+    return current(events, max((e.turn for e in events if isinstance(e, ev.TurnMoved)), default=0))
 
 
 def _menus_note(events: list[Event], nation: str) -> list[str]:
@@ -264,22 +263,16 @@ def _menus_note(events: list[Event], nation: str) -> list[str]:
 
 def _span(ticks: int) -> str:
     """Ticks (a quarter of a game hour each) as a duration: "24 hours", "45 minutes"."""
-    from engine.supplylines.state import TICKS_PER_HOUR
-
-    minutes = max(ticks, 0) * 60 // TICKS_PER_HOUR
-    if minutes % 60:
-        return f"{minutes} minutes"
-    hours = minutes // 60
-    return f"{hours} hour{'s' if hours != 1 else ''}"
+    return span(ticks, TICKS_PER_HOUR)
 
 
 def _ids(ids: list[int]) -> str:
     return ", ".join(str(i) for i in ids)
 
 
-class SupplyLinesTeller:
+class SupplyLinesTeller(TurnTeller):
     kind = "supply-lines"
-    sitreps = False  # every turn's result comes with a picture instead
+    title = "Supply Lines"
     # sent even in quiet hours: the game's start and end, and a question with a short deadline
     urgent = frozenset({"Started", "GameOver", "SupplyAsked"})
 
@@ -292,10 +285,6 @@ class SupplyLinesTeller:
     def is_big(self, event: Event, nation: str) -> bool:
         return nation in event.to and isinstance(event, ev.TurnMoved | ev.Started | ev.GameOver)
 
-    def expires(self, event: Event) -> int | None:
-        """A reminder is worth nothing once its deadline has passed."""
-        return event.deadline if isinstance(event, ev.DeadlineNear) else None
-
     def outdated(self, event: Event, view: Any) -> bool:
         """A reminder held back (quiet hours) is not told once its turn has resolved or the
         player has submitted its orders meanwhile."""
@@ -303,9 +292,6 @@ class SupplyLinesTeller:
             return False
         me = view.players.get(view.nation)
         return view.turn != event.turn or view.phase != "orders" or me is None or me.submitted
-
-    def joined_self(self, event: Event, nation: str) -> bool:
-        return False  # told as a line ("You joined in seat 1")
 
     def digest(
         self,
@@ -322,13 +308,7 @@ class SupplyLinesTeller:
         if not lines:
             return []
         lines.extend(_menus_note(events, nation))
-        header = f"**{clock}**" if clock else "**Supply Lines**"
-        return pack([header, *(clip(line) for line in lines)], limit)
-
-    def header(
-        self, game: GameRow, summary: GameSummary, tick: int, when: Callable[[int], str]
-    ) -> str:
-        return f"{game.name}{when(tick)}"
+        return self.packed(lines, clock, limit)
 
     async def picture(
         self, view: Any, title: str, events: list[Event], *, colours: str = "nation"

@@ -9,20 +9,19 @@ import re
 from collections import OrderedDict
 
 from bot.actions import Actions
-from bot.context import GAME_OVER, Caller, Context, Reply, Seat, UserError, wrong_kind
+from bot.context import GAME_OVER, Caller, Context, Reply, Seat, UserError
 from bot.games.supplylines import NAME as KIND
 from bot.moderation import announce
 from bot.paging import Listing
+from bot.turnbased import set_deadline
 from engine.errors import CommandError, GameError
 from engine.host.realtime import RealClock
 from engine.supplylines.commands import MOST_ORDERS
 from engine.supplylines.events import OrdersCleared
 from engine.supplylines.kind import (
-    MODERATOR,
     ChooseSupply,
     ClearOrders,
     GiveOrder,
-    SetDeadline,
     SubmitOrders,
 )
 from engine.supplylines.state import TICKS_PER_HOUR
@@ -191,26 +190,9 @@ class Orders:
 
     async def mod_deadline(self, caller: Caller, now: bool = False, hours: float = 0.0) -> Reply:
         """`/mod deadline`: resolve the turn (or the supply question) now, or give more time."""
-        game = await self.ctx.moderated(caller)
-        if game.status == "ended":
-            raise UserError(GAME_OVER.format(game=game.id))
-        if game.kind != KIND:
-            raise UserError(wrong_kind(game, KIND))
-        if not 0 <= hours <= 7 * 24:  # (also not a number, or infinite)
-            raise UserError("Give from a quarter of an hour to a week (168 hours) more.")
-        if now == (hours > 0):
-            raise UserError(
-                "Either resolve now (`now:True`) or give more time (`hours:`), not both."
-            )
-        extend = round(hours * TICKS_PER_HOUR)
-        if not now and not 1 <= extend <= 7 * 96:
-            raise UserError("Give from a quarter of an hour to a week more.")
-        try:
-            await self.ctx.service.submit(
-                game.id, MODERATOR, SetDeadline(now=now, extend_ticks=0 if now else extend)
-            )
-        except (CommandError, GameError) as exc:
-            raise UserError(str(exc)) from None
+        game = await set_deadline(
+            self.ctx, caller, KIND, now, hours, TICKS_PER_HOUR, refused=lambda why: why
+        )
         if now:
             return announce(game, f"A moderator resolved the current phase of {game.name} now.")
         after = await self.ctx.service.summary(game.id)

@@ -307,26 +307,11 @@ async def _reminder(
 ) -> Post:
     """The channel's reminder of a deadline near: the players who have not submitted, and a
     ping for those who chose the channel over a DM (`/notify mute:reminders`)."""
-    from bot.dm.notifier import PlayerSettings
     from bot.games.supplylines.summary import reminder
-    from bot.store import BotStore
-    from engine.host.realtime import RealClock
+    from bot.turnbased import reminder_post
     from engine.supplylines.state import TICKS_PER_HOUR
 
-    members = await service.members(game_id)
-    store = BotStore.of(service.store)
-    pinged: dict[str, str] = {}
-    for nation in e.waiting:
-        user = members.get(nation)
-        if user is None or not user.isdigit():  # (an AI plays it)
-            continue
-        settings = PlayerSettings.model_validate(await store.get_player_settings(user))
-        if "reminders" in settings.muted:
-            pinged[nation] = user
-    at = RealClock.of_row(row, TICKS_PER_HOUR).real_time_of(e.deadline)
-    minutes = (e.deadline - e.tick) * 60 // TICKS_PER_HOUR
-    due = f"<t:{int(at)}:R>" if at is not None else f"in {minutes} minutes of game time"
-    return Post(reminder(e, names, pinged, due), pings=tuple(pinged.values()))
+    return await reminder_post(service, game_id, row, e, names, reminder, TICKS_PER_HOUR)
 
 
 SIDE = SupplyLinesSide()

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from bot import turnbased
 from bot.dm.text import DISCORD_LIMIT
 from engine.supplylines import events as ev
 
@@ -103,15 +104,7 @@ def _supply(e: ev.TurnEnded, names: Mapping[str, str]) -> list[str]:
 
 def fitted(lines: list[str], room: int = ROOM) -> str:
     """The lines as one message's part: those that fit, then how many more."""
-    out: list[str] = []
-    used = 0
-    for n, line in enumerate(lines):
-        if used + len(line) + 1 > room - 40:
-            out.append(f"... and {len(lines) - n} more (the board shows them).")
-            break
-        out.append(line)
-        used += len(line) + 1
-    return "\n".join(out)
+    return turnbased.fitted(lines, room, "the board")
 
 
 def reminder(
@@ -122,5 +115,5 @@ def reminder(
 ) -> str:
     """The channel's reminder: the players not submitted, a mention for those who chose the
     channel over a DM (`pinged`: nation -> Discord user id), the others by name."""
-    who = ", ".join(f"<@{pinged[p]}>" if p in pinged else names.get(p, p) for p in e.waiting)
+    who = turnbased.waiting(e, names, pinged)
     return f"Turn {e.turn}'s orders are due {due}. Not submitted yet: {who}."

@@ -16,12 +16,12 @@ from bot.discord_io import (
     caller_of,
     complete,
     complete_ids,
-    host_of,
     remove_from_group,
     respond,
 )
 from bot.games.caldera.captains import HAND_CHOICES, Captains
 from bot.games.caldera.card_select import CardSelect
+from bot.turnbased import deadline_command
 from engine.caldera.rules import load
 
 _RULES = load()
@@ -201,20 +201,13 @@ class CaptainCog(
         await respond(interaction, lambda: self._desk().starmap(caller_of(interaction)))
 
 
-@app_commands.command(name="turn", description="Caldera: resolve the turn now or give time")
-@app_commands.describe(now="resolve the turn now", hours="or give this many more hours")
-async def turn(
-    interaction: discord.Interaction,
-    now: bool = False,
-    hours: app_commands.Range[float, 0.0, 168.0] = 0.0,
-) -> None:
-    """`/mod turn`: Caldera's own moderator command, in the shell's /mod group."""
-    desk = host_of(interaction).desk
-    await respond(
-        interaction,
-        lambda: desk.part(Captains).mod_turn(caller_of(interaction), now, hours),
-        slow=True,
-    )
+# `/mod turn`: Caldera's own moderator command, in the shell's /mod group
+turn = deadline_command(
+    "turn",
+    "Caldera: resolve the turn now or give time",
+    "resolve the turn now",
+    lambda desk, caller, now, hours: desk.part(Captains).mod_turn(caller, now, hours),
+)
 
 
 async def setup(bot: commands.Bot | commands.AutoShardedBot) -> None:

@@ -5,10 +5,11 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.discord_io import caller_of, host_of, into_group, respond
+from bot.discord_io import game_creation, into_group, respond
 from bot.games.caldera import NAME
 from bot.games.caldera.side import MOST_DAYS, MOST_TURN_HOURS, SEATS
 from bot.lifecycle import SPEEDS
+from bot.turnbased import TURN_HOURS_DESCRIBED
 from engine.caldera.rules import available, decks_available
 
 
@@ -16,7 +17,7 @@ from engine.caldera.rules import available, decks_available
 @app_commands.describe(
     name="the game's name",
     captains="how many captains (1-6; default 3; empty seats may be AI captains)",
-    turn_hours="game hours a turn lasts at most (default 24; 0: until all submit)",
+    turn_hours=TURN_HOURS_DESCRIBED,
     speed="how fast game time runs",
     days="how many game days it lasts at most (default 60)",
     deck="the cards: the techs, missions and events (default starter)",
@@ -37,13 +38,12 @@ async def create(
     deck: str | None = None,
     ruleset: str = "standard",
 ) -> None:
-    desk = host_of(interaction).desk
     await respond(
         interaction,
-        lambda: desk.lifecycle.game_create(
-            caller_of(interaction),
+        game_creation(
+            interaction,
             name,
-            kind=NAME,
+            NAME,
             speed=speed,
             days=days,
             ruleset=ruleset,

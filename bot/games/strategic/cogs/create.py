@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.discord_io import caller_of, host_of, into_group, respond
+from bot.discord_io import game_creation, into_group, respond
 from bot.games.strategic.side import MOST_DAYS, NAME, SIZES
 from bot.lifecycle import SPEEDS
 from engine.strategic.kind import MAX_NATIONS, MIN_NATIONS
@@ -35,13 +35,12 @@ async def create(
     speed: str = "real-time",
     days: app_commands.Range[int, 1, MOST_DAYS] | None = None,
 ) -> None:
-    desk = host_of(interaction).desk
     await respond(
         interaction,
-        lambda: desk.lifecycle.game_create(
-            caller_of(interaction),
+        game_creation(
+            interaction,
             name,
-            kind=NAME,
+            NAME,
             speed=speed,
             days=days,
             ruleset=ruleset,

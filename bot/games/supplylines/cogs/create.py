@@ -5,9 +5,10 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.discord_io import caller_of, host_of, into_group, respond
+from bot.discord_io import game_creation, into_group, respond
 from bot.games.supplylines.side import MOST_DAYS, MOST_TURN_HOURS, NAME, RANDOM_SEATS, map_choices
 from bot.lifecycle import SPEEDS
+from bot.turnbased import TURN_HOURS_DESCRIBED
 from engine.supplylines.rules import available
 
 
@@ -16,7 +17,7 @@ from engine.supplylines.rules import available
     name="the game's name",
     map="a hand-made map, or a fair random one (default: four)",
     nations="how many players (default: the map's)",
-    turn_hours="game hours a turn lasts at most (default 24; 0: until all submit)",
+    turn_hours=TURN_HOURS_DESCRIBED,
     speed="how fast game time runs",
     days="how many game days it lasts at most",
     ruleset="the rules (standard)",
@@ -36,13 +37,12 @@ async def create(
     days: app_commands.Range[int, 1, MOST_DAYS] | None = None,
     ruleset: str = "standard",
 ) -> None:
-    desk = host_of(interaction).desk
     await respond(
         interaction,
-        lambda: desk.lifecycle.game_create(
-            caller_of(interaction),
+        game_creation(
+            interaction,
             name,
-            kind=NAME,
+            NAME,
             speed=speed,
             days=days,
             ruleset=ruleset,

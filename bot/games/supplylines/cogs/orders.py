@@ -14,12 +14,12 @@ from bot.discord_io import (
     add_to_group,
     caller_of,
     complete,
-    host_of,
     remove_from_group,
     respond,
 )
 from bot.games.supplylines.orders import MOST_ORDERS, Orders
 from bot.games.supplylines.supply_select import SupplySelect
+from bot.turnbased import deadline_command
 
 
 class OrdersCog(
@@ -80,22 +80,13 @@ class OrdersCog(
         )
 
 
-@app_commands.command(name="deadline", description="Supply Lines: resolve now or give time")
-@app_commands.describe(
-    now="resolve the turn (or the supply question) now", hours="or give this many more hours"
+# `/mod deadline`: Supply Lines' own moderator command, in the shell's /mod group
+deadline = deadline_command(
+    "deadline",
+    "Supply Lines: resolve now or give time",
+    "resolve the turn (or the supply question) now",
+    lambda desk, caller, now, hours: desk.part(Orders).mod_deadline(caller, now, hours),
 )
-async def deadline(
-    interaction: discord.Interaction,
-    now: bool = False,
-    hours: app_commands.Range[float, 0.0, 168.0] = 0.0,
-) -> None:
-    """`/mod deadline`: Supply Lines' own moderator command, in the shell's /mod group."""
-    desk = host_of(interaction).desk
-    await respond(
-        interaction,
-        lambda: desk.part(Orders).mod_deadline(caller_of(interaction), now, hours),
-        slow=True,
-    )
 
 
 async def setup(bot: commands.Bot | commands.AutoShardedBot) -> None:

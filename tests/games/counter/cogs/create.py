@@ -5,7 +5,7 @@ from __future__ import annotations
 import discord
 from discord import app_commands
 
-from bot.discord_io import caller_of, host_of, into_group, respond
+from bot.discord_io import game_creation, into_group, respond
 from tests.games.counter import NAME
 from tests.games.counter.core import SEATS
 
@@ -19,13 +19,7 @@ async def create(
     name: app_commands.Range[str, 1, 40],
     nations: app_commands.Range[int, SEATS[0], SEATS[1]] | None = None,
 ) -> None:
-    desk = host_of(interaction).desk
-    await respond(
-        interaction,
-        lambda: desk.lifecycle.game_create(
-            caller_of(interaction), name, kind=NAME, nations=nations
-        ),
-    )
+    await respond(interaction, game_creation(interaction, name, NAME, nations=nations))
 
 
 # the extension's entry points: the subcommand into the shell's `/game create`, and out again
