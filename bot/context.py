@@ -4,10 +4,12 @@ these and back, and the sandbox uses them the same way."""
 
 from __future__ import annotations
 
+import contextlib
 import re
 import secrets
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -26,6 +28,10 @@ PLAYING_REFEREE = (
     "You play in game {game}: a moderator who plays has no moderator's view or power over "
     "that game, so another moderator of this server must do it."
 )
+
+
+# the seats one command has looked up (`Context.one_command`)
+_SEATS: ContextVar[dict[tuple[Any, ...], Seat] | None] = ContextVar("seats", default=None)
 
 
 @dataclass(frozen=True)
@@ -213,10 +219,30 @@ class Context:
             return []
         return await self.service.games(guild_id=caller.guild_id)
 
+    @contextlib.contextmanager
+    def one_command(self) -> Iterator[None]:
+        """Within it, one command: the caller's seat is looked up once, however often the
+        command's parts ask (an order asks for its view, its submission and its reply)."""
+        token = _SEATS.set({})
+        try:
+            yield
+        finally:
+            _SEATS.reset(token)
+
     async def seat(self, caller: Caller, game_id: int | None = None) -> Seat:
         """The game the caller means: the one given, else the one hosted in this channel,
         else the only active game they play in (on any server: a player's own orders follow
         them). It grants no right: moderators' rights come from `moderated`/`moderates`."""
+        looked = _SEATS.get()
+        key = (caller.user_id, caller.guild_id, caller.channel_id, game_id)
+        if looked is not None and key in looked:
+            return looked[key]
+        found = await self._seat(caller, game_id)
+        if looked is not None:
+            looked[key] = found
+        return found
+
+    async def _seat(self, caller: Caller, game_id: int | None) -> Seat:
         service = self.service
         row: GameRow | None
         if game_id is not None:

@@ -166,3 +166,34 @@ async def test_the_command_points_an_hour_in_status_are_what_an_hour_brings(desk
     assert shown, "status shows the command points an hour"
     await desk.ctx.service.advance(game, (await desk.ctx.service.summary(game)).ticks_per_hour)
     assert (await desk.ctx.view(game, "red")).status.cp - before == int(shown.group(1))
+
+
+async def test_an_order_finds_its_game_once_and_the_next_order_looks_again(
+    desk: Desk, monkeypatch
+) -> None:
+    game = await started(desk)
+    looks: list[int | None] = []
+    look = desk.ctx._seat
+
+    async def counted(caller_, game_id=None):
+        looks.append(game_id)
+        return await look(caller_, game_id)
+
+    monkeypatch.setattr(desk.ctx, "_seat", counted)
+    view = await desk.ctx.view(game, "red")
+    unit = view.own_units()[0]
+    to = f"{unit.sq % view.width},{(unit.sq // view.width + 1) % view.height}"
+    await desk.part(Playing).move(caller("1"), str(unit.id), to)
+    assert looks == [None]  # its view, its submission and its reply: one look
+    # the channel's game ends and another begins there: the next order is the new game's
+    await desk.ctx.service.end(game)
+    again = await started(desk)
+    assert again != game
+    looks.clear()
+    view = await desk.ctx.view(again, "red")
+    unit = view.own_units()[0]
+    to = f"{unit.sq % view.width},{(unit.sq // view.width + 1) % view.height}"
+    await desk.part(Playing).move(caller("1"), str(unit.id), to)
+    assert looks == [None]
+    moved = await desk.ctx.view(again, "red")
+    assert moved.unit(unit.id) != unit  # it moved (or took the order) in the new game

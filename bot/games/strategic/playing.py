@@ -39,14 +39,16 @@ def costed(
     method: Callable[..., Awaitable[Reply]],
 ) -> Callable[..., Awaitable[Reply]]:
     """An order's reply ends with what it cost in command points and what is left (the
-    engine's `PointsSpent`), whatever the order (docs/MESSAGES.md)."""
+    engine's `PointsSpent`), whatever the order (docs/MESSAGES.md). An order is one command:
+    it finds the caller's game once (`Context.one_command`)."""
 
     @functools.wraps(method)
     async def answer(self: Playing, *args: Any, **kwargs: Any) -> Reply:
         spent: list[ev.PointsSpent] = []
         token = _SPENT.set(spent)
         try:
-            reply = await method(self, *args, **kwargs)
+            with self.ctx.one_command():
+                reply = await method(self, *args, **kwargs)
         finally:
             _SPENT.reset(token)
         if spent:

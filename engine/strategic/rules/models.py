@@ -495,15 +495,17 @@ class Ruleset(Strict):
         """The widest radius at which any unit interdicts (or sees a sub to interdict it)."""
         return max((max(u.interdict_radius or 0, u.sees_subs) for u in self.units), default=0)
 
-    @property
+    # (cached: the engine and the host's passes over every game ask these all the time, and
+    # a ruleset never changes once loaded)
+    @cached_property
     def ticks_per_hour(self) -> int:
         return 60 // self.time.minutes_per_tick
 
-    @property
+    @cached_property
     def ticks_per_day(self) -> int:
         return 24 * self.ticks_per_hour
 
-    @property
+    @cached_property
     def ticks_per_unit_update(self) -> int:
         return self.time.unit_update_hours * self.ticks_per_hour
 
