@@ -44,6 +44,7 @@ import random
 import shutil
 import sys
 import time
+from collections import Counter
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -420,14 +421,23 @@ class Hosting:
         full_ms = (time.perf_counter() - began) * 1000
         frozen = gc.get_freeze_count()
         gc.unfreeze()
+        gc.set_debug(gc.DEBUG_SAVEALL)  # what it finds is kept in gc.garbage, to be named
         began = time.perf_counter()
         leaked = gc.collect()
         unfrozen_ms = (time.perf_counter() - began) * 1000
+        gc.set_debug(0)
+        kinds = Counter(type(o).__qualname__ for o in gc.garbage)
+        gc.garbage.clear()
         freezes = self.keeper.freezes if self.keeper else 0
         return (
             f"  a full collection at the end: {full_ms:.0f} ms ({found} objects found); "
             f"{frozen} objects frozen ({freezes} freezes); unfrozen, a full collection takes "
             f"{unfrozen_ms:.0f} ms and finds {leaked} objects the freezes kept"
+            + (
+                f" ({', '.join(f'{k} {n}' for k, n in kinds.most_common(8))})"
+                if kinds
+                else ""
+            )
         )
 
 

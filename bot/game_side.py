@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import importlib
 import importlib.util
+import os
 import pkgutil
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -247,8 +248,21 @@ def forget(name: str) -> None:
 
 # modules that libraries import at their first use, which a game's first command or picture
 # makes: numpy's masked arrays (at its first `np.unique`: the sight of every command), Pillow's
-# palettes (at its first palette picture; its formats: `renderers.encoding`)
-FIRST_USE = ("numpy.ma", "PIL.ImagePalette")
+# palettes (at its first palette picture; its formats: `renderers.encoding`), and what the
+# drawing pool's "spawn" processes need when the first picture starts them (POSIX: its
+# modules of another system would not import)
+FIRST_USE = ("numpy.ma", "PIL.ImagePalette") + (
+    (
+        "multiprocessing.popen_fork",
+        "multiprocessing.popen_spawn_posix",
+        "multiprocessing.resource_tracker",
+        "multiprocessing.spawn",
+        "multiprocessing.synchronize",
+        "runpy",
+    )
+    if os.name == "posix"
+    else ()
+)
 
 
 def game_packages() -> list[str]:
