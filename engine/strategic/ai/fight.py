@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
+
 from engine.strategic import commands as cmd
 from engine.strategic.ai.state import Plan
 from engine.strategic.rules import Ruleset
@@ -192,6 +194,10 @@ def strikes(
         if sq in p.view.cities
         and any(rules.unit[u.type].unit_class == UnitClass.LAND for u in units)
     }
+    # the targets in reach of each striker found by distance at once (numpy), then the
+    # rules' questions asked of those only: the same targets, in the same order
+    free = [t for t in hostile if t.carried_by is None]
+    free_squares = np.fromiter((t.sq for t in free), dtype=np.int64, count=len(free))
     for unit in p.own:
         ut = rules.unit[unit.type]
         if unit.id in p.busy or unit.carried_by is not None:
@@ -205,13 +211,11 @@ def strikes(
             reach = min(reach, (unit.fuel or 0) // 2)
         if reach < 1:
             continue
+        away = known.dist_many(unit.sq, free_squares)
         options = [
             t
-            for t in hostile
-            if t.carried_by is None
-            and can_hit(p, unit, t)
-            and 1 <= dist(unit.sq, t.sq) <= reach
-            and matchup(rules, unit, [t]) >= 0  # in a battle: no weak matchups
+            for t in (free[i] for i in np.flatnonzero((away >= 1) & (away <= reach)).tolist())
+            if can_hit(p, unit, t) and matchup(rules, unit, [t]) >= 0  # battles: no weak ones
         ]
         if options and ut.unit_class == UnitClass.SEA:
             # a ship sails round land: keep what it can reach by water, as it knows the map

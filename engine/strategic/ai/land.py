@@ -85,15 +85,25 @@ def expand(p: Plan) -> None:
     claimed: dict[int, int] = {}
     for goal in p.memory.sent.values():
         claimed[goal] = claimed.get(goal, 0) + 1
+    # the nearest targets of a square, worked out once for the units that stand on it
+    nearest: dict[int, tuple[np.ndarray, list[int]] | None] = {}
     for unit in sorted(p.land_units(), key=lambda u: u.id):
         if not p.idle(unit) or p.cp < p.cost_move:
             continue
-        d = known.dist_many(unit.sq, targets)
-        if (d == 1).any():
+        if unit.sq not in nearest:
+            d = known.dist_many(unit.sq, targets)
+            in_place = bool((d == 1).any())
+            nearest[unit.sq] = (
+                None
+                if in_place
+                else (d, np.lexsort((targets, d))[: profile.expand_choices].tolist())
+            )
+        found = nearest[unit.sq]
+        if found is None:
             continue  # in place already
-        order = np.lexsort((targets, d))
+        d, choices = found
         best = None
-        for i in order[: profile.expand_choices].tolist():
+        for i in choices:
             t = int(targets[i])
             if d[i] > profile.expand_radius:
                 break
@@ -181,6 +191,7 @@ def scout(p: Plan) -> None:
     known, profile, view = p.map, p.profile, p.view
     unknown: np.ndarray | None = None  # squares never seen (worked out when first needed)
     unknown_by_land: np.ndarray = np.empty(0, dtype=np.int64)  # ...of them, next to land
+    options: dict[tuple[int, bool, int], np.ndarray] = {}  # (square, walks, reach) -> nearest
     for unit in p.own:
         ut = p.rules.unit[unit.type]
         scouting = unit.type == "zeppelin" or (
@@ -201,20 +212,22 @@ def scout(p: Plan) -> None:
             unknown_by_land = unknown[near_land[unknown]]
             if unknown.size == 0:
                 return
-        pool = unknown_by_land if ut.moves_on == MovesOn.LAND else unknown
-        if ut.moves_on == MovesOn.LAND and pool.size:
-            # only what it can walk to: unknown squares next to its own island
-            pool = pool[known.shore_of(unit.sq)[pool]]
-        if pool.size == 0:
-            continue
+        walks = ut.moves_on == MovesOn.LAND
         reach = max(1, (unit.fuel or 0) // 2) if ut.needs_fuel else profile.scout_reach
-        d = known.dist_many(unit.sq, pool)
-        ok = np.flatnonzero(d <= reach)
-        if ok.size == 0:
+        key = (unit.sq, walks, reach)
+        if key not in options:  # worked out once for the scouts alike on one square
+            pool = unknown_by_land if walks else unknown
+            if walks and pool.size:
+                # only what it can walk to: unknown squares next to its own island
+                pool = pool[known.shore_of(unit.sq)[pool]]
+            d = known.dist_many(unit.sq, pool)
+            ok = np.flatnonzero(d <= reach)
+            # the nearest few (one of them is taken at random: scouts spread out)
+            options[key] = pool[ok[np.argsort(d[ok], kind="stable")[: profile.scout_choices]]]
+        nearest = options[key]
+        if nearest.size == 0:
             continue
-        # the nearest few, one of them at random (scouts spread out)
-        nearest = ok[np.argsort(d[ok], kind="stable")[: profile.scout_choices]]
-        goal = int(pool[p.rng.choice(nearest.tolist())])
+        goal = int(p.rng.choice(nearest.tolist()))
         if ut.moves_on == MovesOn.LAND:
             land_n = [n for n in known.neighbours(goal) if known.terrain(n) == LAND]
             if not land_n:
