@@ -120,8 +120,17 @@ async def open_game(env, **options) -> int:
         "game create strategic-initiative",
         {"name": "Island War", "nations": 2, "speed": "test (x360)", **options},
     )
-    assert not reply.ephemeral and "Island War" in reply.text
-    return int(reply.text.split("(game ")[1].split(")")[0])
+    if reply.deferred:
+        # answered late (a loaded machine): the bot said "Done: see the channel." privately,
+        # then answers in public in a follow-up
+        await reply.wait_for(lambda r: any(not m.ephemeral for m in r.followups), 30.0)
+        public = next(m for m in reply.followups if not m.ephemeral)
+        text = public.content
+    else:
+        assert not reply.ephemeral
+        text = reply.text
+    assert "Island War" in text, text
+    return int(text.split("(game ")[1].split(")")[0])
 
 
 async def test_a_whole_game_through_discord(env) -> None:
