@@ -91,15 +91,18 @@ def state_of(view: View) -> State:
 
 
 def _research_pick(state: State, c: Captain, cards: list[str]) -> str:
-    """The cheapest research (a class or an engine first on a tie); with mission 4 (a new
-    tech level), a tech above its best level first."""
+    """The cheapest research (a class or an engine first on a tie); a weapon first while it
+    knows none (its shipyard fires the weapons it knows); with mission 4 (a new tech level), a
+    tech above its best level first."""
     best = stats_.highest_level(c.techs, state.cards)
+    armed = bool(_best(state, c, "weapon"))
 
-    def key(card: str) -> tuple[bool, bool, int, bool, str]:
+    def key(card: str) -> tuple[bool, bool, bool, int, bool, str]:
         tech_id = state.cards.card(card).tech
         tech = state.cards.techs[tech_id]
         return (
             tech_id in c.techs,
+            not armed and tech.category != "weapon",
             c.mission == NEW_LEVEL and tech.level <= best,
             tech.research_cost,
             tech.category not in ("class", "engine"),
@@ -165,9 +168,17 @@ def _best(state: State, c: Captain, category: str) -> list[str]:
     return sorted(owned, key=lambda t: (-techs[t].value(c.techs[t]), t))
 
 
-def _design(state: State, c: Captain, klass: str, *, miner: bool) -> list[str]:
+def _design(
+    state: State,
+    c: Captain,
+    klass: str,
+    *,
+    miner: bool,
+    against: list[dict[str, int]] | None = None,
+) -> list[str]:
     """Parts for a new ship of `klass`: the best engine, then mining bots (a miner) or the
-    best weapon and defence by turns, while they fit."""
+    weapon hitting hardest through the known enemies' defences and the best defence by
+    turns, while they fit."""
     techs = state.cards.techs
     room = space_of(state, c, klass)
     engines = _best(state, c, "engine")
@@ -179,7 +190,11 @@ def _design(state: State, c: Captain, klass: str, *, miner: bool) -> list[str]:
     if miner:
         fill = ["mining-bots"] if "mining-bots" in c.techs else []
     else:
-        fill = _best(state, c, "weapon")[:1] + _best(state, c, "defence")[:1]
+        weapons = sorted(
+            _best(state, c, "weapon"),
+            key=lambda t: -_weapon_worth(state, c, t, against or []) * techs[t].size,
+        )
+        fill = weapons[:1] + _best(state, c, "defence")[:1]
     while fill:
         placed = False
         for part in fill:
@@ -192,10 +207,132 @@ def _design(state: State, c: Captain, klass: str, *, miner: bool) -> list[str]:
     return parts
 
 
-def _spend(state: State, me: str, c: Captain, credits: int, defend: bool) -> list[Any]:
+def _first_weapon(state: State, c: Captain) -> str | None:
+    """A level 1 weapon for a captain who knows none, the most damage for its space."""
+    if _best(state, c, "weapon"):
+        return None
+    techs = state.cards.techs
+    level_1 = [t for t, tech in techs.items() if tech.category == "weapon" and tech.level == 1]
+    return min(
+        level_1,
+        key=lambda t: (-techs[t].value(0) / max(1, techs[t].size), techs[t].build_cost, t),
+        default=None,
+    )
+
+
+def armours(view: View, state: State) -> list[dict[str, int]]:
+    """What each design of the enemies known absorbs of a hit, by weapon type (its defences
+    at its layouts): the enemies' designs are on the map for all to see."""
+    techs = state.cards.techs
+    out: list[dict[str, int]] = []
+    for npc in view.npcs.values():
+        if npc.friend or npc.conquered:
+            continue
+        for parts in npc.designs.values():
+            table: dict[str, int] = {}
+            for part in parts:
+                tech = techs.get(part)
+                if tech is not None and tech.category == "defence":
+                    for kind in tech.covers:
+                        table[kind] = table.get(kind, 0) + tech.value(npc.techs.get(part, 0))
+            out.append(table)
+    return out
+
+
+def _weapon_worth(state: State, c: Captain, weapon: str, against: list[dict[str, int]]) -> float:
+    """A weapon's damage a hit (with its Arm) through the known enemies' defences, on
+    average (all of it when no enemy is known), for the space it takes."""
+    tech = state.cards.techs[weapon]
+    hit = stats_.damage(tech.value(c.techs.get(weapon, 0)), c.stats or Stats(), state.rules)
+    kind = tech.weapon or ""
+    through = [max(0, hit - a.get(kind, 0)) for a in against] or [hit]
+    return sum(through) / len(through) / max(1, tech.size)
+
+
+def _first_defence(state: State, c: Captain) -> str | None:
+    """A level 1 defence covering every weapon type, for a captain who knows none."""
+    if _best(state, c, "defence"):
+        return None
+    techs = state.cards.techs
+    kinds = {t.weapon for t in techs.values() if t.weapon}
+    level_1 = [
+        t
+        for t, tech in techs.items()
+        if tech.category == "defence" and tech.level == 1 and kinds <= set(tech.covers)
+    ]
+    return min(level_1, key=lambda t: (-techs[t].value(0) / max(1, techs[t].size), t), default=None)
+
+
+def _yard_weapon(state: State, c: Captain, against: list[dict[str, int]]) -> str | None:
+    """The weapon it knows dealing the most damage (with its Arm, through the enemies'
+    defences) for the space it takes: a shipyard fires every weapon fitted in it, so its room
+    is what counts."""
+    techs = state.cards.techs
+    return min(
+        _best(state, c, "weapon"),
+        key=lambda t: (-_weapon_worth(state, c, t, against), techs[t].build_cost, t),
+        default=None,
+    )
+
+
+def _yard_parts(state: State, c: Captain, budget: int, against: list[dict[str, int]]) -> list[str]:
+    """Parts to fit in the shipyard's free room that `budget` pays for: its best weapon for
+    the space and its best defence by turns (defences add up: enough of them and the early
+    enemies' hits do nothing), while they fit."""
+    techs, rules = state.cards.techs, state.rules
+    weapon = _yard_weapon(state, c, against)
+    if weapon is None or c.shipyard.destroyed:
+        return []
+    room = space_of(state, c, c.shipyard.klass) * rules.shipyard.space_times
+    free = room - sum(techs[p].size for p in c.shipyard.parts if p in techs)
+    fill = [weapon, *_best(state, c, "defence")[:1]]
+    parts: list[str] = []
+    used = 0
+    while fill:
+        for part in list(fill):
+            if used + techs[part].size <= free:
+                parts.append(part)
+                used += techs[part].size
+            else:
+                fill.remove(part)
+
+    def cost(chosen: list[str]) -> int:
+        return stats_.build_cost(
+            sum(techs[p].build_cost for p in chosen), c.stats or Stats(), rules
+        )
+
+    while parts and cost(parts) > budget:
+        parts.pop()
+    return parts
+
+
+def _spend(
+    state: State,
+    me: str,
+    c: Captain,
+    credits: int,
+    defend: bool,
+    against: list[dict[str, int]] | None = None,
+) -> list[Any]:
+    against = against or []
     out: list[Any] = []
     rules, techs = state.rules, state.cards.techs
     ships = state.ships_of(me)
+    yard_price = rules.repair.shipyard_per_sp
+    if c.shipyard.damage and not c.shipyard.destroyed and credits >= yard_price:
+        # the shipyard first: the campaign is lost with the last one
+        points = min(c.shipyard.damage, credits // max(1, yard_price))
+        out.append(Repair(ship=None, points=points))
+        credits -= points * yard_price
+    fit = _yard_parts(state, c, credits if defend else credits // 2, against)
+    if fit:
+        # weapons and defences in the shipyard: the cheapest defence of Earth
+        cost = stats_.build_cost(sum(techs[p].build_cost for p in fit), c.stats or Stats(), rules)
+        out.append(Upgrade(klass=None, parts=fit))
+        credits -= cost
+        c = c.model_copy(
+            update={"shipyard": c.shipyard.model_copy(update={"parts": c.shipyard.parts + fit})}
+        )
     price = rules.repair.ship_per_sp
     for ship in ships:
         if ship.at == EARTH and ship.damage and credits >= price:
@@ -228,7 +365,7 @@ def _spend(state: State, me: str, c: Captain, credits: int, defend: bool) -> lis
         miners = sum(1 for s in ships if "mining-bots" in s.parts)
         for klass in classes:
             miner = miners * 2 < len(ships) + 1
-            parts = _design(state, c, klass, miner=miner)
+            parts = _design(state, c, klass, miner=miner, against=against)
             cost = stats_.build_cost(
                 techs[klass].build_cost + sum(techs[p].build_cost for p in parts),
                 c.stats or Stats(),
@@ -385,6 +522,16 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
         if bonus is not None and credits >= bonus.cost * 2:
             out.append(BuyBonus(bonus=bonus.id))
             credits -= bonus.cost
+        weapon = _first_weapon(state, state.captains[me])
+        tech_bonus = next(
+            (b for b in state.rules.bonuses if b.kind == "tech" and b.level == 1), None
+        )
+        # a weapon and a defence for its shipyard from the first turn: bargains as bonuses
+        for tech in (weapon, _first_defence(state, state.captains[me])):
+            if tech is not None and tech_bonus is not None and credits >= tech_bonus.cost * 3:
+                out.append(BuyBonus(bonus=tech_bonus.id, tech=tech))
+                credits -= tech_bonus.cost
+                state.captains[me].techs[tech] = 0
     cards = _cards(state, view, me, c)
     out += cards
     for command in cards:
@@ -395,7 +542,7 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
         if isinstance(command, Choose) and command.hand == "research" and command.card:
             state.captains[me].research = state.cards.card(command.card).tech
             state.captains[me].research_paid = 0
-    spent = _spend(state, me, state.captains[me], credits, threatened(view))
+    spent = _spend(state, me, state.captains[me], credits, threatened(view), armours(view, state))
     forbids: dict[type, str] = {
         Build: "no-building",
         Upgrade: "no-building",
