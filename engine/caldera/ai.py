@@ -527,11 +527,11 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
             (b for b in state.rules.bonuses if b.kind == "tech" and b.level == 1), None
         )
         # a weapon and a defence for its shipyard from the first turn: bargains as bonuses
-        for tech in (weapon, _first_defence(state, state.captains[me])):
-            if tech is not None and tech_bonus is not None and credits >= tech_bonus.cost * 3:
-                out.append(BuyBonus(bonus=tech_bonus.id, tech=tech))
+        for first in (weapon, _first_defence(state, state.captains[me])):
+            if first is not None and tech_bonus is not None and credits >= tech_bonus.cost * 3:
+                out.append(BuyBonus(bonus=tech_bonus.id, tech=first))
                 credits -= tech_bonus.cost
-                state.captains[me].techs[tech] = 0
+                state.captains[me].techs[first] = 0
     cards = _cards(state, view, me, c)
     out += cards
     for command in cards:
