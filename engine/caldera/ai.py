@@ -67,6 +67,9 @@ HUNTS = (1, 3)  # the loyalty missions of destroying enemy ships
 NEW_LAYOUT = 2  # the loyalty mission of a new layout of the most advanced tech
 NEW_LEVEL = 4  # the loyalty mission of researching a new tech level
 SCOUT_FARTHEST = 5  # the loyalty mission of scouting farther than any known tile
+# the loyalty missions it takes first: a new tech level (its research brings it), a new
+# layout of its best tech (a design), scouting farther, then the fights
+MISSION_ORDER = (NEW_LEVEL, NEW_LAYOUT, SCOUT_FARTHEST, 1, 3, 6)
 
 
 @dataclass
@@ -124,7 +127,14 @@ def _cards(state: State, view: View, me: str, c: Captain) -> list[Any]:
             if cards.card(pick).tech not in c.techs:
                 out.append(Choose(hand="research", card=pick))
         elif hand.kind == "mission":
-            easiest = min(hand.cards, key=lambda k: (cards.card(k).number, k))
+            easiest = min(
+                hand.cards,
+                key=lambda k: (
+                    (MISSION_ORDER.index(cards.card(k).number), k)
+                    if cards.card(k).number in MISSION_ORDER
+                    else (len(MISSION_ORDER), k)
+                ),
+            )
             out.append(Choose(hand="mission", card=easiest))
         elif hand.kind == "design":
             best = None
@@ -414,7 +424,10 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
         s.at for s in view.ships if s.owner in view.npcs and not view.npcs[s.owner].friend
     }
     limit = state.rules.fleet.move_group
-    defend = threatened(view)
+    techs = state.cards.techs
+    # an armed shipyard holds Earth against the early enemies: its warships fly on
+    armed = any(p in techs and techs[p].category == "weapon" for p in c.shipyard.parts)
+    defend = threatened(view) and not armed
     # its first warship scouts on, even when the others guard the shipyard
     scout = next((s.id for s in state.ships_of(me) if "mining-bots" not in s.parts), None)
     homes = {
