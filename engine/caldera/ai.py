@@ -435,6 +435,7 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
         for n in view.npcs.values()
         if not n.friend and not n.conquered and n.home and n.home not in enemies_at
     }
+    busy = c.mission not in (None, SCOUT_FARTHEST) or any(h.kind == "mission" for h in c.hand)
     for ship in state.ships_of(me):
         if taken.get(ship.at, 0) >= limit:
             continue
@@ -459,6 +460,10 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
             options = [p for p in reach if p in systems and p not in enemies_at]
             if options:
                 goal = min(options, key=lambda p: (reach[p], hexes.key_order(p)))
+        elif busy:
+            # a loyalty mission found now would be lost: it leaves the scouting to the
+            # captains without one and waits at the shipyard
+            goal = EARTH if EARTH in reach else None
         else:
             options = [p for p in reach if p in unexplored and p not in targets_used]
             if forbidden(state, "no-exploring") is not None:
