@@ -362,6 +362,21 @@ def _spend(
             c = c.model_copy(
                 update={"shipyard": c.shipyard.model_copy(update={"klass": larger[0]})}
             )
+    top = stats_.highest_level(c.techs, state.cards)
+    if (
+        c.mission == NEW_LEVEL
+        and c.research is not None
+        and c.research in techs
+        and techs[c.research].level > top
+        and credits > 0
+    ):
+        # the mission of a new tech level: every credit into the research that brings it
+        need = research_cost(state, c, c.research) - c.research_paid
+        amount = min(need, credits)
+        if amount > 0:
+            out.append(Fund(amount=amount))
+            credits -= amount
+            c = c.model_copy(update={"research_paid": c.research_paid + amount})
     yard = techs[c.shipyard.klass].level
     classes = sorted(
         (
