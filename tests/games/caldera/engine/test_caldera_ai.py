@@ -6,12 +6,12 @@ from __future__ import annotations
 from typing import Any
 
 from engine.caldera import ai
-from engine.caldera.commands import BuyBonus, Choose, Move, Repair, Upgrade
+from engine.caldera.commands import Build, BuyBonus, Choose, Fund, Move, Repair, Upgrade
 from engine.caldera.state import EARTH, Hand, Npc, State
 from engine.caldera.view import view_for
 from tests.games.caldera.engine.game import CAPTAINS, STATS, command, new_game, past_setup
 
-AI_SEAT = "cal"
+AI_SEAT = CAPTAINS[2][0]  # "cal", the game's AI seat
 
 
 def decide(state: State) -> list[Any]:
@@ -127,4 +127,22 @@ def test_with_enemies_near_and_an_armed_shipyard_its_warships_fly_on() -> None:
     assert moved == set(ids)
 
 
-assert CAPTAINS[2][0] == AI_SEAT
+def test_a_captain_with_a_loyalty_mission_leaves_the_scouting_to_the_others() -> None:
+    state = quiet(past_setup())
+    c = state.captains[AI_SEAT]
+    c.credits = 0
+    ids = _warships_at_earth(state)
+    scouting = {x.to for x in decide(state) if isinstance(x, Move)} - set(state.map.tiles)
+    assert len(scouting) == 2  # no mission: both warships scout unexplored places
+    c.mission = 1  # destroy an enemy ship: a mission found now would be lost
+    assert not [x for x in decide(state) if isinstance(x, Move) and set(x.ships) & set(ids)]
+
+
+def test_with_the_mission_of_a_new_tech_level_its_credits_go_into_that_research() -> None:
+    state = quiet(past_setup())
+    c = state.captains[AI_SEAT]
+    c.research, c.research_paid, c.credits = "frigate", 0, 200
+    c.mission = 4  # research a new tech level: the frigate (level 2) brings it
+    commands = decide(state)
+    assert [x.amount for x in commands if isinstance(x, Fund)] == [200]
+    assert not [x for x in commands if isinstance(x, Build)]
