@@ -24,6 +24,7 @@ BENCHES = [
     "bench.bench_supplylines",
     "bench.bench_supplylines_orders",
     "bench.bench_ai",
+    "bench.bench_caldera_ai",
     "bench.bench_discord_traffic",
 ]
 

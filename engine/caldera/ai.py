@@ -6,23 +6,33 @@ command it gives is checked by the game as a player's; one refused is remembered
 
 The policy, once a window:
 1. The setup: balanced stats (the rules' default character), the first zone mission card, an
-   Earth interceptor when the credits allow it.
-2. Cards: the research whose tech costs least (a class or engine first on a tie; a higher
-   level first for mission 4), the easiest mission (the lowest number), the cheapest design
-   when a fifth of the credits pays for it (one of its most advanced tech whenever it can pay
-   for mission 2), a half-price tech when half the credits pay for it.
-3. Spending: repairs of its ships at the shipyard; the shipyard rebuilt for its largest class
-   when half the credits pay for it; a ship a turn when the credits pay for it:
-   the largest class its shipyard builds, its best engine, then mining bots (while fewer
-   than half its ships are miners) or its best weapon and defence by turns, while they fit;
-   half the credits left into research (a quarter before it has a ship).
+   Earth interceptor when the credits allow it, and (as bonuses, when it knows none) a level
+   1 weapon and a level 1 defence for its shipyard.
+2. Cards: the research whose tech costs least (a weapon first while it knows none; a class or
+   engine first on a tie; a higher level first for mission 4), the mission its own spending
+   brings first (4 a new tech level, 2 a new layout, 5 scouting farther, then the fights 1, 3
+   and 6), the cheapest design when a fifth of the credits pays for it (one of its most
+   advanced tech whenever it can pay for mission 2), a half-price tech when half the credits
+   pay for it.
+3. Spending: repairs of its shipyard first (the campaign is lost with the last one); weapons
+   and defences fitted in the shipyard by turns (half the credits; all of them with enemies
+   near): the weapon dealing the most for its space through the known enemies' defences (their
+   designs are public); repairs of its ships at the shipyard; with mission 4 every credit into
+   the research that brings it; the shipyard rebuilt for its largest class when half the
+   credits pay for it; a ship a turn when the credits pay for it: the largest class its
+   shipyard builds, its best engine, then mining bots (while fewer than half its ships are
+   miners) or the weapon hitting hardest through the enemies' defences and its best defence
+   by turns, while they fit; half the credits left into research (a quarter before it has a
+   ship).
 4. Moves: miners to the nearest system with minerals; the others to the nearest unexplored
    place their engines reach (scouting), else to the reachable place nearest to one; at most
-   a fleet from one place. With enemy ships or an enemy base within `THREAT` layers of Earth,
-   the warships but the first (a scout) guard the shipyard (those at Earth stay, the others
-   come home). Warships go
-   for the captain's mission: an enemy homeworld left without ships when it has an army,
-   enemy ships away from Earth (missions 1 and 3), the farthest unexplored place (mission 5).
+   a fleet from one place. A captain holding a loyalty mission (or a mission hand) but
+   mission 5 scouts nothing (a mission found then would be lost): its warships wait at the
+   shipyard. With enemy ships or an enemy base within `THREAT` layers of Earth and no weapon
+   in the shipyard, the warships but the first (a scout) guard it (those at Earth stay, the
+   others come home). Warships go for the captain's mission: an enemy homeworld left without
+   ships when it has an army, enemy ships away from Earth (missions 1 and 3), the farthest
+   unexplored place (mission 5).
 5. Land units: an army of the cheapest unit (as many as its largest ship carries and a
    quarter of its credits pays for) once it has ships, to take enemy homeworlds.
 Then it submits.
@@ -68,6 +78,9 @@ HUNTS = (1, 3)  # the loyalty missions of destroying enemy ships
 NEW_LAYOUT = 2  # the loyalty mission of a new layout of the most advanced tech
 NEW_LEVEL = 4  # the loyalty mission of researching a new tech level
 SCOUT_FARTHEST = 5  # the loyalty mission of scouting farther than any known tile
+# the loyalty missions it takes first: a new tech level (its research brings it), a new
+# layout of its best tech (a design), scouting farther, then the fights
+MISSION_ORDER = (NEW_LEVEL, NEW_LAYOUT, SCOUT_FARTHEST, 1, 3, 6)
 
 
 @dataclass
@@ -92,15 +105,18 @@ def state_of(view: View) -> State:
 
 
 def _research_pick(state: State, c: Captain, cards: list[str]) -> str:
-    """The cheapest research (a class or an engine first on a tie); with mission 4 (a new
-    tech level), a tech above its best level first."""
+    """The cheapest research (a class or an engine first on a tie); a weapon first while it
+    knows none (its shipyard fires the weapons it knows); with mission 4 (a new tech level), a
+    tech above its best level first."""
     best = stats_.highest_level(c.techs, state.cards)
+    armed = bool(_best(state, c, "weapon"))
 
-    def key(card: str) -> tuple[bool, bool, int, bool, str]:
+    def key(card: str) -> tuple[bool, bool, bool, int, bool, str]:
         tech_id = state.cards.card(card).tech
         tech = state.cards.techs[tech_id]
         return (
             tech_id in c.techs,
+            not armed and tech.category != "weapon",
             c.mission == NEW_LEVEL and tech.level <= best,
             tech.research_cost,
             tech.category not in ("class", "engine"),
@@ -122,7 +138,14 @@ def _cards(state: State, view: View, me: str, c: Captain) -> list[Any]:
             if cards.card(pick).tech not in c.techs:
                 out.append(Choose(hand="research", card=pick))
         elif hand.kind == "mission":
-            easiest = min(hand.cards, key=lambda k: (cards.card(k).number, k))
+            easiest = min(
+                hand.cards,
+                key=lambda k: (
+                    (MISSION_ORDER.index(cards.card(k).number), k)
+                    if cards.card(k).number in MISSION_ORDER
+                    else (len(MISSION_ORDER), k)
+                ),
+            )
             out.append(Choose(hand="mission", card=easiest))
         elif hand.kind == "design":
             best = None
@@ -166,9 +189,17 @@ def _best(state: State, c: Captain, category: str) -> list[str]:
     return sorted(owned, key=lambda t: (-techs[t].value(c.techs[t]), t))
 
 
-def _design(state: State, c: Captain, klass: str, *, miner: bool) -> list[str]:
+def _design(
+    state: State,
+    c: Captain,
+    klass: str,
+    *,
+    miner: bool,
+    against: list[dict[str, int]] | None = None,
+) -> list[str]:
     """Parts for a new ship of `klass`: the best engine, then mining bots (a miner) or the
-    best weapon and defence by turns, while they fit."""
+    weapon hitting hardest through the known enemies' defences and the best defence by
+    turns, while they fit."""
     techs = state.cards.techs
     room = space_of(state, c, klass)
     engines = _best(state, c, "engine")
@@ -180,7 +211,11 @@ def _design(state: State, c: Captain, klass: str, *, miner: bool) -> list[str]:
     if miner:
         fill = ["mining-bots"] if "mining-bots" in c.techs else []
     else:
-        fill = _best(state, c, "weapon")[:1] + _best(state, c, "defence")[:1]
+        weapons = sorted(
+            _best(state, c, "weapon"),
+            key=lambda t: -_weapon_worth(state, c, t, against or []) * techs[t].size,
+        )
+        fill = weapons[:1] + _best(state, c, "defence")[:1]
     while fill:
         placed = False
         for part in fill:
@@ -193,10 +228,132 @@ def _design(state: State, c: Captain, klass: str, *, miner: bool) -> list[str]:
     return parts
 
 
-def _spend(state: State, me: str, c: Captain, credits: int, defend: bool) -> list[Any]:
+def _first_weapon(state: State, c: Captain) -> str | None:
+    """A level 1 weapon for a captain who knows none, the most damage for its space."""
+    if _best(state, c, "weapon"):
+        return None
+    techs = state.cards.techs
+    level_1 = [t for t, tech in techs.items() if tech.category == "weapon" and tech.level == 1]
+    return min(
+        level_1,
+        key=lambda t: (-techs[t].value(0) / max(1, techs[t].size), techs[t].build_cost, t),
+        default=None,
+    )
+
+
+def armours(view: View, state: State) -> list[dict[str, int]]:
+    """What each design of the enemies known absorbs of a hit, by weapon type (its defences
+    at its layouts): the enemies' designs are on the map for all to see."""
+    techs = state.cards.techs
+    out: list[dict[str, int]] = []
+    for npc in view.npcs.values():
+        if npc.friend or npc.conquered:
+            continue
+        for parts in npc.designs.values():
+            table: dict[str, int] = {}
+            for part in parts:
+                tech = techs.get(part)
+                if tech is not None and tech.category == "defence":
+                    for kind in tech.covers:
+                        table[kind] = table.get(kind, 0) + tech.value(npc.techs.get(part, 0))
+            out.append(table)
+    return out
+
+
+def _weapon_worth(state: State, c: Captain, weapon: str, against: list[dict[str, int]]) -> float:
+    """A weapon's damage a hit (with its Arm) through the known enemies' defences, on
+    average (all of it when no enemy is known), for the space it takes."""
+    tech = state.cards.techs[weapon]
+    hit = stats_.damage(tech.value(c.techs.get(weapon, 0)), c.stats or Stats(), state.rules)
+    kind = tech.weapon or ""
+    through = [max(0, hit - a.get(kind, 0)) for a in against] or [hit]
+    return sum(through) / len(through) / max(1, tech.size)
+
+
+def _first_defence(state: State, c: Captain) -> str | None:
+    """A level 1 defence covering every weapon type, for a captain who knows none."""
+    if _best(state, c, "defence"):
+        return None
+    techs = state.cards.techs
+    kinds = {t.weapon for t in techs.values() if t.weapon}
+    level_1 = [
+        t
+        for t, tech in techs.items()
+        if tech.category == "defence" and tech.level == 1 and kinds <= set(tech.covers)
+    ]
+    return min(level_1, key=lambda t: (-techs[t].value(0) / max(1, techs[t].size), t), default=None)
+
+
+def _yard_weapon(state: State, c: Captain, against: list[dict[str, int]]) -> str | None:
+    """The weapon it knows dealing the most damage (with its Arm, through the enemies'
+    defences) for the space it takes: a shipyard fires every weapon fitted in it, so its room
+    is what counts."""
+    techs = state.cards.techs
+    return min(
+        _best(state, c, "weapon"),
+        key=lambda t: (-_weapon_worth(state, c, t, against), techs[t].build_cost, t),
+        default=None,
+    )
+
+
+def _yard_parts(state: State, c: Captain, budget: int, against: list[dict[str, int]]) -> list[str]:
+    """Parts to fit in the shipyard's free room that `budget` pays for: its best weapon for
+    the space and its best defence by turns (defences add up: enough of them and the early
+    enemies' hits do nothing), while they fit."""
+    techs, rules = state.cards.techs, state.rules
+    weapon = _yard_weapon(state, c, against)
+    if weapon is None or c.shipyard.destroyed:
+        return []
+    room = space_of(state, c, c.shipyard.klass) * rules.shipyard.space_times
+    free = room - sum(techs[p].size for p in c.shipyard.parts if p in techs)
+    fill = [weapon, *_best(state, c, "defence")[:1]]
+    parts: list[str] = []
+    used = 0
+    while fill:
+        for part in list(fill):
+            if used + techs[part].size <= free:
+                parts.append(part)
+                used += techs[part].size
+            else:
+                fill.remove(part)
+
+    def cost(chosen: list[str]) -> int:
+        return stats_.build_cost(
+            sum(techs[p].build_cost for p in chosen), c.stats or Stats(), rules
+        )
+
+    while parts and cost(parts) > budget:
+        parts.pop()
+    return parts
+
+
+def _spend(
+    state: State,
+    me: str,
+    c: Captain,
+    credits: int,
+    defend: bool,
+    against: list[dict[str, int]] | None = None,
+) -> list[Any]:
+    against = against or []
     out: list[Any] = []
     rules, techs = state.rules, state.cards.techs
     ships = state.ships_of(me)
+    yard_price = rules.repair.shipyard_per_sp
+    if c.shipyard.damage and not c.shipyard.destroyed and credits >= yard_price:
+        # the shipyard first: the campaign is lost with the last one
+        points = min(c.shipyard.damage, credits // max(1, yard_price))
+        out.append(Repair(ship=None, points=points))
+        credits -= points * yard_price
+    fit = _yard_parts(state, c, credits if defend else credits // 2, against)
+    if fit:
+        # weapons and defences in the shipyard: the cheapest defence of Earth
+        cost = stats_.build_cost(sum(techs[p].build_cost for p in fit), c.stats or Stats(), rules)
+        out.append(Upgrade(klass=None, parts=fit))
+        credits -= cost
+        c = c.model_copy(
+            update={"shipyard": c.shipyard.model_copy(update={"parts": c.shipyard.parts + fit})}
+        )
     price = rules.repair.ship_per_sp
     for ship in ships:
         if ship.at == EARTH and ship.damage and credits >= price:
@@ -216,6 +373,21 @@ def _spend(state: State, me: str, c: Captain, credits: int, defend: bool) -> lis
             c = c.model_copy(
                 update={"shipyard": c.shipyard.model_copy(update={"klass": larger[0]})}
             )
+    top = stats_.highest_level(c.techs, state.cards)
+    if (
+        c.mission == NEW_LEVEL
+        and c.research is not None
+        and c.research in techs
+        and techs[c.research].level > top
+        and credits > 0
+    ):
+        # the mission of a new tech level: every credit into the research that brings it
+        need = research_cost(state, c, c.research) - c.research_paid
+        amount = min(need, credits)
+        if amount > 0:
+            out.append(Fund(amount=amount))
+            credits -= amount
+            c = c.model_copy(update={"research_paid": c.research_paid + amount})
     yard = techs[c.shipyard.klass].level
     classes = sorted(
         (
@@ -229,7 +401,7 @@ def _spend(state: State, me: str, c: Captain, credits: int, defend: bool) -> lis
         miners = sum(1 for s in ships if "mining-bots" in s.parts)
         for klass in classes:
             miner = miners * 2 < len(ships) + 1
-            parts = _design(state, c, klass, miner=miner)
+            parts = _design(state, c, klass, miner=miner, against=against)
             cost = stats_.build_cost(
                 techs[klass].build_cost + sum(techs[p].build_cost for p in parts),
                 c.stats or Stats(),
@@ -278,7 +450,10 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
         s.at for s in view.ships if s.owner in view.npcs and not view.npcs[s.owner].friend
     }
     limit = state.rules.fleet.move_group
-    defend = threatened(view)
+    techs = state.cards.techs
+    # an armed shipyard holds Earth against the early enemies: its warships fly on
+    armed = any(p in techs and techs[p].category == "weapon" for p in c.shipyard.parts)
+    defend = threatened(view) and not armed
     # its first warship scouts on, even when the others guard the shipyard
     scout = next((s.id for s in state.ships_of(me) if "mining-bots" not in s.parts), None)
     homes = {
@@ -286,6 +461,7 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
         for n in view.npcs.values()
         if not n.friend and not n.conquered and n.home and n.home not in enemies_at
     }
+    busy = c.mission not in (None, SCOUT_FARTHEST) or any(h.kind == "mission" for h in c.hand)
     for ship in state.ships_of(me):
         if taken.get(ship.at, 0) >= limit:
             continue
@@ -310,6 +486,10 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
             options = [p for p in reach if p in systems and p not in enemies_at]
             if options:
                 goal = min(options, key=lambda p: (reach[p], hexes.key_order(p)))
+        elif busy:
+            # a loyalty mission found now would be lost: it leaves the scouting to the
+            # captains without one and waits at the shipyard
+            goal = EARTH if EARTH in reach else None
         else:
             options = [p for p in reach if p in unexplored and p not in targets_used]
             if forbidden(state, "no-exploring") is not None:
@@ -386,6 +566,16 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
         if bonus is not None and credits >= bonus.cost * 2:
             out.append(BuyBonus(bonus=bonus.id))
             credits -= bonus.cost
+        weapon = _first_weapon(state, state.captains[me])
+        tech_bonus = next(
+            (b for b in state.rules.bonuses if b.kind == "tech" and b.level == 1), None
+        )
+        # a weapon and a defence for its shipyard from the first turn: bargains as bonuses
+        for first in (weapon, _first_defence(state, state.captains[me])):
+            if first is not None and tech_bonus is not None and credits >= tech_bonus.cost * 3:
+                out.append(BuyBonus(bonus=tech_bonus.id, tech=first))
+                credits -= tech_bonus.cost
+                state.captains[me].techs[first] = 0
     cards = _cards(state, view, me, c)
     out += cards
     for command in cards:
@@ -396,7 +586,7 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
         if isinstance(command, Choose) and command.hand == "research" and command.card:
             state.captains[me].research = state.cards.card(command.card).tech
             state.captains[me].research_paid = 0
-    spent = _spend(state, me, state.captains[me], credits, threatened(view))
+    spent = _spend(state, me, state.captains[me], credits, threatened(view), armours(view, state))
     forbids: dict[type, str] = {
         Build: "no-building",
         Upgrade: "no-building",

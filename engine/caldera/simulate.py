@@ -8,6 +8,7 @@ gives the same game (`Result.hash`).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,8 +56,14 @@ def new_game(captains: int, seed: int, **options: Any) -> State:
     return state
 
 
-def play(captains: int = 3, seed: int = 0, max_turns: int = 40) -> Result:
-    """One whole campaign of AI captains, to its end or `max_turns` turns."""
+def play(
+    captains: int = 3,
+    seed: int = 0,
+    max_turns: int = 40,
+    watch: Callable[[State], None] | None = None,
+) -> Result:
+    """One whole campaign of AI captains, to its end or `max_turns` turns; `watch` (a
+    benchmark's) is shown the state after each turn resolves."""
     state = new_game(captains, seed)
     memories = {cid: ai.Memory() for cid in state.captains}
     refused = dict.fromkeys(state.captains, 0)
@@ -81,6 +88,8 @@ def play(captains: int = 3, seed: int = 0, max_turns: int = 40) -> Result:
                 state,
                 en.CommandEntry(nation="@moderator", command={"kind": "deadline", "now": True}),
             )
+        if watch is not None:
+            watch(state)
     return Result(
         seed=seed,
         captains=captains,
