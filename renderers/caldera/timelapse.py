@@ -28,6 +28,7 @@ from renderers.caldera.view import StarMapView
 
 WIDTH = 600  # a frame's width (its height follows the map)
 FRAME_MS = 900
+MOST_FRAMES = 150  # drawn (2 minutes 15 seconds of GIF): a longer campaign's turns are thinned
 ENDS = {
     "won": "The captains won",
     "lost": "The captains lost",
@@ -59,13 +60,29 @@ def frames(
     return [replace(picture, extent=extent) for picture in shown]
 
 
-def timelapse(first: State, entries: Iterable[dict[str, Any]], *, title: str = "") -> bytes:
+def timelapse(
+    first: State, entries: Iterable[dict[str, Any]], *, title: str = "", most: int = MOST_FRAMES
+) -> bytes:
     """The campaign replayed from its first state (changed in place) as a GIF: a frame per
-    turn and one at the end. Replaying and drawing take a while: run it off the event loop."""
+    turn and one at the end (a campaign of more turns than `most`: every second turn, or
+    third..., and the last). Replaying and drawing take a while: run it off the event loop."""
     from renderers.encoding import encode_gif
 
-    images = [render_star_map(p, width=WIDTH) for p in frames(first, entries, title=title)]
+    shown = thinned(frames(first, entries, title=title), most)
+    images = [render_star_map(p, width=WIDTH) for p in shown]
     return encode_gif(_same_size(images), frame_ms=FRAME_MS)
+
+
+def thinned(shown: list[StarMapView], most: int) -> list[StarMapView]:
+    """At most `most` of the pictures (at least the last turn and the end), evenly spaced:
+    a campaign of hundreds of short turns is not drawn whole only to be thinned by the
+    encoder (each frame drawn is kept in memory until it is encoded)."""
+    if len(shown) <= most:
+        return shown
+    *turns, end = shown
+    step = -(-len(turns) // max(1, most - 1))
+    kept = turns[::-1][::step][::-1]  # (counted back from the last turn, which stays)
+    return [*kept, end]
 
 
 def _same_size(images: list[Image.Image]) -> list[Image.Image]:

@@ -14,7 +14,7 @@ from engine.caldera.replay import turns_over_time
 from engine.interface import entries as en
 from renderers.caldera import layout_of
 from renderers.caldera.charts import MEASURES, charts, measures, numbers_of, samples_by_turn
-from renderers.caldera.timelapse import WIDTH, frames, timelapse
+from renderers.caldera.timelapse import WIDTH, frames, thinned, timelapse
 from renderers.encoding import MAX_BYTES
 from tests.games.caldera.renderers.logged import logged_campaign
 
@@ -90,6 +90,18 @@ def test_a_long_campaigns_timelapse_fits_an_upload_whole() -> None:
     gif = timelapse(first, log, title="Deep Field")
     assert len(gif) < MAX_BYTES / 4  # (no frame thinned out: every turn is in it)
     assert n_frames(Image.open(io.BytesIO(gif))) == 41
+
+
+def test_a_campaign_of_more_turns_than_frames_keeps_turns_evenly_and_its_last_and_end() -> None:
+    first, log, _ = logged_campaign(SEED, 12)
+    shown = frames(first.model_copy(deep=True), log)
+    kept = thinned(shown, 5)
+    assert len(kept) <= 5 and kept[-2:] == shown[-2:]  # the last turn and the end
+    turns = [shown.index(p) + 1 for p in kept[:-1]]
+    assert len({b - a for a, b in zip(turns, turns[1:], strict=False)}) == 1  # evenly
+    assert thinned(shown, 13) == shown
+    gif = timelapse(first, log, most=5)
+    assert n_frames(Image.open(io.BytesIO(gif))) == len(kept)
 
 
 def test_the_charts_are_the_numbers_after_each_turn_and_at_the_end() -> None:
