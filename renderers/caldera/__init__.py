@@ -25,8 +25,11 @@ Drawing is deterministic (everything drawn in the seed's order of places, then b
 as palette indices (the kit's `renderers.palette`), so every colour is exact. `layout_of`
 says where each place is drawn and `fleet_boxes` where its badges are (the tests use them).
 
-The modules: `view` (what the picture is drawn from), `layout` (where places are), `picture`
-(the drawing, in order), `style` (Caldera's colours and proportions).
+The modules: `view` (what the picture is drawn from), `game` (what it reads from the game's
+view), `layout` (where places are), `picture` (the drawing, in order), `style` (Caldera's
+colours and proportions), `drawing` (in the pool's workers); at the campaign's end,
+`timelapse` (the star map after each turn as a GIF) and `charts` (each captain's numbers
+after each turn).
 """
 
 from renderers.caldera.picture import (

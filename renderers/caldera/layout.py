@@ -1,6 +1,7 @@
-"""Where things are on the star map's picture: each place's centre (the known tiles and the
-unexplored space round them), the hexes' radius fitted to the picture's width, the header
-above and the legend below, and where a place's fleets' badges go."""
+"""Where things are on the star map's picture: each place's centre (the known tiles, the
+unexplored space round them and the places the view leaves room for), the hexes' radius
+fitted to the picture's width, the header above and the legend below, and where a place's
+fleets' badges go."""
 
 from __future__ import annotations
 
@@ -44,7 +45,7 @@ class Layout:
 def lay_out(view: StarMapView, legend_entries: int, width: int = WIDTH) -> Layout:
     scale = width / WIDTH
     header, row, pad = round(HEADER * scale), round(LEGEND_ROW * scale), round(10 * scale)
-    places = [t.place for t in view.tiles] + view.unexplored()
+    places = list(dict.fromkeys([t.place for t in view.tiles] + view.unexplored() + [*view.extent]))
     units = {p: _unit_centre(hexes.parse(p)) for p in places}
     xs = [x for x, _ in units.values()] or [0.0]
     ys = [y for _, y in units.values()] or [0.0]

@@ -6,7 +6,8 @@ pickles to a drawing worker as it is.
 - `MapFleet`: ships at a place (owner's name and colour, how many);
 - `MapBase`: an NPC's base or homeworld at a place;
 - `StarMapView`: the tiles known, the fleets visible, the places of this turn's battles, the
-  bases; unexplored space is every unplaced place next to a known tile (fog).
+  bases; unexplored space is every unplaced place next to a known tile (fog); the places it
+  leaves room for besides (a timelapse's frames laid out alike).
 
 `tiles_of(starmap)` makes the tiles of an engine `StarMap`.
 """
@@ -52,6 +53,9 @@ class StarMapView:
     bases: tuple[MapBase, ...] = ()
     title: str = "Caldera"
     subtitle: str = ""  # the turn, the zone, the zone counter...
+    # places the picture leaves room for though it draws nothing there (a timelapse's frames
+    # all laid out as its last one, so each place stays where it is from frame to frame)
+    extent: tuple[str, ...] = ()
 
     def known(self) -> dict[str, MapTile]:
         return {t.place: t for t in self.tiles}

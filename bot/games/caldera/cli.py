@@ -1,10 +1,10 @@
 """Caldera on the command line (`bot.game_cli.GameCli`): its rules' tables, whole campaigns of
-AI captains (`si simulate`), a stored game's star map (`si render`). A sandbox game takes the
-shell's options (`si sandbox --kind caldera [--nations N --turn-hours H]`).
+AI captains (`si simulate`), a stored game's star map or timelapse (`si render`). A sandbox
+game takes the shell's options (`si sandbox --kind caldera [--nations N --turn-hours H]`).
 
     si rules --kind caldera standard [--json]
     si simulate --kind caldera [--captains 3 --turn-cap 40 --seed 1 --json]
-    si render DB GAME [--nation N]
+    si render DB GAME [--nation N] [--timelapse]
 """
 
 from __future__ import annotations
@@ -97,14 +97,23 @@ class CalderaCli:
     async def render(
         self, service: GameService, game: GameRow, nation: str | None, args: argparse.Namespace
     ) -> bytes:
-        """The star map (shared: a captain's is everyone's)."""
+        """The star map (shared: a captain's is everyone's); the timelapse: the star map after
+        each turn, as the channel is shown it at the campaign's end."""
         from bot.games.caldera.pictures import star_map_of
         from renderers.caldera import draw_star_map
+        from renderers.caldera.timelapse import timelapse
 
+        title = f"{game.name} (game {game.id})"
         if args.timelapse:
-            raise UserError("a Caldera game has no timelapse yet: leave out --timelapse")
+            if nation is not None:
+                raise UserError(
+                    "a Caldera timelapse is the shared star map (every captain's is the same): "
+                    "leave out --nation"
+                )
+            first, entries = await service.history(game.id)
+            return timelapse(first, entries, title=title)
         view = await (service.view(game.id, nation) if nation else service.full_view(game.id))
-        return draw_star_map(star_map_of(view, title=f"{game.name} (game {game.id})"))
+        return draw_star_map(star_map_of(view, title=title))
 
     def sandbox_options(self, args: argparse.Namespace) -> dict[str, Any]:
         return {}  # the shell's own (--nations) and Supply Lines' --turn-hours serve it

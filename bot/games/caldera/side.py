@@ -20,6 +20,7 @@ if TYPE_CHECKING:  # pragma: no cover
     from engine.host.store import GameRow
     from engine.interface.events import Event
     from engine.interface.summary import GameSummary
+    from renderers.chart import Charts
 
 SEATS = (1, 6)  # the fewest and the most captains (the core's)
 DEFAULT_SEATS = 3
@@ -219,11 +220,18 @@ class CalderaSide:
             out.append(await _reminder(service, game_id, row, soon, names))
         return out
 
-    def timelapse(self, first: Any, entries: list[dict[str, Any]], title: str) -> None:
-        return None  # the star map after each turn is posted as it comes: no animation yet
+    def timelapse(self, first: Any, entries: list[dict[str, Any]], title: str) -> bytes:
+        """The star map after each turn and at the end, as an animated GIF."""
+        from renderers.caldera.timelapse import timelapse
 
-    def measures(self, first: Any, entries: list[dict[str, Any]]) -> None:
-        return None
+        return timelapse(first, entries, title=title)
+
+    def measures(self, first: Any, entries: list[dict[str, Any]]) -> Charts | None:
+        """Each captain's fleet, credits, trust, missions and enemy ships destroyed after
+        each turn, and the zone reached."""
+        from renderers.caldera.charts import measures
+
+        return measures(first, entries)
 
     async def places(self, service: GameService, game_id: int) -> list[list[str]]:
         """The captains by missions completed, then trust earned, then enemy ships

@@ -136,3 +136,38 @@ def test_si_simulate_plays_the_same_campaign_from_the_same_seed(capsys) -> None:
         assert CLI.simulate(args) == 0
         runs.append(json.loads(capsys.readouterr().out))
     assert runs[0] == runs[1] and runs[0]["turns"] == 2 and runs[0]["captains"] == 1
+
+
+def test_si_render_draws_a_stored_campaigns_timelapse(tmp_path, capsys) -> None:
+    """`si render DB GAME --timelapse`: the campaign so far (no turn resolved yet: the map as
+    it stands), the shared star map, so no captain's own (`--nation` refused)."""
+    import asyncio
+    import io
+
+    from PIL import Image
+
+    from bot.cli import main
+    from engine.host.service import GameService
+
+    async def stored(db: str) -> int:
+        service = await GameService.open(db, synchronous="NORMAL")
+        try:
+            game = await service.create_game(
+                name="Far Reach", kind="caldera", max_nations=2, seed=3, turn_hours=2.0
+            )
+            for name, colour in (("Ann", "#e6194b"), ("Bob", "#4363d8")):
+                await service.join(game, name=name, colour=colour, player=None)
+            return game
+        finally:
+            await service.close()
+
+    db = tmp_path / "games.db"
+    game = asyncio.run(stored(str(db)))
+    gif = tmp_path / "far.gif"
+    assert main(["render", str(db), str(game), "--timelapse", "-o", str(gif)]) == 0
+    picture = Image.open(io.BytesIO(gif.read_bytes()))
+    assert picture.format == "GIF" and picture.size[0] == 600
+    assert getattr(picture, "n_frames", 1) == 1  # no turn resolved: the map as it stands
+    capsys.readouterr()
+    assert main(["render", str(db), str(game), "--timelapse", "--nation", "Ann"]) == 2
+    assert "leave out --nation" in capsys.readouterr().err

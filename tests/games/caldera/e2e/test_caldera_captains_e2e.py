@@ -1,14 +1,17 @@
 """A Caldera captain on Discord, in one short game of two captains with no deadline: refusals
 are private, say what is wrong and change nothing; a hand's select menu in a DM chooses the
 card; one captain's hand and credits never reach the other (their DMs, their replies); the
-help pages are the game's; a moderator resolves the turn and sees everyone's hands."""
+help pages are the game's; a moderator resolves the turn and sees everyone's hands, and ends
+the campaign: the channel is shown its timelapse, then the result with its charts."""
 
 from __future__ import annotations
 
 import asyncio
+import io
 import time
 
 import pytest
+from PIL import Image as PILImage
 
 from engine.caldera.kind import KIND
 from tests.e2e.test_bot_e2e import env  # noqa: F401 - the fixture
@@ -145,6 +148,18 @@ async def test_a_captains_turn_refusals_menus_and_secrets(env) -> None:  # noqa:
         assert "a moderator ended it. Standings: 1. " in over.content, over.content
     result = await fake.wait_for_message(channel, lambda m: "the result" in m.content, timeout=10)
     assert "1st: Ann" in result.content and "Bob" in result.content, result.content
+    # before the result, the whole campaign: the star map after each turn and at the end
+    posted = fake.channel_messages(channel)
+    at = next(i for i, m in enumerate(posted) if "is over.** The whole" in m.content)
+    over = posted[at]
+    assert at < next(i for i, m in enumerate(posted) if m.id == result.id)
+    gif = PILImage.open(io.BytesIO(over.attachments[0].data))
+    resolved = (await service.live_world(game)).turn
+    assert resolved == 1 and gif.format == "GIF" and getattr(gif, "n_frames", 1) == resolved + 1
+    # and with the result, the campaign in numbers (one point: the turn resolved)
+    assert result.attachments[0].filename == f"stats-{game}.png"
+    charts = PILImage.open(io.BytesIO(result.attachments[0].data))
+    assert charts.format == "PNG" and charts.height > charts.width  # (six panels)
 
 
 async def test_the_reminder_before_a_deadline_and_a_moderator_resolving_the_turn(env) -> None:  # noqa: F811
