@@ -18,6 +18,10 @@ from tests.e2e.test_bot_e2e import env  # noqa: F401 - the fixture
 
 __all__ = ["env"]
 
+# seconds to wait for the background's DMs and posts: generous, as a loaded CI machine runs
+# them late (the end of a campaign replays and draws its timelapse); one that never comes fails
+WAIT = 60
+
 
 def menu_of(message, custom_id: str) -> list[str]:
     """The values of a select menu of a message."""
@@ -80,7 +84,7 @@ async def test_a_captains_turn_refusals_menus_and_secrets(env) -> None:  # noqa:
     assert "Your captain: Charisma 3, Intelligence 4" in set_.text, set_.text
     await fake.invoke(env.bob, channel, "captain character", {**stats, "cha": 2, "eco": 3})
     custom_id = f"cal:card:{game}:research"
-    asked = await fake.wait_for_dm(env.alice, lambda m: bool(menu_of(m, custom_id)), timeout=10)
+    asked = await fake.wait_for_dm(env.alice, lambda m: bool(menu_of(m, custom_id)), timeout=WAIT)
     cards = menu_of(asked, custom_id)
     ann = (await service.view(game, "ann")).own["ann"]
     assert sorted(cards) == sorted(next(h.cards for h in ann.hand if h.kind == "research"))
@@ -121,7 +125,7 @@ async def test_a_captains_turn_refusals_menus_and_secrets(env) -> None:  # noqa:
     await fake.invoke(env.mod, channel, "mod turn", {"now": True})
     for user in (env.alice, env.bob):
         told = await fake.wait_for_dm(
-            user, lambda m: "Turn 1 has resolved." in m.content, timeout=10
+            user, lambda m: "Turn 1 has resolved." in m.content, timeout=WAIT
         )
         assert told.attachments and told.attachments[0].filename.endswith(".png")
     assert (await service.view(game, "ann")).turn == 2
@@ -143,10 +147,10 @@ async def test_a_captains_turn_refusals_menus_and_secrets(env) -> None:  # noqa:
     await fake.click(env.mod, ask, ask.message.buttons[0]["custom_id"])
     for user in (env.alice, env.bob):
         over = await fake.wait_for_dm(
-            user, lambda m: "The campaign is over" in m.content, timeout=10
+            user, lambda m: "The campaign is over" in m.content, timeout=WAIT
         )
         assert "a moderator ended it. Standings: 1. " in over.content, over.content
-    result = await fake.wait_for_message(channel, lambda m: "the result" in m.content, timeout=10)
+    result = await fake.wait_for_message(channel, lambda m: "the result" in m.content, timeout=WAIT)
     assert "1st: Ann" in result.content and "Bob" in result.content, result.content
     # before the result, the whole campaign: the star map after each turn and at the end
     posted = fake.channel_messages(channel)
@@ -185,17 +189,17 @@ async def test_the_reminder_before_a_deadline_and_a_moderator_resolving_the_turn
     await env.fake.invoke(env.mod, env.channel, "mod tick", {"ticks": 6})
     for user in (env.alice, env.bob):
         await env.fake.wait_for_dm(
-            user, lambda m: "Reminder: turn 11 resolves in 30 minutes" in m.content, timeout=10
+            user, lambda m: "Reminder: turn 11 resolves in 30 minutes" in m.content, timeout=WAIT
         )
     await env.fake.wait_for_message(
         env.channel,
         lambda m: "Turn 11 resolves" in m.content and "Not submitted yet: Ann, Bob." in m.content,
-        timeout=10,
+        timeout=WAIT,
     )
     await env.fake.invoke(env.mod, env.channel, "mod turn", {"now": True})
     for user in (env.alice, env.bob):
         told = await env.fake.wait_for_dm(
-            user, lambda m: "Turn 11 has resolved." in m.content, timeout=10
+            user, lambda m: "Turn 11 has resolved." in m.content, timeout=WAIT
         )
         assert told.attachments, "the star map comes with the turn's report"
     assert (await service.view(game, "ann")).turn == 12
