@@ -471,8 +471,15 @@ def _known_foreign(world: World, ctx: MoveContext, sq: int) -> bool:
     ids = world.at.get(sq)
     if ids and all(world.units[i].owner in ctx.team for i in ids):
         ids = None
-    if not ids and not world.sightings.get(ctx.nation):
-        return False
+    if not ids:
+        if not world.sightings.get(ctx.nation):
+            return False
+        sight = ctx.sight
+        # no foreign unit there, and no memory of one there: no ghost either (most squares
+        # of a route or a search), without asking `ghosts_at` and the square's units
+        if sight.sharers == ctx.team and not sight.remembers_at(sq):
+            return False
+        return sight.sees_foreign_at(sq)
     return ctx.sight.sees_foreign_at(sq)
 
 

@@ -43,7 +43,8 @@ class SightIndex:
         self.static_keys: dict[tuple, None] = {}  # the cities' and satellites' keys in `stamped`
         self._windows: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
         self._kernels: dict[tuple[int, int, int], np.ndarray] = {}  # `_shift`'s, per step
-        self._flat_windows: dict[tuple[int, int], np.ndarray] = {}  # `settle`'s squares
+        self._flat_windows: dict[tuple[int, int], np.ndarray] = {}  # `settle`'s, at the edges
+        self._offsets: dict[int, np.ndarray] = {}  # `settle`'s window shape per radius
         # sight windows left since the last settle: (team, square, radius)
         self.left: list[tuple[frozenset[str], int, int]] = []
         # all units at once: count sources per (nation, radius), then spread each count grid
@@ -181,17 +182,29 @@ class SightIndex:
         if not self.left:
             return
         left, self.left = self.left, []
-        w = self.shape[1]
+        h, w = self.shape
         by_team: dict[frozenset[str], list[np.ndarray]] = {}
         flat = self._flat_windows
+        offsets = self._offsets
         for entry in dict.fromkeys(left):  # a window left twice is remembered once
             team, sq, r = entry
-            squares = flat.get((sq, r))
-            if squares is None:
-                if len(flat) > 16384:
-                    flat.clear()
-                rows, cols = self._window(sq, r)
-                squares = flat[(sq, r)] = (rows[:, None] * w + cols[None, :]).reshape(-1)
+            squares: np.ndarray | None
+            y, x = divmod(sq, w)
+            if r <= y < h - r and r <= x < w - r:
+                # away from the edges: the window's top-left square plus the window's shape
+                # (one addition; a cache of every square's window missed most of the time)
+                shape = offsets.get(r)
+                if shape is None:
+                    side = np.arange(2 * r + 1)
+                    shape = offsets[r] = (side[:, None] * w + side[None, :]).reshape(-1)
+                squares = shape + ((y - r) * w + x - r)
+            else:
+                squares = flat.get((sq, r))
+                if squares is None:
+                    if len(flat) > 16384:
+                        flat.clear()
+                    rows, cols = self._window(sq, r)
+                    squares = flat[(sq, r)] = (rows[:, None] * w + cols[None, :]).reshape(-1)
             by_team.setdefault(team, []).append(squares)
         for team, parts in by_team.items():
             self.world.note_seen(team, np.unique(np.concatenate(parts)))
@@ -302,9 +315,15 @@ class SightIndex:
             occupied_in = [near for near in world.grid.within(sq, r) if occupied[near]]
         for near in occupied_in:
             ids = at[near]
-            if len(ids) > 1:
-                ids = sorted(ids)
-            out.extend(units[i] for i in ids if units[i].owner not in team)
+            if len(ids) == 1:  # most squares: one unit, read without a generator
+                unit = units[ids[0]]
+                if unit.owner not in team:
+                    out.append(unit)
+                continue
+            for i in sorted(ids):
+                unit = units[i]
+                if unit.owner not in team:
+                    out.append(unit)
         return out
 
     # --- queries --------------------------------------------------------------------------------
@@ -359,16 +378,21 @@ class SightIndex:
         world = self.world
         self._sync_static()
         direct: set[str] = set()
+        owner = unit.owner
         if unit.carried_by is None:
             for nation in self._seeing_at(unit.sq, world.rules.unit[unit.type].stealth):
-                if nation in world.nations:
+                # the owner's own team is taken off below: its sight (nearly always there,
+                # the unit's own) adds nothing
+                if nation != owner and nation in world.nations:
                     direct |= world.team(nation)
         if world.reveals:
             tick = world.tick
             for nation in world.nations:
                 if world.reveals.get((nation, unit.id), -1) >= tick:
                     direct.add(nation)
-        own = world.team(unit.owner)
+        if not direct:
+            return []  # (most steps) nobody else sees it
+        own = world.team(owner)
         direct -= own
         out = set(direct)
         for n in direct:
