@@ -36,6 +36,14 @@ class Interdiction:
         self.world = world
         self.fired: set[int] = set()
         self._sights = SightCache(world)
+        # per unit: whether it is ready (`_ready`) and escorting (`_escorting`), kept through
+        # one mover's walk. Both read only the unit's own nation's ships, cities and supply,
+        # which the walk's steps never change (the mover is not of its team); firing does (a
+        # ship closing in, a bomber flying out), and so may what a command does between two
+        # units' walks (a battle): both forget them
+        self._readiness: dict[int, bool] = {}
+        self._escorts: dict[int, bool] = {}
+        self._mover: int | None = None
 
     def __call__(self, world: World, mover: Unit, sq: int) -> list[ev.Event] | None:
         rules = world.rules
@@ -49,12 +57,18 @@ class Interdiction:
             and (rules.city[city.designation].cannon or 0) > 0
         ):
             return None
+        if mover.id != self._mover:
+            self._mover = mover.id
+            self._readiness.clear()
+            self._escorts.clear()
         out: list[ev.Event] = []
         for unit in self._candidates(world, mover, sq):
             if mover.id not in world.units:
                 break
             self.fired.add(unit.id)
             out.extend(self._fire(world, unit, mover))
+            self._readiness.clear()
+            self._escorts.clear()
         if out:
             self._sights.clear()
         return out or None
@@ -105,10 +119,19 @@ class Interdiction:
             if ut.unit_class == UnitClass.LAND and (d != 1 or not world.is_coastal(unit.sq)):
                 continue
             if ut.unit_class == UnitClass.SEA:
-                if unit.mobility < max(0, d - 1) or not self._ready(world, unit):
+                if unit.mobility < max(0, d - 1):
                     continue
-                if ut.escort and not mt.stealth and d > 1 and self._escorting(world, unit):
+                ready = self._readiness.get(uid)
+                if ready is None:
+                    ready = self._readiness[uid] = self._ready(world, unit)
+                if not ready:
                     continue
+                if ut.escort and not mt.stealth and d > 1:
+                    escorting = self._escorts.get(uid)
+                    if escorting is None:
+                        escorting = self._escorts[uid] = self._escorting(world, unit)
+                    if escorting:
+                        continue
             if ut.unit_class == UnitClass.AIR and (
                 unit.mobility < d or (ut.needs_fuel and unit.fuel < d)
             ):
