@@ -83,8 +83,12 @@ class Interception:
                 continue
             ready.append((d, fid, f))
         ready.sort(key=lambda c: (c[0], c[1]))  # the nearest fighter goes
+        seeing: dict[str, bool] = {}  # per nation: one answer for all its fighters
         for _, _, f in ready:
-            if self._sights.sees(f.owner, mover):
+            sees = seeing.get(f.owner)
+            if sees is None:
+                sees = seeing[f.owner] = self._sights.sees(f.owner, mover)
+            if sees:
                 return f
         return None
 

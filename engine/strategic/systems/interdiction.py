@@ -81,6 +81,7 @@ class Interdiction:
         blocks = rules.diplomacy.blocks_interception
         found: list[tuple[int, int, Unit]] = []
         hostile: dict[str, bool] = {}  # per nation: may its units go for the mover?
+        seeing: dict[str, bool] = {}  # per nation: does it see the mover?
         owner = mover.owner
         units = world.units
         reach = rules.interdiction_reach
@@ -136,7 +137,10 @@ class Interdiction:
                 unit.mobility < d or (ut.needs_fuel and unit.fuel < d)
             ):
                 continue
-            if not self._sights.sees(nation, mover):
+            sees = seeing.get(nation)
+            if sees is None:  # one answer for all the nation's units
+                sees = seeing[nation] = self._sights.sees(nation, mover)
+            if not sees:
                 continue
             found.append((d, unit.id, unit))
         found.sort(key=lambda t: (t[0], t[1]))

@@ -111,7 +111,7 @@ class SupplyMap:
         costs = self.world.supply_cache.get(key)
         if costs is None:
             grid = self.grid(unit_class)
-            costs = np.where(grid, 1, out_of_supply).astype(np.uint8).tobytes()
+            costs = np.array([out_of_supply, 1], dtype=np.uint8)[grid.astype(np.uint8)].tobytes()
             self.world.supply_cache[key] = costs
         return costs
 
