@@ -303,14 +303,15 @@ class SightIndex:
         out: list[Unit] = []
         h, w = self.shape
         y, x = divmod(sq, w)
-        if r <= y < h - r and r <= x < w - r:  # away from the edges: each row a slice
+        if r <= y < h - r and r <= x < w - r:  # away from the edges: each row a span
             occupied_in: list[int] = []
+            side = 2 * r + 1
             for base in range((y - r) * w + x - r, (y + r) * w + x - r + 1, w):
-                row = occupied[base : base + 2 * r + 1]
-                at_col = row.find(1)
-                while at_col >= 0:
-                    occupied_in.append(base + at_col)
-                    at_col = row.find(1, at_col + 1)
+                end = base + side
+                near = occupied.find(1, base, end)  # searched in place, not sliced
+                while near >= 0:
+                    occupied_in.append(near)
+                    near = occupied.find(1, near + 1, end)
         else:
             occupied_in = [near for near in world.grid.within(sq, r) if occupied[near]]
         for near in occupied_in:
@@ -385,11 +386,17 @@ class SightIndex:
                 # the unit's own) adds nothing
                 if nation != owner and nation in world.nations:
                     direct |= world.team(nation)
-        if world.reveals:
-            tick = world.tick
-            for nation in world.nations:
-                if world.reveals.get((nation, unit.id), -1) >= tick:
-                    direct.add(nation)
+        reveals = world.reveals
+        if reveals:
+            tick, uid, nations = world.tick, unit.id, world.nations
+            if len(reveals) < len(nations):  # (the same nations, by the shorter loop)
+                for (nation, shown), until in reveals.items():
+                    if shown == uid and until >= tick and nation in nations:
+                        direct.add(nation)
+            else:
+                for nation in nations:
+                    if reveals.get((nation, uid), -1) >= tick:
+                        direct.add(nation)
         if not direct:
             return []  # (most steps) nobody else sees it
         own = world.team(owner)
