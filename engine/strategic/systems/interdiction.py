@@ -19,6 +19,8 @@ moves never trigger interdiction.
 
 from __future__ import annotations
 
+from itertools import chain
+
 from engine.strategic import events as ev
 from engine.strategic.rules.models import UnitClass
 from engine.strategic.systems import combat
@@ -87,9 +89,10 @@ class Interdiction:
         reach = rules.interdiction_reach
         w, h = grid.width, grid.height
         x, y = sq % w, sq // w
-        # only units within the widest radius can react: the tile index finds them (in any
-        # order: what is found is sorted at the end, and the checks only read the world)
-        for uid in world.interdictors.near(sq, reach, besides=owner):
+        # only units within the widest radius can react: the tile index finds them (its sets
+        # read in place, in any order: what is found is sorted at the end, and the checks only
+        # read the world)
+        for uid in chain.from_iterable(world.interdictors.buckets(sq, reach, besides=owner)):
             unit = units[uid]
             dx = abs(unit.sq % w - x)
             dy = abs(unit.sq // w - y)

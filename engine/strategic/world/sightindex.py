@@ -84,7 +84,7 @@ class SightIndex:
         """The nations whose own sources (in the table) cover the square, in layer order."""
         names, stack = self._layers[sub]
         y, x = divmod(sq, self.shape[1])
-        return [names[i] for i, count in enumerate(stack[:, y, x].tolist()) if count]
+        return [names[i] for i in stack[:, y, x].nonzero()[0].tolist()]
 
     def _window(self, sq: int, r: int) -> tuple[np.ndarray, np.ndarray]:
         """The rows and columns of the (2r+1)^2 window around a square, wrapping; a window as
