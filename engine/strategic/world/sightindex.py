@@ -42,7 +42,8 @@ class SightIndex:
         self.synced_version = -1
         self.static_keys: dict[tuple, None] = {}  # the cities' and satellites' keys in `stamped`
         self._windows: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-        self._kernels: dict[tuple[int, int, int], np.ndarray] = {}  # `_shift`'s, per step
+        # `_shift`'s, per step: the kernel and its height and width
+        self._kernels: dict[tuple[int, int, int], tuple[np.ndarray, int, int]] = {}
         self._flat_windows: dict[tuple[int, int], np.ndarray] = {}  # `settle`'s, at the edges
         self._offsets: dict[int, np.ndarray] = {}  # `settle`'s window shape per radius
         # sight windows left since the last settle: (team, square, radius)
@@ -265,31 +266,29 @@ class SightIndex:
 
     def _shift(self, grid: np.ndarray, old: int, new: int, r: int) -> None:
         """One window taken from `old` and put on `new`: a step away from the map's edges is
-        one slice of the two windows' span, added a kernel of -1s and +1s."""
+        one slice of the two windows' span, added a kernel of -1s and +1s (kept per step
+        direction and radius with the span's height and width)."""
         h, w = self.shape
         y0, x0 = divmod(old, w)
         y1, x1 = divmod(new, w)
         dy, dx = y1 - y0, x1 - x0
-        top, left = min(y0, y1), min(x0, x1)
-        if (
-            -1 <= dy <= 1
-            and -1 <= dx <= 1
-            and r <= top
-            and top + abs(dy) < h - r
-            and r <= left
-            and left + abs(dx) < w - r
-        ):
-            kernel = self._kernels.get((dy, dx, r))
-            if kernel is None:
-                side = 2 * r + 1
-                kernel = np.zeros((side + abs(dy), side + abs(dx)), dtype=np.int32)
-                kernel[y0 - top : y0 - top + side, x0 - left : x0 - left + side] -= 1
-                kernel[y1 - top : y1 - top + side, x1 - left : x1 - left + side] += 1
-                self._kernels[(dy, dx, r)] = kernel
-            grid[top - r : top + r + 1 + abs(dy), left - r : left + r + 1 + abs(dx)] += kernel
-        else:
-            self._add_window(grid, old, r, -1)
-            self._add_window(grid, new, r, +1)
+        step = self._kernels.get((dy, dx, r))
+        if step is None and -1 <= dy <= 1 and -1 <= dx <= 1:
+            top, left = min(y0, y1), min(x0, x1)
+            side = 2 * r + 1
+            kernel = np.zeros((side + abs(dy), side + abs(dx)), dtype=np.int32)
+            kernel[y0 - top : y0 - top + side, x0 - left : x0 - left + side] -= 1
+            kernel[y1 - top : y1 - top + side, x1 - left : x1 - left + side] += 1
+            step = self._kernels[(dy, dx, r)] = (kernel, *kernel.shape)
+        if step is not None:
+            kernel, span_h, span_w = step
+            top = (y0 if y0 < y1 else y1) - r  # the span's first row and column
+            left = (x0 if x0 < x1 else x1) - r
+            if top >= 0 and top + span_h <= h and left >= 0 and left + span_w <= w:
+                grid[top : top + span_h, left : left + span_w] += kernel
+                return
+        self._add_window(grid, old, r, -1)
+        self._add_window(grid, new, r, +1)
 
     def unit_removed(self, unit: Unit) -> None:
         self._unstamp(("u", unit.id))
