@@ -46,6 +46,8 @@ class SightIndex:
         self._kernels: dict[tuple[int, int, int], tuple[np.ndarray, int, int]] = {}
         self._flat_windows: dict[tuple[int, int], np.ndarray] = {}  # `settle`'s, at the edges
         self._offsets: dict[int, np.ndarray] = {}  # `settle`'s window shape per radius
+        # per team: `owner_at`'s codes to 1 where a square may hold a foreign unit
+        self._foreign_tables: dict[frozenset[str], bytes] = {}
         # sight windows left since the last settle: (team, square, radius)
         self.left: list[tuple[frozenset[str], int, int]] = []
         # all units at once: count sources per (nation, radius), then spread each count grid
@@ -303,14 +305,25 @@ class SightIndex:
         h, w = self.shape
         y, x = divmod(sq, w)
         if r <= y < h - r and r <= x < w - r:  # away from the edges: each row a span
+            # the squares whose units are not all of one team member's (mixed, or all of a
+            # foreign owner): a row of `owner_at` translated to 1 there, 0 elsewhere
+            table = self._foreign_tables.get(team)
+            if table is None:
+                cells = bytearray(b"\x01" * 256)
+                cells[0] = 0  # no units
+                for member in team:
+                    cells[world.owner_code(member)] = 0
+                cells[255] = 1  # mixed (a code past 254 owners too): their units are read
+                table = self._foreign_tables[team] = bytes(cells)
+            owner_at = world.owner_at
             occupied_in: list[int] = []
             side = 2 * r + 1
             for base in range((y - r) * w + x - r, (y + r) * w + x - r + 1, w):
-                end = base + side
-                near = occupied.find(1, base, end)  # searched in place, not sliced
-                while near >= 0:
-                    occupied_in.append(near)
-                    near = occupied.find(1, near + 1, end)
+                row = owner_at[base : base + side].translate(table)
+                col = row.find(1)
+                while col >= 0:
+                    occupied_in.append(base + col)
+                    col = row.find(1, col + 1)
         else:
             occupied_in = [near for near in world.grid.within(sq, r) if occupied[near]]
         for near in occupied_in:
