@@ -60,31 +60,37 @@ class Interception:
         hostile: dict[str, bool] = {}  # per fighter's nation: may it go for the mover?
         w, h = grid.width, grid.height
         x, y = sq % w, sq // w
-        for fid in world.interceptors.near(sq, radius, besides=owner):  # (not its own)
-            if fid in used:
-                continue
-            f = units[fid]
-            dx = abs(f.sq % w - x)
-            dy = abs(f.sq // w - y)
-            d = max(min(dx, w - dx), min(dy, h - dy))  # grid.distance
-            if d > radius or f.carried_by is not None:
-                continue
-            free = hostile.get(f.owner)
-            if free is None:
-                free = hostile[f.owner] = not (
-                    f.owner == owner or world.relation(f.owner, owner) in blocks
-                )
-            if not free:
-                continue
-            ft = rules.unit[f.type]
-            if f.mobility < d or (ft.needs_fuel and f.fuel < d) or f.ammo < 1:
-                continue
-            if f.hp < ft.hp and f.hp < combat_rules.interception_min_hp:
-                continue
-            ready.append((d, fid, f))
+        # (the tile index's sets, not its own fighters, read in place: nothing moves here)
+        for bucket in world.interceptors.buckets(sq, radius, besides=owner):
+            for fid in bucket:
+                if fid in used:
+                    continue
+                f = units[fid]
+                dx = abs(f.sq % w - x)
+                dy = abs(f.sq // w - y)
+                d = max(min(dx, w - dx), min(dy, h - dy))  # grid.distance
+                if d > radius or f.carried_by is not None:
+                    continue
+                free = hostile.get(f.owner)
+                if free is None:
+                    free = hostile[f.owner] = not (
+                        f.owner == owner or world.relation(f.owner, owner) in blocks
+                    )
+                if not free:
+                    continue
+                ft = rules.unit[f.type]
+                if f.mobility < d or (ft.needs_fuel and f.fuel < d) or f.ammo < 1:
+                    continue
+                if f.hp < ft.hp and f.hp < combat_rules.interception_min_hp:
+                    continue
+                ready.append((d, fid, f))
         ready.sort(key=lambda c: (c[0], c[1]))  # the nearest fighter goes
+        seeing: dict[str, bool] = {}  # per nation: one answer for all its fighters
         for _, _, f in ready:
-            if self._sights.sees(f.owner, mover):
+            sees = seeing.get(f.owner)
+            if sees is None:
+                sees = seeing[f.owner] = self._sights.sees(f.owner, mover)
+            if sees:
                 return f
         return None
 

@@ -19,6 +19,8 @@ moves never trigger interdiction.
 
 from __future__ import annotations
 
+from itertools import chain
+
 from engine.strategic import events as ev
 from engine.strategic.rules.models import UnitClass
 from engine.strategic.systems import combat
@@ -36,6 +38,14 @@ class Interdiction:
         self.world = world
         self.fired: set[int] = set()
         self._sights = SightCache(world)
+        # per unit: whether it is ready (`_ready`) and escorting (`_escorting`), kept through
+        # one mover's walk. Both read only the unit's own nation's ships, cities and supply,
+        # which the walk's steps never change (the mover is not of its team); firing does (a
+        # ship closing in, a bomber flying out), and so may what a command does between two
+        # units' walks (a battle): both forget them
+        self._readiness: dict[int, bool] = {}
+        self._escorts: dict[int, bool] = {}
+        self._mover: int | None = None
 
     def __call__(self, world: World, mover: Unit, sq: int) -> list[ev.Event] | None:
         rules = world.rules
@@ -49,12 +59,18 @@ class Interdiction:
             and (rules.city[city.designation].cannon or 0) > 0
         ):
             return None
+        if mover.id != self._mover:
+            self._mover = mover.id
+            self._readiness.clear()
+            self._escorts.clear()
         out: list[ev.Event] = []
         for unit in self._candidates(world, mover, sq):
             if mover.id not in world.units:
                 break
             self.fired.add(unit.id)
             out.extend(self._fire(world, unit, mover))
+            self._readiness.clear()
+            self._escorts.clear()
         if out:
             self._sights.clear()
         return out or None
@@ -67,14 +83,16 @@ class Interdiction:
         blocks = rules.diplomacy.blocks_interception
         found: list[tuple[int, int, Unit]] = []
         hostile: dict[str, bool] = {}  # per nation: may its units go for the mover?
+        seeing: dict[str, bool] = {}  # per nation: does it see the mover?
         owner = mover.owner
         units = world.units
         reach = rules.interdiction_reach
         w, h = grid.width, grid.height
         x, y = sq % w, sq // w
-        # only units within the widest radius can react: the tile index finds them (in any
-        # order: what is found is sorted at the end, and the checks only read the world)
-        for uid in world.interdictors.near(sq, reach, besides=owner):
+        # only units within the widest radius can react: the tile index finds them (its sets
+        # read in place, in any order: what is found is sorted at the end, and the checks only
+        # read the world)
+        for uid in chain.from_iterable(world.interdictors.buckets(sq, reach, besides=owner)):
             unit = units[uid]
             dx = abs(unit.sq % w - x)
             dy = abs(unit.sq // w - y)
@@ -105,15 +123,27 @@ class Interdiction:
             if ut.unit_class == UnitClass.LAND and (d != 1 or not world.is_coastal(unit.sq)):
                 continue
             if ut.unit_class == UnitClass.SEA:
-                if unit.mobility < max(0, d - 1) or not self._ready(world, unit):
+                if unit.mobility < max(0, d - 1):
                     continue
-                if ut.escort and not mt.stealth and d > 1 and self._escorting(world, unit):
+                ready = self._readiness.get(uid)
+                if ready is None:
+                    ready = self._readiness[uid] = self._ready(world, unit)
+                if not ready:
                     continue
+                if ut.escort and not mt.stealth and d > 1:
+                    escorting = self._escorts.get(uid)
+                    if escorting is None:
+                        escorting = self._escorts[uid] = self._escorting(world, unit)
+                    if escorting:
+                        continue
             if ut.unit_class == UnitClass.AIR and (
                 unit.mobility < d or (ut.needs_fuel and unit.fuel < d)
             ):
                 continue
-            if not self._sights.sees(nation, mover):
+            sees = seeing.get(nation)
+            if sees is None:  # one answer for all the nation's units
+                sees = seeing[nation] = self._sights.sees(nation, mover)
+            if not sees:
                 continue
             found.append((d, unit.id, unit))
         found.sort(key=lambda t: (t[0], t[1]))

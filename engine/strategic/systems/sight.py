@@ -99,6 +99,15 @@ class Sight:
             out.append((uid, type_name, owner))
         return out
 
+    def remembers_at(self, sq: int) -> bool:
+        """Whether the nation may remember a foreign unit on the square (False: `ghosts_at`
+        finds none there), read from the same memories as `ghosts_at` (or its answer)."""
+        if sq in self._ghosts_at:
+            return bool(self._ghosts_at[sq])
+        if self._remembered is not None:
+            return sq in self._remembered
+        return bool(self.world.memory_at.get(self.nation, {}).get(sq))
+
     def ghosts_at(self, sq: int) -> list[Ghost]:
         """The ghosts on one square: foreign units the nation remembers (24 hours, subs 8)
         there, where it does not watch now, and not seen now elsewhere (the view's rule)."""

@@ -27,7 +27,6 @@ def enemies_near_cities(world: World) -> list[ev.Event]:
     radius = world.rules.sighting.threat_radius
     if radius is None or (not world.warned and not _any_war(world)):
         return []
-    war = world.rules.diplomacy.war
     cities: dict[str, list[int]] = {}
     for city in world.cities.values():
         if city.owner is not None:
@@ -38,13 +37,9 @@ def enemies_near_cities(world: World) -> list[ev.Event]:
     squares_of: dict[str, np.ndarray] = {}  # where each nation's units are (when asked)
     out: list[ev.Event] = []
     warned: dict[str, dict[int, list[str]]] = {}
+    at_war = _at_war(world)
     for nation in sorted(world.nations):
-        enemies = sorted(
-            other
-            for other in world.nations
-            if other != nation
-            and (world.relation(nation, other) == war or world.relation(other, nation) == war)
-        )
+        enemies = sorted(at_war[nation])
         if not enemies or world.nations[nation].out or nation not in cities:
             continue
         for enemy in enemies:
@@ -90,6 +85,27 @@ def enemies_near_cities(world: World) -> list[ev.Event]:
                     )
                 )
     world.warned = warned
+    return out
+
+
+def _at_war(world: World) -> dict[str, set[str]]:
+    """Per nation, the nations at war with it or it with them (`World.relation` either way),
+    read from the relations set rather than asked of every pair."""
+    war = world.rules.diplomacy.war
+    nations = world.nations
+    if world.rules.diplomacy.start == war:  # unset relations are war: every pair is asked
+        return {
+            n: {
+                o for o in nations if o != n and war in (world.relation(n, o), world.relation(o, n))
+            }
+            for n in nations
+        }
+    out: dict[str, set[str]] = {n: set() for n in nations}
+    for n, nation in nations.items():
+        for other, level in nation.relations.items():
+            if level == war and other != n and other in nations:
+                out[n].add(other)
+                out[other].add(n)
     return out
 
 

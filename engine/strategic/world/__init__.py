@@ -26,6 +26,7 @@ from engine.strategic.world.supplyindex import SupplyCache, SupplyIndex
 WATER = 0
 LAND = 1
 WASTE = 2  # a devastated city: nobody may enter, attack or take it
+MIXED = 255  # `World.owner_at`: units of more than one owner on the square
 
 
 @dataclass(slots=True)
@@ -242,6 +243,11 @@ class World:
         # derived indexes and caches, rebuilt on load
         self.at: dict[int, list[int]] = {}
         self.occupied = bytearray(width * height)  # 1 where `at` has units (for hot loops)
+        # per square, who owns its units: 0 none, an owner's code (`owner_code`) when they are
+        # all that owner's, MIXED when owners differ (a walk's look for foreign units round
+        # the mover reads a row of it at once)
+        self.owner_at = bytearray(width * height)
+        self._owner_codes: dict[str, int] = {}
         self.phases: dict[int, set[int]] = {}  # born % update period -> unit ids
         self.suppliers: dict[str, set[int]] = {}  # nation -> ids of its units that supply
         self.owned: dict[str, set[int]] = {}  # nation -> ids of its units
@@ -420,6 +426,7 @@ class World:
             index.remove(unit.id, unit.sq, unit.owner)
             index.add(unit.id, unit.sq, owner)
         unit.owner = owner
+        self._owners_changed(unit.sq)
         unit.set_order(None)
         if self.rules.icbm is not None and self.rules.unit[unit.type].icbm_part is not None:
             self.part_moved[unit.id] = self.tick  # a new owner's part waits out the hour
@@ -432,11 +439,15 @@ class World:
 
     def _place(self, uid: int, sq: int) -> None:
         ids = self.at.get(sq)
+        code = self.owner_code(self.units[uid].owner)
         if ids is None:
             self.at[sq] = [uid]
             self.occupied[sq] = 1
+            self.owner_at[sq] = code
         else:
             ids.append(uid)
+            if self.owner_at[sq] != code:
+                self.owner_at[sq] = MIXED
 
     def _unplace(self, uid: int, sq: int) -> None:
         ids = self.at[sq]
@@ -444,6 +455,24 @@ class World:
         if not ids:
             del self.at[sq]
             self.occupied[sq] = 0
+            self.owner_at[sq] = 0
+        else:
+            self._owners_changed(sq)
+
+    def _owners_changed(self, sq: int) -> None:
+        """Work `owner_at` out again for a square that still has units."""
+        units = self.at[sq]
+        owner = self.units[units[0]].owner
+        same = all(self.units[i].owner == owner for i in units)
+        self.owner_at[sq] = self.owner_code(owner) if same else MIXED
+
+    def owner_code(self, nation: str) -> int:
+        """The nation's code in `owner_at` (1-254, given on first use; MIXED past 254
+        owners, which only makes the look slower)."""
+        code = self._owner_codes.get(nation)
+        if code is None:
+            code = self._owner_codes[nation] = min(len(self._owner_codes) + 1, MIXED)
+        return code
 
     # --- cache invalidation: call after changing what supply or teams depend on --------------
 

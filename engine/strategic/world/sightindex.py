@@ -42,8 +42,12 @@ class SightIndex:
         self.synced_version = -1
         self.static_keys: dict[tuple, None] = {}  # the cities' and satellites' keys in `stamped`
         self._windows: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-        self._kernels: dict[tuple[int, int, int], np.ndarray] = {}  # `_shift`'s, per step
-        self._flat_windows: dict[tuple[int, int], np.ndarray] = {}  # `settle`'s squares
+        # `_shift`'s, per step: the kernel and its height and width
+        self._kernels: dict[tuple[int, int, int], tuple[np.ndarray, int, int]] = {}
+        self._flat_windows: dict[tuple[int, int], np.ndarray] = {}  # `settle`'s, at the edges
+        self._offsets: dict[int, np.ndarray] = {}  # `settle`'s window shape per radius
+        # per team: `owner_at`'s codes to 1 where a square may hold a foreign unit
+        self._foreign_tables: dict[frozenset[str], bytes] = {}
         # sight windows left since the last settle: (team, square, radius)
         self.left: list[tuple[frozenset[str], int, int]] = []
         # all units at once: count sources per (nation, radius), then spread each count grid
@@ -83,7 +87,7 @@ class SightIndex:
         """The nations whose own sources (in the table) cover the square, in layer order."""
         names, stack = self._layers[sub]
         y, x = divmod(sq, self.shape[1])
-        return [names[i] for i, count in enumerate(stack[:, y, x].tolist()) if count]
+        return [names[i] for i in stack[:, y, x].nonzero()[0].tolist()]
 
     def _window(self, sq: int, r: int) -> tuple[np.ndarray, np.ndarray]:
         """The rows and columns of the (2r+1)^2 window around a square, wrapping; a window as
@@ -181,17 +185,29 @@ class SightIndex:
         if not self.left:
             return
         left, self.left = self.left, []
-        w = self.shape[1]
+        h, w = self.shape
         by_team: dict[frozenset[str], list[np.ndarray]] = {}
         flat = self._flat_windows
+        offsets = self._offsets
         for entry in dict.fromkeys(left):  # a window left twice is remembered once
             team, sq, r = entry
-            squares = flat.get((sq, r))
-            if squares is None:
-                if len(flat) > 16384:
-                    flat.clear()
-                rows, cols = self._window(sq, r)
-                squares = flat[(sq, r)] = (rows[:, None] * w + cols[None, :]).reshape(-1)
+            squares: np.ndarray | None
+            y, x = divmod(sq, w)
+            if r <= y < h - r and r <= x < w - r:
+                # away from the edges: the window's top-left square plus the window's shape
+                # (one addition; a cache of every square's window missed most of the time)
+                shape = offsets.get(r)
+                if shape is None:
+                    side = np.arange(2 * r + 1)
+                    shape = offsets[r] = (side[:, None] * w + side[None, :]).reshape(-1)
+                squares = shape + ((y - r) * w + x - r)
+            else:
+                squares = flat.get((sq, r))
+                if squares is None:
+                    if len(flat) > 16384:
+                        flat.clear()
+                    rows, cols = self._window(sq, r)
+                    squares = flat[(sq, r)] = (rows[:, None] * w + cols[None, :]).reshape(-1)
             by_team.setdefault(team, []).append(squares)
         for team, parts in by_team.items():
             self.world.note_seen(team, np.unique(np.concatenate(parts)))
@@ -252,31 +268,29 @@ class SightIndex:
 
     def _shift(self, grid: np.ndarray, old: int, new: int, r: int) -> None:
         """One window taken from `old` and put on `new`: a step away from the map's edges is
-        one slice of the two windows' span, added a kernel of -1s and +1s."""
+        one slice of the two windows' span, added a kernel of -1s and +1s (kept per step
+        direction and radius with the span's height and width)."""
         h, w = self.shape
         y0, x0 = divmod(old, w)
         y1, x1 = divmod(new, w)
         dy, dx = y1 - y0, x1 - x0
-        top, left = min(y0, y1), min(x0, x1)
-        if (
-            -1 <= dy <= 1
-            and -1 <= dx <= 1
-            and r <= top
-            and top + abs(dy) < h - r
-            and r <= left
-            and left + abs(dx) < w - r
-        ):
-            kernel = self._kernels.get((dy, dx, r))
-            if kernel is None:
-                side = 2 * r + 1
-                kernel = np.zeros((side + abs(dy), side + abs(dx)), dtype=np.int32)
-                kernel[y0 - top : y0 - top + side, x0 - left : x0 - left + side] -= 1
-                kernel[y1 - top : y1 - top + side, x1 - left : x1 - left + side] += 1
-                self._kernels[(dy, dx, r)] = kernel
-            grid[top - r : top + r + 1 + abs(dy), left - r : left + r + 1 + abs(dx)] += kernel
-        else:
-            self._add_window(grid, old, r, -1)
-            self._add_window(grid, new, r, +1)
+        step = self._kernels.get((dy, dx, r))
+        if step is None and -1 <= dy <= 1 and -1 <= dx <= 1:
+            top, left = min(y0, y1), min(x0, x1)
+            side = 2 * r + 1
+            kernel = np.zeros((side + abs(dy), side + abs(dx)), dtype=np.int32)
+            kernel[y0 - top : y0 - top + side, x0 - left : x0 - left + side] -= 1
+            kernel[y1 - top : y1 - top + side, x1 - left : x1 - left + side] += 1
+            step = self._kernels[(dy, dx, r)] = (kernel, *kernel.shape)
+        if step is not None:
+            kernel, span_h, span_w = step
+            top = (y0 if y0 < y1 else y1) - r  # the span's first row and column
+            left = (x0 if x0 < x1 else x1) - r
+            if top >= 0 and top + span_h <= h and left >= 0 and left + span_w <= w:
+                grid[top : top + span_h, left : left + span_w] += kernel
+                return
+        self._add_window(grid, old, r, -1)
+        self._add_window(grid, new, r, +1)
 
     def unit_removed(self, unit: Unit) -> None:
         self._unstamp(("u", unit.id))
@@ -290,21 +304,39 @@ class SightIndex:
         out: list[Unit] = []
         h, w = self.shape
         y, x = divmod(sq, w)
-        if r <= y < h - r and r <= x < w - r:  # away from the edges: each row a slice
+        if r <= y < h - r and r <= x < w - r:  # away from the edges: each row a span
+            # the squares whose units are not all of one team member's (mixed, or all of a
+            # foreign owner): a row of `owner_at` translated to 1 there, 0 elsewhere
+            table = self._foreign_tables.get(team)
+            if table is None:
+                cells = bytearray(b"\x01" * 256)
+                cells[0] = 0  # no units
+                for member in team:
+                    cells[world.owner_code(member)] = 0
+                cells[255] = 1  # mixed (a code past 254 owners too): their units are read
+                table = self._foreign_tables[team] = bytes(cells)
+            owner_at = world.owner_at
             occupied_in: list[int] = []
+            side = 2 * r + 1
             for base in range((y - r) * w + x - r, (y + r) * w + x - r + 1, w):
-                row = occupied[base : base + 2 * r + 1]
-                at_col = row.find(1)
-                while at_col >= 0:
-                    occupied_in.append(base + at_col)
-                    at_col = row.find(1, at_col + 1)
+                row = owner_at[base : base + side].translate(table)
+                col = row.find(1)
+                while col >= 0:
+                    occupied_in.append(base + col)
+                    col = row.find(1, col + 1)
         else:
             occupied_in = [near for near in world.grid.within(sq, r) if occupied[near]]
         for near in occupied_in:
             ids = at[near]
-            if len(ids) > 1:
-                ids = sorted(ids)
-            out.extend(units[i] for i in ids if units[i].owner not in team)
+            if len(ids) == 1:  # most squares: one unit, read without a generator
+                unit = units[ids[0]]
+                if unit.owner not in team:
+                    out.append(unit)
+                continue
+            for i in sorted(ids):
+                unit = units[i]
+                if unit.owner not in team:
+                    out.append(unit)
         return out
 
     # --- queries --------------------------------------------------------------------------------
@@ -359,16 +391,27 @@ class SightIndex:
         world = self.world
         self._sync_static()
         direct: set[str] = set()
+        owner = unit.owner
         if unit.carried_by is None:
             for nation in self._seeing_at(unit.sq, world.rules.unit[unit.type].stealth):
-                if nation in world.nations:
+                # the owner's own team is taken off below: its sight (nearly always there,
+                # the unit's own) adds nothing
+                if nation != owner and nation in world.nations:
                     direct |= world.team(nation)
-        if world.reveals:
-            tick = world.tick
-            for nation in world.nations:
-                if world.reveals.get((nation, unit.id), -1) >= tick:
-                    direct.add(nation)
-        own = world.team(unit.owner)
+        reveals = world.reveals
+        if reveals:
+            tick, uid, nations = world.tick, unit.id, world.nations
+            if len(reveals) < len(nations):  # (the same nations, by the shorter loop)
+                for (nation, shown), until in reveals.items():
+                    if shown == uid and until >= tick and nation in nations:
+                        direct.add(nation)
+            else:
+                for nation in nations:
+                    if reveals.get((nation, uid), -1) >= tick:
+                        direct.add(nation)
+        if not direct:
+            return []  # (most steps) nobody else sees it
+        own = world.team(owner)
         direct -= own
         out = set(direct)
         for n in direct:

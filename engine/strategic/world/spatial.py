@@ -43,14 +43,15 @@ class TileIndex:
             self.remove(uid, old, owner)
             self.add(uid, new, owner)
 
-    def near(self, sq: int, radius: int, *, besides: str | None = None) -> set[int]:
-        """Ids of the units in every tile the (2r+1)^2 window around the square touches (a
-        superset of those within `radius`: callers check the distance), but those of the
-        owner `besides`."""
+    def buckets(self, sq: int, radius: int, *, besides: str | None = None) -> list[set[int]]:
+        """The ids of the units in every tile the (2r+1)^2 window around the square touches (a
+        superset of those within `radius`: callers check the distance), but those of the owner
+        `besides`: the index's own sets, one per tile and owner (each unit in one of them), for
+        a caller that reads them while nothing moves (no set of them all is built)."""
         y, x = divmod(sq, self.width)
         cols = self._lines(x, radius, self.width, self.cols)
         rows = self._lines(y, radius, self.height, self.rows)
-        out: set[int] = set()
+        out: list[set[int]] = []
         tiles = self.tiles
         for row in rows:
             base = row * self.cols
@@ -59,7 +60,7 @@ class TileIndex:
                 if owners:
                     for owner, ids in owners.items():
                         if owner != besides:
-                            out |= ids
+                            out.append(ids)
         return out
 
     def _lines(self, at: int, radius: int, size: int, count: int) -> tuple[int, ...]:

@@ -31,6 +31,7 @@ class SupplyIndex:
         self.stamped: dict[
             int, tuple[str, int, tuple[str, ...]]
         ] = {}  # uid -> (owner, sq, classes)
+        self._kernels: dict[tuple[int, int, int], np.ndarray] = {}  # `_move`'s, per step
 
     def grid(self, nation: str, unit_class: str) -> np.ndarray | None:
         """The count grid of a nation's supplier units for a class (None: it has none)."""
@@ -51,12 +52,47 @@ class SupplyIndex:
         have = self.stamped.get(unit.id)
         if have == want:
             return
+        if have is not None and want is not None and have[0] == want[0] and have[2] == want[2]:
+            self._move(want[0], have[1], want[1], want[2])  # a step: one window moved
+            self.stamped[unit.id] = want
+            return
         if have is not None:
             self._stamp(*have, -1)
             del self.stamped[unit.id]
         if want is not None:
             self._stamp(*want, +1)
             self.stamped[unit.id] = want
+
+    def _move(self, owner: str, old: int, new: int, classes: tuple[str, ...]) -> None:
+        """`_stamp` at `old` with -1 then at `new` with +1: a step away from the map's edges
+        is one slice of the two windows' span, added a kernel of -1s and +1s."""
+        h, w = self.shape
+        r = self.world.rules.supply.radius
+        y0, x0 = divmod(old, w)
+        y1, x1 = divmod(new, w)
+        dy, dx = y1 - y0, x1 - x0
+        top, left = min(y0, y1), min(x0, x1)
+        if not (
+            -1 <= dy <= 1
+            and -1 <= dx <= 1
+            and r <= top
+            and top + abs(dy) < h - r
+            and r <= left
+            and left + abs(dx) < w - r
+        ):
+            self._stamp(owner, old, classes, -1)
+            self._stamp(owner, new, classes, +1)
+            return
+        kernel = self._kernels.get((dy, dx, r))
+        if kernel is None:
+            side = 2 * r + 1
+            kernel = np.zeros((side + abs(dy), side + abs(dx)), dtype=np.int32)
+            kernel[y0 - top : y0 - top + side, x0 - left : x0 - left + side] -= 1
+            kernel[y1 - top : y1 - top + side, x1 - left : x1 - left + side] += 1
+            self._kernels[(dy, dx, r)] = kernel
+        for unit_class in classes:
+            grid = self.counts[(owner, unit_class)]  # stamped at `old` already
+            grid[top - r : top + r + 1 + abs(dy), left - r : left + r + 1 + abs(dx)] += kernel
 
     def _stamp(self, owner: str, sq: int, classes: tuple[str, ...], sign: int) -> None:
         h, w = self.shape

@@ -63,7 +63,10 @@ def _indexes(world: World) -> dict:
     """Everything the world derives from who owns what (rebuilt from scratch on load)."""
     world.sight_index.settle()
     supply = world.supply_index
+    names = {code: nation for nation, code in world._owner_codes.items()}
     return {
+        # per square, whose units are there (`World.owner_at`; the codes differ after a load)
+        "owner_at": {sq: names.get(c, "mixed") for sq, c in enumerate(world.owner_at) if c},
         "owned": {n: sorted(ids) for n, ids in world.owned.items() if ids},
         "suppliers": {n: sorted(ids) for n, ids in world.suppliers.items() if ids},
         "capital": {n: c for n, c in world._capital.items() if c},
