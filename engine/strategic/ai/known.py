@@ -46,11 +46,13 @@ class KnownMap:
         self.joined = self.merged()
         self._label_grid: np.ndarray | None = None
         # shore masks depend on the islands only: kept from one decision to the next while
-        # the known land and the joins through its cities stay the same
+        # the known land and the joins through its cities stay the same (packed, a bit a
+        # square: a hosted game's AI seats keep them, and memory is per game)
         islands = (memory.islands_land, tuple(sorted(self.joined.items())))
         if memory.shores is None or memory.shores[0] != islands:
             memory.shores = (islands, {})
-        self._shores: dict[tuple[int, ...], np.ndarray] = memory.shores[1]
+        self._packed_shores: dict[tuple[int, ...], np.ndarray] = memory.shores[1]
+        self._shores: dict[tuple[int, ...], np.ndarray] = {}
         self._islands: dict[int, frozenset[int]] = {}
         self._sea_steps: dict[tuple[int, int], dict[int, int]] = {}
         self._sea_supply: np.ndarray | None = None
@@ -252,12 +254,17 @@ class KnownMap:
         key = tuple(sorted(self.islands_of(sq)))
         mask = self._shores.get(key)
         if mask is None:
-            if self._label_grid is None:
-                raw = np.asarray(self.labels, dtype=np.int32)
-                for x, root in self.joined.items():
-                    raw[raw == x] = root
-                self._label_grid = raw.reshape(self.h, self.w)
-            mask = dilate(np.isin(self._label_grid, key), 1).reshape(-1)
+            packed = self._packed_shores.get(key)
+            if packed is not None:
+                mask = np.unpackbits(packed, count=self.w * self.h).astype(bool)
+            else:
+                if self._label_grid is None:
+                    raw = np.asarray(self.labels, dtype=np.int32)
+                    for x, root in self.joined.items():
+                        raw[raw == x] = root
+                    self._label_grid = raw.reshape(self.h, self.w)
+                mask = dilate(np.isin(self._label_grid, key), 1).reshape(-1)
+                self._packed_shores[key] = np.packbits(mask)
             self._shores[key] = mask
         return mask
 

@@ -33,11 +33,16 @@ class SightIndex:
         # layer order, the array), so every nation's count at a square is one read
         self.counts: dict[str, np.ndarray] = {}
         self.sub_counts: dict[str, np.ndarray] = {}
+        # the nations known now get their layers in one array at once (growing it a layer
+        # at a time would copy it once a nation: memory a hosted world does not give back)
+        known = list(world.nations)
+        stack = np.zeros((len(known), h, w), dtype=np.int32)
         self._layers: dict[bool, tuple[list[str], np.ndarray]] = {
-            sub: ([], np.zeros((0, h, w), dtype=np.int32)) for sub in (False, True)
+            False: (known, stack),
+            True: ([], np.zeros((0, h, w), dtype=np.int32)),
         }
-        for nation in world.nations:  # the layers of the nations known now, at once
-            self._grid(self.counts, nation)
+        for i, nation in enumerate(known):
+            self.counts[nation] = stack[i]
         self.stamped: dict[tuple, tuple[str, int, int, int]] = {}  # key -> (nation, sq, r, sub_r)
         self.synced_version = -1
         self.static_keys: dict[tuple, None] = {}  # the cities' and satellites' keys in `stamped`
