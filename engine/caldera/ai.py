@@ -602,7 +602,9 @@ def _moves(
             # captains without one and waits at the shipyard; and while an enemy found stands,
             # scouting would only find more enemies to conquer before the campaign is won:
             # its warships gather at Earth instead
-            goal = EARTH if EARTH in reach else _toward(reach, view, EARTH, enemies_at)
+            if ship.at == EARTH:
+                continue
+            goal = _toward(reach, view, EARTH, enemies_at)
         else:
             options = [p for p in reach if p in unexplored and p not in targets_used]
             if forbidden(state, "no-exploring") is not None:

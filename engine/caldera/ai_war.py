@@ -97,7 +97,7 @@ def predicted_win(
     npc = view.npcs[npc_id]
     if npc.home is None:
         return False
-    ours = players_side(state, view, c, seen, default)
+    ours = players_side(state, view, c, likely_warships(seen, c, state), default)
     if not ours.ships or not any(s.weapons for s in ours.ships):
         return False
     theirs = enemy_side(state, view, npc_id, npc.home)
@@ -182,6 +182,24 @@ def best_army(
 
     walk(0, start, 0, {})
     return best[1] if best[0][1] > 0 or best[0][0] else {}
+
+
+def likely_warships(seen: list[SeenShip], c: Captain, state: State) -> list[SeenShip]:
+    """The ships of `seen` it reckons warships: its own that are, and of the others' at Earth
+    (where their new miners wait too; their parts are private) as many as its own ships at
+    Earth have warships among them, in proportion; the others' elsewhere all."""
+    own = {s.id: s for s in state.ships_of(c.id)}
+    home = [s for s in own.values() if s.at == EARTH]
+    armed = sum(1 for s in home if "mining-bots" not in s.parts)
+    others = [s for s in seen if s.owner != c.id and s.at == EARTH]
+    keep = len(others) * armed // len(home) if home else 0
+    kept = {s.id for s in others[:keep]}
+    return [
+        s
+        for s in seen
+        if (s.id in own and "mining-bots" not in own[s.id].parts)
+        or (s.id not in own and (s.at != EARTH or s.id in kept))
+    ]
 
 
 def seen_at(view: View, places: set[str]) -> list[SeenShip]:
