@@ -485,7 +485,7 @@ def _war(state: State, view: View, me: str, c: Captain, memory: Memory) -> None:
     homes = {npc.home: n for n, npc in enemies.items() if npc.home}
     for home in ai_war.nearest_first(view, homes):
         here = ai_war.seen_at(view, {EARTH, home})
-        if any(s.at == EARTH for s in here if s.owner == me) and ai_war.predicted_win(
+        if any(s.owner == me for s in here) and ai_war.predicted_win(
             state, view, c, here, homes[home], default
         ):
             memory.target = homes[home]
@@ -563,11 +563,13 @@ def _moves(
     }
     busy = c.mission not in (None, SCOUT_FARTHEST) or any(h.kind == "mission" for h in c.hand)
     at_war = any(not n.friend and not n.conquered and n.home for n in view.npcs.values())
+    target = view.npcs.get(memory.target or "") if memory is not None else None
     for ship in state.ships_of(me):
         if taken.get(ship.at, 0) >= limit:
             continue
         warship = "mining-bots" not in ship.parts
-        guard = defend and warship and ship.id != scout
+        # a fleet taking a homeworld guards Earth best: it leaves the guarding
+        guard = defend and warship and ship.id != scout and target is None
         if guard and ship.at == EARTH:
             continue  # it guards the shipyard
         reach = starmap.reachable(
@@ -577,7 +579,6 @@ def _moves(
             continue
         goal = None
         hunt = _mission_goal(view, c, ship, reach, homes, enemies_at)
-        target = view.npcs.get(memory.target or "") if memory is not None else None
         if guard and EARTH in reach:
             goal = EARTH  # home to guard the shipyard
         elif warship and target is not None and target.home is not None:
