@@ -81,6 +81,11 @@ SCOUT_FARTHEST = 5  # the loyalty mission of scouting farther than any known til
 # the loyalty missions it takes first: a new tech level (its research brings it), a new
 # layout of its best tech (a design), scouting farther, then the fights
 MISSION_ORDER = (NEW_LEVEL, NEW_LAYOUT, SCOUT_FARTHEST, 1, 3, 6)
+# the zone missions it chooses first: those its way to a win keeps (a zone mission done holds
+# the next zone five turns off, and with it the enemies' refits): Scaredy-cats (it scouts
+# nothing while an enemy stands), Sharecroppers (its miners mine), Surveyors, Explorers; last
+# Wingman and Pacifists, which its fleets' moves on a homeworld break
+ZONE_ORDER = (4, 3, 2, 1, 6, 5)
 
 
 @dataclass
@@ -133,7 +138,11 @@ def _cards(state: State, view: View, me: str, c: Captain) -> list[Any]:
     credits = c.credits
     cards, techs, rules = state.cards, state.cards.techs, state.rules
     if view.zone_hand:
-        out.append(Choose(hand="zone", card=view.zone_hand[0]))
+        pick = min(
+            view.zone_hand,
+            key=lambda k: (ZONE_ORDER.index(cards.card(k).number), k),
+        )
+        out.append(Choose(hand="zone", card=pick))
     for hand in c.hand:
         if hand.kind == "research" and c.research is None:
             pick = _research_pick(state, c, hand.cards)

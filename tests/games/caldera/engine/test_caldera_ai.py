@@ -267,3 +267,12 @@ def test_its_warships_at_an_enemy_homeworld_emptied_of_ships_stay_there() -> Non
     commands = decide(state)
     assert not [x for x in commands if isinstance(x, Move)]  # they hold it
     assert [x for x in commands if isinstance(x, Recruit)]  # and an army lands next
+
+
+def test_it_chooses_the_zone_mission_its_war_keeps_over_the_one_an_attack_breaks() -> None:
+    state = quiet(past_setup())
+    pacifists = next(card.id for card in state.cards.cards if card.number == 5)
+    scaredy = next(card.id for card in state.cards.cards if card.number == 4)
+    state.zone_hand = [pacifists, scaredy]
+    chosen = [x for x in decide(state) if isinstance(x, Choose) and x.hand == "zone"]
+    assert [x.card for x in chosen] == [scaredy]
