@@ -35,6 +35,13 @@ The policy, once a window:
    unexplored place (mission 5).
 5. Land units: an army of the cheapest unit (as many as its largest ship carries and a
    quarter of its credits pays for) once it has ships, to take enemy homeworlds.
+6. War (`ai_war`): while an enemy found stands, its warships scout no more (each place
+   scouted may find another enemy, and the campaign is won when every enemy found is
+   conquered): they gather at Earth. When the battle its captains' fleet at Earth would fight
+   at a known enemy homeworld (played out on what its view shows) is theirs with a margin,
+   its warships all go there and stay until it is conquered, and it recruits the land army
+   that does most against the enemy's army there. The first zone mission chosen is one its
+   war keeps (Scaredy-cats first, Pacifists last).
 Then it submits.
 """
 
