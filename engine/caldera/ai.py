@@ -88,6 +88,10 @@ SCOUT_FARTHEST = 5  # the loyalty mission of scouting farther than any known til
 # the loyalty missions it takes first: a new tech level (its research brings it), a new
 # layout of its best tech (a design), scouting farther, then the fights
 MISSION_ORDER = (NEW_LEVEL, NEW_LAYOUT, SCOUT_FARTHEST, 1, 3, 6)
+CONQUER = 6  # the loyalty mission of conquering an enemy homeworld
+# while an enemy found stands: the missions its war brings first (a homeworld conquered, an
+# enemy ship destroyed on the way), scouting farther last (it scouts no more)
+WAR_ORDER = (CONQUER, 1, NEW_LEVEL, NEW_LAYOUT, 3, SCOUT_FARTHEST)
 # the zone missions it chooses first: those its way to a win keeps (a zone mission done holds
 # the next zone five turns off, and with it the enemies' refits): Scaredy-cats (it scouts
 # nothing while an enemy stands), Sharecroppers (its miners mine), Surveyors, Explorers; last
@@ -156,12 +160,13 @@ def _cards(state: State, view: View, me: str, c: Captain) -> list[Any]:
             if cards.card(pick).tech not in c.techs:
                 out.append(Choose(hand="research", card=pick))
         elif hand.kind == "mission":
+            order = WAR_ORDER if at_war(view) else MISSION_ORDER
             easiest = min(
                 hand.cards,
                 key=lambda k: (
-                    (MISSION_ORDER.index(cards.card(k).number), k)
-                    if cards.card(k).number in MISSION_ORDER
-                    else (len(MISSION_ORDER), k)
+                    (order.index(cards.card(k).number), k)
+                    if cards.card(k).number in order
+                    else (len(order), k)
                 ),
             )
             out.append(Choose(hand="mission", card=easiest))
@@ -446,6 +451,11 @@ def _spend(
     return out
 
 
+def at_war(view: View) -> bool:
+    """Whether an enemy found still stands (its homeworld not conquered)."""
+    return any(not n.friend and not n.conquered and n.home for n in view.npcs.values())
+
+
 def threatened(view: View) -> bool:
     """Whether enemies are near Earth: an enemy ship or base within `THREAT` layers."""
     enemies = {n for n, npc in view.npcs.items() if not npc.friend and not npc.conquered}
@@ -578,7 +588,7 @@ def _moves(
         if not n.friend and not n.conquered and n.home and n.home not in enemies_at
     }
     busy = c.mission not in (None, SCOUT_FARTHEST) or any(h.kind == "mission" for h in c.hand)
-    at_war = any(not n.friend and not n.conquered and n.home for n in view.npcs.values())
+    war = at_war(view)
     target = view.npcs.get(memory.target or "") if memory is not None else None
     for ship in state.ships_of(me):
         if taken.get(ship.at, 0) >= limit:
@@ -614,7 +624,7 @@ def _moves(
             options = [p for p in reach if p in systems and p not in enemies_at]
             if options:
                 goal = min(options, key=lambda p: (reach[p], hexes.key_order(p)))
-        elif busy or at_war:
+        elif busy or war:
             # a loyalty mission found now would be lost: it leaves the scouting to the
             # captains without one and waits at the shipyard; and while an enemy found stands,
             # scouting would only find more enemies to conquer before the campaign is won:

@@ -276,3 +276,13 @@ def test_it_chooses_the_zone_mission_its_war_keeps_over_the_one_an_attack_breaks
     state.zone_hand = [pacifists, scaredy]
     chosen = [x for x in decide(state) if isinstance(x, Choose) and x.hand == "zone"]
     assert [x.card for x in chosen] == [scaredy]
+
+
+def test_while_an_enemy_stands_it_takes_the_mission_of_conquering_a_homeworld_first() -> None:
+    state = quiet(past_setup())
+    conquer = next(card.id for card in state.cards.cards if card.number == 6)
+    level = next(card.id for card in state.cards.cards if card.number == 4)
+    state.captains[AI_SEAT].hand = [Hand(kind="mission", cards=[level, conquer])]
+    _homeworld(state, ships=3, army={"space-cadet": 10})
+    chosen = [x for x in decide(state) if isinstance(x, Choose) and x.hand == "mission"]
+    assert chosen and chosen[0].card == conquer
