@@ -41,7 +41,8 @@ The policy, once a window:
    at a known enemy homeworld (played out on what its view shows) is theirs with a margin,
    its warships all go there and stay until it is conquered, and it recruits the land army
    that does most against the enemy's army there. The first zone mission chosen is one its
-   war keeps (Scaredy-cats first, Pacifists last).
+   war keeps (Scaredy-cats first, Pacifists last), a loyalty mission one its war brings
+   (conquering a homeworld first).
 Then it submits.
 """
 

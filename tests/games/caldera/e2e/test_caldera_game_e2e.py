@@ -49,11 +49,12 @@ from tests.games.caldera.e2e.campaign import (
 __all__ = ["env"]
 
 # a campaign with a new zone, battles, scouting, a mission done and enemies of all six A.I.
-# types that have played their turns by turn 16 (`python -m tests.games.caldera.e2e.campaign
-# 0 400 16` finds it: the first since the AI captains arm their shipyards and leave the
-# scouting to those without a mission, with 5 battles)
-SEED = 92
-TURNS = 16
+# types that have played their turns (and were told: each did something) by turn 30 (`python
+# -m tests.games.caldera.e2e.campaign 0 150 40` finds it, and it qualifies from turn 30: since
+# the AI captains scout no more while an enemy found stands, no seed of 0-400 has all six
+# types by turn 16; with 19 battles)
+SEED = 75
+TURNS = 30
 GIVE_UP = 60.0  # seconds (the campaign takes a few)
 
 
@@ -204,7 +205,7 @@ async def test_two_captains_and_an_ai_play_to_a_new_zone_through_discord(  # noq
         )
     assert menu_used
     world = alone.state
-    assert world.zone == 2 and not world.ended
+    assert world.zone > 1 and not world.ended  # a new zone (zone 2 opened on the way)
 
     def told() -> str:
         return "\n".join(m.content for u in users.values() for m in fake.dms(u))
