@@ -122,16 +122,16 @@ def types_told(played: Played) -> set[str]:
 
 
 def good(played: Played) -> bool:
-    """A campaign the test can use: a new zone, a battle, a loyalty mission done and an enemy
-    of each of the six A.I. types that has played a turn the captains were told of, still
-    going."""
+    """A campaign the test can use: a new zone, a battle, a mission done (a loyalty mission
+    or the zone mission) and an enemy of each of the six A.I. types that has played a turn
+    the captains were told of, still going."""
     state = played.state
     every = {a.id for a in state.rules.enemy_ai}
     return (
         not state.ended
         and state.zone > 1
         and bool(played.of("BattleReport"))
-        and any(m.captain is not None for m in played.of("MissionDone"))
+        and bool(played.of("MissionDone"))
         and types_played(played) == every
         and types_told(played) == every
     )

