@@ -35,6 +35,14 @@ The policy, once a window:
    unexplored place (mission 5).
 5. Land units: an army of the cheapest unit (as many as its largest ship carries and a
    quarter of its credits pays for) once it has ships, to take enemy homeworlds.
+6. War (`ai_war`): while an enemy found stands, its warships scout no more (each place
+   scouted may find another enemy, and the campaign is won when every enemy found is
+   conquered): they gather at Earth. When the battle its captains' fleet at Earth would fight
+   at a known enemy homeworld (played out on what its view shows) is theirs with a margin,
+   its warships all go there and stay until it is conquered, and it recruits the land army
+   that does most against the enemy's army there. The first zone mission chosen is one its
+   war keeps (Scaredy-cats first, Pacifists last), a loyalty mission one its war brings
+   (conquering a homeworld first).
 Then it submits.
 """
 
@@ -43,8 +51,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.caldera import ai_war, hexes, starmap
 from engine.caldera import captain as stats_
-from engine.caldera import hexes, starmap
 from engine.caldera.captain import Stats
 from engine.caldera.commands import (
     Build,
@@ -81,12 +89,23 @@ SCOUT_FARTHEST = 5  # the loyalty mission of scouting farther than any known til
 # the loyalty missions it takes first: a new tech level (its research brings it), a new
 # layout of its best tech (a design), scouting farther, then the fights
 MISSION_ORDER = (NEW_LEVEL, NEW_LAYOUT, SCOUT_FARTHEST, 1, 3, 6)
+CONQUER = 6  # the loyalty mission of conquering an enemy homeworld
+# while an enemy found stands: the missions its war brings first (a homeworld conquered, an
+# enemy ship destroyed on the way), scouting farther last (it scouts no more)
+WAR_ORDER = (CONQUER, 1, NEW_LEVEL, NEW_LAYOUT, 3, SCOUT_FARTHEST)
+# the zone missions it chooses first: those its way to a win keeps (a zone mission done holds
+# the next zone five turns off, and with it the enemies' refits): Scaredy-cats (it scouts
+# nothing while an enemy stands), Sharecroppers (its miners mine), Surveyors, Explorers; last
+# Wingman and Pacifists, which its fleets' moves on a homeworld break
+ZONE_ORDER = (4, 3, 2, 1, 6, 5)
 
 
 @dataclass
 class Memory:
     turn: int | None = None  # the window it last decided for (the view's `turn`)
     refused: list[str] = field(default_factory=list)
+    target: str | None = None  # the enemy whose homeworld its warships go to take
+    gather: bool = False  # its warships come to Earth, where the captains' fleet gathers
 
 
 def state_of(view: View) -> State:
@@ -131,19 +150,24 @@ def _cards(state: State, view: View, me: str, c: Captain) -> list[Any]:
     credits = c.credits
     cards, techs, rules = state.cards, state.cards.techs, state.rules
     if view.zone_hand:
-        out.append(Choose(hand="zone", card=view.zone_hand[0]))
+        pick = min(
+            view.zone_hand,
+            key=lambda k: (ZONE_ORDER.index(cards.card(k).number), k),
+        )
+        out.append(Choose(hand="zone", card=pick))
     for hand in c.hand:
         if hand.kind == "research" and c.research is None:
             pick = _research_pick(state, c, hand.cards)
             if cards.card(pick).tech not in c.techs:
                 out.append(Choose(hand="research", card=pick))
         elif hand.kind == "mission":
+            order = WAR_ORDER if at_war(view) else MISSION_ORDER
             easiest = min(
                 hand.cards,
                 key=lambda k: (
-                    (MISSION_ORDER.index(cards.card(k).number), k)
-                    if cards.card(k).number in MISSION_ORDER
-                    else (len(MISSION_ORDER), k)
+                    (order.index(cards.card(k).number), k)
+                    if cards.card(k).number in order
+                    else (len(order), k)
                 ),
             )
             out.append(Choose(hand="mission", card=easiest))
@@ -428,6 +452,11 @@ def _spend(
     return out
 
 
+def at_war(view: View) -> bool:
+    """Whether an enemy found still stands (its homeworld not conquered)."""
+    return any(not n.friend and not n.conquered and n.home for n in view.npcs.values())
+
+
 def threatened(view: View) -> bool:
     """Whether enemies are near Earth: an enemy ship or base within `THREAT` layers."""
     enemies = {n for n, npc in view.npcs.items() if not npc.friend and not npc.conquered}
@@ -436,7 +465,105 @@ def threatened(view: View) -> bool:
     return any(hexes.layer(hexes.parse(p)) <= THREAT for p in near if p)
 
 
-def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
+def _warships(state: State, me: str) -> list[Ship]:
+    return [s for s in state.ships_of(me) if "mining-bots" not in s.parts]
+
+
+def _fleet(view: View, state: State, me: str, systems: set[str]) -> list[ai_war.SeenShip]:
+    """The captains' warships as its view shows them: its own (it knows their parts) and the
+    others' not at a system with minerals (where their miners are)."""
+    own = {s.id for s in _warships(state, me)}
+    return [
+        s
+        for s in view.ships
+        if s.owner in view.captains
+        and ((s.owner == me and s.id in own) or (s.owner != me and s.at not in systems))
+    ]
+
+
+def _war(state: State, view: View, me: str, c: Captain, memory: Memory) -> None:
+    """The homeworld its warships go to take (`memory.target`): the nearest known enemy's whose
+    ships there the fleet gathered at Earth (with the captains' ships already there) beats
+    in the predicted battle; kept while the captains' warships still beat them; else
+    `memory.gather` when its warships away would make the fleet at Earth strong enough."""
+    enemies = {
+        n: npc
+        for n, npc in view.npcs.items()
+        if not npc.friend and not npc.conquered and npc.home is not None
+    }
+    klass = c.shipyard.klass if c.shipyard.klass in c.techs else "interceptor"
+    default = _design(state, c, klass, miner=False, against=armours(view, state))
+    systems = {
+        p for p, t in view.map.tiles.items() if t.kind in ("asteroids", "planet") and p != EARTH
+    }
+    mine = _warships(state, me)
+    memory.gather = False
+    if memory.target is not None:
+        npc = enemies.get(memory.target)
+        fleet = _fleet(view, state, me, systems)
+        if (
+            npc is None
+            or not mine
+            or not ai_war.predicted_win(state, view, c, fleet, memory.target, default)
+        ):
+            memory.target = None
+    if memory.target is not None or not mine:
+        return
+    homes = {npc.home: n for n, npc in enemies.items() if npc.home}
+    for home in ai_war.nearest_first(view, homes):
+        here = ai_war.seen_at(view, {EARTH, home})
+        if any(s.owner == me for s in here) and ai_war.predicted_win(
+            state, view, c, here, homes[home], default
+        ):
+            memory.target = homes[home]
+            return
+    away = [s for s in mine if s.at != EARTH]
+    if away:
+        ids = {s.id for s in away}
+        gathered = ai_war.gathering(view) + [s for s in view.ships if s.id in ids]
+        memory.gather = any(
+            ai_war.predicted_win(
+                state, view, c, gathered + ai_war.seen_at(view, {home}), homes[home], default
+            )
+            for home in homes
+        )
+
+
+def _army(state: State, view: View, c: Captain, memory: Memory, credits: int) -> dict[str, int]:
+    """The land units to recruit for the homeworld it goes to take: those doing the most
+    against the enemy's army there (see `ai_war.best_army`), with three quarters of its
+    credits."""
+    npc = view.npcs.get(memory.target or "")
+    if npc is None or npc.home is None or c.stats is None or not state.ships_of(c.id):
+        return {}
+    rules = state.rules
+    return ai_war.best_army(
+        state,
+        dict(c.land),
+        dict(npc.land),
+        ai_war.planet_defence(state, view, npc.home),
+        stats_.land_army_size(largest_space(state, c), c.stats, rules),
+        stats_.land_unit_limit(c.stats, rules),
+        credits * 3 // 4,
+    )
+
+
+def _toward(reach: dict[str, int], view: View, goal: str, enemies_at: set[str]) -> str | None:
+    """Where a ship goes this turn on its way to `goal`: the goal when it reaches it, else the
+    placed tile it reaches nearest to it (one without enemy ships first, then the cheaper)."""
+    if goal in reach:
+        return goal
+    options = [p for p in reach if p in view.map.tiles]
+    return min(
+        options,
+        key=lambda p: (_distance(p, goal), p in enemies_at, reach[p], hexes.key_order(p)),
+        default=None,
+    )
+
+
+def _moves(
+    state: State, view: View, me: str, c: Captain, memory: Memory | None = None
+) -> list[Any]:
     out: list[Any] = []
     taken: dict[str, int] = {}
     targets_used: set[str] = set()
@@ -462,11 +589,14 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
         if not n.friend and not n.conquered and n.home and n.home not in enemies_at
     }
     busy = c.mission not in (None, SCOUT_FARTHEST) or any(h.kind == "mission" for h in c.hand)
+    war = at_war(view)
+    target = view.npcs.get(memory.target or "") if memory is not None else None
     for ship in state.ships_of(me):
         if taken.get(ship.at, 0) >= limit:
             continue
         warship = "mining-bots" not in ship.parts
-        guard = defend and warship and ship.id != scout
+        # a fleet taking a homeworld guards Earth best: it leaves the guarding
+        guard = defend and warship and ship.id != scout and target is None
         if guard and ship.at == EARTH:
             continue  # it guards the shipyard
         reach = starmap.reachable(
@@ -478,6 +608,15 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
         hunt = _mission_goal(view, c, ship, reach, homes, enemies_at)
         if guard and EARTH in reach:
             goal = EARTH  # home to guard the shipyard
+        elif warship and target is not None and target.home is not None:
+            # the captains' fleet takes the homeworld: on to it, and there it stays
+            if ship.at == target.home:
+                continue
+            goal = _toward(reach, view, target.home, enemies_at)
+        elif warship and memory is not None and memory.gather:
+            if ship.at == EARTH:
+                continue
+            goal = _toward(reach, view, EARTH, enemies_at)
         elif warship and hunt is not None:
             goal = hunt
         elif "mining-bots" in ship.parts:
@@ -486,10 +625,14 @@ def _moves(state: State, view: View, me: str, c: Captain) -> list[Any]:
             options = [p for p in reach if p in systems and p not in enemies_at]
             if options:
                 goal = min(options, key=lambda p: (reach[p], hexes.key_order(p)))
-        elif busy:
+        elif busy or war:
             # a loyalty mission found now would be lost: it leaves the scouting to the
-            # captains without one and waits at the shipyard
-            goal = EARTH if EARTH in reach else None
+            # captains without one and waits at the shipyard; and while an enemy found stands,
+            # scouting would only find more enemies to conquer before the campaign is won:
+            # its warships gather at Earth instead
+            if ship.at == EARTH:
+                continue
+            goal = _toward(reach, view, EARTH, enemies_at)
         else:
             options = [p for p in reach if p in unexplored and p not in targets_used]
             if forbidden(state, "no-exploring") is not None:
@@ -586,6 +729,13 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
         if isinstance(command, Choose) and command.hand == "research" and command.card:
             state.captains[me].research = state.cards.card(command.card).tech
             state.captains[me].research_paid = 0
+    _war(state, view, me, state.captains[me], memory)
+    army = _army(state, view, state.captains[me], memory, credits)
+    if army:
+        out.append(Recruit(units=army))
+        credits -= sum(state.rules.land_units[u].cost * n for u, n in army.items())
+        for unit, count in army.items():
+            state.captains[me].land[unit] = state.captains[me].land.get(unit, 0) + count
     spent = _spend(state, me, state.captains[me], credits, threatened(view), armours(view, state))
     forbids: dict[type, str] = {
         Build: "no-building",
@@ -594,7 +744,7 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
         Repair: "no-repair",
     }
     out += [x for x in spent if forbidden(state, forbids.get(type(x), "")) is None]
-    out += _moves(state, view, me, state.captains[me])
+    out += _moves(state, view, me, state.captains[me], memory)
     out.append(Submit())
     return out
 

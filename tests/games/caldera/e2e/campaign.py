@@ -108,16 +108,32 @@ def types_played(played: Played) -> set[str]:
     return {n.ai or "" for n in played.state.enemies() if n.turns}
 
 
+def types_told(played: Played) -> set[str]:
+    """The A.I. types of the enemies whose turn did something the captains are told of (a
+    turn in which an enemy does nothing has no line in the turn's report)."""
+    told = {"move", "send", "built", "protect", "control", "repairs", "repaired"}
+    out: set[str] = set()
+    for report in played.of("TurnResolved"):
+        for action in report.npc_turn:
+            npc = played.state.npcs.get(str(action.get("npc")))
+            if npc is not None and npc.ai and action.get("did") in told:
+                out.add(npc.ai)
+    return out
+
+
 def good(played: Played) -> bool:
-    """A campaign the test can use: a new zone, a battle, a mission done and an enemy of each
-    of the six A.I. types that has played a turn, still going."""
+    """A campaign the test can use: a new zone, a battle, a mission done (a loyalty mission
+    or the zone mission) and an enemy of each of the six A.I. types that has played a turn
+    the captains were told of, still going."""
     state = played.state
+    every = {a.id for a in state.rules.enemy_ai}
     return (
         not state.ended
         and state.zone > 1
         and bool(played.of("BattleReport"))
         and bool(played.of("MissionDone"))
-        and types_played(played) == {a.id for a in state.rules.enemy_ai}
+        and types_played(played) == every
+        and types_told(played) == every
     )
 
 

@@ -5,9 +5,20 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.caldera import ai
-from engine.caldera.commands import Build, BuyBonus, Choose, Fund, Move, Repair, Upgrade
+from engine.caldera import ai, land
+from engine.caldera.commands import (
+    Build,
+    BuyBonus,
+    Choose,
+    Fund,
+    Move,
+    Recruit,
+    Repair,
+    Upgrade,
+)
+from engine.caldera.starmap import Tile
 from engine.caldera.state import EARTH, Hand, Npc, State
+from engine.caldera.tiles import Kind, PlanetType
 from engine.caldera.view import view_for
 from tests.games.caldera.engine.game import CAPTAINS, STATS, command, new_game, past_setup
 
@@ -105,24 +116,26 @@ def _warships_at_earth(state: State) -> list[int]:
     return [state.add_ship(AI_SEAT, "interceptor", parts, 10, EARTH).id for _ in range(2)]
 
 
-def test_with_enemies_near_and_an_unarmed_shipyard_its_warships_but_a_scout_stay_home() -> None:
+def test_with_enemies_near_and_an_unarmed_shipyard_its_warships_stay_home() -> None:
     state = quiet(past_setup())
     c = state.captains[AI_SEAT]
     c.credits = 0  # nothing to arm the shipyard with this window
-    ids = _warships_at_earth(state)
+    _warships_at_earth(state)
     pirates(state, ["laser-cannon"], {"laser-cannon": 0}, at="0,-2")
-    moved = {s for x in decide(state) if isinstance(x, Move) for s in x.ships}
-    assert moved == {ids[0]}  # the first scouts on, the second guards the shipyard
+    # none scouts (that would find more enemies) and none goes for the pirates' homeworld:
+    # it is not on the map
+    assert not [x for x in decide(state) if isinstance(x, Move)]
 
 
-def test_with_enemies_near_and_an_armed_shipyard_its_warships_fly_on() -> None:
+def test_with_the_enemies_homeworld_conquered_its_warships_fly_on_past_their_ships() -> None:
     state = quiet(past_setup())
     c = state.captains[AI_SEAT]
     c.credits = 0
     c.techs["tnt-mine"] = 0
     c.shipyard.parts = ["tnt-mine"] * 5
     ids = _warships_at_earth(state)
-    pirates(state, ["laser-cannon"], {"laser-cannon": 0}, at="0,-2")
+    npc = pirates(state, ["laser-cannon"], {"laser-cannon": 0}, at="0,-2")
+    npc.conquered = True  # every enemy found conquered: scouting finds the next
     moved = {s for x in decide(state) if isinstance(x, Move) for s in x.ships}
     assert moved == set(ids)
 
@@ -146,3 +159,130 @@ def test_with_the_mission_of_a_new_tech_level_its_credits_go_into_that_research(
     commands = decide(state)
     assert [x.amount for x in commands if isinstance(x, Fund)] == [200]
     assert not [x for x in commands if isinstance(x, Build)]
+
+
+# --- taking an enemy homeworld --------------------------------------------------------------
+
+HOME = "0,-1"  # next to Earth: an interceptor's nuclear engine reaches it in one turn
+
+
+def _homeworld(state: State, ships: int, army: dict[str, int], planet: str = "arid") -> Npc:
+    """Pirates with their homeworld (a planet placed next to Earth) holding `ships` bare
+    interceptors with a laser cannon and `army`; the AI captain's other ships gone."""
+    state.ships = {k: s for k, s in state.ships.items() if s.owner != AI_SEAT}
+    state.map.tiles[HOME] = Tile(
+        kind=Kind.PLANET, planet=PlanetType(planet), zone=1, base="pirates"
+    )
+    npc = Npc(
+        id="pirates",
+        name="Pirates",
+        friend=False,
+        row=1,
+        zone=1,
+        ai="surveyors",
+        home=HOME,
+        techs={"interceptor": 0, "nuclear-engine": 0, "laser-cannon": 0},
+        designs={"interceptor": ["nuclear-engine", "laser-cannon"]},
+        land=dict(army),
+    )
+    state.npcs[npc.id] = npc
+    for _ in range(ships):
+        state.add_ship(npc.id, "interceptor", ["nuclear-engine", "laser-cannon"], 10, HOME)
+    return npc
+
+
+def _fleet(state: State, count: int) -> list[int]:
+    """`count` of the AI captain's warships at Earth: interceptors with a TNT mine and two
+    platings (the pirates' laser cannon gets nothing through them)."""
+    c = state.captains[AI_SEAT]
+    c.techs.update({"tnt-mine": 0, "plating": 0})
+    parts = ["nuclear-engine", "tnt-mine", "plating", "plating"]
+    return [state.add_ship(AI_SEAT, "interceptor", parts, 10, EARTH).id for _ in range(count)]
+
+
+def test_a_fleet_that_beats_the_ships_at_an_enemy_homeworld_goes_to_take_it() -> None:
+    state = quiet(past_setup())
+    state.captains[AI_SEAT].credits = 0
+    _homeworld(state, ships=2, army={"space-cadet": 4})
+    ids = _fleet(state, 4)
+    moves = [x for x in decide(state) if isinstance(x, Move)]
+    assert {s for x in moves for s in x.ships} == set(ids)
+    assert {x.to for x in moves} == {HOME}
+
+
+def test_a_fleet_the_ships_at_an_enemy_homeworld_would_beat_stays_at_earth() -> None:
+    state = quiet(past_setup())
+    state.captains[AI_SEAT].credits = 0
+    npc = _homeworld(state, ships=2, army={"space-cadet": 4})
+    # the pirates' cannon now a fusion missile that gets through plating, and many of them
+    npc.techs["nuclear-missile"] = 5
+    npc.designs["interceptor"] = ["nuclear-engine", "nuclear-missile"]
+    for _ in range(10):
+        state.add_ship(npc.id, "interceptor", ["nuclear-engine", "nuclear-missile"], 10, HOME)
+    _fleet(state, 2)
+    assert not [x for x in decide(state) if isinstance(x, Move)]
+
+
+def test_while_an_enemy_homeworld_stands_its_warships_scout_no_more() -> None:
+    state = quiet(past_setup())
+    c = state.captains[AI_SEAT]
+    c.credits = 0
+    ids = _warships_at_earth(state)
+    scouting = {x.to for x in decide(state) if isinstance(x, Move)} - set(state.map.tiles)
+    assert len(scouting) == 2  # no enemy known: both warships scout unexplored places
+    # pirates found far from Earth (no threat to it), more ships at home than they can beat
+    npc = pirates(state, ["nuclear-missile"], {"nuclear-missile": 5}, at="3,-3")
+    npc.home = "3,-3"
+    assert not [x for x in decide(state) if isinstance(x, Move) and set(x.ships) & set(ids)]
+
+
+def test_its_army_for_a_homeworld_wins_the_land_battle_there() -> None:
+    state = quiet(past_setup())
+    state.captains[AI_SEAT].credits = 400
+    enemy = {"space-cadet": 6}
+    _homeworld(state, ships=0, army=enemy, planet="cold")
+    _fleet(state, 2)
+    recruits = [x for x in decide(state) if isinstance(x, Recruit)]
+    assert recruits
+    army = recruits[0].units
+    rules = state.rules
+    c = state.captains[AI_SEAT]
+    assert sum(rules.land_units[u].cost * n for u, n in army.items()) <= c.credits
+    report = land.fight(
+        land.LandSide(id="cal", army=army),
+        land.LandSide(id="pirates", army=enemy, defence_percent=50),
+        rules.land_units,
+        land.land_rules(state.ruleset),
+    )
+    assert report.winner == "cal"
+
+
+def test_its_warships_at_an_enemy_homeworld_emptied_of_ships_stay_there() -> None:
+    state = quiet(past_setup())
+    state.captains[AI_SEAT].credits = 100
+    _homeworld(state, ships=0, army={"space-cadet": 30})
+    ids = _fleet(state, 2)
+    for ship in ids:
+        state.ships[ship].at = HOME
+    commands = decide(state)
+    assert not [x for x in commands if isinstance(x, Move)]  # they hold it
+    assert [x for x in commands if isinstance(x, Recruit)]  # and an army lands next
+
+
+def test_it_chooses_the_zone_mission_its_war_keeps_over_the_one_an_attack_breaks() -> None:
+    state = quiet(past_setup())
+    pacifists = next(card.id for card in state.cards.cards if card.number == 5)
+    scaredy = next(card.id for card in state.cards.cards if card.number == 4)
+    state.zone_hand = [pacifists, scaredy]
+    chosen = [x for x in decide(state) if isinstance(x, Choose) and x.hand == "zone"]
+    assert [x.card for x in chosen] == [scaredy]
+
+
+def test_while_an_enemy_stands_it_takes_the_mission_of_conquering_a_homeworld_first() -> None:
+    state = quiet(past_setup())
+    conquer = next(card.id for card in state.cards.cards if card.number == 6)
+    level = next(card.id for card in state.cards.cards if card.number == 4)
+    state.captains[AI_SEAT].hand = [Hand(kind="mission", cards=[level, conquer])]
+    _homeworld(state, ships=3, army={"space-cadet": 10})
+    chosen = [x for x in decide(state) if isinstance(x, Choose) and x.hand == "mission"]
+    assert chosen and chosen[0].card == conquer
