@@ -433,11 +433,7 @@ class Hosting:
             f"  a full collection at the end: {full_ms:.0f} ms ({found} objects found); "
             f"{frozen} objects frozen ({freezes} freezes); unfrozen, a full collection takes "
             f"{unfrozen_ms:.0f} ms and finds {leaked} objects the freezes kept"
-            + (
-                f" ({', '.join(f'{k} {n}' for k, n in kinds.most_common(8))})"
-                if kinds
-                else ""
-            )
+            + (f" ({', '.join(f'{k} {n}' for k, n in kinds.most_common(8))})" if kinds else "")
         )
 
 
