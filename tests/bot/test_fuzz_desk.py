@@ -1143,7 +1143,10 @@ async def _campaign(
         if isinstance(command, app_commands.Command):
             names = command.callback.__globals__
             for name, fake in (("respond", respond), ("caller_of", caller_of)):
-                if name in names:
+                # (not again where `fake_caller_of` put it: a module's attributes are its
+                # globals, and the monkeypatch undoes every setattr before every setitem, so a
+                # second patch would leave the fake in a module such as bot.turnbased)
+                if name in names and names[name] is not fake:
                     monkeypatch.setitem(names, name, fake)
 
     async def after_reply(reply: Reply) -> None:
