@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 
 from engine.caldera import battle, hexes, land
+from engine.caldera.clashes import armament
 from engine.caldera.state import EARTH, Captain, State
 from engine.caldera.view import SeenShip, View
 
@@ -21,26 +22,15 @@ ARMY_TRIES = 4000  # the most armies it weighs (the land units' counts, by size 
 def _battle_ship(
     state: State, sid: int, klass: str, parts: Iterable[str], techs: dict[str, int], damage: int
 ) -> battle.Ship:
-    weapons, covering, engine = [], [], 0
-    for part in parts:
-        tech = state.cards.techs.get(part)
-        if tech is None:
-            continue
-        value = tech.value(techs.get(part, 0))
-        if tech.category == "weapon" and tech.weapon is not None and value > 0:
-            weapons.append(battle.Weapon(tech=part, type=tech.weapon, damage=value))
-        elif tech.category == "defence":
-            covering.append((tech.covers, value))
-        elif tech.category == "engine":
-            engine = max(engine, value)
+    weapons, defences, engine = armament(state, parts, techs)
     whole = state.cards.techs[klass].structure or 1
     return battle.Ship(
         id=sid,
         cls=state.cards.techs[klass].level,
         structure=max(1, whole - damage),
         max_structure=whole,
-        weapons=tuple(weapons),
-        defences=battle.defences_by_type(covering),
+        weapons=weapons,
+        defences=defences,
         engine=engine,
     )
 

@@ -7,6 +7,8 @@ shipyards hit; kills counted for the missions; homeworlds left without defenders
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Mapping
+
 from engine.caldera import battle, hexes, land, missions, window
 from engine.caldera import events as ev
 from engine.caldera.state import EARTH, Ship, State
@@ -20,10 +22,13 @@ def _techs_of(state: State, owner: str) -> dict[str, int]:
     return state.npcs[owner].techs
 
 
-def _ship_for_battle(state: State, ship: Ship) -> battle.Ship:
-    techs = _techs_of(state, ship.owner)
+def armament(
+    state: State, parts: Iterable[str], techs: Mapping[str, int]
+) -> tuple[tuple[battle.Weapon, ...], dict[str, int], int]:
+    """What a ship of these parts brings to a battle at these tech levels: its weapons, its
+    defences by weapon type, its engine."""
     weapons, covering, engine = [], [], 0
-    for part in ship.parts:
+    for part in parts:
         tech = state.cards.techs.get(part)
         if tech is None:
             continue
@@ -34,13 +39,18 @@ def _ship_for_battle(state: State, ship: Ship) -> battle.Ship:
             covering.append((tech.covers, value))
         elif tech.category == "engine":
             engine = max(engine, value)
+    return tuple(weapons), battle.defences_by_type(covering), engine
+
+
+def _ship_for_battle(state: State, ship: Ship) -> battle.Ship:
+    weapons, defences, engine = armament(state, ship.parts, _techs_of(state, ship.owner))
     return battle.Ship(
         id=ship.id,
         cls=state.cards.techs[ship.klass].level,
         structure=ship.structure - ship.damage,
         max_structure=ship.structure,
-        weapons=tuple(weapons),
-        defences=battle.defences_by_type(covering),
+        weapons=weapons,
+        defences=defences,
         engine=engine,
         protected=ship.protected,
         retreat_at=ship.structure if ship.retreat else None,
