@@ -38,6 +38,10 @@ people give R commands per game per real hour in all (the bench_load players' `/
 `/build` and `/designate` through the bot's desk, 6:2:1, spread over random people of random
 games), with their latency.
 
+`--tasks` splits the event loop's CPU by task (the people's commands, the ticker, the notifier, the
+AI runner; `bench/taskcpu.py`: each step of a task timed with the thread's CPU clock), with
+what the loop did outside any task.
+
 `--profile` runs cProfile over the event loop's thread (and the SQLite thread) during the timed
 stretch of the largest N and prints where their CPU time went (`time.thread_time`: waiting for
 the disk or the GIL is not counted; the profiler itself slows the run down).
@@ -81,6 +85,7 @@ from datetime import datetime
 from bench.bench_bot import LoopLag, RecordingSender
 from bench.bench_load import Player, TimedTicker
 from bench.stores import BACKENDS, new_store, proc_stats, rss_bytes, server_cpu
+from bench.taskcpu import TaskCpu
 from bot.games.supplylines.orders import Orders
 
 NATIONS = 8
@@ -100,6 +105,7 @@ class Options:
     ai: bool = False
     profile: bool = False
     lag: bool = False
+    tasks: bool = False
     backend: str = "sqlite"
     url: str = ""
     orders: float = 0.0  # people's commands per game per real hour (0: idle people)
@@ -514,6 +520,9 @@ async def host(url: str, n: int, opts: Options, profile: bool) -> dict[str, floa
     from engine.host.service import GameService
     from engine.host.sqlite import SqliteStore
 
+    meter = TaskCpu() if opts.tasks else None
+    if meter is not None:
+        meter.install(asyncio.get_running_loop())
     rss0 = rss_bytes()
     service = await GameService.open(url)  # SQLite: synchronous=FULL, as the bot
     store = service.store
@@ -587,6 +596,8 @@ async def host(url: str, n: int, opts: Options, profile: bool) -> dict[str, floa
         server0 = server_cpu(url)
         drawing0 = children_cpu() if sl else 0.0
         cpu0, wall0 = time.process_time(), time.perf_counter()
+        if meter is not None:
+            meter.reset()
         if profiler is not None:
             profiler.enable()
         if db_profiler is not None and db is not None:
@@ -599,6 +610,7 @@ async def host(url: str, n: int, opts: Options, profile: bool) -> dict[str, floa
         if profiler is not None:
             profiler.disable()
         cpu, wall = time.process_time() - cpu0, time.perf_counter() - wall0
+        by_task = dict(meter.cpu) if meter is not None else {}
         threads = thread_cpu(groups)
         server1 = server_cpu(url)
         drawing = children_cpu() - drawing0 if sl else 0.0
@@ -641,6 +653,14 @@ async def host(url: str, n: int, opts: Options, profile: bool) -> dict[str, floa
         f"timed stretch {outbox[0][0] - rows0} rows were written; at the end {outbox[0][0]} rows, "
         f"{outbox[0][1]} delivered)"
     )
+    if by_task:
+        loop_cpu = threads.get("event loop", 0.0) - threads0.get("event loop", 0.0)
+        named = sorted(by_task.items(), key=lambda kv: -kv[1])
+        print(
+            "  event loop by task: "
+            + ", ".join(f"{name} {100 * t / wall:.2f}%" for name, t in named if t >= 0.0005 * wall)
+            + f", outside tasks {100 * (loop_cpu - sum(by_task.values())) / wall:.2f}%"
+        )
     if sl:
         print(
             f"  Supply Lines: {turns} turns resolved ({60 * turns / wall:.1f} a minute), "
@@ -707,6 +727,8 @@ async def host(url: str, n: int, opts: Options, profile: bool) -> dict[str, floa
     if profiler is not None:
         out = io.StringIO()
         stats = pstats.Stats(profiler, stream=out)
+        if os.environ.get("SI_BENCH_PROFILE_OUT"):  # the whole profile, for pstats
+            stats.dump_stats(os.environ["SI_BENCH_PROFILE_OUT"])
         stats.sort_stats("tottime").print_stats(25)
         stats.sort_stats("cumulative").print_stats(30)
         print(f"  cProfile of the event loop's thread (its CPU time), N = {n}:")
@@ -784,6 +806,9 @@ def options(argv: list[str]) -> Options:
     parser.add_argument(
         "--lag", action="store_true", help="the longest event-loop hold (a 5 ms probe: costs CPU)"
     )
+    parser.add_argument(
+        "--tasks", action="store_true", help="the event loop's CPU by task (`bench/taskcpu.py`)"
+    )
     parser.add_argument("--backend", choices=BACKENDS, default=default.backend)
     parser.add_argument("--url", default="", help="an empty store to use (one N only)")
     parser.add_argument(
@@ -819,6 +844,7 @@ def options(argv: list[str]) -> Options:
         ai=args.ai,
         profile=args.profile,
         lag=args.lag,
+        tasks=args.tasks,
         kind=args.kind,
         people=args.people,
     )

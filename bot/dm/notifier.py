@@ -276,6 +276,10 @@ class Notifier:
         # who is told are as they were (`_sitreps`)
         self._day_ends: dict[int, tuple[int, int]] = {}
         self._running: set[int] = set()
+        # the games changed in memory since the last full pass (`GameService.watch`), and
+        # every game's member writes then: a game in neither, looked at before, is as it was
+        self._watch = service.watch()
+        self._member_writes = -1
         self._wake = asyncio.Event()
         # one pass at a time: a pass claims rows for this process, and a second pass begun
         # meanwhile (the sandbox's after a command, beside its background loop) would take the
@@ -717,7 +721,15 @@ class Notifier:
         """Each running game whose game day (or members) changed since it was last looked at;
         the others cost a look at the world in memory, no store round trip."""
         games = await self.service.games(status=["running"], mine=True)
+        changed: set[int] | None = None
         if only is None:
+            # nothing happened in a game since the last pass (no commit, no load) and no
+            # member changed anywhere: its tick and members are as they were at its last look
+            changed = self._watch.take()
+            writes = self.store.member_writes
+            if writes != self._member_writes:
+                self._member_writes = writes
+                changed = None
             running = {g.id for g in games}
             if running != self._running:  # forget the games that ended or were deleted
                 self._running = running
@@ -733,6 +745,8 @@ class Notifier:
                 teller = by_kind[game.kind] = tellers.teller(game.kind)
             if not teller.sitreps:
                 continue  # its turns' results come with pictures instead
+            if changed is not None and game.id not in changed and game.id in self._day_ends:
+                continue
             try:
                 # a game in memory whose tick has not reached its next day since the last look,
                 # with the same members, has nothing new (no summary, no lock): a game day is
@@ -754,8 +768,10 @@ class Notifier:
                     self._looked[game.id] = mark
                 self._day_ends[game.id] = ((summary.day + 1) * summary.ticks_per_day, members)
             except asyncio.CancelledError:
+                self._day_ends.pop(game.id, None)  # looked at again next pass
                 raise
             except Exception:
+                self._day_ends.pop(game.id, None)  # tried again next pass
                 log.exception("sitreps for game %s failed", game.id)
 
     async def _game_sitreps(

@@ -36,6 +36,9 @@ class AiRunner:
         self.last_tick: dict[tuple[int, str], object] = {}  # the moment each seat was asked
         # game -> (its row, when its next tick is due) as its seats last had their turn in full
         self._done: dict[int, tuple[GameRow, float, int | None]] = {}
+        # the games changed in memory since the last pass (`GameService.watch`): a game not
+        # among them, with the same row, has the mark it had then
+        self._watch = service.watch()
         # games whose seats are not asked for now (the sandbox's games played by AI seats
         # only, between the turns the onlooker asks for), and the rounds a pass may play
         self.held: set[int] = set()
@@ -51,16 +54,28 @@ class AiRunner:
         """Decide for every AI seat whose game hour moved on; returns commands accepted.
 
         A game whose row and tick are as when its seats last had their turn in full is passed
-        over without a look at it: its hour has not moved on, so none of its seats would decide
+        over without a look at it (nor a look at its clock when nothing happened in it since
+        the last pass: `GameService.watch`): its hour has not moved on, so none of its seats would decide
         (its tick is known from memory by when its next tick is due, `next_tick_at`; a game
         not in memory, or standing still, is looked at)."""
         accepted = 0
         done: dict[int, tuple[GameRow, float, int | None]] = {}
         turns = Turns()
-        for game in await self.service.games(status=["running"], mine=True):
+        games = await self.service.games(status=["running"], mine=True)
+        changed = self._watch.take()
+        for game in games:
             await turns.give()
             seats = game.settings.get("ai") or {}
             if not seats or game.id in self.held:
+                continue
+            last = self._done.get(game.id)
+            if (
+                last is not None
+                and last[0] is game
+                and changed is not None
+                and game.id not in changed
+            ):
+                done[game.id] = last  # nothing happened in it since: its mark stands
                 continue
             at = self.service.next_tick_at(game.id)  # before the turn: a tick meanwhile shows
             # a command meanwhile shows in the log's length (in a kind played in turns, a

@@ -26,6 +26,7 @@ from typing import Any, TypeVar
 from pydantic import BaseModel
 
 from engine.errors import CommandError, GameError
+from engine.host.changes import Watch, Watches
 from engine.host.realtime import RealClock
 from engine.host.rows import GameRow, LeaseHeld, LeaseLost, LogWrite
 from engine.host.storage import GameStore, open_store
@@ -185,6 +186,7 @@ class GameService:
         self._loading: dict[int, asyncio.Lock] = {}
         self._background_loads = asyncio.Semaphore(1)
         self._subscribers: list[Subscriber] = []
+        self._watches = Watches()
 
     @classmethod
     async def open(cls, path_or_url: str, **kwargs: Any) -> GameService:
@@ -207,6 +209,11 @@ class GameService:
         """`callback(game_id, events)` runs after each commit (for live notification; the
         durable copy of every event is the store's outbox)."""
         self._subscribers.append(callback)
+
+    def watch(self) -> Watch:
+        """A new watch of the games that change in memory from now on (`engine/host/changes.py`):
+        a commit, a row change, a load or an eviction notes the game in it."""
+        return self._watches.new()
 
     # --- creating and loading games ---------------------------------------------------------------
 
@@ -283,6 +290,7 @@ class GameService:
             if game is None:
                 game = await self._load(game_id)
                 self._games[game_id] = game
+                self._watches.changed(game_id)
         return game
 
     async def _load(self, game_id: int) -> LiveGame:
@@ -392,6 +400,7 @@ class GameService:
     def evict(self, game_id: int) -> None:
         """Forget the in-memory world; the next request rebuilds it from the store."""
         self._games.pop(game_id, None)
+        self._watches.changed(game_id)
 
     def _fence(self, game: LiveGame) -> tuple[str, int] | None:
         return (self.owner, game.token) if self.owner is not None and game.token else None
@@ -686,6 +695,7 @@ class GameService:
                 game.snapshot_tick = game.world.tick
             if row is not None:
                 game.row = row
+            self._watches.changed(game.row.id)
 
         try:
             return await self._commit(game, applied, settle, pool=pool)
@@ -1120,6 +1130,7 @@ class GameService:
         def settle(row: GameRow | None) -> None:
             if row is not None:
                 game.row = row
+                self._watches.changed(row.id)
 
         try:
             row = await self.store.update_game(

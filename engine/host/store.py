@@ -207,6 +207,7 @@ class GameStore:
         self.backend = backend
         self._members: dict[int, dict[str, str]] = {}  # game -> {nation: user}, as committed
         self._member_writes: dict[int, int] = {}  # game -> member writes handed over so far
+        self.member_writes = 0  # every game's member writes handed over so far
         self._members_in_flight: dict[int, int] = {}  # game -> member writes not yet settled
         self._creates = 0  # games created so far (a new game's members are written too)
         self._creates_in_flight = 0
@@ -591,6 +592,7 @@ class GameStore:
         """Called before a write that may change the game's members is handed over; returns
         what to call once its outcome is known."""
         self._member_writes[game_id] = self._member_writes.get(game_id, 0) + 1
+        self.member_writes += 1
         self._members_in_flight[game_id] = self._members_in_flight.get(game_id, 0) + 1
         self._members.pop(game_id, None)
 

@@ -31,10 +31,17 @@ def arrival_tick(world: World, unit: Unit, supply: SupplyMap) -> int | None:
     period = rules.ticks_per_unit_update
     pace = unit.pace  # a fleet's ship spends at most its slowest ship's mobility an update
     most = cap if pace is None else min(cap, pace)
-    tick, mobility, here = world.tick, unit.mobility, unit.sq
+    tick, mobility = world.tick, unit.mobility
     budget = min(mobility, most)  # what it may spend before its next update
-    for sq in route:
-        cost = 1 if not costly or supply.square_supplied(ut.unit_class, here) else dear
+    # whether each step starts in supply: the squares it leaves read from the supply grid
+    # at once (a view asks it of every unit on its way)
+    if costly:
+        grid = supply.grid(ut.unit_class)
+        supplied = grid[[unit.sq, *route[:-1]]].tolist()
+    else:
+        supplied = [True] * len(route)
+    for in_supply in supplied:
+        cost = 1 if in_supply else dear
         if cost > most or gain <= 0:
             return None
         while budget < cost:
@@ -43,5 +50,4 @@ def arrival_tick(world: World, unit: Unit, supply: SupplyMap) -> int | None:
             budget = min(mobility, most)
         mobility -= cost
         budget -= cost
-        here = sq
     return tick

@@ -53,6 +53,29 @@ async def test_running_games_follow_their_clocks(service):
     assert await tick_of(service, lobby) == 0
 
 
+async def test_a_clock_changed_between_passes_is_followed_at_the_next_one(service):
+    """The ticker keeps each game's next tick time between passes (`GameService.watch`): a
+    moderator's change of speed, a pause and a resume are followed at the very next pass, as
+    are the ticks a player's command brought the game to meanwhile."""
+    game = await service.create_game(name="g", world=strip_world(), speed=SPEED, now=T0)
+    clock = Clock(T0 + 60)
+    ticker = Ticker(service, clock=clock)
+    assert await ticker.run_once() == {game: 4}  # the next tick is due at T0 + 75
+    await service.set_speed(game, SPEED / 10, now=T0 + 61)  # a tick every 1.5 s from here
+    clock.t = T0 + 64
+    assert await ticker.run_once() == {game: 2}
+    await service.pause(game, now=clock.t)
+    clock.t = T0 + 600
+    assert await ticker.run_once() == {game: 0}
+    await service.resume(game, now=T0 + 600)
+    clock.t = T0 + 603
+    assert await ticker.run_once() == {game: 2}
+    await service.catch_up(game, T0 + 609)  # a command's catch-up: 4 more ticks, by another
+    clock.t = T0 + 609.5
+    assert await ticker.run_once() == {game: 0}
+    assert await tick_of(service, game) == 12
+
+
 async def test_downtime_is_caught_up_in_bounded_passes(service):
     game = await service.create_game(name="g", world=strip_world(), speed=SPEED, now=T0)
     clock = Clock(T0 + 100 * 60)  # 100 game hours later: 400 ticks behind

@@ -9,6 +9,7 @@ import asyncio
 import time
 from types import SimpleNamespace
 
+from engine.host.changes import Watch
 from engine.host.runner import AiRunner
 
 
@@ -20,6 +21,9 @@ class Games:
 
     async def games(self, **_: object) -> list:
         return self.rows
+
+    def watch(self) -> Watch:
+        return Watch()
 
     def next_tick_at(self, game_id: int) -> None:
         return None

@@ -154,7 +154,16 @@ def kinds_of(rules: Ruleset) -> dict[str, Kind]:
     return _KINDS[rules.name]
 
 
+def _longest(rules: Ruleset) -> int:
+    """The most words a phrase naming a kind of unit has in this ruleset."""
+    longest = _LONGEST.get(rules.name)
+    if longest is None:
+        longest = _LONGEST[rules.name] = max(len(p.split()) for p in kinds_of(rules))
+    return longest
+
+
 _KINDS: dict[str, dict[str, Kind]] = {}
+_LONGEST: dict[str, int] = {}
 
 
 def _kinds_of(rules: Ruleset) -> dict[str, Kind]:
@@ -205,7 +214,7 @@ def parse(text: str, view: View, rules: Ruleset) -> list[int | Range | Group]:
         (m.lastgroup, m) for m in _TOKEN.finditer(str(text or "").lower()) if m.lastgroup != "sep"
     ]
     kinds = kinds_of(rules)
-    longest = max(len(p.split()) for p in kinds)
+    longest = _longest(rules)
     out: list[int | Range | Group] = []
     group: Group | None = None
 
