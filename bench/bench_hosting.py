@@ -12,7 +12,8 @@ different times. A game day is a real day: at N = 1,000 a game starts a new day 
 pictures for its 6 players) every 86 s on average.
 
 Then the file is opened as the bot opens it (`synchronous=FULL`) and the background work runs
-as in production (`bot/client.py`): the real `Ticker` every SI_TICK_SECONDS (5 s) and the real
+as in production (`bot/client.py`): the garbage collector's `HeapKeeper` (begun before the
+games are loaded), the real `Ticker` every SI_TICK_SECONDS (5 s) and the real
 `Notifier` every SI_NOTIFY_SECONDS (2 s), woken by the service's commits, rendering pictures,
 with a DM sender that only records. `--ai` adds the `AiRunner` (AI seats decide once a game
 hour). A warm-up lets the first passes load every game and look at every nation's sitrep day,
@@ -506,6 +507,10 @@ async def people(service, n: int, rate_per_game_hour: float) -> list[Player]:
 STEADY_UNTOLD = 100  # rows untold at a time in the steady state (real play writes ~14 a second)
 
 
+async def _expected(n: int) -> int:
+    return n
+
+
 async def untold(service) -> int:
     """Outbox rows not delivered yet (none is held back in the bench: no quiet hours)."""
     rows = await service.store.query("SELECT COUNT(*) FROM outbox WHERE delivered_at IS NULL")
@@ -516,6 +521,7 @@ async def host(url: str, n: int, opts: Options, profile: bool) -> dict[str, floa
     from bot.background import stop_tasks
     from bot.desk import Desk
     from bot.dm.notifier import Notifier
+    from engine.host.heap import HeapKeeper
     from engine.host.runner import AiRunner
     from engine.host.service import GameService
     from engine.host.sqlite import SqliteStore
@@ -526,6 +532,10 @@ async def host(url: str, n: int, opts: Options, profile: bool) -> dict[str, floa
     rss0 = rss_bytes()
     service = await GameService.open(url)  # SQLite: synchronous=FULL, as the bot
     store = service.store
+    # the games' bulk out of the garbage collector's full collections, as the bot does
+    # (`bot/client.py`, `engine/host/heap.py`): begun before any game is loaded
+    keeper = HeapKeeper(service.games_in_memory)
+    keeping = asyncio.create_task(keeper.run_forever(expected=lambda: _expected(n)), name="heap")
     sqlite = isinstance(store, SqliteStore)  # a SQLite file: its thread's jobs and CPU are measured
     began = time.perf_counter()
     for row in await service.games(status=["running"]):
@@ -621,7 +631,7 @@ async def host(url: str, n: int, opts: Options, profile: bool) -> dict[str, floa
         outbox = await service.store.query("SELECT COUNT(*), COUNT(delivered_at) FROM outbox")
     finally:
         stop.set()
-        await stop_tasks(tasks)
+        await stop_tasks([*tasks, keeping])
         if lag is not None:
             await lag.stop()
         await service.close()
