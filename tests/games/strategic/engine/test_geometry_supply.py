@@ -85,6 +85,61 @@ def test_sight_index_built_in_bulk_equals_one_unit_at_a_time(seed, ruleset):
             assert (a == b).all()
 
 
+@settings(max_examples=examples(100), deadline=None)
+@given(st.integers(3, 12), st.integers(3, 12), st.integers(0, 2**32 - 1), st.data())
+def test_indexes_built_at_load_equal_those_kept_one_source_at_a_time(w, h, seed, data):
+    """A world loaded builds its sight index (units, cities, satellites, radar) and its supply
+    index at once (engine/strategic/world/windows.py); on small maps too, where windows wrap
+    and take whole rows or columns, both equal the indexes the world kept as it went."""
+    from engine.strategic.world import City, World
+
+    ruleset = data.draw(st.sampled_from(["standard", "classic"]))
+    world = World(ruleset, w, h, seed=seed)
+    nations = ["red", "blue", "green"][: data.draw(st.integers(1, 3))]
+    for n in nations:
+        world.add_nation(n, n.title(), "#808080")
+        world.nations[n].tech = data.draw(st.sampled_from([0.0, 6.0, 20.0]))
+    designations = [c.name for c in world.rules.cities]
+    for sq in data.draw(st.lists(st.integers(0, w * h - 1), max_size=4, unique=True)):
+        owner = data.draw(st.sampled_from([*nations, None]))
+        world.cities[sq] = City(sq, owner, data.draw(st.sampled_from(designations)))
+    world.map_changed()
+    world.cities_changed()
+    world.started = True
+    types = [u.name for u in world.rules.units if not u.structure]
+    for _ in range(data.draw(st.integers(0, 12))):
+        unit = world.add_unit(
+            data.draw(st.sampled_from(types)),
+            data.draw(st.sampled_from(nations)),
+            data.draw(st.integers(0, w * h - 1)),
+        )
+        if data.draw(st.booleans()):
+            unit.ammo = 0
+            world.unit_changed(unit)
+    for _ in range(data.draw(st.integers(0, 2))):
+        world.satellites.append(
+            (data.draw(st.sampled_from(nations)), data.draw(st.integers(0, w * h - 1)))
+        )
+    world.cities_changed()
+    world.sight_index.settle()
+    loaded = World.from_dict(world.to_dict())
+    kept, built = world.sight_index, loaded.sight_index
+    assert built.stamped == kept.stamped
+    assert set(built.static_keys) == set(kept.static_keys)
+    none = np.zeros((h, w), dtype=np.int32)  # (a grid never stamped, or stamped and emptied)
+    for sub in (False, True):
+        tables = [index.sub_counts if sub else index.counts for index in (kept, built)]
+        for n in {*tables[0], *tables[1]}:
+            grids = [table.get(n, none) for table in tables]
+            assert grids[1].dtype == np.int32 and np.array_equal(*grids)
+    assert loaded.supply_index.stamped == world.supply_index.stamped
+    tables = [index.counts for index in (world.supply_index, loaded.supply_index)]
+    for key in {*tables[0], *tables[1]}:
+        grids = [table.get(key, none) for table in tables]
+        assert grids[1].dtype == np.int32 and np.array_equal(*grids)
+    assert loaded.hash() == world.hash()
+
+
 def supplied_by_definition(world, nation: str, unit_class) -> np.ndarray:
     """Squares within the supply radius of a source, straight from the rules: a city of the
     nation's team that supplies the class, or the nation's own supplier with ammunition."""
