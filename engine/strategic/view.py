@@ -17,7 +17,7 @@ Reading a view changes nothing in the world.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -177,24 +177,36 @@ class View:
             "end_tick": self.end_tick,
             "width": self.width,
             "height": self.height,
-            "status": asdict(self.status),
-            "nations": {k: asdict(v) for k, v in sorted(self.nations.items())},
+            "status": _asdict(self.status),
+            "nations": {k: _asdict(v) for k, v in sorted(self.nations.items())},
             "terrain": self.terrain.tobytes().hex(),
             "visible": np.packbits(self.visible).tobytes().hex(),
             "cities": [
-                {**asdict(c), "sq": self.label(c.sq)} for _, c in sorted(self.cities.items())
+                {**_asdict(c), "sq": self.label(c.sq)} for _, c in sorted(self.cities.items())
             ],
             "units": [
                 {
-                    **asdict(u),
+                    **_asdict(u),
                     "sq": self.label(u.sq),
                     "order": None if u.order is None else self.label(u.order),
                 }
                 for u in sorted(self.units, key=lambda u: u.id)
             ],
             "satellites": [self.label(sq) for sq in self.satellites],
-            "pending": [asdict(p) for p in self.pending],
+            "pending": [_asdict(p) for p in self.pending],
         }
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _asdict(part: Any) -> dict[str, Any]:
+    """`dataclasses.asdict` of a view's part, whose fields are all plain values (numbers,
+    strings, None): the same dict, without `asdict`'s deep copy of each value."""
+    names = _FIELDS.get(type(part))
+    if names is None:
+        names = _FIELDS[type(part)] = tuple(f.name for f in fields(part))
+    return {name: getattr(part, name) for name in names}
 
 
 def view_for(world: World, nation: str) -> View:
