@@ -189,9 +189,10 @@ class SightIndex:
                     ct.sight_at(world.nations[city.owner].tech),
                     0,
                 )
-        satellite_sight = max((u.satellite_sight or 0 for u in world.rules.units), default=0)
-        for i, (owner, sq) in enumerate(world.satellites):
-            want[("s", i)] = (owner, sq, satellite_sight, 0)
+        if world.satellites:
+            satellite_sight = max((u.satellite_sight or 0 for u in world.rules.units), default=0)
+            for i, (owner, sq) in enumerate(world.satellites):
+                want[("s", i)] = (owner, sq, satellite_sight, 0)
         return want
 
     def settle(self) -> None:

@@ -35,7 +35,10 @@ def window(shape: tuple[int, int], sq: int, r: int) -> np.ndarray:
     h, w = shape
     if h * w * _side(r, h) * _side(r, w) <= TABLE_LIMIT:
         return _table(h, w, r)[sq]
-    return _windows(h, w, np.array([sq], dtype=np.intp), r)[0]
+    y, x = divmod(sq, w)
+    rows = np.arange(y - r, y + r + 1) % h if 2 * r + 1 < h else np.arange(h)
+    cols = np.arange(x - r, x + r + 1) % w if 2 * r + 1 < w else np.arange(w)
+    return (rows[:, None] * w + cols).reshape(-1)
 
 
 def count_windows(
