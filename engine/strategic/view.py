@@ -238,15 +238,21 @@ def view_for(world: World, nation: str) -> View:
     units: list[UnitView] = []
     listed: set[int] = set()
     supply = SupplyMap(world, nation, many=True)
+    # the nation's supply grid of each class its units ask about, read once (nothing changes
+    # while a view is made: each unit's square read from it is `square_supplied`'s answer)
+    supplied_grids: dict[UnitClass, np.ndarray] = {}
     rules = world.rules
+    tick = world.tick
     for uid in sorted(world.owned.get(nation, ())):
         u = world.units[uid]
         ut = rules.unit[u.type]
-        supplied = (
-            supply.square_supplied(ut.unit_class, u.sq)
-            if ut.needs_supply and ut.unit_class in (UnitClass.LAND, UnitClass.SEA)
-            else None
-        )
+        supplied = None
+        cls = ut.unit_class
+        if ut.needs_supply and (cls is UnitClass.LAND or cls is UnitClass.SEA):
+            grid = supplied_grids.get(cls)
+            if grid is None:
+                grid = supplied_grids[cls] = supply.grid(cls)
+            supplied = bool(grid[u.sq])
         units.append(
             UnitView(
                 u.id,
@@ -255,7 +261,7 @@ def view_for(world: World, nation: str) -> View:
                 u.sq,
                 u.hp,
                 "own",
-                world.tick,
+                tick,
                 u.mobility,
                 u.ammo,
                 u.fuel,
@@ -263,9 +269,9 @@ def view_for(world: World, nation: str) -> View:
                 u.carried_by,
                 u.born,
                 supplied,
-                strike=u.strike,
-                pace=u.pace,
-                arrives=arrival_tick(world, u, supply) if u.order is not None else None,
+                u.strike,
+                u.pace,
+                arrival_tick(world, u, supply) if u.order is not None else None,
             )
         )
         listed.add(uid)
