@@ -85,7 +85,7 @@ def test_sight_index_built_in_bulk_equals_one_unit_at_a_time(seed, ruleset):
             assert (a == b).all()
 
 
-@settings(max_examples=examples(100), deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.integers(3, 12), st.integers(3, 12), st.integers(0, 2**32 - 1), st.data())
 def test_indexes_built_at_load_equal_those_kept_one_source_at_a_time(w, h, seed, data):
     """A world loaded builds its sight index (units, cities, satellites, radar) and its supply
