@@ -70,7 +70,7 @@ def _windows(h: int, w: int, centres: np.ndarray, r: int) -> np.ndarray:
     flat = rows[:, :, None] * w + cols[:, None, :]
     if len(flat) != len(centres):  # (every window takes every line of both axes)
         flat = np.broadcast_to(flat, (len(centres), *flat.shape[1:]))
-    return flat.reshape(len(centres), -1)
+    return flat.reshape(len(centres), flat.shape[1] * flat.shape[2])
 
 
 def _lines(at: np.ndarray, r: int, n: int) -> np.ndarray:

@@ -57,6 +57,23 @@ def test_dilation_matches_the_definition(w, h, r, data):
     assert got.tolist() == want
 
 
+@settings(max_examples=examples(100), deadline=None)
+@given(st.integers(3, 40), st.integers(3, 40), st.integers(0, 8), st.data())
+def test_windows_counted_at_once_equal_the_squares_within_reach(w, h, r, data):
+    """`count_windows` (a table of windows on small maps, worked out on large ones) counts,
+    for every square, the listed squares within `r` of it: `Grid.within`, each square once."""
+    from engine.strategic.world.windows import count_windows, window
+
+    grid = Grid(w, h)
+    squares = data.draw(st.lists(st.integers(0, grid.size - 1), min_size=1, max_size=8))
+    want = np.zeros(grid.size, dtype=np.int32)
+    for sq in squares:
+        want[grid.within(sq, r)] += 1
+        assert sorted(window((h, w), sq, r).tolist()) == sorted(grid.within(sq, r))
+    got = count_windows((h, w), squares, r)
+    assert got.dtype == np.int32 and got.reshape(-1).tolist() == want.tolist()
+
+
 @settings(max_examples=examples(60), deadline=None)
 @given(st.integers(0, 40), st.sampled_from(["standard", "classic"]))
 def test_sight_index_built_in_bulk_equals_one_unit_at_a_time(seed, ruleset):
