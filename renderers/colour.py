@@ -5,6 +5,7 @@ it to keep nations, relations, terrain and markers apart; nothing draws with it.
 from __future__ import annotations
 
 import math
+from functools import lru_cache
 
 RGB = tuple[int, int, int]
 Lab = tuple[float, float, float]
@@ -21,6 +22,7 @@ def _f(t: float) -> float:
     return t ** (1 / 3) if t > (6 / 29) ** 3 else t / (3 * (6 / 29) ** 2) + 4 / 29
 
 
+@lru_cache(maxsize=4096)  # (pure: colours are few, and asked again and again)
 def lab(rgb: RGB) -> Lab:
     """An sRGB colour (0-255) in CIE Lab under D65."""
     r, g, b = (_linear(v) for v in rgb)
@@ -84,6 +86,7 @@ def delta_e(lab1: Lab, lab2: Lab) -> float:
     )
 
 
+@lru_cache(maxsize=16384)
 def distance(one: RGB, other: RGB) -> float:
     """CIEDE2000 between two sRGB colours."""
     return delta_e(lab(one), lab(other))

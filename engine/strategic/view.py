@@ -17,7 +17,7 @@ Reading a view changes nothing in the world.
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from typing import Any
 
 import numpy as np
@@ -177,24 +177,36 @@ class View:
             "end_tick": self.end_tick,
             "width": self.width,
             "height": self.height,
-            "status": asdict(self.status),
-            "nations": {k: asdict(v) for k, v in sorted(self.nations.items())},
+            "status": _asdict(self.status),
+            "nations": {k: _asdict(v) for k, v in sorted(self.nations.items())},
             "terrain": self.terrain.tobytes().hex(),
             "visible": np.packbits(self.visible).tobytes().hex(),
             "cities": [
-                {**asdict(c), "sq": self.label(c.sq)} for _, c in sorted(self.cities.items())
+                {**_asdict(c), "sq": self.label(c.sq)} for _, c in sorted(self.cities.items())
             ],
             "units": [
                 {
-                    **asdict(u),
+                    **_asdict(u),
                     "sq": self.label(u.sq),
                     "order": None if u.order is None else self.label(u.order),
                 }
                 for u in sorted(self.units, key=lambda u: u.id)
             ],
             "satellites": [self.label(sq) for sq in self.satellites],
-            "pending": [asdict(p) for p in self.pending],
+            "pending": [_asdict(p) for p in self.pending],
         }
+
+
+_FIELDS: dict[type, tuple[str, ...]] = {}
+
+
+def _asdict(part: Any) -> dict[str, Any]:
+    """`dataclasses.asdict` of a view's part, whose fields are all plain values (numbers,
+    strings, None): the same dict, without `asdict`'s deep copy of each value."""
+    names = _FIELDS.get(type(part))
+    if names is None:
+        names = _FIELDS[type(part)] = tuple(f.name for f in fields(part))
+    return {name: getattr(part, name) for name in names}
 
 
 def view_for(world: World, nation: str) -> View:
@@ -226,15 +238,21 @@ def view_for(world: World, nation: str) -> View:
     units: list[UnitView] = []
     listed: set[int] = set()
     supply = SupplyMap(world, nation, many=True)
+    # the nation's supply grid of each class its units ask about, read once (nothing changes
+    # while a view is made: each unit's square read from it is `square_supplied`'s answer)
+    supplied_grids: dict[UnitClass, np.ndarray] = {}
     rules = world.rules
+    tick = world.tick
     for uid in sorted(world.owned.get(nation, ())):
         u = world.units[uid]
         ut = rules.unit[u.type]
-        supplied = (
-            supply.square_supplied(ut.unit_class, u.sq)
-            if ut.needs_supply and ut.unit_class in (UnitClass.LAND, UnitClass.SEA)
-            else None
-        )
+        supplied = None
+        cls = ut.unit_class
+        if ut.needs_supply and (cls is UnitClass.LAND or cls is UnitClass.SEA):
+            grid = supplied_grids.get(cls)
+            if grid is None:
+                grid = supplied_grids[cls] = supply.grid(cls)
+            supplied = bool(grid[u.sq])
         units.append(
             UnitView(
                 u.id,
@@ -243,7 +261,7 @@ def view_for(world: World, nation: str) -> View:
                 u.sq,
                 u.hp,
                 "own",
-                world.tick,
+                tick,
                 u.mobility,
                 u.ammo,
                 u.fuel,
@@ -251,9 +269,9 @@ def view_for(world: World, nation: str) -> View:
                 u.carried_by,
                 u.born,
                 supplied,
-                strike=u.strike,
-                pace=u.pace,
-                arrives=arrival_tick(world, u, supply) if u.order is not None else None,
+                u.strike,
+                u.pace,
+                arrival_tick(world, u, supply) if u.order is not None else None,
             )
         )
         listed.add(uid)

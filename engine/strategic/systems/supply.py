@@ -9,6 +9,8 @@ where they can refuel.
 
 from __future__ import annotations
 
+from functools import cache
+
 import numpy as np
 
 from engine.strategic.rules.models import RefuelPlace, UnitClass
@@ -24,7 +26,7 @@ def dilate(mask: np.ndarray, radius: int) -> np.ndarray:
     if 2 * radius + 1 >= min(h, w) or sources * 256 > radius * h * w:
         # many sources (an island, hundreds of cities): shifting the whole grid 4r times
         # costs less than stamping each source (measured: ~1 us a stamp, ~1 ns a square)
-        return _dilate_by_rolls(mask, radius)
+        return _dilate_whole(mask, radius)
     # stamp a (2r+1)^2 window around each source on a padded array, then fold the edges back
     r = radius
     padded = np.zeros((h + 2 * r, w + 2 * r), dtype=bool)
@@ -43,16 +45,25 @@ def dilate(mask: np.ndarray, radius: int) -> np.ndarray:
     return out
 
 
-def _dilate_by_rolls(mask: np.ndarray, radius: int) -> np.ndarray:
-    out = mask.copy()
+def _dilate_whole(mask: np.ndarray, radius: int) -> np.ndarray:
+    """`dilate` over the whole grid: along each axis, every line ORed with the lines within
+    `radius` of it (one gather of each line's neighbours, instead of 2r shifted copies)."""
+    out = mask
     for axis in (0, 1):
-        acc = out.copy()
-        size = out.shape[axis]
-        for d in range(1, min(radius, size // 2) + 1):
-            acc |= np.roll(out, d, axis=axis)
-            acc |= np.roll(out, -d, axis=axis)
-        out = acc
-    return out
+        n = out.shape[axis]
+        if 2 * radius + 1 >= n:  # every line within reach of every other
+            out = np.broadcast_to(out.any(axis=axis, keepdims=True), out.shape)
+        else:
+            out = np.asarray(np.take(out, _near_lines(n, radius), axis=axis).any(axis=axis + 1))
+    return np.array(out)
+
+
+@cache
+def _near_lines(n: int, radius: int) -> np.ndarray:
+    """For each of `n` lines (wrapping), the lines within `radius` of it."""
+    lines = (np.arange(n)[:, None] + np.arange(-radius, radius + 1)) % n
+    lines.flags.writeable = False  # (shared by every caller)
+    return lines
 
 
 class SupplyMap:

@@ -366,7 +366,8 @@ class World:
         for index in self._reactive[unit.type]:
             index.add(unit.id, unit.sq, unit.owner)
         self._count(unit, +1)
-        self.unit_changed(unit)
+        if not self._loading:  # (a world loaded builds its supply index at once)
+            self.unit_changed(unit)
 
     def remove_unit(self, unit: Unit) -> None:
         """Remove a unit; what it carried stays on the square, uncarried (callers decide
@@ -827,9 +828,14 @@ class World:
         for row in d["units"]:
             world._index(Unit.from_row(row))
         world._loading = False
-        world.sight_index = SightIndex(world)  # built in bulk
         world.pending = [PendingRelation(*p) for p in d["pending"]]
         world.satellites = [(owner, sq) for owner, sq in d["satellites"]]
+        # the indexes built at once from the units (and the sight of cities, satellites and
+        # radar stamped as the saved world had them stamped at its last settle: stamping them
+        # later, in the middle of the next command or tick, would miss the sight they lose
+        # meanwhile, and a restart must not change what nations remember)
+        world.sight_index = SightIndex(world)
+        world.supply_index = SupplyIndex(world)
         world.reveals = {(n, u): t for n, u, t in d["reveals"]}
         world.sightings = {
             n: {int(u): list(e) for u, e in entries.items()}
@@ -847,10 +853,7 @@ class World:
         world.warned = {
             n: {int(sq): list(e) for sq, e in m.items()} for n, m in d.get("warned", {}).items()
         }
-        # cities, satellites and radar are stamped now, as the saved world had them stamped at
-        # its last settle: stamping them later, in the middle of the next command or tick, would
-        # miss the sight they lose meanwhile (a restart must not change what nations remember)
-        world.sight_index.settle()
+        world.sight_index.settle()  # (a no-op: nothing was left to remember, nothing restamped)
         return world
 
     def to_json(self) -> str:

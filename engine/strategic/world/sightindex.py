@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from engine.strategic.world.windows import count_windows, window
+
 if TYPE_CHECKING:  # pragma: no cover
     from engine.strategic.world import Unit, World
 
@@ -55,7 +57,9 @@ class SightIndex:
         self._foreign_tables: dict[frozenset[str], bytes] = {}
         # sight windows left since the last settle: (team, square, radius)
         self.left: list[tuple[frozenset[str], int, int]] = []
-        # all units at once: count sources per (nation, radius), then spread each count grid
+        # all units at once, and the cities, satellites and radar as they are now (a world
+        # loaded: as its last settle stamped them): the sources per (nation, radius), each
+        # group's windows counted at once
         groups: dict[tuple[str, int, bool], list[int]] = {}
         for unit in world.units.values():
             source = self._unit_source(unit)
@@ -64,11 +68,14 @@ class SightIndex:
             groups.setdefault((nation, r, False), []).append(sq)
             if sub_r > 0:
                 groups.setdefault((nation, sub_r, True), []).append(sq)
+        for key, (nation, sq, r, _) in self._static_sources().items():
+            self.stamped[key] = (nation, sq, r, 0)
+            self.static_keys[key] = None
+            groups.setdefault((nation, r, False), []).append(sq)
+        self.synced_version = world.static_sight_version
         for (nation, r, sub), squares in sorted(groups.items()):
-            src = np.zeros(self.shape[0] * self.shape[1], dtype=np.int32)
-            np.add.at(src, squares, 1)
             grid = self._grid(self.sub_counts if sub else self.counts, nation)
-            grid += _box_count(src.reshape(self.shape), r)
+            grid += count_windows(self.shape, squares, r)
 
     # --- stamping ----------------------------------------------------------------------------
 
@@ -121,9 +128,9 @@ class SightIndex:
         y, x = divmod(sq, w)
         if r <= y < h - r and r <= x < w - r:  # away from the edges: a plain slice
             grid[y - r : y + r + 1, x - r : x + r + 1] += sign
-        else:
-            rows, cols = self._window(sq, r)
-            grid[np.ix_(rows, cols)] += sign
+        else:  # (a window holds each square once, and the grid is
+            # contiguous, a layer of its table: one fancy-indexed addition to its flat view)
+            grid.reshape(-1)[window(self.shape, sq, r)] += sign
 
     def _stamp(self, key: tuple, nation: str, sq: int, r: int, sub_r: int) -> None:
         self.stamped[key] = (nation, sq, r, sub_r)
@@ -156,19 +163,7 @@ class SightIndex:
         if self.synced_version == world.static_sight_version:
             return
         self.synced_version = world.static_sight_version
-        want: dict[tuple, tuple[str, int, int, int]] = {}
-        for city in world.cities.values():
-            if city.owner is not None:
-                ct = world.rules.city[city.designation]
-                want[("c", city.sq)] = (
-                    city.owner,
-                    city.sq,
-                    ct.sight_at(world.nations[city.owner].tech),
-                    0,
-                )
-        satellite_sight = max((u.satellite_sight or 0 for u in world.rules.units), default=0)
-        for i, (owner, sq) in enumerate(world.satellites):
-            want[("s", i)] = (owner, sq, satellite_sight, 0)
+        want = self._static_sources()
         for key in [k for k in self.static_keys if self.stamped[k] != want.get(k)]:
             self._unstamp(key)
         for key, source in want.items():
@@ -180,6 +175,25 @@ class SightIndex:
             if self.stamped.get(key) != source:
                 self._unstamp(key)
                 self._stamp(key, *source)
+
+    def _static_sources(self) -> dict[tuple, tuple[str, int, int, int]]:
+        """What the cities and satellites stamp: key -> (nation, square, radius, 0)."""
+        world = self.world
+        want: dict[tuple, tuple[str, int, int, int]] = {}
+        for city in world.cities.values():
+            if city.owner is not None:
+                ct = world.rules.city[city.designation]
+                want[("c", city.sq)] = (
+                    city.owner,
+                    city.sq,
+                    ct.sight_at(world.nations[city.owner].tech),
+                    0,
+                )
+        if world.satellites:
+            satellite_sight = max((u.satellite_sight or 0 for u in world.rules.units), default=0)
+            for i, (owner, sq) in enumerate(world.satellites):
+                want[("s", i)] = (owner, sq, satellite_sight, 0)
+        return want
 
     def settle(self) -> None:
         """Bring cities, satellites and radar up to date, and let teams remember the squares
@@ -440,22 +454,3 @@ class SightIndex:
             if grid is not None:
                 out |= grid > 0
         return out.reshape(-1)
-
-
-def _box_count(src: np.ndarray, r: int) -> np.ndarray:
-    """For every square, the sum of `src` over the (2r+1)^2 window around it, wrapping; a
-    window as wide as an axis counts each line of that axis once (as `_window` does).
-
-    Along each axis: running sums over the line padded by wrapping (r + 1 before, r after),
-    so a window's sum is the difference of two running sums, whatever r is."""
-    out = src
-    for axis in (0, 1):
-        n = out.shape[axis]
-        if 2 * r + 1 >= n:
-            out = np.broadcast_to(out.sum(axis=axis, keepdims=True), out.shape).copy()
-            continue
-        padded = np.take(out, np.arange(-r - 1, n + r) % n, axis=axis)
-        sums = np.cumsum(padded, axis=axis, dtype=src.dtype)
-        k = 2 * r + 1
-        out = sums[k:] - sums[:n] if axis == 0 else sums[:, k:] - sums[:, :n]
-    return out.astype(src.dtype, copy=False)

@@ -4,8 +4,8 @@ class (land, sea), how many of its own suppliers with ammunition cover each squa
 A supplier that moves changes one window of one count grid, instead of the nation's whole
 supply grid being dilated again from every source (which made every step of a moving
 transport or engineer cost a full-map rebuild). Cities are few and change rarely; their part
-stays a dilated grid cached per nation (`engine/strategic/systems/supply.py`). Derived state: rebuilt from the
-units on load, never serialised.
+stays a dilated grid cached per nation (`engine/strategic/systems/supply.py`). Derived state: built
+from the units at once on load, never serialised.
 """
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ import weakref
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
+
+from engine.strategic.world.windows import count_windows, window
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.strategic.world import Unit, World
@@ -32,6 +34,18 @@ class SupplyIndex:
             int, tuple[str, int, tuple[str, ...]]
         ] = {}  # uid -> (owner, sq, classes)
         self._kernels: dict[tuple[int, int, int], np.ndarray] = {}  # `_move`'s, per step
+        # the world's units at once (a world loaded): each grid's windows counted at once
+        squares: dict[tuple[str, str], list[int]] = {}
+        for unit in world.units.values():
+            want = self._source(unit)
+            if want is not None:
+                self.stamped[unit.id] = want
+                owner, sq, classes = want
+                for unit_class in classes:
+                    squares.setdefault((owner, unit_class), []).append(sq)
+        r = world.rules.supply.radius
+        for key, where in squares.items():
+            self.counts[key] = count_windows(self.shape, where, r)
 
     def grid(self, nation: str, unit_class: str) -> np.ndarray | None:
         """The count grid of a nation's supplier units for a class (None: it has none)."""
@@ -39,16 +53,10 @@ class SupplyIndex:
 
     def unit_changed(self, unit: Unit) -> None:
         """A unit appeared, vanished, moved or changed its ammunition."""
-        world = self.world
-        ut = world.rules.unit[unit.type]
+        ut = self.world.rules.unit[unit.type]
         if not (ut.supplies_land or ut.supplies_sea):
             return
-        want: tuple[str, int, tuple[str, ...]] | None = None
-        if unit.id in world.units and unit.ammo >= 1:
-            classes = tuple(
-                c for c, on in zip(CLASSES, (ut.supplies_land, ut.supplies_sea), strict=True) if on
-            )
-            want = (unit.owner, unit.sq, classes)
+        want = self._source(unit)
         have = self.stamped.get(unit.id)
         if have == want:
             return
@@ -62,6 +70,19 @@ class SupplyIndex:
         if want is not None:
             self._stamp(*want, +1)
             self.stamped[unit.id] = want
+
+    def _source(self, unit: Unit) -> tuple[str, int, tuple[str, ...]] | None:
+        """What a unit stamps: (owner, square, classes it supplies), None if nothing."""
+        world = self.world
+        ut = world.rules.unit[unit.type]
+        if not (ut.supplies_land or ut.supplies_sea):
+            return None
+        if unit.id not in world.units or unit.ammo < 1:
+            return None
+        classes = tuple(
+            c for c, on in zip(CLASSES, (ut.supplies_land, ut.supplies_sea), strict=True) if on
+        )
+        return (unit.owner, unit.sq, classes)
 
     def _move(self, owner: str, old: int, new: int, classes: tuple[str, ...]) -> None:
         """`_stamp` at `old` with -1 then at `new` with +1: a step away from the map's edges
@@ -104,10 +125,9 @@ class SupplyIndex:
                 grid = self.counts[(owner, unit_class)] = np.zeros(self.shape, dtype=np.int32)
             if r <= y < h - r and r <= x < w - r:
                 grid[y - r : y + r + 1, x - r : x + r + 1] += sign
-            else:
-                rows = (np.arange(y - r, y + r + 1) % h) if 2 * r + 1 < h else np.arange(h)
-                cols = (np.arange(x - r, x + r + 1) % w) if 2 * r + 1 < w else np.arange(w)
-                grid[np.ix_(rows, cols)] += sign
+            else:  # (a window holds each square once, and the grid is
+                # contiguous, a layer of its table: one fancy-indexed addition to its flat view)
+                grid.reshape(-1)[window(self.shape, sq, r)] += sign
 
 
 class SupplyCache(dict[tuple[str, str], Any]):

@@ -57,6 +57,23 @@ def test_dilation_matches_the_definition(w, h, r, data):
     assert got.tolist() == want
 
 
+@settings(max_examples=examples(100), deadline=None)
+@given(st.integers(3, 40), st.integers(3, 40), st.integers(0, 8), st.data())
+def test_windows_counted_at_once_equal_the_squares_within_reach(w, h, r, data):
+    """`count_windows` (a table of windows on small maps, worked out on large ones) counts,
+    for every square, the listed squares within `r` of it: `Grid.within`, each square once."""
+    from engine.strategic.world.windows import count_windows, window
+
+    grid = Grid(w, h)
+    squares = data.draw(st.lists(st.integers(0, grid.size - 1), min_size=1, max_size=8))
+    want = np.zeros(grid.size, dtype=np.int32)
+    for sq in squares:
+        want[grid.within(sq, r)] += 1
+        assert sorted(window((h, w), sq, r).tolist()) == sorted(grid.within(sq, r))
+    got = count_windows((h, w), squares, r)
+    assert got.dtype == np.int32 and got.reshape(-1).tolist() == want.tolist()
+
+
 @settings(max_examples=examples(60), deadline=None)
 @given(st.integers(0, 40), st.sampled_from(["standard", "classic"]))
 def test_sight_index_built_in_bulk_equals_one_unit_at_a_time(seed, ruleset):
@@ -83,6 +100,61 @@ def test_sight_index_built_in_bulk_equals_one_unit_at_a_time(seed, ruleset):
             a = a if a is not None else np.zeros((13, 17), dtype=np.int32)
             b = b if b is not None else np.zeros((13, 17), dtype=np.int32)
             assert (a == b).all()
+
+
+@settings(max_examples=examples(40), deadline=None)
+@given(st.integers(3, 12), st.integers(3, 12), st.integers(0, 2**32 - 1), st.data())
+def test_indexes_built_at_load_equal_those_kept_one_source_at_a_time(w, h, seed, data):
+    """A world loaded builds its sight index (units, cities, satellites, radar) and its supply
+    index at once (engine/strategic/world/windows.py); on small maps too, where windows wrap
+    and take whole rows or columns, both equal the indexes the world kept as it went."""
+    from engine.strategic.world import City, World
+
+    ruleset = data.draw(st.sampled_from(["standard", "classic"]))
+    world = World(ruleset, w, h, seed=seed)
+    nations = ["red", "blue", "green"][: data.draw(st.integers(1, 3))]
+    for n in nations:
+        world.add_nation(n, n.title(), "#808080")
+        world.nations[n].tech = data.draw(st.sampled_from([0.0, 6.0, 20.0]))
+    designations = [c.name for c in world.rules.cities]
+    for sq in data.draw(st.lists(st.integers(0, w * h - 1), max_size=4, unique=True)):
+        owner = data.draw(st.sampled_from([*nations, None]))
+        world.cities[sq] = City(sq, owner, data.draw(st.sampled_from(designations)))
+    world.map_changed()
+    world.cities_changed()
+    world.started = True
+    types = [u.name for u in world.rules.units if not u.structure]
+    for _ in range(data.draw(st.integers(0, 12))):
+        unit = world.add_unit(
+            data.draw(st.sampled_from(types)),
+            data.draw(st.sampled_from(nations)),
+            data.draw(st.integers(0, w * h - 1)),
+        )
+        if data.draw(st.booleans()):
+            unit.ammo = 0
+            world.unit_changed(unit)
+    for _ in range(data.draw(st.integers(0, 2))):
+        world.satellites.append(
+            (data.draw(st.sampled_from(nations)), data.draw(st.integers(0, w * h - 1)))
+        )
+    world.cities_changed()
+    world.sight_index.settle()
+    loaded = World.from_dict(world.to_dict())
+    kept, built = world.sight_index, loaded.sight_index
+    assert built.stamped == kept.stamped
+    assert set(built.static_keys) == set(kept.static_keys)
+    none = np.zeros((h, w), dtype=np.int32)  # (a grid never stamped, or stamped and emptied)
+    for sub in (False, True):
+        tables = [index.sub_counts if sub else index.counts for index in (kept, built)]
+        for n in {*tables[0], *tables[1]}:
+            grids = [table.get(n, none) for table in tables]
+            assert grids[1].dtype == np.int32 and np.array_equal(*grids)
+    assert loaded.supply_index.stamped == world.supply_index.stamped
+    tables = [index.counts for index in (world.supply_index, loaded.supply_index)]
+    for key in {*tables[0], *tables[1]}:
+        grids = [table.get(key, none) for table in tables]
+        assert grids[1].dtype == np.int32 and np.array_equal(*grids)
+    assert loaded.hash() == world.hash()
 
 
 def supplied_by_definition(world, nation: str, unit_class) -> np.ndarray:

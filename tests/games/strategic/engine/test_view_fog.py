@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from functools import lru_cache
 
+import numpy as np
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -113,8 +114,32 @@ def sources(world: World, nations: set[str]) -> list[tuple[int, int, int]]:
 
 
 def covered(world: World, srcs, sq: int, *, sub: bool) -> bool:
-    d = world.grid.distance
-    return any(d(s, sq) <= (sr if sub else r) for s, r, sr in srcs if (sr > 0 if sub else r >= 0))
+    """Whether a source reaches the square (read from `coverage` of every square, worked out
+    once for these sources on this map)."""
+    key = (id(srcs), sub, world.width, world.height)
+    known = _covers.get(key)
+    if known is None or known[0] != srcs:  # (other sources under a reused id)
+        if len(_covers) > 16:
+            _covers.clear()
+        known = _covers[key] = (list(srcs), coverage(world, srcs, sub=sub))
+    return known[1][sq]
+
+
+_covers: dict[tuple, tuple[list, list[bool]]] = {}
+
+
+def coverage(world: World, srcs, *, sub: bool) -> list[bool]:
+    """For every square, whether a source reaches it (Chebyshev distance, wrapping, straight
+    from the sources' radii), all squares at once."""
+    w, h = world.width, world.height
+    xs, ys = np.arange(w * h) % w, np.arange(w * h) // w
+    out = np.zeros(w * h, dtype=bool)
+    for s, r, sr in srcs:
+        if not (sr > 0 if sub else r >= 0):
+            continue
+        dx, dy = np.abs(xs - s % w), np.abs(ys - s // w)
+        out |= np.maximum(np.minimum(dx, w - dx), np.minimum(dy, h - dy)) <= (sr if sub else r)
+    return out.tolist()
 
 
 def informants(world: World, nation: str) -> set[str]:
