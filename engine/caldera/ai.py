@@ -252,15 +252,21 @@ def _design(
     return parts
 
 
-def _first_weapon(state: State, c: Captain) -> str | None:
-    """A level 1 weapon for a captain who knows none, the most damage for its space."""
+def _first_weapon(state: State, c: Captain, avoid: frozenset[str] = frozenset()) -> str | None:
+    """A level 1 weapon for a captain who knows none, the most damage for its space (one of
+    `avoid` last)."""
     if _best(state, c, "weapon"):
         return None
     techs = state.cards.techs
     level_1 = [t for t, tech in techs.items() if tech.category == "weapon" and tech.level == 1]
     return min(
         level_1,
-        key=lambda t: (-techs[t].value(0) / max(1, techs[t].size), techs[t].build_cost, t),
+        key=lambda t: (
+            t in avoid,
+            -techs[t].value(0) / max(1, techs[t].size),
+            techs[t].build_cost,
+            t,
+        ),
         default=None,
     )
 
@@ -294,8 +300,9 @@ def _weapon_worth(state: State, c: Captain, weapon: str, against: list[dict[str,
     return sum(through) / len(through) / max(1, tech.size)
 
 
-def _first_defence(state: State, c: Captain) -> str | None:
-    """A level 1 defence covering every weapon type, for a captain who knows none."""
+def _first_defence(state: State, c: Captain, avoid: frozenset[str] = frozenset()) -> str | None:
+    """A level 1 defence covering every weapon type, for a captain who knows none (one of
+    `avoid` last)."""
     if _best(state, c, "defence"):
         return None
     techs = state.cards.techs
@@ -305,7 +312,11 @@ def _first_defence(state: State, c: Captain) -> str | None:
         for t, tech in techs.items()
         if tech.category == "defence" and tech.level == 1 and kinds <= set(tech.covers)
     ]
-    return min(level_1, key=lambda t: (-techs[t].value(0) / max(1, techs[t].size), t), default=None)
+    return min(
+        level_1,
+        key=lambda t: (t in avoid, -techs[t].value(0) / max(1, techs[t].size), t),
+        default=None,
+    )
 
 
 def _yard_weapon(state: State, c: Captain, against: list[dict[str, int]]) -> str | None:
@@ -358,6 +369,7 @@ def _spend(
     credits: int,
     defend: bool,
     against: list[dict[str, int]] | None = None,
+    mine: bool = True,
 ) -> list[Any]:
     against = against or []
     out: list[Any] = []
@@ -424,7 +436,8 @@ def _spend(
     if classes and c.built < rules.start.builds_per_turn and not c.shipyard.destroyed:
         miners = sum(1 for s in ships if "mining-bots" in s.parts)
         for klass in classes:
-            miner = miners * 2 < len(ships) + 1
+            # a miner while fewer than half its ships mine and a system has minerals left
+            miner = mine and miners * 2 < len(ships) + 1
             parts = _design(state, c, klass, miner=miner, against=against)
             cost = stats_.build_cost(
                 techs[klass].build_cost + sum(techs[p].build_cost for p in parts),
@@ -548,17 +561,59 @@ def _army(state: State, view: View, c: Captain, memory: Memory, credits: int) ->
     )
 
 
-def _toward(reach: dict[str, int], view: View, goal: str, enemies_at: set[str]) -> str | None:
-    """Where a ship goes this turn on its way to `goal`: the goal when it reaches it, else the
-    placed tile it reaches nearest to it (one without enemy ships first, then the cheaper)."""
+ROUTE_TURNS = 8  # the most turns of moves it looks ahead for a way to a far goal
+
+
+def _route(state: State, at: str, goal: str, engine: int) -> str | None:
+    """The first move of the fewest turns' way from `at` to `goal` through the placed tiles
+    (each turn a move the engine's range reaches; a nebula may make the way wind), at most
+    `ROUTE_TURNS` turns; None when there is none."""
+    tiles = state.map.tiles
+    first: dict[str, str] = {}
+    frontier = [at]
+    for _ in range(ROUTE_TURNS):
+        nxt: list[str] = []
+        for place in frontier:
+            reach = starmap.reachable(state.map, state.map_rules, place, engine)
+            for p in reach:
+                if p in first or p == at or (p not in tiles and p != goal):
+                    continue
+                first[p] = first.get(place, p)
+                if p == goal:
+                    return first[p]
+                nxt.append(p)
+        if not nxt:
+            return None
+        frontier = nxt
+    return None
+
+
+def _toward(
+    reach: dict[str, int], view: View, goal: str, enemies_at: set[str], at: str | None = None
+) -> str | None:
+    """Where a ship at `at` goes this turn on its way to `goal`: the goal when it reaches it,
+    else the place it reaches nearest to it (a placed tile first, then one without enemy
+    ships, then the cheaper): unexplored space too, when it is nearer and the goal is on the
+    map (a nebula may close the way through the placed tiles); nowhere when no place it reaches is nearer than where it
+    is (it would only go back and forth)."""
     if goal in reach:
         return goal
-    options = [p for p in reach if p in view.map.tiles]
-    return min(
+    # unexplored space on the way to a place on the map (a homeworld off it is unknown ground)
+    options = [p for p in reach if p in view.map.tiles or goal in view.map.tiles]
+    best = min(
         options,
-        key=lambda p: (_distance(p, goal), p in enemies_at, reach[p], hexes.key_order(p)),
+        key=lambda p: (
+            _distance(p, goal),
+            p not in view.map.tiles,
+            p in enemies_at,
+            reach[p],
+            hexes.key_order(p),
+        ),
         default=None,
     )
+    if best is None or (at is not None and _distance(best, goal) >= _distance(at, goal)):
+        return None
+    return best
 
 
 def _moves(
@@ -568,11 +623,6 @@ def _moves(
     taken: dict[str, int] = {}
     targets_used: set[str] = set()
     unexplored = set(starmap.unexplored(state.map))
-    systems = [
-        p
-        for p, t in view.map.tiles.items()
-        if t.kind in ("asteroids", "planet") and p != EARTH and t.base is None
-    ]
     enemies_at = {
         s.at for s in view.ships if s.owner in view.npcs and not view.npcs[s.owner].friend
     }
@@ -591,6 +641,7 @@ def _moves(
     busy = c.mission not in (None, SCOUT_FARTHEST) or any(h.kind == "mission" for h in c.hand)
     war = at_war(view)
     target = view.npcs.get(memory.target or "") if memory is not None else None
+    mining, _ = _mining_plan(state, view, me, c, enemies_at)
     for ship in state.ships_of(me):
         if taken.get(ship.at, 0) >= limit:
             continue
@@ -612,19 +663,17 @@ def _moves(
             # the captains' fleet takes the homeworld: on to it, and there it stays
             if ship.at == target.home:
                 continue
-            goal = _toward(reach, view, target.home, enemies_at)
+            goal = _route(
+                state, ship.at, target.home, engine_range(state, c.techs, ship)
+            ) or _toward(reach, view, target.home, enemies_at, ship.at)
         elif warship and memory is not None and memory.gather:
             if ship.at == EARTH:
                 continue
-            goal = _toward(reach, view, EARTH, enemies_at)
+            goal = _toward(reach, view, EARTH, enemies_at, ship.at)
         elif warship and hunt is not None:
             goal = hunt
         elif "mining-bots" in ship.parts:
-            if ship.at in systems and ship.at not in enemies_at:
-                continue  # mining where it is
-            options = [p for p in reach if p in systems and p not in enemies_at]
-            if options:
-                goal = min(options, key=lambda p: (reach[p], hexes.key_order(p)))
+            goal = mining.get(ship.id)  # None: mining where it is
         elif busy or war:
             # a loyalty mission found now would be lost: it leaves the scouting to the
             # captains without one and waits at the shipyard; and while an enemy found stands,
@@ -632,7 +681,7 @@ def _moves(
             # its warships gather at Earth instead
             if ship.at == EARTH:
                 continue
-            goal = _toward(reach, view, EARTH, enemies_at)
+            goal = _toward(reach, view, EARTH, enemies_at, ship.at)
         else:
             options = [p for p in reach if p in unexplored and p not in targets_used]
             if forbidden(state, "no-exploring") is not None:
@@ -682,6 +731,98 @@ def _mission_goal(
     return None
 
 
+def mining_room(view: View, state: State, me: str) -> dict[str, int]:
+    """What each known system (Earth too) has left to mine a turn once the miners there have
+    taken theirs: the captains' shipyards mine Earth, its own miners their bots' worth, the
+    other captains' ships at a system (their parts are private) one set of its own bots each.
+    Places where an enemy ship is give nothing and are left out."""
+    techs = state.cards.techs
+    if "mining-bots" not in techs:
+        return {}
+    one = techs["mining-bots"].value(state.captains[me].techs.get("mining-bots", 0))
+    players = max(1, len(view.captains))
+    enemies_at = {
+        s.at for s in view.ships if s.owner in view.npcs and not view.npcs[s.owner].friend
+    }
+    room: dict[str, int] = {}
+    for p, tile in view.map.tiles.items():
+        if p in enemies_at or (tile.base is not None and p != EARTH):
+            continue
+        if tile.kind in ("asteroids", "planet") or p == EARTH:
+            room[p] = starmap.tile_minerals(tile, state.map_rules, players)
+    if EARTH in room and state.rules.shipyard.mines_earth:
+        yards = sum(1 for cv in view.captains.values() if not cv.shipyard_destroyed)
+        room[EARTH] -= yards * one
+    own = {s.id: s for s in state.ships_of(me)}
+    others_home = 0
+    for seen in view.ships:
+        if seen.at not in room or seen.owner not in view.captains:
+            continue
+        if seen.id in own:
+            room[seen.at] -= own[seen.id].parts.count("mining-bots") * one
+        elif seen.at != EARTH:
+            room[seen.at] -= one
+        else:
+            others_home += 1
+    home = [s for s in own.values() if s.at == EARTH]
+    if EARTH in room and home:
+        # the others' ships at Earth: miners as many in proportion as among its own there
+        miners = sum(1 for s in home if "mining-bots" in s.parts)
+        room[EARTH] -= others_home * miners // len(home) * one
+    return room
+
+
+def _mining_plan(
+    state: State, view: View, me: str, c: Captain, enemies_at: set[str]
+) -> tuple[dict[int, str | None], dict[str, int]]:
+    """Where each of its miners mines this turn (None: where it is): a miner stays where it
+    still takes something, else goes to the nearest system it reaches with minerals left
+    (the systems fill up: a miner more where the minerals are all taken mines nothing));
+    and what each place has left to mine then."""
+    room = mining_room(view, state, me)
+    if not room:
+        return {}, {}
+    one = state.cards.techs["mining-bots"].value(c.techs.get("mining-bots", 0))
+    miners = [s for s in state.ships_of(me) if "mining-bots" in s.parts]
+    plan: dict[int, str | None] = {}
+    moving = []
+    # its miners' take is in `room` already; the systems give in ship order, so the newest
+    # miner of an over-full place is the one taking nothing: it leaves
+    for ship in reversed(miners):
+        take = ship.parts.count("mining-bots") * one
+        if ship.at in room and room[ship.at] + take > 0:
+            plan[ship.id] = None
+        else:
+            if ship.at in room:
+                room[ship.at] += take
+            moving.append(ship)
+    for ship in reversed(moving):
+        reach = starmap.reachable(
+            state.map, state.map_rules, ship.at, engine_range(state, c.techs, ship)
+        )
+        options = [p for p in reach if room.get(p, 0) > 0 and p not in enemies_at]
+        goal = min(options, key=lambda p: (reach[p], hexes.key_order(p)), default=None)
+        plan[ship.id] = goal
+        if goal is not None:
+            room[goal] -= ship.parts.count("mining-bots") * one
+    return plan, room
+
+
+def _room_for_miner(state: State, view: View, me: str) -> bool:
+    """Whether a new miner would mine: a known system (Earth too) with half a set of mining
+    bots' minerals left once its miners have taken theirs."""
+    c = state.captains[me]
+    techs = state.cards.techs
+    if "mining-bots" not in techs:
+        return False
+    enemies_at = {
+        s.at for s in view.ships if s.owner in view.npcs and not view.npcs[s.owner].friend
+    }
+    _, room = _mining_plan(state, view, me, c, enemies_at)
+    one = techs["mining-bots"].value(c.techs.get("mining-bots", 0))
+    return any(left * 2 >= one for left in room.values())
+
+
 def _distance(a: str, b: str) -> int:
     return hexes.distance(hexes.parse(a), hexes.parse(b))
 
@@ -709,17 +850,26 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
         if bonus is not None and credits >= bonus.cost * 2:
             out.append(BuyBonus(bonus=bonus.id))
             credits -= bonus.cost
-        weapon = _first_weapon(state, state.captains[me])
+        # the techs of its research cards: a tech bought is no research choice any more, and
+        # a research hand of techs all known is held for good
+        research = frozenset(
+            state.cards.card(k).tech for h in c.hand if h.kind == "research" for k in h.cards
+        )
+        mine = state.captains[me]
+        weapon = _first_weapon(state, mine, research)
         tech_bonus = next(
             (b for b in state.rules.bonuses if b.kind == "tech" and b.level == 1), None
         )
         # a weapon and a defence for its shipyard from the first turn: bargains as bonuses
-        for first in (weapon, _first_defence(state, state.captains[me])):
-            if first is not None and tech_bonus is not None and credits >= tech_bonus.cost * 3:
-                out.append(BuyBonus(bonus=tech_bonus.id, tech=first))
-                credits -= tech_bonus.cost
-                state.captains[me].techs[first] = 0
-    cards = _cards(state, view, me, c)
+        for first in (weapon, _first_defence(state, mine, research)):
+            if first is None or tech_bonus is None or credits < tech_bonus.cost * 3:
+                continue
+            if research and research <= set(mine.techs) | {first}:
+                continue  # its research would be held: it researches this one instead
+            out.append(BuyBonus(bonus=tech_bonus.id, tech=first))
+            credits -= tech_bonus.cost
+            mine.techs[first] = 0
+    cards = _cards(state, view, me, state.captains[me])
     out += cards
     for command in cards:
         if isinstance(command, Choose) and command.hand == "design" and command.card:
@@ -736,7 +886,15 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
         credits -= sum(state.rules.land_units[u].cost * n for u, n in army.items())
         for unit, count in army.items():
             state.captains[me].land[unit] = state.captains[me].land.get(unit, 0) + count
-    spent = _spend(state, me, state.captains[me], credits, threatened(view), armours(view, state))
+    spent = _spend(
+        state,
+        me,
+        state.captains[me],
+        credits,
+        threatened(view),
+        armours(view, state),
+        mine=_room_for_miner(state, view, me),
+    )
     forbids: dict[type, str] = {
         Build: "no-building",
         Upgrade: "no-building",
