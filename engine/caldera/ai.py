@@ -252,21 +252,15 @@ def _design(
     return parts
 
 
-def _first_weapon(state: State, c: Captain, avoid: frozenset[str] = frozenset()) -> str | None:
-    """A level 1 weapon for a captain who knows none, the most damage for its space (one of
-    `avoid` last)."""
+def _first_weapon(state: State, c: Captain) -> str | None:
+    """A level 1 weapon for a captain who knows none, the most damage for its space."""
     if _best(state, c, "weapon"):
         return None
     techs = state.cards.techs
     level_1 = [t for t, tech in techs.items() if tech.category == "weapon" and tech.level == 1]
     return min(
         level_1,
-        key=lambda t: (
-            t in avoid,
-            -techs[t].value(0) / max(1, techs[t].size),
-            techs[t].build_cost,
-            t,
-        ),
+        key=lambda t: (-techs[t].value(0) / max(1, techs[t].size), techs[t].build_cost, t),
         default=None,
     )
 
@@ -300,9 +294,8 @@ def _weapon_worth(state: State, c: Captain, weapon: str, against: list[dict[str,
     return sum(through) / len(through) / max(1, tech.size)
 
 
-def _first_defence(state: State, c: Captain, avoid: frozenset[str] = frozenset()) -> str | None:
-    """A level 1 defence covering every weapon type, for a captain who knows none (one of
-    `avoid` last)."""
+def _first_defence(state: State, c: Captain) -> str | None:
+    """A level 1 defence covering every weapon type, for a captain who knows none."""
     if _best(state, c, "defence"):
         return None
     techs = state.cards.techs
@@ -312,11 +305,7 @@ def _first_defence(state: State, c: Captain, avoid: frozenset[str] = frozenset()
         for t, tech in techs.items()
         if tech.category == "defence" and tech.level == 1 and kinds <= set(tech.covers)
     ]
-    return min(
-        level_1,
-        key=lambda t: (t in avoid, -techs[t].value(0) / max(1, techs[t].size), t),
-        default=None,
-    )
+    return min(level_1, key=lambda t: (-techs[t].value(0) / max(1, techs[t].size), t), default=None)
 
 
 def _yard_weapon(state: State, c: Captain, against: list[dict[str, int]]) -> str | None:
@@ -856,12 +845,12 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
             state.cards.card(k).tech for h in c.hand if h.kind == "research" for k in h.cards
         )
         mine = state.captains[me]
-        weapon = _first_weapon(state, mine, research)
+        weapon = _first_weapon(state, mine)
         tech_bonus = next(
             (b for b in state.rules.bonuses if b.kind == "tech" and b.level == 1), None
         )
         # a weapon and a defence for its shipyard from the first turn: bargains as bonuses
-        for first in (weapon, _first_defence(state, mine, research)):
+        for first in (weapon, _first_defence(state, mine)):
             if first is None or tech_bonus is None or credits < tech_bonus.cost * 3:
                 continue
             if research and research <= set(mine.techs) | {first}:
