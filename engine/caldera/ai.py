@@ -92,6 +92,7 @@ MISSION_ORDER = (NEW_LEVEL, NEW_LAYOUT, SCOUT_FARTHEST, 1, 3, 6)
 CONQUER = 6  # the loyalty mission of conquering an enemy homeworld
 # while an enemy found stands: the missions its war brings first (a homeworld conquered, an
 # enemy ship destroyed on the way), scouting farther last (it scouts no more)
+STALL = 5  # windows in a row without a homeworld to take: the war is stalled
 WAR_ORDER = (CONQUER, 1, NEW_LEVEL, NEW_LAYOUT, 3, SCOUT_FARTHEST)
 # the zone missions it chooses first: those its way to a win keeps (a zone mission done holds
 # the next zone five turns off, and with it the enemies' refits): Scaredy-cats (it scouts
@@ -106,6 +107,7 @@ class Memory:
     refused: list[str] = field(default_factory=list)
     target: str | None = None  # the enemy whose homeworld its warships go to take
     gather: bool = False  # its warships come to Earth, where the captains' fleet gathers
+    idle: int = 0  # the windows in a row its war has had no homeworld to take
 
 
 def state_of(view: View) -> State:
@@ -123,20 +125,27 @@ def state_of(view: View) -> State:
     )
 
 
-def _research_pick(state: State, c: Captain, cards: list[str]) -> str:
+def _research_pick(state: State, c: Captain, cards: list[str], war: bool = False) -> str:
     """The cheapest research (a class or an engine first on a tie); a weapon first while it
     knows none (its shipyard fires the weapons it knows); with mission 4 (a new tech level), a
-    tech above its best level first."""
+    tech above its best level first; at war, a larger ship class than it has first (larger
+    ships carry a larger land army, and its fleet hits harder)."""
     best = stats_.highest_level(c.techs, state.cards)
     armed = bool(_best(state, c, "weapon"))
+    techs = state.cards.techs
+    largest = max(
+        (techs[t].level for t in c.techs if t in techs and techs[t].category == "class"),
+        default=0,
+    )
 
-    def key(card: str) -> tuple[bool, bool, bool, int, bool, str]:
+    def key(card: str) -> tuple[bool, bool, bool, bool, int, bool, str]:
         tech_id = state.cards.card(card).tech
-        tech = state.cards.techs[tech_id]
+        tech = techs[tech_id]
         return (
             tech_id in c.techs,
             not armed and tech.category != "weapon",
             c.mission == NEW_LEVEL and tech.level <= best,
+            war and not (tech.category == "class" and tech.level > largest),
             tech.research_cost,
             tech.category not in ("class", "engine"),
             card,
@@ -157,7 +166,7 @@ def _cards(state: State, view: View, me: str, c: Captain) -> list[Any]:
         out.append(Choose(hand="zone", card=pick))
     for hand in c.hand:
         if hand.kind == "research" and c.research is None:
-            pick = _research_pick(state, c, hand.cards)
+            pick = _research_pick(state, c, hand.cards, at_war(view))
             if cards.card(pick).tech not in c.techs:
                 out.append(Choose(hand="research", card=pick))
         elif hand.kind == "mission":
@@ -630,6 +639,9 @@ def _moves(
     busy = c.mission not in (None, SCOUT_FARTHEST) or any(h.kind == "mission" for h in c.hand)
     war = at_war(view)
     target = view.npcs.get(memory.target or "") if memory is not None else None
+    # a war its fleet cannot win now (no homeworld to take, none to gather for): its first
+    # warship scouts again (systems to mine, missions), the others gather at Earth
+    stalled = memory is not None and memory.idle >= STALL
     mining, _ = _mining_plan(state, view, me, c, enemies_at)
     for ship in state.ships_of(me):
         if taken.get(ship.at, 0) >= limit:
@@ -663,7 +675,7 @@ def _moves(
             goal = hunt
         elif "mining-bots" in ship.parts:
             goal = mining.get(ship.id)  # None: mining where it is
-        elif busy or war:
+        elif busy or (war and not (stalled and ship.id == scout)):
             # a loyalty mission found now would be lost: it leaves the scouting to the
             # captains without one and waits at the shipyard; and while an enemy found stands,
             # scouting would only find more enemies to conquer before the campaign is won:
@@ -869,6 +881,7 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
             state.captains[me].research = state.cards.card(command.card).tech
             state.captains[me].research_paid = 0
     _war(state, view, me, state.captains[me], memory)
+    memory.idle = 0 if memory.target is not None or not at_war(view) else memory.idle + 1
     army = _army(state, view, state.captains[me], memory, credits)
     if army:
         out.append(Recruit(units=army))
