@@ -390,3 +390,16 @@ def test_a_war_stalled_for_windows_sends_its_first_warship_scouting_again() -> N
     moves = [x for x in ai.decide(view, memory) if isinstance(x, Move)]
     assert [x.ships for x in moves] == [[first]]
     assert moves[0].to not in state.map.tiles  # an unexplored place: it scouts
+
+
+def test_a_fleet_goes_through_unexplored_space_to_a_homeworld_no_placed_tile_leads_to() -> None:
+    state = quiet(past_setup())
+    state.captains[AI_SEAT].credits = 0
+    npc = _homeworld(state, ships=0, army={"space-cadet": 10})
+    far = "0,-2"  # two layers out: the way from Earth is unexplored
+    state.map.tiles[far] = state.map.tiles.pop(HOME)
+    npc.home = far
+    ids = _fleet(state, 2)
+    moves = [x for x in decide(state) if isinstance(x, Move)]
+    assert {s for x in moves for s in x.ships} == set(ids)
+    assert {x.to for x in moves} == {"0,-1"}  # unexplored, next to the homeworld
