@@ -368,6 +368,7 @@ def _spend(
     defend: bool,
     against: list[dict[str, int]] | None = None,
     mine: bool = True,
+    war: bool = False,
 ) -> list[Any]:
     against = against or []
     out: list[Any] = []
@@ -379,7 +380,25 @@ def _spend(
         points = min(c.shipyard.damage, credits // max(1, yard_price))
         out.append(Repair(ship=None, points=points))
         credits -= points * yard_price
-    fit = _yard_parts(state, c, credits if defend else credits // 2, against)
+    larger = sorted(
+        (t for t in c.techs if t in techs and techs[t].category == "class"),
+        key=lambda t: (-techs[t].level, t),
+    )
+    # at war, a larger class known: the shipyard rebuilt for it comes first (larger ships, a
+    # larger army aboard, a stronger shipyard), and the credits are kept for it rather than
+    # fitted in the shipyard
+    rebuild = war and bool(larger) and techs[larger[0]].level > techs[c.shipyard.klass].level
+    if rebuild and not c.shipyard.destroyed:
+        hull = techs[larger[0]].build_cost * rules.shipyard.space_times
+        cost = stats_.build_cost(hull, c.stats or Stats(), rules)
+        if cost <= credits:
+            out.append(Upgrade(klass=larger[0]))
+            credits -= cost
+            c = c.model_copy(
+                update={"shipyard": c.shipyard.model_copy(update={"klass": larger[0]})}
+            )
+            rebuild = False
+    fit = _yard_parts(state, c, credits if defend else 0 if rebuild else credits // 2, against)
     if fit:
         # weapons and defences in the shipyard: the cheapest defence of Earth
         cost = stats_.build_cost(sum(techs[p].build_cost for p in fit), c.stats or Stats(), rules)
@@ -394,10 +413,6 @@ def _spend(
             points = min(ship.damage, credits // max(1, price))
             out.append(Repair(ship=ship.id, points=points))
             credits -= points * price
-    larger = sorted(
-        (t for t in c.techs if t in techs and techs[t].category == "class"),
-        key=lambda t: (-techs[t].level, t),
-    )
     if larger and techs[larger[0]].level > techs[c.shipyard.klass].level:
         hull = techs[larger[0]].build_cost * rules.shipyard.space_times
         cost = stats_.build_cost(hull, c.stats or Stats(), rules)
@@ -896,6 +911,7 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
         threatened(view),
         armours(view, state),
         mine=_room_for_miner(state, view, me),
+        war=at_war(view),
     )
     forbids: dict[type, str] = {
         Build: "no-building",

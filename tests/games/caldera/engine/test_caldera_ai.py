@@ -403,3 +403,17 @@ def test_a_fleet_goes_through_unexplored_space_to_a_homeworld_no_placed_tile_lea
     moves = [x for x in decide(state) if isinstance(x, Move)]
     assert {s for x in moves for s in x.ships} == set(ids)
     assert {x.to for x in moves} == {"0,-1"}  # unexplored, next to the homeworld
+
+
+def test_at_war_it_rebuilds_its_shipyard_for_a_larger_class_as_soon_as_it_can_pay() -> None:
+    state = quiet(past_setup())
+    c = state.captains[AI_SEAT]
+    c.techs.update({"frigate": 0, "tnt-mine": 0})
+    c.credits = 400  # a frigate shipyard costs 255 (300, Eng's 15% off): not twice that
+
+    def rebuilt() -> list[str | None]:
+        return [x.klass for x in decide(state) if isinstance(x, Upgrade) and x.klass]
+
+    assert rebuilt() == []  # no enemy found: when half the credits pay for it
+    _homeworld(state, ships=3, army={"space-cadet": 10})
+    assert rebuilt() == ["frigate"]
