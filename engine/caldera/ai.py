@@ -7,42 +7,46 @@ command it gives is checked by the game as a player's; one refused is remembered
 The policy, once a window:
 1. The setup: balanced stats (the rules' default character), the first zone mission card, an
    Earth interceptor when the credits allow it, and (as bonuses, when it knows none) a level
-   1 weapon and a level 1 defence for its shipyard.
+   1 weapon and a level 1 defence for its shipyard (not one that would leave its research
+   cards all techs it knows: a research hand of known techs is held for good).
 2. Cards: the research whose tech costs least (a weapon first while it knows none; a class or
    engine first on a tie; a higher level first for mission 4), the mission its own spending
    brings first (4 a new tech level, 2 a new layout, 5 scouting farther, then the fights 1, 3
    and 6), the cheapest design when a fifth of the credits pays for it (one of its most
    advanced tech whenever it can pay for mission 2), a half-price tech when half the credits
    pay for it.
-3. Spending: repairs of its shipyard first (the campaign is lost with the last one); weapons
-   and defences fitted in the shipyard by turns (half the credits; all of them with enemies
-   near): the weapon dealing the most for its space through the known enemies' defences (their
-   designs are public); repairs of its ships at the shipyard; with mission 4 every credit into
-   the research that brings it; the shipyard rebuilt for its largest class when half the
-   credits pay for it; a ship a turn when the credits pay for it: the largest class its
-   shipyard builds, its best engine, then mining bots (while fewer than half its ships are
-   miners) or the weapon hitting hardest through the enemies' defences and its best defence
-   by turns, while they fit; half the credits left into research (a quarter before it has a
-   ship).
-4. Moves: miners to the nearest system with minerals; the others to the nearest unexplored
-   place their engines reach (scouting), else to the reachable place nearest to one; at most
-   a fleet from one place. A captain holding a loyalty mission (or a mission hand) but
-   mission 5 scouts nothing (a mission found then would be lost): its warships wait at the
-   shipyard. With enemy ships or an enemy base within `THREAT` layers of Earth and no weapon
-   in the shipyard, the warships but the first (a scout) guard it (those at Earth stay, the
-   others come home). Warships go for the captain's mission: an enemy homeworld left without
-   ships when it has an army, enemy ships away from Earth (missions 1 and 3), the farthest
-   unexplored place (mission 5).
+3. Spending: repairs of its shipyard first (the campaign is lost with the last one); at war,
+   the shipyard rebuilt for a larger class it knows as soon as the credits pay for it (they
+   are kept for it); weapons and defences fitted in the shipyard by turns (half the credits;
+   all of them with enemies near): the weapon dealing the most for its space through the
+   known enemies' defences (their designs are public); repairs of its ships at the shipyard;
+   with mission 4 every credit into the research that brings it; the shipyard rebuilt for
+   its largest class when half the credits pay for it; a ship a turn when the credits pay
+   for it: the largest class its shipyard builds, its best engine, then mining bots (while
+   fewer than half its ships are miners and a known system has minerals left for one) or the
+   weapon hitting hardest through the enemies' defences and its best defence by turns, while
+   they fit; half the credits left into research (a quarter before it has a ship).
+4. Moves: miners stay where they still mine, else to the nearest system with minerals left
+   (`mining_room`); the others to the nearest unexplored place their engines reach
+   (scouting), else to the reachable place nearest to one; at most a fleet from one place. A
+   captain holding a loyalty mission (or a mission hand) but mission 5 scouts nothing (a
+   mission found then would be lost): its warships wait at the shipyard. With enemy ships or
+   an enemy base within `THREAT` layers of Earth and no weapon in the shipyard, the warships
+   but the first (a scout) guard it (those at Earth stay, the others come home). Warships go
+   for the captain's mission: an enemy homeworld left without ships when it has an army,
+   enemy ships away from Earth (missions 1 and 3), the farthest unexplored place (mission 5).
 5. Land units: an army of the cheapest unit (as many as its largest ship carries and a
    quarter of its credits pays for) once it has ships, to take enemy homeworlds.
 6. War (`ai_war`): while an enemy found stands, its warships scout no more (each place
    scouted may find another enemy, and the campaign is won when every enemy found is
-   conquered): they gather at Earth. When the battle its captains' fleet at Earth would fight
-   at a known enemy homeworld (played out on what its view shows) is theirs with a margin,
-   its warships all go there and stay until it is conquered, and it recruits the land army
-   that does most against the enemy's army there. The first zone mission chosen is one its
-   war keeps (Scaredy-cats first, Pacifists last), a loyalty mission one its war brings
-   (conquering a homeworld first).
+   conquered): they gather at Earth, and its research takes a larger ship class first. When
+   the battle its captains' fleet at Earth would fight at a known enemy homeworld (played out
+   on what its view shows) is theirs with a margin, its warships all go there (the fewest
+   turns' way, through unexplored space when no placed tile leads there) and stay until it
+   is conquered, and it recruits the land army that does most against the enemy's army
+   there. A war stalled for `STALL` windows sends its first warship scouting again. The first
+   zone mission chosen is one its war keeps (Scaredy-cats first, Pacifists last), a loyalty
+   mission one its war brings (conquering a homeworld first).
 Then it submits.
 """
 
