@@ -18,7 +18,7 @@ from engine.caldera.commands import (
 )
 from engine.caldera.starmap import Tile
 from engine.caldera.state import EARTH, Hand, Npc, State
-from engine.caldera.tiles import Kind, PlanetType
+from engine.caldera.tiles import Kind, PlanetType, Size
 from engine.caldera.view import view_for
 from tests.games.caldera.engine.game import CAPTAINS, STATS, command, new_game, past_setup
 
@@ -302,8 +302,8 @@ def _systems(state: State) -> tuple[str, str]:
     """Two asteroid systems next to Earth: a small one (30 minerals a turn for 3 captains,
     less than one set of mining bots takes) and a huge one (120)."""
     small, huge = "0,-1", "1,-1"
-    state.map.tiles[small] = Tile(kind=Kind.ASTEROIDS, asteroids=["small"], zone=1)
-    state.map.tiles[huge] = Tile(kind=Kind.ASTEROIDS, asteroids=["huge"], zone=1)
+    state.map.tiles[small] = Tile(kind=Kind.ASTEROIDS, asteroids=[Size.SMALL], zone=1)
+    state.map.tiles[huge] = Tile(kind=Kind.ASTEROIDS, asteroids=[Size.HUGE], zone=1)
     return small, huge
 
 
@@ -329,14 +329,14 @@ def test_with_every_known_system_mined_out_it_builds_a_warship_not_a_miner() -> 
     c.shipyard.parts = ["tnt-mine"] * 5  # an armed shipyard: no part to fit in it first
     state.ships = {k: s for k, s in state.ships.items() if s.owner != AI_SEAT}
     small = "0,-1"
-    state.map.tiles[small] = Tile(kind=Kind.ASTEROIDS, asteroids=["small"], zone=1)
+    state.map.tiles[small] = Tile(kind=Kind.ASTEROIDS, asteroids=[Size.SMALL], zone=1)
     _miners(state, [small, EARTH, EARTH, EARTH])  # fewer than half of its 9 ships
     for _ in range(5):
         state.add_ship(AI_SEAT, "interceptor", ["nuclear-engine", "tnt-mine"], 10, EARTH)
     builds = [x for x in decide(state) if isinstance(x, Build)]
     assert builds and "mining-bots" not in builds[0].parts
     # a system with minerals left: the miner it would have built
-    state.map.tiles["1,-1"] = Tile(kind=Kind.ASTEROIDS, asteroids=["huge"], zone=1)
+    state.map.tiles["1,-1"] = Tile(kind=Kind.ASTEROIDS, asteroids=[Size.HUGE], zone=1)
     builds = [x for x in decide(state) if isinstance(x, Build)]
     assert builds and "mining-bots" in builds[0].parts
 
