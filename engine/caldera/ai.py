@@ -7,42 +7,46 @@ command it gives is checked by the game as a player's; one refused is remembered
 The policy, once a window:
 1. The setup: balanced stats (the rules' default character), the first zone mission card, an
    Earth interceptor when the credits allow it, and (as bonuses, when it knows none) a level
-   1 weapon and a level 1 defence for its shipyard.
+   1 weapon and a level 1 defence for its shipyard (not one that would leave its research
+   cards all techs it knows: a research hand of known techs is held for good).
 2. Cards: the research whose tech costs least (a weapon first while it knows none; a class or
    engine first on a tie; a higher level first for mission 4), the mission its own spending
    brings first (4 a new tech level, 2 a new layout, 5 scouting farther, then the fights 1, 3
    and 6), the cheapest design when a fifth of the credits pays for it (one of its most
    advanced tech whenever it can pay for mission 2), a half-price tech when half the credits
    pay for it.
-3. Spending: repairs of its shipyard first (the campaign is lost with the last one); weapons
-   and defences fitted in the shipyard by turns (half the credits; all of them with enemies
-   near): the weapon dealing the most for its space through the known enemies' defences (their
-   designs are public); repairs of its ships at the shipyard; with mission 4 every credit into
-   the research that brings it; the shipyard rebuilt for its largest class when half the
-   credits pay for it; a ship a turn when the credits pay for it: the largest class its
-   shipyard builds, its best engine, then mining bots (while fewer than half its ships are
-   miners) or the weapon hitting hardest through the enemies' defences and its best defence
-   by turns, while they fit; half the credits left into research (a quarter before it has a
-   ship).
-4. Moves: miners to the nearest system with minerals; the others to the nearest unexplored
-   place their engines reach (scouting), else to the reachable place nearest to one; at most
-   a fleet from one place. A captain holding a loyalty mission (or a mission hand) but
-   mission 5 scouts nothing (a mission found then would be lost): its warships wait at the
-   shipyard. With enemy ships or an enemy base within `THREAT` layers of Earth and no weapon
-   in the shipyard, the warships but the first (a scout) guard it (those at Earth stay, the
-   others come home). Warships go for the captain's mission: an enemy homeworld left without
-   ships when it has an army, enemy ships away from Earth (missions 1 and 3), the farthest
-   unexplored place (mission 5).
+3. Spending: repairs of its shipyard first (the campaign is lost with the last one); at war,
+   the shipyard rebuilt for a larger class it knows as soon as the credits pay for it (they
+   are kept for it); weapons and defences fitted in the shipyard by turns (half the credits;
+   all of them with enemies near): the weapon dealing the most for its space through the
+   known enemies' defences (their designs are public); repairs of its ships at the shipyard;
+   with mission 4 every credit into the research that brings it; the shipyard rebuilt for
+   its largest class when half the credits pay for it; a ship a turn when the credits pay
+   for it: the largest class its shipyard builds, its best engine, then mining bots (while
+   fewer than half its ships are miners and a known system has minerals left for one) or the
+   weapon hitting hardest through the enemies' defences and its best defence by turns, while
+   they fit; half the credits left into research (a quarter before it has a ship).
+4. Moves: miners stay where they still mine, else to the nearest system with minerals left
+   (`mining_room`); the others to the nearest unexplored place their engines reach
+   (scouting), else to the reachable place nearest to one; at most a fleet from one place. A
+   captain holding a loyalty mission (or a mission hand) but mission 5 scouts nothing (a
+   mission found then would be lost): its warships wait at the shipyard. With enemy ships or
+   an enemy base within `THREAT` layers of Earth and no weapon in the shipyard, the warships
+   but the first (a scout) guard it (those at Earth stay, the others come home). Warships go
+   for the captain's mission: an enemy homeworld left without ships when it has an army,
+   enemy ships away from Earth (missions 1 and 3), the farthest unexplored place (mission 5).
 5. Land units: an army of the cheapest unit (as many as its largest ship carries and a
    quarter of its credits pays for) once it has ships, to take enemy homeworlds.
 6. War (`ai_war`): while an enemy found stands, its warships scout no more (each place
    scouted may find another enemy, and the campaign is won when every enemy found is
-   conquered): they gather at Earth. When the battle its captains' fleet at Earth would fight
-   at a known enemy homeworld (played out on what its view shows) is theirs with a margin,
-   its warships all go there and stay until it is conquered, and it recruits the land army
-   that does most against the enemy's army there. The first zone mission chosen is one its
-   war keeps (Scaredy-cats first, Pacifists last), a loyalty mission one its war brings
-   (conquering a homeworld first).
+   conquered): they gather at Earth, and its research takes a larger ship class first. When
+   the battle its captains' fleet at Earth would fight at a known enemy homeworld (played out
+   on what its view shows) is theirs with a margin, its warships all go there (the fewest
+   turns' way, through unexplored space when no placed tile leads there) and stay until it
+   is conquered, and it recruits the land army that does most against the enemy's army
+   there. A war stalled for `STALL` windows sends its first warship scouting again. The first
+   zone mission chosen is one its war keeps (Scaredy-cats first, Pacifists last), a loyalty
+   mission one its war brings (conquering a homeworld first).
 Then it submits.
 """
 
@@ -92,6 +96,7 @@ MISSION_ORDER = (NEW_LEVEL, NEW_LAYOUT, SCOUT_FARTHEST, 1, 3, 6)
 CONQUER = 6  # the loyalty mission of conquering an enemy homeworld
 # while an enemy found stands: the missions its war brings first (a homeworld conquered, an
 # enemy ship destroyed on the way), scouting farther last (it scouts no more)
+STALL = 5  # windows in a row without a homeworld to take: the war is stalled
 WAR_ORDER = (CONQUER, 1, NEW_LEVEL, NEW_LAYOUT, 3, SCOUT_FARTHEST)
 # the zone missions it chooses first: those its way to a win keeps (a zone mission done holds
 # the next zone five turns off, and with it the enemies' refits): Scaredy-cats (it scouts
@@ -106,6 +111,7 @@ class Memory:
     refused: list[str] = field(default_factory=list)
     target: str | None = None  # the enemy whose homeworld its warships go to take
     gather: bool = False  # its warships come to Earth, where the captains' fleet gathers
+    idle: int = 0  # the windows in a row its war has had no homeworld to take
 
 
 def state_of(view: View) -> State:
@@ -123,20 +129,27 @@ def state_of(view: View) -> State:
     )
 
 
-def _research_pick(state: State, c: Captain, cards: list[str]) -> str:
+def _research_pick(state: State, c: Captain, cards: list[str], war: bool = False) -> str:
     """The cheapest research (a class or an engine first on a tie); a weapon first while it
     knows none (its shipyard fires the weapons it knows); with mission 4 (a new tech level), a
-    tech above its best level first."""
+    tech above its best level first; at war, a larger ship class than it has first (larger
+    ships carry a larger land army, and its fleet hits harder)."""
     best = stats_.highest_level(c.techs, state.cards)
     armed = bool(_best(state, c, "weapon"))
+    techs = state.cards.techs
+    largest = max(
+        (techs[t].level for t in c.techs if t in techs and techs[t].category == "class"),
+        default=0,
+    )
 
-    def key(card: str) -> tuple[bool, bool, bool, int, bool, str]:
+    def key(card: str) -> tuple[bool, bool, bool, bool, int, bool, str]:
         tech_id = state.cards.card(card).tech
-        tech = state.cards.techs[tech_id]
+        tech = techs[tech_id]
         return (
             tech_id in c.techs,
             not armed and tech.category != "weapon",
             c.mission == NEW_LEVEL and tech.level <= best,
+            war and not (tech.category == "class" and tech.level > largest),
             tech.research_cost,
             tech.category not in ("class", "engine"),
             card,
@@ -157,7 +170,7 @@ def _cards(state: State, view: View, me: str, c: Captain) -> list[Any]:
         out.append(Choose(hand="zone", card=pick))
     for hand in c.hand:
         if hand.kind == "research" and c.research is None:
-            pick = _research_pick(state, c, hand.cards)
+            pick = _research_pick(state, c, hand.cards, at_war(view))
             if cards.card(pick).tech not in c.techs:
                 out.append(Choose(hand="research", card=pick))
         elif hand.kind == "mission":
@@ -358,6 +371,8 @@ def _spend(
     credits: int,
     defend: bool,
     against: list[dict[str, int]] | None = None,
+    mine: bool = True,
+    war: bool = False,
 ) -> list[Any]:
     against = against or []
     out: list[Any] = []
@@ -369,7 +384,25 @@ def _spend(
         points = min(c.shipyard.damage, credits // max(1, yard_price))
         out.append(Repair(ship=None, points=points))
         credits -= points * yard_price
-    fit = _yard_parts(state, c, credits if defend else credits // 2, against)
+    larger = sorted(
+        (t for t in c.techs if t in techs and techs[t].category == "class"),
+        key=lambda t: (-techs[t].level, t),
+    )
+    # at war, a larger class known: the shipyard rebuilt for it comes first (larger ships, a
+    # larger army aboard, a stronger shipyard), and the credits are kept for it rather than
+    # fitted in the shipyard
+    rebuild = war and bool(larger) and techs[larger[0]].level > techs[c.shipyard.klass].level
+    if rebuild and not c.shipyard.destroyed:
+        hull = techs[larger[0]].build_cost * rules.shipyard.space_times
+        cost = stats_.build_cost(hull, c.stats or Stats(), rules)
+        if cost <= credits:
+            out.append(Upgrade(klass=larger[0]))
+            credits -= cost
+            c = c.model_copy(
+                update={"shipyard": c.shipyard.model_copy(update={"klass": larger[0]})}
+            )
+            rebuild = False
+    fit = _yard_parts(state, c, credits if defend else 0 if rebuild else credits // 2, against)
     if fit:
         # weapons and defences in the shipyard: the cheapest defence of Earth
         cost = stats_.build_cost(sum(techs[p].build_cost for p in fit), c.stats or Stats(), rules)
@@ -384,10 +417,6 @@ def _spend(
             points = min(ship.damage, credits // max(1, price))
             out.append(Repair(ship=ship.id, points=points))
             credits -= points * price
-    larger = sorted(
-        (t for t in c.techs if t in techs and techs[t].category == "class"),
-        key=lambda t: (-techs[t].level, t),
-    )
     if larger and techs[larger[0]].level > techs[c.shipyard.klass].level:
         hull = techs[larger[0]].build_cost * rules.shipyard.space_times
         cost = stats_.build_cost(hull, c.stats or Stats(), rules)
@@ -424,7 +453,8 @@ def _spend(
     if classes and c.built < rules.start.builds_per_turn and not c.shipyard.destroyed:
         miners = sum(1 for s in ships if "mining-bots" in s.parts)
         for klass in classes:
-            miner = miners * 2 < len(ships) + 1
+            # a miner while fewer than half its ships mine and a system has minerals left
+            miner = mine and miners * 2 < len(ships) + 1
             parts = _design(state, c, klass, miner=miner, against=against)
             cost = stats_.build_cost(
                 techs[klass].build_cost + sum(techs[p].build_cost for p in parts),
@@ -548,17 +578,59 @@ def _army(state: State, view: View, c: Captain, memory: Memory, credits: int) ->
     )
 
 
-def _toward(reach: dict[str, int], view: View, goal: str, enemies_at: set[str]) -> str | None:
-    """Where a ship goes this turn on its way to `goal`: the goal when it reaches it, else the
-    placed tile it reaches nearest to it (one without enemy ships first, then the cheaper)."""
+ROUTE_TURNS = 8  # the most turns of moves it looks ahead for a way to a far goal
+
+
+def _route(state: State, at: str, goal: str, engine: int) -> str | None:
+    """The first move of the fewest turns' way from `at` to `goal` through the placed tiles
+    (each turn a move the engine's range reaches; a nebula may make the way wind), at most
+    `ROUTE_TURNS` turns; None when there is none."""
+    tiles = state.map.tiles
+    first: dict[str, str] = {}
+    frontier = [at]
+    for _ in range(ROUTE_TURNS):
+        nxt: list[str] = []
+        for place in frontier:
+            reach = starmap.reachable(state.map, state.map_rules, place, engine)
+            for p in reach:
+                if p in first or p == at or (p not in tiles and p != goal):
+                    continue
+                first[p] = first.get(place, p)
+                if p == goal:
+                    return first[p]
+                nxt.append(p)
+        if not nxt:
+            return None
+        frontier = nxt
+    return None
+
+
+def _toward(
+    reach: dict[str, int], view: View, goal: str, enemies_at: set[str], at: str | None = None
+) -> str | None:
+    """Where a ship at `at` goes this turn on its way to `goal`: the goal when it reaches it,
+    else the place it reaches nearest to it (a placed tile first, then one without enemy
+    ships, then the cheaper): unexplored space too, when it is nearer and the goal is on the
+    map (a nebula may close the way through the placed tiles); nowhere when no place it reaches is nearer than where it
+    is (it would only go back and forth)."""
     if goal in reach:
         return goal
-    options = [p for p in reach if p in view.map.tiles]
-    return min(
+    # unexplored space on the way to a place on the map (a homeworld off it is unknown ground)
+    options = [p for p in reach if p in view.map.tiles or goal in view.map.tiles]
+    best = min(
         options,
-        key=lambda p: (_distance(p, goal), p in enemies_at, reach[p], hexes.key_order(p)),
+        key=lambda p: (
+            _distance(p, goal),
+            p not in view.map.tiles,
+            p in enemies_at,
+            reach[p],
+            hexes.key_order(p),
+        ),
         default=None,
     )
+    if best is None or (at is not None and _distance(best, goal) >= _distance(at, goal)):
+        return None
+    return best
 
 
 def _moves(
@@ -568,11 +640,6 @@ def _moves(
     taken: dict[str, int] = {}
     targets_used: set[str] = set()
     unexplored = set(starmap.unexplored(state.map))
-    systems = [
-        p
-        for p, t in view.map.tiles.items()
-        if t.kind in ("asteroids", "planet") and p != EARTH and t.base is None
-    ]
     enemies_at = {
         s.at for s in view.ships if s.owner in view.npcs and not view.npcs[s.owner].friend
     }
@@ -591,6 +658,10 @@ def _moves(
     busy = c.mission not in (None, SCOUT_FARTHEST) or any(h.kind == "mission" for h in c.hand)
     war = at_war(view)
     target = view.npcs.get(memory.target or "") if memory is not None else None
+    # a war its fleet cannot win now (no homeworld to take, none to gather for): its first
+    # warship scouts again (systems to mine, missions), the others gather at Earth
+    stalled = memory is not None and memory.idle >= STALL
+    mining, _ = _mining_plan(state, view, me, c, enemies_at)
     for ship in state.ships_of(me):
         if taken.get(ship.at, 0) >= limit:
             continue
@@ -612,27 +683,25 @@ def _moves(
             # the captains' fleet takes the homeworld: on to it, and there it stays
             if ship.at == target.home:
                 continue
-            goal = _toward(reach, view, target.home, enemies_at)
+            goal = _route(
+                state, ship.at, target.home, engine_range(state, c.techs, ship)
+            ) or _toward(reach, view, target.home, enemies_at, ship.at)
         elif warship and memory is not None and memory.gather:
             if ship.at == EARTH:
                 continue
-            goal = _toward(reach, view, EARTH, enemies_at)
+            goal = _toward(reach, view, EARTH, enemies_at, ship.at)
         elif warship and hunt is not None:
             goal = hunt
         elif "mining-bots" in ship.parts:
-            if ship.at in systems and ship.at not in enemies_at:
-                continue  # mining where it is
-            options = [p for p in reach if p in systems and p not in enemies_at]
-            if options:
-                goal = min(options, key=lambda p: (reach[p], hexes.key_order(p)))
-        elif busy or war:
+            goal = mining.get(ship.id)  # None: mining where it is
+        elif busy or (war and not (stalled and ship.id == scout)):
             # a loyalty mission found now would be lost: it leaves the scouting to the
             # captains without one and waits at the shipyard; and while an enemy found stands,
             # scouting would only find more enemies to conquer before the campaign is won:
             # its warships gather at Earth instead
             if ship.at == EARTH:
                 continue
-            goal = _toward(reach, view, EARTH, enemies_at)
+            goal = _toward(reach, view, EARTH, enemies_at, ship.at)
         else:
             options = [p for p in reach if p in unexplored and p not in targets_used]
             if forbidden(state, "no-exploring") is not None:
@@ -682,6 +751,98 @@ def _mission_goal(
     return None
 
 
+def mining_room(view: View, state: State, me: str) -> dict[str, int]:
+    """What each known system (Earth too) has left to mine a turn once the miners there have
+    taken theirs: the captains' shipyards mine Earth, its own miners their bots' worth, the
+    other captains' ships at a system (their parts are private) one set of its own bots each.
+    Places where an enemy ship is give nothing and are left out."""
+    techs = state.cards.techs
+    if "mining-bots" not in techs:
+        return {}
+    one = techs["mining-bots"].value(state.captains[me].techs.get("mining-bots", 0))
+    players = max(1, len(view.captains))
+    enemies_at = {
+        s.at for s in view.ships if s.owner in view.npcs and not view.npcs[s.owner].friend
+    }
+    room: dict[str, int] = {}
+    for p, tile in view.map.tiles.items():
+        if p in enemies_at or (tile.base is not None and p != EARTH):
+            continue
+        if tile.kind in ("asteroids", "planet") or p == EARTH:
+            room[p] = starmap.tile_minerals(tile, state.map_rules, players)
+    if EARTH in room and state.rules.shipyard.mines_earth:
+        yards = sum(1 for cv in view.captains.values() if not cv.shipyard_destroyed)
+        room[EARTH] -= yards * one
+    own = {s.id: s for s in state.ships_of(me)}
+    others_home = 0
+    for seen in view.ships:
+        if seen.at not in room or seen.owner not in view.captains:
+            continue
+        if seen.id in own:
+            room[seen.at] -= own[seen.id].parts.count("mining-bots") * one
+        elif seen.at != EARTH:
+            room[seen.at] -= one
+        else:
+            others_home += 1
+    home = [s for s in own.values() if s.at == EARTH]
+    if EARTH in room and home:
+        # the others' ships at Earth: miners as many in proportion as among its own there
+        miners = sum(1 for s in home if "mining-bots" in s.parts)
+        room[EARTH] -= others_home * miners // len(home) * one
+    return room
+
+
+def _mining_plan(
+    state: State, view: View, me: str, c: Captain, enemies_at: set[str]
+) -> tuple[dict[int, str | None], dict[str, int]]:
+    """Where each of its miners mines this turn (None: where it is): a miner stays where it
+    still takes something, else goes to the nearest system it reaches with minerals left
+    (the systems fill up: a miner more where the minerals are all taken mines nothing));
+    and what each place has left to mine then."""
+    room = mining_room(view, state, me)
+    if not room:
+        return {}, {}
+    one = state.cards.techs["mining-bots"].value(c.techs.get("mining-bots", 0))
+    miners = [s for s in state.ships_of(me) if "mining-bots" in s.parts]
+    plan: dict[int, str | None] = {}
+    moving = []
+    # its miners' take is in `room` already; the systems give in ship order, so the newest
+    # miner of an over-full place is the one taking nothing: it leaves
+    for ship in reversed(miners):
+        take = ship.parts.count("mining-bots") * one
+        if ship.at in room and room[ship.at] + take > 0:
+            plan[ship.id] = None
+        else:
+            if ship.at in room:
+                room[ship.at] += take
+            moving.append(ship)
+    for ship in reversed(moving):
+        reach = starmap.reachable(
+            state.map, state.map_rules, ship.at, engine_range(state, c.techs, ship)
+        )
+        options = [p for p in reach if room.get(p, 0) > 0 and p not in enemies_at]
+        goal = min(options, key=lambda p: (reach[p], hexes.key_order(p)), default=None)
+        plan[ship.id] = goal
+        if goal is not None:
+            room[goal] -= ship.parts.count("mining-bots") * one
+    return plan, room
+
+
+def _room_for_miner(state: State, view: View, me: str) -> bool:
+    """Whether a new miner would mine: a known system (Earth too) with half a set of mining
+    bots' minerals left once its miners have taken theirs."""
+    c = state.captains[me]
+    techs = state.cards.techs
+    if "mining-bots" not in techs:
+        return False
+    enemies_at = {
+        s.at for s in view.ships if s.owner in view.npcs and not view.npcs[s.owner].friend
+    }
+    _, room = _mining_plan(state, view, me, c, enemies_at)
+    one = techs["mining-bots"].value(c.techs.get("mining-bots", 0))
+    return any(left * 2 >= one for left in room.values())
+
+
 def _distance(a: str, b: str) -> int:
     return hexes.distance(hexes.parse(a), hexes.parse(b))
 
@@ -709,17 +870,26 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
         if bonus is not None and credits >= bonus.cost * 2:
             out.append(BuyBonus(bonus=bonus.id))
             credits -= bonus.cost
-        weapon = _first_weapon(state, state.captains[me])
+        # the techs of its research cards: a tech bought is no research choice any more, and
+        # a research hand of techs all known is held for good
+        research = frozenset(
+            state.cards.card(k).tech for h in c.hand if h.kind == "research" for k in h.cards
+        )
+        mine = state.captains[me]
+        weapon = _first_weapon(state, mine)
         tech_bonus = next(
             (b for b in state.rules.bonuses if b.kind == "tech" and b.level == 1), None
         )
         # a weapon and a defence for its shipyard from the first turn: bargains as bonuses
-        for first in (weapon, _first_defence(state, state.captains[me])):
-            if first is not None and tech_bonus is not None and credits >= tech_bonus.cost * 3:
-                out.append(BuyBonus(bonus=tech_bonus.id, tech=first))
-                credits -= tech_bonus.cost
-                state.captains[me].techs[first] = 0
-    cards = _cards(state, view, me, c)
+        for first in (weapon, _first_defence(state, mine)):
+            if first is None or tech_bonus is None or credits < tech_bonus.cost * 3:
+                continue
+            if research and research <= set(mine.techs) | {first}:
+                continue  # its research would be held: it researches this one instead
+            out.append(BuyBonus(bonus=tech_bonus.id, tech=first))
+            credits -= tech_bonus.cost
+            mine.techs[first] = 0
+    cards = _cards(state, view, me, state.captains[me])
     out += cards
     for command in cards:
         if isinstance(command, Choose) and command.hand == "design" and command.card:
@@ -730,13 +900,23 @@ def decide(view: View, memory: Memory, style: str = "normal") -> list[Any]:
             state.captains[me].research = state.cards.card(command.card).tech
             state.captains[me].research_paid = 0
     _war(state, view, me, state.captains[me], memory)
+    memory.idle = 0 if memory.target is not None or not at_war(view) else memory.idle + 1
     army = _army(state, view, state.captains[me], memory, credits)
     if army:
         out.append(Recruit(units=army))
         credits -= sum(state.rules.land_units[u].cost * n for u, n in army.items())
         for unit, count in army.items():
             state.captains[me].land[unit] = state.captains[me].land.get(unit, 0) + count
-    spent = _spend(state, me, state.captains[me], credits, threatened(view), armours(view, state))
+    spent = _spend(
+        state,
+        me,
+        state.captains[me],
+        credits,
+        threatened(view),
+        armours(view, state),
+        mine=_room_for_miner(state, view, me),
+        war=at_war(view),
+    )
     forbids: dict[type, str] = {
         Build: "no-building",
         Upgrade: "no-building",

@@ -18,7 +18,7 @@ from engine.caldera.commands import (
 )
 from engine.caldera.starmap import Tile
 from engine.caldera.state import EARTH, Hand, Npc, State
-from engine.caldera.tiles import Kind, PlanetType
+from engine.caldera.tiles import Kind, PlanetType, Size
 from engine.caldera.view import view_for
 from tests.games.caldera.engine.game import CAPTAINS, STATS, command, new_game, past_setup
 
@@ -286,3 +286,134 @@ def test_while_an_enemy_stands_it_takes_the_mission_of_conquering_a_homeworld_fi
     _homeworld(state, ships=3, army={"space-cadet": 10})
     chosen = [x for x in decide(state) if isinstance(x, Choose) and x.hand == "mission"]
     assert chosen and chosen[0].card == conquer
+
+
+# --- mining, the setup's bonuses, research and scouting at war -------------------------------
+
+MINER = ["nuclear-engine", "mining-bots"]
+
+
+def _miners(state: State, at: list[str]) -> list[int]:
+    """The AI captain's miners (one set of mining bots each) at the places `at`, in order."""
+    return [state.add_ship(AI_SEAT, "interceptor", MINER, 10, p).id for p in at]
+
+
+def _systems(state: State) -> tuple[str, str]:
+    """Two asteroid systems next to Earth: a small one (30 minerals a turn for 3 captains,
+    less than one set of mining bots takes) and a huge one (120)."""
+    small, huge = "0,-1", "1,-1"
+    state.map.tiles[small] = Tile(kind=Kind.ASTEROIDS, asteroids=[Size.SMALL], zone=1)
+    state.map.tiles[huge] = Tile(kind=Kind.ASTEROIDS, asteroids=[Size.HUGE], zone=1)
+    return small, huge
+
+
+def test_a_miner_goes_where_minerals_are_left_not_to_a_system_mined_out() -> None:
+    state = quiet(past_setup())
+    state.captains[AI_SEAT].credits = 0
+    state.ships = {k: s for k, s in state.ships.items() if s.owner != AI_SEAT}
+    small, huge = _systems(state)
+    # the small system mined out by one miner; Earth's minerals (240, the shipyards take 120)
+    # by three: the fourth miner at Earth mines nothing there
+    _miners(state, [small])
+    *home, newest = _miners(state, [EARTH] * 4)
+    moves = [x for x in decide(state) if isinstance(x, Move)]
+    assert [(x.ships, x.to) for x in moves] == [([newest], huge)]
+    assert not set(home) & {s for x in moves for s in x.ships}  # they mine where they are
+
+
+def test_with_every_known_system_mined_out_it_builds_a_warship_not_a_miner() -> None:
+    state = quiet(past_setup())
+    c = state.captains[AI_SEAT]
+    c.credits = 400
+    c.techs["tnt-mine"] = 0
+    c.shipyard.parts = ["tnt-mine"] * 5  # an armed shipyard: no part to fit in it first
+    state.ships = {k: s for k, s in state.ships.items() if s.owner != AI_SEAT}
+    small = "0,-1"
+    state.map.tiles[small] = Tile(kind=Kind.ASTEROIDS, asteroids=[Size.SMALL], zone=1)
+    _miners(state, [small, EARTH, EARTH, EARTH])  # fewer than half of its 9 ships
+    for _ in range(5):
+        state.add_ship(AI_SEAT, "interceptor", ["nuclear-engine", "tnt-mine"], 10, EARTH)
+    builds = [x for x in decide(state) if isinstance(x, Build)]
+    assert builds and "mining-bots" not in builds[0].parts
+    # a system with minerals left: the miner it would have built
+    state.map.tiles["1,-1"] = Tile(kind=Kind.ASTEROIDS, asteroids=[Size.HUGE], zone=1)
+    builds = [x for x in decide(state) if isinstance(x, Build)]
+    assert builds and "mining-bots" in builds[0].parts
+
+
+def test_in_the_setup_it_buys_no_bonus_tech_that_would_leave_its_research_cards_all_known() -> None:
+    state = new_game()
+    command(state, AI_SEAT, kind="stats", stats=STATS)
+    c = state.captains[AI_SEAT]
+    # the research cards: the very weapon and defence it buys as bonuses otherwise
+    bought = {x.tech for x in decide(state) if isinstance(x, BuyBonus) and x.tech}
+    assert len(bought) == 2
+    cards = [next(k.id for k in state.cards.cards if k.tech == t) for t in sorted(bought)]
+    c.hand = [h for h in c.hand if h.kind != "research"] + [Hand(kind="research", cards=cards)]
+    commands = decide(state)
+    techs = {x.tech for x in commands if isinstance(x, BuyBonus) and x.tech}
+    research = [x.card for x in commands if isinstance(x, Choose) and x.hand == "research"]
+    assert len(techs) == 1 and len(research) == 1  # one bought, the other researched
+    assert state.cards.card(research[0] or "").tech not in techs
+
+
+def test_at_war_it_researches_a_larger_ship_class_before_a_cheaper_tech() -> None:
+    state = quiet(past_setup())
+    c = state.captains[AI_SEAT]
+    c.techs["laser-cannon"] = 0  # armed: no weapon first
+    c.research = None
+    weapon = next(k.id for k in state.cards.cards if k.tech == "tnt-mine")
+    frigate = next(k.id for k in state.cards.cards if k.tech == "frigate")
+    c.hand = [Hand(kind="research", cards=[weapon, frigate])]
+
+    def research() -> list[str | None]:
+        return [x.card for x in decide(state) if isinstance(x, Choose) and x.hand == "research"]
+
+    assert research() == [weapon]  # no enemy found: the cheapest (100 against 400)
+    _homeworld(state, ships=3, army={"space-cadet": 10})
+    assert research() == [frigate]  # a larger army aboard, a stronger fleet
+
+
+def test_a_war_stalled_for_windows_sends_its_first_warship_scouting_again() -> None:
+    state = quiet(past_setup())
+    state.captains[AI_SEAT].credits = 0
+    npc = _homeworld(state, ships=0, army={"space-cadet": 10})
+    # the pirates' ships at home more than its fleet can beat
+    npc.techs["nuclear-missile"] = 5
+    npc.designs["interceptor"] = ["nuclear-engine", "nuclear-missile"]
+    for _ in range(12):
+        state.add_ship(npc.id, "interceptor", ["nuclear-engine", "nuclear-missile"], 10, HOME)
+    first, *others = _fleet(state, 3)
+    view = view_for(state, AI_SEAT)
+    assert not [x for x in ai.decide(view, ai.Memory()) if isinstance(x, Move)]
+    memory = ai.Memory(idle=ai.STALL)  # windows in a row without a homeworld to take
+    moves = [x for x in ai.decide(view, memory) if isinstance(x, Move)]
+    assert [x.ships for x in moves] == [[first]]
+    assert moves[0].to not in state.map.tiles  # an unexplored place: it scouts
+
+
+def test_a_fleet_goes_through_unexplored_space_to_a_homeworld_no_placed_tile_leads_to() -> None:
+    state = quiet(past_setup())
+    state.captains[AI_SEAT].credits = 0
+    npc = _homeworld(state, ships=0, army={"space-cadet": 10})
+    far = "0,-2"  # two layers out: the way from Earth is unexplored
+    state.map.tiles[far] = state.map.tiles.pop(HOME)
+    npc.home = far
+    ids = _fleet(state, 2)
+    moves = [x for x in decide(state) if isinstance(x, Move)]
+    assert {s for x in moves for s in x.ships} == set(ids)
+    assert {x.to for x in moves} == {"0,-1"}  # unexplored, next to the homeworld
+
+
+def test_at_war_it_rebuilds_its_shipyard_for_a_larger_class_as_soon_as_it_can_pay() -> None:
+    state = quiet(past_setup())
+    c = state.captains[AI_SEAT]
+    c.techs.update({"frigate": 0, "tnt-mine": 0})
+    c.credits = 400  # a frigate shipyard costs 255 (300, Eng's 15% off): not twice that
+
+    def rebuilt() -> list[str | None]:
+        return [x.klass for x in decide(state) if isinstance(x, Upgrade) and x.klass]
+
+    assert rebuilt() == []  # no enemy found: when half the credits pay for it
+    _homeworld(state, ships=3, army={"space-cadet": 10})
+    assert rebuilt() == ["frigate"]
