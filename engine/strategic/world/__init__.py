@@ -466,6 +466,11 @@ class World:
         same = all(self.units[i].owner == owner for i in units)
         self.owner_at[sq] = self.owner_code(owner) if same else MIXED
 
+    def owner_code_of(self, nation: str) -> int | None:
+        """The nation's code in `owner_at` if it has one (none: it never had a unit on the
+        map), without giving it one."""
+        return self._owner_codes.get(nation)
+
     def owner_code(self, nation: str) -> int:
         """The nation's code in `owner_at` (1-254, given on first use; MIXED past 254
         owners, which only makes the look slower)."""
