@@ -88,16 +88,17 @@ class MoveContext:
             self._known_bytes = self.known.tobytes()
         return self._known_bytes
 
-    def sees_now(self, sq: int) -> bool:
-        """`visible[sq]`, without working out the whole map when it is not yet: the square
-        read from the sight index as `visible` would read it now."""
+    def sees_now(self, squares: list[int]) -> list[bool]:
+        """`visible` at these squares, without working out the whole map when it is not yet:
+        the squares read from the sight index (each grid once for them all) as `visible`
+        would read them now."""
         if self._visible is not None:
-            return bool(self._visible[sq])
-        return self.world.sight_index.covers(self.nation, sq)
+            return self._visible[squares].tolist()
+        return self.world.sight_index.covers_all(self.nation, squares)
 
     def known_unseen(self, sq: int) -> int:
-        """`known[sq]` for a square `sees_now` just said the nation does not see (what it saw
-        there last), read a square at a time while nothing of the map is worked out yet."""
+        """`known[sq]` for a square `sees_now` said the nation does not see (what it saw there
+        last), read a square at a time while nothing of the map is worked out yet."""
         if self._known is not None or self._visible is not None:
             return int(self.known[sq])
         before = self.world.known.get(self.nation)
@@ -176,21 +177,28 @@ def block_cause(
 
 
 def may_enter(
-    world: World, ctx: MoveContext, unit: Unit, ut: UnitType, sq: int, *, now: bool = False
+    world: World,
+    ctx: MoveContext,
+    unit: Unit,
+    ut: UnitType,
+    sq: int,
+    *,
+    seen: bool | None = None,
 ) -> bool:
     """`can_enter` as the nation knows the square: as it is where the nation sees it; as last
     seen elsewhere (a remembered city is foreign or neutral: taken by capture, not entered);
     and a square it never saw might be anything, so a path may try it.
 
-    `now`: the square's sight and known terrain read one at a time (`MoveContext.sees_now`)
-    when the context has not worked out its maps yet; only for a caller that changes nothing
-    before the context is worked out or thrown away (`route_open`)."""
-    if ctx.sees_now(sq) if now else ctx.visible_bytes[sq]:
+    `seen`: whether the nation sees the square now, read by the caller (`MoveContext.sees_now`),
+    and its known terrain then read a square at a time (`known_unseen`) when the context has not
+    worked out its maps yet; only for a caller that changes nothing before the context is
+    worked out or thrown away (`route_open`)."""
+    if ctx.visible_bytes[sq] if seen is None else seen:
         return can_enter(world, ctx, unit, ut, sq)
     mode = ut.moves_on
     if mode == MovesOn.NONE or sq in world.city_memory.get(ctx.nation, ()):
         return False
-    value = ctx.known_unseen(sq) if now else ctx.known_bytes[sq]
+    value = ctx.known_bytes[sq] if seen is None else ctx.known_unseen(sq)
     if value == 0:
         return True
     terrain = value - 1
@@ -616,11 +624,11 @@ def route_open(world: World, ctx: MoveContext, unit: Unit) -> bool:
         return False
     ut = world.rules.unit[unit.type]
     goal = route[-1]
-    # read square by square: the standing orders (`upkeep.run_orders`) walk an open route at
-    # once and throw the context's maps away after the walk, or plan anew with the world as
-    # it is now
-    for sq in route:
-        if not may_enter(world, ctx, unit, ut, sq, now=True) or (
+    # read at the route's squares only: the standing orders (`upkeep.run_orders`) walk an open
+    # route at once and throw the context's maps away after the walk, or plan anew with the
+    # world as it is now; the sight at all the squares at once (nothing changes here)
+    for sq, seen in zip(route, ctx.sees_now(route), strict=True):
+        if not may_enter(world, ctx, unit, ut, sq, seen=seen) or (
             sq != goal and _known_foreign(world, ctx, sq)
         ):
             return False

@@ -358,6 +358,17 @@ class SightIndex:
                 return True
         return False
 
+    def covers_all(self, nation: str, squares: list[int]) -> list[bool]:
+        """`covers` at each of these squares, each of the team's grids read once for them."""
+        self._sync_static()
+        seen: np.ndarray | None = None
+        for member in self.world.team(nation):
+            grid = self.counts.get(member)
+            if grid is not None:
+                here = grid.reshape(-1)[squares] > 0
+                seen = here if seen is None else seen | here
+        return [False] * len(squares) if seen is None else seen.tolist()
+
     def sees_unit(self, nation: str, unit: Unit) -> bool:
         world = self.world
         if unit.owner in world.team(nation):
