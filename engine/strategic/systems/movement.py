@@ -20,7 +20,7 @@ from engine.strategic.rules.models import MovesOn, UnitClass, UnitType
 from engine.strategic.systems.sight import Sight, show
 from engine.strategic.systems.supply import SupplyMap, can_refuel_at
 from engine.strategic.systems.transport import carrier_with_room, pick_up, settle
-from engine.strategic.world import LAND, WASTE, WATER, Unit, World
+from engine.strategic.world import LAND, MIXED, WASTE, WATER, Unit, World
 
 
 @dataclass
@@ -475,26 +475,27 @@ def _step_costs(world: World, ctx: MoveContext, ut: UnitType) -> bytes | None:
 
 def _known_foreign(world: World, ctx: MoveContext, sq: int) -> bool:
     """A foreign unit the nation knows of on the square: seen there now, or a ghost."""
-    ids = world.at.get(sq)
-    if ids and all(world.units[i].owner in ctx.team for i in ids):
-        ids = None
-    if not ids:
-        if not world.sightings.get(ctx.nation):
-            return False
-        sight = ctx.sight
-        # no foreign unit there, and no memory of one there: no ghost either (most squares
-        # of a route or a search), without asking `ghosts_at` and the square's units
-        if sight.sharers == ctx.team and not sight.remembers_at(sq):
-            return False
-        return sight.sees_foreign_at(sq)
-    return ctx.sight.sees_foreign_at(sq)
+    if _foreign_at(world, ctx, sq):
+        return ctx.sight.sees_foreign_at(sq)
+    # no unit outside the team there: a ghost, if anything
+    if not world.sightings.get(ctx.nation):
+        return False
+    sight = ctx.sight
+    # no memory of a foreign unit there: no ghost either (most squares of a route or a
+    # search), without asking `ghosts_at` and the square's units
+    if sight.sharers == ctx.team and not sight.remembers_at(sq):
+        return False
+    return sight.sees_foreign_at(sq)
 
 
 def _foreign_at(world: World, ctx: MoveContext, sq: int) -> bool:
-    ids = world.at.get(sq)
-    if not ids:
-        return False
-    return any(world.units[i].owner not in ctx.team for i in ids)
+    """A unit outside the nation's team on the square (seen or not)."""
+    code = world.owner_at[sq]
+    if code == 0:
+        return False  # no units
+    if code != MIXED:  # all of one owner's (`World.owner_at`): no unit read
+        return world.code_owner[code] not in ctx.team
+    return any(world.units[i].owner not in ctx.team for i in world.at[sq])
 
 
 StepHook = Callable[[World, Unit, int], list[ev.Event] | None]

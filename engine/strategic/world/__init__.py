@@ -248,6 +248,7 @@ class World:
         # the mover reads a row of it at once)
         self.owner_at = bytearray(width * height)
         self._owner_codes: dict[str, int] = {}
+        self.code_owner: list[str | None] = [None] * 256  # `owner_code`'s nation by code
         self.phases: dict[int, set[int]] = {}  # born % update period -> unit ids
         self.suppliers: dict[str, set[int]] = {}  # nation -> ids of its units that supply
         self.owned: dict[str, set[int]] = {}  # nation -> ids of its units
@@ -477,6 +478,8 @@ class World:
         code = self._owner_codes.get(nation)
         if code is None:
             code = self._owner_codes[nation] = min(len(self._owner_codes) + 1, MIXED)
+            if code != MIXED:
+                self.code_owner[code] = nation
         return code
 
     # --- cache invalidation: call after changing what supply or teams depend on --------------
