@@ -443,21 +443,35 @@ def _reachable(
     open_flat = current == _OPEN
     open_flat[start] = True  # where it stands (a path through it starts there)
     passable = open_flat.reshape(grid.height, grid.width)
-    goal_flat = np.zeros(size, dtype=bool)
-    goal_flat[list(goals)] = True
-    target = goal_flat.reshape(grid.height, grid.width)
-    reach = np.zeros((grid.height, grid.width), dtype=bool)
-    reach.flat[start] = True
-    count = 1
-    while True:  # grow by a square in every direction (the map wraps), within the passable
-        rows = reach | np.roll(reach, 1, 0) | np.roll(reach, -1, 0)
-        grown = (rows | np.roll(rows, 1, 1) | np.roll(rows, -1, 1)) & passable
-        if (grown & target).any():
-            return True
-        now = int(np.count_nonzero(grown))
-        if now == count:
-            return False
-        reach, count = grown, now
+
+    def grow(area: np.ndarray) -> np.ndarray:
+        """By a square in every direction (the map wraps), within the passable."""
+        rows = area | np.roll(area, 1, 0) | np.roll(area, -1, 0)
+        return (rows | np.roll(rows, 1, 1) | np.roll(rows, -1, 1)) & passable
+
+    # Two floods in turn, one from where the unit stands and one from the goals it could
+    # stand on: a step between two passable squares goes both ways, so they meet if and only
+    # if a goal is reachable, and the first that stops growing without meeting the other has
+    # taken its whole part of the map: no goal is reachable. A goal that cannot be reached
+    # is most often in a small part of the map (an island, a pocket), taken in a few steps,
+    # while the unit's part may be a continent.
+    ahead = np.zeros((grid.height, grid.width), dtype=bool)
+    ahead.flat[start] = True
+    back = np.zeros(size, dtype=bool)
+    back[list(goals)] = True
+    floods = [ahead, back.reshape(grid.height, grid.width) & passable]
+    counts = [1, int(np.count_nonzero(floods[1]))]
+    if counts[1] == 0:
+        return False  # no goal it could stand on
+    while True:
+        for side in (0, 1):
+            grown = grow(floods[side])
+            if (grown & floods[1 - side]).any():
+                return True
+            now = int(np.count_nonzero(grown))
+            if now == counts[side]:
+                return False
+            floods[side], counts[side] = grown, now
 
 
 _LUTS = {
