@@ -276,7 +276,7 @@ class World:
         # per nation: square -> ids of units it remembers there (may hold stale ids: readers
         # check `sightings`)
         self.memory_at: dict[str, dict[int, set[int]]] = {}
-        self.remembered_cache: dict[str, tuple[tuple, dict]] = {}
+        self.remembered_cache: dict[str, tuple[tuple, set[int]]] = {}
         self.supply_cache = SupplyCache()
         self.map_version = 0  # bumped whenever terrain or the set of city squares changes
         self.radar_units: set[int] = set()  # units that see by radar (their sight grows with tech)
