@@ -14,6 +14,7 @@ foreign units it was looking at (`World.sightings`).
 from __future__ import annotations
 
 import weakref
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -43,6 +44,10 @@ class SightIndex:
         }
         for i, nation in enumerate(known):
             self.counts[nation] = stack[i]
+        # per table (sub-sight or not), a nation's grid as a flat memoryview, for reading a
+        # square at a time (a tenth of a numpy scalar's read); views of the layers, so dropped
+        # when a new nation's layer makes a new array (`_grid`)
+        self._cells: dict[bool, dict[str, memoryview]] = {False: {}, True: {}}
         self.stamped: dict[tuple, tuple[str, int, int, int]] = {}  # key -> (nation, sq, r, sub_r)
         self.synced_version = -1
         self.static_keys: dict[tuple, None] = {}  # the cities' and satellites' keys in `stamped`
@@ -83,10 +88,22 @@ class SightIndex:
             grown[: len(names)] = stack
             names = [*names, nation]
             self._layers[sub] = (names, grown)
+            self._cells[sub].clear()
             for i, name in enumerate(names):
                 table[name] = grown[i]
             grid = table[nation]
         return grid
+
+    def _cell_view(self, nation: str, sub: bool) -> memoryview | None:
+        """The nation's grid in a table as a flat memoryview (None: it has none)."""
+        views = self._cells[sub]
+        view = views.get(nation)
+        if view is None:
+            grid = (self.sub_counts if sub else self.counts).get(nation)
+            if grid is None:
+                return None
+            view = views[nation] = memoryview(grid.reshape(-1))  # type: ignore[arg-type]
+        return view
 
     def _seeing_at(self, sq: int, sub: bool) -> list[str]:
         """The nations whose own sources (in the table) cover the square, in layer order."""
@@ -349,25 +366,22 @@ class SightIndex:
     def covers(self, nation: str, sq: int, *, sub: bool = False) -> bool:
         """Whether the nation's team has a source covering the square."""
         self._sync_static()
-        table = self.sub_counts if sub else self.counts
-        h, w = self.shape
-        y, x = divmod(sq, w)
         for member in self.world.team(nation):
-            grid = table.get(member)
-            if grid is not None and grid[y, x] > 0:
+            view = self._cell_view(member, sub)
+            if view is not None and view[sq] > 0:
                 return True
         return False
 
     def covers_all(self, nation: str, squares: list[int]) -> list[bool]:
-        """`covers` at each of these squares, each of the team's grids read once for them."""
+        """`covers` at each of these squares, the team's grids looked up once for them."""
         self._sync_static()
-        seen: np.ndarray | None = None
-        for member in self.world.team(nation):
-            grid = self.counts.get(member)
-            if grid is not None:
-                here = grid.reshape(-1)[squares] > 0
-                seen = here if seen is None else seen | here
-        return [False] * len(squares) if seen is None else seen.tolist()
+        views = [
+            v for v in map(self._cell_view, self.world.team(nation), repeat(False)) if v is not None
+        ]
+        if len(views) == 1:  # most nations
+            view = views[0]
+            return [view[sq] > 0 for sq in squares]
+        return [any(view[sq] > 0 for view in views) for sq in squares]
 
     def sees_unit(self, nation: str, unit: Unit) -> bool:
         world = self.world
