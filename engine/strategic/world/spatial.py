@@ -9,6 +9,9 @@ radius touches. The index is derived state, rebuilt from the units on load.
 from __future__ import annotations
 
 TILE = 8
+# `buckets`' answers kept at most: a walk's steps ask of the same tiles over and over, and a
+# hosted world keeps its indexes (a few tens of KiB at most)
+_ANSWERS_KEPT = 256
 
 
 class TileIndex:
@@ -68,7 +71,7 @@ class TileIndex:
         out = self._answers.get(key)
         if out is not None:
             return out
-        if len(self._answers) > 4096:
+        if len(self._answers) >= _ANSWERS_KEPT:
             self._answers.clear()
         out = self._answers[key] = []
         tiles = self.tiles
