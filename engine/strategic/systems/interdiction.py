@@ -237,12 +237,11 @@ def _capital_within(world: World, unit: Unit, radius: int, *, sea_only: bool) ->
     rules = world.rules
     grid = world.grid
     units = world.units
-    for uid in world.owned.get(unit.owner, ()):
+    for uid in world.capital_ids(unit.owner):  # (its capital units, not all its units)
         other = units[uid]
         ot = rules.unit[other.type]
         if (
-            ot.capital
-            and uid != unit.id
+            uid != unit.id
             and (not sea_only or ot.unit_class == UnitClass.SEA)
             and grid.distance(other.sq, unit.sq) <= radius
         ):

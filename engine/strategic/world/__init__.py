@@ -266,6 +266,7 @@ class World:
             for ut in self.rules.units
         }
         self._capital: dict[str, int] = {}
+        self._capital_ids: dict[str, set[int]] = {}  # per nation, its capital units
         self._power_hours: dict[str, int] = {}
         self._teams: dict[str, frozenset[str]] = {}
         self._sharers: dict[str, frozenset[str]] = {}
@@ -658,6 +659,11 @@ class World:
         ut = self.rules.unit[unit.type]
         if ut.capital:
             self._capital[unit.owner] = self._capital.get(unit.owner, 0) + sign
+            ids = self._capital_ids.setdefault(unit.owner, set())
+            if sign > 0:
+                ids.add(unit.id)
+            else:
+                ids.discard(unit.id)
         if ut.counts_for_power:
             self._power_hours[unit.owner] = (
                 self._power_hours.get(unit.owner, 0) + sign * ut.cost_hours
@@ -665,6 +671,11 @@ class World:
 
     def capital_ships(self, nation: str) -> int:
         return self._capital.get(nation, 0)
+
+    def capital_ids(self, nation: str) -> set[int]:
+        """The ids of the nation's capital units (the world's own set: read it, never change
+        it)."""
+        return self._capital_ids.get(nation, set())
 
     def power_hours(self, nation: str) -> int:
         return self._power_hours.get(nation, 0)
