@@ -96,7 +96,11 @@ class Interdiction:
             unit = units[uid]
             dx = abs(unit.sq % w - x)
             dy = abs(unit.sq // w - y)
-            d = max(min(dx, w - dx), min(dy, h - dy))  # grid.distance
+            if w - dx < dx:  # grid.distance, without calls to min and max
+                dx = w - dx
+            if h - dy < dy:
+                dy = h - dy
+            d = dx if dx > dy else dy
             if d > reach:
                 continue  # beyond every unit's radius
             nation = unit.owner
