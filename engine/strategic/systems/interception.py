@@ -68,7 +68,11 @@ class Interception:
                 f = units[fid]
                 dx = abs(f.sq % w - x)
                 dy = abs(f.sq // w - y)
-                d = max(min(dx, w - dx), min(dy, h - dy))  # grid.distance
+                if w - dx < dx:  # grid.distance, without calls to min and max
+                    dx = w - dx
+                if h - dy < dy:
+                    dy = h - dy
+                d = dx if dx > dy else dy
                 if d > radius or f.carried_by is not None:
                     continue
                 free = hostile.get(f.owner)
@@ -84,7 +88,7 @@ class Interception:
                 if f.hp < ft.hp and f.hp < combat_rules.interception_min_hp:
                     continue
                 ready.append((d, fid, f))
-        ready.sort(key=lambda c: (c[0], c[1]))  # the nearest fighter goes
+        ready.sort()  # the nearest fighter goes, the lowest id first (ids differ: no unit compared)
         seeing: dict[str, bool] = {}  # per nation: one answer for all its fighters
         for _, _, f in ready:
             sees = seeing.get(f.owner)

@@ -96,7 +96,11 @@ class Interdiction:
             unit = units[uid]
             dx = abs(unit.sq % w - x)
             dy = abs(unit.sq // w - y)
-            d = max(min(dx, w - dx), min(dy, h - dy))  # grid.distance
+            if w - dx < dx:  # grid.distance, without calls to min and max
+                dx = w - dx
+            if h - dy < dy:
+                dy = h - dy
+            d = dx if dx > dy else dy
             if d > reach:
                 continue  # beyond every unit's radius
             nation = unit.owner
@@ -237,12 +241,11 @@ def _capital_within(world: World, unit: Unit, radius: int, *, sea_only: bool) ->
     rules = world.rules
     grid = world.grid
     units = world.units
-    for uid in world.owned.get(unit.owner, ()):
+    for uid in world.capital_ids(unit.owner):  # (its capital units, not all its units)
         other = units[uid]
         ot = rules.unit[other.type]
         if (
-            ot.capital
-            and uid != unit.id
+            uid != unit.id
             and (not sea_only or ot.unit_class == UnitClass.SEA)
             and grid.distance(other.sq, unit.sq) <= radius
         ):

@@ -20,7 +20,7 @@ from engine.strategic.rules.models import MovesOn, UnitClass, UnitType
 from engine.strategic.systems.sight import Sight, show
 from engine.strategic.systems.supply import SupplyMap, can_refuel_at
 from engine.strategic.systems.transport import carrier_with_room, pick_up, settle
-from engine.strategic.world import LAND, WASTE, WATER, Unit, World
+from engine.strategic.world import LAND, MIXED, WASTE, WATER, Unit, World
 
 
 @dataclass
@@ -88,16 +88,17 @@ class MoveContext:
             self._known_bytes = self.known.tobytes()
         return self._known_bytes
 
-    def sees_now(self, sq: int) -> bool:
-        """`visible[sq]`, without working out the whole map when it is not yet: the square
-        read from the sight index as `visible` would read it now."""
+    def sees_now(self, squares: list[int]) -> list[bool]:
+        """`visible` at these squares, without working out the whole map when it is not yet:
+        the squares read from the sight index (each grid once for them all) as `visible`
+        would read them now."""
         if self._visible is not None:
-            return bool(self._visible[sq])
-        return self.world.sight_index.covers(self.nation, sq)
+            return self._visible[squares].tolist()
+        return self.world.sight_index.covers_all(self.nation, squares)
 
     def known_unseen(self, sq: int) -> int:
-        """`known[sq]` for a square `sees_now` just said the nation does not see (what it saw
-        there last), read a square at a time while nothing of the map is worked out yet."""
+        """`known[sq]` for a square `sees_now` said the nation does not see (what it saw there
+        last), read a square at a time while nothing of the map is worked out yet."""
         if self._known is not None or self._visible is not None:
             return int(self.known[sq])
         before = self.world.known.get(self.nation)
@@ -176,21 +177,28 @@ def block_cause(
 
 
 def may_enter(
-    world: World, ctx: MoveContext, unit: Unit, ut: UnitType, sq: int, *, now: bool = False
+    world: World,
+    ctx: MoveContext,
+    unit: Unit,
+    ut: UnitType,
+    sq: int,
+    *,
+    seen: bool | None = None,
 ) -> bool:
     """`can_enter` as the nation knows the square: as it is where the nation sees it; as last
     seen elsewhere (a remembered city is foreign or neutral: taken by capture, not entered);
     and a square it never saw might be anything, so a path may try it.
 
-    `now`: the square's sight and known terrain read one at a time (`MoveContext.sees_now`)
-    when the context has not worked out its maps yet; only for a caller that changes nothing
-    before the context is worked out or thrown away (`route_open`)."""
-    if ctx.sees_now(sq) if now else ctx.visible_bytes[sq]:
+    `seen`: whether the nation sees the square now, read by the caller (`MoveContext.sees_now`),
+    and its known terrain then read a square at a time (`known_unseen`) when the context has not
+    worked out its maps yet; only for a caller that changes nothing before the context is
+    worked out or thrown away (`route_open`)."""
+    if ctx.visible_bytes[sq] if seen is None else seen:
         return can_enter(world, ctx, unit, ut, sq)
     mode = ut.moves_on
     if mode == MovesOn.NONE or sq in world.city_memory.get(ctx.nation, ()):
         return False
-    value = ctx.known_unseen(sq) if now else ctx.known_bytes[sq]
+    value = ctx.known_bytes[sq] if seen is None else ctx.known_unseen(sq)
     if value == 0:
         return True
     terrain = value - 1
@@ -435,21 +443,35 @@ def _reachable(
     open_flat = current == _OPEN
     open_flat[start] = True  # where it stands (a path through it starts there)
     passable = open_flat.reshape(grid.height, grid.width)
-    goal_flat = np.zeros(size, dtype=bool)
-    goal_flat[list(goals)] = True
-    target = goal_flat.reshape(grid.height, grid.width)
-    reach = np.zeros((grid.height, grid.width), dtype=bool)
-    reach.flat[start] = True
-    count = 1
-    while True:  # grow by a square in every direction (the map wraps), within the passable
-        rows = reach | np.roll(reach, 1, 0) | np.roll(reach, -1, 0)
-        grown = (rows | np.roll(rows, 1, 1) | np.roll(rows, -1, 1)) & passable
-        if (grown & target).any():
-            return True
-        now = int(np.count_nonzero(grown))
-        if now == count:
-            return False
-        reach, count = grown, now
+
+    def grow(area: np.ndarray) -> np.ndarray:
+        """By a square in every direction (the map wraps), within the passable."""
+        rows = area | np.roll(area, 1, 0) | np.roll(area, -1, 0)
+        return (rows | np.roll(rows, 1, 1) | np.roll(rows, -1, 1)) & passable
+
+    # Two floods in turn, one from where the unit stands and one from the goals it could
+    # stand on: a step between two passable squares goes both ways, so they meet if and only
+    # if a goal is reachable, and the first that stops growing without meeting the other has
+    # taken its whole part of the map: no goal is reachable. A goal that cannot be reached
+    # is most often in a small part of the map (an island, a pocket), taken in a few steps,
+    # while the unit's part may be a continent.
+    ahead = np.zeros((grid.height, grid.width), dtype=bool)
+    ahead.flat[start] = True
+    back = np.zeros(size, dtype=bool)
+    back[list(goals)] = True
+    floods = [ahead, back.reshape(grid.height, grid.width) & passable]
+    counts = [1, int(np.count_nonzero(floods[1]))]
+    if counts[1] == 0:
+        return False  # no goal it could stand on
+    while True:
+        for side in (0, 1):
+            grown = grow(floods[side])
+            if (grown & floods[1 - side]).any():
+                return True
+            now = int(np.count_nonzero(grown))
+            if now == counts[side]:
+                return False
+            floods[side], counts[side] = grown, now
 
 
 _LUTS = {
@@ -467,26 +489,27 @@ def _step_costs(world: World, ctx: MoveContext, ut: UnitType) -> bytes | None:
 
 def _known_foreign(world: World, ctx: MoveContext, sq: int) -> bool:
     """A foreign unit the nation knows of on the square: seen there now, or a ghost."""
-    ids = world.at.get(sq)
-    if ids and all(world.units[i].owner in ctx.team for i in ids):
-        ids = None
-    if not ids:
-        if not world.sightings.get(ctx.nation):
-            return False
-        sight = ctx.sight
-        # no foreign unit there, and no memory of one there: no ghost either (most squares
-        # of a route or a search), without asking `ghosts_at` and the square's units
-        if sight.sharers == ctx.team and not sight.remembers_at(sq):
-            return False
-        return sight.sees_foreign_at(sq)
-    return ctx.sight.sees_foreign_at(sq)
+    if _foreign_at(world, ctx, sq):
+        return ctx.sight.sees_foreign_at(sq)
+    # no unit outside the team there: a ghost, if anything
+    if not world.sightings.get(ctx.nation):
+        return False
+    sight = ctx.sight
+    # no memory of a foreign unit there: no ghost either (most squares of a route or a
+    # search), without asking `ghosts_at` and the square's units
+    if sight.sharers == ctx.team and not sight.remembers_at(sq):
+        return False
+    return sight.sees_foreign_at(sq)
 
 
 def _foreign_at(world: World, ctx: MoveContext, sq: int) -> bool:
-    ids = world.at.get(sq)
-    if not ids:
-        return False
-    return any(world.units[i].owner not in ctx.team for i in ids)
+    """A unit outside the nation's team on the square (seen or not)."""
+    code = world.owner_at[sq]
+    if code == 0:
+        return False  # no units
+    if code != MIXED:  # all of one owner's (`World.owner_at`): no unit read
+        return world.code_owner[code] not in ctx.team
+    return any(world.units[i].owner not in ctx.team for i in world.at[sq])
 
 
 StepHook = Callable[[World, Unit, int], list[ev.Event] | None]
@@ -616,11 +639,11 @@ def route_open(world: World, ctx: MoveContext, unit: Unit) -> bool:
         return False
     ut = world.rules.unit[unit.type]
     goal = route[-1]
-    # read square by square: the standing orders (`upkeep.run_orders`) walk an open route at
-    # once and throw the context's maps away after the walk, or plan anew with the world as
-    # it is now
-    for sq in route:
-        if not may_enter(world, ctx, unit, ut, sq, now=True) or (
+    # read at the route's squares only: the standing orders (`upkeep.run_orders`) walk an open
+    # route at once and throw the context's maps away after the walk, or plan anew with the
+    # world as it is now; the sight at all the squares at once (nothing changes here)
+    for sq, seen in zip(route, ctx.sees_now(route), strict=True):
+        if not may_enter(world, ctx, unit, ut, sq, seen=seen) or (
             sq != goal and _known_foreign(world, ctx, sq)
         ):
             return False

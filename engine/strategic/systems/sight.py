@@ -30,7 +30,7 @@ class Sight:
         self.sharers = world.team(nation)
         # nations whose sightings reach this one (they pass theirs on to it)
         self.informants = world.informants(nation)
-        self._remembered: dict[int, list[tuple[int, str, str]]] | None = None
+        self._remembered: set[int] | None = None  # `remembered_squares`
         self._ghosts_at: dict[int, list[Ghost]] = {}
         self._grids: tuple[list, list] | None = None
 
@@ -45,9 +45,11 @@ class Sight:
             return True
         return any(self.index.sees_unit(n, unit) for n in self.informants)
 
-    def remembered_squares(self) -> dict[int, list[tuple[int, str, str]]]:
-        """Squares where the nation remembers a foreign unit (within the memory period), with
-        (unit, type, owner): where ghosts may be (`ghosts_at` says which are)."""
+    def remembered_squares(self) -> set[int]:
+        """Squares where the nation remembers a foreign unit (within the memory period): where
+        ghosts may be (`ghosts_at` says which are). Only the squares: what is remembered on
+        one is read by `_remembered_at` (a path search asks for the squares of the whole map,
+        a few of them for what is there)."""
         if self._remembered is None:
             world = self.world
             key = (world.tick, world.memory_version.get(self.nation, 0), self.sharers)
@@ -55,8 +57,7 @@ class Sight:
             if cached is not None and cached[0] == key:
                 self._remembered = cached[1]
                 return self._remembered
-            self._remembered = {}
-            world.remembered_cache[self.nation] = (key, self._remembered)
+            squares: set[int] = set()
             memory = world.sightings.get(self.nation)
             if memory:
                 stealthy = world.rules.stealthy
@@ -64,19 +65,23 @@ class Sight:
                 since = world.tick - world.rules.sighting.memory_hours * per_hour
                 sub_since = world.tick - world.rules.sighting.sub_memory_hours * per_hour
                 sharers = self.sharers
-                for uid, (when, sq, type_name, owner) in memory.items():
-                    if owner in sharers:
-                        continue  # a friend's
-                    if when < (sub_since if type_name in stealthy else since):
-                        continue  # forgotten (`World.remembered`)
-                    self._remembered.setdefault(sq, []).append((uid, type_name, owner))
+                # a friend's is not a foreign unit; one seen too long ago is forgotten
+                # (`World.remembered`)
+                squares = {
+                    sq
+                    for when, sq, type_name, owner in memory.values()
+                    if owner not in sharers
+                    and when >= (sub_since if type_name in stealthy else since)
+                }
+            self._remembered = squares
+            world.remembered_cache[self.nation] = (key, squares)
         return self._remembered
 
     def _remembered_at(self, sq: int) -> list[tuple[int, str, str]]:
-        """`remembered_squares().get(sq)`, read from the world's index of memories by square
-        when the whole map is not needed."""
-        if self._remembered is not None:
-            return self._remembered.get(sq, [])
+        """The foreign units the nation remembers on the square (within the memory period), as
+        (unit, type, owner) by unit, read from the world's index of memories by square."""
+        if self._remembered is not None and sq not in self._remembered:
+            return []
         world = self.world
         ids = world.memory_at.get(self.nation, {}).get(sq)
         if not ids:

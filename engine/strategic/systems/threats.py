@@ -16,14 +16,14 @@ from functools import lru_cache
 import numpy as np
 
 from engine.strategic import events as ev
-from engine.strategic.world import Unit, World
+from engine.strategic.world import MIXED, Unit, World
 from engine.strategic.world.geometry import Grid
 
 
 def enemies_near_cities(world: World) -> list[ev.Event]:
     """The threats begun this tick (`EnemiesSighted`, per nation, city and enemy), and
-    `World.warned` brought up to date. Cost: nothing while nobody is at war; else a pass over
-    the units of the nations at war and, per nation, one look at all its cities' windows."""
+    `World.warned` brought up to date. Cost: nothing while nobody is at war; else, per nation
+    at war, one look at all its cities' windows in `World.owner_at`."""
     radius = world.rules.sighting.threat_radius
     if radius is None or (not world.warned and not _any_war(world)):
         return []
@@ -34,7 +34,11 @@ def enemies_near_cities(world: World) -> list[ev.Event]:
     grid = world.grid
     index = world.sight_index
     at, units = world.at, world.units
-    squares_of: dict[str, np.ndarray] = {}  # where each nation's units are (when asked)
+    # who owns each square's units (`World.owner_at`), read in place: a city's window is
+    # looked at where its squares' codes are an enemy's, or mixed (any owners: their units
+    # are read below, and only the enemies' kept), instead of the enemies' squares gathered
+    # from all their units every tick
+    owners = np.frombuffer(world.owner_at, dtype=np.uint8)
     out: list[ev.Event] = []
     warned: dict[str, dict[int, list[str]]] = {}
     at_war = _at_war(world)
@@ -42,22 +46,22 @@ def enemies_near_cities(world: World) -> list[ev.Event]:
         enemies = sorted(at_war[nation])
         if not enemies or world.nations[nation].out or nation not in cities:
             continue
+        wanted = np.zeros(256, dtype=bool)
+        wanted[MIXED] = True
         for enemy in enemies:
-            if enemy not in squares_of:
-                ids = world.owned.get(enemy, ())
-                squares_of[enemy] = np.array([units[i].sq for i in ids], dtype=np.intp)
-        marked = np.zeros(grid.size, dtype=bool)
-        for enemy in enemies:
-            marked[squares_of[enemy]] = True
+            code = world.owner_code_of(enemy)
+            if code is not None:  # (none: it never had a unit on the map)
+                wanted[code] = True
         own = tuple(sorted(cities[nation]))
         windows = _windows(grid.width, grid.height, own, radius)
         informants = world.informants(nation)
         told = world.warned.get(nation, {})
-        for row in np.flatnonzero(marked[windows].any(axis=1)).tolist():
+        marked = wanted[owners[windows]]  # per city, per square of its window
+        for row in np.flatnonzero(marked.any(axis=1)).tolist():
             sq = own[row]
             near: dict[str, list[tuple[int, int, Unit]]] = {}
             window = windows[row]
-            for square in np.unique(window[marked[window]]).tolist():
+            for square in np.unique(window[marked[row]]).tolist():
                 for uid in at.get(square, ()):
                     unit = units[uid]
                     if unit.owner in enemies and any(index.sees_unit(n, unit) for n in informants):

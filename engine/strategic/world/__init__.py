@@ -248,6 +248,7 @@ class World:
         # the mover reads a row of it at once)
         self.owner_at = bytearray(width * height)
         self._owner_codes: dict[str, int] = {}
+        self.code_owner: list[str | None] = [None] * 256  # `owner_code`'s nation by code
         self.phases: dict[int, set[int]] = {}  # born % update period -> unit ids
         self.suppliers: dict[str, set[int]] = {}  # nation -> ids of its units that supply
         self.owned: dict[str, set[int]] = {}  # nation -> ids of its units
@@ -265,6 +266,7 @@ class World:
             for ut in self.rules.units
         }
         self._capital: dict[str, int] = {}
+        self._capital_ids: dict[str, set[int]] = {}  # per nation, its capital units
         self._power_hours: dict[str, int] = {}
         self._teams: dict[str, frozenset[str]] = {}
         self._sharers: dict[str, frozenset[str]] = {}
@@ -275,7 +277,7 @@ class World:
         # per nation: square -> ids of units it remembers there (may hold stale ids: readers
         # check `sightings`)
         self.memory_at: dict[str, dict[int, set[int]]] = {}
-        self.remembered_cache: dict[str, tuple[tuple, dict]] = {}
+        self.remembered_cache: dict[str, tuple[tuple, set[int]]] = {}
         self.supply_cache = SupplyCache()
         self.map_version = 0  # bumped whenever terrain or the set of city squares changes
         self.radar_units: set[int] = set()  # units that see by radar (their sight grows with tech)
@@ -467,12 +469,19 @@ class World:
         same = all(self.units[i].owner == owner for i in units)
         self.owner_at[sq] = self.owner_code(owner) if same else MIXED
 
+    def owner_code_of(self, nation: str) -> int | None:
+        """The nation's code in `owner_at` if it has one (none: it never had a unit on the
+        map), without giving it one."""
+        return self._owner_codes.get(nation)
+
     def owner_code(self, nation: str) -> int:
         """The nation's code in `owner_at` (1-254, given on first use; MIXED past 254
         owners, which only makes the look slower)."""
         code = self._owner_codes.get(nation)
         if code is None:
             code = self._owner_codes[nation] = min(len(self._owner_codes) + 1, MIXED)
+            if code != MIXED:
+                self.code_owner[code] = nation
         return code
 
     # --- cache invalidation: call after changing what supply or teams depend on --------------
@@ -651,6 +660,11 @@ class World:
         ut = self.rules.unit[unit.type]
         if ut.capital:
             self._capital[unit.owner] = self._capital.get(unit.owner, 0) + sign
+            ids = self._capital_ids.setdefault(unit.owner, set())
+            if sign > 0:
+                ids.add(unit.id)
+            else:
+                ids.discard(unit.id)
         if ut.counts_for_power:
             self._power_hours[unit.owner] = (
                 self._power_hours.get(unit.owner, 0) + sign * ut.cost_hours
@@ -658,6 +672,11 @@ class World:
 
     def capital_ships(self, nation: str) -> int:
         return self._capital.get(nation, 0)
+
+    def capital_ids(self, nation: str) -> set[int]:
+        """The ids of the nation's capital units (the world's own set: read it, never change
+        it)."""
+        return self._capital_ids.get(nation, set())
 
     def power_hours(self, nation: str) -> int:
         return self._power_hours.get(nation, 0)

@@ -14,6 +14,7 @@ foreign units it was looking at (`World.sightings`).
 from __future__ import annotations
 
 import weakref
+from itertools import repeat
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -45,12 +46,18 @@ class SightIndex:
         }
         for i, nation in enumerate(known):
             self.counts[nation] = stack[i]
+        # per table (sub-sight or not), a nation's grid as a flat memoryview, for reading a
+        # square at a time (a tenth of a numpy scalar's read); views of the layers, so dropped
+        # when a new nation's layer makes a new array (`_grid`)
+        self._cells: dict[bool, dict[str, memoryview]] = {False: {}, True: {}}
         self.stamped: dict[tuple, tuple[str, int, int, int]] = {}  # key -> (nation, sq, r, sub_r)
         self.synced_version = -1
         self.static_keys: dict[tuple, None] = {}  # the cities' and satellites' keys in `stamped`
         self._windows: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
-        # `_shift`'s, per step: the kernel and its height and width
-        self._kernels: dict[tuple[int, int, int], tuple[np.ndarray, int, int]] = {}
+        # `_shift`'s, per step: the kernel, its height and width, its cells when few
+        self._kernels: dict[
+            tuple[int, int, int], tuple[np.ndarray, int, int, tuple[tuple[int, int], ...] | None]
+        ] = {}
         self._flat_windows: dict[tuple[int, int], np.ndarray] = {}  # `settle`'s, at the edges
         self._offsets: dict[int, np.ndarray] = {}  # `settle`'s window shape per radius
         # per team: `owner_at`'s codes to 1 where a square may hold a foreign unit
@@ -90,10 +97,22 @@ class SightIndex:
             grown[: len(names)] = stack
             names = [*names, nation]
             self._layers[sub] = (names, grown)
+            self._cells[sub].clear()
             for i, name in enumerate(names):
                 table[name] = grown[i]
             grid = table[nation]
         return grid
+
+    def _cell_view(self, nation: str, sub: bool) -> memoryview | None:
+        """The nation's grid in a table as a flat memoryview (None: it has none)."""
+        views = self._cells[sub]
+        view = views.get(nation)
+        if view is None:
+            grid = (self.sub_counts if sub else self.counts).get(nation)
+            if grid is None:
+                return None
+            view = views[nation] = memoryview(grid.reshape(-1))  # type: ignore[arg-type]
+        return view
 
     def _seeing_at(self, sq: int, sub: bool) -> list[str]:
         """The nations whose own sources (in the table) cover the square, in layer order."""
@@ -280,15 +299,19 @@ class SightIndex:
         if r >= 0:
             if world.started and nation in world.nations:
                 self.left.append((world.team(nation), sq, r))
-            self._shift(self._grid(self.counts, nation), sq, new[1], r)
+            self._shift(nation, False, sq, new[1], r)
         if sub_r > 0:
-            self._shift(self._grid(self.sub_counts, nation), sq, new[1], sub_r)
+            self._shift(nation, True, sq, new[1], sub_r)
         self.stamped[key] = new
 
-    def _shift(self, grid: np.ndarray, old: int, new: int, r: int) -> None:
-        """One window taken from `old` and put on `new`: a step away from the map's edges is
-        one slice of the two windows' span, added a kernel of -1s and +1s (kept per step
-        direction and radius with the span's height and width)."""
+    def _shift(self, nation: str, sub: bool, old: int, new: int, r: int) -> None:
+        """One window of the nation's grid (`sub`: its sub-sight's) taken from `old` and put on
+        `new`: a step away from the map's edges is one slice of the two windows' span, added a
+        kernel of -1s and +1s (kept per step direction and radius with the span's height and
+        width, and its cells when they are few: a sight of 1, or a straight step of 2, changes
+        6 to 10 squares, added one at a time through the grid's memoryview in less time than
+        numpy takes to add a slice)."""
+        grid = self._grid(self.sub_counts if sub else self.counts, nation)
         h, w = self.shape
         y0, x0 = divmod(old, w)
         y1, x1 = divmod(new, w)
@@ -300,13 +323,29 @@ class SightIndex:
             kernel = np.zeros((side + abs(dy), side + abs(dx)), dtype=np.int32)
             kernel[y0 - top : y0 - top + side, x0 - left : x0 - left + side] -= 1
             kernel[y1 - top : y1 - top + side, x1 - left : x1 - left + side] += 1
-            step = self._kernels[(dy, dx, r)] = (kernel, *kernel.shape)
+            ys, xs = np.nonzero(kernel)
+            cells = [
+                (y * w + x, int(kernel[y, x]))
+                for y, x in zip(ys.tolist(), xs.tolist(), strict=True)
+            ]
+            step = self._kernels[(dy, dx, r)] = (
+                kernel,
+                *kernel.shape,
+                tuple(cells) if len(cells) <= _FEW_CELLS else None,
+            )
         if step is not None:
-            kernel, span_h, span_w = step
+            kernel, span_h, span_w, few = step
             top = (y0 if y0 < y1 else y1) - r  # the span's first row and column
             left = (x0 if x0 < x1 else x1) - r
             if top >= 0 and top + span_h <= h and left >= 0 and left + span_w <= w:
-                grid[top : top + span_h, left : left + span_w] += kernel
+                if few is None:
+                    grid[top : top + span_h, left : left + span_w] += kernel
+                    return
+                view = self._cell_view(nation, sub)
+                assert view is not None  # (its grid was made above)
+                base = top * w + left
+                for offset, change in few:
+                    view[base + offset] += change
                 return
         self._add_window(grid, old, r, -1)
         self._add_window(grid, new, r, +1)
@@ -363,14 +402,22 @@ class SightIndex:
     def covers(self, nation: str, sq: int, *, sub: bool = False) -> bool:
         """Whether the nation's team has a source covering the square."""
         self._sync_static()
-        table = self.sub_counts if sub else self.counts
-        h, w = self.shape
-        y, x = divmod(sq, w)
         for member in self.world.team(nation):
-            grid = table.get(member)
-            if grid is not None and grid[y, x] > 0:
+            view = self._cell_view(member, sub)
+            if view is not None and view[sq] > 0:
                 return True
         return False
+
+    def covers_all(self, nation: str, squares: list[int]) -> list[bool]:
+        """`covers` at each of these squares, the team's grids looked up once for them."""
+        self._sync_static()
+        views = [
+            v for v in map(self._cell_view, self.world.team(nation), repeat(False)) if v is not None
+        ]
+        if len(views) == 1:  # most nations
+            view = views[0]
+            return [view[sq] > 0 for sq in squares]
+        return [any(view[sq] > 0 for view in views) for sq in squares]
 
     def sees_unit(self, nation: str, unit: Unit) -> bool:
         world = self.world
@@ -454,3 +501,6 @@ class SightIndex:
             if grid is not None:
                 out |= grid > 0
         return out.reshape(-1)
+
+
+_FEW_CELLS = 10  # `_shift` adds a kernel of at most this many cells one cell at a time

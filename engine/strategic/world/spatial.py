@@ -9,6 +9,9 @@ radius touches. The index is derived state, rebuilt from the units on load.
 from __future__ import annotations
 
 TILE = 8
+# `buckets`' answers kept at most: a walk's steps ask of the same tiles over and over, and a
+# hosted world keeps its indexes (a few tens of KiB at most)
+_ANSWERS_KEPT = 256
 
 
 class TileIndex:
@@ -21,13 +24,24 @@ class TileIndex:
         self.rows = -(-height // tile)
         self.tiles: dict[int, dict[str, set[int]]] = {}  # tile -> owner -> ids
         self._line_cache: dict[tuple[int, int, int], tuple[int, ...]] = {}
+        # `buckets`' answers by window and owner left out: the sets it names are read in
+        # place, so an answer holds while no tile gains or loses an owner's set (a unit
+        # moving within its tile and owner's set changes none of them)
+        self._answers: dict[
+            tuple[tuple[int, ...], tuple[int, ...], str | None], list[set[int]]
+        ] = {}
 
     def _tile(self, sq: int) -> int:
         y, x = divmod(sq, self.width)
         return (y // self.tile) * self.cols + x // self.tile
 
     def add(self, uid: int, sq: int, owner: str) -> None:
-        self.tiles.setdefault(self._tile(sq), {}).setdefault(owner, set()).add(uid)
+        owners = self.tiles.setdefault(self._tile(sq), {})
+        ids = owners.get(owner)
+        if ids is None:
+            ids = owners[owner] = set()
+            self._answers.clear()
+        ids.add(uid)
 
     def remove(self, uid: int, sq: int, owner: str) -> None:
         owners = self.tiles.get(self._tile(sq))
@@ -37,6 +51,7 @@ class TileIndex:
                 ids.discard(uid)
                 if not ids:
                     del owners[owner]
+                    self._answers.clear()
 
     def move(self, uid: int, old: int, new: int, owner: str) -> None:
         if self._tile(old) != self._tile(new):
@@ -47,11 +62,18 @@ class TileIndex:
         """The ids of the units in every tile the (2r+1)^2 window around the square touches (a
         superset of those within `radius`: callers check the distance), but those of the owner
         `besides`: the index's own sets, one per tile and owner (each unit in one of them), for
-        a caller that reads them while nothing moves (no set of them all is built)."""
+        a caller that reads them while nothing moves (no set of them all is built). The list
+        is kept for the next caller asking of the same tiles: callers only read it."""
         y, x = divmod(sq, self.width)
         cols = self._lines(x, radius, self.width, self.cols)
         rows = self._lines(y, radius, self.height, self.rows)
-        out: list[set[int]] = []
+        key = (rows, cols, besides)
+        out = self._answers.get(key)
+        if out is not None:
+            return out
+        if len(self._answers) >= _ANSWERS_KEPT:
+            self._answers.clear()
+        out = self._answers[key] = []
         tiles = self.tiles
         for row in rows:
             base = row * self.cols

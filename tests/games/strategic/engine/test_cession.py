@@ -70,6 +70,7 @@ def _indexes(world: World) -> dict:
         "owned": {n: sorted(ids) for n, ids in world.owned.items() if ids},
         "suppliers": {n: sorted(ids) for n, ids in world.suppliers.items() if ids},
         "capital": {n: c for n, c in world._capital.items() if c},
+        "capital_ids": {n: sorted(ids) for n, ids in world._capital_ids.items() if ids},
         "power": {n: h for n, h in world._power_hours.items() if h},
         "sight": {n: g.tobytes() for n, g in world.sight_index.counts.items() if g.any()},
         "sub_sight": {n: g.tobytes() for n, g in world.sight_index.sub_counts.items() if g.any()},
