@@ -145,15 +145,15 @@ def test_indexes_built_at_load_equal_those_kept_one_source_at_a_time(w, h, seed,
     assert set(built.static_keys) == set(kept.static_keys)
     none = np.zeros((h, w), dtype=np.int32)  # (a grid never stamped, or stamped and emptied)
     for sub in (False, True):
-        tables = [index.sub_counts if sub else index.counts for index in (kept, built)]
-        for n in {*tables[0], *tables[1]}:
-            grids = [table.get(n, none) for table in tables]
-            assert grids[1].dtype == np.int32 and np.array_equal(*grids)
+        was, now = (index.sub_counts if sub else index.counts for index in (kept, built))
+        for n in {*was, *now}:
+            grid = now.get(n, none)
+            assert grid.dtype == np.int32 and np.array_equal(was.get(n, none), grid)
     assert loaded.supply_index.stamped == world.supply_index.stamped
-    tables = [index.counts for index in (world.supply_index, loaded.supply_index)]
-    for key in {*tables[0], *tables[1]}:
-        grids = [table.get(key, none) for table in tables]
-        assert grids[1].dtype == np.int32 and np.array_equal(*grids)
+    supplied_was, supplied_now = world.supply_index.counts, loaded.supply_index.counts
+    for key in {*supplied_was, *supplied_now}:
+        grid = supplied_now.get(key, none)
+        assert grid.dtype == np.int32 and np.array_equal(supplied_was.get(key, none), grid)
     assert loaded.hash() == world.hash()
 
 
