@@ -7,6 +7,8 @@ still stop or slow it."""
 
 from __future__ import annotations
 
+from itertools import groupby
+
 from engine.strategic.rules.models import UnitClass
 from engine.strategic.systems.supply import SupplyMap
 from engine.strategic.world import Unit, World
@@ -34,20 +36,26 @@ def arrival_tick(world: World, unit: Unit, supply: SupplyMap) -> int | None:
     tick, mobility = world.tick, unit.mobility
     budget = min(mobility, most)  # what it may spend before its next update
     # whether each step starts in supply: the squares it leaves read from the supply grid
-    # at once (a view asks it of every unit on its way)
+    # at once (a view asks it of every unit on its way); the steps then walked a run of
+    # equal costs at a time (as many as the budget pays for at once: the same ticks as one
+    # step after another)
     if costly:
         grid = supply.grid(ut.unit_class)
         supplied = grid[[unit.sq, *route[:-1]]].tolist()
+        runs = [(in_supply, sum(1 for _ in steps)) for in_supply, steps in groupby(supplied)]
     else:
-        supplied = [True] * len(route)
-    for in_supply in supplied:
+        runs = [(True, len(route))]
+    for in_supply, left in runs:
         cost = 1 if in_supply else dear
         if cost > most or gain <= 0:
             return None
-        while budget < cost:
-            tick = next_update(tick, unit.born, period)
-            mobility = min(cap, mobility + gain)
-            budget = min(mobility, most)
-        mobility -= cost
-        budget -= cost
+        while left:
+            while budget < cost:
+                tick = next_update(tick, unit.born, period)
+                mobility = min(cap, mobility + gain)
+                budget = min(mobility, most)
+            steps = min(left, budget // cost)
+            mobility -= steps * cost
+            budget -= steps * cost
+            left -= steps
     return tick
