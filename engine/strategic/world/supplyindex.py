@@ -15,7 +15,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from engine.strategic.world.windows import count_windows, window
+from engine.strategic.world.windows import add_windows, window
 
 if TYPE_CHECKING:  # pragma: no cover
     from engine.strategic.world import Unit, World
@@ -45,7 +45,8 @@ class SupplyIndex:
                     squares.setdefault((owner, unit_class), []).append(sq)
         r = world.rules.supply.radius
         for key, where in squares.items():
-            self.counts[key] = count_windows(self.shape, where, r)
+            grid = self.counts[key] = np.zeros(self.shape, dtype=np.int32)
+            add_windows(grid, where, r)
 
     def grid(self, nation: str, unit_class: str) -> np.ndarray | None:
         """The count grid of a nation's supplier units for a class (None: it has none)."""

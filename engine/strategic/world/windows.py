@@ -51,6 +51,16 @@ def count_windows(
     return np.bincount(flat, minlength=h * w).astype(np.int32).reshape(h, w)
 
 
+def add_windows(grid: np.ndarray, squares: Sequence[int] | np.ndarray, r: int) -> None:
+    """Add to `grid` (int32, the map's shape) how many of the windows round `squares` cover
+    each square, writing only the squares they cover: a new grid's memory (`np.zeros`)
+    stays untouched, and out of the process's resident memory, where no window reaches (a
+    nation's few suppliers on a large map; a dense count would touch it all)."""
+    flat = windows(grid.shape, squares, r).reshape(-1)
+    where, count = np.unique(flat, return_counts=True)
+    grid.reshape(-1)[where] += count.astype(np.int32)
+
+
 def _side(r: int, n: int) -> int:
     return min(2 * r + 1, n)
 

@@ -61,8 +61,9 @@ def test_dilation_matches_the_definition(w, h, r, data):
 @given(st.integers(3, 40), st.integers(3, 40), st.integers(0, 8), st.data())
 def test_windows_counted_at_once_equal_the_squares_within_reach(w, h, r, data):
     """`count_windows` (a table of windows on small maps, worked out on large ones) counts,
-    for every square, the listed squares within `r` of it: `Grid.within`, each square once."""
-    from engine.strategic.world.windows import count_windows, window
+    for every square, the listed squares within `r` of it: `Grid.within`, each square once;
+    `add_windows` adds the same counts to a grid."""
+    from engine.strategic.world.windows import add_windows, count_windows, window
 
     grid = Grid(w, h)
     squares = data.draw(st.lists(st.integers(0, grid.size - 1), min_size=1, max_size=8))
@@ -72,6 +73,9 @@ def test_windows_counted_at_once_equal_the_squares_within_reach(w, h, r, data):
         assert sorted(window((h, w), sq, r).tolist()) == sorted(grid.within(sq, r))
     got = count_windows((h, w), squares, r)
     assert got.dtype == np.int32 and got.reshape(-1).tolist() == want.tolist()
+    added = np.ones((h, w), dtype=np.int32)
+    add_windows(added, squares, r)
+    assert added.reshape(-1).tolist() == (want + 1).tolist()
 
 
 @settings(max_examples=examples(60), deadline=None)
