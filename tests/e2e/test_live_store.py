@@ -109,7 +109,9 @@ async def test_the_copy_refuses_the_store_of_a_live_single_process_bot(
             assert await store.games() == [] and await store.processes() == []
         finally:
             await store.close()
-        bot.stop(signal.SIGINT)  # a clean stop: its row goes with it
+        # a clean stop: its row goes with it (waited for in a thread: the fake Discord runs on
+        # this loop, and a bot stopping may still be answered by it, a request in flight)
+        await asyncio.to_thread(bot.stop, signal.SIGINT)
         assert bot.proc.returncode == 0, bot.output()[-3000:]
         assert await cli(["db", "copy", store_url, target]) == 0
         assert "verified in " in capsys.readouterr().out
