@@ -210,15 +210,21 @@ def test_a_fleet_that_beats_the_ships_at_an_enemy_homeworld_goes_to_take_it() ->
     assert {x.to for x in moves} == {HOME}
 
 
+def _missile_interceptors(state: State, npc: Npc, count: int) -> None:
+    """The enemy's interceptors armed with a nuclear missile (through plating), `count` more
+    of them at its homeworld."""
+    npc.techs["nuclear-missile"] = 5
+    npc.designs["interceptor"] = ["nuclear-engine", "nuclear-missile"]
+    for _ in range(count):
+        state.add_ship(npc.id, "interceptor", ["nuclear-engine", "nuclear-missile"], 10, HOME)
+
+
 def test_a_fleet_the_ships_at_an_enemy_homeworld_would_beat_stays_at_earth() -> None:
     state = quiet(past_setup())
     state.captains[AI_SEAT].credits = 0
     npc = _homeworld(state, ships=2, army={"space-cadet": 4})
     # the pirates' cannon now a fusion missile that gets through plating, and many of them
-    npc.techs["nuclear-missile"] = 5
-    npc.designs["interceptor"] = ["nuclear-engine", "nuclear-missile"]
-    for _ in range(10):
-        state.add_ship(npc.id, "interceptor", ["nuclear-engine", "nuclear-missile"], 10, HOME)
+    _missile_interceptors(state, npc, 10)
     _fleet(state, 2)
     assert not [x for x in decide(state) if isinstance(x, Move)]
 
@@ -379,10 +385,7 @@ def test_a_war_stalled_for_windows_sends_its_first_warship_scouting_again() -> N
     state.captains[AI_SEAT].credits = 0
     npc = _homeworld(state, ships=0, army={"space-cadet": 10})
     # the pirates' ships at home more than its fleet can beat
-    npc.techs["nuclear-missile"] = 5
-    npc.designs["interceptor"] = ["nuclear-engine", "nuclear-missile"]
-    for _ in range(12):
-        state.add_ship(npc.id, "interceptor", ["nuclear-engine", "nuclear-missile"], 10, HOME)
+    _missile_interceptors(state, npc, 12)
     first, *others = _fleet(state, 3)
     view = view_for(state, AI_SEAT)
     assert not [x for x in ai.decide(view, ai.Memory()) if isinstance(x, Move)]
